@@ -1,0 +1,533 @@
+"""Clash of Command (Peter Stobbe, 2001), complete: ``../shared/rules/clash-of-command.md``.
+
+Representation: one cell per node of the 41-node graph, ``None`` or a piece letter (upper
+case White, lower case Black). A move is one `Step`: origin, target (the origin itself for
+an in-place transformation), the captured nodes, the piece left behind (``drop``) or the
+piece chosen by an in-place transformation (``becomes``); ``unit`` is the mover's letter.
+The automatic transformations (Droid ↔ Hawk, promotion to Slicer) follow from the move and
+are not part of its identity.
+
+Generation works on raw tuples of node indices ``(origin, target, captures, drop,
+becomes)`` so that perft and counting never build objects; `legal_moves` wraps them.
+
+Decisions of the rule file, kept here: a Brute's two-step capture may not end on its own
+origin (it would capture itself, which no path of the rules describes); a move that
+leaves both sides without Commanders wins for the mover; one that leaves only the mover
+without Commanders loses.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from .boards import CLASH
+from .errors import IllegalMoveError, MoveSyntaxError, PositionError
+from .move import Move, Step
+from .position import Piece, Position
+from .topology import NO_NODE, OPPOSITE
+from .variant import ONGOING, Outcome, Variant, register
+
+TOPO = CLASH
+NAMES = TOPO.nodes
+INDEX = TOPO.index
+N_NODES = len(NAMES)
+_D = TOPO.direction_index
+STEP = TOPO.step  # STEP[direction][node] -> node or NO_NODE
+ALL_DIRS = tuple(range(len(TOPO.directions)))
+OPP = tuple(_D[OPPOSITE[d]] for d in TOPO.directions)
+FORWARD = (tuple(_D[d] for d in ("N", "NE", "NW")), tuple(_D[d] for d in ("S", "SE", "SW")))
+SIDEWAYS = (_D["E"], _D["W"])
+BACKWARD = (FORWARD[1], FORWARD[0])
+NOT_FORWARD = (SIDEWAYS + BACKWARD[0], SIDEWAYS + BACKWARD[1])
+# the opponent's back row, where a piece ending its move becomes a Slicer
+PROMOTION_ROW = (frozenset(TOPO.nodes_tagged("back-row-black")),
+                 frozenset(TOPO.nodes_tagged("back-row-white")))
+# (direction, neighbour) lists per node, and the Brute's targets through each neighbour
+NEIGHBOURS = tuple(tuple(STEP[d][i] for d in ALL_DIRS if STEP[d][i] != NO_NODE)
+                   for i in range(N_NODES))
+
+PIECE_NAMES = {"C": "Commander", "F": "Factor", "D": "Droid", "H": "Hawk", "B": "Brute",
+               "S": "Slicer"}
+LEAVES = {"C": ("B", "F"), "F": ("D", "H")}  # what a Commander / Factor may leave or become
+AFTER_MOVE = {"D": "H", "H": "D"}  # automatic transformation after moving
+START = "bcccc/ffff/hdhd1/4/5/4/1DHDH/FFFF/CCCCB w 1"
+
+RawMove = tuple[int, int, tuple[int, ...], str, str]
+
+RULES = """\
+**Clash of Command** — 41-node graph; you may capture your own pieces.
+Win: after your move the opponent has no Commander left. No draws by rule.
+Forward = straight or diagonally forward along a line.
+• **C Commander**: 1 forward to an empty node, leaving a Factor or Brute behind (`g1-f2/B`); \
+or turn into a Factor or Brute in place (`a1=F`). Never captures; not royal.
+• **F Factor**: 1 forward to an empty node leaving a Droid or Hawk (`b2-c3/D`); \
+or turn into a Droid or Hawk in place (`b2=H`).
+• **D Droid**: 1 forward to an empty node, or captures 1 sideways/backwards (`b4xa3`); \
+then becomes a Hawk.
+• **H Hawk**: 1 forward to an empty node, or captures in any direction by jump \
+(`a5-a1xa3`), approach (`a5-b4xc3`) or withdrawal (`b2-a1xc3`); then becomes a Droid.
+• **B Brute**: only captures: onto an occupied node 1 step away, or 2 steps away through \
+an empty node (the path may bend).
+• **S Slicer**: slides in a line capturing everything it passes and lands on (`i1-a1`); \
+must capture at least one piece.
+A piece ending its move on the opponent's back row becomes a Slicer."""
+
+
+def _owner(letter: str) -> int:
+    return 0 if letter.isupper() else 1
+
+
+def generate(cells: Sequence[str | None], side: int) -> list[RawMove]:
+    """Every legal move of ``side`` as raw tuples (none when the game is over)."""
+    if "C" not in cells or "c" not in cells:
+        return []
+    out: list[RawMove] = []
+    add = out.append
+    forward = FORWARD[side]
+    not_forward = NOT_FORWARD[side]
+    upper = side == 0
+    for i in range(N_NODES):
+        p = cells[i]
+        if p is None or p.isupper() != upper:
+            continue
+        kind = p.upper()
+        if kind == "C" or kind == "F":
+            a, b = LEAVES[kind]
+            for d in forward:
+                t = STEP[d][i]
+                if t != NO_NODE and cells[t] is None:
+                    add((i, t, (), a, ""))
+                    add((i, t, (), b, ""))
+            add((i, i, (), "", a))
+            add((i, i, (), "", b))
+        elif kind == "D":
+            for d in forward:
+                t = STEP[d][i]
+                if t != NO_NODE and cells[t] is None:
+                    add((i, t, (), "", ""))
+            for d in not_forward:
+                t = STEP[d][i]
+                if t != NO_NODE and cells[t] is not None:
+                    add((i, t, (t,), "", ""))
+        elif kind == "H":
+            _hawk(cells, i, forward, add)
+        elif kind == "B":
+            targets = {t for t in NEIGHBOURS[i] if cells[t] is not None}
+            for m in NEIGHBOURS[i]:
+                if cells[m] is None:
+                    targets.update(t for t in NEIGHBOURS[m] if t != i and cells[t] is not None)
+            for t in targets:
+                add((i, t, (t,), "", ""))
+        else:  # Slicer
+            for d in ALL_DIRS:
+                table = STEP[d]
+                taken: tuple[int, ...] = ()
+                t = table[i]
+                while t != NO_NODE:
+                    if cells[t] is not None:
+                        taken += (t,)
+                    if taken:
+                        add((i, t, taken, "", ""))
+                    t = table[t]
+    return out
+
+
+def _hawk(cells: Sequence[str | None], i: int, forward: tuple[int, ...], add) -> None:
+    for d in forward:
+        t = STEP[d][i]
+        if t != NO_NODE and cells[t] is None:
+            add((i, t, (), "", ""))
+    for d in ALL_DIRS:
+        a = STEP[d][i]
+        if a == NO_NODE:
+            continue
+        b = STEP[d][a]
+        if cells[a] is not None:
+            if b != NO_NODE and cells[b] is None:
+                add((i, b, (a,), "", ""))  # jump
+            continue
+        if b != NO_NODE and cells[b] is not None:
+            add((i, a, (b,), "", ""))  # approach
+        back = STEP[OPP[d]][i]
+        if back != NO_NODE and cells[back] is not None:
+            add((i, a, (back,), "", ""))  # withdraw
+
+
+def make_raw(cells: Sequence[str | None], side: int, raw: RawMove) -> list[str | None]:
+    """The cells after a raw move (automatic transformations included)."""
+    i, t, caps, drop, becomes = raw
+    new = list(cells)
+    piece = new[i]
+    assert piece is not None
+    if becomes:
+        new[i] = becomes if side == 0 else becomes.lower()
+        return new
+    for c in caps:
+        new[c] = None
+    new[i] = None
+    if drop:
+        new[i] = drop if side == 0 else drop.lower()
+    if t in PROMOTION_ROW[side]:
+        piece = "S" if side == 0 else "s"
+    else:
+        after = AFTER_MOVE.get(piece.upper())
+        if after:
+            piece = after if side == 0 else after.lower()
+    new[t] = piece
+    return new
+
+
+def _perft(cells: tuple[str | None, ...], side: int, depth: int) -> int:
+    moves = generate(cells, side)
+    if depth == 1:
+        return len(moves)
+    other = 1 - side
+    return sum(_perft(tuple(make_raw(cells, side, m)), other, depth - 1) for m in moves)
+
+
+# --- notation ----------------------------------------------------------------------------
+_TOKEN = re.compile(
+    r"\s*(?:(?P<pnode>[cfdhbs])(?P<pn>[a-i][1-9])(?![0-9])"
+    r"|(?P<node>[a-i][1-9])(?![0-9])"
+    r"|(?P<sym>[-x=/,:])"
+    r"|(?P<word>[a-z]+)"
+    r"|(?P<bad>\S))",
+    re.IGNORECASE,
+)
+_NAME_TO_LETTER = {name.lower(): letter for letter, name in PIECE_NAMES.items()}
+
+
+def _piece_letter(word: str) -> str | None:
+    w = word.lower()
+    if len(w) == 1 and w.upper() in PIECE_NAMES:
+        return w.upper()
+    return _NAME_TO_LETTER.get(w)
+
+
+class _Pattern:
+    """What a move text says: origin, destination, captures, piece letter, choice."""
+
+    def __init__(self) -> None:
+        self.letter: str | None = None
+        self.origin: int = NO_NODE
+        self.dest: int = NO_NODE
+        self.dest_is_capture = False
+        self.captures: list[int] = []
+        self.choice: str | None = None
+        self.transform = False
+
+
+def _tokens(text: str) -> list[tuple[str, str]]:
+    out = []
+    pos = 0
+    stripped = text.rstrip()
+    while pos < len(stripped):
+        m = _TOKEN.match(stripped, pos)
+        if m is None:  # only trailing white space can fail to match
+            break
+        pos = m.end()
+        kind = m.lastgroup
+        if kind == "pn":
+            out.append(("piece", m.group("pnode")))
+            out.append(("node", m.group("pn").lower()))
+        elif kind == "bad":
+            raise MoveSyntaxError(text, f"unexpected character {m.group('bad')!r}")
+        else:
+            out.append((kind, m.group(kind).lower() if kind != "sym" else m.group(kind)))
+    return out
+
+
+def parse_pattern(text: str) -> _Pattern:
+    """Read any accepted form of a Clash move text (rules §7) into a pattern."""
+    toks = _tokens(text)
+    if not toks:
+        raise MoveSyntaxError(text, "there is no move in it")
+    pat = _Pattern()
+    k = 0
+    if toks[0][0] in ("piece", "word") and len(toks) > 1 and toks[1][0] == "node":
+        pat.letter = _piece_letter(toks[0][1])
+        if pat.letter is None:
+            raise MoveSyntaxError(text, f"{toks[0][1]!r} is not a piece letter or name")
+        k = 1
+    if k >= len(toks) or toks[k][0] != "node":
+        raise MoveSyntaxError(text, "a move starts with the node of the piece that moves, "
+                                    "as in c3-d4")
+    pat.origin = INDEX[toks[k][1]]
+    k += 1
+    sep = None
+    while k < len(toks):
+        kind, val = toks[k]
+        if kind == "node":
+            node = INDEX[val]
+            if sep == "x":
+                pat.captures.append(node)
+            elif pat.dest != NO_NODE:
+                raise MoveSyntaxError(text, "it names two destinations")
+            else:
+                pat.dest = node
+            sep = None
+            k += 1
+        elif kind == "sym" and val in "-x":
+            sep = val
+            k += 1
+        elif kind == "word" and val == "x":
+            sep = "x"
+            k += 1
+        else:
+            _parse_choice(text, toks[k:], pat)
+            break
+    if sep is not None:
+        raise MoveSyntaxError(text, f"it ends with {sep!r}; a node should follow")
+    if pat.dest == NO_NODE and pat.captures:
+        pat.dest = pat.captures[0]  # b4xa3, i1xa1xc1: the first x-node is the destination
+        pat.dest_is_capture = True
+    if pat.dest == NO_NODE:
+        if pat.choice is None:
+            raise MoveSyntaxError(text, "it names no destination and no transformation")
+        pat.transform = True
+    return pat
+
+
+def _parse_choice(text: str, toks: list[tuple[str, str]], pat: _Pattern) -> None:
+    """`/B`, `=D`, ` B`, `=Droid`, `, Brute on g1`: the piece left behind or chosen."""
+    rest = list(toks)
+    if rest and rest[0][0] == "sym" and rest[0][1] in "/=,:":
+        rest.pop(0)
+    if not rest or rest[0][0] not in ("word", "piece"):
+        raise MoveSyntaxError(text, "expected a piece letter or name (such as B or Brute) "
+                                    "after the move")
+    letter = _piece_letter(rest[0][1])
+    if letter is None:
+        raise MoveSyntaxError(text, f"{rest[0][1]!r} is not a piece letter or name")
+    pat.choice = letter
+    rest.pop(0)
+    if rest and rest[0] == ("word", "on"):
+        rest.pop(0)
+        if not rest or rest[0][0] != "node":
+            raise MoveSyntaxError(text, "expected a node after 'on'")
+        if INDEX[rest[0][1]] != pat.origin:
+            raise MoveSyntaxError(text, f"a piece can only be left on the node the mover "
+                                        f"leaves ({NAMES[pat.origin]})")
+        rest.pop(0)
+    if rest:
+        raise MoveSyntaxError(text, "unexpected text after the piece choice")
+
+
+@register
+class ClashOfCommand(Variant):
+    name = "clash"
+    aliases = ("clash-of-command",)
+    display_name = "Clash of Command"
+    topology = TOPO
+    start_fen = START
+    draw_by_agreement = False
+    piece_names = PIECE_NAMES
+    rules_text = RULES
+
+    # --- positions -------------------------------------------------------------------
+    def parse_position(self, text: str) -> Position:
+        fields = text.split()
+        if len(fields) != 3:
+            raise PositionError(f"{text!r}: a position has three fields: placement, side "
+                                f"to move (w or b) and move number")
+        placement, side, number = fields
+        rows = placement.split("/")
+        if len(rows) != 9:
+            raise PositionError(f"{text!r}: the placement needs 9 ranks separated by '/'")
+        cells: list[str | None] = [None] * N_NODES
+        for rank_number, row in zip(range(9, 0, -1), rows, strict=True):
+            nodes = [i for i in range(N_NODES) if TOPO.coords[i][1] == rank_number - 1]
+            k = 0
+            for ch in row:
+                if ch.isdigit():
+                    k += int(ch)
+                elif ch.upper() in PIECE_NAMES:
+                    if k < len(nodes):
+                        cells[nodes[k]] = ch
+                    k += 1
+                else:
+                    raise PositionError(f"{text!r}: {ch!r} is not a piece letter")
+            if k != len(nodes):
+                raise PositionError(f"{text!r}: rank {rank_number} must describe "
+                                    f"{len(nodes)} nodes, not {k}")
+        if side not in ("w", "b"):
+            raise PositionError(f"{text!r}: the side to move must be w or b")
+        if not number.isdigit() or int(number) < 1:
+            raise PositionError(f"{text!r}: the move number must be a whole number from 1")
+        return Position(self.name, tuple(cells), 0 if side == "w" else 1, int(number))
+
+    def format_position(self, position: Position) -> str:
+        rows = []
+        for rank in range(8, -1, -1):
+            row, empty = "", 0
+            for i in range(N_NODES):
+                if TOPO.coords[i][1] != rank:
+                    continue
+                p = position.cells[i]
+                if p is None:
+                    empty += 1
+                    continue
+                if empty:
+                    row += str(empty)
+                    empty = 0
+                row += p
+            rows.append(row + (str(empty) if empty else ""))
+        return f"{'/'.join(rows)} {'wb'[position.side]} {position.fullmove}"
+
+    def pieces_at(self, position: Position, node: str) -> tuple[Piece, ...]:
+        p = position.cells[INDEX[node]]
+        return () if p is None else (Piece(p.upper(), _owner(p)),)
+
+    # --- moves ---------------------------------------------------------------------
+    def legal_moves(self, position: Position) -> list[Move]:
+        cells = position.cells
+        return [
+            Move((Step(NAMES[i], NAMES[t], tuple(NAMES[c] for c in caps),
+                       cells[i].upper(), "", drop, becomes),))  # type: ignore[union-attr]
+            for i, t, caps, drop, becomes in generate(cells, position.side)
+        ]
+
+    def count_moves(self, position: Position) -> int:
+        return len(generate(position.cells, position.side))
+
+    def perft(self, position: Position, depth: int) -> int:
+        if depth == 0:
+            return 1
+        return _perft(position.cells, position.side, depth)
+
+    def make_move(self, position: Position, move: Move) -> Position:
+        s = move.steps[0]
+        raw = (INDEX[s.origin], INDEX[s.target], tuple(INDEX[c] for c in s.captures),
+               s.drop, s.becomes)
+        cells = make_raw(position.cells, position.side, raw)
+        return Position(self.name, tuple(cells), 1 - position.side,
+                        position.fullmove + position.side)
+
+    def format_move(self, position: Position, move: Move) -> str:
+        s = move.steps[0]
+        if s.becomes:
+            return f"{s.origin}={s.becomes}"
+        if s.drop:
+            return f"{s.origin}-{s.target}/{s.drop}"
+        if not s.captures or s.unit == "S":
+            return f"{s.origin}-{s.target}"
+        if s.captures == (s.target,):
+            return f"{s.origin}x{s.target}"
+        return f"{s.origin}-{s.target}x{s.captures[0]}"
+
+    def parse_move(self, position: Position, text: str) -> Move:
+        pat = parse_pattern(text)
+        origin = NAMES[pat.origin]
+        piece = position.cells[pat.origin]
+        if self.outcome(position).is_over:
+            raise IllegalMoveError(text, "the game is over")
+        if piece is None:
+            raise IllegalMoveError(text, f"there is no piece on {origin}")
+        if _owner(piece) != position.side:
+            raise IllegalMoveError(text, f"the {PIECE_NAMES[piece.upper()]} on {origin} is "
+                                         f"{self.side_names[1 - position.side]}'s, and it is "
+                                         f"{self.side_names[position.side]}'s turn")
+        if pat.letter and pat.letter != piece.upper():
+            raise IllegalMoveError(text, f"the piece on {origin} is a "
+                                         f"{PIECE_NAMES[piece.upper()]}, not a "
+                                         f"{PIECE_NAMES[pat.letter]}")
+        mine = [m for m in self.legal_moves(position) if m.steps[0].origin == origin]
+        fits = [m for m in mine if _fits(m.steps[0], pat)]
+        exact = [m for m in fits if _exact(m.steps[0], pat)]
+        return self.choose(position, text, exact or fits,
+                           lambda: _why_illegal(position, pat, piece))
+
+    # --- the end of the game -------------------------------------------------------
+    def outcome(self, position: Position, history: Sequence[Position] = (),
+                mode: str = "standard") -> Outcome:
+        cells = position.cells
+        white, black = "C" in cells, "c" in cells
+        if white and black:
+            return ONGOING
+        mover = 1 - position.side
+        if not white and not black:
+            return Outcome("win", mover, "no Commander is left on either side; the side "
+                                         "that made the last move wins")
+        loser = 0 if not white else 1
+        return Outcome("win", 1 - loser, f"{self.side_names[loser]} has no Commander left")
+
+
+def _fits(s: Step, pat: _Pattern) -> bool:
+    if pat.transform:
+        return s.becomes == pat.choice
+    if s.becomes or s.target != NAMES[pat.dest]:
+        return False
+    if pat.choice is not None and s.drop != pat.choice:
+        return False
+    caps = set(s.captures)
+    listed = {NAMES[c] for c in pat.captures}
+    if pat.dest_is_capture:
+        listed.discard(s.target)
+    return listed <= caps
+
+
+def _exact(s: Step, pat: _Pattern) -> bool:
+    """The text says exactly what the move captures (so `a5-b4` is the quiet move even
+    when an approach to b4 also exists)."""
+    listed = {NAMES[c] for c in pat.captures}
+    caps = set(s.captures)
+    if pat.dest_is_capture:
+        listed.discard(s.target)
+        caps.discard(s.target)
+    return listed == caps
+
+
+def _why_illegal(position: Position, pat: _Pattern, piece: str) -> str:
+    """A reason why no legal move fits, in the words of the rules."""
+    kind = piece.upper()
+    name = PIECE_NAMES[kind]
+    origin = NAMES[pat.origin]
+    cells = position.cells
+    if pat.transform:
+        if kind not in LEAVES:
+            return f"only a Commander or a Factor transforms in place; the piece on {origin} " \
+                   f"is a {name}"
+        a, b = LEAVES[kind]
+        return f"a {name} can only turn into a {PIECE_NAMES[a]} or a {PIECE_NAMES[b]}"
+    dest = pat.dest
+    if dest == pat.origin:
+        return "a move must leave its node"
+    direction = next((d for d in ALL_DIRS if STEP[d][pat.origin] == dest), None)
+    occupied = cells[dest] is not None
+    forward = FORWARD[_owner(piece)]
+    if kind in LEAVES:
+        if pat.choice is not None and pat.choice not in LEAVES[kind]:
+            a, b = LEAVES[kind]
+            return f"a {name} leaves a {PIECE_NAMES[a]} or a {PIECE_NAMES[b]} behind, " \
+                   f"not a {PIECE_NAMES[pat.choice]}"
+        if pat.captures or pat.dest_is_capture:
+            return f"a {name} never captures"
+        if direction not in forward:
+            return f"the {name} on {origin} can only move one node forward"
+        return f"the {name} on {origin} can only move to an empty node"
+    if pat.choice is not None:
+        return f"only a Commander or a Factor leaves a piece behind; the piece on {origin} " \
+               f"is a {name}"
+    if kind == "D":
+        if direction is None:
+            return f"the Droid on {origin} moves only one node along a line"
+        if direction in forward:
+            return f"the Droid on {origin} cannot capture forward" if occupied else \
+                "that move does not match"
+        return f"the Droid on {origin} cannot move sideways or backwards without capturing"
+    if kind == "B":
+        if not occupied:
+            return f"the Brute on {origin} never moves without capturing"
+        return f"the Brute on {origin} captures only a piece one step away, or two steps " \
+               f"away through an empty node"
+    if kind == "S":
+        return f"the Slicer on {origin} slides along one straight line and must capture " \
+               f"at least one piece"
+    if kind == "H":
+        if not pat.captures and not pat.dest_is_capture and direction is not None \
+                and direction not in forward:
+            return f"the Hawk on {origin} moves without capturing only forward"
+        return f"the Hawk on {origin} has no such move: it steps forward, or captures by " \
+               f"jump, approach or withdrawal along a straight line"
+    return "no legal move fits"  # pragma: no cover - every piece kind is handled above

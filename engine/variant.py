@@ -1,0 +1,178 @@
+"""The variant interface and the one registry of variants.
+
+A variant is a small class with class-level settings (id, aliases, display name, board,
+start position, piece names, rules text) and a few methods: read and write positions,
+list legal moves, read and write moves, make a move, and say whether the game is over.
+`get_variant` finds one by any of its names, case-insensitively.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from typing import ClassVar, NamedTuple
+
+from .errors import AmbiguousMoveError, IllegalMoveError, UnknownVariantError
+from .move import Move
+from .position import Piece, Position
+from .topology import Topology
+
+
+class Outcome(NamedTuple):
+    """Whether the game goes on, and if not who won (or a draw) and why."""
+
+    status: str  # "ongoing" | "win" | "draw"
+    winner: int | None = None
+    reason: str = ""
+
+    @property
+    def is_over(self) -> bool:
+        return self.status != "ongoing"
+
+    @property
+    def score(self) -> str:
+        """The result as in game records: 1-0, 0-1, 1/2-1/2 or *."""
+        if self.status == "win":
+            return "1-0" if self.winner == 0 else "0-1"
+        return "1/2-1/2" if self.status == "draw" else "*"
+
+
+ONGOING = Outcome("ongoing")
+
+
+class Variant:
+    """Base class of every variant. Subclasses set the class attributes and the hooks."""
+
+    name: ClassVar[str]
+    aliases: ClassVar[tuple[str, ...]] = ()
+    display_name: ClassVar[str]
+    topology: ClassVar[Topology]
+    side_names: ClassVar[tuple[str, str]] = ("White", "Black")
+    start_fen: ClassVar[str]
+    modes: ClassVar[tuple[str, ...]] = ("standard",)
+    draw_by_agreement: ClassVar[bool] = True
+    piece_names: ClassVar[dict[str, str]] = {}
+    rules_text: ClassVar[str] = ""
+
+    # --- positions -------------------------------------------------------------------
+    def start_position(self, mode: str = "standard") -> Position:
+        return self.parse_position(self.start_fen)
+
+    def parse_position(self, text: str) -> Position:
+        raise NotImplementedError
+
+    def format_position(self, position: Position) -> str:
+        raise NotImplementedError
+
+    def pieces_at(self, position: Position, node: str) -> tuple[Piece, ...]:
+        """The pieces on ``node``, carrier first (empty tuple for an empty node)."""
+        raise NotImplementedError
+
+    def repetition_key(self, position: Position) -> object:
+        """What must be equal for two positions to count as a repetition."""
+        return (position.cells, position.side, position.pending, position.extra)
+
+    # --- moves ---------------------------------------------------------------------
+    def legal_moves(self, position: Position) -> list[Move]:
+        raise NotImplementedError
+
+    def make_move(self, position: Position, move: Move) -> Position:
+        """The position after ``move``, which must be one of `legal_moves` (unchecked)."""
+        raise NotImplementedError
+
+    def apply(self, position: Position, move: Move) -> Position:
+        """The position after ``move``; raises `IllegalMoveError` if it is not legal."""
+        if move not in self.legal_moves(position):
+            raise IllegalMoveError(self._describe(position, move),
+                                   "that is not a legal move in this position")
+        return self.make_move(position, move)
+
+    def _describe(self, position: Position, move: Move) -> str:
+        try:
+            return self.format_move(position, move)
+        except Exception:  # a move value that this variant cannot even write
+            return repr(move)
+
+    def format_move(self, position: Position, move: Move) -> str:
+        """The canonical text of a legal ``move`` in ``position``."""
+        raise NotImplementedError
+
+    def parse_move(self, position: Position, text: str) -> Move:
+        """The legal move that ``text`` names; raises a `MoveError` subclass otherwise."""
+        raise NotImplementedError
+
+    def end_turn(self, position: Position) -> Position:
+        """Finish a turn of several steps early (``end``); only multi-step variants."""
+        raise IllegalMoveError("end", "there is no turn in progress to end")
+
+    # --- the end of the game -------------------------------------------------------
+    def outcome(self, position: Position, history: Sequence[Position] = (),
+                mode: str = "standard") -> Outcome:
+        """Ongoing, win or draw after the last move. ``history`` holds the game's earlier
+        positions in order (the start first), for repetition rules."""
+        raise NotImplementedError
+
+    def status_text(self, position: Position) -> str:
+        """Extra status for a caption (check, points); empty when there is none."""
+        return ""
+
+    # --- helpers for subclasses ----------------------------------------------------
+    def choose(self, position: Position, text: str, candidates: Iterable[Move],
+               why_none: Callable[[], str]) -> Move:
+        """The one candidate, or the right error: ambiguous (listing them) or illegal."""
+        found = list(dict.fromkeys(candidates))
+        if len(found) == 1:
+            return found[0]
+        if not found:
+            raise IllegalMoveError(text, why_none())
+        names = sorted(self.format_move(position, m) for m in found)
+        raise AmbiguousMoveError(text, names)
+
+    # --- move-generation counts ------------------------------------------------------
+    def count_moves(self, position: Position) -> int:
+        """The number of legal moves (a variant may count without building them)."""
+        return len(self.legal_moves(position))
+
+    def perft(self, position: Position, depth: int) -> int:
+        """Leaf count of the legal-move tree, bulk-counted at the last ply."""
+        if depth == 0:
+            return 1
+        if depth == 1:
+            return self.count_moves(position)
+        return sum(self.perft(self.make_move(position, m), depth - 1)
+                   for m in self.legal_moves(position))
+
+    def divide(self, position: Position, depth: int) -> dict[str, int]:
+        """perft split by first move, keyed by canonical move text."""
+        return {self.format_move(position, m): self.perft(self.make_move(position, m), depth - 1)
+                for m in self.legal_moves(position)}
+
+
+# --- the registry -----------------------------------------------------------------------
+_REGISTRY: dict[str, Variant] = {}
+_ORDER: list[Variant] = []
+
+
+def register(cls: type[Variant]) -> type[Variant]:
+    """Class decorator: make a variant findable by its id and aliases."""
+    variant = cls()
+    for key in (cls.name, *cls.aliases):
+        key = key.lower()
+        if key in _REGISTRY:
+            raise ValueError(f"variant name {key!r} is registered twice")
+        _REGISTRY[key] = variant
+    _ORDER.append(variant)
+    return cls
+
+
+def get_variant(name: str) -> Variant:
+    """The variant called ``name`` (its id or an alias, any case)."""
+    try:
+        return _REGISTRY[name.strip().lower()]
+    except KeyError:
+        known = ", ".join(v.name for v in _ORDER)
+        raise UnknownVariantError(f"{name!r}: no such variant (known: {known})") from None
+
+
+def all_variants() -> list[Variant]:
+    """Every registered variant, in registration order."""
+    return list(_ORDER)
