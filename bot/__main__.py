@@ -1,14 +1,32 @@
-"""The `commandpost` command: the main job and the tools around it."""
+"""The `commandpost` command: the main job and the tools around it.
+
+* ``commandpost`` — the main job: the Discord bot when a token is configured, otherwise
+  a local console game on the default database.
+* ``commandpost console`` — the local console.
+* ``commandpost render VARIANT [POSITION] -o FILE`` and ``commandpost gallery DIR`` —
+  board pictures.
+"""
 
 from __future__ import annotations
 
+import importlib
 import sys
+
+# subcommand -> module whose main(argv) runs it
+COMMANDS = {
+    "console": "bot.console",
+    "render": "bot.render_cli",
+    "gallery": "bot.render_cli:gallery_main",
+}
 
 
 def main(argv: list[str] | None = None) -> int:
-    from . import console
-
-    return console.main(argv if argv is not None else sys.argv[1:])
+    args = list(sys.argv[1:] if argv is None else argv)
+    name = args[0] if args and args[0] in COMMANDS else "console"
+    if args and args[0] in COMMANDS:
+        args = args[1:]
+    module, _, func = COMMANDS[name].partition(":")
+    return int(getattr(importlib.import_module(module), func or "main")(args) or 0)
 
 
 if __name__ == "__main__":
