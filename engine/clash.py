@@ -189,7 +189,7 @@ def _perft(cells: tuple[str | None, ...], side: int, depth: int) -> int:
 # --- notation ----------------------------------------------------------------------------
 _TOKEN = re.compile(
     r"\s*(?:(?P<pnode>[cfdhbs])(?P<pn>[a-i][1-9])(?![0-9])"
-    r"|(?P<node>[a-i][1-9])(?![0-9])"
+    r"|(?P<node>[a-z][0-9]+)"
     r"|(?P<sym>[-x=/,:])"
     r"|(?P<word>[a-z]+)"
     r"|(?P<bad>\S))",
@@ -231,6 +231,10 @@ def _tokens(text: str) -> list[tuple[str, str]]:
         if kind == "pn":
             out.append(("piece", m.group("pnode")))
             out.append(("node", m.group("pn").lower()))
+        elif kind == "node" and m.group("node").lower() not in INDEX:
+            raise MoveSyntaxError(text, f"{m.group('node').lower()} is not a point of the "
+                                        f"board (points are a1, c1, ... i9 where the file "
+                                        f"number plus the rank is even)")
         elif kind == "bad":
             raise MoveSyntaxError(text, f"unexpected character {m.group('bad')!r}")
         else:
