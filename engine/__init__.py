@@ -47,7 +47,9 @@ How each variant maps onto the core
   variant's `end_turn` or when the allowance is used.
 """
 
-from . import clash  # noqa: F401  (registers the variant)
+import importlib
+import pkgutil
+
 from .errors import (
     AmbiguousMoveError,
     EngineError,
@@ -67,3 +69,8 @@ __all__ = [
     "PositionError", "UnknownVariantError", "Move", "Step", "Piece", "Position", "Topology",
     "ONGOING", "Outcome", "Variant", "all_variants", "get_variant", "register",
 ]
+
+# Every module of the package is imported, so each variant module registers itself by
+# being there: adding a variant touches no other file.
+for _module in pkgutil.iter_modules(__path__):
+    importlib.import_module(f"{__name__}.{_module.name}")

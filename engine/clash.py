@@ -321,6 +321,7 @@ def _parse_choice(text: str, toks: list[tuple[str, str]], pat: _Pattern) -> None
 @register
 class ClashOfCommand(Variant):
     name = "clash"
+    order = 10
     aliases = ("clash-of-command",)
     display_name = "Clash of Command"
     topology = TOPO

@@ -43,6 +43,7 @@ class Variant:
     """Base class of every variant. Subclasses set the class attributes and the hooks."""
 
     name: ClassVar[str]
+    order: ClassVar[int] = 100  # place in lists of variants (menus, registry order)
     aliases: ClassVar[tuple[str, ...]] = ()
     display_name: ClassVar[str]
     topology: ClassVar[Topology]
@@ -161,6 +162,7 @@ def register(cls: type[Variant]) -> type[Variant]:
             raise ValueError(f"variant name {key!r} is registered twice")
         _REGISTRY[key] = variant
     _ORDER.append(variant)
+    _ORDER.sort(key=lambda v: v.order)
     return cls
 
 
@@ -174,5 +176,5 @@ def get_variant(name: str) -> Variant:
 
 
 def all_variants() -> list[Variant]:
-    """Every registered variant, in registration order."""
+    """Every registered variant, in their display order."""
     return list(_ORDER)
