@@ -155,11 +155,13 @@ _ORDER: list[Variant] = []
 
 def register(cls: type[Variant]) -> type[Variant]:
     """Class decorator: make a variant findable by its id and aliases."""
-    variant = cls()
-    for key in (cls.name, *cls.aliases):
-        key = key.lower()
-        if key in _REGISTRY:
+    keys = [key.strip().lower() for key in (cls.name, *cls.aliases)]
+    # check every name before adding any, so a refused variant leaves no trace
+    for key in keys:
+        if key in _REGISTRY or keys.count(key) > 1:
             raise ValueError(f"variant name {key!r} is registered twice")
+    variant = cls()
+    for key in keys:
         _REGISTRY[key] = variant
     _ORDER.append(variant)
     _ORDER.sort(key=lambda v: v.order)
