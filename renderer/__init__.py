@@ -1,0 +1,21 @@
+"""commandpost's renderer: pure drawing, a position (plus options) in, PNG bytes out.
+
+* `render` draws one position; `render_replay` animates a whole game.
+* Boards come from the engine's topology data (`board.py`, styles in `layout.py`).
+* Pieces come from a glyph table keyed by (family, letter) (`pieces.py`).
+* Colours come from a `Theme` (`theme.py`).
+
+No file or network I/O happens here, and no move is ever generated.
+"""
+
+from .layout import BOARD_STYLES, BoardStyle, Layout
+from .picture import encode_png, render, render_image
+from .pieces import GLYPHS, VARIANT_FAMILY, Glyph, family_of, register_glyph
+from .replay import render_replay
+from .theme import THEMES, SideColours, Theme, get_theme
+
+__all__ = [
+    "BOARD_STYLES", "BoardStyle", "Layout", "encode_png", "render", "render_image", "GLYPHS",
+    "VARIANT_FAMILY", "Glyph", "family_of", "register_glyph", "render_replay", "THEMES",
+    "SideColours", "Theme", "get_theme",
+]
