@@ -14,6 +14,19 @@ Decisions of the rule file, kept here: a Brute's two-step capture may not end on
 origin (it would capture itself, which no path of the rules describes); a move that
 leaves both sides without Commanders wins for the mover; one that leaves only the mover
 without Commanders loses.
+
+Decisions of notation (rules §7 is silent on them):
+
+* Text that names the captures exactly wins over text that only fits: ``a5-b4`` is the
+  Hawk's plain step even when an approach to b4 exists; ``a5-b4xc3`` is the approach.
+* ``b4xa3`` (a capture sign before the destination) claims a capture on the destination:
+  ``c3xc5`` is refused when c5 is empty, and a Hawk never captures where it lands. The
+  Slicer's seed form ``i1xa1xc1`` is the exception: its first node is the destination
+  whether or not a piece stood there.
+* A Slicer's captures may be listed in part or in any order; every listed one must be on
+  its path.
+* Input is read in ASCII: any white space separates, capital ``X`` is a capture sign, and
+  look-alike letters (dotless ı, long ſ, the Kelvin sign) are refused.
 """
 
 from __future__ import annotations
@@ -191,10 +204,12 @@ _TOKEN = re.compile(
     r"\s*(?:(?P<pnode>[cfdhbs])(?P<pn>[a-i][1-9])(?![0-9])"
     r"|(?P<node>[a-z][0-9]+)"
     r"|(?P<sym>[-x=/,:])"
+    r"|(?P<glued>[a-z]{2,}[0-9]+)"
     r"|(?P<word>[a-z]+)"
     r"|(?P<bad>\S))",
-    re.IGNORECASE,
+    re.IGNORECASE | re.ASCII,  # ASCII: no ı, ſ or Kelvin sign standing in for i, s, k
 )
+_PIECE_LETTERS = frozenset("".join(PIECE_NAMES) + "".join(PIECE_NAMES).lower())
 _NAME_TO_LETTER = {name.lower(): letter for letter, name in PIECE_NAMES.items()}
 
 
@@ -221,7 +236,8 @@ class _Pattern:
 def _tokens(text: str) -> list[tuple[str, str]]:
     out = []
     pos = 0
-    stripped = text.rstrip()
+    # any white space (a pasted no-break space too) separates; the pattern itself is ASCII
+    stripped = "".join(" " if ch.isspace() else ch for ch in text).rstrip()
     while pos < len(stripped):
         m = _TOKEN.match(stripped, pos)
         if m is None:  # only trailing white space can fail to match
@@ -235,10 +251,13 @@ def _tokens(text: str) -> list[tuple[str, str]]:
             raise MoveSyntaxError(text, f"{m.group('node').lower()} is not a point of the "
                                         f"board (points are a1, c1, ... i9 where the file "
                                         f"number plus the rank is even)")
+        elif kind == "glued":
+            raise MoveSyntaxError(text, f"{m.group('glued')!r} is neither a node (such as c3) "
+                                        f"nor a piece letter and a node (such as Dc3)")
         elif kind == "bad":
             raise MoveSyntaxError(text, f"unexpected character {m.group('bad')!r}")
         else:
-            out.append((kind, m.group(kind).lower() if kind != "sym" else m.group(kind)))
+            out.append((kind, m.group(kind).lower()))
     return out
 
 
@@ -345,20 +364,22 @@ class ClashOfCommand(Variant):
             nodes = [i for i in range(N_NODES) if TOPO.coords[i][1] == rank_number - 1]
             k = 0
             for ch in row:
-                if ch.isdigit():
+                # ASCII only: str.isdigit and str.upper also accept '²' and 'ſ'
+                if ch in "123456789":
                     k += int(ch)
-                elif ch.upper() in PIECE_NAMES:
+                elif ch in _PIECE_LETTERS:
                     if k < len(nodes):
                         cells[nodes[k]] = ch
                     k += 1
                 else:
-                    raise PositionError(f"{text!r}: {ch!r} is not a piece letter")
+                    raise PositionError(f"{text!r}: {ch!r} is not a piece letter nor a "
+                                        f"number of empty nodes (1 to 5)")
             if k != len(nodes):
                 raise PositionError(f"{text!r}: rank {rank_number} must describe "
                                     f"{len(nodes)} nodes, not {k}")
         if side not in ("w", "b"):
             raise PositionError(f"{text!r}: the side to move must be w or b")
-        if not number.isdigit() or int(number) < 1:
+        if not (number.isascii() and number.isdigit()) or int(number) < 1:
             raise PositionError(f"{text!r}: the move number must be a whole number from 1")
         return Position(self.name, tuple(cells), 0 if side == "w" else 1, int(number))
 
@@ -466,6 +487,8 @@ def _fits(s: Step, pat: _Pattern) -> bool:
     if pat.choice is not None and s.drop != pat.choice:
         return False
     caps = set(s.captures)
+    if pat.dest_is_capture and s.unit != "S" and s.target not in caps:
+        return False  # `c3xc5` claims a capture on c5; only the Slicer's seed form may not
     listed = {NAMES[c] for c in pat.captures}
     if pat.dest_is_capture:
         listed.discard(s.target)
@@ -483,56 +506,157 @@ def _exact(s: Step, pat: _Pattern) -> bool:
     return listed == caps
 
 
+# --- why no legal move fits: the reasons shown to the player ------------------------------
+def _listing(nodes: Sequence[int], word: str) -> str:
+    names = sorted((NAMES[n] for n in nodes), key=lambda n: TOPO.sort_key(INDEX[n]))
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + f" {word} " + names[-1]
+
+
+def _direction(a: int, b: int) -> int | None:
+    """The direction of the edge from ``a`` to ``b``, or None if they are not joined."""
+    return next((d for d in ALL_DIRS if STEP[d][a] == b), None)
+
+
+def _line_direction(a: int, b: int) -> int | None:
+    """The direction in which ``b`` lies on a straight line from ``a``, or None."""
+    return next((d for d in ALL_DIRS if b in TOPO.ray(a, TOPO.directions[d])), None)
+
+
+def _claimed(pat: _Pattern) -> list[int]:
+    """The captures the text names, the destination of `b4xa3` included."""
+    return list(dict.fromkeys(pat.captures))
+
+
 def _why_illegal(position: Position, pat: _Pattern, piece: str) -> str:
     """A reason why no legal move fits, in the words of the rules."""
     kind = piece.upper()
     name = PIECE_NAMES[kind]
     origin = NAMES[pat.origin]
-    cells = position.cells
     if pat.transform:
         if kind not in LEAVES:
             return f"only a Commander or a Factor transforms in place; the piece on {origin} " \
                    f"is a {name}"
         a, b = LEAVES[kind]
         return f"a {name} can only turn into a {PIECE_NAMES[a]} or a {PIECE_NAMES[b]}"
-    dest = pat.dest
-    if dest == pat.origin:
-        return "a move must leave its node"
-    direction = next((d for d in ALL_DIRS if STEP[d][pat.origin] == dest), None)
-    occupied = cells[dest] is not None
-    forward = FORWARD[_owner(piece)]
-    if kind in LEAVES:
-        if pat.choice is not None and pat.choice not in LEAVES[kind]:
-            a, b = LEAVES[kind]
-            return f"a {name} leaves a {PIECE_NAMES[a]} or a {PIECE_NAMES[b]} behind, " \
-                   f"not a {PIECE_NAMES[pat.choice]}"
-        if pat.captures or pat.dest_is_capture:
-            return f"a {name} never captures"
-        if direction not in forward:
-            return f"the {name} on {origin} can only move one node forward"
-        return f"the {name} on {origin} can only move to an empty node"
-    if pat.choice is not None:
+    if pat.dest == pat.origin:
+        return f"a move must leave its node ({origin})"
+    if pat.choice is not None and kind not in LEAVES:
         return f"only a Commander or a Factor leaves a piece behind; the piece on {origin} " \
                f"is a {name}"
-    if kind == "D":
-        if direction is None:
-            return f"the Droid on {origin} moves only one node along a line"
-        if direction in forward:
-            return f"the Droid on {origin} cannot capture forward" if occupied else \
-                "that move does not match"
-        return f"the Droid on {origin} cannot move sideways or backwards without capturing"
-    if kind == "B":
-        if not occupied:
-            return f"the Brute on {origin} never moves without capturing"
-        return f"the Brute on {origin} captures only a piece one step away, or two steps " \
-               f"away through an empty node"
-    if kind == "S":
-        return f"the Slicer on {origin} slides along one straight line and must capture " \
-               f"at least one piece"
-    if kind == "H":
-        if not pat.captures and not pat.dest_is_capture and direction is not None \
-                and direction not in forward:
-            return f"the Hawk on {origin} moves without capturing only forward"
-        return f"the Hawk on {origin} has no such move: it steps forward, or captures by " \
-               f"jump, approach or withdrawal along a straight line"
-    return "no legal move fits"  # pragma: no cover - every piece kind is handled above
+    side = _owner(piece)
+    why = {"C": _why_not_builder, "F": _why_not_builder, "D": _why_not_droid,
+           "H": _why_not_hawk, "B": _why_not_brute, "S": _why_not_slicer}[kind]
+    return why(position.cells, pat, kind, side)
+
+
+def _why_not_builder(cells: Sequence[str | None], pat: _Pattern, kind: str, side: int) -> str:
+    name, origin, dest = PIECE_NAMES[kind], NAMES[pat.origin], NAMES[pat.dest]
+    a, b = LEAVES[kind]
+    if pat.choice is not None and pat.choice not in LEAVES[kind]:
+        return f"a {name} leaves a {PIECE_NAMES[a]} or a {PIECE_NAMES[b]} behind, " \
+               f"not a {PIECE_NAMES[pat.choice]}"
+    if pat.captures:
+        return f"a {name} never captures"
+    if _direction(pat.origin, pat.dest) not in FORWARD[side]:
+        return f"the {name} on {origin} can only move one node forward"
+    if cells[pat.dest] is not None:
+        return f"{dest} is occupied: the {name} on {origin} moves only to an empty node"
+    return "no legal move fits"  # pragma: no cover - a forward step to an empty node fits
+
+
+def _why_not_droid(cells: Sequence[str | None], pat: _Pattern, kind: str, side: int) -> str:
+    origin, dest = NAMES[pat.origin], NAMES[pat.dest]
+    direction = _direction(pat.origin, pat.dest)
+    if direction is None:
+        return f"the Droid on {origin} moves only one node along a line, and {dest} is not " \
+               f"next to it"
+    others = [c for c in _claimed(pat) if c != pat.dest]
+    if others:
+        return f"a Droid captures only on the node it moves to, not on {_listing(others, 'or')}"
+    occupied = cells[pat.dest] is not None
+    if direction in FORWARD[side]:
+        if occupied:
+            return f"the Droid on {origin} cannot capture forward"
+        return f"{dest} is empty: the Droid on {origin} captures only sideways or backwards"
+    return f"the Droid on {origin} cannot move sideways or backwards without capturing"
+
+
+def _why_not_brute(cells: Sequence[str | None], pat: _Pattern, kind: str, side: int) -> str:
+    origin, dest = NAMES[pat.origin], NAMES[pat.dest]
+    others = [c for c in _claimed(pat) if c != pat.dest]
+    if others:
+        return f"a Brute captures only on the node it moves to, not on {_listing(others, 'or')}"
+    if cells[pat.dest] is None:
+        return f"the Brute on {origin} never moves without capturing, and {dest} is empty"
+    middles = [m for m in NEIGHBOURS[pat.origin] if pat.dest in NEIGHBOURS[m]]
+    if middles:
+        verb = "it is" if len(middles) == 1 else "all are"
+        return f"the Brute on {origin} can reach {dest} in two steps only through " \
+               f"{_listing(middles, 'or')}, and {verb} occupied: the step between must " \
+               f"land on an empty node"
+    return f"the Brute on {origin} captures only a piece one step away, or two steps away " \
+           f"through an empty node; {dest} is farther"
+
+
+def _why_not_slicer(cells: Sequence[str | None], pat: _Pattern, kind: str, side: int) -> str:
+    origin, dest = NAMES[pat.origin], NAMES[pat.dest]
+    direction = _line_direction(pat.origin, pat.dest)
+    if direction is None:
+        return f"the Slicer on {origin} slides along one straight line, and {dest} is not " \
+               f"on a line from {origin}"
+    path: list[int] = []
+    for node in TOPO.ray(pat.origin, TOPO.directions[direction]):
+        path.append(node)
+        if node == pat.dest:
+            break
+    taken = [n for n in path if cells[n] is not None]
+    if not taken:
+        return f"the Slicer on {origin} must capture at least one piece, and there is none " \
+               f"on its way to {dest}"
+    # only a named capture off the path is left: the move itself exists
+    wrong = [c for c in _claimed(pat) if c not in taken and c != pat.dest]
+    return f"the Slicer going from {origin} to {dest} captures {_listing(taken, 'and')}, " \
+           f"not {_listing(wrong, 'or')}"
+
+
+def _why_not_hawk(cells: Sequence[str | None], pat: _Pattern, kind: str, side: int) -> str:
+    origin, dest = NAMES[pat.origin], NAMES[pat.dest]
+    claimed = _claimed(pat)
+    if pat.dest_is_capture:
+        return "a Hawk never lands on the piece it captures: it jumps over it onto the empty " \
+               "node beyond, or captures by approach or withdrawal"
+    if len(claimed) > 1:
+        return "a Hawk captures exactly one piece in a move"
+    direction = _direction(pat.origin, pat.dest)
+    if direction is not None:
+        return _why_not_hawk_step(cells, pat, direction, side, claimed)
+    middle = next((STEP[d][pat.origin] for d in ALL_DIRS if STEP[d][pat.origin] != NO_NODE
+                   and STEP[d][STEP[d][pat.origin]] == pat.dest), NO_NODE)
+    if middle == NO_NODE:
+        return f"{dest} is not one or two nodes from {origin} along a straight line: the " \
+               f"Hawk steps one node forward, or captures by jump, approach or withdrawal"
+    if cells[middle] is None:
+        return f"the Hawk on {origin} can jump to {dest} only over a piece on " \
+               f"{NAMES[middle]}, and {NAMES[middle]} is empty"
+    if cells[pat.dest] is not None:
+        return f"{dest} is occupied: the Hawk on {origin} jumps only onto an empty node"
+    return f"jumping to {dest}, the Hawk on {origin} captures {NAMES[middle]}, not " \
+           f"{_listing(claimed, 'or')}"
+
+
+def _why_not_hawk_step(cells: Sequence[str | None], pat: _Pattern, direction: int, side: int,
+                       claimed: list[int]) -> str:
+    origin, dest = NAMES[pat.origin], NAMES[pat.dest]
+    if cells[pat.dest] is not None:
+        return f"{dest} is occupied: the Hawk on {origin} captures by jumping over a piece, " \
+               f"never by moving onto it"
+    beyond, behind = STEP[direction][pat.dest], STEP[OPP[direction]][pat.origin]
+    possible = [n for n in (beyond, behind) if n != NO_NODE and cells[n] is not None]
+    if claimed:
+        if not possible:
+            return f"moving to {dest}, the Hawk on {origin} captures nothing: no piece is in " \
+                   f"line beyond {dest} or behind {origin}"
+        return f"moving to {dest}, the Hawk on {origin} can capture only " \
+               f"{_listing(possible, 'or')}"
+    return f"the Hawk on {origin} moves without capturing only forward, and moving to " \
+           f"{dest} captures nothing"
