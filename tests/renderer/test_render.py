@@ -1,0 +1,317 @@
+"""The renderer draws what it is given: every piece where it stands, in its side's colour,
+the Commander Chess terrain where the rules put it, the board turned for the far side."""
+
+from __future__ import annotations
+
+import io
+import random
+
+import pytest
+from PIL import Image
+
+from engine import Move, Piece, Position, Variant, get_variant
+from engine.boards import CHESS, COMMANDER
+from renderer import GLYPHS, Layout, get_theme, render, render_replay
+from renderer.pieces import piece_sprite, stack_sprite
+
+SIZE = 320
+THEME = get_theme("classic")
+CLASH = get_variant("clash")
+
+
+class BoardOnly(Variant):
+    """A stand-in variant that shows given pieces on a board, for boards and pieces whose
+    rules are not implemented yet (and for stacks, which Clash of Command has none of)."""
+
+    def __init__(self, name: str, topology, side_names=("White", "Black"),
+                 pieces: dict[str, tuple[Piece, ...]] | None = None, status: str = "") -> None:
+        self.name = name
+        self.display_name = name
+        self.topology = topology
+        self.side_names = side_names
+        self.pieces = pieces or {}
+        self.status = status
+
+    def pieces_at(self, position: Position, node: str) -> tuple[Piece, ...]:
+        return self.pieces.get(node, ())
+
+    def status_text(self, position: Position) -> str:
+        return self.status
+
+    def legal_moves(self, position: Position) -> list[Move]:
+        raise AssertionError("the renderer must never generate moves")
+
+
+def blank(variant: Variant, side: int = 0) -> Position:
+    return Position(variant.name, (None,) * len(variant.topology), side)
+
+
+def picture(data: bytes) -> Image.Image:
+    return Image.open(io.BytesIO(data)).convert("RGB")
+
+
+def distance(a: tuple[int, ...], b: tuple[int, ...]) -> float:
+    return sum((x - y) ** 2 for x, y in zip(a, b, strict=False)) ** 0.5
+
+
+def clash_positions(n_games: int = 3, plies: int = 24) -> list[Position]:
+    """The start and positions from seeded random games (the test picks the moves)."""
+    rng = random.Random(20240611)
+    out = [CLASH.start_position()]
+    for _ in range(n_games):
+        position = CLASH.start_position()
+        for _ in range(plies):
+            moves = CLASH.legal_moves(position)
+            if not moves:
+                break
+            position = CLASH.make_move(position, rng.choice(moves))
+            out.append(position)
+    return out[::6]
+
+
+def empty_clash(side: int = 0) -> Position:
+    return Position("clash", (None,) * len(CLASH.topology), side)
+
+
+# --- purity -------------------------------------------------------------------------
+def test_same_input_gives_the_same_bytes():
+    position = CLASH.start_position()
+    assert render(position, size=SIZE) == render(position, size=SIZE)
+
+
+def test_different_positions_give_different_pictures():
+    start = CLASH.start_position()
+    after = CLASH.apply(start, CLASH.parse_move(start, "b2=H"))
+    before_bytes = picture(render(start, size=SIZE)).tobytes()
+    assert before_bytes != picture(render(after, size=SIZE)).tobytes()
+
+
+def test_the_picture_is_a_png_of_the_asked_width():
+    image = Image.open(io.BytesIO(render(CLASH.start_position(), size=SIZE)))
+    assert image.format == "PNG" and image.width == SIZE
+
+
+def test_render_never_generates_moves():
+    variant = BoardOnly("clash", CLASH.topology, pieces={"e5": (Piece("C", 0),)})
+    render(blank(variant), variant=variant, size=SIZE, highlights=("a1",))  # would raise
+
+
+# --- pieces where they stand, in their side's colour ----------------------------------
+@pytest.mark.parametrize("perspective", [0, 1])
+def test_every_occupied_point_shows_a_piece_of_its_side(perspective):
+    layout = Layout(CLASH.topology, SIZE, perspective)
+    empty = picture(render(empty_clash(), size=SIZE, perspective=perspective))
+    white = THEME.side_colours("White").fill
+    black = THEME.side_colours("Black").fill
+    radius = layout.piece_diameter * 0.3
+    for position in clash_positions():
+        image = picture(render(position, size=SIZE, perspective=perspective))
+        for node, name in enumerate(CLASH.topology.nodes):
+            stack = CLASH.pieces_at(position, name)
+            x, y = layout.centres[node]
+            if not stack:
+                assert image.getpixel((x, y)) == empty.getpixel((x, y)), name
+                continue
+            assert image.getpixel((x, y)) != empty.getpixel((x, y)), name
+            own, other = (white, black) if stack[0].side == 0 else (black, white)
+            near_own = near_other = 0
+            for dx in range(-round(radius), round(radius) + 1):
+                for dy in range(-round(radius), round(radius) + 1):
+                    pixel = image.getpixel((x + dx, y + dy))
+                    near_own += distance(pixel, own) < 30
+                    near_other += distance(pixel, other) < 30
+            # the body is the side colour; the letter may be near the other side's colour
+            assert near_own > (2 * radius) ** 2 * 0.25 and near_own > near_other, name
+
+
+def test_each_clash_piece_has_its_own_silhouette():
+    masks = {letter: piece_sprite("clash", letter, THEME.side_colours("White"), False, 60,
+                                  THEME).getchannel("A").tobytes()
+             for letter in "CFDHBS"}
+    assert len(set(masks.values())) == 6
+
+
+@pytest.mark.parametrize("family, letters", [
+    ("clash", "CFDHBS"),
+    ("commander", "CITMEAGSFNH"),
+    ("chess", "KQRBNP"),
+    ("chieftain", "CHSNMGV"),
+])
+def test_every_variant_letter_has_a_glyph(family, letters):
+    assert {letter for fam, letter in GLYPHS if fam == family} == set(letters)
+
+
+# --- stacks and heroic pieces ------------------------------------------------------------
+def gold_pixels(image: Image.Image, centre: tuple[int, int], radius: int) -> int:
+    x, y = centre
+    return sum(distance(image.getpixel((x + dx, y + dy)), THEME.heroic) < 40
+               for dx in range(-radius, radius + 1) for dy in range(-radius, radius + 1))
+
+
+def test_a_heroic_piece_wears_gold_and_a_plain_one_does_not():
+    topology = COMMANDER
+    plain = BoardOnly("commander", topology, ("Red", "Blue"), {"g5": (Piece("T", 0),)})
+    hero = BoardOnly("commander", topology, ("Red", "Blue"), {"g5": (Piece("T", 0, True),)})
+    layout = Layout(topology, SIZE)
+    centre = layout.centres[topology.node("g5")]
+    radius = layout.piece_diameter * 2 // 3
+    assert gold_pixels(picture(render(blank(plain), variant=plain, size=SIZE)), centre, radius) == 0
+    assert gold_pixels(picture(render(blank(hero), variant=hero, size=SIZE)), centre, radius) > 10
+
+
+def test_a_stack_shows_its_passengers():
+    red = THEME.side_colours("Red")
+    navy = (Piece("N", 0),)
+    loaded = (Piece("N", 0), Piece("F", 0), Piece("T", 0))
+    alone = stack_sprite("commander", navy, (red,), 60, THEME)
+    carrying = stack_sprite("commander", loaded, (red,) * 3, 60, THEME)
+    other_order = stack_sprite("commander", (loaded[0], loaded[2], loaded[1]), (red,) * 3, 60,
+                               THEME)
+    assert alone.tobytes() != carrying.tobytes() != other_order.tobytes()
+    heroic_passenger = stack_sprite("commander", (loaded[0], Piece("F", 0, True), loaded[2]),
+                                    (red,) * 3, 60, THEME)
+    assert heroic_passenger.tobytes() != carrying.tobytes()
+
+
+def test_a_stack_on_the_board_is_drawn_where_it_stands():
+    stack = (Piece("N", 1), Piece("F", 1), Piece("T", 1))
+    variant = BoardOnly("commander", COMMANDER, ("Red", "Blue"), {"b11": stack})
+    single = BoardOnly("commander", COMMANDER, ("Red", "Blue"), {"b11": stack[:1]})
+    layout = Layout(COMMANDER, SIZE)
+    x, y = layout.centres[COMMANDER.node("b11")]
+    box = (x - layout.piece_diameter, y - layout.piece_diameter,
+           x + layout.piece_diameter, y + layout.piece_diameter)
+    a = picture(render(blank(variant), variant=variant, size=SIZE))
+    b = picture(render(blank(single), variant=single, size=SIZE))
+    assert a.crop(box).tobytes() != b.crop(box).tobytes()
+    assert a.crop((0, y + layout.piece_diameter, SIZE, a.height)).tobytes() == \
+        b.crop((0, y + layout.piece_diameter, SIZE, b.height)).tobytes()
+
+
+# --- the Commander Chess terrain -------------------------------------------------------
+def test_commander_terrain_colours_are_where_the_rules_put_them():
+    variant = BoardOnly("commander", COMMANDER, ("Red", "Blue"))
+    image = picture(render(blank(variant), variant=variant, size=SIZE))
+    layout = Layout(COMMANDER, SIZE)
+    s = layout.spacing
+    expected = {"sea": THEME.sea, "coast": THEME.coast, "mouth": THEME.mouth, "land": THEME.land}
+    for node, name in enumerate(COMMANDER.nodes):
+        file_ = name[0]
+        kind = ("sea" if file_ in "ab" else "coast" if file_ == "c"
+                else "mouth" if name in ("d6", "e6", "d7", "e7") else "land")
+        x, y = layout.point(node)
+        pixel = image.getpixel((round(x + 0.25 * s), round(y + 0.25 * s)))
+        if name in ("f2", "h2", "f11", "h11"):
+            assert distance(image.getpixel((round(x + 0.43 * s), round(y + 0.2 * s))),
+                            THEME.headquarters) < 24, name
+            continue
+        assert distance(pixel, expected[kind]) < 12, (name, pixel, kind)
+
+
+@pytest.mark.parametrize("file_, colour", [
+    ("a", "sea"), ("b", "sea"), ("c", "river"), ("e", "river"), ("f", "bridge"),
+    ("g", "river"), ("h", "bridge"), ("k", "river"),
+])
+def test_the_river_and_its_two_bridges(file_, colour):
+    variant = BoardOnly("commander", COMMANDER, ("Red", "Blue"))
+    for perspective in (0, 1):
+        image = picture(render(blank(variant), variant=variant, size=SIZE,
+                               perspective=perspective))
+        layout = Layout(COMMANDER, SIZE, perspective)
+        (x6, y6), (x7, y7) = (layout.point(COMMANDER.node(f"{file_}{r}")) for r in (6, 7))
+        pixel = image.getpixel((round(x6), round((y6 + y7) / 2)))
+        assert distance(pixel, getattr(THEME, colour)) < 12, (file_, pixel)
+
+
+# --- orientation -----------------------------------------------------------------------
+def changed_rows(a: Image.Image, b: Image.Image) -> list[int]:
+    width = a.width
+    pa, pb = a.tobytes(), b.tobytes()
+    row = width * 3
+    return [y for y in range(a.height) if pa[y * row:(y + 1) * row] != pb[y * row:(y + 1) * row]]
+
+
+@pytest.mark.parametrize("variant", [
+    CLASH,
+    BoardOnly("cab", CHESS),
+    BoardOnly("commander", COMMANDER, ("Red", "Blue")),
+], ids=["clash", "chess", "commander"])
+def test_the_first_rank_is_at_the_bottom_for_side_0_and_at_the_top_for_side_1(variant):
+    topology = variant.topology
+    node = topology.node(f"{topology.files[4]}1")
+    lone = BoardOnly(variant.name, topology, variant.side_names,
+                     {topology.nodes[node]: (Piece("C", 0),)})
+    empty = BoardOnly(variant.name, topology, variant.side_names)
+    for perspective, lower_half in ((0, True), (1, False)):
+        a = picture(render(blank(lone), variant=lone, size=SIZE, perspective=perspective))
+        b = picture(render(blank(empty), variant=empty, size=SIZE, perspective=perspective))
+        rows = changed_rows(a, b)
+        assert rows
+        assert (min(rows) > a.height * 0.6) == lower_half
+        assert (max(rows) < a.height * 0.4) == (not lower_half)
+
+
+def test_files_run_the_other_way_for_the_far_side():
+    layout0, layout1 = Layout(CHESS, SIZE, 0), Layout(CHESS, SIZE, 1)
+    a1, h8 = CHESS.node("a1"), CHESS.node("h8")
+    assert layout0.centres[a1][0] < layout0.centres[h8][0]
+    assert layout1.centres[a1][0] > layout1.centres[h8][0]
+    assert layout1.centres[a1] == layout0.centres[h8]
+
+
+# --- marks and caption -------------------------------------------------------------------
+def test_the_last_move_marks_its_points():
+    start = CLASH.start_position()
+    move = CLASH.parse_move(start, "b2-a3/D")
+    after = CLASH.make_move(start, move)
+    layout = Layout(CLASH.topology, SIZE)
+    plain = picture(render(after, size=SIZE))
+    marked = picture(render(after, size=SIZE, last_move=move))
+    x, y = layout.centres[CLASH.topology.node("a3")]
+    d = layout.piece_diameter * 2 // 3  # the halo shows around the piece that moved
+    assert plain.crop((x - d, y - d, x + d, y + d)).tobytes() != \
+        marked.crop((x - d, y - d, x + d, y + d)).tobytes()
+
+
+def test_captured_points_are_marked_in_red():
+    variant = BoardOnly("clash", CLASH.topology)
+    move = Move.single("a5", "a1", captures=("a3",))
+    layout = Layout(CLASH.topology, SIZE)
+    image = picture(render(blank(variant), variant=variant, size=SIZE, last_move=move))
+    x, y = layout.centres[CLASH.topology.node("a3")]
+    red = THEME.capture[:3]
+    d = layout.piece_diameter // 2
+    assert any(distance(image.getpixel((x + dx, y + dy)), red) < 60
+               for dx in range(-d, d + 1) for dy in range(-d, d + 1))
+
+
+def test_highlights_mark_points_and_unknown_points_are_refused():
+    position = CLASH.start_position()
+    plain = render(position, size=SIZE)
+    assert render(position, size=SIZE, highlights=("e5",)) != plain
+    with pytest.raises(ValueError, match="z9"):
+        render(position, size=SIZE, highlights=("z9",))
+
+
+def test_the_caption_shows_the_status_text_and_result():
+    quiet = BoardOnly("cab", CHESS)
+    check = BoardOnly("cab", CHESS, status="check")
+    assert render(blank(quiet), variant=quiet, size=SIZE) != \
+        render(blank(check), variant=check, size=SIZE)
+    assert render(blank(quiet), variant=quiet, size=SIZE) != \
+        render(blank(quiet), variant=quiet, size=SIZE, result="1-0 · White wins")
+
+
+# --- replays ---------------------------------------------------------------------------
+@pytest.mark.parametrize("fmt", ["gif", "png"])
+def test_a_replay_has_one_frame_per_position(fmt):
+    rng = random.Random(7)
+    positions, moves = [CLASH.start_position()], [None]
+    for _ in range(5):
+        move = rng.choice(CLASH.legal_moves(positions[-1]))
+        moves.append(move)
+        positions.append(CLASH.make_move(positions[-1], move))
+    data = render_replay(positions, moves, size=200, fmt=fmt)
+    image = Image.open(io.BytesIO(data))
+    assert image.format == fmt.upper()
+    assert getattr(image, "n_frames", 1) == len(positions)
