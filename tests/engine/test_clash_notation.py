@@ -209,15 +209,17 @@ def test_hawk_approach_and_withdrawal_to_one_node_is_ambiguous_without_the_captu
 
 # --- refused input: which piece -------------------------------------------------------------
 
-
-@pytest.mark.parametrize(("text", "message"), [
+REFUSED_PIECES = [
     ("Hc3-d4", "'Hc3-d4': the piece on c3 is a Droid, not a Hawk"),
     ("Commander c3-d4", "'Commander c3-d4': the piece on c3 is a Droid, not a Commander"),
     ("c5-c7", "'c5-c7': there is no piece on c5"),
     ("c5=D", "'c5=D': there is no piece on c5"),
     ("c7-d6", "'c7-d6': the Droid on c7 is Black's, and it is White's turn"),
     ("a9xa7", "'a9xa7': the Brute on a9 is Black's, and it is White's turn"),
-])
+]
+
+
+@pytest.mark.parametrize(("text", "message"), REFUSED_PIECES, ids=[t for t, _ in REFUSED_PIECES])
 def test_refused_piece(clash: Variant, text: str, message: str) -> None:
     error = parse_error(clash, clash.start_position(), text)
     assert isinstance(error, IllegalMoveError)
@@ -227,8 +229,7 @@ def test_refused_piece(clash: Variant, text: str, message: str) -> None:
 
 # --- refused input: illegal moves, with the reason ------------------------------------------
 
-
-@pytest.mark.parametrize(("text", "reason"), [
+ILLEGAL_AT_START = [
     # Commander and Factor
     ("a1=D", "a Commander can only turn into a Brute or a Factor"),
     ("b2=B", "a Factor can only turn into a Droid or a Hawk"),
@@ -267,7 +268,10 @@ def test_refused_piece(clash: Variant, text: str, message: str) -> None:
     ("e3-g1xf2", "g1 is occupied: the Hawk on e3 jumps only onto an empty node"),
     ("i3-h4xg5", "moving to h4, the Hawk on i3 captures nothing: no piece is in line beyond "
                  "h4 or behind i3"),
-])
+]
+
+
+@pytest.mark.parametrize(("text", "reason"), ILLEGAL_AT_START, ids=[t for t, _ in ILLEGAL_AT_START])
 def test_illegal_move_reasons_at_the_start(clash: Variant, text: str, reason: str) -> None:
     error = parse_error(clash, clash.start_position(), text)
     assert isinstance(error, IllegalMoveError), error
@@ -327,8 +331,7 @@ def test_no_move_once_the_game_is_over(clash: Variant, board: Board) -> None:
 
 # --- refused input: not a move at all -------------------------------------------------------
 
-
-@pytest.mark.parametrize(("text", "message"), [
+SYNTAX_ERRORS = [
     ("", "there is no move in it"),
     ("   ", "'   ': there is no move in it"),
     ("x", "'x': a move starts with the node of the piece that moves, as in c3-d4"),
@@ -357,7 +360,10 @@ def test_no_move_once_the_game_is_over(clash: Variant, board: Board) -> None:
     ("a1-a3, Brute on", "'a1-a3, Brute on': expected a node after 'on'"),
     ("a1-a3, Brute on c1", "'a1-a3, Brute on c1': a piece can only be left on the node the "
                            "mover leaves (a1)"),
-])
+]
+
+
+@pytest.mark.parametrize(("text", "message"), SYNTAX_ERRORS, ids=[t for t, _ in SYNTAX_ERRORS])
 def test_syntax_errors(clash: Variant, text: str, message: str) -> None:
     error = parse_error(clash, clash.start_position(), text)
     assert isinstance(error, MoveSyntaxError), error
