@@ -1,0 +1,135 @@
+"""The correspondence clock: days per move, the reminder, pauses, and vacation allowance.
+
+Only the player to move has a running clock. A turn's clock is three numbers kept in the
+game row: the ``deadline`` (when the player to move loses on time), the ``reminder_due``
+time (when 80% of the period is used) and, while the clock is paused for a vacation, the
+``paused_remaining`` seconds instead of a deadline. Times are seconds since the epoch, read
+from an injected clock (a ``now()`` callable) so that tests can move time by hand.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+Clock = Callable[[], float]
+system_clock: Clock = time.time
+
+DAY = 86_400.0
+ALLOWED_DAYS = (1, 2, 3, 5, 7, 14)
+REMINDER_AT = 0.8  # the share of the period used when the player is reminded
+NO_CLOCK_WORDS = ("none", "no", "-", "off", "unlimited")
+
+
+@dataclass(frozen=True)
+class TurnClock:
+    """The clock of the turn in progress (all None for a game without clock)."""
+
+    deadline: float | None = None
+    reminder_due: float | None = None
+    paused_remaining: float | None = None
+
+    @property
+    def paused(self) -> bool:
+        return self.paused_remaining is not None
+
+
+NO_CLOCK = TurnClock()
+
+
+def parse_days(text: str) -> int | None:
+    """Days per move from ``3``, ``3d``, ``3 days`` or ``none``; ValueError otherwise."""
+    word = text.strip().lower()
+    if word in NO_CLOCK_WORDS:
+        return None
+    for suffix in ("days", "day", "d"):
+        if word.endswith(suffix):
+            word = word[: -len(suffix)].strip()
+            break
+    if not word.isdigit() or int(word) not in ALLOWED_DAYS:
+        raise ValueError(time_control_help(text))
+    return int(word)
+
+
+def time_control_help(text: str) -> str:
+    choices = ", ".join(str(d) for d in ALLOWED_DAYS[:-1]) + f" or {ALLOWED_DAYS[-1]}"
+    return f"{text!r} is not a time control: the time per move is {choices} days, or none"
+
+
+def describe_days(days: int | None) -> str:
+    if days is None:
+        return "no clock"
+    return f"{days} day{'s' if days != 1 else ''} per move"
+
+
+def start_turn(days: int | None, now: float, paused: bool = False) -> TurnClock:
+    """The clock of a turn that starts now (paused when the player is on vacation)."""
+    if days is None:
+        return NO_CLOCK
+    period = days * DAY
+    if paused:
+        return TurnClock(paused_remaining=period)
+    return TurnClock(deadline=now + period, reminder_due=now + REMINDER_AT * period)
+
+
+def pause(clock: TurnClock, now: float) -> TurnClock:
+    """Stop a running clock, keeping the time left."""
+    if clock.deadline is None:
+        return clock
+    return TurnClock(paused_remaining=max(0.0, clock.deadline - now))
+
+
+def resume(clock: TurnClock, days: int | None, now: float) -> TurnClock:
+    """Restart a paused clock. The reminder falls due when 80% of the period is used, at
+    once if that point had passed before the pause: a player back from vacation is told
+    how little time is left."""
+    if days is None or clock.paused_remaining is None:
+        return clock
+    deadline = now + clock.paused_remaining
+    return TurnClock(deadline=deadline, reminder_due=deadline - (1 - REMINDER_AT) * days * DAY)
+
+
+# --- vacations -------------------------------------------------------------------------
+def year_start(t: float) -> float:
+    """The start of the calendar year (UTC) that contains ``t``."""
+    year = datetime.fromtimestamp(t, UTC).year
+    return datetime(year, 1, 1, tzinfo=UTC).timestamp()
+
+
+def vacation_used(spells: Iterable[tuple[float, float | None]], now: float) -> float:
+    """Seconds of vacation taken this calendar year. A vacation counts in full towards the
+    year in which it started; one still running counts up to now."""
+    since = year_start(now)
+    return sum(max(0.0, (now if end is None else end) - start)
+               for start, end in spells if start >= since)
+
+
+def vacation_left(allowance_days: float, spells: Iterable[tuple[float, float | None]],
+                  now: float) -> float:
+    """Seconds of vacation still allowed this calendar year."""
+    return max(0.0, allowance_days * DAY - vacation_used(spells, now))
+
+
+# --- words -----------------------------------------------------------------------------
+def format_duration(seconds: float) -> str:
+    """``2 days 3 hours``, ``5 hours 10 minutes``, ``40 seconds``."""
+    # whole minutes, rounded up, above one minute: "3 days" rather than "2 days 23 hours"
+    seconds = max(0, math.ceil(seconds))
+    if seconds > 60:
+        seconds = math.ceil(seconds / 60) * 60
+    days, rest = divmod(seconds, 86_400)
+    hours, rest = divmod(rest, 3_600)
+    minutes, secs = divmod(rest, 60)
+    parts = [(days, "day"), (hours, "hour"), (minutes, "minute")]
+    words = [f"{n} {unit}{'s' if n != 1 else ''}" for n, unit in parts if n]
+    if not words:
+        return f"{secs} second{'s' if secs != 1 else ''}"
+    return " ".join(words[:2])
+
+
+def format_time(t: float) -> str:
+    """A moment as players read it: ``2026-05-01 13:05 UTC``."""
+    return datetime.fromtimestamp(t, UTC).strftime("%Y-%m-%d %H:%M UTC")

@@ -1,0 +1,120 @@
+"""The schema, as numbered migrations applied in order (see `bot.storage`).
+
+Never edit a migration that has been released: add a new one. Times are seconds since the
+epoch (UTC); sides are 0 (the variant's first side) and 1; positions are the variant's
+canonical position strings.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+
+class Migration(NamedTuple):
+    """One step of the schema: its version number, what it does, its statements."""
+
+    version: int
+    description: str
+    statements: tuple[str, ...]
+
+
+INITIAL = Migration(1, "players, challenges, games, moves, outbox, ratings, vacations", (
+    """CREATE TABLE players (
+        id INTEGER PRIMARY KEY,
+        transport TEXT NOT NULL,            -- console, discord, email
+        address TEXT NOT NULL,              -- the transport's identity: name, user id, e-mail
+        display_name TEXT NOT NULL,
+        preferences TEXT NOT NULL DEFAULT '{}',  -- JSON object
+        vacation_until REAL,                -- set while on vacation: when it ends at the latest
+        created_at REAL NOT NULL,
+        UNIQUE (transport, address))""",
+    "CREATE INDEX players_by_name ON players (transport, display_name COLLATE NOCASE)",
+    """CREATE TABLE vacations (
+        id INTEGER PRIMARY KEY,
+        player_id INTEGER NOT NULL REFERENCES players (id),
+        started_at REAL NOT NULL,
+        ended_at REAL)                      -- NULL while it lasts""",
+    "CREATE INDEX vacations_by_player ON vacations (player_id, started_at)",
+    """CREATE TABLE challenges (
+        id INTEGER PRIMARY KEY,
+        challenger_id INTEGER NOT NULL REFERENCES players (id),
+        opponent_id INTEGER REFERENCES players (id),  -- NULL: open to anyone
+        place TEXT NOT NULL,
+        variant TEXT NOT NULL,
+        mode TEXT NOT NULL,
+        side INTEGER,                       -- the challenger's side; NULL: random
+        days INTEGER,                       -- days per move; NULL: no clock
+        start_fen TEXT,                     -- NULL: the variant's start position
+        rated INTEGER NOT NULL,
+        status TEXT NOT NULL,               -- open, accepted, declined, cancelled, expired
+        game_id INTEGER,
+        created_at REAL NOT NULL,
+        expires_at REAL NOT NULL)""",
+    "CREATE INDEX challenges_open ON challenges (status, expires_at)",
+    """CREATE TABLE games (
+        id INTEGER PRIMARY KEY,
+        variant TEXT NOT NULL,
+        mode TEXT NOT NULL,
+        place TEXT NOT NULL,
+        player0 INTEGER NOT NULL REFERENCES players (id),
+        player1 INTEGER NOT NULL REFERENCES players (id),
+        start_fen TEXT NOT NULL,
+        fen TEXT NOT NULL,                  -- the position now
+        to_move INTEGER NOT NULL,           -- the side to move in the position now
+        ply INTEGER NOT NULL DEFAULT 0,     -- rows in moves: the expected move number
+        turns INTEGER NOT NULL DEFAULT 0,   -- completed turns
+        revision INTEGER NOT NULL DEFAULT 0,  -- changes whenever the move list changes
+        status TEXT NOT NULL,               -- active, over, aborted
+        result TEXT NOT NULL DEFAULT '*',   -- 1-0, 0-1, 1/2-1/2, *
+        winner INTEGER,
+        reason TEXT NOT NULL DEFAULT '',
+        rated INTEGER NOT NULL,
+        days INTEGER,                       -- days per move; NULL: no clock
+        deadline REAL,                      -- when the player to move loses on time
+        paused_remaining REAL,              -- seconds left while the clock is paused
+        reminder_due REAL,                  -- when to remind the player to move
+        draw_offer INTEGER,                 -- the side offering a draw
+        takeback_offer INTEGER,             -- the side asking to take its last turn back
+        challenge_id INTEGER,
+        created_at REAL NOT NULL,
+        updated_at REAL NOT NULL,
+        ended_at REAL)""",
+    "CREATE INDEX games_by_place ON games (place, status)",
+    "CREATE INDEX games_by_player0 ON games (player0, status)",
+    "CREATE INDEX games_by_player1 ON games (player1, status)",
+    "CREATE INDEX games_deadline ON games (deadline) WHERE status = 'active'",
+    "CREATE INDEX games_reminder ON games (reminder_due) WHERE status = 'active'",
+    """CREATE TABLE moves (
+        game_id INTEGER NOT NULL REFERENCES games (id),
+        ply INTEGER NOT NULL,               -- 0, 1, 2, ... in the order played
+        turn INTEGER NOT NULL,              -- the completed turns before this step
+        side INTEGER NOT NULL,
+        text TEXT NOT NULL,                 -- canonical move text, or 'end'
+        fen TEXT NOT NULL,                  -- the position after it
+        partial INTEGER NOT NULL,           -- 1 when the turn goes on after this step
+        played_at REAL NOT NULL,
+        PRIMARY KEY (game_id, ply)) WITHOUT ROWID""",
+    """CREATE TABLE outbox (
+        id INTEGER PRIMARY KEY,
+        transport TEXT NOT NULL,            -- which transport delivers it
+        player_id INTEGER REFERENCES players (id),  -- the recipient, or NULL for a place
+        place TEXT,                         -- the place it is about (or addressed to)
+        game_id INTEGER,
+        kind TEXT NOT NULL,                 -- your-move, reminder, game-over, offer, ...
+        text TEXT NOT NULL,
+        created_at REAL NOT NULL,
+        delivered_at REAL)""",
+    "CREATE INDEX outbox_pending ON outbox (transport, id) WHERE delivered_at IS NULL",
+    """CREATE TABLE ratings (
+        player_id INTEGER NOT NULL REFERENCES players (id),
+        variant TEXT NOT NULL,
+        rating REAL NOT NULL,
+        deviation REAL NOT NULL,
+        volatility REAL NOT NULL,
+        games INTEGER NOT NULL,
+        updated_at REAL NOT NULL,
+        PRIMARY KEY (player_id, variant))""",
+    "CREATE INDEX ratings_board ON ratings (variant, rating DESC)",
+))
+
+MIGRATIONS: tuple[Migration, ...] = (INITIAL,)
