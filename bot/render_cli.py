@@ -172,17 +172,17 @@ def _legal_targets(variant: Variant, position: Position, node: str) -> list[str]
     return list(out)
 
 
-def _busiest_piece_targets(variant: Variant, position: Position) -> list[str]:
-    """The targets of the side to move's piece with the most of them: a sample of the
+def _busiest_piece(variant: Variant, position: Position) -> tuple[str | None, list[str]]:
+    """The side to move's piece with the most targets, and its targets: a sample of the
     highlighting a player gets when asking where a piece may go."""
     by_origin: dict[str, dict[str, None]] = {}
     for move in variant.legal_moves(position):
         by_origin.setdefault(move.origin, {}).setdefault(move.target)
     if not by_origin:
-        return []
+        return None, []
     topology = variant.topology
     origin = max(sorted(by_origin, key=topology.node), key=lambda o: len(by_origin[o]))
-    return list(by_origin[origin])
+    return origin, list(by_origin[origin])
 
 
 def main(argv: list[str]) -> int:
@@ -225,10 +225,10 @@ def main(argv: list[str]) -> int:
             moves.append(move)
             history.append(variant.make_move(history[-1], move))
         position = history[-1]
-        highlights = list(args.highlight)
+        highlights, selected = list(args.highlight), None
         if args.legal:
-            highlights += _legal_targets(variant, position, variant.topology.nodes[
-                variant.topology.node(args.legal)])
+            selected = variant.topology.nodes[variant.topology.node(args.legal)]
+            highlights += _legal_targets(variant, position, selected)
         result = _result(variant, position, history)
         output = Path(args.output or f"{variant.name}.{'gif' if args.replay else 'png'}")
         if args.replay:
@@ -237,8 +237,8 @@ def main(argv: list[str]) -> int:
                                  size=args.size, fmt=fmt, result=result)
         else:
             data = render(position, variant=variant, perspective=args.perspective,
-                          last_move=moves[-1], highlights=highlights, size=args.size,
-                          result=result)
+                          last_move=moves[-1], highlights=highlights, selected=selected,
+                          size=args.size, result=result)
     except (EngineError, KeyError, ValueError) as err:
         print(f"commandpost render: {err}", file=sys.stderr)
         return 2
@@ -277,10 +277,10 @@ def gallery_pictures(size: int) -> list[tuple[str, bytes]]:
         for k, ply in enumerate((10, len(positions) - 1), start=1):
             ply = min(ply, len(positions) - 1)
             position = positions[ply]
-            highlights = _busiest_piece_targets(variant, position) if k == 1 else []
+            selected, highlights = _busiest_piece(variant, position) if k == 1 else (None, [])
             out.append((f"{variant.name}-middle-{k}.png", render(
                 position, variant=variant, size=size, last_move=moves[ply],
-                highlights=highlights, perspective=k - 1,
+                highlights=highlights, selected=selected, perspective=k - 1,
                 result=_result(variant, position, positions[:ply + 1]))))
         out.append((f"{variant.name}-replay.gif", render_replay(
             positions, moves, variant=variant, size=min(size, 320), frame_ms=700)))

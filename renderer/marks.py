@@ -14,13 +14,15 @@ from PIL import Image, ImageDraw
 from .theme import RGBA, Theme
 
 SUPERSAMPLE = 4
-FROM, TO, CAPTURE, TARGET_EMPTY, TARGET_PIECE = "from", "to", "capture", "target", "occupied"
+FROM, TO, CAPTURE = "from", "to", "capture"
+SELECTED, TARGET_EMPTY, TARGET_PIECE = "selected", "target", "occupied"
+KINDS = (FROM, TO, CAPTURE, SELECTED, TARGET_EMPTY, TARGET_PIECE)
 
 
 def _colour(kind: str, theme: Theme) -> RGBA:
     if kind == CAPTURE:
         return theme.capture
-    if kind in (TARGET_EMPTY, TARGET_PIECE):
+    if kind in (SELECTED, TARGET_EMPTY, TARGET_PIECE):
         return theme.highlight
     return theme.last_move
 
@@ -57,6 +59,8 @@ def _square_mark(draw: ImageDraw.ImageDraw, kind: str, colour: RGBA, c: float,
     half = cell / 2
     if kind in (FROM, TO):
         draw.rectangle((c - half, c - half, c + half, c + half), fill=colour)
+    elif kind == SELECTED:
+        draw.rectangle((c - half, c - half, c + half, c + half), fill=colour[:3] + (160,))
     elif kind == CAPTURE:
         draw.rectangle((c - half, c - half, c + half, c + half), fill=colour[:3] + (90,))
         _cross(draw, c, cell * 0.2, colour, cell * 0.07)
@@ -70,9 +74,12 @@ def _point_mark(draw: ImageDraw.ImageDraw, kind: str, colour: RGBA, c: float, pi
                 spacing: float) -> None:
     if kind == TO:
         _disc(draw, c, piece_r * 1.22, fill=colour)
+    elif kind == SELECTED:
+        _disc(draw, c, piece_r * 1.22, fill=colour[:3] + (150,))
     elif kind == FROM:
-        _disc(draw, c, piece_r * 0.62, fill=colour[:3] + (colour[3] // 2,))
-        _disc(draw, c, piece_r * 0.62, outline=colour[:3] + (230,), width=piece_r * 0.14)
+        # a ring as wide as a piece: it shows around a piece left behind on the origin
+        _disc(draw, c, piece_r * 1.1, fill=colour[:3] + (colour[3] // 3,))
+        _disc(draw, c, piece_r * 1.1, outline=colour[:3] + (230,), width=piece_r * 0.14)
     elif kind == CAPTURE:
         _disc(draw, c, piece_r * 1.2, outline=colour, width=piece_r * 0.16)
         _cross(draw, c, piece_r * 0.42, colour, piece_r * 0.18)

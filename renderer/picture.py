@@ -52,7 +52,7 @@ def _node(topology: Topology, name: str) -> int:
 
 
 def _marks(topology: Topology, last_move: Move | None, highlights: Iterable[str],
-           occupied: set[int]) -> list[tuple[int, str]]:
+           selected: str | None, occupied: set[int]) -> list[tuple[int, str]]:
     """(node, mark kind) in drawing order: last move first, highlights on top."""
     out: list[tuple[int, str]] = []
     if last_move is not None:
@@ -62,6 +62,8 @@ def _marks(topology: Topology, last_move: Move | None, highlights: Iterable[str]
                 out.append((origin, marks.FROM))
             out.append((target, marks.TO))
         out += [(_node(topology, c), marks.CAPTURE) for c in last_move.captures]
+    if selected:
+        out.append((_node(topology, selected), marks.SELECTED))
     for name in highlights:
         node = _node(topology, name)
         out.append((node, marks.TARGET_PIECE if node in occupied else marks.TARGET_EMPTY))
@@ -70,7 +72,8 @@ def _marks(topology: Topology, last_move: Move | None, highlights: Iterable[str]
 
 def render_image(position: Position, *, variant: Variant | None = None, perspective: int = 0,
                  last_move: Move | None = None, highlights: Iterable[str] = (),
-                 size: int = 800, theme: str | Theme = "classic", caption: str = "",
+                 selected: str | None = None, size: int = 800,
+                 theme: str | Theme = "classic", caption: str = "",
                  result: str = "") -> Image.Image:
     """The picture as a palette image (see `render` for the arguments)."""
     variant = variant or get_variant(position.variant)
@@ -83,7 +86,7 @@ def render_image(position: Position, *, variant: Variant | None = None, perspect
     stacks = [variant.pieces_at(position, name) for name in topology.nodes]
     occupied = {i for i, stack in enumerate(stacks) if stack}
     kind = layout.style.kind
-    for node, mark in _marks(topology, last_move, highlights, occupied):
+    for node, mark in _marks(topology, last_move, highlights, selected, occupied):
         sprite = marks.mark_sprite(mark, kind, layout.spacing, layout.piece_diameter, theme)
         _paste(image, sprite, layout.centres[node])
     for node in sorted(occupied):
@@ -97,21 +100,23 @@ def render_image(position: Position, *, variant: Variant | None = None, perspect
 
 
 def render(position: Position, *, variant: Variant | None = None, perspective: int = 0,
-           last_move: Move | None = None, highlights: Iterable[str] = (), size: int = 800,
-           theme: str | Theme = "classic", caption: str = "", result: str = "") -> bytes:
+           last_move: Move | None = None, highlights: Iterable[str] = (),
+           selected: str | None = None, size: int = 800, theme: str | Theme = "classic",
+           caption: str = "", result: str = "") -> bytes:
     """The PNG picture of ``position``.
 
     * ``variant``: the rules the position belongs to (default: found by its name).
     * ``perspective``: the side sitting at the bottom; side 1 sees the board turned 180°.
     * ``last_move``: marked as from/to points and captured points.
     * ``highlights``: node names to mark (such as a piece's legal destinations).
+    * ``selected``: the node of the piece whose destinations are highlighted.
     * ``size``: the picture's width in pixels; the height follows from the board.
     * ``caption``: extra text on the right of the caption (players, game number).
     * ``result``: replaces "X to move" once the game is over ("1-0 · White wins").
     """
     image = render_image(position, variant=variant, perspective=perspective,
-                         last_move=last_move, highlights=highlights, size=size, theme=theme,
-                         caption=caption, result=result)
+                         last_move=last_move, highlights=highlights, selected=selected,
+                         size=size, theme=theme, caption=caption, result=result)
     return encode_png(image)
 
 
@@ -153,17 +158,23 @@ def _draw_caption(image: Image.Image, layout: Layout, theme: Theme, variant: Var
     # with nothing to report, the right-hand side names the game, dimmed
     colour = theme.caption if status else theme.caption_dim
     status = status or getattr(variant, "display_name", "")
-    status_width = 0.0
+    gap = size * 1.2
+    room = right_edge - x
+    head_width = draw.textlength(head, font=face)
+    tail_width = draw.textlength(tail, font=face)
+    status_full = draw.textlength(status, font=face) if status else 0.0
+    if status_full > room - head_width - tail_width - gap:
+        tail, tail_width = "", 0.0  # the move number gives way to the status first
+    status = _fit(draw, status, size, max(room * 0.45, room - head_width - tail_width - gap))
+    status_width = draw.textlength(status, font=face) if status else 0.0
     if status:
-        status = _fit(draw, status, size, (right_edge - x) * 0.5)
-        status_width = draw.textlength(status, font=face)
         draw.text((right_edge, y), status, font=face, fill=colour, anchor="rm")
-    room = right_edge - x - status_width - size
-    head = _fit(draw, head, size, room)
+    head = _fit(draw, head, size, room - status_width - gap)
     draw.text((x, y), head, font=face, fill=theme.caption, anchor="lm")
     x += draw.textlength(head, font=face)
-    tail = _fit(draw, tail, size, right_edge - x - status_width - size)
-    draw.text((x, y), tail, font=face, fill=theme.caption_dim, anchor="lm")
+    tail = _fit(draw, tail, size, right_edge - x - status_width - gap)
+    if tail:
+        draw.text((x, y), tail, font=face, fill=theme.caption_dim, anchor="lm")
 
 
 # --- the palette ---------------------------------------------------------------------
@@ -197,7 +208,7 @@ def _palette_for(topology: Topology, family: str, side_names: tuple[str, ...], s
                     stack += (Piece(letter, side), Piece(letter, side, True))
                 sprites.append(stack_sprite(family, stack, (c,) * len(stack),
                                             layout.piece_diameter, theme))
-    for kind in (marks.FROM, marks.TO, marks.CAPTURE, marks.TARGET_EMPTY, marks.TARGET_PIECE):
+    for kind in marks.KINDS:
         sprites.append(marks.mark_sprite(kind, layout.style.kind, layout.spacing,
                                          layout.piece_diameter, theme))
     sprites += [side_token(c, layout.caption_font, theme) for c in colours]

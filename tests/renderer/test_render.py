@@ -315,3 +315,17 @@ def test_a_replay_has_one_frame_per_position(fmt):
     image = Image.open(io.BytesIO(data))
     assert image.format == fmt.upper()
     assert getattr(image, "n_frames", 1) == len(positions)
+
+
+def test_the_selected_piece_is_marked_under_it():
+    position = CLASH.start_position()
+    layout = Layout(CLASH.topology, SIZE)
+    plain = picture(render(position, size=SIZE))
+    chosen = picture(render(position, size=SIZE, selected="c3", highlights=("b4", "c5")))
+    x, y = layout.centres[CLASH.topology.node("c3")]
+    d = layout.piece_diameter * 2 // 3
+    assert plain.crop((x - d, y - d, x + d, y + d)).tobytes() != \
+        chosen.crop((x - d, y - d, x + d, y + d)).tobytes()
+    x, y = layout.centres[CLASH.topology.node("e5")]  # elsewhere nothing changes
+    assert plain.crop((x - d, y - d, x + d, y + d)).tobytes() == \
+        chosen.crop((x - d, y - d, x + d, y + d)).tobytes()
