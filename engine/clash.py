@@ -233,6 +233,15 @@ class _Pattern:
         self.transform = False
 
 
+def _point(text: str, name: str) -> str:
+    """``name`` as a node of the board, or the syntax error that says it is none."""
+    name = name.lower()
+    if name not in INDEX:
+        raise MoveSyntaxError(text, f"{name} is not a point of the board (points are a1, c1, "
+                                    f"... i9 where the file number plus the rank is even)")
+    return name
+
+
 def _tokens(text: str) -> list[tuple[str, str]]:
     out = []
     pos = 0
@@ -246,11 +255,9 @@ def _tokens(text: str) -> list[tuple[str, str]]:
         kind = m.lastgroup
         if kind == "pn":
             out.append(("piece", m.group("pnode")))
-            out.append(("node", m.group("pn").lower()))
-        elif kind == "node" and m.group("node").lower() not in INDEX:
-            raise MoveSyntaxError(text, f"{m.group('node').lower()} is not a point of the "
-                                        f"board (points are a1, c1, ... i9 where the file "
-                                        f"number plus the rank is even)")
+            out.append(("node", _point(text, m.group("pn"))))
+        elif kind == "node":
+            out.append(("node", _point(text, m.group("node"))))
         elif kind == "glued":
             raise MoveSyntaxError(text, f"{m.group('glued')!r} is neither a node (such as c3) "
                                         f"nor a piece letter and a node (such as Dc3)")

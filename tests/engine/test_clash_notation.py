@@ -96,14 +96,14 @@ def test_canonical_form_of_each_move_kind(
     assert clash.format_move(position, found) == text
 
 
-def test_canonical_withdrawal_b2_a1xc3(clash: Variant, board: Board, texts: Texts) -> None:
+def test_canonical_withdrawal_b2_a1xc3(board: Board, texts: Texts) -> None:
     position = board({"b2": "h", "c3": "D", "e1": "C", "i9": "c"}, side="b")
     # away from c3 onto a1 (forward for Black); c3 may also be jumped onto d4
     assert texts(position, "b2") == {"b2-a1xc3", "b2-a1", "b2-c1", "b2-d4xc3"}
 
 
 def test_leave_behind_and_transform_moves_name_their_piece(
-        clash: Variant, example_5: Position, move: Find) -> None:
+        example_5: Position, move: Find) -> None:
     step = move(example_5, "g1-f2/B").steps[0]
     assert (step.origin, step.target, step.drop, step.becomes, step.unit) == (
         "g1", "f2", "B", "", "C")
@@ -347,6 +347,10 @@ SYNTAX_ERRORS = [
     ("j1-i1", "'j1-i1': j1 is not a point of the board (points are a1, c1, ... i9 where the "
               "file number plus the rank is even)"),
     ("a11", "'a11': a11 is not a point of the board (points are a1, c1, ... i9 where the "
+            "file number plus the rank is even)"),
+    ("Ca2-a3", "'Ca2-a3': a2 is not a point of the board (points are a1, c1, ... i9 where "
+               "the file number plus the rank is even)"),
+    ("hb3", "'hb3': b3 is not a point of the board (points are a1, c1, ... i9 where the "
             "file number plus the rank is even)"),
     ("Ka1-a3", "'Ka1-a3': 'Ka1' is neither a node (such as c3) nor a piece letter and a node "
                "(such as Dc3)"),

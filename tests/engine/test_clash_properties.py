@@ -174,7 +174,7 @@ def test_parser_on_any_text_raises_engine_errors_or_finds_a_legal_move(
     parse_or_refuse(game[-1], text)
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=1000, deadline=None)
 @given(games(max_plies=20), MOVE_LIKE)
 def test_parser_on_move_like_text_raises_engine_errors_or_finds_a_legal_move(
         game: list[Position], text: str) -> None:

@@ -357,7 +357,7 @@ def test_hawk_steps_forward_to_an_empty_node_and_becomes_a_droid(
 
 
 def test_hawk_jumps_over_a_piece_in_any_direction_onto_an_empty_node(
-        clash: Variant, board: Board, texts: Texts) -> None:
+        clash: Variant, board: Board) -> None:
     # e5 has four lines: over f6 to g7 (forward), over d4 to c3 (backwards, own piece);
     # no jump over d6 because c7 is occupied, nothing to jump on f4
     position = board({"e5": "H", "f6": "d", "d4": "D", "d6": "d", "c7": "d",
