@@ -1,0 +1,1132 @@
+"""Commander Chess (Cờ Tư Lệnh), complete: ``/work/shared/rules/commander-chess.md``.
+
+The rules live in four modules: `commander_pieces` (pieces, stacks, carry table),
+`commander_board` (rays, terrain reach, zones), `commander_rules` (generation, attacks,
+legality, making turns on raw tuples) and `commander_notation` (FEN, SAN, LAN, reading move
+texts). This module is the `Variant`: it turns raw turns into `Move` values and back,
+matches move texts, explains refusals and decides the end of the game.
+
+Move values. A single piece or whole stack acting is ``Move((step,))`` with ``kind=""``;
+its step's ``unit`` is the unit in move notation (``"T"``, ``"(N+FT)"``) and its ``kind``
+is ``""``, ``"x"``, ``"_"`` (target = origin, the captured square in ``captures``), ``"@"``
+or ``"&"``. A deploy is ``Move(steps, kind="deploy")``, one step per acting piece, in the
+order played. A deploy entered step by step is made of ``Move(steps, kind="step")`` values:
+`make_move` turns one into a position whose ``pending`` holds the steps so far (the board
+shows them made; ``extra[0]`` keeps the cells at the start of the turn, for the FEN suffix
+of §9.1.4), with the same side to move; `end_turn` completes it.
+
+Decisions where the rule file leaves a choice to the implementation (each has a test):
+
+* Entering a deploy step by step: a step is accepted only if some legal turn starts with the
+  steps so far (§5.5 "SHOULD"). The turn completes by itself when the steps so far are a
+  legal turn that no legal turn extends (nothing on the origin can still act, the enemy
+  commander was captured, or no further step is possible: the "MAY" of §5.5). On a position
+  with a turn in progress `legal_moves` lists the possible next steps (``kind="step"``).
+* A deploy text without a stay part (``T>e6``) names a complete turn only when nothing
+  stays on the origin; otherwise it is a partial entry of those steps. ``(XY)>sq`` is read
+  as ``X>sq,Y>&sq`` with any stay part (§9.4 item 8); a single ``(..)>sq`` naming a whole
+  stack is its whole-stack move.
+* A kind symbol may be left out (``Ic6`` for ``Ixc6``) when exactly one turn fits;
+  ``+`` marks may be left out likewise, but matches with the marks exactly as written win.
+* `parse_position` applies every validity rule of §9.1.3; ``relaxed=True`` drops the piece
+  counts (test positions, and the final position of a game won by capturing a commander).
+* Battle modes: ``mode`` is ``standard``, ``marine``, ``air``, ``land``, ``raid`` or
+  ``sea-air``, optionally with a limit in full moves, ``marine:40`` (default 60). Turns are
+  counted from ``history`` (positions with a turn in progress are not turns); without a
+  history, from the move counters of the position. Destroyed pieces are ``history[0]``'s
+  pieces minus the current ones, per side (the full set of §1.6 when there is no history):
+  a side's lost pieces were destroyed by the other side, which is also what the suicide
+  Decision of §8.2 gives.
+* `status_text` shows check and the points on the board per side (§8.4 "MAY").
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+from typing import NamedTuple
+
+from .commander_board import (
+    ALIGN,
+    HEAVY_REACH,
+    INDEX,
+    LAND_CAPABLE,
+    LAND_REACH,
+    NAMES,
+    NAVIGABLE,
+    NAVY_REACH,
+    RAY,
+    TOPO,
+    between,
+    file_of,
+    rank_of,
+)
+from .commander_notation import (
+    Pattern,
+    StepPattern,
+    UnitPattern,
+    format_fen,
+    lan,
+    parse_fen,
+    read_move,
+    san_texts,
+    stay_part,
+    step_text,
+)
+from .commander_pieces import (
+    CAPTURE_BLOCKED,
+    FULL_SET,
+    MERGE,
+    PIECE_NAMES,
+    PIECES,
+    POINTS,
+    REMOVE,
+    STACKS,
+    canonical,
+    split_stack,
+)
+from .commander_rules import (
+    CAPTURE,
+    CAPTURES,
+    JOIN,
+    KAMIKAZE,
+    KIND_SYMBOL,
+    QUIET,
+    SAFE,
+    SHOT_DOWN,
+    STAY,
+    SUICIDE,
+    RawStep,
+    RawTurn,
+    apply_steps,
+    attacked,
+    commander_square,
+    end_of_turn,
+    legal_turns,
+    make_turn,
+    perft,
+    sight,
+    unit_options,
+    zone_masks,
+)
+from .errors import EngineError, IllegalMoveError, PositionError
+from .move import Move, Step
+from .position import Piece, Position
+from .variant import ONGOING, Outcome, Variant, register
+
+START = ("6c4/1n2fh1hf2/3a2s2a1/2n1gt1tg2/2ie2m2ei/11/11/2IE2M2EI/2N1GT1TG2/3A2S2A1/"
+         "1N2FH1HF2/6C4 r - - 0 1")
+SIDES = ("Red", "Blue")
+MODES = ("standard", "marine", "air", "land", "raid", "sea-air")
+DEFAULT_LIMIT = 60  # full moves (§8.2)
+STRATEGY_BONUS = 50
+
+RULES = """\
+**Commander Chess (Cờ Tư Lệnh)** — 11×12 points; sea on files a–b, coast on c, a river \
+between ranks 6 and 7 with reefs (bridges) on f and h. Red moves first.
+Win: capture or checkmate the enemy Commander. Moves: `Te5`, `Ixc6` (capture), `A_b2` \
+(capture without moving), `F@e5` (air force trades itself), `T&e6` (join a friendly piece).
+• **C Commander** any distance on files/ranks, captures 1 step; never faces the other one.
+• **I Infantry, E Engineer, G AA gun** 1 step orthogonally; **M Militia** 1 step any way.
+• **T Tank** 1–2 orthogonally. **A Artillery** 1–3 any way, fires over pieces. \
+**S Missile** 2 orthogonally / 1 diagonally, fires over pieces.
+• **F Air force** 1–4 any way over everything; enemy G (ring 1), N (ring 1) and S (ring 2) \
+shoot it down. **N Navy** 1–4 on water; fires at navies 1–4, ground 1–3.
+• **H Headquarters** never moves (until heroic); shelters its Commander.
+Heavy pieces (A, G, S) cross the river only over a reef unless capturing.
+Stacks: N, F, T carry up to 2 (T, C, I, M; F also on N); E carries one of A, G, S. A stack \
+moves as its carrier (`(TI)e5`) or splits in one turn: `I<T>e6`, `T>e6,I>e5`.
+Giving check makes a piece heroic (+1 range, all 8 directions); so does being a side's \
+last piece besides the Commander."""
+
+
+class _Analysis(NamedTuple):
+    """The legal turns of one position, as raw values and as moves, with their SAN."""
+
+    turns: list[RawTurn]
+    moves: list[Move]
+    index: dict[Move, int]
+    sans: list[str]
+
+
+_STEPS: dict[tuple[int, str, int, int], Step] = {}
+
+
+def _step(origin: int, unit: str, target: int, kind: int) -> Step:
+    """The `Step` value of one raw step (cached: move lists reuse them)."""
+    key = (origin, unit, target, kind)
+    step = _STEPS.get(key)
+    if step is None:
+        o, t = NAMES[origin], NAMES[target]
+        notation = STACKS[unit].notation
+        if kind == STAY:
+            step = Step(o, o, (t,), notation, "_")
+        elif kind == CAPTURE or kind == SUICIDE:
+            step = Step(o, t, (t,), notation, KIND_SYMBOL[kind])
+        else:
+            step = Step(o, t, (), notation, KIND_SYMBOL[kind])
+        _STEPS[key] = step
+    return step
+
+
+def to_move(turn: RawTurn) -> Move:
+    origin, steps, deploy = turn
+    return Move(tuple(_step(origin, u, t, k) for u, t, k in steps), "deploy" if deploy else "")
+
+
+def unit_string(notation: str, side: int) -> str:
+    """The stack string of a unit written in move notation, for ``side``."""
+    body = notation.strip("()")
+    if side:
+        body = body.lower()
+    pieces = split_stack(body)
+    return canonical(list(pieces)) if len(pieces) > 1 else body
+
+
+def raw_step(step: Step, side: int) -> RawStep:
+    kind = KIND_SYMBOL.index(step.kind)
+    target = step.captures[0] if kind == STAY else step.target
+    return unit_string(step.unit, side), INDEX[target], kind
+
+
+def to_raw(move: Move, side: int) -> RawTurn:
+    return (INDEX[move.steps[0].origin], tuple(raw_step(s, side) for s in move.steps),
+            move.kind in ("deploy", "step"))
+
+
+def _name(letter: str) -> str:
+    return PIECE_NAMES[letter].lower()
+
+
+def _article(words: str) -> str:
+    return ("an " if words[0] in "aeiou" else "a ") + words
+
+
+def _unit_words(stack: str) -> str:
+    info = STACKS[stack]
+    if info.size == 1:
+        return ("heroic " if PIECES[stack].heroic else "") + _name(info.letter)
+    return f"stack {info.notation}"
+
+
+@register
+class CommanderChess(Variant):
+    name = "commander"
+    order = 20
+    aliases = ("commander-chess", "cotulenh", "co-tu-lenh")
+    display_name = "Commander Chess (Cờ Tư Lệnh)"
+    topology = TOPO
+    side_names = SIDES
+    start_fen = START
+    modes = MODES
+    piece_names = PIECE_NAMES
+    rules_text = RULES
+
+    def __init__(self) -> None:
+        self._cache: dict[Position, _Analysis] = {}
+
+    # --- positions -------------------------------------------------------------------
+    def start_position(self, mode: str = "standard") -> Position:
+        name, _ = _read_mode(mode)
+        if name == "sea-air":
+            raise PositionError("sea-air games have no default set-up: start one from an "
+                                "explicit position (FEN) with the 9 pieces per side you agreed")
+        return self.parse_position(self.start_fen)
+
+    def parse_position(self, text: str, relaxed: bool = False) -> Position:
+        fen = parse_fen(text, relaxed)
+        position = Position(self.name, fen.cells, fen.side, fen.fullmove, fen.halfmove)
+        if not fen.deploy:
+            return position
+        return self._read_deploy_suffix(text, position, fen.deploy)
+
+    def _read_deploy_suffix(self, text: str, start: Position, suffix: str) -> Position:
+        if not suffix.endswith("...") or suffix.count(":") != 2:
+            raise PositionError(f"{text!r}: the seventh field is a deploy in progress, "
+                                f"origin:stay:steps... as in e4:I:T>e6...")
+        origin_name, stay, steps_text = suffix[:-3].split(":")
+        if origin_name not in INDEX:
+            raise PositionError(f"{text!r}: {origin_name!r} is not a square")
+        try:
+            pattern = read_move(f"{origin_name}:{stay}:{steps_text}")
+        except EngineError as error:
+            raise PositionError(f"{text!r}: the deploy in progress cannot be read: "
+                                f"{error}") from None
+        origin = INDEX[origin_name]
+        prefixes = self._prefixes(start, pattern, origin)
+        if len(prefixes) != 1:
+            raise PositionError(f"{text!r}: the deploy in progress is not the start of a "
+                                f"legal turn")
+        position = self._pending_position(start, *next(iter(prefixes)))
+        if stay_part(position.cells, (origin, (), True)) != (stay or ""):
+            raise PositionError(f"{text!r}: after those steps {origin_name} holds "
+                                f"{stay_part(position.cells, (origin, (), True)) or 'nothing'}")
+        return position
+
+    def format_position(self, position: Position) -> str:
+        if not position.pending:
+            return format_fen(position.cells, position.side, position.halfmove,
+                              position.fullmove)
+        start = self._start_of_turn(position)
+        origin = INDEX[position.pending[0].origin]
+        steps = [raw_step(s, position.side) for s in position.pending]
+        stay = stay_part(position.cells, (origin, (), True))
+        return (format_fen(start.cells, start.side, start.halfmove, start.fullmove)
+                + f" {NAMES[origin]}:{stay}:" + ",".join(step_text(*s) for s in steps) + "...")
+
+    def pieces_at(self, position: Position, node: str) -> tuple[Piece, ...]:
+        s = position.cells[INDEX[node]]
+        if s is None:
+            return ()
+        return tuple(Piece(PIECES[p].letter, PIECES[p].side, PIECES[p].heroic)
+                     for p in STACKS[s].pieces)
+
+    def repetition_key(self, position: Position) -> object:
+        return (position.cells, position.side)
+
+    # --- moves ---------------------------------------------------------------------
+    def _analysis(self, position: Position) -> _Analysis:
+        found = self._cache.get(position)
+        if found is None:
+            turns = legal_turns(position.cells, position.side)
+            moves = [to_move(t) for t in turns]
+            found = _Analysis(turns, moves, {m: i for i, m in enumerate(moves)}, [])
+            if len(self._cache) > 64:
+                self._cache.clear()
+            self._cache[position] = found
+        return found
+
+    def _sans(self, position: Position) -> list[str]:
+        analysis = self._analysis(position)
+        if not analysis.sans and analysis.turns:
+            analysis.sans.extend(san_texts(position.cells, analysis.turns))
+        return analysis.sans
+
+    def legal_moves(self, position: Position) -> list[Move]:
+        if position.pending:
+            return self._next_steps(position)
+        return [to_move(t) for t in legal_turns(position.cells, position.side)]
+
+    def count_moves(self, position: Position) -> int:
+        if position.pending:
+            return len(self._next_steps(position))
+        return len(legal_turns(position.cells, position.side))
+
+    def perft(self, position: Position, depth: int) -> int:
+        if position.pending:
+            return super().perft(position, depth)
+        return perft(position.cells, position.side, depth)
+
+    def make_move(self, position: Position, move: Move) -> Position:
+        if move.kind == "step" or position.pending:
+            return self._make_steps(position, move)
+        board, captured, _ = make_turn(position.cells, position.side,
+                                       to_raw(move, position.side))
+        return self._after_turn(position, tuple(board), captured)
+
+    def _after_turn(self, start: Position, cells: tuple[str | None, ...],
+                    captured: bool) -> Position:
+        return Position(self.name, cells, 1 - start.side, start.fullmove + start.side,
+                        0 if captured else start.halfmove + 1)
+
+    def apply(self, position: Position, move: Move) -> Position:
+        if position.pending or move.kind == "step":
+            self._check_steps(position, move)
+            return self.make_move(position, move)
+        if move.kind not in ("", "deploy") or move not in self._analysis(position).index:
+            raise IllegalMoveError(self._describe(position, move),
+                                   self._why_move(position, move))
+        return self.make_move(position, move)
+
+    def format_move(self, position: Position, move: Move) -> str:
+        if move.kind == "step" or position.pending:
+            return self._step_texts(position, move)
+        analysis = self._analysis(position)
+        i = analysis.index.get(move)
+        if i is not None:
+            return self._sans(position)[i]
+        return lan(position.cells, to_raw(move, position.side))
+
+    def format_lan(self, position: Position, move: Move) -> str:
+        """The long form of a move (§9.3)."""
+        return lan(position.cells, to_raw(move, position.side))
+
+    # --- turns entered step by step (§5.5, §9.1.4) -----------------------------------
+    def _start_of_turn(self, position: Position) -> Position:
+        return Position(self.name, position.extra[0], position.side, position.fullmove,
+                        position.halfmove)
+
+    def turn_so_far(self, position: Position) -> Move:
+        """The deploy entered so far in a position with a turn in progress."""
+        return Move(position.pending, "deploy")
+
+    def _pending_position(self, start: Position, origin: int,
+                          steps: tuple[RawStep, ...]) -> Position:
+        board = list(start.cells)
+        apply_steps(board, origin, steps, True)
+        return Position(self.name, tuple(board), start.side, start.fullmove, start.halfmove,
+                        tuple(_step(origin, *s) for s in steps), (start.cells,))
+
+    def _continuations(self, start: Position, origin: int,
+                       steps: tuple[RawStep, ...]) -> tuple[bool, set[RawStep]]:
+        """(the steps are a complete legal turn, the next steps that keep it completable)."""
+        n = len(steps)
+        complete = False
+        following: set[RawStep] = set()
+        for o, turn_steps, deploy in self._analysis(start).turns:
+            if o != origin or not deploy or turn_steps[:n] != steps:
+                continue
+            if len(turn_steps) == n:
+                complete = True
+            else:
+                following.add(turn_steps[n])
+        return complete, following
+
+    def _next_steps(self, position: Position) -> list[Move]:
+        start = self._start_of_turn(position)
+        origin = INDEX[position.pending[0].origin]
+        steps = tuple(raw_step(s, position.side) for s in position.pending)
+        _, following = self._continuations(start, origin, steps)
+        return [Move((_step(origin, *s),), "step") for s in sorted(following)]
+
+    def _combined(self, position: Position, move: Move) -> tuple[Position, int,
+                                                                 tuple[RawStep, ...]]:
+        start = self._start_of_turn(position) if position.pending else position
+        steps = position.pending + move.steps
+        origin = INDEX[steps[0].origin]
+        if any(INDEX[s.origin] != origin for s in steps):
+            raise IllegalMoveError(self._step_texts(position, move),
+                                   f"every step of a deploy starts on its origin, "
+                                   f"{NAMES[origin]}")
+        return start, origin, tuple(raw_step(s, start.side) for s in steps)
+
+    def _check_steps(self, position: Position, move: Move) -> None:
+        start, origin, steps = self._combined(position, move)
+        complete, following = self._continuations(start, origin, steps)
+        if not complete and not following:
+            raise IllegalMoveError(self._step_texts(position, move),
+                                   self._why_turn(start, (origin, steps, True), partial=True))
+
+    def _make_steps(self, position: Position, move: Move) -> Position:
+        start, origin, steps = self._combined(position, move)
+        complete, following = self._continuations(start, origin, steps)
+        if complete and not following:
+            board, captured, _ = make_turn(start.cells, start.side, (origin, steps, True))
+            return self._after_turn(start, tuple(board), captured)
+        return self._pending_position(start, origin, steps)
+
+    def end_turn(self, position: Position) -> Position:
+        if not position.pending:
+            raise IllegalMoveError("end", "there is no turn in progress to end")
+        start, origin, steps = self._combined(position, Move((), "step"))
+        complete, _ = self._continuations(start, origin, steps)
+        if not complete:
+            raise IllegalMoveError("end", self._why_turn(start, (origin, steps, True)))
+        board, captured, _ = make_turn(start.cells, start.side, (origin, steps, True))
+        return self._after_turn(start, tuple(board), captured)
+
+    def _step_texts(self, position: Position, move: Move) -> str:
+        side = position.side
+        parts = []
+        for n, s in enumerate(move.steps):
+            piece, target, kind = raw_step(s, side)
+            extra = ""
+            if n == 0 and not position.pending:
+                extra = self._step_disambiguation(position, INDEX[s.origin], piece, target,
+                                                  kind)
+            parts.append(step_text(piece, target, kind, extra))
+        return ",".join(parts)
+
+    def _step_disambiguation(self, position: Position, origin: int, piece: str, target: int,
+                             kind: int) -> str:
+        from .commander_notation import disambiguation
+        origins = {o for o, steps, deploy in self._analysis(position).turns
+                   if deploy and steps[0][1:] == (target, kind)
+                   and PIECES[steps[0][0]].letter == PIECES[piece].letter}
+        return disambiguation(origin, tuple(origins | {origin}))
+
+    # --- reading moves (§9.4) --------------------------------------------------------
+    def parse_move(self, position: Position, text: str) -> Move:
+        pattern = read_move(text)
+        if position.pending:
+            return self._parse_next_steps(position, pattern)
+        if self.outcome(position).is_over:
+            raise IllegalMoveError(text, "the game is over")
+        if not pattern.deploy:
+            return self._choose_simple(position, pattern)
+        if pattern.stay is None and len(pattern.steps) == 1 and pattern.steps[0].unit.size > 1:
+            whole = pattern._replace(deploy=False, unit=pattern.steps[0].unit,
+                                     kind=pattern.steps[0].kind,
+                                     target=pattern.steps[0].target, steps=())
+            found = self._simple_candidates(position, whole)
+            if found:
+                return self.choose(position, text, found, lambda: "")
+        return self._choose_deploy(position, pattern)
+
+    def _simple_candidates(self, position: Position, pattern: Pattern) -> list[Move]:
+        analysis = self._analysis(position)
+        scored: dict[tuple[bool, bool], list[Move]] = defaultdict(list)
+        for turn, move in zip(analysis.turns, analysis.moves, strict=True):
+            origin, steps, deploy = turn
+            if deploy:
+                continue
+            unit, target, kind = steps[0]
+            if target != pattern.target or not _origin_fits(origin, pattern):
+                continue
+            if pattern.kind is not None and kind != pattern.kind:
+                continue
+            pieces = STACKS[unit].pieces
+            if not pattern.unit.fits(pieces, exact=False):  # type: ignore[union-attr]
+                continue
+            scored[(pattern.kind is None and kind != QUIET,
+                    not pattern.unit.fits(pieces, exact=True))].append(move)  # type: ignore
+        return scored[min(scored)] if scored else []
+
+    def _choose_simple(self, position: Position, pattern: Pattern) -> Move:
+        return self.choose(position, pattern.text, self._simple_candidates(position, pattern),
+                           lambda: self._why_pattern(position, pattern))
+
+    def _deploy_scores(self, position: Position, pattern: Pattern, steps: tuple[StepPattern,
+                       ...], any_stay: bool) -> dict[tuple[bool, bool], list[Move]]:
+        analysis = self._analysis(position)
+        scored: dict[tuple[bool, bool], list[Move]] = defaultdict(list)
+        for turn, move in zip(analysis.turns, analysis.moves, strict=True):
+            origin, turn_steps, deploy = turn
+            if not deploy or len(turn_steps) != len(steps) or not _origin_fits(origin, pattern):
+                continue
+            fit = _steps_fit(turn_steps, steps)
+            if fit is None:
+                continue
+            loose_kind, loose_hero = fit
+            stay = _stay_pieces(position.cells, turn)
+            if pattern.stay is not None:
+                if not pattern.stay.fits(stay, exact=False):
+                    continue
+                loose_hero = loose_hero or not pattern.stay.fits(stay, exact=True)
+            elif stay and not any_stay:
+                continue
+            scored[(loose_kind, loose_hero)].append(move)
+        return scored
+
+    def _choose_deploy(self, position: Position, pattern: Pattern) -> Move:
+        text = pattern.text
+        steps, paired = _expand_pairs(pattern.steps)
+        scored = self._deploy_scores(position, pattern, steps, any_stay=paired)
+        if scored:
+            return self.choose(position, text, scored[min(scored)], lambda: "")
+        if pattern.stay is None and not paired:
+            prefixes = self._prefixes(position, pattern, None)
+            if prefixes:
+                moves = [Move(tuple(_step(o, *s) for s in p), "step") for o, p in prefixes]
+                return self.choose(position, text, moves, lambda: "")
+        return self.choose(position, text, [], lambda: self._why_pattern(position, pattern))
+
+    def _prefixes(self, position: Position, pattern: Pattern,
+                  origin: int | None) -> set[tuple[int, tuple[RawStep, ...]]]:
+        """The starts of legal deploys (any origin, or ``origin``) that the pattern's steps
+        name, best matches only; a start that is itself a complete turn counts only when
+        something would still stay on the origin."""
+        n = len(pattern.steps)
+        scored: dict[tuple[bool, bool], set[tuple[int, tuple[RawStep, ...]]]] = \
+            defaultdict(set)
+        for o, turn_steps, deploy in self._analysis(position).turns:
+            if not deploy or len(turn_steps) < n or (origin is not None and o != origin):
+                continue
+            if origin is None and not _origin_fits(o, pattern):
+                continue
+            prefix = turn_steps[:n]
+            fit = _steps_fit(prefix, pattern.steps)
+            if fit is not None:
+                scored[fit].add((o, prefix))
+        return scored[min(scored)] if scored else set()
+
+    def _parse_next_steps(self, position: Position, pattern: Pattern) -> Move:
+        text = pattern.text
+        if not pattern.deploy or pattern.stay is not None:
+            raise IllegalMoveError(text, f"a deploy from {position.pending[0].origin} is in "
+                                         f"progress: send its next step (as in I>e5) or end "
+                                         f"the turn")
+        start, origin, done = self._combined(position, Move((), "step"))
+        n = len(done)
+        scored: dict[tuple[bool, bool], set[tuple[RawStep, ...]]] = defaultdict(set)
+        for o, turn_steps, deploy in self._analysis(start).turns:
+            if o != origin or not deploy or turn_steps[:n] != done:
+                continue
+            more = turn_steps[n:n + len(pattern.steps)]
+            if len(more) == len(pattern.steps):
+                fit = _steps_fit(more, pattern.steps)
+                if fit is not None:
+                    scored[fit].add(more)
+        found = [Move(tuple(_step(origin, *s) for s in more), "step")
+                 for more in (scored[min(scored)] if scored else ())]
+        return self.choose(position, text, found, lambda: self._why_next(position, pattern))
+
+    # --- why a move is refused ---------------------------------------------------------
+    def _why_next(self, position: Position, pattern: Pattern) -> str:
+        start, origin, done = self._combined(position, Move((), "step"))
+        board = list(position.cells)
+        acted = [s[0] for s in done]
+        here = list(STACKS[board[origin]].pieces) if board[origin] else []
+        for piece in acted:
+            if piece in here and any(s[0] == piece and s[2] == STAY for s in done):
+                here.remove(piece)
+        steps = []
+        for sp in pattern.steps:
+            piece = next((p for p in here if sp.unit.fits((p,), exact=False)), None)
+            if piece is None:
+                letters = "".join(letter for letter, _ in sp.unit.letters)
+                return (f"no piece {letters} on {NAMES[origin]} can still act in this turn "
+                        f"(each piece acts at most once)")
+            here.remove(piece)
+            steps.append((piece, sp.target, sp.kind if sp.kind is not None
+                          else _guess_kind(board, sp.target, position.side)))
+        return self._why_turn(start, (origin, done + tuple(steps), True), partial=True)
+
+    def _why_move(self, position: Position, move: Move) -> str:
+        if self.outcome(position).is_over:
+            return "the game is over"
+        try:
+            turn = to_raw(move, position.side)
+        except (KeyError, ValueError):
+            return "that is not a move of this game"
+        return self._why_turn(position, turn) or "that is not a legal move in this position"
+
+    def _why_pattern(self, position: Position, pattern: Pattern) -> str:
+        side = position.side
+        cells = position.cells
+        own = [q for q, s in enumerate(cells) if s is not None and STACKS[s].side == side]
+        if not pattern.deploy:
+            unit = pattern.unit
+            assert unit is not None
+            fitting = [q for q in own if unit.fits(STACKS[cells[q]].pieces, exact=False)
+                       and _origin_fits(q, pattern)]
+            if not fitting:
+                return self._no_such_unit(position, pattern, own)
+            reasons = []
+            for q in fitting:
+                kind = pattern.kind if pattern.kind is not None else _guess_kind(
+                    cells, pattern.target, side)
+                reasons.append(self._why_turn(position, (q, ((cells[q], pattern.target,
+                                                               kind),), False)))
+            return _best_reason(reasons, fitting, cells, pattern.target)
+        steps, _ = _expand_pairs(pattern.steps)
+        candidates = []
+        for q in own:
+            if not _origin_fits(q, pattern) or STACKS[cells[q]].size < 2:
+                continue
+            raw = _assign_pieces(cells[q], steps, cells, side)  # type: ignore[arg-type]
+            if raw is not None:
+                candidates.append((q, raw))
+        if not candidates:
+            letters = ", ".join("".join(x for x, _ in s.unit.letters) for s in steps)
+            return (f"none of your stacks holds the pieces {letters} that this deploy moves "
+                    f"(a deploy splits a stack of 2 or 3 pieces)")
+        reasons = []
+        for q, raw in candidates:
+            reason = self._why_turn(position, (q, raw, True),
+                                    partial=pattern.stay is None)
+            if not reason and pattern.stay is not None:
+                stay = stay_part(cells, (q, raw, True))
+                reason = (f"after those steps {NAMES[q]} holds {stay or 'nothing'}; "
+                          f"write the stay part as {stay + '<' if stay else 'nothing'}")
+            reasons.append(reason)
+        return _best_reason(reasons, [q for q, _ in candidates], cells, None)
+
+    def _no_such_unit(self, position: Position, pattern: Pattern, own: list[int]) -> str:
+        unit = pattern.unit
+        assert unit is not None
+        cells = position.cells
+        letters = [letter for letter, _ in unit.letters]
+        if len(letters) == 1:
+            holders = [q for q in own if any(PIECES[p].letter == letters[0]
+                                             for p in STACKS[cells[q]].pieces)]
+            if holders:
+                q = holders[0]
+                stack = STACKS[cells[q]]
+                return (f"the {_name(letters[0])} on {NAMES[q]} is part of the stack "
+                        f"{stack.notation}: move the whole stack as "
+                        f"{stack.notation}{NAMES[pattern.target]}, or deploy the piece, as in "
+                        f"{_stay_example(cells[q], letters[0])}"
+                        f"{letters[0]}>{NAMES[pattern.target]}")
+            return f"you have no {_name(letters[0])} that could make this move"
+        return f"you have no stack {'(' + ''.join(sorted(letters)) + ')'} that could move there"
+
+    def _why_turn(self, position: Position, turn: RawTurn, partial: bool = False) -> str:
+        """Why a raw turn is not legal, in the rules' words ("" if it is legal)."""
+        side = position.side
+        board = list(position.cells)
+        origin, steps, deploy = turn
+        stack = board[origin]
+        if stack is None or STACKS[stack].side != side:
+            return f"there is no piece of yours on {NAMES[origin]}"
+        if deploy and STACKS[stack].size < 2:
+            return f"only a stack can deploy; {NAMES[origin]} holds a single piece"
+        zones = zone_masks(board, 1 - side)
+        acted: list[str] = []
+        took = False
+        for n, (unit, target, kind) in enumerate(steps):
+            here = board[origin]
+            prefix = f"step {n + 1} ({step_text(unit, target, kind)}): " if len(steps) > 1 \
+                else ""
+            if took:
+                return prefix + "capturing the enemy commander ends the turn"
+            if deploy:
+                available = list(STACKS[here].pieces) if here else []
+                for a in acted:
+                    if a in available:
+                        available.remove(a)
+                if unit not in available:
+                    return prefix + (f"no {_unit_words(unit)} on {NAMES[origin]} can act "
+                                     f"now (each piece acts at most once)")
+                left = REMOVE[(here, unit)]
+            else:
+                if unit != here:
+                    return f"the unit on {NAMES[origin]} is {STACKS[here].notation}"
+                left = None
+            options: list[tuple[int, int]] = []
+            unit_options(board, origin, side, unit, left, zones, options)
+            if (target, kind) not in options:
+                return prefix + self._why_step(board, origin, side, unit, left, target, kind,
+                                               zones, options)
+            captured = board[target] if kind in CAPTURES else None
+            apply_steps(board, origin, ((unit, target, kind),), deploy)
+            acted.append(unit)
+            if captured is not None:
+                took = STACKS[captured].has_commander
+                if STACKS[captured].zone:
+                    zones = zone_masks(board, 1 - side)
+        if deploy:
+            if all(k == STAY for _, _, k in steps):
+                return ("no piece leaves the stack; a stack that fires without moving does "
+                        "so as a whole, as in " + STACKS[stack].notation + "_"
+                        + NAMES[steps[0][1]])
+            on = board[origin]
+            if on is not None and not took:
+                info = STACKS[on]
+                if not info.valid:
+                    if partial:
+                        return ("no legal turn starts with these steps: what would stay on "
+                                f"{NAMES[origin]}, {info.notation}, is not a valid stack")
+                    return (f"what stays on {NAMES[origin]}, {info.notation}, is not a valid "
+                            f"stack (carry table); move another piece too")
+                if (NAVIGABLE[origin] if info.letter == "N" else LAND_CAPABLE[origin]) is False:
+                    return (f"the {_unit_words(on)} would be left on the sea square "
+                            f"{NAMES[origin]}; it must leave too")
+        if took:
+            if commander_square(board, side) is None:
+                return "your own commander would be destroyed in this turn"
+            return ""
+        after = list(board)
+        end_of_turn(after, side)
+        own = commander_square(after, side)
+        if own is None:
+            return "your own commander would be destroyed in this turn"
+        if attacked(after, own, 1 - side):
+            enemy = commander_square(after, 1 - side)
+            if enemy is not None and _facing(after, own, enemy):
+                return (f"the commanders would face each other ({NAMES[own]} and "
+                        f"{NAMES[enemy]} with nothing between them)")
+            return f"it would leave your commander on {NAMES[own]} attacked"
+        if partial:
+            return "no legal turn starts with these steps"
+        return ""
+
+    def _why_step(self, board: list[str | None], origin: int, side: int, unit: str,
+                  left: str | None, target: int, kind: int, zones: Sequence[int],
+                  options: list[tuple[int, int]]) -> str:
+        """Why one unit cannot make this step; the unit's other options are ``options``."""
+        info = STACKS[unit]
+        lead = PIECES[info.leader]
+        letter = lead.letter
+        what = _unit_words(unit)
+        where, to = NAMES[origin], NAMES[target]
+        others = sorted({k for t, k in options if t == target})
+        if others:
+            return self._why_kind(board, unit, target, kind, others)
+        if letter == "H" and not lead.heroic:
+            return "a headquarters cannot move or capture until it becomes heroic"
+        line = ALIGN[origin].get(target)
+        if line is None:
+            return f"{to} is not on a straight line from {where}"
+        d, k = line
+        occupant = board[target]
+        enemy = occupant is not None and STACKS[occupant].side != side
+        friendly = occupant is not None and not enemy
+        if kind in CAPTURES and not enemy:
+            return f"there is no enemy piece on {to} to capture"
+        if kind == JOIN and not friendly:
+            return f"there is no piece of yours on {to} to join"
+        if kind == QUIET and occupant is not None:
+            return (f"{to} is occupied; write {'x' if enemy else '&'} to "
+                    f"{'capture' if enemy else 'join'}")
+        if enemy:
+            oinfo = STACKS[occupant]  # type: ignore[index]
+            reach = lead.capture[d][oinfo.target]
+            if letter == "N" and oinfo.target == 1:
+                return "a navy never captures an air force"
+            if letter == "S" and oinfo.target == 2:
+                return "a missile never captures a navy"
+            commander_far = letter == "C" and not d & 1 and oinfo.has_commander
+            if not reach and not commander_far:
+                return f"{_article(what)} does not capture in that direction{_dirs(lead)}"
+            if k > reach and not commander_far:
+                return f"{to} is out of reach: {_article(what)} captures up to {reach} " \
+                       f"square{'s' if reach > 1 else ''} that way"
+            if letter in CAPTURE_BLOCKED:
+                blocker = next((q for q in between(origin, target) if board[q] is not None),
+                               None)
+                if blocker is not None:
+                    return f"the way is blocked by the piece on {NAMES[blocker]}"
+            if letter == "F":
+                return self._air_reason(zones, origin, d, k, lead.heroic, capture=True)
+            return "that capture is not possible"
+        # a quiet move or a join
+        reach = lead.move[d]
+        if not reach:
+            return f"{_article(what)} does not move in that direction{_dirs(lead)}"
+        if k > reach:
+            return f"{to} is out of reach: {_article(what)} moves up to {reach} " \
+                   f"square{'s' if reach > 1 else ''} that way"
+        path = RAY[origin][d][:k - 1]
+        if letter == "N":
+            blocker = next((q for q in path if board[q] is not None
+                            and STACKS[board[q]].side != side), None)  # type: ignore[index]
+            if blocker is not None:
+                return f"the navy is stopped by the enemy piece on {NAMES[blocker]}"
+            if k > NAVY_REACH[origin][d]:
+                if all(NAVIGABLE[q] for q in (*path, target)):
+                    return "a navy cannot cut across the land corner (c5–d6, c8–d7)"
+                return "a navy moves only on water (files a–c and the river mouth d6–e7)"
+        elif letter != "F":
+            blocker = next((q for q in path if board[q] is not None), None)
+            if blocker is not None:
+                return f"the way is blocked by the piece on {NAMES[blocker]}"
+        if friendly:
+            merged = MERGE[(occupant, unit)]  # type: ignore[index]
+            if merged is None:
+                return self._why_carry(occupant, unit)  # type: ignore[arg-type]
+        if letter == "F":
+            if not friendly and not LAND_CAPABLE[target]:
+                return "an air force cannot land on the sea, except on a navy of yours"
+            return self._air_reason(zones, origin, d, k, lead.heroic, capture=False)
+        if letter in "AGS" and k > HEAVY_REACH[origin][d] and k <= LAND_REACH[origin][d]:
+            return (f"deep water: {_article(_name(letter))} crosses the river only over a reef "
+                    f"(f6–f7 or h6–h7) unless it captures; an engineer can carry it across")
+        if letter != "N" and not friendly and not LAND_CAPABLE[target]:
+            return (f"{_article(what)} cannot stand on the sea square {to}, except by "
+                    f"boarding a navy of yours")
+        if letter != "N" and any(not LAND_CAPABLE[q] for q in path):
+            return f"{_article(what)} cannot cross the sea"
+        if letter == "C" or (letter == "H" and info.has_commander):
+            seen = sight(board, commander_square(board, 1 - side), origin, left is None)
+            crossed = next((q for q in path if q in seen), None)
+            if crossed is not None:
+                return (f"a commander moving on its own may not pass {NAMES[crossed]}, in "
+                        f"the enemy commander's line of sight")
+        return "that move is not possible"
+
+    def _why_kind(self, board: list[str | None], unit: str, target: int, kind: int,
+                  others: list[int]) -> str:
+        what = _unit_words(unit)
+        to = NAMES[target]
+        notation = STACKS[unit].notation
+        if kind == SUICIDE or others == [SUICIDE]:
+            if others == [SUICIDE]:
+                return (f"{to} lies under enemy air defence: the {what} can only trade itself "
+                        f"for the piece there ({notation}@{to})")
+            return "only a flight into enemy air defence is a suicide capture"
+        if kind == CAPTURE and others == [STAY]:
+            return (f"the {what} cannot stand on {to}, so it captures without moving "
+                    f"({notation}_{to})")
+        if kind == STAY and others == [CAPTURE]:
+            if PIECES[STACKS[unit].leader].letter == "F":
+                return (f"an air force captures without moving only when landing would be "
+                        f"unsafe or the target is at sea; here it must land ({notation}x{to})")
+            return f"the {what} captures by moving onto {to} ({notation}x{to})"
+        return "that capture is not possible"
+
+    def _why_carry(self, stack: str, unit: str) -> str:
+        a, b = STACKS[stack], STACKS[unit]
+        letters = {a.letter, b.letter}
+        if "H" in letters:
+            return "only its own commander, alone, may enter a headquarters"
+        pieces = a.pieces + b.pieces
+        if len(pieces) > 3:
+            return "a stack holds at most three pieces"
+        return (f"carry table: {_article(_unit_words(stack))} and "
+                f"{_article(_unit_words(unit))} cannot form a stack (rules §5.1)")
+
+    def _air_reason(self, zones: Sequence[int], origin: int, d: int, k: int, heroic: bool,
+                    capture: bool) -> str:
+        path = RAY[origin][d][:k]
+        from .commander_rules import flight_status
+        status = SAFE if heroic else flight_status(zones, path)
+        if status == SHOT_DOWN:
+            return ("the air force would be shot down by enemy air defence on the way "
+                    "(it crosses a ring of fire that does not cover its target)")
+        if status == KAMIKAZE and not capture:
+            return (f"{NAMES[path[-1]]} lies under enemy air defence: the air force would be "
+                    f"shot down there")
+        return "that flight is not possible"
+
+    # --- the end of the game -----------------------------------------------------------
+    def outcome(self, position: Position, history: Sequence[Position] = (),
+                mode: str = "standard") -> Outcome:
+        if position.pending:
+            return ONGOING
+        name, limit = _read_mode(mode)
+        cells, side = position.cells, position.side
+        mover = 1 - side
+        alive = [commander_square(cells, 0) is not None, commander_square(cells, 1) is not None]
+        mated = None  # the side whose commander is captured or checkmated
+        how = ""
+        if not all(alive):
+            mated = alive.index(False) if alive.count(False) == 1 else side
+            how = f"{SIDES[mated]}'s commander has been captured"
+        else:
+            no_moves = not legal_turns(cells, side)
+            if no_moves:
+                own = commander_square(cells, side)
+                if attacked(cells, own, mover):  # type: ignore[arg-type]
+                    mated = side
+                    how = f"{SIDES[side]} is checkmated"
+                else:
+                    return Outcome("draw", None, f"stalemate: {SIDES[side]} has no legal turn "
+                                                 f"and is not in check")
+        if mated is not None and name == "standard":
+            return Outcome("win", 1 - mated, how)
+        if mated is None:
+            draw = self._draw(position, history)
+            if draw:
+                return Outcome("draw", None, draw)
+            if name == "standard":
+                return ONGOING
+        return self._battle(position, history, name, limit, mated, how)
+
+    def _draw(self, position: Position, history: Sequence[Position]) -> str:
+        key = self.repetition_key(position)
+        seen = 1 + sum(1 for p in history
+                       if not p.pending and self.repetition_key(p) == key)
+        if seen >= 3:
+            return "threefold repetition: this position has occurred three times"
+        if position.halfmove >= 100:
+            return "fifty-move rule: 100 turns in a row without a capture"
+        return ""
+
+    def destroyed_points(self, position: Position,
+                         history: Sequence[Position] = ()) -> tuple[int, int]:
+        """Points of the enemy pieces each side has destroyed since ``history[0]`` (or since
+        a full set, without a history) (§8.4)."""
+        lost = _lost_pieces(position, history)
+        red, blue = (sum(POINTS[x] * n for x, n in lost[1 - s].items()) for s in (0, 1))
+        return red, blue
+
+    def _battle(self, position: Position, history: Sequence[Position], name: str,
+                limit: int, mated: int | None, how: str) -> Outcome:
+        lost = _lost_pieces(position, history)
+        points = list(self.destroyed_points(position, history))
+        if mated is not None and lost[mated].get("C", 0) == 0:
+            points[1 - mated] += POINTS["C"]  # checkmate credits the commander (§8.2)
+        reached = [_objective(name, lost[1 - s]) or (name == "raid" and mated == 1 - s)
+                   for s in (0, 1)]
+        turns = _turns_played(position, history)
+        if mated is None and not any(reached) and turns < 2 * limit:
+            return ONGOING
+        mover = 1 - position.side
+        strategy = None
+        if all(reached):
+            strategy = mover
+        elif any(reached):
+            strategy = reached.index(True)
+        totals = list(points)
+        if strategy is not None:
+            totals[strategy] += STRATEGY_BONUS
+        if how:
+            why = how
+        elif strategy is not None:
+            why = f"{SIDES[strategy]} reached the {name} objective"
+        else:
+            why = f"the limit of {limit} moves was reached"
+        detail = (f"{why}; points: {SIDES[0]} {totals[0]}, {SIDES[1]} {totals[1]}"
+                  + (f" (including {STRATEGY_BONUS} for the strategy to {SIDES[strategy]})"
+                     if strategy is not None else ""))
+        if totals[0] == totals[1]:
+            return Outcome("draw", None, detail)
+        return Outcome("win", 0 if totals[0] > totals[1] else 1, detail)
+
+    def status_text(self, position: Position) -> str:
+        cells, side = position.cells, position.side
+        parts = []
+        if position.pending:
+            parts.append(f"{SIDES[side]} is deploying from {position.pending[0].origin} "
+                         f"({self._step_texts(position, Move(position.pending, 'step'))}): "
+                         f"send the next step or end the turn")
+        else:
+            own = commander_square(cells, side)
+            if own is not None and commander_square(cells, 1 - side) is not None \
+                    and attacked(cells, own, 1 - side):
+                parts.append(f"{SIDES[side]} is in check")
+        material = [0, 0]
+        for s in cells:
+            if s is not None:
+                for p in STACKS[s].pieces:
+                    material[PIECES[p].side] += POINTS[PIECES[p].letter]
+        parts.append(f"points on the board: {SIDES[0]} {material[0]}, {SIDES[1]} "
+                     f"{material[1]}")
+        return "; ".join(parts)
+
+
+# --- helpers ------------------------------------------------------------------------------
+def _read_mode(mode: str) -> tuple[str, int]:
+    name, _, limit = mode.strip().lower().partition(":")
+    if name not in MODES:
+        raise EngineError(f"{mode!r}: no such Commander Chess mode (modes: "
+                          f"{', '.join(MODES)})")
+    if limit and (not limit.isdigit() or int(limit) < 1):
+        raise EngineError(f"{mode!r}: the limit after ':' is a number of full moves")
+    return name, int(limit) if limit else DEFAULT_LIMIT
+
+
+def _count(cells: Sequence[str | None]) -> list[dict[str, int]]:
+    counts: list[dict[str, int]] = [defaultdict(int), defaultdict(int)]
+    for s in cells:
+        if s is not None:
+            for p in STACKS[s].pieces:
+                counts[PIECES[p].side][PIECES[p].letter] += 1
+    return counts
+
+
+def _lost_pieces(position: Position, history: Sequence[Position]) -> list[dict[str, int]]:
+    """Per side, how many pieces of each letter it has lost since the game's start."""
+    first = next((p for p in history if not p.pending), None)
+    before = _count(first.cells) if first is not None else [dict(FULL_SET), dict(FULL_SET)]
+    now = _count(position.cells)
+    return [{x: before[s].get(x, 0) - now[s].get(x, 0) for x in FULL_SET
+             if before[s].get(x, 0) > now[s].get(x, 0)} for s in (0, 1)]
+
+
+def _objective(name: str, destroyed: dict[str, int]) -> bool:
+    """Whether these destroyed enemy pieces reach the mode's objective (§8.2)."""
+    if name == "marine":
+        return destroyed.get("N", 0) >= 2
+    if name == "air":
+        return destroyed.get("F", 0) >= 2
+    if name == "land":
+        return all(destroyed.get(x, 0) >= 2 for x in "TIA")
+    if name == "sea-air":
+        return destroyed.get("N", 0) >= 2 or destroyed.get("F", 0) >= 2
+    if name == "raid":
+        return destroyed.get("C", 0) >= 1
+    return False
+
+
+def _turns_played(position: Position, history: Sequence[Position]) -> int:
+    if history:
+        return sum(1 for p in history if not p.pending)
+    return 2 * (position.fullmove - 1) + position.side
+
+
+def _origin_fits(origin: int, pattern: Pattern) -> bool:
+    return ((pattern.origin_file is None or file_of(origin) == pattern.origin_file)
+            and (pattern.origin_rank is None or rank_of(origin) == pattern.origin_rank))
+
+
+def _steps_fit(steps: Sequence[RawStep], patterns: Sequence[StepPattern]
+               ) -> tuple[bool, bool] | None:
+    """(a kind symbol was left out, a + was left out) when the steps fit, else None."""
+    loose_kind = loose_hero = False
+    for (piece, target, kind), sp in zip(steps, patterns, strict=True):
+        if target != sp.target or not sp.unit.fits((piece,), exact=False):
+            return None
+        if sp.kind is None:
+            loose_kind = loose_kind or kind != QUIET
+        elif kind != sp.kind:
+            return None
+        loose_hero = loose_hero or not sp.unit.fits((piece,), exact=True)
+    return loose_kind, loose_hero
+
+
+def _stay_pieces(cells: Sequence[str | None], turn: RawTurn) -> list[str]:
+    origin, steps, _ = turn
+    pieces = list(STACKS[cells[origin]].pieces)  # type: ignore[index]
+    for piece, _, kind in steps:
+        if kind != STAY:
+            pieces.remove(piece)
+    return pieces
+
+
+def _expand_pairs(steps: Sequence[StepPattern]) -> tuple[tuple[StepPattern, ...], bool]:
+    """``(XY)>sq`` becomes ``X>sq,Y>&sq`` (§9.4 item 8); also says whether any did."""
+    out: list[StepPattern] = []
+    paired = False
+    for sp in steps:
+        if sp.unit.size == 1:
+            out.append(sp)
+            continue
+        paired = True
+        letters = [("+" if h else "") + x for x, h in sp.unit.letters]
+        ordered = split_stack(canonical(letters))
+        first, *rest = ordered
+        out.append(StepPattern(UnitPattern.read(first), sp.kind, sp.target))
+        out.extend(StepPattern(UnitPattern.read(p), JOIN, sp.target) for p in rest)
+    return tuple(out), paired
+
+
+def _guess_kind(cells: Sequence[str | None], target: int, side: int) -> int:
+    s = cells[target]
+    if s is None:
+        return QUIET
+    return JOIN if STACKS[s].side == side else CAPTURE
+
+
+def _assign_pieces(stack: str, steps: Sequence[StepPattern], cells: Sequence[str | None],
+                   side: int) -> tuple[RawStep, ...] | None:
+    """Pick a piece of ``stack`` for every step pattern, in order; None if it lacks one."""
+    pool = list(STACKS[stack].pieces)
+    out = []
+    for sp in steps:
+        piece = next((p for p in pool if sp.unit.fits((p,), exact=True)), None) or next(
+            (p for p in pool if sp.unit.fits((p,), exact=False)), None)
+        if piece is None:
+            return None
+        pool.remove(piece)
+        kind = sp.kind if sp.kind is not None else _guess_kind(cells, sp.target, side)
+        out.append((piece, sp.target, kind))
+    return tuple(out)
+
+
+def _best_reason(reasons: list[str], origins: list[int], cells: Sequence[str | None],
+                 target: int | None) -> str:
+    """One reason for the user: the only one, or that of the nearest aligned origin."""
+    reasons = [r or "no legal turn matches" for r in reasons]
+    if len(set(reasons)) == 1:
+        return reasons[0]
+    if target is not None:
+        aligned = [i for i, o in enumerate(origins) if target in ALIGN[o]]
+        if aligned:
+            best = min(aligned, key=lambda i: ALIGN[origins[i]][target][1])
+            return f"{reasons[best]} (from {NAMES[origins[best]]})"
+    return f"{reasons[0]} (from {NAMES[origins[0]]})"
+
+
+def _facing(cells: Sequence[str | None], a: int, b: int) -> bool:
+    line = ALIGN[a].get(b)
+    return line is not None and not line[0] & 1 and all(cells[q] is None
+                                                         for q in between(a, b))
+
+
+def _dirs(lead) -> str:
+    letter = lead.letter
+    if lead.heroic or letter in "MAFN":
+        return ""
+    if letter == "S":
+        return ""
+    return " (only along files and ranks until it becomes heroic)"
+
+
+def _stay_example(stack: str, letter: str) -> str:
+    pieces = list(STACKS[stack].pieces)
+    piece = next(p for p in pieces if PIECES[p].letter == letter)
+    pieces.remove(piece)
+    return STACKS[canonical(pieces)].notation + "<" if pieces else ""
+

@@ -1,0 +1,353 @@
+"""Commander Chess notation: FEN (§9.1), SAN and LAN writers (§9.2, §9.3) and the reading
+of move texts into patterns that legal turns are matched against (§9.4).
+
+Writers work on raw turns (`commander_rules`); the variant turns them into `Move` values.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Sequence
+from typing import NamedTuple
+
+from .commander_board import (
+    FILES,
+    LAND_CAPABLE,
+    N_FILES,
+    N_RANKS,
+    NAMES,
+    NAVIGABLE,
+    file_of,
+    rank_of,
+)
+from .commander_pieces import FULL_SET, PIECES, STACKS, canonical, split_stack
+from .commander_rules import KIND_SYMBOL, STAY, RawTurn
+from .errors import MoveSyntaxError, PositionError
+
+# --- FEN (§9.1) -----------------------------------------------------------------------------
+_FEN_ITEM = re.compile(r"1[01]|[1-9]|\((?:\+?[A-Za-z]){1,}\)|\+?[A-Za-z]|.")
+_PIECE_LETTERS = set("CITMEAGSFNHcitmeagsfnh")
+
+
+class Fen(NamedTuple):
+    """The fields of a FEN string."""
+
+    cells: tuple[str | None, ...]
+    side: int
+    halfmove: int
+    fullmove: int
+    deploy: str  # the seventh field (deploy in progress), "" if none
+
+
+def parse_fen(text: str, relaxed: bool = False) -> Fen:
+    """Read a FEN string; ``relaxed`` skips the piece-count rule (§9.1.3 item 3)."""
+    fields = text.split()
+    if len(fields) not in (6, 7):
+        raise PositionError(f"{text!r}: a position has six fields (placement, side, -, -, "
+                            f"half-move clock, move number), and a seventh while a deploy is "
+                            f"being entered")
+    placement, side, third, fourth, half, full = fields[:6]
+    rows = placement.split("/")
+    if len(rows) != N_RANKS:
+        raise PositionError(f"{text!r}: the placement needs {N_RANKS} ranks separated by '/'")
+    cells: list[str | None] = [None] * (N_FILES * N_RANKS)
+    for row_number, row in enumerate(rows):
+        rank = N_RANKS - 1 - row_number
+        f = 0
+        for item in _FEN_ITEM.findall(row):
+            if item[0].isdigit():
+                f += int(item)
+                continue
+            pieces = split_stack(item.strip("()")) if item.startswith("(") else (item,)
+            if not all(p.lstrip("+") in _PIECE_LETTERS for p in pieces) or (
+                    item.startswith("(") and not 2 <= len(pieces) <= 3):
+                raise PositionError(f"{text!r}: {item!r} on rank {rank + 1} is not a piece "
+                                    f"or a stack of 2 or 3 pieces")
+            if f < N_FILES:
+                cells[rank * N_FILES + f] = _stack_from_fen(text, pieces, rank * N_FILES + f)
+            f += 1
+        if f != N_FILES:
+            raise PositionError(f"{text!r}: rank {rank + 1} describes {f} squares, not 11")
+    if side not in ("r", "b"):
+        raise PositionError(f"{text!r}: the side to move is r (Red) or b (Blue)")
+    if third != "-" or fourth != "-":
+        raise PositionError(f"{text!r}: the third and fourth fields are always '-'")
+    if not half.isdigit():
+        raise PositionError(f"{text!r}: the half-move clock must be a whole number from 0")
+    if not full.isdigit() or int(full) < 1:
+        raise PositionError(f"{text!r}: the move number must be a whole number from 1")
+    if not relaxed:
+        _check_counts(text, cells)
+    return Fen(tuple(cells), 0 if side == "r" else 1, int(half), int(full),
+               fields[6] if len(fields) == 7 else "")
+
+
+def _stack_from_fen(text: str, pieces: Sequence[str], sq: int) -> str:
+    if len({p.lstrip("+").isupper() for p in pieces}) != 1:
+        raise PositionError(f"{text!r}: the stack on {NAMES[sq]} mixes Red and Blue pieces")
+    stack = canonical(list(pieces))
+    info = STACKS[stack]
+    if not info.valid:
+        raise PositionError(f"{text!r}: {info.notation} on {NAMES[sq]} is not a valid stack "
+                            f"(carry table, rules §5.1)")
+    if not stands_on(stack, sq):
+        where = "water" if info.letter == "N" else "files c to k (land-capable squares)"
+        raise PositionError(f"{text!r}: {info.notation} on {NAMES[sq]} must stand on {where}")
+    return stack
+
+
+def stands_on(stack: str, sq: int) -> bool:
+    """Whether a stack may stand on a square: where its carrier may (§5.6)."""
+    info = STACKS[stack]
+    return NAVIGABLE[sq] if info.letter == "N" else LAND_CAPABLE[sq]
+
+
+def _check_counts(text: str, cells: Sequence[str | None]) -> None:
+    counts: list[dict[str, int]] = [defaultdict(int), defaultdict(int)]
+    for s in cells:
+        if s is not None:
+            for p in STACKS[s].pieces:
+                info = PIECES[p]
+                counts[info.side][info.letter] += 1
+    for side, name in ((0, "Red"), (1, "Blue")):
+        if counts[side]["C"] != 1:
+            raise PositionError(f"{text!r}: {name} must have exactly one commander, not "
+                                f"{counts[side]['C']}")
+        for letter, most in FULL_SET.items():
+            if counts[side][letter] > most:
+                raise PositionError(f"{text!r}: {name} has {counts[side][letter]} pieces "
+                                    f"{letter}; the full set has {most}")
+
+
+def format_placement(cells: Sequence[str | None]) -> str:
+    """The placement field: rank 12 first, empty squares merged (§9.1.2)."""
+    rows = []
+    for rank in range(N_RANKS - 1, -1, -1):
+        row, empty = "", 0
+        for f in range(N_FILES):
+            s = cells[rank * N_FILES + f]
+            if s is None:
+                empty += 1
+                continue
+            if empty:
+                row += str(empty)
+                empty = 0
+            row += STACKS[s].fen
+        rows.append(row + (str(empty) if empty else ""))
+    return "/".join(rows)
+
+
+def format_fen(cells: Sequence[str | None], side: int, halfmove: int, fullmove: int) -> str:
+    return f"{format_placement(cells)} {'rb'[side]} - - {halfmove} {fullmove}"
+
+
+# --- SAN and LAN writers (§9.2, §9.3) -------------------------------------------------------
+def notation_of(pieces: Sequence[str]) -> str:
+    """A unit in move notation: upper-case letters, canonical order, ``+`` for heroic."""
+    return STACKS[canonical(list(pieces))].notation if pieces else ""
+
+
+def stay_part(cells: Sequence[str | None], turn: RawTurn) -> str:
+    """The pieces left on a deploy's origin after the turn, in move notation."""
+    origin, steps, _ = turn
+    pieces = list(STACKS[cells[origin]].pieces)  # type: ignore[index]
+    for piece, _, kind in steps:
+        if kind != STAY:
+            pieces.remove(piece)
+    return notation_of(pieces)
+
+
+def step_text(piece: str, target: int, kind: int, disambiguation: str = "") -> str:
+    return f"{PIECES[piece].notation}{disambiguation}>{KIND_SYMBOL[kind]}{NAMES[target]}"
+
+
+def lan(cells: Sequence[str | None], turn: RawTurn) -> str:
+    """The long form of a turn (§9.3)."""
+    origin, steps, deploy = turn
+    if deploy:
+        return (f"{NAMES[origin]}:{stay_part(cells, turn)}:"
+                + ",".join(step_text(*s) for s in steps))
+    unit, target, kind = steps[0]
+    return f"{STACKS[unit].notation}{NAMES[origin]}{KIND_SYMBOL[kind]}{NAMES[target]}"
+
+
+def disambiguation(origin: int, others: Sequence[int]) -> str:
+    """File, rank or square of ``origin`` against the other origins (§9.2.2)."""
+    others = [o for o in others if o != origin]
+    if not others:
+        return ""
+    same_file = any(file_of(o) == file_of(origin) for o in others)
+    same_rank = any(rank_of(o) == rank_of(origin) for o in others)
+    if same_file and same_rank:
+        return NAMES[origin]
+    if same_file:
+        return str(rank_of(origin) + 1)
+    return FILES[file_of(origin)]
+
+
+def san_texts(cells: Sequence[str | None], turns: Sequence[RawTurn]) -> list[str]:
+    """The SAN of every legal turn, disambiguated against the others (§9.2)."""
+    origins: dict[tuple[str, int], set[int]] = defaultdict(set)
+    for origin, steps, deploy in turns:
+        if not deploy:
+            unit, target, _ = steps[0]
+            origins[(STACKS[unit].letter, target)].add(origin)
+    texts = []
+    for turn in turns:
+        origin, steps, deploy = turn
+        if deploy:
+            stay = stay_part(cells, turn)
+            texts.append((stay + "<" if stay else "") + ",".join(step_text(*s) for s in steps))
+            continue
+        unit, target, kind = steps[0]
+        extra = disambiguation(origin, tuple(origins[(STACKS[unit].letter, target)]))
+        texts.append(f"{STACKS[unit].notation}{extra}{KIND_SYMBOL[kind]}{NAMES[target]}")
+    seen: dict[str, int] = defaultdict(int)
+    for turn, text in zip(turns, texts, strict=True):
+        if turn[2]:
+            seen[text] += 1
+    return [lan(cells, turn) if turn[2] and seen[text] > 1 else text
+            for turn, text in zip(turns, texts, strict=True)]
+
+
+# --- reading move texts (§9.4) --------------------------------------------------------------
+SQUARE = r"[a-k](?:1[0-2]|[1-9])"
+PIECE = r"\+?[CITMEAGSFNH]"
+UNIT = rf"(?:{PIECE}|\((?:{PIECE}){{1,3}}\))"
+KIND = r"[x_@&]"
+_ANNOTATION = re.compile(r"[\^#+]?[!?]*$")
+_SIMPLE = re.compile(rf"(?P<unit>{UNIT})(?P<file>[a-k])?(?P<rank>1[0-2]|[1-9])?(?P<dash>-)?"
+                     rf"(?P<kind>{KIND})?(?P<square>{SQUARE})")
+_STEP = re.compile(rf"(?P<unit>{UNIT})(?P<file>[a-k])?(?P<rank>1[0-2]|[1-9])?>"
+                   rf"(?P<kind>{KIND})?(?P<square>{SQUARE})")
+_LAN_DEPLOY = re.compile(rf"(?P<origin>{SQUARE}):(?P<stay>{UNIT})?:(?P<steps>.+)")
+_SAN_DEPLOY = re.compile(rf"(?:(?P<stay>{UNIT})<)?(?P<steps>[^<]+)")
+_LETTER = re.compile(r"(\+?)([A-Z])")
+
+
+class UnitPattern(NamedTuple):
+    """A written unit: its letters and which of them carry a written ``+``."""
+
+    letters: tuple[tuple[str, bool], ...]  # sorted (letter, heroic written)
+
+    @classmethod
+    def read(cls, text: str) -> UnitPattern:
+        return cls(tuple(sorted((m.group(2), bool(m.group(1)))
+                                for m in _LETTER.finditer(text))))
+
+    def fits(self, pieces: Sequence[str], exact: bool) -> bool:
+        """Same letters; a written ``+`` must be right; ``exact``: unwritten ones too."""
+        actual = sorted((PIECES[p].letter, PIECES[p].heroic) for p in pieces)
+        if [a[0] for a in actual] != [w[0] for w in self.letters]:
+            return False
+        if exact:
+            return actual == list(self.letters)
+        for letter in {w[0] for w in self.letters}:
+            written = sum(1 for w in self.letters if w[0] == letter and w[1])
+            heroic = sum(1 for a in actual if a[0] == letter and a[1])
+            if written > heroic:
+                return False
+        return True
+
+    @property
+    def size(self) -> int:
+        return len(self.letters)
+
+
+class StepPattern(NamedTuple):
+    unit: UnitPattern
+    kind: int | None  # None when no kind symbol was written
+    target: int
+
+
+class Pattern(NamedTuple):
+    """What a move text says. ``steps`` is empty for a simple (single-unit) move."""
+
+    text: str
+    deploy: bool
+    unit: UnitPattern | None  # simple moves
+    kind: int | None
+    target: int
+    origin_file: int | None
+    origin_rank: int | None
+    stay: UnitPattern | None  # deploys; None when no stay part was written
+    steps: tuple[StepPattern, ...]
+
+
+def _kind(symbol: str | None) -> int | None:
+    return None if not symbol else KIND_SYMBOL.index(symbol)
+
+
+def _square(name: str) -> int:
+    return NAMES.index(name)
+
+
+def read_move(text: str) -> Pattern:
+    """Read any accepted form of a move text (§9.2–§9.4) into a pattern."""
+    body = _ANNOTATION.sub("", text.strip())
+    if not body:
+        raise MoveSyntaxError(text, "there is no move in it")
+    m = _LAN_DEPLOY.fullmatch(body)
+    if m:
+        origin = _square(m.group("origin"))
+        steps = _read_steps(text, m.group("steps"), first_may_name_origin=False)[0]
+        return Pattern(text, True, None, None, -1, file_of(origin), rank_of(origin),
+                       UnitPattern.read(m.group("stay") or ""), steps)
+    if ">" in body:
+        m = _SAN_DEPLOY.fullmatch(body)
+        if not m:
+            raise MoveSyntaxError(text, _syntax_hint(body))
+        steps, of, orank = _read_steps(text, m.group("steps"), first_may_name_origin=True)
+        stay = UnitPattern.read(m.group("stay")) if m.group("stay") else None
+        return Pattern(text, True, None, None, -1, of, orank, stay, steps)
+    m = _SIMPLE.fullmatch(body)
+    if not m:
+        raise MoveSyntaxError(text, _syntax_hint(body))
+    if m.group("dash") and m.group("kind"):
+        raise MoveSyntaxError(text, "write either '-' or a capture or join symbol, not both")
+    return Pattern(text, False, UnitPattern.read(m.group("unit")), _kind(m.group("kind")),
+                   _square(m.group("square")),
+                   FILES.index(m.group("file")) if m.group("file") else None,
+                   int(m.group("rank")) - 1 if m.group("rank") else None, None, ())
+
+
+def _read_steps(text: str, body: str, first_may_name_origin: bool
+                ) -> tuple[tuple[StepPattern, ...], int | None, int | None]:
+    steps = []
+    origin_file = origin_rank = None
+    for n, part in enumerate(body.split(",")):
+        m = _STEP.fullmatch(part.strip())
+        if not m:
+            raise MoveSyntaxError(text, f"{part.strip()!r} is not a deploy step such as T>e6, "
+                                        f"T>xe6 or I>&d5")
+        if m.group("file") or m.group("rank"):
+            if n or not first_may_name_origin:
+                raise MoveSyntaxError(text, "only the first step of a deploy may name its "
+                                            "origin, as in Ic2>c3")
+            origin_file = FILES.index(m.group("file")) if m.group("file") else None
+            origin_rank = int(m.group("rank")) - 1 if m.group("rank") else None
+        steps.append(StepPattern(UnitPattern.read(m.group("unit")), _kind(m.group("kind")),
+                                 _square(m.group("square"))))
+    return tuple(steps), origin_file, origin_rank
+
+
+def _syntax_hint(body: str) -> str:
+    if re.match(r"\+?[citmeagsfnh](?:[a-k]|\d|[>x_@&-])", body) or re.search(r"\([a-z]", body):
+        return ("piece letters are written in upper case (C I T M E A G S F N H), files in "
+                "lower case (a to k)")
+    if re.search(r"[A-K](?:1[0-2]|[1-9])\b", body):
+        return "files are written in lower case (a to k)"
+    if re.search(r"[a-k](?:1[3-9]|[2-9]\d)|[l-z]\d", body):
+        return "squares are a1 to k12"
+    return ("expected a move such as Te5, Ixc6, A_b2, F@e5, (NF)b6, I<T>e6 or "
+            "T>e6,I>e5")
+
+
+def split_pair(pieces: Sequence[str]) -> tuple[str, str] | None:
+    """The carrier and the passenger of a two-piece set, for ``(XY)>sq`` (§9.4 item 8)."""
+    if len(pieces) != 2:
+        return None
+    ordered = split_stack(canonical(list(pieces)))
+    return ordered[0], ordered[1]
+
