@@ -1,0 +1,88 @@
+"""What a service call answers: `Done` when it was carried out, `Refusal` when it was not.
+
+A refusal is a value, never an exception: it names its `Reason` (for programs and tests)
+and carries a message for the player (for people), plus the candidate moves when a move
+text was ambiguous. Nothing is stored when a call is refused, except a loss on time that
+the refused call found due.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import ClassVar
+
+from .model import Challenge, Game, Player
+
+
+class Reason(StrEnum):
+    """Why a command was refused."""
+
+    # the fixed order of validation of game commands
+    NO_SUCH_GAME = "no-such-game"
+    GAME_OVER = "game-over"
+    NOT_A_PLAYER = "not-a-player"
+    POSITION_CHANGED = "position-changed"
+    NOT_YOUR_TURN = "not-your-turn"
+    BAD_MOVE = "bad-move"  # not readable as a move
+    ILLEGAL_MOVE = "illegal-move"
+    AMBIGUOUS_MOVE = "ambiguous-move"
+    # which game or challenge a command without a number means
+    NO_GAME_HERE = "no-game-here"
+    WHICH_GAME = "which-game"
+    # game actions
+    NO_TURN_IN_PROGRESS = "no-turn-in-progress"
+    DRAW_NOT_ALLOWED = "draw-not-allowed"
+    ALREADY_OFFERED = "already-offered"
+    NO_OFFER = "no-offer"
+    NOTHING_TO_TAKE_BACK = "nothing-to-take-back"
+    TOO_LATE_TO_ABORT = "too-late-to-abort"
+    # challenges
+    UNKNOWN_VARIANT = "unknown-variant"
+    UNKNOWN_MODE = "unknown-mode"
+    BAD_TIME_CONTROL = "bad-time-control"
+    BAD_POSITION = "bad-position"
+    SELF_CHALLENGE = "self-challenge"
+    NO_SUCH_CHALLENGE = "no-such-challenge"
+    WHICH_CHALLENGE = "which-challenge"
+    CHALLENGE_CLOSED = "challenge-closed"
+    NOT_YOUR_CHALLENGE = "not-your-challenge"
+    # players
+    NO_SUCH_PLAYER = "no-such-player"
+    ALREADY_ON_VACATION = "already-on-vacation"
+    NO_VACATION_LEFT = "no-vacation-left"
+    NOT_ON_VACATION = "not-on-vacation"
+    # records
+    BAD_RECORD = "bad-record"
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """A command that was not carried out, and why."""
+
+    reason: Reason
+    message: str
+    candidates: tuple[str, ...] = ()
+    ok: ClassVar[bool] = False
+
+    def __str__(self) -> str:
+        return self.message
+
+
+@dataclass(frozen=True)
+class Done:
+    """A command that was carried out: a message for the sender and what it changed."""
+
+    message: str
+    game: Game | None = None
+    challenge: Challenge | None = None
+    player: Player | None = None
+    move: str | None = None  # the canonical text of an accepted move
+    text: str | None = None  # a longer answer (a game record, a list)
+    ok: ClassVar[bool] = True
+
+    def __str__(self) -> str:
+        return self.message
+
+
+Result = Done | Refusal

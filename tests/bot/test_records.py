@@ -1,0 +1,149 @@
+"""Game records: the text format, and export → import giving the same game."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from bot.records import RecordError, read_record, write_record
+from bot.results import Reason
+from engine import get_variant
+
+PLACE = "console:test"
+
+
+def test_a_record_reads_back_its_tags_turns_and_result():
+    variant = get_variant("clash")
+    tags = {"Variant": "clash", "White": 'Al "the Hawk" \\ Smith', "Black": "Bob"}
+    text = write_record(tags, variant.start_position(), [["b2-a3/D"], ["h8-i7/D"],
+                                                         ["a3-b4", "end"]], "*")
+    assert text == ('[Variant "clash"]\n[White "Al \\"the Hawk\\" \\\\ Smith"]\n'
+                    '[Black "Bob"]\n\n1. b2-a3/D\n1... h8-i7/D\n2. a3-b4 | end\n\n*\n')
+    record = read_record(text)
+    assert record.tags == tags
+    assert record.turns == [("b2-a3/D",), ("h8-i7/D",), ("a3-b4", "end")]
+    assert record.result == "*"
+
+
+def test_numbering_follows_the_start_position():
+    start = get_variant("clash").parse_position("bcccc/ffff/hdhd1/4/5/4/1DHDH/FFFF/CCCCB b 7")
+    text = write_record({}, start, [["h8-i7/D"], ["b2-a3/D"]], "1-0")
+    assert text == "\n7... h8-i7/D\n8. b2-a3/D\n\n1-0\n"
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ('[Variant "clash"]\n1. b2-a3/D\n[Black "x"]\n',
+     "line 3: '[Black \"x\"]' is not a tag pair like [Variant \"clash\"], or it comes after "
+     "the moves"),
+    ('[Variant "clash"]\n\nb2-a3/D\n',
+     "line 3: 'b2-a3/D' is not a numbered turn like '12. c3-d4' or '12... d6-c5'"),
+    ('[Result "2-0"]\n', "the Result tag '2-0' is not one of 1-0, 0-1, 1/2-1/2, *"),
+    ("1. b2-a3/D |  | end\n", "line 1: an empty step in '1. b2-a3/D |  | end'"),
+])
+def test_an_unreadable_record_says_which_line(text, message):
+    with pytest.raises(RecordError) as err:
+        read_record(text)
+    assert str(err.value) == message
+
+
+async def test_an_exported_game_reads_like_a_record(service, alice, bob, start_game):
+    game = await start_game(alice, bob, days=3)
+    for player, text in [(alice, "b2-a3/D"), (bob, "h8-i7/D"), (alice, "h2-h4/D")]:
+        await service.move(player, game.id, text)
+    await service.resign(bob, game.id)
+    exported = await service.export(game.id)
+    assert exported.text == """\
+[Variant "clash"]
+[Mode "standard"]
+[Site "console:test"]
+[Date "2026.03.02"]
+[White "Alice"]
+[Black "Bob"]
+[Result "1-0"]
+[Termination "Bob resigned"]
+[TimeControl "3 days per move"]
+[Rated "yes"]
+[FEN "bcccc/ffff/hdhd1/4/5/4/1DHDH/FFFF/CCCCB w 1"]
+
+1. b2-a3/D
+1... h8-i7/D
+2. h2-h4/D
+
+1-0
+"""
+
+
+async def _same_game(service, original_id: int, copy_id: int) -> None:
+    original, copy = await service.game(original_id), await service.game(copy_id)
+    fields = ("variant", "mode", "place", "names", "start_fen", "fen", "to_move", "ply",
+              "turns", "status", "result", "winner", "reason")
+    assert [getattr(copy, f) for f in fields] == [getattr(original, f) for f in fields]
+    strip = [(m.ply, m.turn, m.side, m.text, m.fen, m.partial)
+             for m in await service.played_moves(original_id)]
+    assert [(m.ply, m.turn, m.side, m.text, m.fen, m.partial)
+            for m in await service.played_moves(copy_id)] == strip
+    assert (await service.export(copy_id)).text == (await service.export(original_id)).text
+    assert await service.verify(copy_id) == []
+
+
+async def test_export_then_import_gives_the_same_finished_game(service, alice, bob, start_game):
+    game = await start_game(alice, bob, rated=False)
+    rng = random.Random(5)
+    while not (game := await service.game(game.id)).is_over:
+        moves = await service.legal_moves(game)
+        await service.move((alice, bob)[game.to_move], game.id, rng.choice(moves))
+    done = await service.import_game(alice, PLACE, (await service.export(game.id)).text, bob)
+    assert done.ok and done.game.is_over
+    await _same_game(service, game.id, done.game.id)
+
+
+async def test_export_then_import_continues_a_game_in_the_middle_of_a_turn(
+        service, alice, bob, start_game, pairs):
+    game = await start_game(alice, bob, variant="pairs", rated=False)
+    for player, text in [(alice, "b2-a3/D"), (alice, "h2-h4/D"), (bob, "h8-i7/D"),
+                         (bob, "end"), (alice, "d2=H")]:
+        assert (await service.move(player, game.id, text)).ok
+    record = (await service.export(game.id)).text
+    assert "\n1. b2-a3/D | h2-h4/D\n1... h8-i7/D | end\n2. d2=H\n" in record
+    done = await service.import_game(bob, PLACE, record, alice)
+    assert done.message == ("Imported as game #2 (in progress, 5 steps): Alice (White) vs Bob "
+                            "(Black).")
+    await _same_game(service, game.id, done.game.id)
+    assert (await service.move(alice, done.game.id, "f2=H")).ok  # the turn goes on
+    assert (await service.game(done.game.id)).to_move == 1
+
+
+async def test_an_imported_record_may_start_from_a_set_up_position(service, alice, bob):
+    record = ('[Variant "clash"]\n[White "Bob"]\n[FEN "5/4/5/4/5/1c2/1B3/4/C4 w 1"]\n\n'
+              '1. c3xd4\n\n1-0\n')
+    done = await service.import_game(alice, PLACE, record, bob)
+    game = done.game
+    assert (game.names, game.result, game.reason) == (("Bob", "Alice"), "1-0",
+                                                      "Black has no Commander left")
+
+
+@pytest.mark.parametrize(("record", "message"), [
+    ('[Variant "shogi"]\n', "'shogi': no such variant"),
+    ('[Variant "clash"]\n[Mode "blitz"]\n', "Clash of Command has no mode 'blitz'."),
+    ('[Variant "clash"]\n\n1. b2-a3/D\n1... b2-a3/D\n',
+     "turn 1... b2-a3/D: 'b2-a3/D': the Droid on b2 is White's, and it is Black's turn"),
+    ('[Variant "clash"]\n\n1. b2-a3/D | h2-h4/D\n',
+     "turn 1. b2-a3/D | h2-h4/D: the turn is complete after 'b2-a3/D'; 'h2-h4/D' belongs "
+     "on a new line"),
+    ('[Variant "clash"]\n[Result "0-1"]\n[FEN "5/4/5/4/5/1c2/1B3/4/C4 w 1"]\n\n1. c3xd4\n',
+     "it says 0-1, but the game ended 1-0 (Black has no Commander left)."),
+])
+async def test_a_record_that_does_not_replay_is_refused(service, alice, bob, record, message):
+    refused = await service.import_game(alice, PLACE, record, bob)
+    assert refused.reason == Reason.BAD_RECORD
+    assert refused.message.startswith("That record cannot be imported: ")
+    assert message in refused.message
+    assert await service.games(alice) == []
+
+
+async def test_an_incomplete_turn_before_the_last_is_refused(service, alice, bob, pairs):
+    refused = await service.import_game(
+        alice, PLACE, '[Variant "pairs"]\n\n1. b2-a3/D\n1... h8-i7/D\n', bob)
+    assert refused.message == ("That record cannot be imported: turn 1. b2-a3/D: the turn is "
+                               "not complete; add its remaining steps or 'end'")
