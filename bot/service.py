@@ -1223,7 +1223,8 @@ class GameService:
                                           record.tags.get("Termination", "as recorded"), now,
                                           draw=winner is None, actor=sender.id)
         where = "finished" if game.is_over else "in progress"
-        return Done(f"Imported as game #{game.id} ({where}, {len(steps)} steps): "
+        count = f"{len(steps)} step{'s' if len(steps) != 1 else ''}"
+        return Done(f"Imported as game #{game.id} ({where}, {count}): "
                     f"{self._players_line(game, rules)}.", game=game)
 
     async def verify(self, game_id: int) -> list[str]:

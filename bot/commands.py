@@ -1,0 +1,446 @@
+"""The text commands that players type, the same words on every transport.
+
+A transport turns a message into (sender, place, line) and calls `Commands.handle`; the
+answer is a `Reply`: text for the sender, and the game whose board to show, if any. Each
+``cmd_*`` method is one command word; its docstring is the help text (a one-line summary,
+then examples). A line that starts with no command word is read as a move.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+
+from engine import EngineError, all_variants, get_variant
+
+from .clock import describe_days, format_duration, format_time, parse_days
+from .model import Game, Player
+from .results import Done, Refusal, Result
+from .service import GameService
+
+FindPlayer = Callable[[str], Awaitable[Player | Refusal]]
+SIDE_WORDS = {"white": 0, "first": 0, "red": 0, "black": 1, "second": 1, "blue": 1}
+OPEN_WORDS = ("anyone", "open", "anybody")
+
+
+@dataclass(frozen=True)
+class Reply:
+    """What a command answers: text, and the game whose board to show (at ``ply``)."""
+
+    text: str
+    ok: bool = True
+    game: Game | None = None
+    ply: int | None = None
+    record: str | None = None  # a game record to hand over as a file
+
+
+def _reply(result: Result, show: bool = True) -> Reply:
+    if isinstance(result, Refusal):
+        text = result.message
+        if result.candidates:
+            text += "\n  " + "\n  ".join(result.candidates)
+        return Reply(text, ok=False)
+    return Reply(result.message, game=result.game if show else None, record=result.text)
+
+
+def _game_number(args: list[str]) -> tuple[int | None, list[str]]:
+    """The ``#12`` among the words, and the other words."""
+    for k, word in enumerate(args):
+        if word.startswith("#") and word[1:].isdigit():
+            return int(word[1:]), args[:k] + args[k + 1:]
+    return None, args
+
+
+class Commands:
+    """Reads command lines and calls the game service."""
+
+    def __init__(self, service: GameService, find_player: FindPlayer) -> None:
+        self.service = service
+        self.find_player = find_player
+
+    def words(self) -> list[str]:
+        return sorted(name[4:] for name in dir(self) if name.startswith("cmd_"))
+
+    async def handle(self, sender: Player, place: str, line: str) -> Reply:
+        """Run one command line."""
+        parts = line.split()
+        if not parts:
+            return Reply("Type `help` for the commands.", ok=False)
+        word = parts[0].lower()
+        handler = getattr(self, f"cmd_{word}", None)
+        if handler is None:
+            return await self.cmd_move(sender, place, parts)
+        return await handler(sender, place, parts[1:])
+
+    # --- help -----------------------------------------------------------------------
+    async def cmd_help(self, sender: Player, place: str, args: list[str]) -> Reply:
+        """Show the commands, or how to use one.
+
+        help
+        help challenge
+        """
+        if args and (handler := getattr(self, f"cmd_{args[0].lower()}", None)):
+            return Reply(f"{args[0].lower()}: " + inspect.cleandoc(handler.__doc__ or ""))
+        lines = ["Commands (`help WORD` for examples); a line that is no command is a move:"]
+        for word in self.words():
+            doc = getattr(self, f"cmd_{word}").__doc__ or ""
+            lines.append(f"  {word:<12} {doc.strip().splitlines()[0]}")
+        return Reply("\n".join(lines))
+
+    async def cmd_variants(self, sender: Player, place: str, args: list[str]) -> Reply:
+        """List the variants you can play."""
+        lines = [f"  {v.name:<12} {v.display_name} (modes: {', '.join(v.modes)})"
+                 for v in all_variants()]
+        return Reply("Variants:\n" + "\n".join(lines))
+
+    async def cmd_rules(self, sender: Player, place: str, args: list[str]) -> Reply:
+        """Show the rules of a variant.
+
+        rules clash
+        """
+        try:
+            variant = get_variant(args[0] if args else all_variants()[0].name)
+        except EngineError as err:
+            return Reply(str(err), ok=False)
+        return Reply(variant.rules_text or f"{variant.display_name}: no rules text yet.")
+
+    # --- challenges -----------------------------------------------------------------
+    async def cmd_challenge(self, sender: Player, place: str, args: list[str]) -> Reply:
+        """Challenge someone (or anyone here) to a game.
+
+        challenge bob
+        challenge bob clash white 3d
+        challenge anyone clash random 7d unrated
+        challenge bob clash none from bcccc/ffff/hdhd1/4/5/4/1DHDH/FFFF/CCCCB w 1
+        Time per move: 1d, 2d, 3d, 5d, 7d, 14d or none (the default).
+        """
+        variant = all_variants()[0]
+        words = list(args)
+        start_fen = None
+        if "from" in [w.lower() for w in words]:
+            k = [w.lower() for w in words].index("from")
+            start_fen = " ".join(words[k + 1:]) or None
+            words = words[:k]
+        for word in words:
+            try:
+                variant = get_variant(word)
+            except EngineError:
+                continue
+            words.remove(word)
+            break
+        opponent: Player | None = None
+        mode = side = days = rated = None
+        side_words = {**SIDE_WORDS, **{n.lower(): k for k, n in enumerate(variant.side_names)}}
+        for word in words:
+            low = word.lower()
+            if low in OPEN_WORDS:
+                continue
+            if low in variant.modes:
+                mode = low
+            elif low in side_words:
+                side = side_words[low]
+            elif low == "random":
+                side = None
+            elif low in ("rated", "unrated"):
+                rated = low == "rated"
+            elif low[:1].isdigit() or low in ("none", "unlimited"):
+                try:
+                    days = parse_days(low)
+                except ValueError as err:
+                    return Reply(str(err).capitalize() + ".", ok=False)
+            elif opponent is None:
+                found = await self.find_player(word)
+                if isinstance(found, Refusal):
+                    return _reply(found)
+                opponent = found
+            else:
+                return Reply(f"I do not understand {word!r}. " + _usage("challenge"), ok=False)
+        return _reply(await self.service.challenge(
+            sender, place, opponent, variant.name, mode, side, days, start_fen, rated))
+
+    async def cmd_challenges(self, sender: Player, place: str, args: list[str]) -> Reply:
+        """List the open challenges you made, received, or may accept here."""
+        found = await self.service.challenges(sender, place)
+        if not found:
+            return Reply("There are no open challenges for you.")
+        lines = []
+        for c in found:
+            who = (f"{c.challenger_name} → {c.opponent_name or 'anyone'}")
+            lines.append(f"  #{c.id} {who}: {get_variant(c.variant).display_name}, "
+                         f"{describe_days(c.days)}, expires {format_time(c.expires_at)}")
+        return Reply("Open challenges:\n" + "\n".join(lines))
+
+    async def _challenge_action(self, sender: Player, place: str, args: list[str],
+                                action: Callable[[Player, int], Awaitable[Result]],
+                                own: bool = False) -> Reply:
+        number, _ = _game_number(args)
+        found = await self.service.find_challenge(sender, place, number, own=own)
+        if isinstance(found, Refusal):
+            return _reply(found)
+        return _reply(await action(sender, found.id))
+
+    async def cmd_accept(self, sender: Player, place: str, args: list[str]) -> Reply:
+        """Accept a challenge (the only one for you, or the one numbered).
+
+        accept
+        accept #4
+        """
+        return await self._challenge_action(sender, place, args, self.service.accept)
+
+    async def cmd_decline(self, sender: Player, place: str, args: list[str]) -> Reply:
+        """Decline a challenge addressed to you.
+
+        decline #4
+        """
+        return await self._challenge_action(sender, place, args, self.service.decline)
+
+    async def cmd_cancel(self, sender: Player, place: str, args: list[str]) -> Reply:
+        """Withdraw a challenge you made.
+
+        cancel #4
+        """
+        return await self._challenge_action(sender, place, args, self.service.cancel, own=True)
+
+    # --- games ----------------------------------------------------------------------
+    async def _game(self, sender: Player, place: str, args: list[str],
+                    to_move: bool = False) -> tuple[Game | Refusal, list[str]]:
+        number, rest = _game_number(args)
+        return await self.service.find_game(sender, place, number, to_move), rest
+
+    async def cmd_games(self, sender: Player, place: str, args: list[str]) -> Reply:
+        """List your games in progress (`games here`: every game in progress here).
+
+        games
+        games here
+        """
+        here = bool(args) and args[0].lower() == "here"
+        found = await self.service.games(None if here else sender, place if here else None)
+        if not found:
+            return Reply("No games in progress." + ("" if here else " Start one with "
+                                                    "`challenge NAME`."))
+        lines = []
+        for g in found:
+            variant = get_variant(g.variant)
+            mover = g.names[g.to_move]
+            lines.append(f"  #{g.id} {g.names[0]} vs {g.names[1]} ({variant.display_name}), "
+                         f"{mover} to move" + _deadline(g))
+        return Reply("Games in progress:\n" + "\n".join(lines))
+
+    async def cmd_board(self, sender: Player, place: str, args: list[str]) -> Reply:
+        """Show a game's board (after step N of the game, if you give N).
+
+        board
+        board #3
+        board #3 12
+        """
+        game, rest = await self._game(sender, place, args)
+        if isinstance(game, Refusal):
+            return _reply(game)
+        ply = int(rest[0]) if rest and rest[0].isdigit() else None
+        return Reply(self.describe(game), game=game, ply=ply)
+
+    def describe(self, game: Game) -> str:
+        """A game's header line: players, variant, state, clock."""
+        variant = get_variant(game.variant)
+        head = (f"Game #{game.id}: {game.names[0]} ({variant.side_names[0]}) vs "
+                f"{game.names[1]} ({variant.side_names[1]}), {variant.display_name}")
+        if game.is_over:
+            return f"{head}. {self.service.describe_result(game)}."
+        offers = []
+        if game.draw_offer is not None:
+            offers.append(f"{game.names[game.draw_offer]} offers a draw")
+        if game.takeback_offer is not None:
+            offers.append(f"{game.names[game.takeback_offer]} asks for a takeback")
+        return (f"{head}, {describe_days(game.days)}. {game.names[game.to_move]} to move"
+                + _deadline(game) + "." + "".join(f" {o}." for o in offers))
+
+    async def cmd_moves(self, sender: Player, place: str, args: list[str]) -> Reply:
+        """List the legal moves now (only those from one point, if you name it).
+
+        moves
+        moves c3
+        moves #3 c3
+        """
+        game, rest = await self._game(sender, place, args)
+        if isinstance(game, Refusal):
+            return _reply(game)
+        if game.is_over:
+            return Reply(f"Game #{game.id} is over: {self.service.describe_result(game)}.",
+                         ok=False)
+        node = rest[0] if rest else None
+        found = await self.service.legal_moves(game, node)
+        if not found:
+            where = f" from {node}" if node else ""
+            return Reply(f"There is no legal move{where} in game #{game.id}.")
+        return Reply(f"{len(found)} legal move{'s' if len(found) != 1 else ''}: "
+                     + " ".join(found))
+
+    async def cmd_move(self, sender: Player, place: str, args: list[str]) -> Reply:
+        """Play a move (the word `move` may be left out).
+
+        move c3-d4
+        c3-d4
+        move #3 b2-c3/D
+        """
+        if args and args[0].lower() == "move":
+            args = args[1:]
+        game, rest = await self._game(sender, place, args, to_move=True)
+        if isinstance(game, Refusal):
+            return _reply(game)
+        if not rest:
+            return Reply("Which move? " + _usage("move"), ok=False)
+        return _reply(await self.service.move(sender, game.id, " ".join(rest)))
+
+    async def cmd_end(self, sender: Player, place: str, args: list[str]) -> Reply:
+        """Finish a turn of several steps early."""
+        game, _ = await self._game(sender, place, args, to_move=True)
+        if isinstance(game, Refusal):
+            return _reply(game)
+        return _reply(await self.service.end_turn(sender, game.id))
+
+    async def cmd_resign(self, sender: Player, place: str, args: list[str]) -> Reply:
+        """Resign a game.
+
+        resign
+        resign #3
+        """
+        game, _ = await self._game(sender, place, args)
+        if isinstance(game, Refusal):
+            return _reply(game)
+        return _reply(await self.service.resign(sender, game.id))
+
+    async def cmd_abort(self, sender: Player, place: str, args: list[str]) -> Reply:
+        """Call a game off (unrated) before both sides have moved."""
+        game, _ = await self._game(sender, place, args)
+        if isinstance(game, Refusal):
+            return _reply(game)
+        return _reply(await self.service.abort(sender, game.id))
+
+    async def cmd_draw(self, sender: Player, place: str, args: list[str]) -> Reply:
+        """Offer a draw, or accept the one offered (`draw decline` turns it down).
+
+        draw
+        draw #3 decline
+        """
+        game, rest = await self._game(sender, place, args)
+        if isinstance(game, Refusal):
+            return _reply(game)
+        if rest and rest[0].lower() in ("decline", "no"):
+            return _reply(await self.service.decline_draw(sender, game.id), show=False)
+        return _reply(await self.service.offer_draw(sender, game.id), show=False)
+
+    async def cmd_takeback(self, sender: Player, place: str, args: list[str]) -> Reply:
+        """Ask to take your last turn back, or accept your opponent's request.
+
+        `takeback decline` turns a request down.
+
+        takeback
+        takeback #3 decline
+        """
+        game, rest = await self._game(sender, place, args)
+        if isinstance(game, Refusal):
+            return _reply(game)
+        if rest and rest[0].lower() in ("decline", "no"):
+            return _reply(await self.service.decline_takeback(sender, game.id), show=False)
+        if game.takeback_offer is not None and game.takeback_offer != game.side_of(sender.id):
+            return _reply(await self.service.accept_takeback(sender, game.id))
+        return _reply(await self.service.request_takeback(sender, game.id), show=False)
+
+    async def cmd_export(self, sender: Player, place: str, args: list[str]) -> Reply:
+        """Write a game as a record (tags and numbered moves) that `import` reads back.
+
+        export
+        export #3
+        """
+        game, _ = await self._game(sender, place, args)
+        if isinstance(game, Refusal):
+            return _reply(game)
+        result = await self.service.export(game.id)
+        return Reply(result.text or "", game=None, record=result.text) \
+            if isinstance(result, Done) else _reply(result)
+
+    async def import_record(self, sender: Player, place: str, text: str,
+                            opponent_name: str) -> Reply:
+        """Start a game from a record against ``opponent_name``."""
+        opponent = await self.find_player(opponent_name)
+        if isinstance(opponent, Refusal):
+            return _reply(opponent)
+        return _reply(await self.service.import_game(sender, place, text, opponent))
+
+    # --- players --------------------------------------------------------------------
+    async def cmd_vacation(self, sender: Player, place: str, args: list[str]) -> Reply:
+        """Pause all your clocks for some days (default: as long as your allowance lasts).
+
+        vacation
+        vacation 10
+        """
+        days = None
+        if args:
+            try:
+                days = float(args[0])
+            except ValueError:
+                return Reply(f"{args[0]!r} is not a number of days.", ok=False)
+            if days <= 0:
+                return Reply("A vacation lasts at least a part of a day.", ok=False)
+        return _reply(await self.service.start_vacation(sender, days))
+
+    async def cmd_back(self, sender: Player, place: str, args: list[str]) -> Reply:
+        """End your vacation: your clocks run again."""
+        result = await self.service.end_vacation(sender)
+        if isinstance(result, Done):
+            left = await self.service.vacation_left(sender)
+            return Reply(f"{result.message} Vacation left this year: "
+                         f"{format_duration(left) if left else 'none'}.")
+        return _reply(result)
+
+    async def cmd_rating(self, sender: Player, place: str, args: list[str]) -> Reply:
+        """Show your rating in a variant (Glicko-2).
+
+        rating
+        rating clash
+        """
+        try:
+            variant = get_variant(args[0] if args else all_variants()[0].name)
+        except EngineError as err:
+            return Reply(str(err), ok=False)
+        rating, games = await self.service.rating(sender, variant.name)
+        if not games:
+            return Reply(f"You have no rated {variant.display_name} games yet "
+                         f"(you start at {rating.rating:.0f}).")
+        return Reply(f"Your {variant.display_name} rating: {rating.rating:.0f} "
+                     f"± {2 * rating.deviation:.0f} after {games} rated game"
+                     f"{'s' if games != 1 else ''}.")
+
+    async def cmd_leaderboard(self, sender: Player, place: str, args: list[str]) -> Reply:
+        """Show the best-rated players of a variant.
+
+        leaderboard
+        leaderboard clash
+        """
+        try:
+            variant = get_variant(args[0] if args else all_variants()[0].name)
+        except EngineError as err:
+            return Reply(str(err), ok=False)
+        board = await self.service.leaderboard(variant.name)
+        if not board:
+            return Reply(f"No rated {variant.display_name} games yet.")
+        lines = [f"  {k}. {s.name:<16} {s.rating:6.0f} ± {2 * s.deviation:3.0f}  "
+                 f"({s.games} game{'s' if s.games != 1 else ''})"
+                 for k, s in enumerate(board, 1)]
+        return Reply(f"{variant.display_name} leaderboard:\n" + "\n".join(lines))
+
+
+def _deadline(game: Game) -> str:
+    if game.clock.paused:
+        return " (clock paused: vacation)"
+    if game.clock.deadline is not None:
+        return f" (until {format_time(game.clock.deadline)})"
+    return ""
+
+
+def _usage(word: str) -> str:
+    doc = inspect.cleandoc(getattr(Commands, f"cmd_{word}").__doc__ or "")
+    examples = [line for line in doc.splitlines()[1:] if line.strip()]
+    return "For example: " + "; ".join(f"`{e}`" for e in examples[:2]) if examples else ""
+

@@ -1,0 +1,178 @@
+"""The console transport: the command words, the text board, the PNG file, two players at
+one keyboard, and `commandpost` starting it."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import bot.picture
+from bot.console import Console
+from bot.textboard import caption, text_board
+from engine import all_variants, get_variant
+
+ROOT = Path(__file__).resolve().parents[2]
+
+CLASH_START = """\
+9  b     c     c     c     c
+8     f     f     f     f
+7  h     d     h     d     .
+6     .     .     .     .
+5  .     .     .     .     .
+4     .     .     .     .
+3  .     D*    H     D     H
+2     F*    F     F     F
+1  C     C     C     C     B
+   a  b  c  d  e  f  g  h  i"""
+
+
+def test_the_text_board_places_every_node_at_its_coordinates():
+    clash = get_variant("clash")
+    assert text_board(clash, clash.start_position(), ["b2", "c3"]) == CLASH_START
+    assert caption(clash, clash.start_position()) == "White to move, move 1."
+
+
+@pytest.mark.parametrize("variant", [v.name for v in all_variants()])
+def test_the_text_board_shows_every_piece_of_every_variant(variant):
+    rules = get_variant(variant)
+    position = rules.start_position()
+    board = text_board(rules, position)
+    symbols = "".join(p.symbol for node in rules.topology.nodes
+                      for p in rules.pieces_at(position, node))
+    drawn = "".join(line[3:] for line in board.splitlines()[:-1]).replace(".", "")
+    assert sorted(drawn.replace(" ", "").replace("*", "")) == sorted(symbols)
+    assert len(board.splitlines()) == len(rules.topology.ranks) + 1
+
+
+class Session:
+    """A console whose output is kept."""
+
+    def __init__(self, console: Console, lines: list[str]) -> None:
+        self.console = console
+        self.lines = lines
+
+    async def __call__(self, line: str) -> str:
+        start = len(self.lines)
+        assert await self.console.run_line(line)
+        return "\n".join(self.lines[start:])
+
+
+@pytest.fixture
+async def session(service, settings) -> Session:
+    lines: list[str] = []
+    console = Console(service, settings, out=lines.append)
+    await console.switch("Alice")
+    return Session(console, lines)
+
+
+async def test_two_players_play_at_one_keyboard(session, settings):
+    out = await session("challenge bob 3d white")
+    assert out.startswith("Challenge #1 sent to bob: Clash of Command, 3 days per move, "
+                          "Alice plays White, rated.")
+    assert "[to bob] Alice challenges you" in out
+    assert await session("as bob") == "You are bob."
+    out = await session("accept")
+    assert "Game #1 started: Alice (White) vs bob (Black)" in out
+    assert await session("as Alice") == "You are Alice. Your move in game #1."
+    assert await session("moves b2") == ("6 legal moves: b2-a3/D b2-a3/H b2-b4/D b2-b4/H "
+                                         "b2=D b2=H")
+    out = await session("b2-a3/D")
+    lines = out.splitlines()
+    assert lines[0] == "b2-a3/D played in game #1. bob (Black) is to move."
+    assert lines[4:7] == ["6     .     .     .     .", "5  .     .     .     .     .",
+                          "4     .     .     .     ."]
+    assert lines[7] == "3  F*    D     H     D     H"
+    assert lines[8] == "2     D*    F     F     F"
+    assert lines[11] == "Black to move, move 1."
+    assert lines[13].startswith("  [to bob] Alice played b2-a3/D in game #1")
+    assert await session("h8-i7/D") == ("It is not your turn in game #1: bob (Black) is to "
+                                        "move.")
+    await session("as bob")
+    assert await session("move h8-i7") == ("h8-i7 is ambiguous: it could be h8-i7/D or "
+                                           "h8-i7/H. Send the one you mean.\n  h8-i7/D\n"
+                                           "  h8-i7/H")
+    assert (await session("draw")) == "Clash of Command has no draws by agreement."
+    out = await session("resign")
+    assert out.startswith("You resigned game #1: Alice (White) wins: bob resigned (1-0).")
+
+
+async def test_the_board_picture_is_written_to_a_file(session, settings):
+    await session("challenge bob white")
+    await session("as bob")
+    await session("accept")
+    out = await session("board #1")
+    path = settings.pictures_dir / "game-1-0.png"
+    assert f"Picture: {path}" in out
+    assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+async def test_without_the_renderer_there_is_no_picture_but_the_game_goes_on(
+        session, settings, monkeypatch):
+    monkeypatch.setattr(bot.picture, "_renderer", lambda: None)
+    await session("challenge bob white")
+    await session("as bob")
+    out = await session("accept")
+    assert out.splitlines()[-3] == "(no picture: the renderer is not available)"
+    assert not settings.pictures_dir.exists()
+
+
+async def test_export_to_a_file_and_import_it_again(session, tmp_path):
+    await session("challenge bob white")
+    await session("as bob")
+    await session("accept")
+    await session("as Alice")
+    await session("b2-a3/D")
+    record = tmp_path / "game.txt"
+    out = await session(f"export #1 {record}")
+    assert out.endswith(f"Written to {record}.")
+    assert "1. b2-a3/D" in record.read_text()
+    out = await session(f"import {record} vs bob")
+    assert out.startswith("Imported as game #2 (in progress, 1 step): Alice (White) vs bob "
+                          "(Black).")
+    assert await session(f"import {tmp_path / 'missing.txt'} vs bob") == (
+        f"I cannot read {str(tmp_path / 'missing.txt')!r}: No such file or directory.")
+
+
+async def test_help_lists_every_command_word(session):
+    out = await session("help")
+    for word in ("challenge", "accept", "decline", "cancel", "move", "board", "moves",
+                 "resign", "draw", "takeback", "abort", "export", "vacation", "back",
+                 "rating", "leaderboard", "as NAME", "import FILE vs NAME", "quit"):
+        assert f"\n  {word}" in out
+    assert (await session("help challenge")).startswith("challenge: Challenge someone")
+
+
+async def test_a_game_over_shows_in_ratings_and_leaderboard(session):
+    await session("challenge bob white from 5/4/5/4/5/1c2/1B3/4/C4 w 1")
+    await session("as bob")
+    await session("accept")
+    await session("as Alice")
+    out = await session("c3xd4")
+    assert out.startswith("c3xd4 played in game #1. Game over: Alice (White) wins: Black has "
+                          "no Commander left (1-0).")
+    assert await session("rating") == "You have no rated Clash of Command games yet (you " \
+                                      "start at 1500)."
+    assert await session("leaderboard") == "No rated Clash of Command games yet."
+
+
+def _run_commandpost(args: list[str], script: str, tmp_path: Path) -> subprocess.CompletedProcess:
+    env = {**os.environ, "COMMANDPOST_DB": str(tmp_path / "main.db"),
+           "COMMANDPOST_PICTURES": str(tmp_path / "pictures"),
+           "PYTHONPATH": str(ROOT)}
+    return subprocess.run([sys.executable, "-m", "bot", *args], input=script, text=True,
+                          capture_output=True, timeout=60, env=env, cwd=tmp_path)
+
+
+def test_commandpost_without_arguments_runs_the_console_on_the_configured_database(tmp_path):
+    done = _run_commandpost([], "as alice\nchallenge bob\nquit\n", tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert f"commandpost console on {tmp_path / 'main.db'}" in done.stdout
+    assert "Challenge #1 sent to bob" in done.stdout
+    assert (tmp_path / "main.db").exists()
+    again = _run_commandpost(["console", "--as", "bob"], "challenges\n", tmp_path)  # then EOF
+    assert again.returncode == 0, again.stderr
+    assert "#1 alice → bob: Clash of Command" in again.stdout
