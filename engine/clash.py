@@ -27,6 +27,8 @@ Decisions of notation (rules §7 is silent on them):
   its path.
 * Input is read in ASCII: any white space separates, capital ``X`` is a capture sign, and
   look-alike letters (dotless ı, long ſ, the Kelvin sign) are refused.
+* In a position string a run of empty nodes is a digit 1–9; ``0`` and non-ASCII digits
+  (``²``) are refused, so every accepted string means one position.
 """
 
 from __future__ import annotations
