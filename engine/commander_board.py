@@ -109,12 +109,6 @@ ZONE: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
     tuple(_zone(sq, level) for sq in range(N_SQUARES)) if level else ()
     for level in range(4))
 
-#: NEAR[sq]: squares one or two steps away in any direction: the only squares whose
-#: emptying can open a capture that pieces block (the longest such capture is 3 steps).
-NEAR: tuple[frozenset[int], ...] = tuple(
-    frozenset(q for d in DIRECTIONS for q in RAY[sq][d][:2]) for sq in range(N_SQUARES))
-
-
 def between(a: int, b: int) -> tuple[int, ...]:
     """The squares strictly between two aligned squares (empty if not aligned)."""
     found = ALIGN[a].get(b)

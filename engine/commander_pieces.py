@@ -98,6 +98,7 @@ class PieceInfo(NamedTuple):
     capture: tuple[tuple[int, int, int], ...]  # per direction: (ground, air, navy) range
     zone: int  # air-defence level when it is a carrier, 0 if none
     notation: str  # upper-case form for SAN: "T", "+T"
+    reach: tuple[int, ...]  # per direction: the farthest square a move or capture looks at
 
 
 def _piece_info(piece: str) -> PieceInfo:
@@ -108,9 +109,12 @@ def _piece_info(piece: str) -> PieceInfo:
     per_dir_move = tuple(move[d % 2] for d in range(8))
     per_dir_capture = tuple(tuple(capture[c][d % 2] for c in range(3)) for d in range(8))
     zone = ZONE_LEVEL.get(letter, 0)
+    reach = tuple(
+        UNLIMITED if letter == "C" and d % 2 == 0 else max(per_dir_move[d], *per_dir_capture[d])
+        for d in range(8))
     return PieceInfo(RED if raw.isupper() else BLUE, letter, heroic, per_dir_move,
                      per_dir_capture,  # type: ignore[arg-type]
-                     zone + heroic if zone else 0, ("+" if heroic else "") + letter)
+                     zone + heroic if zone else 0, ("+" if heroic else "") + letter, reach)
 
 
 PIECES: dict[str, PieceInfo] = {

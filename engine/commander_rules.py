@@ -29,7 +29,6 @@ from .commander_board import (
     LAND_REACH,
     NAVIGABLE,
     NAVY_REACH,
-    NEAR,
     OPPOSITE,
     ORTHOGONAL,
     RAY,
@@ -47,7 +46,6 @@ from .commander_pieces import (
     REMOVE,
     STACKS,
     TERRAIN_CLASS,
-    UNLIMITED,
     promote,
 )
 
@@ -199,21 +197,27 @@ def end_of_turn(board: list[str | None], mover: int) -> None:
                 by_square.setdefault(q, []).append(i)
         for q, indices in by_square.items():
             board[q] = promote(board[q], indices)  # type: ignore[arg-type]
-    guards = [0, 0]
-    where = [-1, -1]
+    last_guard(board, 0)
+    last_guard(board, 1)
+
+
+def last_guard(board: list[str | None], side: int) -> None:
+    """If ``side`` has exactly one piece besides its commander, it becomes heroic (§6.3)."""
+    guards = 0
+    where = -1
     for q, s in enumerate(board):
         if s is not None:
             info = STACKS[s]
-            if info.guards:
-                guards[info.side] += info.guards
-                where[info.side] = q
-    for side in (0, 1):
-        if guards[side] == 1:
-            q = where[side]
-            pieces = STACKS[board[q]].pieces  # type: ignore[index]
-            i = next(i for i, p in enumerate(pieces) if PIECES[p].letter != "C")
-            if not PIECES[pieces[i]].heroic:
-                board[q] = promote(board[q], (i,))  # type: ignore[arg-type]
+            if info.guards and info.side == side:
+                guards += info.guards
+                where = q
+                if guards > 1:
+                    return
+    if guards == 1:
+        pieces = STACKS[board[where]].pieces  # type: ignore[index]
+        i = next(i for i, p in enumerate(pieces) if PIECES[p].letter != "C")
+        if not PIECES[pieces[i]].heroic:
+            board[where] = promote(board[where], (i,))  # type: ignore[arg-type]
 
 
 # --- one unit's options (§2.2, §3) ----------------------------------------------------------
@@ -238,19 +242,18 @@ def _ground_options(board: list[str | None], origin: int, side: int, unit: str,
                     left: str | None, lead, heavy: bool, walks: bool,
                     out: list[tuple[int, int]]) -> None:
     """Land and heavy leaders: blocked moves; captures blocked unless artillery or missile."""
-    moves, caps = lead.move, lead.capture
+    moves, caps, limits = lead.move, lead.capture, lead.reach
     blocked_captures = lead.letter in CAPTURE_BLOCKED
     commander = lead.letter == "C"
     reach = HEAVY_REACH[origin] if heavy else LAND_REACH[origin]
     seen = sight(board, _enemy_commander(board, side), origin, left is None) if walks else None
     rays = RAY[origin]
     for d in DIRECTIONS:
-        mr = moves[d]
-        cr = max(caps[d])
-        far = commander and not d & 1
-        limit = UNLIMITED if far else (mr if mr > cr else cr)
+        limit = limits[d]
         if not limit:
             continue
+        mr = moves[d]
+        far = commander and not d & 1
         quiet_reach = reach[d]
         join_reach = quiet_reach if heavy else quiet_reach + 1
         crossed = False  # the walking commander has passed through the line of sight
@@ -367,45 +370,65 @@ class Safety:
     """Decides whether a turn leaves the mover's commander safe, doing the full test only
     for turns that could change the attacks on it (see the module docstring)."""
 
-    __slots__ = ("side", "commander", "always", "sensitive", "enemy_guards")
+    __slots__ = ("side", "commander", "enemy_commander", "always", "air", "critical",
+                 "line", "enemy_guards")
 
     def __init__(self, board: Board, side: int, commander: int, enemy_commander: int) -> None:
         self.side = side
         self.commander = commander
-        self.always = attacked(board, commander, 1 - side) or air_threat(board, commander,
-                                                                         1 - side)
-        sensitive = set(NEAR[commander])
+        self.enemy_commander = enemy_commander
+        self.air = air_threat(board, commander, 1 - side)
+        self.always = self.air or attacked(board, commander, 1 - side)
+        # squares one or two steps from the commander whose emptying could open a blocked
+        # capture: occupied, with an enemy piece behind them within three steps
+        critical = set()
+        for ray in RAY[commander]:
+            near = ray[:3]
+            for j in (0, 1):
+                if j < len(near) and board[near[j]] is not None and any(
+                        board[q] is not None and STACKS[board[q]].side != side  # type: ignore
+                        for q in near[j + 1:]):
+                    critical.add(near[j])
+        self.critical = critical
         line = ALIGN[commander].get(enemy_commander)
-        if line is not None and not line[0] & 1:
-            sensitive.update(between(commander, enemy_commander))
-        self.sensitive = sensitive
+        self.line = between(commander, enemy_commander) if line and not line[0] & 1 else ()
         self.enemy_guards = sum(STACKS[s].guards for s in board
                                 if s is not None and STACKS[s].side != side)
 
-    def allows(self, board: list[str | None], origin: int, touched: bool,
+    def allows(self, board: list[str | None], origin: int, targets: Sequence[int],
                emptied: Sequence[int], captured: Sequence[str]) -> bool:
-        """Is the turn just applied to ``board`` legal? ``touched``: a step joined the
-        commander's square; ``emptied``: squares the turn may have emptied."""
+        """Is the turn just applied to ``board`` legal? ``targets``: the squares its steps
+        went to; ``emptied``: squares the turn may have emptied."""
+        side = self.side
         commander = self.commander
         guards = self.enemy_guards
         for c in captured:
             info = STACKS[c]
             if info.has_commander:  # the game ends; only the own commander must survive
-                return origin != commander or commander_square(board, self.side) is not None
+                return origin != commander or commander_square(board, side) is not None
             guards -= info.guards
-        need = self.always or origin == commander or touched or guards == 1
-        if not need:
-            sensitive = self.sensitive
+        moved = origin == commander
+        if not (self.always or moved or guards == 1 or commander in targets):
+            line = self.line
             for q in emptied:
-                if q in sensitive and board[q] is None:
-                    need = True
+                if board[q] is None and (q in self.critical or (
+                        q in line and all(board[x] is None for x in line))):
                     break
-            if not need:
+            else:
                 return True
         after = list(board)
-        end_of_turn(after, self.side)
-        where = commander_square(after, self.side) if origin == commander else commander
-        return where is not None and not attacked(after, where, 1 - self.side)
+        where = commander
+        if moved:
+            where = next((q for q in (origin, *targets) if after[q] is not None
+                          and STACKS[after[q]].has_commander  # type: ignore[index]
+                          and STACKS[after[q]].side == side), -1)  # type: ignore[index]
+            if where < 0:
+                return False
+        if self.air if where == commander else air_threat(after, where, 1 - side):
+            end_of_turn(after, side)  # own promotions change own air-defence levels
+        elif guards == 1:
+            last_guard(after, 1 - side)
+        return not attacked(after, where, 1 - side)
 
 
 # --- every legal turn (§5.8) ----------------------------------------------------------------
@@ -437,24 +460,23 @@ def legal_turns(cells: Board, side: int) -> list[RawTurn]:
             else:
                 board[t] = None
                 board[origin] = None
-            if safety.allows(board, origin, t == own, (origin, t),
+            if safety.allows(board, origin, (t,), (origin, t),
                              (old,) if kind in CAPTURES else ()):  # type: ignore[arg-type]
                 out.append((origin, ((stack, t, kind),), False))
             board[t] = old
             board[origin] = stack
         if STACKS[stack].size > 1:
             _extend(board, origin, side, zones, safety, STACKS[stack].pieces, (), False,
-                    False, (origin,), (), out)
+                    (), (origin,), (), out)
     return out
 
 
 def _extend(board: list[str | None], origin: int, side: int, zones: Sequence[int],
             safety: Safety, remaining: tuple[str, ...], steps: tuple[RawStep, ...],
-            moved: bool, touched: bool, emptied: tuple[int, ...], captured: tuple[str, ...],
-            out: list[RawTurn]) -> None:
+            moved: bool, targets: tuple[int, ...], emptied: tuple[int, ...],
+            captured: tuple[str, ...], out: list[RawTurn]) -> None:
     """Add every deploy that continues ``steps`` with one more step of a piece still able
     to act (§5.5); pieces that are alike are tried once."""
-    own = safety.commander
     here = board[origin]
     for i, piece in enumerate(remaining):
         if piece in remaining[:i]:
@@ -478,7 +500,7 @@ def _extend(board: list[str | None], origin: int, side: int, zones: Sequence[int
                 board[origin] = left
             steps2 = steps + ((piece, t, kind),)
             moved2 = moved or kind != STAY
-            touched2 = touched or t == own
+            targets2 = targets + (t,)
             if kind in CAPTURES:
                 captured2 = captured + (old,)  # type: ignore[operator]
                 emptied2 = emptied + (t,) if kind != CAPTURE else emptied
@@ -488,13 +510,13 @@ def _extend(board: list[str | None], origin: int, side: int, zones: Sequence[int
             if moved2:
                 on = board[origin]
                 if on is None or _may_stay(on, origin):
-                    if safety.allows(board, origin, touched2, emptied2, captured2):
+                    if safety.allows(board, origin, targets2, emptied2, captured2):
                         out.append((origin, steps2, True))
             if rest and not ends:
                 z = zones
                 if kind in CAPTURES and STACKS[old].zone:  # type: ignore[index]
                     z = zone_masks(board, 1 - side)
-                _extend(board, origin, side, z, safety, rest, steps2, moved2, touched2,
+                _extend(board, origin, side, z, safety, rest, steps2, moved2, targets2,
                         emptied2, captured2, out)
             board[t] = old
             board[origin] = here
