@@ -4,9 +4,10 @@ be read by column name.
 
 `SqliteDatabase` is the driver used now: one database file through aiosqlite, WAL mode, one
 writer connection (transactions are serialised by an asyncio lock and begin IMMEDIATE, so
-another process writing the same file waits for its turn) and one reader connection that
-sees only committed data. Another driver (PostgreSQL) would implement the same three
-methods; the SQL of the service sticks to what both understand.
+another process writing the same file waits for its turn; those that queue up are committed
+together) and one reader connection that sees only committed data. Another driver
+(PostgreSQL) would implement the same three methods; the SQL of the service sticks to what
+both understand.
 
 The schema is versioned: `MIGRATIONS` lists the steps in order, the ``schema_migrations``
 table records which were applied, and `open_database` applies the missing ones in one
@@ -98,18 +99,67 @@ class SqliteDatabase:
         self._reader = reader
         self._write_lock = asyncio.Lock()
         self._read_lock = asyncio.Lock()
+        self._batch: asyncio.Future[None] | None = None  # the transaction being filled
+        self._members = 0  # transactions in it so far
+        self._committers: set[asyncio.Task[None]] = set()
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Session]:
+        # Group commit: transactions that queue up while one runs join its batch, each
+        # inside a savepoint, and the batch is committed once when their turns are over. A
+        # member returns only after the commit, so nothing is acknowledged before it is
+        # stored, while one disk flush serves many moves.
         async with self._write_lock:
-            await self._writer.execute("BEGIN IMMEDIATE")
+            batch = self._batch
+            if batch is None:
+                await self._writer.execute("BEGIN IMMEDIATE")
+                batch = self._batch = asyncio.get_running_loop().create_future()
+                committer = asyncio.create_task(self._commit(batch))
+                self._committers.add(committer)
+                committer.add_done_callback(self._committers.discard)
+            else:
+                await self._writer.execute("SAVEPOINT member")
+            first = not self._members
+            self._members += 1
             try:
                 yield _SqliteSession(self._writer)
             except BaseException:
+                await self._undo(batch, first)
+                raise
+        # savepoints are not released one by one: COMMIT releases them all
+        await asyncio.shield(batch)
+
+    async def _undo(self, batch: asyncio.Future[None], first: bool) -> None:
+        """Roll back one failed member of a batch, keeping the others' work."""
+        if first:  # nobody else has joined yet: the whole transaction is its own
+            self._batch = None
+            self._members = 0
+            if self._writer.in_transaction:
+                await self._writer.execute("ROLLBACK")
+            return
+        if self._writer.in_transaction:
+            await self._writer.execute("ROLLBACK TO member")  # the innermost: this member's
+            return
+        # SQLite gave up the whole transaction (a disk error): the batch is lost
+        self._batch = None
+        self._members = 0
+        batch.set_exception(StorageError("the transaction was rolled back by the database"))
+
+    async def _commit(self, batch: asyncio.Future[None]) -> None:
+        """Commit a batch once every member that queued before it has run."""
+        async with self._write_lock:
+            if self._batch is not batch:  # rolled back meanwhile
+                return
+            self._batch = None
+            self._members = 0
+            try:
+                await self._writer.execute("COMMIT")
+            except BaseException as err:
                 if self._writer.in_transaction:
                     await self._writer.execute("ROLLBACK")
-                raise
-            await self._writer.execute("COMMIT")
+                batch.set_exception(err)
+                return
+            batch.set_result(None)
 
     @asynccontextmanager
     async def snapshot(self) -> AsyncIterator[Session]:

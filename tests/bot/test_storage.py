@@ -3,6 +3,7 @@ database upgraded in place, all-or-nothing transactions, and the settings that n
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import pytest
@@ -136,3 +137,52 @@ def test_bad_settings_are_refused_with_a_clear_message(env, message):
     with pytest.raises(ConfigError) as err:
         Settings.from_env(env)
     assert str(err.value) == message
+
+
+# --- group commit ------------------------------------------------------------------------
+async def _insert_player(db, name: str, fail: bool = False) -> bool:
+    """One transaction adding a player; True once it is visible to a reader."""
+    async with db.transaction() as s:
+        await s.execute("INSERT INTO players (transport, address, display_name, created_at) "
+                        "VALUES ('console', ?, ?, 0)", (name, name))
+        if fail:
+            raise ValueError(name)
+    async with db.snapshot() as s:
+        return await s.one("SELECT id FROM players WHERE address = ?", (name,)) is not None
+
+
+async def _statements(db) -> list[str]:
+    seen: list[str] = []
+    await db._writer.set_trace_callback(seen.append)
+    return seen
+
+
+async def test_transactions_that_queue_up_are_committed_together(tmp_path: Path):
+    db = await open_database(tmp_path / "games.db")
+    try:
+        seen = await _statements(db)
+        visible = await asyncio.gather(*(_insert_player(db, f"p{k}") for k in range(20)))
+        assert visible == [True] * 20  # each returned only once its data was committed
+        assert seen.count("COMMIT") == 1
+        assert seen.count("BEGIN IMMEDIATE") == 1
+        await _insert_player(db, "alone")
+        assert seen.count("COMMIT") == 2
+    finally:
+        await db.close()
+
+
+async def test_a_failing_transaction_in_a_group_takes_only_its_own_changes_back(tmp_path: Path):
+    db = await open_database(tmp_path / "games.db")
+    try:
+        names = [f"p{k}" for k in range(8)]
+        results = await asyncio.gather(
+            *(_insert_player(db, name, fail=name in ("p0", "p4")) for name in names),
+            return_exceptions=True)
+        assert [type(r).__name__ for r in results] == [
+            "ValueError", "bool", "bool", "bool", "ValueError", "bool", "bool", "bool"]
+        async with db.snapshot() as s:
+            stored = [r["address"] for r in await s.all("SELECT address FROM players "
+                                                         "ORDER BY id")]
+        assert stored == ["p1", "p2", "p3", "p5", "p6", "p7"]
+    finally:
+        await db.close()
