@@ -18,6 +18,7 @@ from .clock import describe_days, format_duration, format_time, parse_days
 from .model import Game, Player
 from .results import Done, Refusal, Result
 from .service import GameService
+from .words import plural
 
 FindPlayer = Callable[[str], Awaitable[Player | Refusal]]
 SIDE_WORDS = {"white": 0, "first": 0, "red": 0, "black": 1, "second": 1, "blue": 1}
@@ -273,8 +274,7 @@ class Commands:
         if not found:
             where = f" from {node}" if node else ""
             return Reply(f"There is no legal move{where} in game #{game.id}.")
-        return Reply(f"{len(found)} legal move{'s' if len(found) != 1 else ''}: "
-                     + " ".join(found))
+        return Reply(f"{plural(len(found), 'legal move')}: " + " ".join(found))
 
     async def cmd_move(self, sender: Player, place: str, args: list[str]) -> Reply:
         """Play a move (the word `move` may be left out).
@@ -409,8 +409,7 @@ class Commands:
             return Reply(f"You have no rated {variant.display_name} games yet "
                          f"(you start at {rating.rating:.0f}).")
         return Reply(f"Your {variant.display_name} rating: {rating.rating:.0f} "
-                     f"± {2 * rating.deviation:.0f} after {games} rated game"
-                     f"{'s' if games != 1 else ''}.")
+                     f"± {2 * rating.deviation:.0f} after {plural(games, 'rated game')}.")
 
     async def cmd_leaderboard(self, sender: Player, place: str, args: list[str]) -> Reply:
         """Show the best-rated players of a variant.
@@ -426,7 +425,7 @@ class Commands:
         if not board:
             return Reply(f"No rated {variant.display_name} games yet.")
         lines = [f"  {k}. {s.name:<16} {s.rating:6.0f} ± {2 * s.deviation:3.0f}  "
-                 f"({s.games} game{'s' if s.games != 1 else ''})"
+                 f"({plural(s.games, 'game')})"
                  for k, s in enumerate(board, 1)]
         return Reply(f"{variant.display_name} leaderboard:\n" + "\n".join(lines))
 

@@ -11,6 +11,11 @@ a turn of several steps is several rows, the turn going on while the position sa
 in progress. Notifications are written to the outbox in the transaction that causes them.
 Time comes from an injected ``now()`` callable; timeouts, reminders, expiring challenges
 and ending vacations are applied by `bot.scheduler` through the ``process_*`` methods.
+
+This module holds players, games, moves and the end of a game; the service's other
+commands live beside it, one topic per module, and are mixed in: challenges
+(`bot.challenges`), vacations (`bot.vacations`), ratings (`bot.standings`) and game records
+(`bot.archive`).
 """
 
 from __future__ import annotations
@@ -18,9 +23,8 @@ from __future__ import annotations
 import json
 import random
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
-from datetime import UTC, datetime
 
 from engine import (
     AmbiguousMoveError,
@@ -28,33 +32,29 @@ from engine import (
     MoveSyntaxError,
     Position,
     Variant,
-    all_variants,
     get_variant,
 )
 
 from . import outbox
+from .archive import Archive
+from .challenges import ChallengeDesk
 from .clock import (
-    ALLOWED_DAYS,
-    DAY,
     Clock,
     TurnClock,
     describe_days,
     format_duration,
     format_time,
-    pause,
-    resume,
     start_turn,
     system_clock,
-    time_control_help,
-    vacation_left,
-    year_start,
 )
 from .config import Settings
-from .model import Challenge, Game, Notification, PlayedMove, Player, place_transport
-from .ratings import Rating, rate_game
-from .records import END, RecordError, read_record, replay, write_record
+from .model import Game, Notification, PlayedMove, Player, place_transport
+from .records import END
 from .results import Done, Reason, Refusal, Result
+from .standings import Standings
 from .storage import Database, Session, StorageError, open_database
+from .vacations import Vacations
+from .words import or_list
 
 CACHED_GAMES = 512
 
@@ -68,27 +68,11 @@ class _Line:
     boundaries: list[Position]  # positions where a turn ended, the start first
 
 
-@dataclass(frozen=True)
-class Standing:
-    """A player's rating in one variant, as the leaderboard shows it."""
-
-    player_id: int
-    name: str
-    rating: float
-    deviation: float
-    games: int
-
-
-def _or_list(items: Sequence[str]) -> str:
-    items = list(items)
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " or " + items[-1]
-
-
 def _score(winner: int | None) -> str:
     return {0: "1-0", 1: "0-1"}.get(winner, "1/2-1/2")  # type: ignore[arg-type]
 
 
-class GameService:
+class GameService(ChallengeDesk, Vacations, Standings, Archive):
     """Players, challenges, games, clocks, ratings, records and the outbox."""
 
     def __init__(self, db: Database, settings: Settings | None = None, now: Clock = system_clock,
@@ -126,11 +110,12 @@ class GameService:
                               (transport, address))
         if row is not None and (display_name is None or row["display_name"] == name):
             return Player.from_row(row)
+        # a player created meanwhile by another command keeps its name unless one is given
+        rename = "UPDATE SET display_name = excluded.display_name" if display_name else "NOTHING"
         async with self.db.transaction() as s:
             await s.execute(
                 "INSERT INTO players (transport, address, display_name, created_at) "
-                "VALUES (?, ?, ?, ?) ON CONFLICT (transport, address) DO UPDATE "
-                "SET display_name = excluded.display_name",
+                f"VALUES (?, ?, ?, ?) ON CONFLICT (transport, address) DO {rename}",
                 (transport, address, name, self.now()))
             row = await s.one("SELECT * FROM players WHERE transport = ? AND address = ?",
                               (transport, address))
@@ -163,231 +148,6 @@ class GameService:
             await s.execute("UPDATE players SET preferences = ? WHERE id = ?",
                             (json.dumps(preferences, sort_keys=True), player.id))
         return replace(player, preferences=preferences)
-
-    # --- challenges -----------------------------------------------------------------
-    async def challenge(self, sender: Player, place: str, opponent: Player | None = None,
-                        variant: str = "clash", mode: str | None = None,
-                        side: int | None = None, days: int | None = None,
-                        start_fen: str | None = None, rated: bool | None = None) -> Result:
-        """Challenge ``opponent`` (or anyone in ``place`` when None) to a game."""
-        try:
-            rules = get_variant(variant)
-        except EngineError:
-            known = ", ".join(v.name for v in all_variants())
-            return Refusal(Reason.UNKNOWN_VARIANT,
-                           f"There is no variant called {variant!r}. Choose one of: {known}.")
-        mode = mode or rules.modes[0]
-        if mode not in rules.modes:
-            return Refusal(Reason.UNKNOWN_MODE, f"{rules.display_name} has no mode {mode!r}; "
-                                                f"its modes are {_or_list(rules.modes)}.")
-        if days is not None and days not in ALLOWED_DAYS:
-            return Refusal(Reason.BAD_TIME_CONTROL, time_control_help(str(days)).capitalize()
-                           + ".")
-        if opponent is not None and opponent.id == sender.id:
-            return Refusal(Reason.SELF_CHALLENGE, "You cannot challenge yourself.")
-        if side not in (None, 0, 1):
-            raise ValueError(f"side must be 0, 1 or None, not {side!r}")
-        if start_fen is not None:
-            start = self._start_position(rules, start_fen, mode)
-            if isinstance(start, Refusal):
-                return start
-            start_fen = rules.format_position(start)
-        rated = start_fen is None if rated is None else rated
-        now = self.now()
-        async with self.db.transaction() as s:
-            challenge_id = await s.insert(
-                "INSERT INTO challenges (challenger_id, opponent_id, place, variant, mode, side, "
-                "days, start_fen, rated, status, created_at, expires_at) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'open', ?, ?)",
-                (sender.id, opponent.id if opponent else None, place, rules.name, mode, side,
-                 days, start_fen, int(rated), now, now + self.settings.challenge_days * DAY))
-            challenge = await self._challenge(s, challenge_id)
-            assert challenge is not None
-            offer = self._describe_challenge(challenge)
-            if opponent is not None:
-                await outbox.notify(s, now, transport=opponent.transport, kind="challenge",
-                                    player_id=opponent.id, place=place,
-                                    text=f"{sender.display_name} challenges you: {offer}. "
-                                         f"Answer with `accept #{challenge_id}` or "
-                                         f"`decline #{challenge_id}`.")
-            else:
-                await outbox.notify(s, now, transport=place_transport(place), kind="challenge",
-                                    place=place,
-                                    text=f"{sender.display_name} challenges anyone here: "
-                                         f"{offer}. Answer with `accept #{challenge_id}`.")
-        whom = opponent.display_name if opponent else "anyone here"
-        return Done(f"Challenge #{challenge_id} sent to {whom}: {offer}. It expires "
-                    f"{format_time(challenge.expires_at)}.", challenge=challenge)
-
-    def _start_position(self, rules: Variant, fen: str, mode: str) -> Position | Refusal:
-        try:
-            start = rules.parse_position(fen)
-        except EngineError as err:
-            return Refusal(Reason.BAD_POSITION, f"That start position cannot be used: {err}")
-        if rules.outcome(start, (), mode).is_over or not rules.legal_moves(start):
-            return Refusal(Reason.BAD_POSITION, "That start position cannot be used: the game "
-                                                "would be over before it starts.")
-        return start
-
-    def _describe_challenge(self, c: Challenge) -> str:
-        rules = get_variant(c.variant)
-        side = ("side chosen at random" if c.side is None
-                else f"{c.challenger_name} plays {rules.side_names[c.side]}")
-        words = [rules.display_name]
-        if c.mode != rules.modes[0]:
-            words.append(f"{c.mode} mode")
-        words += [describe_days(c.days), side, "rated" if c.rated else "unrated"]
-        if c.start_fen:
-            words.append(f"from {c.start_fen}")
-        return ", ".join(words)
-
-    async def _challenge(self, s: Session, challenge_id: int) -> Challenge | None:
-        row = await s.one(Challenge.CHALLENGE_SQL + " WHERE c.id = ?", (challenge_id,))
-        return Challenge.from_row(row) if row else None
-
-    async def challenges(self, player: Player | None = None, place: str | None = None,
-                         ) -> list[Challenge]:
-        """Open challenges made by or to ``player``, or open to anyone in ``place``."""
-        clauses, params = ["c.status = 'open'", "c.expires_at > ?"], [self.now()]
-        if player is not None:
-            who = "(c.challenger_id = ? OR c.opponent_id = ?"
-            params += [player.id, player.id]
-            if place is not None:
-                who += " OR (c.opponent_id IS NULL AND c.place = ?)"
-                params.append(place)
-            clauses.append(who + ")")
-        elif place is not None:
-            clauses.append("c.place = ?")
-            params.append(place)
-        async with self.db.snapshot() as s:
-            rows = await s.all(Challenge.CHALLENGE_SQL + " WHERE " + " AND ".join(clauses)
-                               + " ORDER BY c.id", params)
-        return [Challenge.from_row(r) for r in rows]
-
-    async def find_challenge(self, sender: Player, place: str, challenge_id: int | None = None,
-                             own: bool = False) -> Challenge | Refusal:
-        """The challenge a command means: the one numbered, or the only open one that
-        ``sender`` may answer here (``own``: the only one ``sender`` made)."""
-        if challenge_id is not None:
-            async with self.db.snapshot() as s:
-                found = await self._challenge(s, challenge_id)
-            if found is None:
-                return Refusal(Reason.NO_SUCH_CHALLENGE, f"There is no challenge #{challenge_id}.")
-            return found
-        mine = await self.challenges(sender, place)
-        if own:
-            mine = [c for c in mine if c.challenger_id == sender.id]
-        else:
-            mine = [c for c in mine if c.challenger_id != sender.id]
-        if len(mine) == 1:
-            return mine[0]
-        if not mine:
-            what = "made no open challenge" if own else "have no challenge to answer"
-            return Refusal(Reason.NO_SUCH_CHALLENGE, f"You {what} here.")
-        listed = ", ".join(f"#{c.id} ({c.challenger_name}, {get_variant(c.variant).display_name})"
-                           for c in mine)
-        return Refusal(Reason.WHICH_CHALLENGE,
-                       f"There are several challenges: {listed}. Say which, as in "
-                       f"`accept #{mine[0].id}`.")
-
-    async def _open_challenge(self, s: Session, challenge_id: int,
-                              now: float) -> Challenge | Refusal:
-        challenge = await self._challenge(s, challenge_id)
-        if challenge is None:
-            return Refusal(Reason.NO_SUCH_CHALLENGE, f"There is no challenge #{challenge_id}.")
-        if challenge.status == "open" and challenge.expires_at <= now:
-            challenge = await self._expire(s, challenge, now)
-        if challenge.status != "open":
-            return Refusal(Reason.CHALLENGE_CLOSED,
-                           f"Challenge #{challenge_id} is no longer open: it was "
-                           f"{challenge.status}.")
-        return challenge
-
-    async def accept(self, sender: Player, challenge_id: int) -> Result:
-        """Accept a challenge: the game starts."""
-        now = self.now()
-        async with self.db.transaction() as s:
-            challenge = await self._open_challenge(s, challenge_id, now)
-            if isinstance(challenge, Refusal):
-                return challenge
-            if challenge.challenger_id == sender.id:
-                return Refusal(Reason.NOT_YOUR_CHALLENGE,
-                               f"You cannot accept your own challenge; withdraw it with "
-                               f"`cancel #{challenge_id}`.")
-            if challenge.opponent_id not in (None, sender.id):
-                return Refusal(Reason.NOT_YOUR_CHALLENGE,
-                               f"Challenge #{challenge_id} is for {challenge.opponent_name}, "
-                               f"not for you.")
-            rules = get_variant(challenge.variant)
-            side = challenge.side if challenge.side is not None else self.rng.randrange(2)
-            players = (challenge.challenger_id, sender.id)
-            if side == 1:
-                players = players[::-1]
-            start = (rules.parse_position(challenge.start_fen) if challenge.start_fen
-                     else rules.start_position(challenge.mode))
-            game = await self._create_game(s, rules, challenge.mode, challenge.place, players,
-                                           start, challenge.rated, challenge.days, now,
-                                           challenge.id, actor=sender.id)
-            await s.execute("UPDATE challenges SET status = 'accepted', game_id = ?, "
-                            "opponent_id = ? WHERE id = ?", (game.id, sender.id, challenge.id))
-        return Done(f"Challenge #{challenge_id} accepted. {self._game_started(game, rules)}",
-                    game=game, challenge=challenge)
-
-    async def decline(self, sender: Player, challenge_id: int) -> Result:
-        """Decline a challenge addressed to you."""
-        now = self.now()
-        async with self.db.transaction() as s:
-            challenge = await self._open_challenge(s, challenge_id, now)
-            if isinstance(challenge, Refusal):
-                return challenge
-            if challenge.opponent_id != sender.id:
-                why = ("it is open to anyone: simply leave it" if challenge.opponent_id is None
-                       else "it is not addressed to you")
-                return Refusal(Reason.NOT_YOUR_CHALLENGE,
-                               f"You cannot decline challenge #{challenge_id}: {why}.")
-            await self._close_challenge(s, challenge, "declined", now,
-                                        f"{sender.display_name} declined your challenge "
-                                        f"#{challenge_id}.")
-        return Done(f"Challenge #{challenge_id} declined.", challenge=challenge)
-
-    async def cancel(self, sender: Player, challenge_id: int) -> Result:
-        """Withdraw a challenge you made."""
-        now = self.now()
-        async with self.db.transaction() as s:
-            challenge = await self._open_challenge(s, challenge_id, now)
-            if isinstance(challenge, Refusal):
-                return challenge
-            if challenge.challenger_id != sender.id:
-                return Refusal(Reason.NOT_YOUR_CHALLENGE,
-                               f"Challenge #{challenge_id} is {challenge.challenger_name}'s; "
-                               f"only they can cancel it.")
-            await s.execute("UPDATE challenges SET status = 'cancelled' WHERE id = ?",
-                            (challenge.id,))
-            if challenge.opponent_id is not None:
-                player = await s.one("SELECT transport FROM players WHERE id = ?",
-                                     (challenge.opponent_id,))
-                assert player is not None
-                await outbox.notify(s, now, transport=player["transport"], kind="challenge",
-                                    player_id=challenge.opponent_id, place=challenge.place,
-                                    text=f"{challenge.challenger_name} withdrew challenge "
-                                         f"#{challenge.id}.")
-        return Done(f"Challenge #{challenge_id} cancelled.", challenge=challenge)
-
-    async def _close_challenge(self, s: Session, challenge: Challenge, status: str, now: float,
-                               text: str) -> Challenge:
-        await s.execute("UPDATE challenges SET status = ? WHERE id = ?", (status, challenge.id))
-        row = await s.one("SELECT transport FROM players WHERE id = ?",
-                          (challenge.challenger_id,))
-        assert row is not None
-        await outbox.notify(s, now, transport=row["transport"], kind="challenge", text=text,
-                            player_id=challenge.challenger_id, place=challenge.place)
-        return replace(challenge, status=status)
-
-    async def _expire(self, s: Session, challenge: Challenge, now: float) -> Challenge:
-        return await self._close_challenge(
-            s, challenge, "expired", now,
-            f"Your challenge #{challenge.id} ({self._describe_challenge(challenge)}) expired "
-            f"unanswered.")
 
     # --- starting games -------------------------------------------------------------
     async def _create_game(self, s: Session, rules: Variant, mode: str, place: str,
@@ -599,7 +359,7 @@ class GameService:
         reason = getattr(err, "reason", str(err))
         if isinstance(err, AmbiguousMoveError):
             return Refusal(Reason.AMBIGUOUS_MOVE,
-                           f"{quoted} is ambiguous: it could be {_or_list(err.candidates)}. "
+                           f"{quoted} is ambiguous: it could be {or_list(err.candidates)}. "
                            f"Send the one you mean.", err.candidates)
         if isinstance(err, MoveSyntaxError):
             return Refusal(Reason.BAD_MOVE, f"I cannot read {quoted!r} as a move: {reason}.")
@@ -737,28 +497,6 @@ class GameService:
         assert game.clock.deadline is not None
         return await self._finish(s, game, rules, 1 - loser,
                                   f"{game.names[loser]} ran out of time", game.clock.deadline)
-
-    async def _rate(self, s: Session, game: Game, rules: Variant, now: float) -> str:
-        before = [await self._rating(s, p, game.variant) for p in game.players]
-        score = 0.5 if game.winner is None else float(game.winner == 0)
-        after = rate_game(before[0], before[1], score)
-        for player_id, rating in zip(game.players, after, strict=True):
-            await s.execute(
-                "INSERT INTO ratings (player_id, variant, rating, deviation, volatility, games, "
-                "updated_at) VALUES (?, ?, ?, ?, ?, 1, ?) ON CONFLICT (player_id, variant) "
-                "DO UPDATE SET rating = excluded.rating, deviation = excluded.deviation, "
-                "volatility = excluded.volatility, games = games + 1, "
-                "updated_at = excluded.updated_at",
-                (player_id, game.variant, rating.rating, rating.deviation, rating.volatility,
-                 now))
-        changes = ", ".join(f"{name} {old.rating:.0f} → {new.rating:.0f}"
-                            for name, old, new in zip(game.names, before, after, strict=True))
-        return f" Ratings: {changes}."
-
-    async def _rating(self, s: Session, player_id: int, variant: str) -> Rating:
-        row = await s.one("SELECT rating, deviation, volatility FROM ratings "
-                          "WHERE player_id = ? AND variant = ?", (player_id, variant))
-        return Rating(row["rating"], row["deviation"], row["volatility"]) if row else Rating()
 
     async def resign(self, sender: Player, game_id: int) -> Result:
         """Give up the game."""
@@ -942,109 +680,6 @@ class GameService:
         return Done(f"Takeback declined in game #{game_id}.",
                     game=replace(game, takeback_offer=None))
 
-    # --- vacations ------------------------------------------------------------------
-    async def start_vacation(self, player: Player, days: float | None = None) -> Result:
-        """Pause the player's clocks for ``days`` (default: the rest of this year's
-        allowance) or until they come back."""
-        now = self.now()
-        async with self.db.transaction() as s:
-            row = await s.one("SELECT * FROM players WHERE id = ?", (player.id,))
-            assert row is not None
-            player = Player.from_row(row)
-            if player.on_vacation(now):
-                assert player.vacation_until is not None
-                return Refusal(Reason.ALREADY_ON_VACATION,
-                               f"You are already on vacation until "
-                               f"{format_time(player.vacation_until)}; send `back` to end it.")
-            left = vacation_left(self.settings.vacation_days,
-                                 await self._vacation_spells(s, player.id, now), now)
-            if left <= 0:
-                return Refusal(Reason.NO_VACATION_LEFT,
-                               f"You have used all {self.settings.vacation_days:g} days of "
-                               f"vacation for this year.")
-            length = left if days is None else min(days * DAY, left)
-            until = now + length
-            await s.insert("INSERT INTO vacations (player_id, started_at) VALUES (?, ?)",
-                           (player.id, now))
-            await s.execute("UPDATE players SET vacation_until = ? WHERE id = ?",
-                            (until, player.id))
-            paused = await self._pause_clocks(s, player, now)
-        listed = ", ".join(f"#{g}" for g in paused) or "none at the moment"
-        return Done(f"You are on vacation until {format_time(until)} "
-                    f"({format_duration(length)}). Your clocks are paused (games to move in: "
-                    f"{listed}); send `back` when you return.",
-                    player=replace(player, vacation_until=until))
-
-    async def _vacation_spells(self, s: Session, player_id: int,
-                               now: float) -> list[tuple[float, float | None]]:
-        rows = await s.all("SELECT started_at, ended_at FROM vacations WHERE player_id = ? "
-                           "AND started_at >= ?", (player_id, year_start(now)))
-        return [(r["started_at"], r["ended_at"]) for r in rows]
-
-    async def _my_turn_games(self, s: Session, player_id: int) -> list[Game]:
-        rows = await s.all(Game.GAME_SQL + " WHERE g.status = 'active' AND g.days IS NOT NULL "
-                           "AND ((g.player0 = ? AND g.to_move = 0) OR "
-                           "(g.player1 = ? AND g.to_move = 1)) ORDER BY g.id",
-                           (player_id, player_id))
-        return [Game.from_row(r) for r in rows]
-
-    async def _pause_clocks(self, s: Session, player: Player, now: float) -> list[int]:
-        paused = []
-        for game in await self._my_turn_games(s, player.id):
-            if game.clock.paused:
-                continue
-            await self._set_clock(s, game.id, pause(game.clock, now))
-            paused.append(game.id)
-            side = game.side_of(player.id)
-            await self._notify_side(s, game, 1 - side, "vacation", now,  # type: ignore[operator]
-                                    f"{player.display_name} is on vacation; the clock of game "
-                                    f"#{game.id} is paused.")
-        return paused
-
-    async def end_vacation(self, player: Player) -> Result:
-        """Come back from vacation: the paused clocks run again."""
-        now = self.now()
-        async with self.db.transaction() as s:
-            row = await s.one("SELECT * FROM players WHERE id = ?", (player.id,))
-            assert row is not None
-            player = Player.from_row(row)
-            if player.vacation_until is None:
-                return Refusal(Reason.NOT_ON_VACATION, "You are not on vacation.")
-            resumed = await self._come_back(s, player, min(now, player.vacation_until))
-        listed = ", ".join(f"#{g}" for g in resumed) or "none"
-        return Done(f"Welcome back! Your clocks run again (games to move in: {listed}).",
-                    player=replace(player, vacation_until=None))
-
-    async def _come_back(self, s: Session, player: Player, at: float) -> list[int]:
-        """End the vacation at time ``at`` and restart the paused clocks from then."""
-        await s.execute("UPDATE vacations SET ended_at = ? WHERE player_id = ? "
-                        "AND ended_at IS NULL", (at, player.id))
-        await s.execute("UPDATE players SET vacation_until = NULL WHERE id = ?", (player.id,))
-        resumed = []
-        for game in await self._my_turn_games(s, player.id):
-            if not game.clock.paused:
-                continue
-            clock = resume(game.clock, game.days, at)
-            await self._set_clock(s, game.id, clock)
-            resumed.append(game.id)
-            side = game.side_of(player.id)
-            assert side is not None and clock.deadline is not None
-            await self._notify_side(s, game, 1 - side, "vacation", at,
-                                    f"{player.display_name} is back from vacation; the clock of "
-                                    f"game #{game.id} runs again.")
-            await self._notify_side(s, game, side, "your-move", at,
-                                    f"Welcome back: game #{game.id} waits for your move. You "
-                                    f"have {format_duration(clock.deadline - at)} (until "
-                                    f"{format_time(clock.deadline)}).")
-        return resumed
-
-    async def vacation_left(self, player: Player) -> float:
-        """Seconds of vacation ``player`` may still take this year."""
-        now = self.now()
-        async with self.db.snapshot() as s:
-            spells = await self._vacation_spells(s, player.id, now)
-        return vacation_left(self.settings.vacation_days, spells, now)
-
     # --- the scheduler's work -------------------------------------------------------
     async def process_due(self) -> dict[str, int]:
         """Apply everything that has fallen due: vacations that end, losses on time,
@@ -1053,16 +688,6 @@ class GameService:
                 "timeouts": await self.process_timeouts(),
                 "reminders": await self.process_reminders(),
                 "challenges": await self.process_challenges()}
-
-    async def process_vacations(self) -> int:
-        now = self.now()
-        async with self.db.transaction() as s:
-            rows = await s.all("SELECT * FROM players WHERE vacation_until <= ?", (now,))
-            for row in rows:
-                player = Player.from_row(row)
-                assert player.vacation_until is not None
-                await self._come_back(s, player, player.vacation_until)
-        return len(rows)
 
     async def process_timeouts(self) -> int:
         now = self.now()
@@ -1089,15 +714,6 @@ class GameService:
                 await s.execute("UPDATE games SET reminder_due = NULL WHERE id = ?", (game.id,))
         return len(rows)
 
-    async def process_challenges(self) -> int:
-        now = self.now()
-        async with self.db.transaction() as s:
-            rows = await s.all(Challenge.CHALLENGE_SQL + " WHERE c.status = 'open' "
-                               "AND c.expires_at <= ?", (now,))
-            for row in rows:
-                await self._expire(s, Challenge.from_row(row), now)
-        return len(rows)
-
     async def next_due(self) -> float | None:
         """When the scheduler next has something to do (None: nothing is waiting)."""
         async with self.db.snapshot() as s:
@@ -1109,155 +725,6 @@ class GameService:
                 " UNION ALL SELECT MIN(expires_at) FROM challenges WHERE status = 'open')")
         return None if row is None or row["t"] is None else float(row["t"])
 
-    # --- ratings --------------------------------------------------------------------
-    async def rating(self, player: Player, variant: str) -> tuple[Rating, int]:
-        """The player's rating in ``variant`` and how many rated games it rests on."""
-        async with self.db.snapshot() as s:
-            row = await s.one("SELECT * FROM ratings WHERE player_id = ? AND variant = ?",
-                              (player.id, get_variant(variant).name))
-        if row is None:
-            return Rating(), 0
-        return Rating(row["rating"], row["deviation"], row["volatility"]), row["games"]
-
-    async def leaderboard(self, variant: str, limit: int = 10) -> list[Standing]:
-        """The best-rated players of ``variant``."""
-        async with self.db.snapshot() as s:
-            rows = await s.all("SELECT r.*, p.display_name FROM ratings r JOIN players p "
-                               "ON p.id = r.player_id WHERE r.variant = ? "
-                               "ORDER BY r.rating DESC, r.games DESC LIMIT ?",
-                               (get_variant(variant).name, limit))
-        return [Standing(r["player_id"], r["display_name"], r["rating"], r["deviation"],
-                         r["games"]) for r in rows]
-
-    # --- records --------------------------------------------------------------------
-    async def export(self, game_id: int) -> Result:
-        """The game as a record text (in ``Done.text``)."""
-        game = await self.game(game_id)
-        if game is None:
-            return Refusal(Reason.NO_SUCH_GAME, f"There is no game #{game_id}.")
-        rules = get_variant(game.variant)
-        turns: list[list[str]] = []
-        for played in await self.played_moves(game_id):
-            if played.turn == len(turns):
-                turns.append([])
-            turns[-1].append(played.text)
-        tags = {"Variant": rules.name, "Mode": game.mode, "Site": game.place,
-                "Date": datetime.fromtimestamp(game.created_at, UTC).strftime("%Y.%m.%d"),
-                rules.side_names[0]: game.names[0], rules.side_names[1]: game.names[1],
-                "Result": game.result}
-        if game.reason:
-            tags["Termination"] = game.reason
-        tags["TimeControl"] = describe_days(game.days)
-        tags["Rated"] = "yes" if game.rated else "no"
-        tags["FEN"] = game.start_fen
-        record = write_record(tags, rules.parse_position(game.start_fen), turns, game.result)
-        return Done(f"Record of game #{game_id}.", game=game, text=record)
-
-    async def import_game(self, sender: Player, place: str, text: str, opponent: Player,
-                          days: int | None = None) -> Result:
-        """Start a game from a record, to continue it (or to keep a finished one). The
-        players take the sides whose tags bear their names (the sender plays the first side
-        when neither is named); imported games are unrated."""
-        if opponent.id == sender.id:
-            return Refusal(Reason.SELF_CHALLENGE, "You cannot play a game against yourself.")
-        try:
-            record = read_record(text)
-            rules = get_variant(record.tags.get("Variant", ""))
-        except (RecordError, EngineError) as err:
-            return Refusal(Reason.BAD_RECORD, f"That record cannot be imported: {err}")
-        mode = record.tags.get("Mode", rules.modes[0])
-        if mode not in rules.modes:
-            return Refusal(Reason.BAD_RECORD, f"That record cannot be imported: "
-                                              f"{rules.display_name} has no mode {mode!r}.")
-        try:
-            start = (rules.parse_position(record.tags["FEN"]) if "FEN" in record.tags
-                     else rules.start_position(mode))
-            steps = list(replay(rules, start, record.turns))
-        except (RecordError, EngineError) as err:
-            return Refusal(Reason.BAD_RECORD, f"That record cannot be imported: {err}")
-        final = steps[-1].position if steps else start
-        boundaries = [start] + [st.position for st in steps if not st.position.in_progress]
-        outcome = rules.outcome(final, boundaries[:-1] if not final.in_progress else boundaries,
-                                mode)
-        result = record.tags.get("Result", record.result)
-        if outcome.is_over and result not in ("*", outcome.score):
-            return Refusal(Reason.BAD_RECORD, f"That record cannot be imported: it says "
-                                              f"{result}, but the game ended {outcome.score} "
-                                              f"({outcome.reason}).")
-        named = [record.tags.get(n, "").lower() for n in rules.side_names]
-        if sender.display_name.lower() in named:
-            side = named.index(sender.display_name.lower())
-        elif opponent.display_name.lower() in named:
-            side = 1 - named.index(opponent.display_name.lower())
-        else:
-            side = 0
-        players = (sender.id, opponent.id) if side == 0 else (opponent.id, sender.id)
-        now = self.now()
-        async with self.db.transaction() as s:
-            game = await self._create_game(s, rules, mode, place, players, start, False, days,
-                                           now, None, announce=False)
-            for ply, step in enumerate(steps):
-                await s.execute(
-                    "INSERT INTO moves (game_id, ply, turn, side, text, fen, partial, played_at) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                    (game.id, ply, step.turn, step.side, step.text,
-                     rules.format_position(step.position), int(step.position.in_progress), now))
-            turns = sum(1 for st in steps if not st.position.in_progress)
-            clock = start_turn(days, now, paused=game.on_vacation(final.side, now))
-            await s.execute(
-                "UPDATE games SET fen = ?, to_move = ?, ply = ?, turns = ?, revision = 1, "
-                "deadline = ?, reminder_due = ?, paused_remaining = ? WHERE id = ?",
-                (rules.format_position(final), final.side, len(steps), turns, clock.deadline,
-                 clock.reminder_due, clock.paused_remaining, game.id))
-            game = await self._game(s, game.id)
-            assert game is not None
-            text = (f"{sender.display_name} imported a game record as game #{game.id}: "
-                    f"{self._players_line(game, rules)}, {rules.display_name}.")
-            await self._notify_side(s, game, 1 - side, "game-start", now, text)
-            if outcome.is_over:
-                game = await self._finish(s, game, rules, outcome.winner, outcome.reason, now,
-                                          draw=outcome.status == "draw", actor=sender.id)
-            elif result != "*":
-                winner = {"1-0": 0, "0-1": 1}.get(result)
-                game = await self._finish(s, game, rules, winner,
-                                          record.tags.get("Termination", "as recorded"), now,
-                                          draw=winner is None, actor=sender.id)
-        where = "finished" if game.is_over else "in progress"
-        count = f"{len(steps)} step{'s' if len(steps) != 1 else ''}"
-        return Done(f"Imported as game #{game.id} ({where}, {count}): "
-                    f"{self._players_line(game, rules)}.", game=game)
-
-    async def verify(self, game_id: int) -> list[str]:
-        """Replay the game from its start and move list and compare every stored position;
-        the problems found (none for a sound game)."""
-        game = await self.game(game_id)
-        if game is None:
-            return [f"there is no game #{game_id}"]
-        rules = get_variant(game.variant)
-        played = await self.played_moves(game_id)
-        problems = []
-        if [p.ply for p in played] != list(range(game.ply)):
-            problems.append(f"the moves are numbered {[p.ply for p in played]}, "
-                            f"expected 0..{game.ply - 1}")
-        turns: list[list[str]] = []
-        for p in played:
-            if p.turn == len(turns):
-                turns.append([])
-            turns[-1].append(p.text)
-        try:
-            steps = list(replay(rules, rules.parse_position(game.start_fen), turns))
-        except (RecordError, EngineError) as err:
-            return problems + [f"the moves do not replay: {err}"]
-        for p, step in zip(played, steps, strict=True):
-            fen = rules.format_position(step.position)
-            if fen != p.fen or p.partial != step.position.in_progress or p.side != step.side:
-                problems.append(f"step {p.ply} ({p.text}) stored {p.fen!r}, replay gives {fen!r}")
-        final = rules.format_position(steps[-1].position) if steps else game.start_fen
-        if final != game.fen:
-            problems.append(f"the game holds {game.fen!r}, replay gives {final!r}")
-        if game.turns != sum(1 for p in played if not p.partial):
-            problems.append(f"the game counts {game.turns} turns")
-        return problems
 
     # --- the outbox -----------------------------------------------------------------
     async def pending_notifications(self, transport: str, limit: int = 100,

@@ -1,0 +1,154 @@
+"""Whole games as records: export a game as text, import a record to continue or keep it,
+and verify a stored game by replaying it from its start position and move list.
+
+`Archive` is part of `bot.service.GameService`; the record format is `bot.records`.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from engine import EngineError, get_variant
+
+from .clock import Clock, describe_days, start_turn
+from .model import Player
+from .records import RecordError, read_record, replay, write_record
+from .results import Done, Reason, Refusal, Result
+from .storage import Database
+from .words import plural
+
+
+class Archive:
+    """The record commands of the game service (which provides the database, the clock,
+    reading games, `_create_game` and `_finish`)."""
+
+    db: Database
+    now: Clock
+
+    async def export(self, game_id: int) -> Result:
+        """The game as a record text (in ``Done.text``)."""
+        game = await self.game(game_id)
+        if game is None:
+            return Refusal(Reason.NO_SUCH_GAME, f"There is no game #{game_id}.")
+        rules = get_variant(game.variant)
+        turns: list[list[str]] = []
+        for played in await self.played_moves(game_id):
+            if played.turn == len(turns):
+                turns.append([])
+            turns[-1].append(played.text)
+        tags = {"Variant": rules.name, "Mode": game.mode, "Site": game.place,
+                "Date": datetime.fromtimestamp(game.created_at, UTC).strftime("%Y.%m.%d"),
+                rules.side_names[0]: game.names[0], rules.side_names[1]: game.names[1],
+                "Result": game.result}
+        if game.reason:
+            tags["Termination"] = game.reason
+        tags["TimeControl"] = describe_days(game.days)
+        tags["Rated"] = "yes" if game.rated else "no"
+        tags["FEN"] = game.start_fen
+        record = write_record(tags, rules.parse_position(game.start_fen), turns, game.result)
+        return Done(f"Record of game #{game_id}.", game=game, text=record)
+
+    async def import_game(self, sender: Player, place: str, text: str, opponent: Player,
+                          days: int | None = None) -> Result:
+        """Start a game from a record, to continue it (or to keep a finished one). The
+        players take the sides whose tags bear their names (the sender plays the first side
+        when neither is named); imported games are unrated."""
+        if opponent.id == sender.id:
+            return Refusal(Reason.SELF_CHALLENGE, "You cannot play a game against yourself.")
+        try:
+            record = read_record(text)
+            rules = get_variant(record.tags.get("Variant", ""))
+        except (RecordError, EngineError) as err:
+            return Refusal(Reason.BAD_RECORD, f"That record cannot be imported: {err}")
+        mode = record.tags.get("Mode", rules.modes[0])
+        if mode not in rules.modes:
+            return Refusal(Reason.BAD_RECORD, f"That record cannot be imported: "
+                                              f"{rules.display_name} has no mode {mode!r}.")
+        try:
+            start = (rules.parse_position(record.tags["FEN"]) if "FEN" in record.tags
+                     else rules.start_position(mode))
+            steps = list(replay(rules, start, record.turns))
+        except (RecordError, EngineError) as err:
+            return Refusal(Reason.BAD_RECORD, f"That record cannot be imported: {err}")
+        final = steps[-1].position if steps else start
+        boundaries = [start] + [st.position for st in steps if not st.position.in_progress]
+        outcome = rules.outcome(final, boundaries[:-1] if not final.in_progress else boundaries,
+                                mode)
+        result = record.tags.get("Result", record.result)
+        if outcome.is_over and result not in ("*", outcome.score):
+            return Refusal(Reason.BAD_RECORD, f"That record cannot be imported: it says "
+                                              f"{result}, but the game ended {outcome.score} "
+                                              f"({outcome.reason}).")
+        named = [record.tags.get(n, "").lower() for n in rules.side_names]
+        if sender.display_name.lower() in named:
+            side = named.index(sender.display_name.lower())
+        elif opponent.display_name.lower() in named:
+            side = 1 - named.index(opponent.display_name.lower())
+        else:
+            side = 0
+        players = (sender.id, opponent.id) if side == 0 else (opponent.id, sender.id)
+        now = self.now()
+        async with self.db.transaction() as s:
+            game = await self._create_game(s, rules, mode, place, players, start, False, days,
+                                           now, None, announce=False)
+            for ply, step in enumerate(steps):
+                await s.execute(
+                    "INSERT INTO moves (game_id, ply, turn, side, text, fen, partial, played_at) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    (game.id, ply, step.turn, step.side, step.text,
+                     rules.format_position(step.position), int(step.position.in_progress), now))
+            turns = sum(1 for st in steps if not st.position.in_progress)
+            clock = start_turn(days, now, paused=game.on_vacation(final.side, now))
+            await s.execute(
+                "UPDATE games SET fen = ?, to_move = ?, ply = ?, turns = ?, revision = 1, "
+                "deadline = ?, reminder_due = ?, paused_remaining = ? WHERE id = ?",
+                (rules.format_position(final), final.side, len(steps), turns, clock.deadline,
+                 clock.reminder_due, clock.paused_remaining, game.id))
+            game = await self._game(s, game.id)
+            assert game is not None
+            text = (f"{sender.display_name} imported a game record as game #{game.id}: "
+                    f"{self._players_line(game, rules)}, {rules.display_name}.")
+            await self._notify_side(s, game, 1 - side, "game-start", now, text)
+            if outcome.is_over:
+                game = await self._finish(s, game, rules, outcome.winner, outcome.reason, now,
+                                          draw=outcome.status == "draw", actor=sender.id)
+            elif result != "*":
+                winner = {"1-0": 0, "0-1": 1}.get(result)
+                game = await self._finish(s, game, rules, winner,
+                                          record.tags.get("Termination", "as recorded"), now,
+                                          draw=winner is None, actor=sender.id)
+        where = "finished" if game.is_over else "in progress"
+        return Done(f"Imported as game #{game.id} ({where}, {plural(len(steps), 'step')}): "
+                    f"{self._players_line(game, rules)}.", game=game)
+
+    async def verify(self, game_id: int) -> list[str]:
+        """Replay the game from its start and move list and compare every stored position;
+        the problems found (none for a sound game)."""
+        game = await self.game(game_id)
+        if game is None:
+            return [f"there is no game #{game_id}"]
+        rules = get_variant(game.variant)
+        played = await self.played_moves(game_id)
+        problems = []
+        if [p.ply for p in played] != list(range(game.ply)):
+            problems.append(f"the moves are numbered {[p.ply for p in played]}, "
+                            f"expected 0..{game.ply - 1}")
+        turns: list[list[str]] = []
+        for p in played:
+            if p.turn == len(turns):
+                turns.append([])
+            turns[-1].append(p.text)
+        try:
+            steps = list(replay(rules, rules.parse_position(game.start_fen), turns))
+        except (RecordError, EngineError) as err:
+            return problems + [f"the moves do not replay: {err}"]
+        for p, step in zip(played, steps, strict=True):
+            fen = rules.format_position(step.position)
+            if fen != p.fen or p.partial != step.position.in_progress or p.side != step.side:
+                problems.append(f"step {p.ply} ({p.text}) stored {p.fen!r}, replay gives {fen!r}")
+        final = rules.format_position(steps[-1].position) if steps else game.start_fen
+        if final != game.fen:
+            problems.append(f"the game holds {game.fen!r}, replay gives {final!r}")
+        if game.turns != sum(1 for p in played if not p.partial):
+            problems.append(f"the game counts {game.turns} turns")
+        return problems
