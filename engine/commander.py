@@ -637,6 +637,12 @@ class CommanderChess(Variant):
         assert unit is not None
         cells = position.cells
         letters = [letter for letter, _ in unit.letters]
+        alike = [q for q in own if sorted(PIECES[p].letter for p in STACKS[cells[q]].pieces)
+                 == sorted(letters) and _origin_fits(q, pattern)]
+        if alike:
+            q = alike[0]
+            return (f"the {_unit_words(cells[q])} on {NAMES[q]} is not heroic as written: a + "
+                    f"goes only before a heroic piece (it is {STACKS[cells[q]].notation})")
         if len(letters) == 1:
             holders = [q for q in own if any(PIECES[p].letter == letters[0]
                                              for p in STACKS[cells[q]].pieces)]
@@ -695,6 +701,8 @@ class CommanderChess(Variant):
                 took = STACKS[captured].has_commander
                 if STACKS[captured].zone:
                     zones = zone_masks(board, 1 - side)
+        if partial:
+            return "no legal turn starts with these steps"
         if deploy:
             if all(k == STAY for _, _, k in steps):
                 return ("no piece leaves the stack; a stack that fires without moving does "
@@ -704,9 +712,6 @@ class CommanderChess(Variant):
             if on is not None and not took:
                 info = STACKS[on]
                 if not info.valid:
-                    if partial:
-                        return ("no legal turn starts with these steps: what would stay on "
-                                f"{NAMES[origin]}, {info.notation}, is not a valid stack")
                     return (f"what stays on {NAMES[origin]}, {info.notation}, is not a valid "
                             f"stack (carry table); move another piece too")
                 if (NAVIGABLE[origin] if info.letter == "N" else LAND_CAPABLE[origin]) is False:
@@ -727,8 +732,6 @@ class CommanderChess(Variant):
                 return (f"the commanders would face each other ({NAMES[own]} and "
                         f"{NAMES[enemy]} with nothing between them)")
             return f"it would leave your commander on {NAMES[own]} attacked"
-        if partial:
-            return "no legal turn starts with these steps"
         return ""
 
     def _why_step(self, board: list[str | None], origin: int, side: int, unit: str,
