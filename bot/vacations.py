@@ -47,6 +47,8 @@ class Vacations:
                 return Refusal(Reason.ALREADY_ON_VACATION,
                                f"You are already on vacation until "
                                f"{format_time(player.vacation_until)}; send `back` to end it.")
+            if player.vacation_until is not None:  # ran out before the scheduler saw it
+                await self._come_back(s, player, player.vacation_until)
             left = vacation_left(self.settings.vacation_days,
                                  await self._vacation_spells(s, player.id, now), now)
             if left <= 0:

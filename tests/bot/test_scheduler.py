@@ -202,3 +202,14 @@ async def test_the_scheduler_runs_until_stopped(service, game, clock):
     stop.set()
     await asyncio.wait_for(task, 1)
     assert (await service.game(game.id)).reason == "Alice ran out of time"
+
+
+async def test_a_new_vacation_first_closes_one_that_ran_out_unnoticed(service, game, clock,
+                                                                     alice):
+    await service.start_vacation(alice, 2)
+    clock.advance(days=2.5)  # the vacation ended half a day ago; no scheduler pass since
+    done = await service.start_vacation(alice, 1)
+    assert done.ok
+    assert await service.vacation_left(alice) == pytest.approx(8 * DAY)  # 2 of 10 days so far
+    game = await service.game(game.id)
+    assert game.clock.paused_remaining == pytest.approx(2.5 * DAY)  # 3 days less the half day
