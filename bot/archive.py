@@ -10,8 +10,8 @@ from datetime import UTC, datetime
 
 from engine import EngineError, get_variant
 
-from .clock import Clock, describe_days, start_turn
-from .model import Player
+from .clock import Clock, describe_days, parse_days, start_turn
+from .model import Game, PlayedMove, Player
 from .records import RecordError, read_record, replay, write_record
 from .results import Done, Reason, Refusal, Result
 from .storage import Database
@@ -25,17 +25,20 @@ class Archive:
     db: Database
     now: Clock
 
+    async def _game_with_moves(self, game_id: int) -> tuple[Game | None, list[PlayedMove]]:
+        """A game and its moves as they were at one moment."""
+        async with self.db.snapshot() as s:
+            game = await self._game(s, game_id)
+            rows = await s.all("SELECT * FROM moves WHERE game_id = ? ORDER BY ply", (game_id,))
+        return game, [PlayedMove.from_row(r) for r in rows]
+
     async def export(self, game_id: int) -> Result:
         """The game as a record text (in ``Done.text``)."""
-        game = await self.game(game_id)
+        game, played = await self._game_with_moves(game_id)
         if game is None:
             return Refusal(Reason.NO_SUCH_GAME, f"There is no game #{game_id}.")
         rules = get_variant(game.variant)
-        turns: list[list[str]] = []
-        for played in await self.played_moves(game_id):
-            if played.turn == len(turns):
-                turns.append([])
-            turns[-1].append(played.text)
+        turns = _turns(played)
         tags = {"Variant": rules.name, "Mode": game.mode, "Site": game.place,
                 "Date": datetime.fromtimestamp(game.created_at, UTC).strftime("%Y.%m.%d"),
                 rules.side_names[0]: game.names[0], rules.side_names[1]: game.names[1],
@@ -48,11 +51,11 @@ class Archive:
         record = write_record(tags, rules.parse_position(game.start_fen), turns, game.result)
         return Done(f"Record of game #{game_id}.", game=game, text=record)
 
-    async def import_game(self, sender: Player, place: str, text: str, opponent: Player,
-                          days: int | None = None) -> Result:
-        """Start a game from a record, to continue it (or to keep a finished one). The
-        players take the sides whose tags bear their names (the sender plays the first side
-        when neither is named); imported games are unrated."""
+    async def import_game(self, sender: Player, place: str, text: str,
+                          opponent: Player) -> Result:
+        """Start a game from a record, to continue it (or to keep a finished one) with the
+        record's time control. The players take the sides whose tags bear their names (the
+        sender plays the first side when neither is named); imported games are unrated."""
         if opponent.id == sender.id:
             return Refusal(Reason.SELF_CHALLENGE, "You cannot play a game against yourself.")
         try:
@@ -64,6 +67,10 @@ class Archive:
         if mode not in rules.modes:
             return Refusal(Reason.BAD_RECORD, f"That record cannot be imported: "
                                               f"{rules.display_name} has no mode {mode!r}.")
+        try:
+            days = _days(record.tags.get("TimeControl", "no clock"))
+        except ValueError as err:
+            return Refusal(Reason.BAD_RECORD, f"That record cannot be imported: {err}.")
         try:
             start = (rules.parse_position(record.tags["FEN"]) if "FEN" in record.tags
                      else rules.start_position(mode))
@@ -124,22 +131,16 @@ class Archive:
     async def verify(self, game_id: int) -> list[str]:
         """Replay the game from its start and move list and compare every stored position;
         the problems found (none for a sound game)."""
-        game = await self.game(game_id)
+        game, played = await self._game_with_moves(game_id)
         if game is None:
             return [f"there is no game #{game_id}"]
         rules = get_variant(game.variant)
-        played = await self.played_moves(game_id)
         problems = []
         if [p.ply for p in played] != list(range(game.ply)):
             problems.append(f"the moves are numbered {[p.ply for p in played]}, "
                             f"expected 0..{game.ply - 1}")
-        turns: list[list[str]] = []
-        for p in played:
-            if p.turn == len(turns):
-                turns.append([])
-            turns[-1].append(p.text)
         try:
-            steps = list(replay(rules, rules.parse_position(game.start_fen), turns))
+            steps = list(replay(rules, rules.parse_position(game.start_fen), _turns(played)))
         except (RecordError, EngineError) as err:
             return problems + [f"the moves do not replay: {err}"]
         for p, step in zip(played, steps, strict=True):
@@ -152,3 +153,20 @@ class Archive:
         if game.turns != sum(1 for p in played if not p.partial):
             problems.append(f"the game counts {game.turns} turns")
         return problems
+
+
+def _turns(played: list[PlayedMove]) -> list[list[str]]:
+    """The steps of each turn, from the stored moves."""
+    turns: list[list[str]] = []
+    for p in played:
+        if p.turn == len(turns):
+            turns.append([])
+        turns[-1].append(p.text)
+    return turns
+
+
+def _days(time_control: str) -> int | None:
+    """Days per move from a TimeControl tag as `describe_days` writes it (``3 days per
+    move``, ``no clock``)."""
+    words = time_control.lower().removesuffix(" per move")
+    return parse_days("none" if words == "no clock" else words)

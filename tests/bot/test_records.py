@@ -147,3 +147,15 @@ async def test_an_incomplete_turn_before_the_last_is_refused(service, alice, bob
         alice, PLACE, '[Variant "pairs"]\n\n1. b2-a3/D\n1... h8-i7/D\n', bob)
     assert refused.message == ("That record cannot be imported: turn 1. b2-a3/D: the turn is "
                                "not complete; add its remaining steps or 'end'")
+
+
+async def test_an_imported_game_keeps_its_time_control(service, clock, alice, bob, start_game):
+    game = await start_game(alice, bob, days=3)
+    await service.move(alice, game.id, "b2-a3/D")
+    done = await service.import_game(alice, PLACE, (await service.export(game.id)).text, bob)
+    assert done.game.days == 3
+    assert done.game.clock.deadline == clock() + 3 * 86_400
+    refused = await service.import_game(
+        alice, PLACE, '[Variant "clash"]\n[TimeControl "4 days per move"]\n', bob)
+    assert refused.message == ("That record cannot be imported: '4 days' is not a time control: "
+                               "the time per move is 1, 2, 3, 5, 7 or 14 days, or none.")
