@@ -134,8 +134,9 @@ Win: capture or checkmate the enemy Commander. Moves: `Te5`, `Ixc6` (capture), `
 shoot it down. **N Navy** 1–4 on water; fires at navies 1–4, ground 1–3.
 • **H Headquarters** never moves (until heroic); shelters its Commander.
 Heavy pieces (A, G, S) cross the river only over a reef unless capturing.
-Stacks: N, F, T carry up to 2 (T, C, I, M; F also on N); E carries one of A, G, S. A stack \
-moves as its carrier (`(TI)e5`) or splits in one turn: `I<T>e6`, `T>e6,I>e5`.
+Stacks: N carries 2 of F T C I M; F carries 2 of T C I M (one T); T carries 2 of C I M; \
+E carries one of A G S; H shelters its own C. A stack moves as its carrier (`(TI)e5`) or \
+splits in one turn, each piece by its own rules: `I<T>e6`, `T>e6,I>e5`.
 Giving check makes a piece heroic (+1 range, all 8 directions); so does being a side's \
 last piece besides the Commander."""
 
@@ -169,9 +170,19 @@ def _step(origin: int, unit: str, target: int, kind: int) -> Step:
     return step
 
 
+_SINGLE: dict[tuple[int, RawStep], Move] = {}
+
+
 def to_move(turn: RawTurn) -> Move:
+    """The `Move` value of a raw turn (single moves are cached: move lists reuse them)."""
     origin, steps, deploy = turn
-    return Move(tuple(_step(origin, u, t, k) for u, t, k in steps), "deploy" if deploy else "")
+    if not deploy:
+        key = (origin, steps[0])
+        move = _SINGLE.get(key)
+        if move is None:
+            move = _SINGLE[key] = Move((_step(origin, *steps[0]),), "")
+        return move
+    return Move(tuple(_step(origin, u, t, k) for u, t, k in steps), "deploy")
 
 
 def unit_string(notation: str, side: int) -> str:

@@ -7,14 +7,19 @@ goes to or fires at, and ``kind`` one of `QUIET`, `CAPTURE`, `STAY`, `SUICIDE`, 
 Nothing here builds `Move` objects, so counting (perft) stays fast.
 
 Legality (§7.4) is decided without replaying the opponent's whole attack set for every
-turn: before the turns of a position are generated, `Safety` notes whether the mover is in
-check and what could change that. A turn needs the full test (end-of-turn promotions, then
-"is my commander attacked") only when it could matter: the mover is in check, an enemy
-non-heroic air force is lined up with the commander (its flight depends on the mover's air
-defence, which the turn may change), the turn starts on or joins the commander's square, it
-empties a square from which a blocked capture or the commanders' facing could be opened, or
-it leaves the opponent one last guard (who becomes heroic and reaches further). Every
-other turn leaves the attacks on the commander exactly as they were: safe.
+turn. Before the turns of a position are generated, `Safety` notes whether the mover is in
+check and what could change that. A turn needs the full test ("is my commander attacked
+after the end-of-turn promotions") only when it could matter: the mover is in check; an
+enemy non-heroic air force is lined up with the commander (whether its flight gets through
+depends on the mover's air defence, which the turn may move, remove or promote); the turn
+starts on or joins the commander's square; it empties a square one or two steps from the
+commander with an enemy piece behind it within three steps (the longest capture that pieces
+block); it empties the last square between the two commanders; or it leaves the opponent
+one last guard, who becomes heroic and reaches further. Enemy pieces do not move during the
+mover's turn and the mover's pieces only add blockers, so every other turn leaves the
+attacks on the commander as they were: safe. The full test then applies only the
+promotions that can change those attacks. A test forces the full test for every turn and
+compares.
 """
 
 from __future__ import annotations
