@@ -39,12 +39,14 @@ class ChallengeDesk:
     rng: random.Random
 
     async def challenge(self, sender: Player, place: str, opponent: Player | None = None,
-                        variant: str = "clash", mode: str | None = None,
+                        variant: str | None = None, mode: str | None = None,
                         side: int | None = None, days: int | None = None,
                         start_fen: str | None = None, rated: bool | None = None) -> Result:
-        """Challenge ``opponent`` (or anyone in ``place`` when None) to a game."""
+        """Challenge ``opponent`` (or anyone in ``place`` when None) to a game of ``variant``
+        (default: the first variant listed). A game from a set-up position is unrated unless
+        ``rated`` says otherwise."""
         try:
-            rules = get_variant(variant)
+            rules = get_variant(variant) if variant else all_variants()[0]
         except EngineError:
             known = ", ".join(v.name for v in all_variants())
             return Refusal(Reason.UNKNOWN_VARIANT,
