@@ -344,14 +344,32 @@ def perft_moves(turn: Turn, depth: int) -> int:
 
 
 # --- moves as values and text ---------------------------------------------------------------
+# Steps and one-step moves are immutable values, so each is built once and shared (at most
+# 7 letters × 4,096 codes × taking or not).
+_STEPS: dict[tuple[str, int, bool], Step] = {}
+_STEP_MOVES: dict[Step, Move] = {}
+
+
 def make_step(cells: Sequence[str | None], side: int, code: int) -> Step:
     """The step of move ``code`` played on ``cells`` by ``side``."""
-    o, t = code >> 6, code & 63
-    piece = cells[o]
+    piece = cells[code >> 6]
     assert piece is not None
-    target = cells[t]
+    target = cells[code & 63]
     taken = target is not None and target not in OWN[side]
-    return Step(NAMES[o], NAMES[t], (NAMES[t],) if taken else (), piece.upper())
+    key = (piece, code, taken)
+    step = _STEPS.get(key)
+    if step is None:
+        o, t = NAMES[code >> 6], NAMES[code & 63]
+        step = _STEPS[key] = Step(o, t, (t,) if taken else (), piece.upper())
+    return step
+
+
+def step_move(step: Step) -> Move:
+    """``Move((step,), "step")``, shared."""
+    move = _STEP_MOVES.get(step)
+    if move is None:
+        move = _STEP_MOVES[step] = Move((step,), "step")
+    return move
 
 
 def step_code(step: Step) -> int:
@@ -548,8 +566,8 @@ class ChieftainVariant(Variant):
         if self._game_over(position):
             return []
         turn = turn_from_position(position)
-        return [Move((make_step(turn.cells, turn.side, code),), "step")
-                for code in generate(turn)]
+        cells, side = turn.cells, turn.side
+        return [step_move(make_step(cells, side, code)) for code in generate(turn)]
 
     def move_perft(self, position: Position, depth: int) -> int:
         """Leaf count of the tree of single moves (see the module docstring, "Speed")."""
@@ -641,7 +659,7 @@ class ChieftainVariant(Variant):
             turn = play(turn, code)
             codes.append(code)
         if len(specs) == 1 and not end and not is_closed(turn) and generate(turn):
-            return Move((make_step(start.cells, start.side, codes[0]),), "step")
+            return step_move(make_step(start.cells, start.side, codes[0]))
         order = legal_order(start, frozenset(codes))
         assert order is not None  # the order given is legal, so a first-sorting one exists
         return self._turn_move(start, order)
@@ -700,7 +718,7 @@ class ChieftainVariant(Variant):
             raise IllegalMoveError(text, reason)
         candidates = [c for c in available if c & 63 == spec.target
                       and turn.cells[c >> 6].upper() == spec.letter]  # type: ignore[union-attr]
-        moves = [Move((make_step(turn.cells, turn.side, c),), "step") for c in candidates]
+        moves = [step_move(make_step(turn.cells, turn.side, c)) for c in candidates]
         name = PIECE_NAMES[spec.letter]
         found = self.choose(position, text, moves, lambda: self._numbered(
             k, count, spec.text, f"no {name} can move to {NAMES[spec.target]} now"))
