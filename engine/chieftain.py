@@ -617,10 +617,12 @@ class ChieftainVariant(Variant):
                 raise IllegalMoveError(desc, f"{step.origin}-{step.target} is not a move on "
                                              f"the board")
             code = step_code(step)
-            if is_closed(turn) or code not in generate(turn) \
-                    or make_step(turn.cells, turn.side, code) != step:
+            legal = not is_closed(turn) and code in generate(turn)
+            if not legal or make_step(turn.cells, turn.side, code) != step:
                 reason = self._why_not(turn, MoveSpec(step.unit, INDEX[step.origin],
                                                       INDEX[step.target], step_text(step)))
+                if legal and turn.cells[code >> 6].upper() == step.unit:  # type: ignore[union-attr]
+                    reason = f"the move is {step_text(make_step(turn.cells, turn.side, code))}"
                 raise IllegalMoveError(desc, self._numbered(k, len(move.steps), step_text(step),
                                                             reason))
             turn = play(turn, code)

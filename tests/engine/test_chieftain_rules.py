@@ -521,6 +521,8 @@ def test_apply_checks_steps_in_the_order_given() -> None:
         MINI.apply(position, Move((Step("d1", "c3", unit="H"),), "step"))
     with pytest.raises(IllegalMoveError, match="a turn needs at least one move"):
         MINI.apply(position, Move((), "turn"))
+    with pytest.raises(IllegalMoveError, match="the move is Cd1-c3$"):
+        MINI.apply(position, Move((Step("d1", "c3", ("c3",), "C"),), "step"))
 
 
 # --- the end of the game (§4) ---------------------------------------------------------------
