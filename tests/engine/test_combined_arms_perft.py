@@ -1,0 +1,198 @@
+"""Combined Arms Brigade Chess move generation, pinned by perft counts and a second generator.
+
+The counts in ``tests/data/combined_arms.perft`` were produced by
+``simple_combined_arms.py``, a generator written from the rule file alone; the engine must
+reproduce every one of them, and on a mismatch the message lays the engine's per-move
+breakdown beside the simple generator's. The simple generator is slow, so in this run it
+re-derives the cheap counts in full and samples the expensive subtrees; random games then
+compare both generators move set by move set, canonical texts included.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import random
+import sys
+from pathlib import Path
+from types import ModuleType
+from typing import NamedTuple
+
+import pytest
+
+from engine import Move, Position, get_variant
+
+HERE = Path(__file__).resolve().parent
+DATA = HERE.parent / "data" / "combined_arms.perft"
+VARIANT = get_variant("combined-arms")
+SAMPLED_FIRST_MOVES = 4  # per middle-game position: subtrees re-counted by the simple generator
+
+
+def _load_simple() -> ModuleType:
+    """Import simple_combined_arms.py by path (the tests are not a package)."""
+    name = "commandpost_tests_simple_combined_arms"
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(name, HERE / "simple_combined_arms.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # dataclasses look their module up while being built
+    spec.loader.exec_module(module)
+    return module
+
+
+simple = _load_simple()
+
+
+class PerftCase(NamedTuple):
+    name: str
+    position: str
+    depth: int
+    nodes: int
+
+
+def read_perft_file(path: Path) -> list[PerftCase]:
+    """Every (id, epd, perft) triple of a python-chess style perft file."""
+    cases, name, position = [], "", ""
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
+        word, rest = line.split(maxsplit=1)
+        if word == "id":
+            name, position = rest.strip(), ""
+        elif word == "epd":
+            position = rest.strip()
+        elif word == "perft":
+            assert position, f"{path}: perft line before any epd line: {line!r}"
+            depth, nodes = rest.split()
+            cases.append(PerftCase(name, position, int(depth), int(nodes)))
+        else:
+            raise AssertionError(f"{path}: unknown line {line!r}")
+    return cases
+
+
+CASES = read_perft_file(DATA)
+MIDDLE = [c for c in CASES if c.position != VARIANT.start_fen and c.depth == 2]
+
+
+def _case_id(case: PerftCase) -> str:
+    return f"{case.name}-depth{case.depth}"
+
+
+def breakdown(position_text: str, depth: int) -> str:
+    """The engine's `divide` beside the simple generator's, differing moves marked."""
+    engine_counts = VARIANT.divide(VARIANT.parse_position(position_text), depth)
+    simple_counts = simple.divide(simple.read_position(position_text), depth)
+    lines = [f"{position_text}, depth {depth}:", f"  {'move':<18}{'engine':>10}{'simple':>10}"]
+    for move in sorted(engine_counts.keys() | simple_counts.keys()):
+        ours, theirs = engine_counts.get(move, "-"), simple_counts.get(move, "-")
+        mark = "" if ours == theirs else "   <-- differs"
+        lines.append(f"  {move:<18}{ours:>10}{theirs:>10}{mark}")
+    return "\n".join(lines)
+
+
+def effect(position: Position, move: Move) -> tuple[str, str, frozenset[str], str]:
+    """An engine move as the simple generator's effect tuple."""
+    s = move.steps[0]
+    if move.kind == "castle":
+        return (s.origin, s.target, frozenset(), VARIANT.format_move(position, move))
+    return (s.origin, s.target, frozenset(s.captures), s.becomes)
+
+
+# --- the data file --------------------------------------------------------------------------
+def test_data_file_holds_the_start_and_middle_games_on_both_sides() -> None:
+    start = [c.depth for c in CASES if c.position == VARIANT.start_fen]
+    assert {1, 2} <= set(start)
+    assert len(MIDDLE) >= 3
+    assert any(c.position.split()[1] == "b" for c in MIDDLE)
+    assert any(c.position.split()[1] == "w" for c in MIDDLE)
+
+
+@pytest.mark.parametrize("text", sorted({c.position for c in CASES}))
+def test_positions_of_the_data_file_round_trip_in_both_generators(text: str) -> None:
+    assert VARIANT.format_position(VARIANT.parse_position(text)) == text
+    assert simple.write_position(simple.read_position(text)) == text
+
+
+# --- perft ------------------------------------------------------------------------------------
+@pytest.mark.parametrize("case", CASES, ids=_case_id)
+def test_engine_perft_matches_the_recorded_count(case: PerftCase) -> None:
+    nodes = VARIANT.perft(VARIANT.parse_position(case.position), case.depth)
+    if nodes != case.nodes:
+        detail = breakdown(case.position, case.depth) if case.depth <= 2 else ""
+        pytest.fail(f"{case.name}: engine perft {case.depth} = {nodes}, recorded "
+                    f"{case.nodes}\n{detail}")
+
+
+@pytest.mark.parametrize("case", [c for c in CASES if c.depth == 1], ids=_case_id)
+def test_simple_generator_confirms_the_recorded_depth_one_count(case: PerftCase) -> None:
+    assert simple.perft(simple.read_position(case.position), 1) == case.nodes
+
+
+def test_engine_divide_at_the_start_matches_the_simple_generator_move_by_move() -> None:
+    """Depth 2 from the start in full: counts, and the canonical text of every move."""
+    case = next(c for c in CASES if c.position == VARIANT.start_fen and c.depth == 2)
+    engine_counts = VARIANT.divide(VARIANT.parse_position(case.position), 2)
+    simple_counts = simple.divide(simple.read_position(case.position), 2)
+    assert engine_counts == simple_counts, breakdown(case.position, 2)
+    assert sum(simple_counts.values()) == case.nodes
+
+
+@pytest.mark.parametrize("case", MIDDLE, ids=_case_id)
+def test_simple_generator_confirms_sampled_subtrees_of_the_middle_games(case: PerftCase
+                                                                        ) -> None:
+    """Every first move by text in both generators, and a seeded sample of their depth-1
+    subtrees counted by both (the full counts were recorded by the simple generator)."""
+    position = VARIANT.parse_position(case.position)
+    engine_counts = VARIANT.divide(position, 2)
+    assert sum(engine_counts.values()) == case.nodes
+    sp = simple.read_position(case.position)
+    texts = simple.legal_texts(sp)
+    assert sorted(texts.values()) == sorted(engine_counts)
+    sample = random.Random(case.name).sample(sorted(texts.items()), SAMPLED_FIRST_MOVES)
+    for move, text in sample:
+        assert simple.perft(simple.play(sp, move), 1) == engine_counts[text], text
+
+
+# --- random games -----------------------------------------------------------------------------
+def _difference(position: Position, text: str) -> str | None:
+    """How the engine's legal moves and texts differ from the simple generator's, or None."""
+    engine_moves = {effect(position, m): VARIANT.format_move(position, m)
+                    for m in VARIANT.legal_moves(position)}
+    if len(engine_moves) != len(VARIANT.legal_moves(position)):
+        return f"{text}: the engine lists a move twice"
+    simple_moves = simple.legal_texts(simple.read_position(text))
+    if engine_moves == simple_moves:
+        return None
+    only_engine = sorted(engine_moves[m] for m in engine_moves.keys() - simple_moves.keys())
+    only_simple = sorted(simple_moves[m] for m in simple_moves.keys() - engine_moves.keys())
+    texts = sorted((engine_moves[m], simple_moves[m]) for m in engine_moves.keys()
+                   & simple_moves.keys() if engine_moves[m] != simple_moves[m])
+    return f"{text}: only the engine has {only_engine}; only the simple generator has " \
+           f"{only_simple}; texts differ (engine, simple): {texts}"
+
+
+@pytest.mark.parametrize(("seeds", "plies", "fierce"), [
+    (range(2), 40, False), (range(100, 106), 40, True)], ids=["uniform", "fierce"])
+def test_legal_moves_equal_the_simple_generators_in_random_games(seeds: range, plies: int,
+                                                                 fierce: bool) -> None:
+    """Seeded random games (fierce ones kill and push Pawns, so Kings come under fire and
+    fall): at every position both generators give the same moves with the same texts,
+    and the move played leads to the same position in both."""
+    seen = 0
+    for seed in seeds:
+        game = simple.random_game(seed, plies, fierce=fierce)
+        position = VARIANT.parse_position(simple.write_position(game[0]))
+        for before, after in zip(game, game[1:], strict=False):
+            text = simple.write_position(before)
+            assert VARIANT.format_position(position) == text
+            problem = _difference(position, text)
+            assert problem is None, f"seed {seed}: {problem}"
+            played = next(m for m in VARIANT.legal_moves(position)
+                          if simple.play(before, effect(position, m)) == after)
+            position = VARIANT.make_move(position, played)
+            seen += 1
+        assert VARIANT.format_position(position) == simple.write_position(game[-1])
+        if len(game) <= plies:  # the game ended before the ply limit: both see the end
+            assert VARIANT.legal_moves(position) == [] and not simple.legal_moves(game[-1])
+            assert VARIANT.outcome(position).is_over
+    assert seen >= 60
