@@ -465,14 +465,23 @@ class CommanderChess(Variant):
             raise IllegalMoveError(text, "the game is over")
         if not pattern.deploy:
             return self._choose_simple(position, pattern)
-        if pattern.stay is None and len(pattern.steps) == 1 and pattern.steps[0].unit.size > 1:
+        whole = None
+        if pattern.stay is None and len(pattern.steps) == 1:
+            # unit>square naming a whole stack (or a piece standing alone): its move (§9.2.3)
             whole = pattern._replace(deploy=False, unit=pattern.steps[0].unit,
                                      kind=pattern.steps[0].kind,
                                      target=pattern.steps[0].target, steps=())
             found = self._simple_candidates(position, whole)
-            if found:
+            if found and (pattern.steps[0].unit.size > 1
+                          or not self._deploy_candidates(position, pattern)):
                 return self.choose(position, text, found, lambda: "")
         return self._choose_deploy(position, pattern)
+
+    def _deploy_candidates(self, position: Position, pattern: Pattern) -> bool:
+        """Whether some deploy, or the start of one, fits the pattern's steps."""
+        steps, paired = _expand_pairs(pattern.steps)
+        return bool(self._deploy_scores(position, pattern, steps, any_stay=paired)
+                    or self._prefixes(position, pattern, None))
 
     def _simple_candidates(self, position: Position, pattern: Pattern) -> list[Move]:
         analysis = self._analysis(position)
@@ -619,7 +628,8 @@ class CommanderChess(Variant):
                     cells, pattern.target, side)
                 reasons.append(self._why_turn(position, (q, ((cells[q], pattern.target,
                                                                kind),), False)))
-            return _best_reason(reasons, fitting, cells, pattern.target)
+            return _best_reason(reasons, fitting, pattern.target,
+                                _unit_words(cells[fitting[0]]))  # type: ignore[arg-type]
         steps, _ = _expand_pairs(pattern.steps)
         candidates = []
         for q in own:
@@ -631,17 +641,20 @@ class CommanderChess(Variant):
         if not candidates:
             letters = ", ".join("".join(x for x, _ in s.unit.letters) for s in steps)
             return (f"none of your stacks holds the pieces {letters} that this deploy moves "
-                    f"(a deploy splits a stack of 2 or 3 pieces)")
+                    f"(a deploy splits a stack of 2 or 3 pieces; a piece standing alone "
+                    f"moves as in Ic6)")
         reasons = []
         for q, raw in candidates:
             reason = self._why_turn(position, (q, raw, True),
                                     partial=pattern.stay is None)
             if not reason and pattern.stay is not None:
-                stay = stay_part(cells, (q, raw, True))
-                reason = (f"after those steps {NAMES[q]} holds {stay or 'nothing'}; "
-                          f"write the stay part as {stay + '<' if stay else 'nothing'}")
+                turn = (q, raw, True)
+                stay = stay_part(cells, turn)
+                steps_text = ",".join(step_text(*st) for st in raw)
+                reason = (f"nothing stays on {NAMES[q]}: write {steps_text}" if not stay else
+                          f"{stay} stays on {NAMES[q]}: write {stay}<{steps_text}")
             reasons.append(reason)
-        return _best_reason(reasons, [q for q, _ in candidates], cells, None)
+        return _best_reason(reasons, [q for q, _ in candidates], None, "")
 
     def _no_such_unit(self, position: Position, pattern: Pattern, own: list[int]) -> str:
         unit = pattern.unit
@@ -666,7 +679,8 @@ class CommanderChess(Variant):
                         f"{_stay_example(cells[q], letters[0])}"
                         f"{letters[0]}>{NAMES[pattern.target]}")
             return f"you have no {_name(letters[0])} that could make this move"
-        return f"you have no stack {'(' + ''.join(sorted(letters)) + ')'} that could move there"
+        written = STACKS[canonical([x for x, _ in unit.letters])].notation
+        return f"you have no stack {written} that could move there"
 
     def _why_turn(self, position: Position, turn: RawTurn, partial: bool = False) -> str:
         """Why a raw turn is not legal, in the rules' words ("" if it is legal)."""
@@ -754,15 +768,8 @@ class CommanderChess(Variant):
         letter = lead.letter
         what = _unit_words(unit)
         where, to = NAMES[origin], NAMES[target]
-        others = sorted({k for t, k in options if t == target})
-        if others:
-            return self._why_kind(board, unit, target, kind, others)
-        if letter == "H" and not lead.heroic:
-            return "a headquarters cannot move or capture until it becomes heroic"
-        line = ALIGN[origin].get(target)
-        if line is None:
-            return f"{to} is not on a straight line from {where}"
-        d, k = line
+        if target == origin:
+            return f"the {what} is already on {to}"
         occupant = board[target]
         enemy = occupant is not None and STACKS[occupant].side != side
         friendly = occupant is not None and not enemy
@@ -773,6 +780,15 @@ class CommanderChess(Variant):
         if kind == QUIET and occupant is not None:
             return (f"{to} is occupied; write {'x' if enemy else '&'} to "
                     f"{'capture' if enemy else 'join'}")
+        others = sorted({k for t, k in options if t == target})
+        if others:
+            return self._why_kind(board, unit, target, kind, others)
+        if letter == "H" and not lead.heroic:
+            return "a headquarters cannot move or capture until it becomes heroic"
+        line = ALIGN[origin].get(target)
+        if line is None:
+            return f"{to} is not on a straight line from {where}"
+        d, k = line
         if enemy:
             oinfo = STACKS[occupant]  # type: ignore[index]
             reach = lead.capture[d][oinfo.target]
@@ -818,7 +834,7 @@ class CommanderChess(Variant):
         if friendly:
             merged = MERGE[(occupant, unit)]  # type: ignore[index]
             if merged is None:
-                return self._why_carry(occupant, unit)  # type: ignore[arg-type]
+                return self._why_carry(occupant, unit, to)  # type: ignore[arg-type]
         if letter == "F":
             if not friendly and not LAND_CAPABLE[target]:
                 return "an air force cannot land on the sea, except on a navy of yours"
@@ -859,7 +875,7 @@ class CommanderChess(Variant):
             return f"the {what} captures by moving onto {to} ({notation}x{to})"
         return "that capture is not possible"
 
-    def _why_carry(self, stack: str, unit: str) -> str:
+    def _why_carry(self, stack: str, unit: str, to: str) -> str:
         a, b = STACKS[stack], STACKS[unit]
         letters = {a.letter, b.letter}
         if "H" in letters:
@@ -867,8 +883,8 @@ class CommanderChess(Variant):
         pieces = a.pieces + b.pieces
         if len(pieces) > 3:
             return "a stack holds at most three pieces"
-        return (f"carry table: {_article(_unit_words(stack))} and "
-                f"{_article(_unit_words(unit))} cannot form a stack (rules §5.1)")
+        return (f"your {_unit_words(stack)} on {to} and {_article(_unit_words(unit))} cannot "
+                f"form a stack (carry table, rules §5.1)")
 
     def _air_reason(self, zones: Sequence[int], origin: int, d: int, k: int, heroic: bool,
                     capture: bool) -> str:
@@ -1109,18 +1125,19 @@ def _assign_pieces(stack: str, steps: Sequence[StepPattern], cells: Sequence[str
     return tuple(out)
 
 
-def _best_reason(reasons: list[str], origins: list[int], cells: Sequence[str | None],
-                 target: int | None) -> str:
-    """One reason for the user: the only one, or that of the nearest aligned origin."""
+def _best_reason(reasons: list[str], origins: list[int], target: int | None,
+                 what: str) -> str:
+    """One reason for the user: the only one, or that of the nearest origin in line."""
     reasons = [r or "no legal turn matches" for r in reasons]
     if len(set(reasons)) == 1:
         return reasons[0]
-    if target is not None:
-        aligned = [i for i, o in enumerate(origins) if target in ALIGN[o]]
-        if aligned:
-            best = min(aligned, key=lambda i: ALIGN[origins[i]][target][1])
-            return f"{reasons[best]} (from {NAMES[origins[best]]})"
-    return f"{reasons[0]} (from {NAMES[origins[0]]})"
+    if target is None:
+        return f"{reasons[0]} (from {NAMES[origins[0]]})"
+    aligned = [i for i, o in enumerate(origins) if target in ALIGN[o]]
+    if not aligned:
+        return f"no {what} of yours stands on a straight line to {NAMES[target]}"
+    best = min(aligned, key=lambda i: ALIGN[origins[i]][target][1])
+    return f"{reasons[best]} (from {NAMES[origins[best]]})"
 
 
 def _facing(cells: Sequence[str | None], a: int, b: int) -> bool:

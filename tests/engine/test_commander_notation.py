@@ -202,6 +202,15 @@ def test_9_4_8_a_pair_moving_together_and_a_whole_stack_written_with_arrow() -> 
     assert san(pos(EX12), "(TI)>e5") == "(TI)e5"
 
 
+def test_9_2_3_a_piece_standing_alone_written_as_a_step_is_its_move() -> None:
+    start = V.start_position()
+    assert san(start, "I>c6") == "Ic6" and san(start, "Tf4>f5") == "Tf5"
+    # when a stack's piece can make the step too, the step is the deploy's
+    p = pos("7c1ee/11/11/11/11/11/11/4I6/3(TI)7/11/11/6C2EE r - - 0 1")
+    assert V.parse_move(p, "I>d5").kind == "step" and V.parse_move(p, "I>d5").origin == "d4"
+    assert san(p, "Id5") == "Id5" and V.parse_move(p, "Id5").origin == "e5"
+
+
 @pytest.mark.parametrize("text", ["fe3", "FE3", "f>e3", "(nf)b6", "Fe13", "Fz3", "", "   ",
                                   "Fe3-", "F-xe3", "T>e6;I>e5"])
 def test_9_4_case_rules_and_malformed_text_are_syntax_errors(text: str) -> None:
