@@ -307,24 +307,26 @@ def perft(position: Position, depth: int) -> int:
     return total
 
 
-def turn_text(position: Position, sequence: list[Move],
-              sequences: list[list[Move]]) -> str:
-    """The canonical text: moves joined by ", "; a lone move that stops the turn although a
-    further move was possible ends with ", end" (an empty turn in progress is "end")."""
-    if not sequence:
-        return "end"
+def turn_texts(position: Position) -> dict[str, list[Move]]:
+    """Every whole turn by its canonical text: moves joined by ", "; a lone move that stops
+    the turn although a further move was possible ends with ", end"."""
+    sequences = legal_sequences(position)
     took = {end for end, letter in position.board.items() if side_of(letter) != position.side}
-    text = ", ".join(move_text(m, m[2] in took) for m in sequence)
-    if len(sequence) == 1 and any(len(s) > 1 and s[0] == sequence[0] for s in sequences):
-        text += ", end"
-    return text
+    goes_on = {s[0] for s in sequences if len(s) > 1}
+    texts = {}
+    for sequence in canonical(sequences).values():
+        text = ", ".join(move_text(m, m[2] in took) for m in sequence)
+        if len(sequence) == 1 and sequence[0] in goes_on:
+            text += ", end"
+        texts[text] = sequence
+    return texts
 
 
 def divide(position: Position, depth: int) -> dict[str, int]:
-    """perft split by whole turn, keyed by the turn's canonical text."""
-    sequences = legal_sequences(position)
-    out = {turn_text(position, seq, sequences): perft(end_of_turn(position, seq), depth - 1)
-           for seq in canonical(sequences).values()}
+    """perft split by whole turn, keyed by the turn's canonical text (a turn in progress
+    stopped at once is "end")."""
+    out = {text: perft(end_of_turn(position, seq), depth - 1)
+           for text, seq in turn_texts(position).items()}
     if position.made:
         out["end"] = perft(end_of_turn(position, []), depth - 1)
     return out
@@ -332,9 +334,8 @@ def divide(position: Position, depth: int) -> dict[str, int]:
 
 def sorted_turns(position: Position) -> list[list[Move]]:
     """The whole turns in a fixed order (their canonical texts), so seeded play repeats."""
-    sequences = legal_sequences(position)
-    return sorted(canonical(sequences).values(),
-                  key=lambda seq: turn_text(position, seq, sequences))
+    texts = turn_texts(position)
+    return [texts[text] for text in sorted(texts)]
 
 
 def random_game(seed: int, turns_played: int, start: str) -> list[Position]:

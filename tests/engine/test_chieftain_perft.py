@@ -24,8 +24,8 @@ from engine import Move, Position, Variant, get_variant
 
 HERE = Path(__file__).resolve().parent
 DATA = HERE.parent / "data" / "chieftain.perft"
-# The brute-force generator needs ~5 s for a start's depth 2; larger counts (three
-# Chieftains, depth 2) are confirmed by running it as a script, not in every test run.
+# The brute-force generator needs ~5 s for a start's depth 2; a larger count added to the
+# data file is confirmed by running it as a script rather than in every test run.
 SIMPLE_MAX_NODES = 600_000
 
 
