@@ -345,9 +345,9 @@ def _pseudo(cells: Sequence[str | None], side: int, m: dict[str, int]) -> list[R
     for s in _bits(m[own[4]]):  # Knights
         effects = set()
         put = effects.add
-        for c in ARMOUR[s]:
-            if not c.touched & u_occ:
-                put((c.final, (c.passed & enemies) | (c.final_bit & e_occ)))
+        for final, passed, final_bit, touched, _paths in ARMOUR[s]:
+            if not touched & u_occ:
+                put((final, (passed & enemies) | (final_bit & e_occ)))
         for final, kills in effects:
             add((s, final, kills, ""))
 
@@ -433,37 +433,47 @@ def _queen_moves(s: int, u_occ: int, e_occ: int, e_k: int, e_b: int, e_r: int, e
     qb = BIT[s]
     cov = _cover(e_b, e_r)
     flights = empty & ~cov
-    for t in _bits(flights):
-        add((s, t, 0, ""))
+    m = flights
+    while m:
+        low = m & -m
+        m ^= low
+        add((s, low.bit_length() - 1, 0, ""))
     launch = flights | qb
     blockers = u_occ & ~qb
     enemies = e_occ & ~e_k
     artillery = e_b | e_r
     kills_seen: set[tuple[int, int]] = set()
     put = kills_seen.add
-    for x in _bits(enemies):  # bishop shots
-        xb = BIT[x]
-        for f in _bits(BISHOP_RANGE[x] & launch):
-            put((f, xb))
-    for t in _bits(e_occ):  # pawn captures, judged after the kill
-        tb = BIT[t]
+    targets = enemies
+    while targets:  # bishop shots, from every square within 2 of the target
+        xb = targets & -targets
+        targets ^= xb
+        fs = BISHOP_RANGE[xb.bit_length() - 1] & launch
+        while fs:
+            fb = fs & -fs
+            fs ^= fb
+            put((fb.bit_length() - 1, xb))
+    targets = e_occ
+    while targets:  # pawn captures, judged after the kill
+        tb = targets & -targets
+        targets ^= tb
+        t = tb.bit_length() - 1
         if NEIGH8[t] & launch and not ((BISHOP_RANGE[t] & e_b & ~tb)
                                        or (ROOK_RANGE[t] & e_r & ~tb)):
             put((t, tb))
     for f in _bits(launch):  # armour actions that kill
         if not MAN3[f] & e_occ:
             continue
-        for c in ARMOUR[f]:
-            touched = c.touched
+        for final, passed, final_bit, touched, paths in ARMOUR[f]:
             if not touched & e_occ or touched & blockers:
                 continue
-            kills = (c.passed & enemies) | (c.final_bit & e_occ)
+            kills = (passed & enemies) | (final_bit & e_occ)
             if not kills:
                 continue  # it only passed over the King
             if touched & ~qb & cov and (not kills & artillery
-                                         or not _armour_ok(c.paths, s, e_b, e_r)):
+                                         or not _armour_ok(paths, s, e_b, e_r)):
                 continue
-            put((c.final, kills))
+            put((final, kills))
     for final, kills in kills_seen:
         add((s, final, kills, ""))
 
@@ -1135,16 +1145,30 @@ def _read_placement(text: str, placement: str) -> tuple[str | None, ...]:
     return tuple(cells)
 
 
+_CAPTURE_NAMES: dict[int, tuple[str, ...]] = {0: ()}
+_new_tuple = tuple.__new__  # builds the NamedTuple values without their keyword handling
+
+
+def _capture_names(kills: int) -> tuple[str, ...]:
+    """The killed squares' names, in board order (kill masks recur, so they are kept)."""
+    names = _CAPTURE_NAMES.get(kills)
+    if names is None:
+        names = _CAPTURE_NAMES[kills] = tuple(NAMES[x] for x in _bits(kills))
+    return names
+
+
 def _to_move(cells: Sequence[str | None], raw: Raw) -> Move:
     o, t, kills, promo = raw
-    letter = cells[o].upper()  # type: ignore[union-attr]
+    piece = cells[o]
+    assert piece is not None
     if promo == CASTLE:
-        side = _owner(cells[o])  # type: ignore[arg-type]
+        side = _owner(piece)
         _k0, _k1, r0, r1, _between, _cross = CASTLINGS[(side, CASTLE_BY_TARGET[(side, t)])]
         return Move((Step(NAMES[o], NAMES[t], (), "K"), Step(NAMES[r0], NAMES[r1], (), "R")),
                     kind="castle")
-    captures = tuple(NAMES[x] for x in _bits(kills))
-    return Move((Step(NAMES[o], NAMES[t], captures, letter, "", "", promo),))
+    step = _new_tuple(Step, (NAMES[o], NAMES[t], _capture_names(kills), piece.upper(), "", "",
+                             promo))
+    return _new_tuple(Move, ((step,), ""))
 
 
 @lru_cache(maxsize=256)
