@@ -65,6 +65,7 @@ from .commander_notation import (
     Pattern,
     StepPattern,
     UnitPattern,
+    disambiguation,
     format_fen,
     lan,
     parse_fen,
@@ -450,7 +451,6 @@ class CommanderChess(Variant):
 
     def _step_disambiguation(self, position: Position, origin: int, piece: str, target: int,
                              kind: int) -> str:
-        from .commander_notation import disambiguation
         origins = {o for o, steps, deploy in self._analysis(position).turns
                    if deploy and steps[0][1:] == (target, kind)
                    and PIECES[steps[0][0]].letter == PIECES[piece].letter}
@@ -461,11 +461,10 @@ class CommanderChess(Variant):
         pattern = read_move(text)
         if position.pending:
             return self._parse_next_steps(position, pattern)
-        if self.outcome(position).is_over:
+        if not self._analysis(position).turns or position.halfmove >= 100:
             raise IllegalMoveError(text, "the game is over")
         if not pattern.deploy:
             return self._choose_simple(position, pattern)
-        whole = None
         if pattern.stay is None and len(pattern.steps) == 1:
             # unit>square naming a whole stack (or a piece standing alone): its move (§9.2.3)
             whole = pattern._replace(deploy=False, unit=pattern.steps[0].unit,
@@ -543,9 +542,8 @@ class CommanderChess(Variant):
 
     def _prefixes(self, position: Position, pattern: Pattern,
                   origin: int | None) -> set[tuple[int, tuple[RawStep, ...]]]:
-        """The starts of legal deploys (any origin, or ``origin``) that the pattern's steps
-        name, best matches only; a start that is itself a complete turn counts only when
-        something would still stay on the origin."""
+        """(origin, steps) of every start of a legal deploy (from any origin, or from
+        ``origin``) that the pattern's steps name; the best-fitting ones only."""
         n = len(pattern.steps)
         scored: dict[tuple[bool, bool], set[tuple[int, tuple[RawStep, ...]]]] = \
             defaultdict(set)
