@@ -25,7 +25,10 @@ Decisions where the rule file leaves a choice to the implementation (each has a 
 * A deploy text without a stay part (``T>e6``) names a complete turn only when nothing
   stays on the origin; otherwise it is a partial entry of those steps. ``(XY)>sq`` is read
   as ``X>sq,Y>&sq`` with any stay part (§9.4 item 8); a single ``(..)>sq`` naming a whole
-  stack is its whole-stack move.
+  stack is its whole-stack move, and so is ``I>c6`` for a piece standing alone, unless a
+  step of some stack fits the text (then it is that step).
+* The first step of a deploy entered step by step is written with an origin disambiguator
+  (``Id>e4``) exactly when another stack could make the same step (§9.2.3 "MAY").
 * A kind symbol may be left out (``Ic6`` for ``Ixc6``) when exactly one turn fits;
   ``+`` marks may be left out likewise, but matches with the marks exactly as written win.
 * `parse_position` applies every validity rule of §9.1.3; ``relaxed=True`` drops the piece
@@ -37,7 +40,11 @@ Decisions where the rule file leaves a choice to the implementation (each has a 
   pieces minus the current ones, per side (the full set of §1.6 when there is no history):
   a side's lost pieces were destroyed by the other side, which is also what the suicide
   Decision of §8.2 gives.
-* `status_text` shows check and the points on the board per side (§8.4 "MAY").
+* `status_text` shows check and the points on the board per side (§8.4 "MAY");
+  `destroyed_points` gives the points each side has destroyed.
+* A game whose commander has been captured has no legal moves. The draws of §8.1 items 4
+  and 5 are `outcome`'s business: `legal_moves` and perft ignore them, as python-chess
+  does; `parse_move` refuses moves once the half-move clock has reached 100.
 """
 
 from __future__ import annotations

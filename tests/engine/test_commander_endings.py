@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine import EngineError, Position, PositionError, get_variant
+from engine import EngineError, IllegalMoveError, Position, PositionError, get_variant
 
 V = get_variant("commander")
 BASE = "7c1ee/11/11/11/11/11/11/11/11/11/11/6C2EE r - - 0 1"
@@ -26,6 +26,16 @@ def test_8_1_1_capturing_the_commander_wins() -> None:
     after = play(p, "Cxg2")
     assert V.outcome(after).status == "win" and V.outcome(after).winner == 0
     assert V.format_position(after) == "9ee/11/11/11/11/11/11/11/11/11/6C4/9EE b - - 0 1"
+
+
+def test_a_finished_game_has_no_moves_and_a_spent_clock_refuses_them() -> None:
+    won = pos("9ee/11/11/11/11/11/4T6/3g1g5/11/11/11/6C2EE b - - 0 1")
+    assert V.legal_moves(won) == [] and V.perft(won, 2) == 0
+    spent = pos("7c1ee/11/11/11/11/11/11/11/11/11/11/6C2EE r - - 100 80")
+    assert V.legal_moves(spent) and "fifty-move" in V.outcome(spent).reason
+    with pytest.raises(IllegalMoveError) as caught:
+        V.parse_move(spent, "Cf1")
+    assert "game is over" in caught.value.reason
 
 
 def test_8_1_4_threefold_repetition_counts_the_start_and_ignores_the_counters() -> None:
