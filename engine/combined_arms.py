@@ -38,7 +38,7 @@ file is still silent, each pinned by a test:
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import lru_cache
 from itertools import combinations, product
 from typing import NamedTuple
@@ -47,12 +47,13 @@ from .boards import CHESS
 from .errors import IllegalMoveError, MoveSyntaxError, PositionError
 from .move import Move, Step
 from .position import Piece, Position
+from .topology import NO_NODE
 from .variant import ONGOING, Outcome, Variant, register
 
 TOPO = CHESS
 NAMES = TOPO.nodes
 INDEX = TOPO.index
-assert NAMES[0] == "a1" and NAMES[9] == "b2" and NAMES[63] == "h8"  # index = 8 * rank + file
+assert all(NAMES[8 * r + f] == f"{'abcdefgh'[f]}{r + 1}" for r in range(8) for f in range(8))
 
 FULL = (1 << 64) - 1
 BIT = tuple(1 << i for i in range(64))
@@ -95,31 +96,17 @@ of an enemy Bishop (2) or Rook (3–4).
 
 
 # --- board tables --------------------------------------------------------------------------
-def _square(f: int, r: int) -> int:
-    return 8 * r + f if 0 <= f < 8 and 0 <= r < 8 else -1
+EIGHT = TOPO.directions  # N NE E SE S SW W NW
+ORTHOGONAL = ("N", "E", "S", "W")
+DIAGONAL = ("NE", "SE", "SW", "NW")
 
 
-def _coords(s: int) -> tuple[int, int]:
-    return s % 8, s // 8
+def _ray(s: int, direction: str) -> tuple[int, ...]:
+    """The squares from ``s`` (exclusive) to the edge of the board in ``direction``."""
+    return tuple(TOPO.ray(s, direction))
 
 
-_EIGHT = ((0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1))
-_ORTHOGONAL = ((0, 1), (1, 0), (0, -1), (-1, 0))
-_DIAGONAL = ((1, 1), (1, -1), (-1, -1), (-1, 1))
-
-
-def _ray(s: int, v: tuple[int, int]) -> tuple[int, ...]:
-    f, r = _coords(s)
-    out = []
-    while True:
-        f, r = f + v[0], r + v[1]
-        t = _square(f, r)
-        if t < 0:
-            return tuple(out)
-        out.append(t)
-
-
-def _mask(squares: Sequence[int] | set[int]) -> int:
+def _mask(squares: Iterable[int]) -> int:
     m = 0
     for s in squares:
         m |= BIT[s]
@@ -127,28 +114,30 @@ def _mask(squares: Sequence[int] | set[int]) -> int:
 
 
 def _bits(m: int) -> Iterator[int]:
+    """The squares of a mask, lowest first."""
     while m:
         low = m & -m
         yield low.bit_length() - 1
         m ^= low
 
 
-NEIGHBOURS = tuple(tuple(t for v in _EIGHT for t in _ray(s, v)[:1]) for s in range(64))
+NEIGHBOURS = tuple(tuple(t for d in EIGHT for t in _ray(s, d)[:1]) for s in range(64))
 NEIGH8 = tuple(_mask(n) for n in NEIGHBOURS)
-ORTH_LIST = tuple(tuple(t for v in _ORTHOGONAL for t in _ray(s, v)[:1]) for s in range(64))
+ORTH_LIST = tuple(tuple(t for d in ORTHOGONAL for t in _ray(s, d)[:1]) for s in range(64))
 ORTH = tuple(_mask(n) for n in ORTH_LIST)
-DIAG_RAYS = tuple(tuple(r for v in _DIAGONAL if (r := _ray(s, v))) for s in range(64))
-ORTH_RAYS = tuple(tuple(r for v in _ORTHOGONAL if (r := _ray(s, v))) for s in range(64))
+DIAG_RAYS = tuple(tuple(r for d in DIAGONAL if (r := _ray(s, d))) for s in range(64))
+ORTH_RAYS = tuple(tuple(r for d in ORTHOGONAL if (r := _ray(s, d))) for s in range(64))
 #: squares within 2 along the 8 lines (a Bishop's shots and range)
-BISHOP_RANGE_LIST = tuple(tuple(t for v in _EIGHT for t in _ray(s, v)[:2]) for s in range(64))
+BISHOP_RANGE_LIST = tuple(tuple(t for d in EIGHT for t in _ray(s, d)[:2]) for s in range(64))
 BISHOP_RANGE = tuple(_mask(x) for x in BISHOP_RANGE_LIST)
 #: squares exactly 3 or 4 away along the 8 lines (a Rook's shots and range)
-ROOK_RANGE_LIST = tuple(tuple(t for v in _EIGHT for t in _ray(s, v)[2:4]) for s in range(64))
+ROOK_RANGE_LIST = tuple(tuple(t for d in EIGHT for t in _ray(s, d)[2:4]) for s in range(64))
 ROOK_RANGE = tuple(_mask(x) for x in ROOK_RANGE_LIST)
 
 
 def _manhattan(s: int, t: int) -> int:
-    (f, r), (g, q) = _coords(s), _coords(t)
+    """Orthogonal steps between two squares."""
+    (f, r), (g, q) = TOPO.coords[s], TOPO.coords[t]
     return abs(f - g) + abs(r - q)
 
 
@@ -159,13 +148,12 @@ MAN3 = tuple(_mask([t for t in range(64) if _manhattan(s, t) <= 3]) for s in ran
 def _armour_paths(s: int) -> tuple[tuple[int, int, int], ...]:
     """Every three-step orthogonal path from ``s`` (squares after the start, in order)."""
     out = []
-    for seq in product(_ORTHOGONAL, repeat=3):
-        f, r = _coords(s)
-        path = []
-        for dx, dy in seq:
-            f, r = f + dx, r + dy
-            path.append(_square(f, r))
-        if min(path) >= 0:
+    for directions in product(ORTHOGONAL, repeat=3):
+        path, at = [], s
+        for d in directions:
+            at = TOPO.neighbour(at, d) if at != NO_NODE else NO_NODE
+            path.append(at)
+        if NO_NODE not in path:
             out.append((path[0], path[1], path[2]))
     return tuple(out)
 
@@ -239,6 +227,7 @@ def _cover(bishops: int, rooks: int) -> int:
 
 
 def _masks(cells: Sequence[str | None]) -> dict[str, int]:
+    """One bitboard per piece letter."""
     m = dict.fromkeys("KQRBNPkqrbnp", 0)
     for i, p in enumerate(cells):
         if p is not None:
@@ -493,6 +482,7 @@ class _Sides(NamedTuple):
 
 
 def _sides(m: dict[str, int], side: int) -> _Sides | None:
+    """The bitboards of both sides for ``side`` to move, or None when a King is gone."""
     own, foe = LETTERS[side], LETTERS[1 - side]
     if not m[own[0]] or not m[foe[0]]:
         return None  # a King has been killed: the game is over
@@ -503,20 +493,22 @@ def _sides(m: dict[str, int], side: int) -> _Sides | None:
 
 
 def _in_check(s: _Sides) -> bool:
+    """Whether the mover's King is attacked now."""
     return _attacked(s.k, s.e_occ, s.e_pk, s.e_n, s.e_q, s.u_occ, s.u_b, s.u_r)
 
 
-def _castlings(cells: Sequence[str | None], side: int, s: _Sides, relaxed: bool) -> list[Raw]:
+def _castlings(cells: Sequence[str | None], side: int, s: _Sides, checked: bool,
+               relaxed: bool) -> list[Raw]:
     """Castling moves: both pieces on their original squares, the squares between empty;
-    unless ``relaxed``, also not out of check nor across an attacked square (the landing
-    square is judged with the other moves)."""
+    unless ``relaxed``, also not out of check (``checked``) nor across an attacked square
+    (the landing square is judged with the other moves)."""
     out = []
     rook = LETTERS[side][2]
     for (who, _name), (k0, k1, r0, _r1, between, cross) in CASTLINGS.items():
         if who != side or s.k != k0 or cells[r0] != rook or (s.u_occ | s.e_occ) & between:
             continue
         if not relaxed:
-            if _in_check(s):
+            if checked:
                 continue
             crossed = (s.u_occ ^ BIT[k0]) | BIT[cross]
             if _attacked(cross, s.e_occ, s.e_pk, s.e_n, s.e_q, crossed, s.u_b, s.u_r):
@@ -602,13 +594,13 @@ def _legal(cells: Sequence[str | None], side: int) -> list[Raw]:
             safe = memo[key] = _after_is_safe(cells, s, raw)
         if safe:
             add(raw)
-    for raw in _castlings(cells, side, s, relaxed=False):
+    for raw in _castlings(cells, side, s, checked, relaxed=False):
         if _after_is_safe(cells, s, raw):
             add(raw)
     if legal:
         return legal
     # rules §4: with no legal move, any move that is legal if check is ignored
-    return pseudo + _castlings(cells, side, s, relaxed=True)
+    return pseudo + _castlings(cells, side, s, checked, relaxed=True)
 
 
 def _make(cells: Sequence[str | None], raw: Raw) -> list[str | None]:
@@ -631,6 +623,7 @@ def _make(cells: Sequence[str | None], raw: Raw) -> list[str | None]:
 
 
 def _perft(cells: tuple[str | None, ...], side: int, depth: int) -> int:
+    """Leaf count of the legal-move tree, the last ply counted without making moves."""
     moves = _legal(cells, side)
     if depth == 1:
         return len(moves)
@@ -639,6 +632,7 @@ def _perft(cells: tuple[str | None, ...], side: int, depth: int) -> int:
 
 @lru_cache(maxsize=512)
 def _legal_cached(cells: tuple[str | None, ...], side: int) -> tuple[Raw, ...]:
+    """`_legal`, kept for the positions that are read, written and played in turn."""
     return tuple(_legal(cells, side))
 
 
@@ -655,6 +649,7 @@ class Play(NamedTuple):
 
 
 def _owner(letter: str) -> int:
+    """0 for a White letter, 1 for a Black one."""
     return 0 if letter.isupper() else 1
 
 
@@ -685,11 +680,13 @@ def _plays(cells: Sequence[str | None], o: int, judge: bool = True) -> list[Play
 
 
 def _shootable(cells: Sequence[str | None], x: int, side: int) -> bool:
+    """Whether ``side`` may shoot the piece on ``x``: an enemy, not the King."""
     p = cells[x]
     return p is not None and _owner(p) != side and p.upper() != "K"
 
 
 def _slides(cells: Sequence[str | None], o: int, rays: Sequence[tuple[int, ...]]) -> list[int]:
+    """The empty squares reached along ``rays`` before the first piece."""
     out = []
     for ray in rays:
         for t in ray:
@@ -700,6 +697,7 @@ def _slides(cells: Sequence[str | None], o: int, rays: Sequence[tuple[int, ...]]
 
 
 def _pawn_plays(cells: Sequence[str | None], o: int, side: int) -> list[Play]:
+    """A Pawn's steps, kills, double step and promotions."""
     out = []
     last = 7 if side == 0 else 0
     for t in NEIGHBOURS[o]:
@@ -718,6 +716,7 @@ def _pawn_plays(cells: Sequence[str | None], o: int, side: int) -> list[Play]:
 
 
 def _bishop_plays(cells: Sequence[str | None], o: int, side: int) -> list[Play]:
+    """A Bishop's slides and shots, and both orders of a slide with a shot."""
     slides = _slides(cells, o, DIAG_RAYS[o])
     out = [Play((("-", t),), (), t, 0, "") for t in slides]
     for t in slides:  # move, then shoot from the new square
@@ -774,6 +773,8 @@ def _within_range(v: int, artillery: list[int], killed: int,
 
 
 def _queen_plays(cells: Sequence[str | None], o: int, side: int, judge: bool) -> list[Play]:
+    """A Queen's optional flight, then her optional action as infantry, armour or light
+    artillery; with ``judge``, no square entered within enemy range (her own excepted)."""
     foe = LETTERS[1 - side]
     artillery = [i for i, p in enumerate(cells) if p is not None and p in foe[2:4]]
     arts = artillery if judge else None
@@ -808,16 +809,19 @@ def _queen_plays(cells: Sequence[str | None], o: int, side: int, judge: bool) ->
 
 
 def _play_text(letter: str, o: int, play: Play) -> str:
+    """The full text of a play (rules §5)."""
     body = "".join(sep + NAMES[sq] for sep, sq in play.tokens)
     return f"{letter}{NAMES[o]}{body}" + (f"={play.promo}" if play.promo else "")
 
 
 def _raw_of(o: int, play: Play) -> Raw:
+    """The effect of a play from ``o``."""
     return (o, play.final, play.kills, play.promo)
 
 
 @lru_cache(maxsize=256)
 def _origin_plays(cells: tuple[str | None, ...], o: int, judge: bool = True) -> tuple[Play, ...]:
+    """`_plays`, kept: formatting and parsing ask for the same pieces in turn."""
     return tuple(_plays(cells, o, judge))
 
 
@@ -945,6 +949,7 @@ def _fits(pat: Pattern, play: Play, level: int, queen: bool) -> bool:
 
 def _sep_fits(written: tuple[str, int], full: tuple[str, int], level: int,
               first_of_queen: bool) -> bool:
+    """Whether a written token names a play's token (same square, fitting separator)."""
     if written[1] != full[1]:
         return False
     if written[0] == full[0]:
@@ -1117,6 +1122,7 @@ class CombinedArmsBrigadeChess(Variant):
 
 # --- helpers of the variant class ----------------------------------------------------------
 def _read_placement(text: str, placement: str) -> tuple[str | None, ...]:
+    """The cells of a FEN placement field, checked for a possible position."""
     rows = placement.split("/")
     if len(rows) != 8:
         raise PositionError(f"{text!r}: the placement needs 8 ranks separated by '/'")
@@ -1158,6 +1164,7 @@ def _capture_names(kills: int) -> tuple[str, ...]:
 
 
 def _to_move(cells: Sequence[str | None], raw: Raw) -> Move:
+    """The `Move` value of a raw move."""
     o, t, kills, promo = raw
     piece = cells[o]
     assert piece is not None
@@ -1173,10 +1180,12 @@ def _to_move(cells: Sequence[str | None], raw: Raw) -> Move:
 
 @lru_cache(maxsize=256)
 def _moves_cached(cells: tuple[str | None, ...], side: int) -> tuple[Move, ...]:
+    """The legal `Move` values of a position, kept like `_legal_cached`."""
     return tuple(_to_move(cells, r) for r in _legal_cached(cells, side))
 
 
 def _raw_from_move(move: Move) -> Raw:
+    """The raw form of a `Move` value."""
     s = move.steps[0]
     if move.kind == "castle":
         return (INDEX[s.origin], INDEX[s.target], 0, CASTLE)
@@ -1193,6 +1202,7 @@ def _castle_fits(pat: Pattern, raw: Raw) -> bool:
 
 
 def _why_no_castling(cells: Sequence[str | None], side: int, name: str) -> str:
+    """Why castling ``name`` is refused, in the words of rules §3."""
     k0, _k1, r0, _r1, between, cross = CASTLINGS[(side, name)]
     own = LETTERS[side]
     if cells[k0] != own[0] or cells[r0] != own[2]:
@@ -1286,6 +1296,7 @@ def _why_illegal(cells: Sequence[str | None], side: int, pat: Pattern,
 
 
 def _why_knight(cells: Sequence[str | None], side: int, pat: Pattern) -> str:
+    """Why a Knight text fits no legal move."""
     o = pat.origin
     squares = [o] + [sq for _, sq in pat.tokens]
     for a, b in zip(squares, squares[1:], strict=False):

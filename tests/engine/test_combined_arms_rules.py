@@ -284,6 +284,16 @@ def test_queen_acts_from_her_start_square_in_range_and_kills_uncover_the_path() 
     }
 
 
+def test_queen_may_pass_back_over_her_start_square_though_it_is_in_range() -> None:
+    """Decision: the start square is not judged for the whole turn. d3 is within 2 of the
+    Bishop on f5, and every armour path killing on d4 and d2 crosses d3 between them
+    (no flight and single action kills twice)."""
+    position = board({"d3": "Q", "f5": "b", "d4": "p", "d2": "p", "a1": "K", "h8": "k"})
+    move = CAB.parse_move(position, "Qd3xd4-d3xd2")
+    assert (move.target, move.captures) == ("d2", ("d2", "d4"))
+    assert CAB.format_move(position, move) == "Qd3xd4-d3xd2"
+
+
 def test_queen_may_not_fly_to_or_pass_squares_in_range_of_bishops_and_rooks() -> None:
     position = board({"a1": "Q", "h1": "K", "d5": "b", "h8": "r", "a8": "k"})
     in_range = {"d6", "d7", "d4", "d3", "c5", "b5", "e5", "f5", "c6", "b7", "e6", "f7",
@@ -410,6 +420,15 @@ def test_with_no_legal_move_a_move_ignoring_check_must_be_made() -> None:
     assert (CAB.outcome(after).status, CAB.outcome(after).winner) == ("win", 1)
 
 
+def test_with_no_legal_move_castling_needs_only_its_squares_and_pieces() -> None:
+    """In check (d2), every escape square attacked (d1 e2 f1 f2 by Pawns, d2 guarded by
+    c3): the fallback allows every move that ignores check, castling into check too."""
+    position = board({"e1": "K", "h1": "R", "d2": "p", "c3": "p", "g2": "p", "a8": "k"})
+    assert CAB.status_text(position) == "check"
+    assert texts(position) == {"Ke1-d1", "Ke1xd2", "Ke1-e2", "Ke1-f1", "Ke1-f2", "O-O",
+                               "Rh1-g1", "Rh1-f1"} | {f"Rh1-h{r}" for r in range(2, 9)}
+
+
 def test_stalemate_when_there_is_no_move_at_all() -> None:
     position = board({"a1": "K", "a2": "R", "b1": "R", "b2": "R",
                       "a3": "b", "b3": "b", "c2": "b", "c1": "b", "h8": "k"})
@@ -443,6 +462,7 @@ def test_moves_may_be_written_without_the_piece_letter_and_in_any_case() -> None
     assert CAB.format_move(start, CAB.parse_move(start, "e2-e4")) == "Pe2-e4"
     assert CAB.format_move(start, CAB.parse_move(start, "PE2-E4")) == "Pe2-e4"
     assert CAB.format_move(start, CAB.parse_move(start, "d1>b6xa7")) == "Qd1>b6xa7"
+    assert CAB.format_move(start, CAB.parse_move(start, "qd1>b6xa7")) == "Qd1>b6xa7"
 
 
 def test_knight_moves_may_leave_out_intermediate_squares_when_unique() -> None:
@@ -519,6 +539,12 @@ def test_position_string_may_give_only_its_first_two_or_three_fields() -> None:
     full = CAB.parse_position(START)
     assert CAB.parse_position("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w") == full
     assert CAB.parse_position("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq") == full
+
+
+def test_a_chess_en_passant_square_is_read_and_dropped() -> None:
+    """Decision: no en passant, so a pasted chess FEN's square is ignored."""
+    text = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1"
+    assert CAB.format_position(CAB.parse_position(text)) == text.replace(" e3 ", " - ")
 
 
 def test_castling_field_is_derived_from_the_board() -> None:
