@@ -181,6 +181,11 @@ def _armour_classes(s: int) -> tuple[ArmourClass, ...]:
 
 
 ARMOUR = tuple(_armour_classes(s) for s in range(64))
+#: ARMOUR_THROUGH[s][x]: the classes from s that pass over or stop on x (a path that kills
+#: passes an enemy, so the Queen's killing paths are found from the enemies near her)
+ARMOUR_THROUGH = tuple(
+    tuple(tuple(c for c in ARMOUR[s] if c.touched & BIT[x]) for x in range(64))
+    for s in range(64))
 #: paths ending on a square: (start, first, second, first | second bits)
 REVERSE_PATHS = tuple(
     tuple((f, a, b, BIT[a] | BIT[b]) for f in range(64) for a, b, c in PATHS[f] if c == k)
@@ -450,19 +455,22 @@ def _queen_moves(s: int, u_occ: int, e_occ: int, e_k: int, e_b: int, e_r: int, e
         if NEIGH8[t] & launch and not ((BISHOP_RANGE[t] & e_b & ~tb)
                                        or (ROOK_RANGE[t] & e_r & ~tb)):
             put((t, tb))
-    for f in _bits(launch):  # armour actions that kill
-        if not MAN3[f] & e_occ:
-            continue
-        for final, passed, final_bit, touched, paths in ARMOUR[f]:
-            if not touched & e_occ or touched & blockers:
-                continue
-            kills = (passed & enemies) | (final_bit & e_occ)
-            if not kills:
-                continue  # it only passed over the King
-            if touched & ~qb & cov and (not kills & artillery
-                                         or not _armour_ok(paths, s, e_b, e_r)):
-                continue
-            put((final, kills))
+    for f in _bits(launch):  # armour actions that kill: the paths through an enemy
+        near = MAN3[f] & e_occ
+        through = ARMOUR_THROUGH[f]
+        while near:
+            xb = near & -near
+            near ^= xb
+            for final, passed, final_bit, touched, paths in through[xb.bit_length() - 1]:
+                if touched & blockers:
+                    continue
+                kills = (passed & enemies) | (final_bit & e_occ)
+                if not kills:
+                    continue  # it only passed over the King
+                if touched & ~qb & cov and (not kills & artillery
+                                             or not _armour_ok(paths, s, e_b, e_r)):
+                    continue
+                put((final, kills))
     for final, kills in kills_seen:
         add((s, final, kills, ""))
 
