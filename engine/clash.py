@@ -10,10 +10,10 @@ are not part of its identity.
 Generation works on raw tuples of node indices ``(origin, target, captures, drop,
 becomes)`` so that perft and counting never build objects; `legal_moves` wraps them.
 
-Decisions of the rule file, kept here: a Brute's two-step capture may not end on its own
-origin (it would capture itself, which no path of the rules describes); a move that
-leaves both sides without Commanders wins for the mover; one that leaves only the mover
-without Commanders loses.
+Decisions: the rule file's §6 decides that a move leaving both sides without Commanders
+wins for the mover and one leaving only the mover without Commanders loses. Ours, where
+the rule file is silent: a Brute's two-step capture may not come back onto its own origin
+(that node is not "two steps away", and the Brute would capture itself).
 
 Decisions of notation (rules §7 is silent on them):
 
