@@ -117,4 +117,13 @@ INITIAL = Migration(1, "players, challenges, games, moves, outbox, ratings, vaca
     "CREATE INDEX ratings_board ON ratings (variant, rating DESC)",
 ))
 
-MIGRATIONS: tuple[Migration, ...] = (INITIAL,)
+EMAIL_TOKENS = Migration(2, "e-mail tokens: one secret per player of each game", (
+    """CREATE TABLE game_tokens (
+        game_id INTEGER NOT NULL REFERENCES games (id),
+        player_id INTEGER NOT NULL REFERENCES players (id),
+        token TEXT NOT NULL,                -- the secret a reply by e-mail must carry
+        created_at REAL NOT NULL,
+        PRIMARY KEY (game_id, player_id)) WITHOUT ROWID""",
+))
+
+MIGRATIONS: tuple[Migration, ...] = (INITIAL, EMAIL_TOKENS)

@@ -48,7 +48,8 @@ async def test_reopening_keeps_data_and_applies_nothing_twice(tmp_path: Path):
         async with db.snapshot() as s:
             applied = await s.all("SELECT version, applied_at FROM schema_migrations")
             players = await s.all("SELECT address FROM players")
-        assert [(r["version"], r["applied_at"]) for r in applied] == [(1, 100.0)]
+        assert [(r["version"], r["applied_at"]) for r in applied] == [
+            (m.version, 100.0) for m in MIGRATIONS]
         assert [r["address"] for r in players] == ["alice"]
     finally:
         await db.close()
