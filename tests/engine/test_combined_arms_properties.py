@@ -14,7 +14,8 @@ from engine import EngineError, Move, Position, get_variant
 
 CAB = get_variant("combined-arms")
 MIDDLE = "rQ2k2r/2p1pp1p/5p1b/6B1/1q5P/5P2/P3P3/R3KBNR b KQkq - 0 10"
-SLOW = settings(max_examples=12, deadline=None, derandomize=True,
+EXPOSED = "4k1n1/Q2B4/5p2/2p5/7P/2P1P3/P2P3P/RNB1K1NR b KQ - 0 18"
+SLOW = settings(max_examples=30, deadline=None, derandomize=True,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 
@@ -36,18 +37,21 @@ def check_position(position: Position) -> list[Move]:
 
 
 @SLOW
-@given(st.data(), st.sampled_from([CAB.start_fen, MIDDLE]), st.booleans())
+@given(st.data(), st.sampled_from([CAB.start_fen, MIDDLE, EXPOSED]), st.booleans())
 def test_random_games_keep_every_invariant(data: st.DataObject, start: str,
                                            sharp: bool) -> None:
-    """Moves are drawn by hypothesis; a ``sharp`` game prefers kills, so Kings fall."""
+    """Moves are drawn by hypothesis; a ``sharp`` game takes a King when it can and
+    otherwise prefers kills, so games end."""
     position = CAB.parse_position(start)
-    for _ in range(25):
+    for _ in range(30):
         moves = check_position(position)
         if not moves:
             break
         if sharp:
+            kings = [m for m in moves if any(CAB.pieces_at(position, c)[0].letter == "K"
+                                             for c in m.captures)]
             kills = [m for m in moves if m.captures]
-            moves = kills or moves
+            moves = kings or kills or moves
         move = moves[data.draw(st.integers(0, len(moves) - 1))]
         position = CAB.apply(position, move)
 
