@@ -15,7 +15,7 @@ and ending vacations are applied by `bot.scheduler` through the ``process_*`` me
 This module holds players, games, moves and the end of a game; the service's other
 commands live beside it, one topic per module, and are mixed in: challenges
 (`bot.challenges`), vacations (`bot.vacations`), ratings (`bot.standings`) and game records
-(`bot.archive`).
+(`bot.archive`); and game tokens for e-mail (`bot.tokens`).
 """
 
 from __future__ import annotations
@@ -51,8 +51,10 @@ from .config import Settings
 from .model import Game, Notification, PlayedMove, Player, place_transport
 from .records import END
 from .results import Done, Reason, Refusal, Result
+from .rooms import Rooms
 from .standings import Standings
 from .storage import Database, Session, StorageError, open_database
+from .tokens import GameTokens
 from .vacations import Vacations
 from .words import or_list
 
@@ -72,7 +74,7 @@ def _score(winner: int | None) -> str:
     return {0: "1-0", 1: "0-1"}.get(winner, "1/2-1/2")  # type: ignore[arg-type]
 
 
-class GameService(ChallengeDesk, Vacations, Standings, Archive):
+class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Rooms):
     """Players, challenges, games, clocks, ratings, records and the outbox."""
 
     def __init__(self, db: Database, settings: Settings | None = None, now: Clock = system_clock,
