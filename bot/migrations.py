@@ -126,4 +126,16 @@ EMAIL_TOKENS = Migration(2, "e-mail tokens: one secret per player of each game",
         PRIMARY KEY (game_id, player_id)) WITHOUT ROWID""",
 ))
 
-MIGRATIONS: tuple[Migration, ...] = (INITIAL, EMAIL_TOKENS)
+SERVERS = Migration(3, "server settings and watchers of games", (
+    """CREATE TABLE server_settings (
+        server TEXT PRIMARY KEY,            -- transport:server id, e.g. discord:1234
+        settings TEXT NOT NULL DEFAULT '{}',  -- JSON object: game channel, variants, days
+        updated_at REAL NOT NULL)""",
+    """CREATE TABLE watchers (
+        game_id INTEGER NOT NULL REFERENCES games (id),
+        player_id INTEGER NOT NULL REFERENCES players (id),
+        created_at REAL NOT NULL,
+        PRIMARY KEY (game_id, player_id)) WITHOUT ROWID""",
+))
+
+MIGRATIONS: tuple[Migration, ...] = (INITIAL, EMAIL_TOKENS, SERVERS)
