@@ -1,16 +1,35 @@
 """Settings of the service: every default declared once, each read from one environment
 variable.
 
-| variable                       | setting            | default            |
-| ------------------------------ | ------------------ | ------------------ |
-| ``COMMANDPOST_DB``             | ``db_path``        | ``commandpost.db`` |
-| ``COMMANDPOST_DB_SYNC``        | ``db_sync``        | ``full``           |
-| ``COMMANDPOST_VACATION_DAYS``  | ``vacation_days``  | ``30``             |
-| ``COMMANDPOST_CHALLENGE_DAYS`` | ``challenge_days`` | ``7``              |
-| ``COMMANDPOST_PICTURES``       | ``pictures_dir``   | ``boards``         |
-| ``COMMANDPOST_DISCORD_TOKEN``  | ``discord_token``  | (none)             |
+| variable                             | setting                  | default            |
+| ------------------------------------ | ------------------------ | ------------------ |
+| ``COMMANDPOST_DB``                   | ``db_path``              | ``commandpost.db`` |
+| ``COMMANDPOST_DB_SYNC``              | ``db_sync``              | ``full``           |
+| ``COMMANDPOST_VACATION_DAYS``        | ``vacation_days``        | ``30``             |
+| ``COMMANDPOST_CHALLENGE_DAYS``       | ``challenge_days``       | ``7``              |
+| ``COMMANDPOST_PICTURES``             | ``pictures_dir``         | ``boards``         |
+| ``COMMANDPOST_DISCORD_TOKEN``        | ``discord_token``        | (none)             |
+| ``COMMANDPOST_EMAIL_ADDRESS``        | ``email_address``        | (none: no e-mail)  |
+| ``COMMANDPOST_EMAIL_LISTEN_HOST``    | ``email_listen_host``    | ``127.0.0.1``      |
+| ``COMMANDPOST_EMAIL_LISTEN_PORT``    | ``email_listen_port``    | ``2525`` (0: off)  |
+| ``COMMANDPOST_EMAIL_RELAY_HOST``     | ``email_relay_host``     | ``localhost``      |
+| ``COMMANDPOST_EMAIL_RELAY_PORT``     | ``email_relay_port``     | ``25``             |
+| ``COMMANDPOST_EMAIL_RELAY_USER``     | ``email_relay_user``     | (none)             |
+| ``COMMANDPOST_EMAIL_RELAY_PASSWORD`` | ``email_relay_password`` | (none)             |
+| ``COMMANDPOST_EMAIL_RELAY_TLS``      | ``email_relay_tls``      | ``auto``           |
+| ``COMMANDPOST_IMAP_HOST``            | ``imap_host``            | (none: no polling) |
+| ``COMMANDPOST_IMAP_PORT``            | ``imap_port``            | ``993``            |
+| ``COMMANDPOST_IMAP_USER``            | ``imap_user``            | (none)             |
+| ``COMMANDPOST_IMAP_PASSWORD``        | ``imap_password``        | (none)             |
+| ``COMMANDPOST_IMAP_FOLDER``          | ``imap_folder``          | ``INBOX``          |
+| ``COMMANDPOST_IMAP_POLL_SECONDS``    | ``imap_poll_seconds``    | ``60``             |
+| ``COMMANDPOST_EMAIL_MAX_BYTES``      | ``email_max_bytes``      | ``1048576``        |
+| ``COMMANDPOST_EMAIL_RATE_LIMIT``     | ``email_rate_limit``     | ``20`` (per hour)  |
 
-Relative paths are taken from the working directory.
+Relative paths are taken from the working directory. The e-mail gateway
+(`bot.email_gateway`) runs when ``COMMANDPOST_EMAIL_ADDRESS`` is set; ``email_relay_tls`` is
+``auto`` (STARTTLS when the relay offers it), ``starttls`` (required), ``tls`` (implicit
+TLS, usually port 465) or ``none``.
 """
 
 from __future__ import annotations
@@ -21,6 +40,7 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 
 SYNC_MODES = ("full", "normal")
+RELAY_TLS_MODES = ("auto", "starttls", "tls", "none")
 
 
 class ConfigError(ValueError):
@@ -43,6 +63,33 @@ class Settings:
     pictures_dir: Path = field(default=Path("boards"), metadata={"env": "COMMANDPOST_PICTURES"})
     # the Discord transport runs when this is set
     discord_token: str = field(default="", metadata={"env": "COMMANDPOST_DISCORD_TOKEN"})
+    # the e-mail gateway runs when this is set: the address players write to (and from
+    # which mail is sent); its domain is the one replies with a game token go to
+    email_address: str = field(default="", metadata={"env": "COMMANDPOST_EMAIL_ADDRESS"})
+    # the SMTP server receiving players' mail (port 0: none, e.g. when IMAP is polled)
+    email_listen_host: str = field(default="127.0.0.1",
+                                   metadata={"env": "COMMANDPOST_EMAIL_LISTEN_HOST"})
+    email_listen_port: int = field(default=2525, metadata={"env": "COMMANDPOST_EMAIL_LISTEN_PORT"})
+    # the SMTP relay every outgoing mail goes through
+    email_relay_host: str = field(default="localhost",
+                                  metadata={"env": "COMMANDPOST_EMAIL_RELAY_HOST"})
+    email_relay_port: int = field(default=25, metadata={"env": "COMMANDPOST_EMAIL_RELAY_PORT"})
+    email_relay_user: str = field(default="", metadata={"env": "COMMANDPOST_EMAIL_RELAY_USER"})
+    email_relay_password: str = field(default="",
+                                      metadata={"env": "COMMANDPOST_EMAIL_RELAY_PASSWORD"})
+    email_relay_tls: str = field(default="auto", metadata={"env": "COMMANDPOST_EMAIL_RELAY_TLS"})
+    # a mailbox polled for players' mail, for hosts who cannot receive SMTP themselves
+    imap_host: str = field(default="", metadata={"env": "COMMANDPOST_IMAP_HOST"})
+    imap_port: int = field(default=993, metadata={"env": "COMMANDPOST_IMAP_PORT"})
+    imap_user: str = field(default="", metadata={"env": "COMMANDPOST_IMAP_USER"})
+    imap_password: str = field(default="", metadata={"env": "COMMANDPOST_IMAP_PASSWORD"})
+    imap_folder: str = field(default="INBOX", metadata={"env": "COMMANDPOST_IMAP_FOLDER"})
+    imap_poll_seconds: float = field(default=60.0,
+                                     metadata={"env": "COMMANDPOST_IMAP_POLL_SECONDS"})
+    # a larger incoming mail is refused (with a reply saying so)
+    email_max_bytes: int = field(default=1_048_576, metadata={"env": "COMMANDPOST_EMAIL_MAX_BYTES"})
+    # mails per sender per hour; more are refused once, then dropped (stops mail loops)
+    email_rate_limit: int = field(default=20, metadata={"env": "COMMANDPOST_EMAIL_RATE_LIMIT"})
 
     def __post_init__(self) -> None:
         if self.db_sync not in SYNC_MODES:
@@ -51,6 +98,12 @@ class Settings:
         for name in ("vacation_days", "challenge_days"):
             if getattr(self, name) < 0:
                 raise ConfigError(f"{name} must not be negative")
+        if self.email_relay_tls not in RELAY_TLS_MODES:
+            raise ConfigError(f"COMMANDPOST_EMAIL_RELAY_TLS is {self.email_relay_tls!r}; it must "
+                              f"be one of {', '.join(RELAY_TLS_MODES)}")
+        if self.email_address and "@" not in self.email_address:
+            raise ConfigError(f"COMMANDPOST_EMAIL_ADDRESS is {self.email_address!r}; it must be "
+                              f"an address like play@games.example.org")
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None, **overrides: object) -> Settings:
@@ -68,6 +121,11 @@ class Settings:
 def _convert(name: str, raw: str, default: object) -> object:
     if isinstance(default, Path):
         return Path(raw).expanduser()
+    if isinstance(default, int):
+        try:
+            return int(raw)
+        except ValueError:
+            raise ConfigError(f"{name} is {raw!r}; it must be a whole number") from None
     if isinstance(default, float):
         try:
             return float(raw)
