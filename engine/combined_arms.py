@@ -962,11 +962,9 @@ def _sep_fits(written: tuple[str, int], full: tuple[str, int], level: int,
         return False
     if written[0] == full[0]:
         return True
-    if level < 3:
-        return False
-    loose = ("", "-", "x")
-    return (written[0] in loose and full[0] in loose) or (
-        first_of_queen and full[0] == ">" and written[0] in ("", "-"))
+    if level < 3 or written[0] not in ("", "-"):
+        return False  # a written x or * always means that kill
+    return full[0] in ("-", "x") or (first_of_queen and full[0] == ">")
 
 
 @register
@@ -1273,13 +1271,15 @@ def _why_illegal(cells: Sequence[str | None], side: int, pat: Pattern,
     if kind in "BR" and "x" in seps:
         example = "Bc1*e3" if kind == "B" else "Ra1*a4"
         return f"a {name} never kills by moving onto a piece; it shoots, as in {example}"
-    if kind in "BR" and "*" in seps:
+    if kind in "BRQ" and "*" in seps:
         shooter = squares[seps.index("*") - 1] if seps.index("*") > 0 else o
         target = squares[seps.index("*")]
-        reach = BISHOP_RANGE[shooter] if kind == "B" else ROOK_RANGE[shooter]
+        reach = ROOK_RANGE[shooter] if kind == "R" else BISHOP_RANGE[shooter]
         if not reach & BIT[target]:
-            distance = "within 2 squares" if kind == "B" else "exactly 3 or 4 squares away"
-            return f"a {name} shoots only {distance} along a line"
+            distance = "exactly 3 or 4 squares away" if kind == "R" else "within 2 squares"
+            where = f" from {NAMES[shooter]}" if shooter != o else ""
+            return f"a {name} shoots only {distance} along a line ({NAMES[target]} is out of " \
+                   f"reach{where})"
     if kind in "BRK" or (kind == "P" and len(squares) == 1):
         t = squares[-1]
         p = cells[t]
@@ -1306,17 +1306,29 @@ def _why_illegal(cells: Sequence[str | None], side: int, pat: Pattern,
 def _why_knight(cells: Sequence[str | None], side: int, pat: Pattern) -> str:
     """Why a Knight text fits no legal move."""
     o = pat.origin
-    squares = [o] + [sq for _, sq in pat.tokens]
-    for a, b in zip(squares, squares[1:], strict=False):
-        if b not in ORTH_LIST[a] and len(pat.tokens) == 3:
-            return "a Knight makes exactly three single orthogonal steps"
-    for sq in squares[1:]:
+    written = [sq for _, sq in pat.tokens]
+    shaped = [path for path in PATHS[o] if path[2] == written[-1]
+              and _subsequence(written, list(path))]
+    if not shaped:
+        return "a Knight makes exactly three single orthogonal steps (it may turn or step " \
+               "back), so it ends 1 or 3 steps from where it started"
+    for sq in written:
         p = cells[sq]
         if p is not None and _owner(p) == side:
             return f"the Knight may not pass through or stop on its own " \
                    f"{PIECE_NAMES[p.upper()]} on {NAMES[sq]}"
-    return "a Knight makes exactly three single orthogonal steps (it may turn or step " \
-           "back), killing every enemy it passes or stops on, a King only by stopping on it"
+    if all(any(cells[v] is not None and _owner(cells[v]) == side for v in path)  # type: ignore[arg-type]
+           for path in shaped):
+        return f"every path from {NAMES[o]} to {NAMES[written[-1]]} passes through or stops " \
+               f"on a piece of its own side"
+    return "the kills written (x) are not the ones that path makes: a Knight kills every " \
+           "enemy it passes or stops on, a King only by stopping on it"
+
+
+def _subsequence(short: list[int], long: list[int]) -> bool:
+    """Whether ``short`` is ``long`` with some squares left out, in order."""
+    rest = iter(long)
+    return all(any(sq == x for x in rest) for sq in short)
 
 
 def _why_queen(cells: Sequence[str | None], side: int, pat: Pattern) -> str:

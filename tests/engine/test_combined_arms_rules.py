@@ -516,6 +516,24 @@ def test_malformed_texts_are_syntax_errors(text: str) -> None:
         CAB.parse_move(CAB.start_position(), text)
 
 
+def test_a_written_kill_is_never_read_as_a_plain_move() -> None:
+    position = board({"h1": "R", "e1": "K", "e8": "k"})
+    assert CAB.format_move(position, CAB.parse_move(position, "Rh1-h8")) == "Rh1-h8"
+    with pytest.raises(IllegalMoveError):
+        CAB.parse_move(position, "Rh1xh8")
+
+
+def test_shots_out_of_reach_and_blocked_knight_paths_say_why() -> None:
+    start = CAB.start_position()
+    assert refusal(start, "Qd1>c5*c8") == \
+        "a Queen shoots only within 2 squares along a line (c8 is out of reach from c5)"
+    assert refusal(start, "Nb1-c3") == \
+        "every path from b1 to c3 passes through or stops on a piece of its own side"
+    assert refusal(start, "Nb1-b3") == \
+        "a Knight makes exactly three single orthogonal steps (it may turn or step back), " \
+        "so it ends 1 or 3 steps from where it started"
+
+
 def test_bishop_kill_by_moving_is_refused_with_the_shot_suggested() -> None:
     position = board({"c1": "B", "d2": "p", "h1": "K", "h8": "k"})
     assert refusal(position, "Bc1xd2") == \
