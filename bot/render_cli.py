@@ -267,14 +267,14 @@ def seeded_game(variant: Variant, plies: int, seed: int = GALLERY_SEED
     return positions, moves
 
 
-def gallery_pictures(size: int) -> list[tuple[str, bytes]]:
+def gallery_pictures(size: int, plies: int = 24) -> list[tuple[str, bytes]]:
     """(file name, bytes) of every gallery picture, in order."""
     out: list[tuple[str, bytes]] = []
     for variant in all_variants():
         out.append((f"{variant.name}-start.png", render(variant.start_position(),
                                                         variant=variant, size=size)))
-        positions, moves = seeded_game(variant, 24)
-        for k, ply in enumerate((10, len(positions) - 1), start=1):
+        positions, moves = seeded_game(variant, plies)
+        for k, ply in enumerate((min(10, plies // 2), len(positions) - 1), start=1):
             ply = min(ply, len(positions) - 1)
             position = positions[ply]
             selected, highlights = _busiest_piece(variant, position) if k == 1 else (None, [])
@@ -283,7 +283,7 @@ def gallery_pictures(size: int) -> list[tuple[str, bytes]]:
                 highlights=highlights, selected=selected, perspective=k - 1,
                 result=_result(variant, position, positions[:ply + 1]))))
         out.append((f"{variant.name}-replay.gif", render_replay(
-            positions, moves, variant=variant, size=min(size, 320), frame_ms=700)))
+            positions, moves, variant=variant, size=min(size, 280), frame_ms=700)))
     for name, preview in unimplemented_previews().items():
         out.append((f"{name}-start.png", render(preview.start_position(), variant=preview,
                                                 size=size)))
@@ -304,10 +304,12 @@ def gallery_main(argv: list[str]) -> int:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("folder")
     parser.add_argument("--size", type=int, default=400, help="width in pixels (default 400)")
+    parser.add_argument("--plies", type=int, default=24,
+                        help="length of the seeded games (default 24)")
     args = parser.parse_args(argv)
     folder = Path(args.folder)
     folder.mkdir(parents=True, exist_ok=True)
-    for name, data in gallery_pictures(args.size):
+    for name, data in gallery_pictures(args.size, args.plies):
         (folder / name).write_bytes(data)
         print(f"{folder / name} ({len(data) // 1024 + 1} KB)")
     return 0

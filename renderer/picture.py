@@ -163,9 +163,11 @@ def _draw_caption(image: Image.Image, layout: Layout, theme: Theme, variant: Var
     head_width = draw.textlength(head, font=face)
     tail_width = draw.textlength(tail, font=face)
     status_full = draw.textlength(status, font=face) if status else 0.0
-    if status_full > room - head_width - tail_width - gap:
+    if colour == theme.caption and status_full > room - head_width - tail_width - gap:
         tail, tail_width = "", 0.0  # the move number gives way to the status first
-    status = _fit(draw, status, size, max(room * 0.45, room - head_width - tail_width - gap))
+    least = room * 0.45 if colour == theme.caption else 0.0
+    fitted = _fit(draw, status, size, max(least, room - head_width - tail_width - gap))
+    status = fitted if fitted == status or colour == theme.caption else ""  # no half names
     status_width = draw.textlength(status, font=face) if status else 0.0
     if status:
         draw.text((right_edge, y), status, font=face, fill=colour, anchor="rm")

@@ -68,7 +68,7 @@ def test_the_seeded_game_is_the_same_every_time():
 
 
 def test_gallery_writes_every_variant(tmp_path):
-    assert gallery_main([str(tmp_path), "--size", "160"]) == 0
+    assert gallery_main([str(tmp_path), "--size", "160", "--plies", "4"]) == 0
     names = {p.name for p in tmp_path.iterdir()}
     assert {"clash-start.png", "clash-middle-1.png", "clash-replay.gif"} <= names
     for name in PREVIEWS:  # implemented or not yet, every variant is there
