@@ -31,8 +31,11 @@ Decisions where the rule file leaves a choice to the implementation (each has a 
   (``Id>e4``) exactly when another stack could make the same step (§9.2.3 "MAY").
 * A kind symbol may be left out (``Ic6`` for ``Ixc6``) when exactly one turn fits;
   ``+`` marks may be left out likewise, but matches with the marks exactly as written win.
-* `parse_position` applies every validity rule of §9.1.3; ``relaxed=True`` drops the piece
-  counts (test positions, and the final position of a game won by capturing a commander).
+* `parse_position` applies every validity rule of §9.1.3, with one exception: the final
+  position of a game won by capturing a commander (the side to move has none, the other
+  side one) is read, so that a service can show a finished game again; it cannot be
+  played (no legal moves, the outcome is decided). ``relaxed=True`` drops the piece
+  counts altogether (test positions).
 * Battle modes: ``mode`` is ``standard``, ``marine``, ``air``, ``land``, ``raid`` or
   ``sea-air``, optionally with a limit in full moves, ``marine:40`` (default 60). Turns are
   counted from ``history`` (positions with a turn in progress are not turns); without a

@@ -78,7 +78,7 @@ def parse_fen(text: str, relaxed: bool = False) -> Fen:
     if not full.isdigit() or int(full) < 1:
         raise PositionError(f"{text!r}: the move number must be a whole number from 1")
     if not relaxed:
-        _check_counts(text, cells)
+        _check_counts(text, cells, 0 if side == "r" else 1)
     return Fen(tuple(cells), 0 if side == "r" else 1, int(half), int(full),
                fields[6] if len(fields) == 7 else "")
 
@@ -103,7 +103,9 @@ def stands_on(stack: str, sq: int) -> bool:
     return NAVIGABLE[sq] if info.letter == "N" else LAND_CAPABLE[sq]
 
 
-def _check_counts(text: str, cells: Sequence[str | None]) -> None:
+def _check_counts(text: str, cells: Sequence[str | None], to_move: int) -> None:
+    """§9.1.3 item 3, except that the side to move may lack its commander when the other
+    side has one: the final position of a game won by capturing it (it has no moves)."""
     counts: list[dict[str, int]] = [defaultdict(int), defaultdict(int)]
     for s in cells:
         if s is not None:
@@ -111,6 +113,8 @@ def _check_counts(text: str, cells: Sequence[str | None]) -> None:
                 info = PIECES[p]
                 counts[info.side][info.letter] += 1
     for side, name in ((0, "Red"), (1, "Blue")):
+        if counts[side]["C"] == 0 and side == to_move and counts[1 - side]["C"] == 1:
+            continue  # the final position of a game won by capturing this commander
         if counts[side]["C"] != 1:
             raise PositionError(f"{text!r}: {name} must have exactly one commander, not "
                                 f"{counts[side]['C']}")

@@ -69,7 +69,7 @@ def test_9_1_2_readers_accept_stack_pieces_in_any_order() -> None:
     ("6c4/11/11/11/11/11/11/11/11/11/11/6C(Tt)3 r - - 0 1", "mixes Red and Blue"),
     ("6c4/11/11/11/11/11/11/11/11/11/11/1T4C4 r - - 0 1", "land-capable"),
     ("6c4/11/11/11/11/11/11/11/11/11/11/3N2C4 r - - 0 1", "water"),
-    ("6c4/11/11/11/11/11/11/11/11/11/11/11 r - - 0 1", "exactly one commander"),
+    ("6c4/11/11/11/11/11/11/11/11/11/11/11 b - - 0 1", "exactly one commander"),
     ("6c4/11/11/11/11/11/11/11/11/11/11/3CC1C4 r - - 0 1", "exactly one commander"),
     ("6c4/11/11/11/11/11/11/11/11/11/11/6C1MMM r - - 0 1", "pieces M"),
 ])
@@ -79,11 +79,17 @@ def test_9_1_3_invalid_positions_are_refused_with_the_reason(fen: str, why: str)
     assert why in str(caught.value) and fen in str(caught.value)
 
 
-def test_9_1_3_the_final_position_of_a_won_game_loads_only_relaxed() -> None:
+def test_9_1_3_the_final_position_of_a_won_game_is_read_but_cannot_be_played() -> None:
     final = "9ee/11/11/11/11/11/4T6/3g1g5/11/11/11/6C2EE b - - 0 1"
-    with pytest.raises(PositionError):
-        V.parse_position(final)
-    assert V.outcome(V.parse_position(final, relaxed=True)).winner == 0
+    p = V.parse_position(final)
+    assert V.format_position(p) == final
+    assert V.legal_moves(p) == [] and V.outcome(p).winner == 0
+    for bad in ("9ee/11/11/11/11/11/4T6/3g1g5/11/11/11/6C2EE r - - 0 1",  # Red to move
+                "9ee/11/11/11/11/11/4T6/3g1g5/11/11/11/9EE b - - 0 1"):  # no commander at all
+        with pytest.raises(PositionError) as caught:
+            V.parse_position(bad)
+        assert "exactly one commander" in str(caught.value)
+    assert V.outcome(V.parse_position(bad, relaxed=True)).is_over
 
 
 def test_9_1_4_the_deploy_in_progress_suffix() -> None:
