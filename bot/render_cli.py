@@ -3,8 +3,8 @@
 ``commandpost render VARIANT [POSITION] [-o FILE] [--size N] [--perspective SIDE]
 [--highlight NODE ...] [--legal NODE] [--move MOVE ...] [--replay]``
 
-``commandpost gallery DIR [--size N]`` writes every variant's start position and a few
-middle-game positions (and a replay) to DIR.
+``commandpost gallery DIR [--size N] [--plies N]`` writes every variant's start position
+and two middle-game positions to DIR, and a replay of the first variant's opening.
 
 A variant whose rules are not implemented yet is shown through a *preview*: its board and
 start set-up from its rule file, enough to draw it, nothing more (no moves).
@@ -248,6 +248,7 @@ def main(argv: list[str]) -> int:
 
 
 # --- the gallery ---------------------------------------------------------------------------
+REPLAY_PLIES = 12
 GALLERY_SEED = 2001  # the year Clash of Command was published: any fixed number would do
 
 
@@ -282,8 +283,12 @@ def gallery_pictures(size: int, plies: int = 24) -> list[tuple[str, bytes]]:
                 position, variant=variant, size=size, last_move=moves[ply],
                 highlights=highlights, selected=selected, perspective=k - 1,
                 result=_result(variant, position, positions[:ply + 1]))))
+        if variant is not all_variants()[0]:
+            continue
+        # one replay, of the first variant's opening moves, small: a sample of the feature
         out.append((f"{variant.name}-replay.gif", render_replay(
-            positions, moves, variant=variant, size=min(size, 280), frame_ms=700)))
+            positions[:REPLAY_PLIES + 1], moves[:REPLAY_PLIES + 1], variant=variant,
+            size=min(size, 240), frame_ms=800)))
     for name, preview in unimplemented_previews().items():
         out.append((f"{name}-start.png", render(preview.start_position(), variant=preview,
                                                 size=size)))
