@@ -15,6 +15,7 @@ import sys
 # subcommand -> module whose main(argv) runs it
 COMMANDS = {
     "console": "bot.console",
+    "email": "bot.email_gateway.runner",
     "render": "bot.render_cli",
     "gallery": "bot.render_cli:gallery_main",
 }

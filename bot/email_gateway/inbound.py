@@ -1,0 +1,270 @@
+"""Reading a player's mail safely: who sent it, whether to answer it at all, the game key it
+carries and the command lines in its text.
+
+Checks run in a fixed order, and each ends in an `Inbound` (a command to run), a `Refusal`
+(answered with a reply saying why) or a `Drop` (not answered: answering mail that machines
+sent, or our own mail, is how mail loops start). Only text/plain is read — the plain part of
+a multipart mail — never HTML; quoted reply text and signatures are ignored.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections import defaultdict, deque
+from collections.abc import Iterable
+from dataclasses import dataclass
+from email import policy
+from email.errors import MessageDefect
+from email.headerregistry import Address
+from email.message import EmailMessage
+from email.parser import BytesHeaderParser, BytesParser
+from email.utils import getaddresses, parseaddr
+
+HEADER_BYTES = 64 * 1024  # what is read of an oversize mail, to answer it
+MAX_COMMAND_LINES = 10
+TAG_PATTERN = r"(\d{1,9})\.(\d{1,6})\.([0-9a-fA-F]{20})"
+ADDRESS_TAG = re.compile(r"\+" + TAG_PATTERN + r"@")
+SUBJECT_TAG = re.compile(r"\[" + TAG_PATTERN + r"\]")
+# a line that starts the quoted mail below a reply: "On Mon, ... Alice wrote:", Outlook's
+# "-----Original Message-----" or "From: ..." header block
+ATTRIBUTION = re.compile(r"^(on\b.*\bwrote:?|-{2,}\s*original message\s*-{2,}|from:\s.*|"
+                         r"_{10,}|le\b.*\ba écrit ?:|am\b.*\bschrieb.*:)$", re.IGNORECASE)
+SIGNATURE_MARKS = ("-- ", "--", "__", "sent from my ")
+
+
+@dataclass(frozen=True)
+class GameTag:
+    """The game key of a reply: the game, the move number it answers and the player's token."""
+
+    game_id: int
+    ply: int
+    token: str
+
+    def __str__(self) -> str:
+        return f"{self.game_id}.{self.ply}.{self.token}"
+
+
+@dataclass(frozen=True)
+class Inbound:
+    """A mail that passed every check: its sender, command lines and game key."""
+
+    sender: str  # the From address, lower case
+    name: str  # the From display name, or the address's local part
+    subject: str
+    message_id: str | None
+    references: tuple[str, ...]
+    lines: tuple[str, ...]
+    tag: GameTag | None
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """A mail that is answered with ``text`` and otherwise left alone."""
+
+    sender: str
+    subject: str
+    message_id: str | None
+    references: tuple[str, ...]
+    reason: str  # too-large, html-only, no-text, malformed, rate-limited, no-command
+    text: str
+
+
+@dataclass(frozen=True)
+class Drop:
+    """A mail that is not answered at all, and why (for the log)."""
+
+    reason: str
+
+
+def sender_of(message: EmailMessage, envelope_from: str | None) -> tuple[str, str]:
+    """The sender's address (lower case) and name, from From, else the envelope."""
+    try:
+        name, address = parseaddr(str(message.get("From", "")))
+    except (TypeError, ValueError, IndexError):  # a header the parser cannot even split
+        name, address = "", ""
+    if "@" not in address and envelope_from:
+        name, address = "", envelope_from
+    address = address.strip().strip("<>").lower()
+    if address.count("@") != 1 or " " in address:
+        return "", ""
+    return address, (name.strip() or address.split("@")[0])
+
+
+def is_machine_mail(message: EmailMessage, envelope_from: str | None) -> str | None:
+    """Why ``message`` was sent by a machine (an autoresponder, a bounce, a list), or None."""
+    auto = str(message.get("Auto-Submitted", "no")).strip().lower()
+    if auto and not auto.startswith("no"):
+        return f"Auto-Submitted: {auto}"
+    if str(message.get("Precedence", "")).strip().lower() in ("bulk", "junk", "list"):
+        return "Precedence: bulk"
+    if envelope_from is not None and envelope_from.strip("<> ") == "":
+        return "a bounce (empty envelope sender)"
+    for header in ("X-Autoreply", "X-Autorespond", "List-Id", "List-Unsubscribe"):
+        if message.get(header) is not None:
+            return f"{header} header"
+    return None
+
+
+def is_our_own(sender: str, our_address: str) -> bool:
+    """Whether ``sender`` is our address, or another of our domain (a tagged reply address)."""
+    our_domain = our_address.rsplit("@", 1)[-1].lower()
+    return sender == our_address.lower() or sender.rsplit("@", 1)[-1] == our_domain
+
+
+class RateLimit:
+    """At most ``limit`` mails per sender in a sliding hour; the first one over is answered,
+    those after it are not."""
+
+    def __init__(self, limit: int, window: float = 3600.0, clock=time.monotonic) -> None:
+        self.limit = limit
+        self.window = window
+        self.clock = clock
+        self._seen: defaultdict[str, deque[float]] = defaultdict(deque)
+
+    def check(self, sender: str) -> str:
+        """``ok``, ``over`` (the first mail over the limit) or ``silent`` (later ones)."""
+        now = self.clock()
+        seen = self._seen[sender]
+        while seen and seen[0] <= now - self.window:
+            seen.popleft()
+        seen.append(now)
+        if len(seen) <= self.limit:
+            return "ok"
+        return "over" if len(seen) == self.limit + 1 else "silent"
+
+
+def _structure_defects(message: EmailMessage) -> list[MessageDefect]:
+    defects: list[MessageDefect] = []
+    for part in message.walk():
+        defects += [d for d in part.defects if type(d).__name__ in STRUCTURE_DEFECTS]
+    return defects
+
+
+# defects after which the text found may not be what the sender wrote
+STRUCTURE_DEFECTS = frozenset({
+    "NoBoundaryInMultipartDefect", "StartBoundaryNotFoundDefect", "CloseBoundaryNotFoundDefect",
+    "MultipartInvariantViolationDefect", "InvalidMultipartContentTransferEncodingDefect",
+    "MissingHeaderBodySeparatorDefect", "InvalidBase64PaddingDefect",
+    "InvalidBase64CharactersDefect", "InvalidBase64LengthDefect",
+})
+
+
+def find_tag(message: EmailMessage, rcpt_tos: Iterable[str]) -> GameTag | None:
+    """The game key in the addresses the mail was sent to, else in its subject."""
+    addresses = list(rcpt_tos)
+    for header in ("To", "Cc", "Delivered-To", "X-Original-To"):
+        addresses += [a for _, a in getaddresses([str(v) for v in message.get_all(header, [])])]
+    for address in addresses:
+        if found := ADDRESS_TAG.search(address):
+            return _tag(found)
+    if found := SUBJECT_TAG.search(str(message.get("Subject", ""))):
+        return _tag(found)
+    return None
+
+
+def _tag(found: re.Match[str]) -> GameTag:
+    return GameTag(int(found[1]), int(found[2]), found[3].lower())
+
+
+def command_lines(text: str) -> tuple[str, ...]:
+    """The first lines of a reply that are neither quoted nor signature: its commands."""
+    lines: list[str] = []
+    for raw in text.replace("\r\n", "\n").split("\n"):
+        line = raw.strip()
+        if line.startswith(">") or ATTRIBUTION.match(line):
+            if lines:
+                break
+            continue
+        if raw.rstrip("\n") in ("-- ", "--") or any(
+                line.lower().startswith(m) for m in SIGNATURE_MARKS[2:]):
+            break
+        if not line:
+            if lines:
+                break  # the commands are the first paragraph
+            continue
+        lines.append(" ".join(line.split()))
+        if len(lines) == MAX_COMMAND_LINES:
+            break
+    return tuple(lines)
+
+
+def _ids(value: object) -> tuple[str, ...]:
+    return tuple(re.findall(r"<[^<>\s]+>", str(value or "")))
+
+
+def read_mail(raw: bytes, envelope_from: str | None, rcpt_tos: Iterable[str], *,
+              our_address: str, max_bytes: int, rate: RateLimit) -> Inbound | Refusal | Drop:
+    """Judge one incoming mail, in order: size, sender, machine mail and loops, rate, MIME
+    structure, a text part, command lines."""
+    oversize = len(raw) > max_bytes
+    if oversize:
+        message = BytesHeaderParser(policy=policy.default).parsebytes(raw[:HEADER_BYTES])
+    else:
+        message = BytesParser(policy=policy.default).parsebytes(raw)
+    assert isinstance(message, EmailMessage)
+    sender, name = sender_of(message, envelope_from)
+    if not sender:
+        return Drop("no sender address to answer")
+    if is_our_own(sender, our_address):
+        return Drop(f"our own address {sender}")
+    if why := is_machine_mail(message, envelope_from):
+        return Drop(f"sent by a machine ({why})")
+    subject = _subject(message)
+    message_id = next(iter(_ids(message.get("Message-ID"))), None)
+    refs = _ids(message.get("References")) or _ids(message.get("In-Reply-To"))
+
+    def refuse(reason: str, text: str) -> Refusal:
+        return Refusal(sender, subject, message_id, refs, reason, text)
+
+    verdict = rate.check(sender)
+    if verdict == "silent":
+        return Drop(f"{sender} is over the rate limit")
+    if verdict == "over":
+        return refuse("rate-limited", f"You have sent more than {rate.limit} mails within an "
+                                      f"hour, so I am not reading more from you for a while. "
+                                      f"Please wait an hour and send your command again.")
+    if oversize:
+        return refuse("too-large", f"Your mail is {len(raw) // 1024} KiB, more than the "
+                                   f"{max_bytes // 1024} KiB I accept, so I did not read it. "
+                                   f"Please reply without attachments or quoted pictures, "
+                                   f"with just your command.")
+    if _structure_defects(message):
+        return refuse("malformed", "I could not read your mail: its MIME structure is broken "
+                                   "(a multipart mail without its parts, or damaged encoding). "
+                                   "Please send your command again as plain text.")
+    body = message.get_body(preferencelist=("plain",))
+    if body is None:
+        if message.get_body(preferencelist=("html",)) is not None:
+            return refuse("html-only", "Your mail has only an HTML version, and I read only plain "
+                                       "text (HTML can hide text). Please switch your mail "
+                                       "program to plain text, or add a plain-text version, "
+                                       "and send your command again.")
+        return refuse("no-text", "Your mail has no text for me to read. Write your command "
+                                 "on the first line, for example `help`.")
+    try:
+        text = body.get_content()
+    except (LookupError, UnicodeError, ValueError, AssertionError):
+        return refuse("malformed", "I could not read the text of your mail (an unknown or "
+                                   "damaged character encoding). Please send it again as "
+                                   "plain text in UTF-8.")
+    lines = command_lines(str(text))
+    if not lines:
+        return refuse("no-command", "I found no command in your mail. Write it on the first "
+                                    "line, above any quoted text, for example `move c3-d4` "
+                                    "or `help`.")
+    return Inbound(sender, name, subject, message_id, refs, lines,
+                   find_tag(message, rcpt_tos))
+
+
+def _subject(message: EmailMessage) -> str:
+    try:
+        return " ".join(str(message.get("Subject", "")).split())
+    except (TypeError, ValueError):
+        return ""
+
+
+def display_address(address: str, name: str = "") -> str:
+    """``Name <address>`` as a header value."""
+    local, _, domain = address.partition("@")
+    return str(Address(display_name=name, username=local, domain=domain))

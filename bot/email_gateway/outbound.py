@@ -1,0 +1,100 @@
+"""Mail we send: replies and game mails with threading headers and the board as a PNG, and
+the relay they go through.
+
+Every mail about a game belongs to one thread: it refers to the game's root Message-ID
+(``<game-12@domain>``), which every mail client threads on. A player's game mail carries
+the player's game key (game, move number, token) in its Reply-To address and its subject,
+so that answering it is all a player has to do; a watcher's copy carries none.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+from email.message import EmailMessage
+from email.utils import formatdate, make_msgid
+
+import aiosmtplib
+
+from ..config import Settings
+from .inbound import GameTag, display_address
+
+log = logging.getLogger(__name__)
+SENDER_NAME = "commandpost"
+
+
+def domain_of(address: str) -> str:
+    return address.rsplit("@", 1)[-1].lower()
+
+
+def game_root(game_id: int, our_address: str) -> str:
+    """The Message-ID every mail of game ``game_id`` refers to."""
+    return f"<game-{game_id}@{domain_of(our_address)}>"
+
+
+def reply_address(our_address: str, tag: GameTag | None) -> str:
+    """Our address with the player's game key after a ``+`` (plus addressing)."""
+    if tag is None:
+        return our_address
+    local, _, domain = our_address.partition("@")
+    return f"{local}+{tag}@{domain}"
+
+
+def with_tag(subject: str, tag: GameTag | None) -> str:
+    return f"{subject} [{tag}]" if tag else subject
+
+
+@dataclass(frozen=True)
+class Picture:
+    """A board picture to attach."""
+
+    png: bytes
+    filename: str
+
+
+def compose(our_address: str, to: str, subject: str, text: str, *,
+            tag: GameTag | None = None, game_id: int | None = None,
+            in_reply_to: str | None = None, references: Sequence[str] = (),
+            message_id: str | None = None, picture: Picture | None = None,
+            auto: str = "auto-replied") -> EmailMessage:
+    """One mail from us to ``to``, threaded under the game (if any) and the mail answered."""
+    mail = EmailMessage()
+    mail["From"] = display_address(our_address, SENDER_NAME)
+    mail["To"] = to
+    mail["Subject"] = with_tag(subject, tag)
+    mail["Reply-To"] = reply_address(our_address, tag)
+    mail["Date"] = formatdate(localtime=False, usegmt=True)
+    mail["Message-ID"] = message_id or make_msgid(domain=domain_of(our_address))
+    thread = [game_root(game_id, our_address)] if game_id is not None else []
+    thread += [r for r in references if r not in thread]
+    if in_reply_to and in_reply_to not in thread:
+        thread.append(in_reply_to)
+    if thread:
+        mail["In-Reply-To"] = in_reply_to or thread[-1]
+        mail["References"] = " ".join(thread)
+    # RFC 3834: our mail is automatic, so well-behaved autoresponders do not answer it
+    mail["Auto-Submitted"] = auto
+    mail["X-Auto-Response-Suppress"] = "All"
+    mail.set_content(text)
+    if picture is not None:
+        mail.add_attachment(picture.png, maintype="image", subtype="png",
+                            filename=picture.filename)
+    return mail
+
+
+class Mailer:
+    """Sends mail through the configured SMTP relay."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+
+    async def send(self, mail: EmailMessage) -> None:
+        s = self.settings
+        tls = s.email_relay_tls
+        await aiosmtplib.send(
+            mail, sender=s.email_address, hostname=s.email_relay_host, port=s.email_relay_port,
+            username=s.email_relay_user or None, password=s.email_relay_password or None,
+            use_tls=tls == "tls", start_tls={"starttls": True, "none": False}.get(tls),
+            timeout=60)
+        log.info("sent %s to %s", mail["Message-ID"], mail["To"])

@@ -1,0 +1,107 @@
+"""Running the e-mail gateway: on its own (``commandpost email``, with the scheduler), or
+beside the Discord bot on the same service (`run_email_gateway`).
+
+    commandpost email [--db FILE]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+from pathlib import Path
+
+from ..config import ConfigError, Settings
+from ..scheduler import Scheduler
+from ..service import GameService
+from ..storage import StorageError
+from .gateway import EmailGateway
+from .server import poll_imap, start_smtp_server
+
+log = logging.getLogger(__name__)
+OUTBOX_SECONDS = 5.0  # how often notifications queued by other transports are looked for
+
+
+async def deliver_forever(gateway: EmailGateway, stop: asyncio.Event) -> None:
+    """Mail the outbox whenever a command may have filled it, and every few seconds."""
+    while not stop.is_set():
+        try:
+            await gateway.deliver_outbox()
+        except Exception:
+            log.exception("delivering mail failed; retrying")
+        waits = [asyncio.ensure_future(stop.wait()),
+                 asyncio.ensure_future(gateway.outbox_ready.wait())]
+        await asyncio.wait(waits, timeout=OUTBOX_SECONDS, return_when=asyncio.FIRST_COMPLETED)
+        for waiting in waits:
+            waiting.cancel()
+
+
+async def run_email_gateway(service: GameService, settings: Settings,
+                            stop: asyncio.Event | None = None,
+                            started: asyncio.Future[EmailGateway] | None = None) -> None:
+    """Receive (SMTP server and/or IMAP mailbox) and send mail for ``service`` until
+    ``stop`` is set (or the task is cancelled). ``started`` gets the gateway once the
+    server listens. The caller runs the scheduler (the Discord bot does)."""
+    if not settings.email_address:
+        raise ConfigError("set COMMANDPOST_EMAIL_ADDRESS to run the e-mail gateway")
+    stop = stop or asyncio.Event()
+    gateway = EmailGateway(service, settings)
+    server = None
+    if settings.email_listen_port:
+        server = await start_smtp_server(gateway, settings.email_listen_host,
+                                         settings.email_listen_port)
+        log.info("receiving mail for %s on %s:%s", settings.email_address,
+                 settings.email_listen_host, settings.email_listen_port)
+    tasks = [asyncio.create_task(deliver_forever(gateway, stop))]
+    if settings.imap_host:
+        tasks.append(asyncio.create_task(poll_imap(gateway, settings, stop)))
+    if started is not None:
+        started.set_result(gateway)
+    try:
+        await stop.wait()
+    finally:
+        stop.set()
+        if server is not None:
+            server.close()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+
+async def run(settings: Settings) -> int:
+    """The gateway and the scheduler on the configured database, until interrupted."""
+    try:
+        service = await GameService.open(settings)
+    except StorageError as err:
+        print(f"commandpost: {err}")
+        return 1
+    async with service:
+        stop = asyncio.Event()
+        scheduler = asyncio.create_task(Scheduler(service).run(stop))
+        try:
+            await run_email_gateway(service, settings, stop)
+        finally:
+            stop.set()
+            await scheduler
+    return 0
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="commandpost email",
+                                     description="Play correspondence games by e-mail.")
+    parser.add_argument("--db", type=Path, help="database file (default: $COMMANDPOST_DB or "
+                                                "commandpost.db)")
+    args = parser.parse_args(argv)
+    try:
+        settings = Settings.from_env()
+        if args.db is not None:
+            settings = Settings.from_env(db_path=args.db)
+        if not settings.email_address:
+            raise ConfigError("set COMMANDPOST_EMAIL_ADDRESS (the address players write to) to "
+                              "run the e-mail gateway")
+    except ConfigError as err:
+        print(f"commandpost: {err}")
+        return 2
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    try:
+        return asyncio.run(run(settings))
+    except KeyboardInterrupt:
+        return 0

@@ -1,0 +1,82 @@
+"""A whole game by e-mail over real SMTP on loopback: challenge, accept, moves as replies in
+one thread per game with the board attached, board, export, a draw offer (refused: the
+variant has none) and resignation."""
+
+from __future__ import annotations
+
+import re
+
+from bot.email_gateway.inbound import ADDRESS_TAG
+from bot.email_gateway.outbound import game_root
+
+OURS = "play@games.test"
+
+ALICE = "alice@players.test"
+BOB = "bob@players.test"
+FROM = {ALICE: f"Alice <{ALICE}>", BOB: f"Bob <{BOB}>"}
+
+
+async def _legal(mail, game_id: int) -> str:
+    game = await mail.service.game(game_id)
+    assert game is not None
+    return (await mail.service.legal_moves(game))[0]
+
+
+async def test_a_whole_game_by_email(mail):
+    text_of, png_of = mail.text_of, mail.png_of
+    relay, post = mail.relay, mail.post
+    await post.send(FROM[ALICE], "challenge bob@players.test white", subject="a game?")
+    answer = await relay.next_to(ALICE)
+    assert "Challenge #1 sent to bob" in text_of(answer)
+    assert answer["In-Reply-To"] == post.sent[-1]["Message-ID"]
+    offer = await relay.next_to(BOB)
+    assert "challenges you" in text_of(offer) and "accept #1" in text_of(offer)
+
+    await post.send(FROM[BOB], "accept #1\n\nthanks!\n-- \nBob", reply_to=offer)
+    to_bob = await relay.next_to(BOB)  # the answer to Bob: the game with his key
+    to_alice = await relay.next_to(ALICE)  # the game's start, with hers
+    game_id = 1
+    root = game_root(game_id, OURS)
+    for started in (to_bob, to_alice):
+        assert root in str(started["References"])
+        assert png_of(started) is not None and png_of(started)[:4] == b"\x89PNG"
+        assert "This is move 0 of the game" in text_of(started)
+    assert "Alice to move" in text_of(to_alice)
+    alice_tag = ADDRESS_TAG.search(str(to_alice["Reply-To"]))
+    bob_tag = ADDRESS_TAG.search(str(to_bob["Reply-To"]))
+    assert alice_tag and bob_tag and alice_tag[3] != bob_tag[3]
+    assert f"[{alice_tag[1]}.{alice_tag[2]}.{alice_tag[3]}]" in str(to_alice["Subject"])
+
+    latest = {ALICE: to_alice, BOB: to_bob}
+    for mover, other in ((ALICE, BOB), (BOB, ALICE), (ALICE, BOB), (BOB, ALICE)):
+        move = await _legal(mail, game_id)
+        await post.send(FROM[mover], f"move {move}\n\n> quoted board text\n> resign",
+                        reply_to=latest[mover])
+        answer = await relay.next_to(mover)
+        assert f"{move} played in game #1" in text_of(answer), text_of(answer)
+        news = await relay.next_to(other)
+        assert "Your move" in text_of(news) and move in text_of(news)
+        assert root in str(news["References"]) and png_of(news) is not None
+        assert "Moves:" in text_of(news)
+        latest = {mover: answer, other: news}
+    game = await mail.service.game(game_id)
+    assert game is not None and game.ply == 4 and len(await mail.service.played_moves(1)) == 4
+
+    await post.send(FROM[ALICE], "board", reply_to=latest[ALICE])
+    board = await relay.next_to(ALICE)
+    assert "Game #1: Alice" in text_of(board) and png_of(board) is not None
+
+    await post.send(FROM[BOB], "export #1")  # looking needs no key
+    record = text_of(await relay.next_to(BOB))
+    assert re.search(r"1\.", record) and "Alice" in record
+
+    await post.send(FROM[ALICE], "draw", reply_to=latest[ALICE])
+    assert "has no draws by agreement" in text_of(await relay.next_to(ALICE))  # this variant
+
+    await post.send(FROM[BOB], "resign", reply_to=latest[BOB])
+    assert "You resigned game #1" in text_of(await relay.next_to(BOB))
+    over = await relay.next_to(ALICE)
+    assert "is over" in text_of(over) and "wins" in text_of(over)
+    assert "Reply-To" in over and "+" not in str(over["Reply-To"])  # no key once it is over
+    game = await mail.service.game(game_id)
+    assert game is not None and game.status == "over" and game.winner == 0
