@@ -4,8 +4,7 @@ python-chess measured in the same run.
 For every implemented variant: the median time of `renderer.render` (drawing plus PNG
 encoding) over positions from a seeded game (the start and middle games, the last move
 marked), with the caches warm as in a running bot, and the largest PNG. The first, cold
-call (board, sprites and palette drawn) is reported separately. Boards of variants whose
-rules are not implemented yet are measured through their previews and marked so.
+call (board, sprites and palette drawn) is reported separately.
 
 The anchor is python-chess doing the same job on a chess position:
 ``chess.svg.board(board, size=800, lastmove=...)`` then ``cairosvg.svg2png``. When
@@ -24,7 +23,7 @@ from collections.abc import Callable, Sequence
 
 import PIL
 
-from bot.render_cli import PREVIEW_MIDDLE_GAMES, PREVIEWS, seeded_game, unimplemented_previews
+from bot.render_cli import seeded_game
 from engine import Move, Position, Variant, all_variants
 from renderer import render
 
@@ -43,11 +42,6 @@ def median_ms(work: Callable[[], object], runs: int) -> float:
 
 def samples(variant: Variant) -> list[tuple[Position, Move | None]]:
     """The positions to draw: the start and a few middle games, with their last moves."""
-    if variant.name in PREVIEWS and variant is PREVIEWS[variant.name]:
-        out: list[tuple[Position, Move | None]] = [(variant.start_position(), None)]
-        out += [(variant.parse_position(fen), move)
-                for fen, move in PREVIEW_MIDDLE_GAMES.get(variant.name, ())]
-        return out
     positions, moves = seeded_game(variant, 30)
     return [(positions[k], moves[k]) for k in range(0, len(positions), 10)]
 
@@ -103,8 +97,6 @@ def main(argv: Sequence[str] | None = None) -> int:
               f"{anchor_figures[1]:7.1f} KB")
     print(f"{'variant':<46} {'median':>10} {'PNG':>10} {'cold':>10} {'vs anchor':>10}  target")
     variants: list[tuple[str, Variant]] = [(v.display_name, v) for v in all_variants()]
-    variants += [(f"{p.display_name} (board preview)", p)
-                 for p in unimplemented_previews().values()]
     failed = False
     for label, variant in variants:
         cold, warm, kb = measure(variant, args.size, args.runs)

@@ -6,8 +6,8 @@ import io
 
 from PIL import Image
 
-from bot.render_cli import PREVIEWS, find_variant, gallery_main, main, seeded_game
-from engine import get_variant
+from bot.render_cli import gallery_main, main, seeded_game
+from engine import all_variants, get_variant
 
 
 def test_render_writes_the_start_position(tmp_path):
@@ -48,20 +48,6 @@ def test_render_writes_a_replay(tmp_path):
     assert Image.open(io.BytesIO(out.read_bytes())).n_frames == 3
 
 
-def test_a_preview_reads_stacks_and_heroic_pieces():
-    commander = PREVIEWS["commander"]
-    position = commander.parse_position(
-        "6c4/11/11/11/11/11/11/11/11/11/2(N+FT)8/6C4 r")
-    assert commander.pieces_at(position, "c2") == (
-        ("N", 0, False), ("F", 0, True), ("T", 0, False))
-    assert commander.pieces_at(position, "g12") == (("C", 1, False),)
-    assert commander.status_text(commander.start_position()) == "Red 0 · Blue 0 points"
-
-
-def test_a_registered_variant_wins_over_its_preview():
-    assert find_variant("clash") is get_variant("clash")
-
-
 def test_the_seeded_game_is_the_same_every_time():
     variant = get_variant("clash")
     assert seeded_game(variant, 12) == seeded_game(variant, 12)
@@ -71,5 +57,5 @@ def test_gallery_writes_every_variant(tmp_path):
     assert gallery_main([str(tmp_path), "--size", "160", "--plies", "4"]) == 0
     names = {p.name for p in tmp_path.iterdir()}
     assert {"clash-start.png", "clash-middle-1.png", "clash-replay.gif"} <= names
-    for name in PREVIEWS:  # implemented or not yet, every variant is there
-        assert f"{find_variant(name).name}-start.png" in names
+    for variant in all_variants():
+        assert f"{variant.name}-start.png" in names
