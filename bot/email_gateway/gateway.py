@@ -94,11 +94,23 @@ class EmailGateway:
                                     verdict.text, in_reply_to=verdict.message_id,
                                     references=verdict.references))
             return f"refused: {verdict.reason}"
-        player = await self.service.player(TRANSPORT, verdict.sender, verdict.name)
+        player = await self._sender(verdict)
         reply, outcome = await self._run(player, verdict)
         await self._answer(player, verdict, reply)
         self.outbox_ready.set()
         return outcome
+
+    async def _sender(self, mail: Inbound) -> Player:
+        """The player who sent ``mail``: known ones as they are (a refused mail changes
+        nothing, not even a name); a new address becomes a player only by a command that
+        needs no game key."""
+        found = await self.service.find_player(TRANSPORT, mail.sender)
+        if isinstance(found, Player) and found.address == mail.sender:
+            return found
+        if mail.tag is not None and self._is_game_command(mail.lines[0]):
+            # a game command from an unknown address is refused without storing anyone
+            return Player(0, TRANSPORT, mail.sender, mail.name)
+        return await self.service.player(TRANSPORT, mail.sender, mail.name)
 
     async def _run(self, player: Player, mail: Inbound) -> tuple[Reply, str]:
         """Run the mail's command (its first line: one command per mail, since each
@@ -134,6 +146,10 @@ class EmailGateway:
             return reply, ("moved" if reply.ok else "refused: move")
         reply = await self.commands.handle(player, PLACE, " ".join([word, f"#{game.id}", *args]))
         return reply, (f"ran {word}" if reply.ok else f"refused: {word}")
+
+    def _is_game_command(self, line: str) -> bool:
+        word = line.split()[0].lower()
+        return word in ACTING_WORDS | LOOKING_WORDS or not hasattr(self.commands, f"cmd_{word}")
 
     @staticmethod
     def commands_reply(result: Result) -> Reply:

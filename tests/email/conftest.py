@@ -73,9 +73,11 @@ class Post:
                    reply_to: EmailMessage | None = None, html: str | None = None,
                    headers: dict[str, str] | None = None, raw: bytes | None = None,
                    envelope_from: str | None = None) -> None:
-        if raw is not None:
-            await aiosmtplib.send(raw, sender=envelope_from or sender, recipients=[to],
-                                  hostname="127.0.0.1", port=self.port)
+        if raw is not None:  # as is, from ``envelope_from`` ("" for a bounce's <>)
+            client = aiosmtplib.SMTP(hostname="127.0.0.1", port=self.port)
+            async with client:
+                await client.sendmail(sender if envelope_from is None else envelope_from,
+                                      [to], raw)
             return
         envelope_from = envelope_from or parseaddr(sender)[1]
         mail = EmailMessage()
