@@ -1004,13 +1004,8 @@ class CommanderChess(Variant):
             if own is not None and commander_square(cells, 1 - side) is not None \
                     and attacked(cells, own, 1 - side):
                 parts.append(f"{SIDES[side]} is in check")
-        material = [0, 0]
-        for s in cells:
-            if s is not None:
-                for p in STACKS[s].pieces:
-                    material[PIECES[p].side] += POINTS[PIECES[p].letter]
-        parts.append(f"points on the board: {SIDES[0]} {material[0]}, {SIDES[1]} "
-                     f"{material[1]}")
+        red, blue = self.destroyed_points(position)
+        parts.append(f"destroyed: {SIDES[0]} {red} · {SIDES[1]} {blue} pts")
         return "; ".join(parts)
 
 
