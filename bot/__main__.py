@@ -2,7 +2,7 @@
 
 * ``commandpost`` — the main job: the Discord bot when a token is configured, otherwise
   a local console game on the default database.
-* ``commandpost console`` — the local console.
+* ``commandpost console`` — the local console; ``commandpost discord`` — the Discord bot.
 * ``commandpost render VARIANT [POSITION] -o FILE`` and ``commandpost gallery DIR`` —
   board pictures.
 """
@@ -10,12 +10,14 @@
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 
 # subcommand -> module whose main(argv) runs it
 COMMANDS = {
     "console": "bot.console",
     "email": "bot.email_gateway.runner",
+    "discord": "bot.discord_bot.app",
     "render": "bot.render_cli",
     "gallery": "bot.render_cli:gallery_main",
 }
@@ -23,11 +25,16 @@ COMMANDS = {
 
 def main(argv: list[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
-    name = args[0] if args and args[0] in COMMANDS else "console"
+    name = args[0] if args and args[0] in COMMANDS else _main_job()
     if args and args[0] in COMMANDS:
         args = args[1:]
     module, _, func = COMMANDS[name].partition(":")
     return int(getattr(importlib.import_module(module), func or "main")(args) or 0)
+
+
+def _main_job() -> str:
+    """The Discord bot when a token is configured, else the console."""
+    return "discord" if os.environ.get("COMMANDPOST_DISCORD_TOKEN") else "console"
 
 
 if __name__ == "__main__":

@@ -63,6 +63,12 @@ class Settings:
     pictures_dir: Path = field(default=Path("boards"), metadata={"env": "COMMANDPOST_PICTURES"})
     # the Discord transport runs when this is set
     discord_token: str = field(default="", metadata={"env": "COMMANDPOST_DISCORD_TOKEN"})
+    # days per move of a challenge that names none (0: no clock); servers may choose their own
+    default_days: float = field(default=0.0, metadata={"env": "COMMANDPOST_DEFAULT_DAYS"})
+    # "on": the Discord bot asks for the message-content intent and reads moves typed in a
+    # game's thread ("off": only /move; the intent must then not be enabled in the portal)
+    typed_moves: str = field(default="on", metadata={"env": "COMMANDPOST_TYPED_MOVES"})
+    log_level: str = field(default="INFO", metadata={"env": "COMMANDPOST_LOG_LEVEL"})
     # the e-mail gateway runs when this is set: the address players write to (and from
     # which mail is sent); its domain is the one replies with a game token go to
     email_address: str = field(default="", metadata={"env": "COMMANDPOST_EMAIL_ADDRESS"})

@@ -1,0 +1,106 @@
+"""Server settings and rulings, for members who may manage the server."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from engine import EngineError, get_variant
+
+from ..results import Refusal
+from . import logs
+from .commands_play import DAYS, PlayCommands
+from .places import server_key, target_of
+
+if TYPE_CHECKING:
+    from .app import CommandPost
+
+RULINGS = [app_commands.Choice(name="first side wins", value="0"),
+           app_commands.Choice(name="second side wins", value="1"),
+           app_commands.Choice(name="draw", value="draw"),
+           app_commands.Choice(name="abort (unrated)", value="abort")]
+
+
+@app_commands.guild_only()
+@app_commands.default_permissions(manage_guild=True)
+class AdminCommands(commands.GroupCog, group_name="server"):
+    """Server settings and rulings (Manage Server)."""
+
+    def __init__(self, bot: CommandPost) -> None:
+        self.bot = bot
+        self.service = bot.service
+        super().__init__()
+
+    @app_commands.command(name="settings")
+    @app_commands.describe(channel="Where new games are played (their threads open there)",
+                           variants="Allowed variants, separated by commas ('all': every one)",
+                           days="Time per move of a challenge that names none")
+    @app_commands.choices(days=DAYS)
+    async def settings(self, interaction: discord.Interaction,
+                       channel: discord.TextChannel | None = None, variants: str | None = None,
+                       days: int | None = None) -> None:
+        """Show or change this server's game channel, allowed variants and time control."""
+        if not _may_manage(interaction):
+            await self.bot.answer(interaction, "Only members who may manage the server can "
+                                               "change its settings.")
+            return
+        changes: dict[str, object] = {}
+        if channel is not None:
+            changes["channel"] = channel.id
+        if variants is not None:
+            names = [v.strip() for v in variants.split(",") if v.strip()]
+            try:
+                keys = [get_variant(n).name for n in names if n.lower() != "all"]
+            except EngineError as err:
+                await self.bot.answer(interaction, str(err))
+                return
+            changes["variants"] = keys or None
+        if days is not None:
+            changes["days"] = days
+        key = server_key(interaction.guild_id or 0)
+        current = (await self.service.set_server_settings(key, changes) if changes
+                   else await self.service.server_settings(key))
+        where = (f"<#{current['channel']}>" if "channel" in current
+                 else "where /challenge is used")
+        lines = [f"Game channel: {where}",
+                 f"Variants: {', '.join(current.get('variants', [])) or 'all'}",
+                 f"Time per move: {current.get('days') or 'no clock'}"
+                 + (" days" if current.get("days") else "")]
+        await self.bot.answer(interaction, "Server settings:\n" + "\n".join(lines))
+
+    @app_commands.command(name="ruling")
+    @app_commands.describe(game="The game's number", ruling="How the game ends")
+    @app_commands.choices(ruling=RULINGS)
+    async def ruling(self, interaction: discord.Interaction, game: int, ruling: str) -> None:
+        """End a game of this server by a ruling: a win, a draw, or an abort."""
+        if not _may_manage(interaction):
+            await self.bot.answer(interaction, "Only members who may manage the server can "
+                                               "rule on games.")
+            return
+        logs.set_context(game_id=game)
+        found = await self.service.game(game)
+        channel = self.bot.get_channel(target_of(found.place) or 0) if found else None
+        if found is None or getattr(getattr(channel, "guild", None), "id", None) \
+                != interaction.guild_id:
+            await self.bot.answer(interaction, f"There is no game #{game} on this server.")
+            return
+        by = interaction.user.display_name
+        result = await self.service.adjudicate(
+            game, None if ruling in ("draw", "abort") else int(ruling), by,
+            abort=ruling == "abort")
+        if isinstance(result, Refusal):
+            await self.bot.answer(interaction, result)
+            return
+        await self.bot.answer(interaction, result, public=True)
+        await self.bot.flush()
+
+
+def _may_manage(interaction: discord.Interaction) -> bool:
+    permissions = getattr(interaction, "permissions", None)
+    return bool(permissions and permissions.manage_guild)
+
+
+__all__ = ["AdminCommands", "PlayCommands"]

@@ -1,0 +1,461 @@
+"""Playing: challenges, moves (by /move or typed in the game's thread), the board, legal
+moves, resigning, draws, takebacks, aborting, game lists and records."""
+
+from __future__ import annotations
+
+import io
+import logging
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from engine import EngineError, all_variants, get_variant
+
+from ..clock import ALLOWED_DAYS
+from ..model import Game, Player
+from ..results import Done, Reason, Refusal
+from . import logs, pictures
+from .places import channel_of, channel_place, place_of, server_key, target_of, thread_place
+
+if TYPE_CHECKING:
+    from .app import CommandPost
+
+log = logging.getLogger(__name__)
+MAX_CHOICES = 25
+SIDES = [app_commands.Choice(name="first (White/Red)", value=0),
+         app_commands.Choice(name="second (Black/Blue)", value=1),
+         app_commands.Choice(name="random", value=-1)]
+DAYS = [app_commands.Choice(name="no clock", value=0)] + [
+    app_commands.Choice(name=f"{d} day{'s' if d > 1 else ''} per move", value=d)
+    for d in ALLOWED_DAYS]
+
+
+def _choices(items: list[tuple[str, str]], current: str) -> list[app_commands.Choice[str]]:
+    """Up to 25 (name, value) pairs whose name or value contains ``current``."""
+    current = current.lower()
+    return [app_commands.Choice(name=name[:100], value=value[:100]) for name, value in items
+            if current in name.lower() or current in value.lower()][:MAX_CHOICES]
+
+
+class PlayCommands(commands.Cog, name="Playing"):
+    """Challenges, moves and the end of games."""
+
+    def __init__(self, bot: CommandPost) -> None:
+        self.bot = bot
+        self.service = bot.service
+
+    # --- autocompletion -------------------------------------------------------------
+    async def variant_names(self, interaction: discord.Interaction,
+                            current: str) -> list[app_commands.Choice[str]]:
+        return _choices([(v.display_name, v.name) for v in all_variants()], current)
+
+    async def mode_names(self, interaction: discord.Interaction,
+                         current: str) -> list[app_commands.Choice[str]]:
+        try:
+            variant = get_variant(getattr(interaction.namespace, "variant", None)
+                                  or all_variants()[0].name)
+        except EngineError:
+            return []
+        return _choices([(m, m) for m in variant.modes], current)
+
+    async def my_games(self, interaction: discord.Interaction,
+                       current: str) -> list[app_commands.Choice[int]]:
+        player = await self.bot.player_of(interaction.user)
+        games = await self.service.games(player)
+        names = [(f"#{g.id} {g.names[0]} vs {g.names[1]} ({get_variant(g.variant).display_name})",
+                  g.id) for g in games]
+        return [app_commands.Choice(name=n[:100], value=i) for n, i in names
+                if current in n][:MAX_CHOICES]
+
+    async def open_challenges(self, interaction: discord.Interaction,
+                              current: str) -> list[app_commands.Choice[int]]:
+        player = await self.bot.player_of(interaction.user)
+        found = await self.service.challenges(player, self._challenge_place(interaction))
+        names = [(f"#{c.id} from {c.challenger_name}: {get_variant(c.variant).display_name}",
+                  c.id) for c in found if c.challenger_id != player.id]
+        return [app_commands.Choice(name=n[:100], value=i) for n, i in names
+                if current in n][:MAX_CHOICES]
+
+    async def _autocomplete_game(self, interaction: discord.Interaction) -> Game | None:
+        player = await self.bot.player_of(interaction.user)
+        found = await self._find_game(interaction, player,
+                                      getattr(interaction.namespace, "game", None), True)
+        return None if isinstance(found, Refusal) else found
+
+    async def legal_move_texts(self, interaction: discord.Interaction,
+                               current: str) -> list[app_commands.Choice[str]]:
+        game = await self._autocomplete_game(interaction)
+        if game is None:
+            return []
+        moves = await self.service.legal_moves(game)
+        return _choices([(m, m) for m in moves], current.strip())
+
+    async def origin_squares(self, interaction: discord.Interaction,
+                             current: str) -> list[app_commands.Choice[str]]:
+        game = await self._autocomplete_game(interaction)
+        if game is None or game.is_over:
+            return []
+        variant = get_variant(game.variant)
+        position = await self.service.position(game)
+        origins = sorted({m.origin for m in variant.legal_moves(position)})
+        return _choices([(o, o) for o in origins], current.strip())
+
+    # --- finding things -------------------------------------------------------------
+    def _challenge_place(self, interaction: discord.Interaction) -> str:
+        return channel_place(channel_of(interaction.channel))
+
+    async def _find_game(self, interaction: discord.Interaction, player: Player,
+                         game_id: int | None, to_move: bool = False) -> Game | Refusal:
+        """The game a command means: the one numbered, the one of this thread, or the only
+        one of the sender's games (where it is their turn, for a move)."""
+        if game_id is not None or isinstance(interaction.channel, discord.Thread):
+            found = await self.service.find_game(player, place_of(interaction.channel),
+                                                 game_id, to_move)
+        else:
+            games = await self.service.games(player)
+            if to_move and len(games) > 1:
+                games = [g for g in games if g.to_move == g.side_of(player.id)] or games
+            if len(games) == 1:
+                found = games[0]
+            elif not games:
+                found = Refusal(Reason.NO_GAME_HERE, "You have no game in progress. Start one "
+                                                     "with `/challenge`.")
+            else:
+                listed = ", ".join(f"#{g.id} ({g.names[0]} vs {g.names[1]})" for g in games)
+                found = Refusal(Reason.WHICH_GAME, f"You play several games: {listed}. Say "
+                                                   f"which with the `game` option.")
+        if isinstance(found, Game):
+            logs.set_context(game_id=found.id)
+        return found
+
+    # --- challenges -----------------------------------------------------------------
+    @app_commands.command(name="challenge")
+    @app_commands.describe(opponent="Who to play (leave empty: anyone here may accept)",
+                           variant="The variant to play", mode="The variant's mode",
+                           side="Which side you play", days="Time per move",
+                           rated="Whether the game counts for ratings")
+    @app_commands.autocomplete(variant=variant_names, mode=mode_names)
+    @app_commands.choices(side=SIDES, days=DAYS)
+    async def challenge(self, interaction: discord.Interaction,
+                        opponent: discord.Member | None = None, variant: str | None = None,
+                        mode: str | None = None, side: int | None = None,
+                        days: int | None = None, rated: bool = True) -> None:
+        """Challenge someone, or anyone here, to a correspondence game."""
+        sender = await self.bot.player_of(interaction.user)
+        place = self._challenge_place(interaction)
+        server: dict[str, object] = {}
+        if interaction.guild_id:
+            server = await self.service.server_settings(server_key(interaction.guild_id))
+            if server.get("channel"):
+                place = channel_place(int(server["channel"]))  # type: ignore[arg-type]
+        allowed = server.get("variants")
+        if allowed and variant is None:
+            variant = allowed[0]  # type: ignore[index]
+        if allowed and variant is not None and _variant_key(variant) not in allowed:
+            await self.bot.answer(interaction, f"This server plays only {', '.join(allowed)}.")  # type: ignore[arg-type]
+            return
+        if days is None:
+            days = int(server.get("days", self.bot.settings.default_days) or 0)  # type: ignore[call-overload]
+        target = None
+        if opponent is not None:
+            if opponent.bot:
+                await self.bot.answer(interaction, "Bots do not play here; challenge a person.")
+                return
+            target = await self.bot.player_of(opponent)
+            logs.set_context(user_id=interaction.user.id)
+        result = await self.service.challenge(sender, place, target, variant, mode,
+                                              None if side in (None, -1) else side,
+                                              days or None, rated=rated)
+        if isinstance(result, Refusal):
+            await self.bot.answer(interaction, result)
+            return
+        who = opponent.mention + ", you are challenged" if opponent else "Anyone here may accept"
+        await interaction.response.send_message(
+            f"{result.message}\n{who}: `/accept challenge:{result.challenge.id}`.")  # type: ignore[union-attr]
+        await self.bot.flush()
+
+    @app_commands.command(name="accept")
+    @app_commands.describe(challenge="The challenge to accept (default: the only one for you)")
+    @app_commands.autocomplete(challenge=open_challenges)
+    async def accept(self, interaction: discord.Interaction,
+                     challenge: int | None = None) -> None:
+        """Accept a challenge: the game starts in its own thread."""
+        sender = await self.bot.player_of(interaction.user)
+        found = await self.service.find_challenge(sender, self._challenge_place(interaction),
+                                                  challenge)
+        if isinstance(found, Refusal):
+            await self.bot.answer(interaction, found)
+            return
+        result = await self.service.accept(sender, found.id)
+        if isinstance(result, Refusal):
+            await self.bot.answer(interaction, result)
+            return
+        await interaction.response.defer(thinking=True)
+        game = result.game
+        assert game is not None
+        logs.set_context(game_id=game.id)
+        thread = await self._open_thread(interaction, game)
+        where = thread.mention if thread else "this channel"
+        await interaction.followup.send(f"{result.message}\nPlay in {where}.")
+        await self.bot.flush()
+
+    async def _open_thread(self, interaction: discord.Interaction,
+                           game: Game) -> discord.Thread | None:
+        """Start the game's thread in its channel, move the game there, show the board."""
+        channel_id = target_of(game.place)
+        channel = self.bot.get_channel(channel_id) if channel_id else None
+        if not isinstance(channel, discord.TextChannel):
+            log.warning("game #%s: no text channel for %s", game.id, game.place)
+            return None
+        variant = get_variant(game.variant)
+        name = f"#{game.id} {game.names[0]} vs {game.names[1]} ({variant.display_name})"
+        try:
+            thread = await channel.create_thread(name=name[:100],
+                                                 type=discord.ChannelType.public_thread,
+                                                 auto_archive_duration=10080)
+        except discord.HTTPException:
+            log.exception("cannot open a thread for game #%s", game.id)
+            return None
+        moved = await self.service.relocate(game.id, thread_place(channel.id, thread.id))
+        await thread.send(**await self.bot.board_message(moved or game, pictures.header(game)
+                                                         + ". Type your moves here, or use "
+                                                           "`/move`."))
+        return thread
+
+    @app_commands.command(name="decline")
+    @app_commands.describe(challenge="The challenge to decline")
+    @app_commands.autocomplete(challenge=open_challenges)
+    async def decline(self, interaction: discord.Interaction,
+                      challenge: int | None = None) -> None:
+        """Decline a challenge addressed to you."""
+        sender = await self.bot.player_of(interaction.user)
+        found = await self.service.find_challenge(sender, self._challenge_place(interaction),
+                                                  challenge)
+        if isinstance(found, Refusal):
+            await self.bot.answer(interaction, found)
+            return
+        await self.bot.answer(interaction, await self.service.decline(sender, found.id),
+                              public=True)
+        await self.bot.flush()
+
+    # --- moves ----------------------------------------------------------------------
+    @app_commands.command(name="move")
+    @app_commands.describe(move="The move, in the variant's notation (`end` ends a turn)",
+                           game="The game (default: the one here, or your only one)")
+    @app_commands.autocomplete(move=legal_move_texts, game=my_games)
+    async def move(self, interaction: discord.Interaction, move: str,
+                   game: int | None = None) -> None:
+        """Play a move. Example: /move move:c3-d4"""
+        sender = await self.bot.player_of(interaction.user)
+        found = await self._find_game(interaction, sender, game, to_move=True)
+        if isinstance(found, Refusal):
+            await self.bot.answer(interaction, found)
+            return
+        result = await self.service.move(sender, found.id, move)
+        if isinstance(result, Refusal):
+            await self.bot.answer(interaction, result)
+            return
+        await interaction.response.defer(thinking=True)
+        await interaction.followup.send(**await self._move_reply(result))
+        await self.bot.flush()
+
+    async def _move_reply(self, result: Done) -> dict[str, object]:
+        game = result.game
+        assert game is not None
+        lead = f"**{result.move}** played in game #{game.id}."
+        return await self.bot.board_message(game, lead, perspective=0)
+
+    @commands.Cog.listener()
+    async def on_message(self, message: discord.Message) -> None:
+        """A move typed in a game's thread by the player to move."""
+        if message.author.bot or not isinstance(message.channel, discord.Thread):
+            return
+        text = message.content.strip()
+        if not text or len(text) > 40 or text.startswith(("/", "!", "<")) or "\n" in text:
+            return
+        games = await self.service.games(place=place_of(message.channel))
+        if len(games) != 1:
+            return
+        game = games[0]
+        sender = await self.bot.player_of(message.author)
+        if game.side_of(sender.id) != game.to_move:
+            return  # chat from spectators and from the player waiting
+        logs.set_context(game_id=game.id)
+        result = await self.service.move(sender, game.id, text)
+        if isinstance(result, Refusal):
+            if result.reason in (Reason.ILLEGAL_MOVE, Reason.AMBIGUOUS_MOVE):
+                await message.reply(self.bot_text(result), mention_author=False)
+            return  # unreadable text is conversation, not a move
+        async with message.channel.typing():
+            reply = await self._move_reply(result)
+        await message.reply(**reply, mention_author=False)
+        await self.bot.flush()
+
+    @staticmethod
+    def bot_text(result: Refusal) -> str:
+        from .app import _text
+        return _text(result)
+
+    @app_commands.command(name="board")
+    @app_commands.describe(game="The game (default: the one here, or your only one)")
+    @app_commands.autocomplete(game=my_games)
+    async def board(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        """Show a game's board with the last move."""
+        sender = await self.bot.player_of(interaction.user)
+        found = await self._find_game(interaction, sender, game)
+        if isinstance(found, Refusal):
+            await self.bot.answer(interaction, found)
+            return
+        await interaction.response.defer(thinking=True)
+        side = found.side_of(sender.id) or 0
+        await interaction.followup.send(**await self.bot.board_message(
+            found, pictures.header(found) + ".", perspective=side))
+
+    @app_commands.command(name="moves")
+    @app_commands.describe(square="The piece's point (its legal destinations are highlighted)",
+                           game="The game (default: the one here, or your only one)")
+    @app_commands.autocomplete(square=origin_squares, game=my_games)
+    async def moves(self, interaction: discord.Interaction, square: str,
+                    game: int | None = None) -> None:
+        """Show where the piece on a point may go, on the board."""
+        sender = await self.bot.player_of(interaction.user)
+        found = await self._find_game(interaction, sender, game)
+        if isinstance(found, Refusal):
+            await self.bot.answer(interaction, found)
+            return
+        node = square.strip().lower()
+        variant = get_variant(found.variant)
+        position = await self.service.position(found)
+        legal = [m for m in variant.legal_moves(position) if m.origin == node]
+        if not legal:
+            await self.bot.answer(interaction, f"No piece on {node} can move now in game "
+                                               f"#{found.id}.")
+            return
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        targets = tuple(sorted({m.target for m in legal}))
+        texts = sorted(variant.format_move(position, m) for m in legal)
+        picture = await pictures.picture(self.service, found, highlights=targets,
+                                         selected=node, show_last=False,
+                                         perspective=found.side_of(sender.id) or 0)
+        await interaction.followup.send(
+            f"From {node}: " + " ".join(f"`{t}`" for t in texts)[:1900],
+            file=picture or discord.utils.MISSING, ephemeral=True)
+
+    # --- the end of games and offers ------------------------------------------------
+    async def _game_action(self, interaction: discord.Interaction, game: int | None,
+                           action: str) -> None:
+        sender = await self.bot.player_of(interaction.user)
+        found = await self._find_game(interaction, sender, game)
+        if isinstance(found, Refusal):
+            await self.bot.answer(interaction, found)
+            return
+        result = await getattr(self.service, action)(sender, found.id)
+        if isinstance(result, Refusal):
+            await self.bot.answer(interaction, result)
+            return
+        shown = result.game or found
+        if shown.is_over or action == "accept_takeback":
+            await interaction.response.defer(thinking=True)
+            await interaction.followup.send(**await self.bot.board_message(shown,
+                                                                           result.message))
+        else:
+            await self.bot.answer(interaction, result, public=True)
+        await self.bot.flush()
+
+    @app_commands.command(name="resign")
+    @app_commands.autocomplete(game=my_games)
+    async def resign(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        """Resign a game."""
+        await self._game_action(interaction, game, "resign")
+
+    @app_commands.command(name="abort")
+    @app_commands.autocomplete(game=my_games)
+    async def abort(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        """Call a game off (unrated) before both sides have moved."""
+        await self._game_action(interaction, game, "abort")
+
+    @app_commands.command(name="draw")
+    @app_commands.describe(decline="Turn down your opponent's offer instead")
+    @app_commands.autocomplete(game=my_games)
+    async def draw(self, interaction: discord.Interaction, decline: bool = False,
+                   game: int | None = None) -> None:
+        """Offer a draw, or accept the one offered."""
+        await self._game_action(interaction, game, "decline_draw" if decline else "offer_draw")
+
+    @app_commands.command(name="takeback")
+    @app_commands.describe(decline="Turn down your opponent's request instead")
+    @app_commands.autocomplete(game=my_games)
+    async def takeback(self, interaction: discord.Interaction, decline: bool = False,
+                       game: int | None = None) -> None:
+        """Ask to take your last turn back, or accept your opponent's request."""
+        sender = await self.bot.player_of(interaction.user)
+        found = await self._find_game(interaction, sender, game)
+        if isinstance(found, Refusal):
+            await self.bot.answer(interaction, found)
+            return
+        if decline:
+            action = "decline_takeback"
+        elif found.takeback_offer is not None and found.takeback_offer != found.side_of(
+                sender.id):
+            action = "accept_takeback"
+        else:
+            action = "request_takeback"
+        await self._game_action(interaction, found.id, action)
+
+    # --- lists and records ----------------------------------------------------------
+    @app_commands.command(name="games")
+    @app_commands.describe(here="List every live game of this channel instead of yours")
+    async def games(self, interaction: discord.Interaction, here: bool = False) -> None:
+        """List your games in progress, or this channel's."""
+        sender = await self.bot.player_of(interaction.user)
+        if here:
+            found = await self.service.games_within(channel_place(channel_of(
+                interaction.channel)))
+        else:
+            found = await self.service.games(sender)
+        if not found:
+            await self.bot.answer(interaction, "No games in progress." + (
+                "" if here else " Start one with `/challenge`."))
+            return
+        lines = []
+        for g in found[:40]:
+            thread = target_of(g.place)
+            where = f" in <#{thread}>" if thread and "/" in g.place else ""
+            lines.append(f"• #{g.id} {g.names[0]} vs {g.names[1]} "
+                         f"({get_variant(g.variant).display_name}), {g.names[g.to_move]} to "
+                         f"move{_deadline(g)}{where}")
+        await self.bot.answer(interaction, "Games in progress:\n" + "\n".join(lines))
+
+    @app_commands.command(name="export")
+    @app_commands.autocomplete(game=my_games)
+    async def export(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        """Get a game's record as a file (tags and numbered moves)."""
+        sender = await self.bot.player_of(interaction.user)
+        found = await self._find_game(interaction, sender, game)
+        if isinstance(found, Refusal):
+            await self.bot.answer(interaction, found)
+            return
+        result = await self.service.export(found.id)
+        if isinstance(result, Refusal) or not result.text:
+            await self.bot.answer(interaction, result)
+            return
+        record = discord.File(io.BytesIO(result.text.encode()), f"game-{found.id}.txt")
+        await interaction.response.send_message(f"The record of game #{found.id}.",
+                                                file=record, ephemeral=True)
+
+
+def _variant_key(name: str) -> str:
+    try:
+        return get_variant(name).name
+    except EngineError:
+        return name
+
+
+def _deadline(game: Game) -> str:
+    if game.clock.paused:
+        return " (clock paused)"
+    if game.clock.deadline is not None:
+        return f", due <t:{int(game.clock.deadline)}:R>"
+    return ""

@@ -1,0 +1,92 @@
+"""Delivery of the service's outbox to Discord: a game's news in its thread (unarchived
+when needed), a player's news by DM when they opted in (`/notify`), else in the thread
+with a mention; watchers who opted in get a game's news by DM too.
+
+What a command's own reply already says is not repeated: the mover's reply mentions the
+player to move, and the reply to /challenge and /accept announces the challenge and the
+game."""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING
+
+import discord
+
+from ..model import Notification
+from . import logs
+from .places import target_of
+from .views import offer_view
+
+if TYPE_CHECKING:
+    from .app import CommandPost
+
+log = logging.getLogger(__name__)
+DM_PREFERENCE = "discord_dm"
+SAID_BY_THE_REPLY = {"your-move", "game-start"}  # the command's reply already tells them
+OFFERS = {"draw-offer": "draw", "takeback-request": "takeback"}
+
+
+class Notifier:
+    """Sends one notification to where it belongs."""
+
+    def __init__(self, bot: CommandPost) -> None:
+        self.bot = bot
+
+    async def send(self, notification: Notification) -> None:
+        logs.set_context(game_id=notification.game_id)
+        if notification.player_id is None:
+            await self._to_place(notification)
+        else:
+            await self._to_player(notification)
+
+    async def _to_place(self, n: Notification) -> None:
+        if n.kind in SAID_BY_THE_REPLY or n.kind == "challenge":
+            return
+        await self._post(n.place, n.text)
+        if n.game_id is not None:
+            for watcher in await self.bot.service.watchers(n.game_id):
+                if watcher.preferences.get(DM_PREFERENCE):
+                    await self._dm(watcher.address, n.text)
+
+    async def _to_player(self, n: Notification) -> None:
+        player = await self.bot.service.get_player(n.player_id)  # type: ignore[arg-type]
+        if player is None or player.transport != "discord":
+            return
+        if player.preferences.get(DM_PREFERENCE) and await self._dm(player.address, n.text):
+            return
+        if n.kind in SAID_BY_THE_REPLY or n.kind == "game-over":
+            return  # the game's thread has it already
+        view = offer_view(n.game_id, OFFERS[n.kind]) if n.kind in OFFERS and n.game_id else None
+        await self._post(n.place, f"<@{player.address}> {n.text}", view)
+
+    async def _post(self, place: str | None, text: str,
+                    view: discord.ui.View | None = None) -> None:
+        channel = await self._channel(place)
+        if channel is None:
+            log.warning("no channel for place %s; notification dropped", place)
+            return
+        if isinstance(channel, discord.Thread) and channel.archived:
+            await channel.edit(archived=False)
+        await channel.send(text[:2000], view=view or discord.utils.MISSING)
+
+    async def _channel(self, place: str | None) -> discord.abc.Messageable | None:
+        target = target_of(place) if place else None
+        if target is None:
+            return None
+        channel = self.bot.get_channel(target)
+        if channel is None:
+            try:
+                channel = await self.bot.fetch_channel(target)
+            except (discord.NotFound, discord.Forbidden):
+                return None
+        return channel if isinstance(channel, discord.abc.Messageable) else None
+
+    async def _dm(self, address: str, text: str) -> bool:
+        """Send a DM; False when Discord refuses it (DMs closed)."""
+        try:
+            user = self.bot.get_user(int(address)) or await self.bot.fetch_user(int(address))
+            await user.send(text[:2000])
+        except (discord.Forbidden, discord.NotFound, ValueError):
+            return False
+        return True

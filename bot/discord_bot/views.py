@@ -1,0 +1,110 @@
+"""Buttons on game messages. Each is a `discord.ui.DynamicItem` whose custom id carries the
+action and the game id (``cp:ACTION:GAME[:ARG]``), so buttons sent before a restart keep
+working after it."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from ..model import Game
+from ..results import Refusal
+from . import logs, pictures
+
+if TYPE_CHECKING:
+    from .app import CommandPost
+
+# action -> (label, style)
+ACTIONS: dict[str, tuple[str, discord.ButtonStyle]] = {
+    "moves": ("Legal moves", discord.ButtonStyle.secondary),
+    "flip": ("Flip board", discord.ButtonStyle.secondary),
+    "draw": ("Offer draw", discord.ButtonStyle.secondary),
+    "resign": ("Resign", discord.ButtonStyle.danger),
+    "accept-draw": ("Accept draw", discord.ButtonStyle.success),
+    "decline-draw": ("Decline draw", discord.ButtonStyle.secondary),
+    "accept-takeback": ("Accept takeback", discord.ButtonStyle.success),
+    "decline-takeback": ("Decline takeback", discord.ButtonStyle.secondary),
+}
+
+
+class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                 template=r"cp:(?P<action>[a-z-]+):(?P<game>\d+)(?::(?P<arg>\d+))?"):
+    """One action on one game."""
+
+    def __init__(self, action: str, game_id: int, arg: int = 0) -> None:
+        label, style = ACTIONS[action]
+        custom_id = f"cp:{action}:{game_id}" + (f":{arg}" if action == "flip" else "")
+        super().__init__(discord.ui.Button(label=label, style=style, custom_id=custom_id))
+        self.action, self.game_id, self.arg = action, game_id, arg
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction,
+                             item: discord.ui.Item[Any], match: Any) -> GameButton:
+        if match["action"] not in ACTIONS:
+            raise ValueError(f"unknown action {match['action']!r}")
+        return cls(match["action"], int(match["game"]), int(match["arg"] or 0))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        bot: CommandPost = interaction.client  # type: ignore[assignment]
+        logs.set_context(game_id=self.game_id)
+        sender = await bot.player_of(interaction.user)
+        service = bot.service
+        game = await service.game(self.game_id)
+        if game is None:
+            await bot.answer(interaction, f"There is no game #{self.game_id}.")
+            return
+        if self.action == "flip":
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            side = 1 - self.arg
+            picture = await pictures.picture(service, game, perspective=side)
+            await interaction.followup.send(
+                f"{pictures.header(game)}, seen from {game.names[side]}'s side.",
+                file=picture or discord.utils.MISSING, ephemeral=True,
+                view=flip_view(game, side))
+            return
+        if self.action == "moves":
+            moves = await service.legal_moves(game)
+            text = (f"Legal moves in game #{game.id}: " + " ".join(f"`{m}`" for m in moves)
+                    if moves else f"There is no legal move in game #{game.id} now.")
+            await bot.answer(interaction, text[:1990])
+            return
+        action = {
+            "resign": service.resign, "draw": service.offer_draw,
+            "accept-draw": service.accept_draw, "decline-draw": service.decline_draw,
+            "accept-takeback": service.accept_takeback,
+            "decline-takeback": service.decline_takeback,
+        }[self.action]
+        result = await action(sender, game.id)
+        if isinstance(result, Refusal):
+            await bot.answer(interaction, result)
+            return
+        await interaction.response.defer(thinking=True)
+        shown = result.game or game
+        if self.action == "accept-takeback" or shown.is_over:
+            await interaction.followup.send(**await bot.board_message(shown, result.message))
+        else:
+            await interaction.followup.send(result.message)
+        await bot.flush()
+
+
+def game_view(game: Game) -> discord.ui.View:
+    """The buttons of a game in progress, with answers to a standing offer."""
+    view = discord.ui.View(timeout=None)
+    for action in ("moves", "flip", "draw", "resign"):
+        view.add_item(GameButton(action, game.id))
+    return view
+
+
+def offer_view(game_id: int, kind: str) -> discord.ui.View:
+    """Accept and decline buttons for a draw offer or a takeback request."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(GameButton(f"accept-{kind}", game_id))
+    view.add_item(GameButton(f"decline-{kind}", game_id))
+    return view
+
+
+def flip_view(game: Game, side: int) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(GameButton("flip", game.id, side))
+    return view

@@ -1,0 +1,71 @@
+"""SimCord fixtures: the real bot on a real service (SQLite in a temporary directory), a
+guild with a games channel, and two players."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+import simcord
+
+from bot.config import Settings
+from bot.discord_bot import CommandPost, create_bot
+from bot.service import GameService
+
+START = 1_772_452_800.0  # 2026-03-02 12:00 UTC
+
+
+class ManualClock:
+    """A ``now()`` that moves only when told to."""
+
+    def __init__(self) -> None:
+        self.t = START
+
+    def __call__(self) -> float:
+        return self.t
+
+
+@dataclass
+class World:
+    env: simcord.Env
+    bot: CommandPost
+    service: GameService
+    clock: ManualClock
+    settings: Settings
+    channel: object
+    alice: object
+    bob: object
+    carol: object
+
+    async def restart(self) -> None:
+        """Restart the bot process: a new service on the same database, a new bot."""
+        await self.service.close()
+        self.service = await GameService.open(self.settings, now=self.clock,
+                                              rng=random.Random(1))
+        self.bot = create_bot(self.service, self.settings)
+        await self.env.restart_bot(self.bot)
+
+
+@pytest.fixture
+async def world(tmp_path: Path) -> AsyncIterator[World]:
+    clock = ManualClock()
+    settings = Settings(db_path=tmp_path / "games.db", db_sync="normal")
+    service = await GameService.open(settings, now=clock, rng=random.Random(1))
+    bot = create_bot(service, settings)
+    env = simcord.Env(bot)
+    await env.start()
+    try:
+        guild = env.create_guild()
+        channel = guild.create_text_channel("games")
+        alice = guild.add_member(env.create_user("alice"))
+        bob = guild.add_member(env.create_user("bob"))
+        carol = guild.add_member(env.create_user("carol"))
+        w = World(env, bot, service, clock, settings, channel, alice, bob, carol)
+        yield w
+    finally:
+        await env.shutdown()
+    await w.service.close()
+    env.raise_errors()

@@ -1,0 +1,74 @@
+"""Games played through the real bot against SimCord's in-memory Discord."""
+
+from __future__ import annotations
+
+from engine import all_variants, get_variant
+
+
+async def _start(w, variant: str = "clash", days: int = 3):
+    r = await w.alice.slash(w.channel, "challenge", opponent=w.bob, variant=variant, side=0,
+                            days=days)
+    assert not r.ephemeral, r.response.content
+    r = await w.bob.slash(w.channel, "accept")
+    assert not r.ephemeral, r.response.content
+    thread = w.channel.threads[-1]
+    game = (await w.service.games(place=None))[-1]
+    return thread, game
+
+
+async def test_a_targeted_challenge_opens_a_thread_with_the_board(world):
+    thread, game = await _start(world)
+    opener = thread.history()[0]
+    assert opener.attachments and opener.attachments[0].filename.endswith(".png")
+    assert world.alice.mention in opener.content
+    assert game.place.endswith(f"/{thread.id}")
+
+
+async def test_a_slash_move_gets_one_reply_with_picture_mention_and_deadline(world):
+    thread, game = await _start(world)
+    move = (await world.service.legal_moves(game))[0]
+    r = await world.alice.slash(thread, "move", move=move)
+    reply = r.response
+    assert not r.ephemeral
+    assert f"**{move}**" in reply.content
+    assert world.bob.mention in reply.content
+    assert "<t:" in reply.content
+    assert reply.attachments[0].filename.endswith(".png")
+
+
+async def test_refusals_are_ephemeral_with_the_services_message(world):
+    thread, game = await _start(world)
+    r = await world.bob.slash(thread, "move", move="a1-a2")
+    assert r.ephemeral and "not your turn" in r.response.content
+    r = await world.carol.slash(thread, "resign")
+    assert r.ephemeral and "not playing" in r.response.content
+    r = await world.alice.slash(thread, "move", move="zz9-zz10")
+    assert r.ephemeral and "zz9" in r.response.content
+
+
+async def test_every_variant_plays_to_the_end_by_slash_and_typed_moves(world):
+    for variant in all_variants():
+        thread, game = await _start(world, variant.name, days=0)
+        players = {0: world.alice, 1: world.bob}
+        for k in range(400):
+            game = await world.service.game(game.id)
+            if game.is_over:
+                break
+            mover = players[game.side_of(game.players[game.to_move])]
+            move = (await world.service.legal_moves(game))[0]
+            if k % 2:
+                before = len(thread.history())
+                await mover.send(thread, move)
+                over = (await world.service.game(game.id)).is_over
+                # the move and one reply (and the result, when the move ended the game)
+                assert len(thread.history()) == before + 2 + over
+                assert thread.history()[before + 1].attachments
+            else:
+                r = await mover.slash(thread, "move", move=move)
+                assert not r.ephemeral, r.response.content
+        else:
+            r = await world.alice.slash(thread, "resign")
+            if r.ephemeral:
+                await world.bob.slash(thread, "resign")
+        game = await world.service.game(game.id)
+        assert game.is_over, get_variant(game.variant).name
