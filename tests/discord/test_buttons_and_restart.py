@@ -1,0 +1,64 @@
+"""Buttons, spectators, open challenges, simultaneous moves and a restart mid-game."""
+
+from __future__ import annotations
+
+import asyncio
+
+from bot.clock import DAY
+
+from .test_play import _start
+
+
+async def test_an_open_challenge_is_accepted_by_anyone_here(world):
+    r = await world.alice.slash(world.channel, "challenge", variant="mini-chieftain")
+    assert "anyone" in r.response.content.lower()
+    r = await world.carol.slash(world.channel, "accept")
+    assert not r.ephemeral
+    assert world.channel.threads
+
+
+async def test_the_resign_button_ends_the_game(world):
+    thread, game = await _start(world)
+    opener = thread.history()[0]
+    r = await world.bob.click(opener, label="Resign")
+    assert not r.ephemeral
+    assert (await world.service.game(game.id)).winner == 0
+
+
+async def test_a_spectator_cannot_press_a_players_button(world):
+    thread, game = await _start(world)
+    r = await world.carol.click(thread.history()[0], label="Offer draw")
+    assert r.ephemeral and "not playing" in r.response.content
+
+
+async def test_a_watcher_is_told_where_the_game_is(world):
+    thread, game = await _start(world)
+    r = await world.carol.slash(world.channel, "watch", game=game.id)
+    assert "watching" in r.response.content
+    r = await world.carol.slash(world.channel, "games", here=True)
+    assert f"#{game.id}" in r.response.content
+
+
+async def test_buttons_and_reminders_carry_on_after_a_restart(world):
+    thread, game = await _start(world, days=1)
+    opener = thread.history()[0]
+    await world.restart()
+    world.clock.t += 0.9 * DAY  # past the 80% reminder
+    await world.bot.tick()
+    assert "Reminder" in thread.last_message.content
+    r = await world.alice.click(opener, label="Legal moves")
+    assert r.ephemeral and "Legal moves" in r.response.content
+    move = (await world.service.legal_moves(game))[0]
+    r = await world.alice.slash(thread, "move", move=move)
+    assert not r.ephemeral
+
+
+async def test_two_players_moving_at_once_get_one_move_and_one_refusal(world):
+    thread, game = await _start(world)
+    move = (await world.service.legal_moves(game))[0]
+    results = await asyncio.gather(world.alice.slash(thread, "move", move=move),
+                                   world.bob.slash(thread, "move", move=move),
+                                   return_exceptions=True)
+    done = [r for r in results if not isinstance(r, BaseException)]
+    assert sum(not r.ephemeral for r in done) == 1
+    assert (await world.service.game(game.id)).ply == 1
