@@ -96,6 +96,9 @@ class EmailGateway:
             return f"refused: {verdict.reason}"
         player = await self._sender(verdict)
         reply, outcome = await self._run(player, verdict)
+        if reply.ok and player.id and verdict.name != player.display_name \
+                and verdict.name != verdict.sender.split("@")[0]:
+            player = await self.service.player(TRANSPORT, player.address, verdict.name)
         await self._answer(player, verdict, reply)
         self.outbox_ready.set()
         return outcome
