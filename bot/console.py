@@ -125,7 +125,7 @@ class Console:
         self.out(text_board(variant, position, last.touched if last else ()))
         self.out(caption(variant, position))
         path = self.settings.pictures_dir / f"game-{game.id}-{ply}.png"
-        result = self.commands.service.describe_result(game) if game.is_over else ""
+        result = self.service.describe_result(game) if game.is_over else ""
         written, note = write_png(position, path, last, f"Game #{game.id}: {game.names[0]} vs "
                                                         f"{game.names[1]}", result)
         self.out(f"Picture: {written}" if written else f"({note})")
