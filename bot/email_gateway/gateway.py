@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Iterable
+from dataclasses import replace
 from email.message import EmailMessage
 
 from engine import EngineError, Move, get_variant
@@ -34,6 +35,8 @@ PLACE = "email:mail"  # where games started by mail are played; it has no public
 ACTING_WORDS = frozenset({"move", "end", "resign", "draw", "takeback", "abort"})
 LOOKING_WORDS = frozenset({"board", "moves", "export"})
 LAST_MOVES = 8
+ACTED = ("ran end", "ran resign", "ran draw", "ran takeback", "ran abort")
+WATCHED_KINDS = frozenset({"news", "game-start", "your-move", "game-over", "takeback"})
 Send = Callable[[EmailMessage], Awaitable[None]]
 
 
@@ -99,7 +102,14 @@ class EmailGateway:
         if reply.ok and player.id and verdict.name != player.display_name \
                 and verdict.name != verdict.sender.split("@")[0]:
             player = await self.service.player(TRANSPORT, player.address, verdict.name)
+        if len(verdict.lines) > 1:
+            reply = replace(reply, text=reply.text + "\n\n(I read only the first line: one "
+                                                     "command per mail.)")
         await self._answer(player, verdict, reply)
+        if reply.ok and reply.game is not None and outcome in ("moved", *ACTED):
+            game = await self.service.game(reply.game.id)
+            if game is not None:  # what the mover's answer says, the watchers get too
+                await self._copy_to_watchers(game, "news", reply.text)
         self.outbox_ready.set()
         return outcome
 
@@ -280,17 +290,19 @@ class EmailGateway:
                                         note.text, message_id=message_id,
                                         auto="auto-generated"))
         if game is not None:
-            await self._copy_to_watchers(game, note)
+            await self._copy_to_watchers(game, note.kind, note.text)
 
-    async def _copy_to_watchers(self, game: Game, note: Notification) -> None:
-        """The same mail to the game's e-mail watchers, once per event."""
-        key = (game.id, game.ply, note.kind)
-        if key in self._watched:
+    async def _copy_to_watchers(self, game: Game, kind: str, text: str) -> None:
+        """The same mail to the game's e-mail watchers, once per move or ending."""
+        key = (game.id, game.ply, "over" if game.is_over else "news")
+        if key in self._watched or kind not in WATCHED_KINDS:
             return
+        if len(self._watched) > 100_000:  # only recent events can come twice
+            self._watched.clear()
         self._watched.add(key)
         for watcher in await self.service.watchers(game.id):
             if watcher.transport == TRANSPORT and game.side_of(watcher.id) is None:
-                await self.send(await self.game_mail(watcher, game, note.text, keyed=False))
+                await self.send(await self.game_mail(watcher, game, text, keyed=False))
 
 
 def _re(subject: str) -> str:

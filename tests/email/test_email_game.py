@@ -80,3 +80,30 @@ async def test_a_whole_game_by_email(mail):
     assert "Reply-To" in over and "+" not in str(over["Reply-To"])  # no key once it is over
     game = await mail.service.game(game_id)
     assert game is not None and game.status == "over" and game.winner == 0
+
+
+async def test_a_watcher_by_email_gets_every_move_without_a_key(mail):
+    text_of, service = mail.text_of, mail.service
+    alice = await service.player("email", ALICE, "Alice")
+    bob = await service.player("email", BOB, "Bob")
+    made = await service.challenge(alice, "email:mail", bob, side=0)
+    await service.accept(bob, made.challenge.id)  # type: ignore[union-attr]
+    await mail.gateway.deliver_outbox()
+    assert "Game #1 started" in text_of(await mail.relay.next_to(ALICE))
+    await mail.post.send("Carol <carol@players.test>", "watch #1")
+    answer = await mail.relay.next_to("carol@players.test")
+    assert "You are watching game #1" in text_of(answer) and mail.png_of(answer) is not None
+    assert "+" not in str(answer["Reply-To"])
+
+    token = await service.game_token(1, alice.id)
+    move = await _legal(mail, 1)
+    await mail.post.send(FROM[ALICE], f"move {move}\nand hello",
+                         to=f"play+1.0.{token}@games.test")
+    played = text_of(await mail.relay.next_to(ALICE))
+    assert f"{move} played" in played and "one command per mail" in played
+    copy = await mail.relay.next_to("carol@players.test")
+    assert move in text_of(copy) and "You are watching this game" in text_of(copy)
+    assert "+" not in str(copy["Reply-To"]) and game_root(1, OURS) in str(copy["References"])
+    assert "challenges you" in text_of(await mail.relay.next_to(BOB))
+    assert "Your move" in text_of(await mail.relay.next_to(BOB))
+    assert await mail.relay.nothing_to("carol@players.test")  # once, not once per recipient
