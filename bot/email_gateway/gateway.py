@@ -102,9 +102,10 @@ class EmailGateway:
         if reply.ok and player.id and verdict.name != player.display_name \
                 and verdict.name != verdict.sender.split("@")[0]:
             player = await self.service.player(TRANSPORT, player.address, verdict.name)
-        if len(verdict.lines) > 1:
-            reply = replace(reply, text=reply.text + "\n\n(I read only the first line: one "
-                                                     "command per mail.)")
+        if len(verdict.lines) > 1 + (len(_more_steps(verdict.lines)) if outcome == "moved"
+                                     else 0):
+            reply = replace(reply, text=reply.text + "\n\n(The lines after your command were "
+                                                     "not read: one command per mail.)")
         await self._answer(player, verdict, reply)
         if reply.ok and reply.game is not None and outcome in ("moved", *ACTED):
             game = await self.service.game(reply.game.id)
@@ -126,8 +127,8 @@ class EmailGateway:
         return await self.service.player(TRANSPORT, mail.sender, mail.name)
 
     async def _run(self, player: Player, mail: Inbound) -> tuple[Reply, str]:
-        """Run the mail's command (its first line: one command per mail, since each
-        carries the move number it answers)."""
+        """Run the mail's command: its first line, since each mail carries the one move
+        number it answers; only the further steps of a turn may follow, as ``move STEP``."""
         line = mail.lines[0]
         words = line.split()
         word = words[0].lower()
@@ -153,16 +154,31 @@ class EmailGateway:
             if not args:
                 return Reply("Which move? Write it on the first line, as in `move c3-d4`.",
                              ok=False), "refused: no move"
-            result = await self.service.move(player, game.id, " ".join(args),
-                                             expected_ply=mail.tag.ply)
-            reply = self.commands_reply(result)
-            return reply, ("moved" if reply.ok else "refused: move")
+            return await self._steps(player, game, [" ".join(args), *_more_steps(mail.lines)],
+                                     mail.tag.ply)
         reply = await self.commands.handle(player, PLACE, " ".join([word, f"#{game.id}", *args]))
         return reply, (f"ran {word}" if reply.ok else f"refused: {word}")
 
     def _is_game_command(self, line: str) -> bool:
         word = line.split()[0].lower()
         return word in ACTING_WORDS | LOOKING_WORDS or not hasattr(self.commands, f"cmd_{word}")
+
+    async def _steps(self, player: Player, game: Game, steps: list[str],
+                     ply: int) -> tuple[Reply, str]:
+        """Play the steps of a turn in order, each expected at the next move number; the
+        first refusal ends them (what was played before it stays played)."""
+        texts: list[str] = []
+        reply = Reply("")
+        for k, step in enumerate(steps):
+            reply = self.commands_reply(await self.service.move(player, game.id, step,
+                                                                expected_ply=ply + k))
+            texts.append(reply.text)
+            if not reply.ok:
+                break
+        played = len(texts) - (not reply.ok)
+        reply = replace(reply, text="\n".join(texts), ok=reply.ok or played > 0,
+                        game=reply.game or (await self.service.game(game.id) if played else None))
+        return reply, ("moved" if played else "refused: move")
 
     @staticmethod
     def commands_reply(result: Result) -> Reply:
@@ -303,6 +319,21 @@ class EmailGateway:
         for watcher in await self.service.watchers(game.id):
             if watcher.transport == TRANSPORT and game.side_of(watcher.id) is None:
                 await self.send(await self.game_mail(watcher, game, text, keyed=False))
+
+
+def _more_steps(lines: tuple[str, ...]) -> list[str]:
+    """The further steps of a turn written below the first move, one per line, each as
+    ``move STEP`` (or ``end``); other lines are not commands."""
+    steps = []
+    for line in lines[1:]:
+        words = line.split()
+        if words[0].lower() == "end" and len(words) == 1:
+            steps.append("end")
+        elif words[0].lower() == "move" and len(words) > 1:
+            steps.append(" ".join(w for w in words[1:] if not w.startswith("#")))
+        else:
+            break
+    return steps
 
 
 def _re(subject: str) -> str:

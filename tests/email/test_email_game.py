@@ -8,6 +8,8 @@ import re
 
 from bot.email_gateway.inbound import ADDRESS_TAG
 from bot.email_gateway.outbound import game_root
+from engine import get_variant
+from engine.chieftain import step_text
 
 OURS = "play@games.test"
 
@@ -107,3 +109,23 @@ async def test_a_watcher_by_email_gets_every_move_without_a_key(mail):
     assert "challenges you" in text_of(await mail.relay.next_to(BOB))
     assert "Your move" in text_of(await mail.relay.next_to(BOB))
     assert await mail.relay.nothing_to("carol@players.test")  # once, not once per recipient
+
+
+async def test_the_steps_of_a_turn_may_follow_the_first_move_one_per_line(mail):
+    service = mail.service
+    alice = await service.player("email", ALICE, "Alice")
+    bob = await service.player("email", BOB, "Bob")
+    made = await service.challenge(alice, "email:mail", bob, "micro-chieftain", side=0)
+    game = (await service.accept(bob, made.challenge.id)).game  # type: ignore[union-attr]
+    rules = get_variant("micro-chieftain")
+    position = await service.position(game)
+    turn = next(m for m in rules.legal_moves(position) if len(m.steps) >= 2)
+    steps = [step_text(s) for s in turn.steps[:2]]  # a turn of several moves, one at a time
+    token = await service.game_token(game.id, alice.id)
+    await mail.post.send(FROM[ALICE], f"move {steps[0]}\nmove {steps[1]}\n\nthanks",
+                         to=f"play+{game.id}.0.{token}@games.test")
+    while "played in game" not in (answer := mail.text_of(await mail.relay.next_to(ALICE))):
+        pass  # the game's start
+    assert f"{steps[0]} played" in answer and f"{steps[1]} played" in answer
+    assert "not read" not in answer
+    assert [m.text for m in await service.played_moves(game.id)] == steps
