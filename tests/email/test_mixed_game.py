@@ -34,6 +34,7 @@ async def test_a_discord_player_and_an_email_player_play_one_game(mail):
         r = await alice.slash(channel, "accept", challenge=1)
         assert "Game #1 started" in (r.followups[0].content if r.followups
                                      else r.response.content)
+        await mail.gateway.deliver_outbox()  # at once, not at the next poll of the outbox
         started = await relay.next_to(EVE)
         assert "Eve to move" in text_of(started) and png_of(started) is not None
 
@@ -49,6 +50,7 @@ async def test_a_discord_player_and_an_email_player_play_one_game(mail):
             else:  # Alice, on Discord
                 r = await alice.slash(channel, "move", move=move, game=1)
                 assert not r.ephemeral, r.response.content
+                await mail.gateway.deliver_outbox()
                 latest = await relay.next_to(EVE)
                 assert move in text_of(latest) and "Your move" in text_of(latest)
                 assert png_of(latest) is not None
