@@ -3,15 +3,24 @@
 Hand-made Clash positions are written as a mapping of node to piece letter and turned into
 a position string by `clash_position_string`, which follows the rules' own description of
 the format (§7) independently of the engine, then read by the engine.
+
+tests/ is not a package, so this folder is put on ``sys.path`` once here: the test modules
+import the helpers beside them by name (``import simple_clash``, ``import perft_data``).
 """
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Mapping
+from pathlib import Path
 
 import pytest
 
 from engine import Move, Position, Variant, get_variant
+
+HERE = str(Path(__file__).resolve().parent)
+if HERE not in sys.path:
+    sys.path.insert(0, HERE)
 
 # rules §1: ranks 1, 3, 5, 7, 9 hold files a c e g i; ranks 2, 4, 6, 8 hold b d f h
 CLASH_RANK_FILES = {rank: "acegi" if rank % 2 else "bdfh" for rank in range(1, 10)}

@@ -11,89 +11,29 @@ generators turn set by turn set, at the start of turns and in the middle of them
 from __future__ import annotations
 
 import functools
-import importlib.util
 import random
-import sys
-from pathlib import Path
-from types import ModuleType
-from typing import NamedTuple
 
 import pytest
+import simple_chieftain as simple
+from perft_data import DATA, PerftCase, case_id, divide_report, read_perft_file
 
 from engine import Move, Position, Variant, get_variant
 
-HERE = Path(__file__).resolve().parent
-DATA = HERE.parent / "data" / "chieftain.perft"
+CASES = read_perft_file(DATA / "chieftain.perft", with_variant=True)
 # The brute-force generator needs ~5 s for a start's depth 2; a larger count added to the
 # data file is confirmed by running it as a script rather than in every test run.
 SIMPLE_MAX_NODES = 600_000
 
 
-def _load_simple() -> ModuleType:
-    """Import simple_chieftain.py by path (the tests are not a package)."""
-    name = "commandpost_tests_simple_chieftain"
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, HERE / "simple_chieftain.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module  # dataclasses look their module up while being built
-    spec.loader.exec_module(module)
-    return module
-
-
-simple = _load_simple()
-
-
-class PerftCase(NamedTuple):
-    name: str
-    variant: str
-    position: str
-    depth: int
-    nodes: int
-
-
-def read_perft_file(path: Path) -> list[PerftCase]:
-    """Every (id, variant, epd, perft) entry of the perft file."""
-    cases, name, variant, position = [], "", "", ""
-    for line in path.read_text(encoding="utf-8").splitlines():
-        if not line.strip() or line.startswith("#"):
-            continue
-        word, rest = line.split(maxsplit=1)
-        if word == "id":
-            name, variant, position = rest.strip(), "", ""
-        elif word == "variant":
-            variant = rest.strip()
-        elif word == "epd":
-            position = rest.strip()
-        elif word == "perft":
-            assert position and variant, f"{path}: perft line before epd/variant: {line!r}"
-            depth, nodes = rest.split()
-            cases.append(PerftCase(name, variant, position, int(depth), int(nodes)))
-        else:
-            raise AssertionError(f"{path}: unknown line {line!r}")
-    return cases
-
-
-CASES = read_perft_file(DATA)
-
-
-def _case_id(case: PerftCase) -> str:
-    return f"{case.name}-depth{case.depth}"
-
-
 def breakdown(variant: Variant, position_text: str, depth: int,
               simple_counts: dict[str, int] | None = None) -> str:
-    """The engine's `divide` beside the simple generator's, differing turns marked."""
-    engine_counts = variant.divide(variant.parse_position(position_text), depth)
+    """The engine's `divide` beside the simple generator's, only the differing turns listed
+    (a start has hundreds of turns)."""
     if simple_counts is None:
         simple_counts = simple.divide(simple.read_position(position_text), depth)
-    lines = [f"{position_text}, depth {depth}:", f"  {'turn':<40}{'engine':>10}{'simple':>10}"]
-    for turn in sorted(engine_counts.keys() | simple_counts.keys()):
-        ours, theirs = engine_counts.get(turn, "-"), simple_counts.get(turn, "-")
-        if ours != theirs:
-            lines.append(f"  {turn:<40}{ours:>10}{theirs:>10}   <-- differs")
-    return "\n".join(lines)
+    return divide_report(position_text, depth,
+                         variant.divide(variant.parse_position(position_text), depth),
+                         simple_counts, unit="turn", differing_only=True)
 
 
 # --- the data file --------------------------------------------------------------------------
@@ -131,7 +71,7 @@ def test_random_game_positions_of_the_data_file_are_reproduced() -> None:
 
 
 # --- perft ------------------------------------------------------------------------------------
-@pytest.mark.parametrize("case", CASES, ids=_case_id)
+@pytest.mark.parametrize("case", CASES, ids=case_id)
 def test_engine_perft_matches_the_recorded_count(case: PerftCase) -> None:
     variant = get_variant(case.variant)
     nodes = variant.perft(variant.parse_position(case.position), case.depth)
@@ -141,7 +81,7 @@ def test_engine_perft_matches_the_recorded_count(case: PerftCase) -> None:
 
 
 @pytest.mark.parametrize("case", [c for c in CASES if c.nodes <= SIMPLE_MAX_NODES],
-                         ids=_case_id)
+                         ids=case_id)
 def test_simple_generator_confirms_the_count_and_the_engines_divide(case: PerftCase) -> None:
     """One run of the brute-force generator per case: its total must be the recorded count
     and its per-turn breakdown the engine's, turn text by turn text."""

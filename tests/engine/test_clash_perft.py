@@ -8,82 +8,22 @@ Random games then compare the two generators move set by move set.
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-from types import ModuleType
-from typing import NamedTuple
-
 import pytest
+import simple_clash as simple
+from perft_data import DATA, PerftCase, case_id, divide_report, read_perft_file
 
 from engine import Move, Position, get_variant
 
-HERE = Path(__file__).resolve().parent
-DATA = HERE.parent / "data" / "clash.perft"
 VARIANT = get_variant("clash")
+CASES = read_perft_file(DATA / "clash.perft")
 SIMPLE_MAX_DEPTH = 3  # the simple generator takes ~2.5 s for depth 4 from the start
-
-
-def _load_simple() -> ModuleType:
-    """Import simple_clash.py by path (the tests are not a package)."""
-    name = "commandpost_tests_simple_clash"
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, HERE / "simple_clash.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module  # dataclasses look their module up while being built
-    spec.loader.exec_module(module)
-    return module
-
-
-simple = _load_simple()
-
-
-class PerftCase(NamedTuple):
-    name: str
-    position: str
-    depth: int
-    nodes: int
-
-
-def read_perft_file(path: Path) -> list[PerftCase]:
-    """Every (id, epd, perft) triple of a python-chess style perft file."""
-    cases, name, position = [], "", ""
-    for line in path.read_text(encoding="utf-8").splitlines():
-        if not line.strip() or line.startswith("#"):
-            continue
-        word, rest = line.split(maxsplit=1)
-        if word == "id":
-            name, position = rest.strip(), ""
-        elif word == "epd":
-            position = rest.strip()
-        elif word == "perft":
-            assert position, f"{path}: perft line before any epd line: {line!r}"
-            depth, nodes = rest.split()
-            cases.append(PerftCase(name, position, int(depth), int(nodes)))
-        else:
-            raise AssertionError(f"{path}: unknown line {line!r}")
-    return cases
-
-
-CASES = read_perft_file(DATA)
-
-
-def _case_id(case: PerftCase) -> str:
-    return f"{case.name}-depth{case.depth}"
 
 
 def breakdown(position_text: str, depth: int) -> str:
     """The engine's `divide` beside the simple generator's, differing moves marked."""
-    engine_counts = VARIANT.divide(VARIANT.parse_position(position_text), depth)
-    simple_counts = simple.divide(simple.read_position(position_text), depth)
-    lines = [f"{position_text}, depth {depth}:", f"  {'move':<14}{'engine':>10}{'simple':>10}"]
-    for move in sorted(engine_counts.keys() | simple_counts.keys()):
-        ours, theirs = engine_counts.get(move, "-"), simple_counts.get(move, "-")
-        mark = "" if ours == theirs else "   <-- differs"
-        lines.append(f"  {move:<14}{ours:>10}{theirs:>10}{mark}")
-    return "\n".join(lines)
+    return divide_report(position_text, depth,
+                         VARIANT.divide(VARIANT.parse_position(position_text), depth),
+                         simple.divide(simple.read_position(position_text), depth))
 
 
 def effect(move: Move) -> tuple[str, str, frozenset[str], str, str]:
@@ -123,7 +63,7 @@ def test_engine_board_is_the_rule_files_adjacency_listing() -> None:
 
 
 # --- perft ------------------------------------------------------------------------------------
-@pytest.mark.parametrize("case", CASES, ids=_case_id)
+@pytest.mark.parametrize("case", CASES, ids=case_id)
 def test_engine_perft_matches_the_recorded_count(case: PerftCase) -> None:
     nodes = VARIANT.perft(VARIANT.parse_position(case.position), case.depth)
     if nodes != case.nodes:
@@ -132,7 +72,7 @@ def test_engine_perft_matches_the_recorded_count(case: PerftCase) -> None:
 
 
 @pytest.mark.parametrize("case", [c for c in CASES if c.depth <= SIMPLE_MAX_DEPTH],
-                         ids=_case_id)
+                         ids=case_id)
 def test_simple_generator_confirms_the_recorded_count(case: PerftCase) -> None:
     nodes = simple.perft(simple.read_position(case.position), case.depth)
     if nodes != case.nodes:
@@ -140,7 +80,7 @@ def test_simple_generator_confirms_the_recorded_count(case: PerftCase) -> None:
                     f"{case.nodes}\n{breakdown(case.position, case.depth)}")
 
 
-@pytest.mark.parametrize("case", [c for c in CASES if c.depth == 2], ids=_case_id)
+@pytest.mark.parametrize("case", [c for c in CASES if c.depth == 2], ids=case_id)
 def test_engine_divide_matches_the_simple_generator_move_by_move(case: PerftCase) -> None:
     engine_counts = VARIANT.divide(VARIANT.parse_position(case.position), case.depth)
     simple_counts = simple.divide(simple.read_position(case.position), case.depth)

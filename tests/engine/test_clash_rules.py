@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from simple_clash import ADJACENCY as ADJACENCY_TABLE
+
 from engine import Move, Piece, Position, Variant
 from engine.boards import CLASH
 
@@ -35,46 +37,9 @@ def captures_by_text(clash: Variant, position: Position, node: str) -> dict[str,
 
 # --- §1 the board ---------------------------------------------------------------------------
 
-# the rule file's adjacency table, verbatim (directions N NE E SE S SW W NW)
-ADJACENCY_TABLE = """
-a9: E c9, SE b8, S a7          c9: E e9, SE d8, SW b8, W a9
-e9: E g9, SE f8, SW d8, W c9   g9: E i9, SE h8, SW f8, W e9
-i9: S i7, SW h8, W g9
-b8: NE c9, E d8, SE c7, S b6, SW a7, NW a9
-d8: NE e9, E f8, SE e7, SW c7, W b8, NW c9
-f8: NE g9, E h8, SE g7, SW e7, W d8, NW e9
-h8: NE i9, SE i7, S h6, SW g7, W f8, NW g9
-a7: N a9, NE b8, SE b6, S a5
-c7: NE d8, E e7, SE d6, S c5, SW b6, NW b8
-e7: NE f8, E g7, SE f6, SW d6, W c7, NW d8
-g7: NE h8, SE h6, S g5, SW f6, W e7, NW f8
-i7: N i9, S i5, SW h6, NW h8
-b6: N b8, NE c7, SE c5, S b4, SW a5, NW a7
-d6: NE e7, E f6, SE e5, S d4, SW c5, NW c7
-f6: NE g7, SE g5, S f4, SW e5, W d6, NW e7
-h6: N h8, NE i7, SE i5, S h4, SW g5, NW g7
-a5: N a7, NE b6, SE b4, S a3
-c5: N c7, NE d6, SE d4, S c3, SW b4, NW b6
-e5: NE f6, SE f4, SW d4, NW d6
-g5: N g7, NE h6, SE h4, S g3, SW f4, NW f6
-i5: N i7, S i3, SW h4, NW h6
-b4: N b6, NE c5, SE c3, S b2, SW a3, NW a5
-d4: N d6, NE e5, E f4, SE e3, SW c3, NW c5
-f4: N f6, NE g5, SE g3, SW e3, W d4, NW e5
-h4: N h6, NE i5, SE i3, S h2, SW g3, NW g5
-a3: N a5, NE b4, SE b2, S a1
-c3: N c5, NE d4, E e3, SE d2, SW b2, NW b4
-e3: NE f4, E g3, SE f2, SW d2, W c3, NW d4
-g3: N g5, NE h4, SE h2, SW f2, W e3, NW f4
-i3: N i5, S i1, SW h2, NW h4
-b2: N b4, NE c3, E d2, SE c1, SW a1, NW a3
-d2: NE e3, E f2, SE e1, SW c1, W b2, NW c3
-f2: NE g3, E h2, SE g1, SW e1, W d2, NW e3
-h2: N h4, NE i3, SE i1, SW g1, W f2, NW g3
-a1: N a3, NE b2, E c1          c1: NE d2, E e1, W a1, NW b2
-e1: NE f2, E g1, W c1, NW d2   g1: NE h2, E i1, W e1, NW f2
-i1: N i3, W g1, NW h2
-"""
+# ADJACENCY_TABLE: the rule file's adjacency table (directions N NE E SE S SW W NW), as
+# simple_clash.py transcribes it verbatim from the rule file, independently of the engine;
+# it is parsed here by this file's own parser, which also refuses a node listed twice.
 
 
 def parse_adjacency_table(table: str) -> dict[str, dict[str, str]]:

@@ -10,84 +10,25 @@ compare both generators move set by move set, canonical texts included.
 
 from __future__ import annotations
 
-import importlib.util
 import random
-import sys
-from pathlib import Path
-from types import ModuleType
-from typing import NamedTuple
 
 import pytest
+import simple_combined_arms as simple
+from perft_data import DATA, PerftCase, case_id, divide_report, read_perft_file
 
 from engine import Move, Position, get_variant
 
-HERE = Path(__file__).resolve().parent
-DATA = HERE.parent / "data" / "combined_arms.perft"
 VARIANT = get_variant("combined-arms")
-SAMPLED_FIRST_MOVES = 4  # per middle-game position: subtrees re-counted by the simple generator
-
-
-def _load_simple() -> ModuleType:
-    """Import simple_combined_arms.py by path (the tests are not a package)."""
-    name = "commandpost_tests_simple_combined_arms"
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, HERE / "simple_combined_arms.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module  # dataclasses look their module up while being built
-    spec.loader.exec_module(module)
-    return module
-
-
-simple = _load_simple()
-
-
-class PerftCase(NamedTuple):
-    name: str
-    position: str
-    depth: int
-    nodes: int
-
-
-def read_perft_file(path: Path) -> list[PerftCase]:
-    """Every (id, epd, perft) triple of a python-chess style perft file."""
-    cases, name, position = [], "", ""
-    for line in path.read_text(encoding="utf-8").splitlines():
-        if not line.strip() or line.startswith("#"):
-            continue
-        word, rest = line.split(maxsplit=1)
-        if word == "id":
-            name, position = rest.strip(), ""
-        elif word == "epd":
-            position = rest.strip()
-        elif word == "perft":
-            assert position, f"{path}: perft line before any epd line: {line!r}"
-            depth, nodes = rest.split()
-            cases.append(PerftCase(name, position, int(depth), int(nodes)))
-        else:
-            raise AssertionError(f"{path}: unknown line {line!r}")
-    return cases
-
-
-CASES = read_perft_file(DATA)
+CASES = read_perft_file(DATA / "combined_arms.perft")
 MIDDLE = [c for c in CASES if c.position != VARIANT.start_fen and c.depth == 2]
-
-
-def _case_id(case: PerftCase) -> str:
-    return f"{case.name}-depth{case.depth}"
+SAMPLED_FIRST_MOVES = 4  # per middle-game position: subtrees re-counted by the simple generator
 
 
 def breakdown(position_text: str, depth: int) -> str:
     """The engine's `divide` beside the simple generator's, differing moves marked."""
-    engine_counts = VARIANT.divide(VARIANT.parse_position(position_text), depth)
-    simple_counts = simple.divide(simple.read_position(position_text), depth)
-    lines = [f"{position_text}, depth {depth}:", f"  {'move':<18}{'engine':>10}{'simple':>10}"]
-    for move in sorted(engine_counts.keys() | simple_counts.keys()):
-        ours, theirs = engine_counts.get(move, "-"), simple_counts.get(move, "-")
-        mark = "" if ours == theirs else "   <-- differs"
-        lines.append(f"  {move:<18}{ours:>10}{theirs:>10}{mark}")
-    return "\n".join(lines)
+    return divide_report(position_text, depth,
+                         VARIANT.divide(VARIANT.parse_position(position_text), depth),
+                         simple.divide(simple.read_position(position_text), depth))
 
 
 def effect(position: Position, move: Move) -> tuple[str, str, frozenset[str], str]:
@@ -114,7 +55,7 @@ def test_positions_of_the_data_file_round_trip_in_both_generators(text: str) -> 
 
 
 # --- perft ------------------------------------------------------------------------------------
-@pytest.mark.parametrize("case", CASES, ids=_case_id)
+@pytest.mark.parametrize("case", CASES, ids=case_id)
 def test_engine_perft_matches_the_recorded_count(case: PerftCase) -> None:
     nodes = VARIANT.perft(VARIANT.parse_position(case.position), case.depth)
     if nodes != case.nodes:
@@ -123,7 +64,7 @@ def test_engine_perft_matches_the_recorded_count(case: PerftCase) -> None:
                     f"{case.nodes}\n{detail}")
 
 
-@pytest.mark.parametrize("case", [c for c in CASES if c.depth == 1], ids=_case_id)
+@pytest.mark.parametrize("case", [c for c in CASES if c.depth == 1], ids=case_id)
 def test_simple_generator_confirms_the_recorded_depth_one_count(case: PerftCase) -> None:
     assert simple.perft(simple.read_position(case.position), 1) == case.nodes
 
@@ -137,7 +78,7 @@ def test_engine_divide_at_the_start_matches_the_simple_generator_move_by_move() 
     assert sum(simple_counts.values()) == case.nodes
 
 
-@pytest.mark.parametrize("case", MIDDLE, ids=_case_id)
+@pytest.mark.parametrize("case", MIDDLE, ids=case_id)
 def test_simple_generator_confirms_sampled_subtrees_of_the_middle_games(case: PerftCase
                                                                         ) -> None:
     """Every first move by text in both generators, and a seeded sample of their depth-1

@@ -10,79 +10,30 @@ differing turns marked. Entries with more than ``MAX_LEAVES`` leaves run only wh
 
 from __future__ import annotations
 
-import importlib.util
 import os
-import sys
-from pathlib import Path
-from types import ModuleType
-from typing import NamedTuple
 
 import pytest
+import test_commander_reference as reference
+from perft_data import DATA, PerftCase, case_id, divide_report, read_perft_file
 
 from engine import get_variant
 
-HERE = Path(__file__).resolve().parent
-DATA = HERE.parent / "data" / "commander.perft"
 VARIANT = get_variant("commander")
+CASES = read_perft_file(DATA / "commander.perft")
 MAX_LEAVES = 200_000
 DEEP = os.environ.get("COMMANDER_PERFT_DEEP") == "1"
 
 
-def _load_reference() -> ModuleType:
-    """Import the reference generator by path (the tests are not a package)."""
-    name = "commandpost_tests_commander_reference"
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, HERE / "test_commander_reference.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-class PerftCase(NamedTuple):
-    name: str
-    position: str
-    depth: int
-    nodes: int
-
-
-def read_perft_file(path: Path) -> list[PerftCase]:
-    """Every (id, epd, perft) triple of a python-chess style perft file."""
-    cases, name, position = [], "", ""
-    for line in path.read_text(encoding="utf-8").splitlines():
-        if not line.strip() or line.startswith("#"):
-            continue
-        word, rest = line.split(maxsplit=1)
-        if word == "id":
-            name, position = rest.strip(), ""
-        elif word == "epd":
-            position = rest.strip()
-        elif word == "perft":
-            depth, nodes = rest.split()
-            cases.append(PerftCase(name, position, int(depth), int(nodes)))
-    return cases
-
-
-CASES = read_perft_file(DATA)
-
-
-def divide_report(fen: str, depth: int) -> str:
+def breakdown(fen: str, depth: int) -> str:
     """The engine's and the reference's counts per first turn (long form), side by side."""
     position = VARIANT.parse_position(fen)
     engine = {VARIANT.format_lan(position, m): VARIANT.perft(VARIANT.make_move(position, m),
                                                              depth - 1)
               for m in VARIANT.legal_moves(position)}
-    reference = _load_reference()
     board, side = reference.read_fen(fen)
     theirs = {reference.long_form(board, t): reference.perft(after, 1 - side, depth - 1)
               for t, after in reference.legal_turns(board, side)}
-    lines = []
-    for turn in sorted(set(engine) | set(theirs)):
-        mark = "" if engine.get(turn) == theirs.get(turn) else "   <-- differs"
-        lines.append(f"{turn:<28}{engine.get(turn, '-')!s:>10}{theirs.get(turn, '-')!s:>10}{mark}")
-    return "turn                            engine reference\n" + "\n".join(lines)
+    return divide_report(fen, depth, engine, theirs, other="reference", unit="turn")
 
 
 def test_the_data_file_has_the_start_and_middle_game_positions() -> None:
@@ -91,7 +42,7 @@ def test_the_data_file_has_the_start_and_middle_game_positions() -> None:
     assert all(c.depth <= 2 or c.name == "start" for c in CASES)
 
 
-@pytest.mark.parametrize("case", CASES, ids=[f"{c.name}-{c.depth}" for c in CASES])
+@pytest.mark.parametrize("case", CASES, ids=case_id)
 def test_perft(case: PerftCase) -> None:
     if case.nodes > MAX_LEAVES and not DEEP:
         pytest.skip(f"{case.nodes} leaves; set COMMANDER_PERFT_DEEP=1 to run")
@@ -100,10 +51,11 @@ def test_perft(case: PerftCase) -> None:
     found = VARIANT.perft(position, case.depth)
     if found != case.nodes:
         pytest.fail(f"perft({case.name}, {case.depth}) = {found}, expected {case.nodes}\n"
-                    + divide_report(case.position, case.depth), pytrace=False)
+                    + breakdown(case.position, case.depth), pytrace=False)
 
 
 def test_divide_report_marks_differing_turns() -> None:
     """The report itself: on the start position every turn agrees."""
-    report = divide_report(CASES[0].position, 1)
-    assert report.count("\n") == 116 and "differs" not in report
+    summary, _header, *rows = breakdown(CASES[0].position, 1).splitlines()
+    assert len(rows) == 116 and not any("differs" in row for row in rows)
+    assert summary.endswith("engine 116, reference 116; 0 of 116 turns differ")
