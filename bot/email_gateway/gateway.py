@@ -75,7 +75,11 @@ class EmailGateway:
         looked up among e-mail players, then Discord players."""
         name = name.strip().strip("<>")
         if "@" in name:
-            return await self.service.player(TRANSPORT, name.lower(), name.split("@")[0])
+            address = name.lower()
+            known = await self.service.find_player(TRANSPORT, address)
+            if isinstance(known, Player) and known.address == address:
+                return known  # as they named themselves
+            return await self.service.player(TRANSPORT, address, address.split("@")[0])
         found = await self.service.find_player(TRANSPORT, name)
         if isinstance(found, Refusal):
             other = await self.service.find_player("discord", name)
@@ -148,7 +152,7 @@ class EmailGateway:
                          f"number, as in `board #12`.", ok=False), "refused: no key"
         game = await self._authenticate(player, mail.tag, word)
         if isinstance(game, Reply):
-            return game, "refused: " + game.text.split(":")[0]
+            return game, "refused: " + game.text.split(":")[0].lower()
         args = [w for w in words[1:] if not (w.startswith("#") and w[1:].isdigit())]
         if word == "move":
             if not args:
@@ -191,15 +195,15 @@ class EmailGateway:
         game = await self.service.game(tag.game_id)
         holder = await self.service.token_holder(tag.game_id, tag.token)
         if game is None or holder is None:
-            return Reply(f"wrong key: the key in your reply address does not belong to game "
+            return Reply(f"Wrong key: the key in your reply address does not belong to game "
                          f"#{tag.game_id}. Reply to a mail of the game that I sent you, without "
                          f"changing the address.", ok=False)
         if holder != player.id:
-            return Reply(f"wrong sender: the key of this mail belongs to another address than "
+            return Reply(f"Wrong sender: the key of this mail belongs to another address than "
                          f"{player.address}. Send your commands for game #{game.id} from the "
                          f"address you play it with.", ok=False)
         if word in ACTING_WORDS and not game.is_over and tag.ply != game.ply:
-            return Reply(f"stale mail: it answers move {tag.ply} of game #{game.id}, but the "
+            return Reply(f"Stale mail: it answers move {tag.ply} of game #{game.id}, but the "
                          f"game is at move {game.ply} now (the command was carried out already, "
                          f"or something else happened first). Nothing was changed; reply to "
                          f"the latest mail of the game.", ok=False, game=game)

@@ -46,7 +46,7 @@ async def test_a_forged_sender_with_a_real_key_is_refused(mail, game):
     await mail.post.send(f"Mallory <{MALLORY}>", f"move {await _move(mail)}",
                          reply_to=game["alice"])
     answer = await mail.relay.next_to(MALLORY)
-    assert "wrong sender" in mail.text_of(answer) and "#1" in mail.text_of(answer)
+    assert "Wrong sender" in mail.text_of(answer) and "#1" in mail.text_of(answer)
     assert "+" not in str(answer["Reply-To"]) and mail.png_of(answer) is None  # no key, no board
     assert await _stored(mail.service) == before
     assert await mail.relay.nothing_to(ALICE) and await mail.relay.nothing_to(BOB)
@@ -56,7 +56,7 @@ async def test_the_opponents_key_is_refused_for_the_registered_sender(mail, game
     before = await _stored(mail.service)
     await mail.post.send(f"Bob <{BOB}>", f"move {await _move(mail)}", reply_to=game["alice"])
     answer = mail.text_of(await mail.relay.next_to(BOB))
-    assert "wrong sender" in answer
+    assert "Wrong sender" in answer
     assert await _stored(mail.service) == before
 
 
@@ -65,7 +65,7 @@ async def test_a_wrong_token_is_refused(mail, game):
     forged = f"play+1.0.{'0' * 20}@games.test"
     await mail.post.send(f"Alice <{ALICE}>", f"move {await _move(mail)}", to=forged)
     answer = await mail.relay.next_to(ALICE)
-    assert "wrong key" in mail.text_of(answer) and "+" not in str(answer["Reply-To"])
+    assert "Wrong key" in mail.text_of(answer) and "+" not in str(answer["Reply-To"])
     assert await _stored(mail.service) == before
 
 
@@ -85,11 +85,11 @@ async def test_a_stale_or_repeated_move_is_refused_and_never_applied_twice(mail,
     before = await _stored(mail.service)
     await mail.post.send(f"Alice <{ALICE}>", f"move {move}", reply_to=game["alice"])  # again
     stale = await mail.relay.next_to(ALICE)
-    assert "stale mail: it answers move 0 of game #1, but the game is at move 1" in \
+    assert "Stale mail: it answers move 0 of game #1, but the game is at move 1" in \
         mail.text_of(stale)
     assert "+1.1." in str(stale["Reply-To"])  # the answer carries the current key
     await mail.post.send(f"Alice <{ALICE}>", "resign", reply_to=game["alice"])
-    assert "stale mail" in mail.text_of(await mail.relay.next_to(ALICE))
+    assert "Stale mail" in mail.text_of(await mail.relay.next_to(ALICE))
     assert await _stored(mail.service) == before
     assert len(await mail.service.played_moves(1)) == 1
 
