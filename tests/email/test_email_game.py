@@ -27,7 +27,7 @@ async def _legal(mail, game_id: int) -> str:
 async def test_a_whole_game_by_email(mail):
     text_of, png_of = mail.text_of, mail.png_of
     relay, post = mail.relay, mail.post
-    await post.send(FROM[ALICE], "challenge bob@players.test white", subject="a game?")
+    await post.send(FROM[ALICE], "challenge bob@players.test white 3d", subject="a game?")
     answer = await relay.next_to(ALICE)
     assert "Challenge #1 sent to bob" in text_of(answer)
     assert answer["In-Reply-To"] == post.sent[-1]["Message-ID"]
@@ -58,6 +58,7 @@ async def test_a_whole_game_by_email(mail):
         assert f"{move} played in game #1" in text_of(answer), text_of(answer)
         news = await relay.next_to(other)
         assert "Your move" in text_of(news) and move in text_of(news)
+        assert "to move (until " in text_of(news)  # whose turn it is, and the deadline
         assert root in str(news["References"]) and png_of(news) is not None
         assert "Moves:" in text_of(news)
         latest = {mover: answer, other: news}
