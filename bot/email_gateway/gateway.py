@@ -68,6 +68,7 @@ class EmailGateway:
         self.outbox_ready = asyncio.Event()  # set when a command may have queued mail
         self._delivering = asyncio.Lock()
         self._watched: set[tuple[int, int, str]] = set()  # (game, ply, kind) sent to watchers
+        self._unsent: list[EmailMessage] = []  # answers the relay did not take yet
 
     # --- players --------------------------------------------------------------------
     async def find_player(self, name: str) -> Player | Refusal:
@@ -224,13 +225,28 @@ class EmailGateway:
         if reply.record and reply.record != text:
             text += "\n\n" + reply.record
         if game is None:
-            await self.send(compose(self.address, player.address, _re(mail.subject), text,
+            await self._send_answer(compose(self.address, player.address, _re(mail.subject), text,
                                     in_reply_to=mail.message_id, references=mail.references))
             return
         game = await self.service.game(game.id) or game
-        await self.send(await self.game_mail(
+        await self._send_answer(await self.game_mail(
             player, game, text, subject=_re(mail.subject) if mail.subject else None,
             in_reply_to=mail.message_id, references=mail.references, ply=reply.ply))
+
+    async def _send_answer(self, mail: EmailMessage) -> None:
+        """Send the answer to a command that has run; if the relay fails, keep it to send
+        with the next delivery (the sender's server must not retry a command that ran)."""
+        try:
+            await self.send(mail)
+        except Exception:
+            log.warning("answer to %s kept for later: the relay failed", mail["To"],
+                        exc_info=True)
+            self._unsent.append(mail)
+
+    async def _send_unsent(self) -> None:
+        while self._unsent:
+            await self.send(self._unsent[0])
+            self._unsent.pop(0)
 
     # --- game mails -------------------------------------------------------------------
     async def game_mail(self, recipient: Player, game: Game, text: str, *,
@@ -295,6 +311,7 @@ class EmailGateway:
         """Mail every pending notification for e-mail players; how many were sent."""
         async with self._delivering:
             self.outbox_ready.clear()
+            await self._send_unsent()
             return await self.service.deliver(TRANSPORT, self._deliver)
 
     async def _deliver(self, note: Notification) -> None:
@@ -322,7 +339,7 @@ class EmailGateway:
         self._watched.add(key)
         for watcher in await self.service.watchers(game.id):
             if watcher.transport == TRANSPORT and game.side_of(watcher.id) is None:
-                await self.send(await self.game_mail(watcher, game, text, keyed=False))
+                await self._send_answer(await self.game_mail(watcher, game, text, keyed=False))
 
 
 def _more_steps(lines: tuple[str, ...]) -> list[str]:

@@ -101,6 +101,7 @@ def main(argv: list[str]) -> int:
         print(f"commandpost: {err}")
         return 2
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    logging.getLogger("mail.log").setLevel(logging.WARNING)  # aiosmtpd's every SMTP line
     try:
         return asyncio.run(run(settings))
     except KeyboardInterrupt:

@@ -11,6 +11,7 @@ from email.message import EmailMessage
 import pytest
 
 from bot.config import ConfigError
+from bot.email_gateway.gateway import EmailGateway
 from bot.email_gateway.inbound import command_lines
 from bot.email_gateway.runner import run_email_gateway
 from bot.email_gateway.server import poll_imap_once
@@ -119,3 +120,23 @@ async def test_run_email_gateway_needs_our_address(mail):
 ])
 def test_commands_are_the_first_lines_not_quotes_or_signatures(text, lines):
     assert command_lines(text) == lines
+
+
+async def test_an_answer_the_relay_refuses_is_sent_later_and_the_command_runs_once(mail):
+    sent: list = []
+    failures = [ConnectionError("relay down")]
+
+    async def flaky(message) -> None:
+        if failures:
+            raise failures.pop()
+        sent.append(message)
+
+    gateway = EmailGateway(mail.service, mail.settings, send=flaky)
+    message = EmailMessage()
+    message["From"], message["To"], message["Subject"] = f"Alice <{ALICE}>", MAILBOX, "a game"
+    message.set_content("challenge bob@players.test")
+    assert await gateway.receive(message.as_bytes(), ALICE, [MAILBOX]) == "ran challenge"
+    assert sent == []
+    await gateway.deliver_outbox()
+    assert "Challenge #1" in mail.text_of(sent[0])
+    assert len(await mail.service.challenges(await mail.service.player("email", ALICE))) == 1
