@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 import time
 from collections import defaultdict, deque
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from email import policy
 from email.errors import MessageDefect
@@ -30,7 +30,8 @@ SUBJECT_TAG = re.compile(r"\[" + TAG_PATTERN + r"\]")
 # "-----Original Message-----" or "From: ..." header block
 ATTRIBUTION = re.compile(r"^(on\b.*\bwrote:?|-{2,}\s*original message\s*-{2,}|from:\s.*|"
                          r"_{10,}|le\b.*\ba écrit ?:|am\b.*\bschrieb.*:)$", re.IGNORECASE)
-SIGNATURE_MARKS = ("-- ", "--", "__", "sent from my ")
+SIGNATURE_LINES = ("-- ", "--")  # the signature separator, and it with its space lost
+SIGNATURE_STARTS = ("__", "sent from my ")
 
 
 @dataclass(frozen=True)
@@ -116,7 +117,8 @@ class RateLimit:
     """At most ``limit`` mails per sender in a sliding hour; the first one over is answered,
     those after it are not."""
 
-    def __init__(self, limit: int, window: float = 3600.0, clock=time.monotonic) -> None:
+    def __init__(self, limit: int, window: float = 3600.0,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.limit = limit
         self.window = window
         self.clock = clock
@@ -176,8 +178,7 @@ def command_lines(text: str) -> tuple[str, ...]:
             if lines:
                 break
             continue
-        if raw.rstrip("\n") in ("-- ", "--") or any(
-                line.lower().startswith(m) for m in SIGNATURE_MARKS[2:]):
+        if raw in SIGNATURE_LINES or line.lower().startswith(SIGNATURE_STARTS):
             break
         if not line:
             if lines:

@@ -3,8 +3,9 @@ who point a (sub)domain's mail at the bot, or an IMAP mailbox polled (aioimaplib
 hosts who only have a mailbox.
 
 The SMTP server accepts mail only for our domain and answers 250 once the mail has been
-judged and answered, so a mail that fails in between (451) is sent again by the sender's
-server, and then refused as stale if its command was carried out. A mail larger than
+judged and its command run; a mail that fails before (451) is sent again by the sender's
+server, while an answer the relay does not take is kept and sent later, so that no command
+runs twice. A mail larger than
 `OVERSIZE_FACTOR` times the configured limit is not even read (552); one above the limit
 but below that is read far enough to answer it.
 """
