@@ -239,7 +239,7 @@ register_glyph("chieftain", "C", crown(3), letter_y=-0.2, letter_size=0.86)
 register_glyph("chieftain", "H", (rounded_rect(0.86, 0.86, 0.14),), letter_size=0.98)
 register_glyph("chieftain", "S", (regular(4, 1.02, 90),), letter_size=0.8)
 register_glyph("chieftain", "N", shield(), letter_y=0.08, letter_size=0.9)
-register_glyph("chieftain", "M", DISC)
+register_glyph("chieftain", "M", DISC, letter_size=0.72)
 register_glyph("chieftain", "G", pentagon(), letter_y=-0.08, letter_size=0.88)
 register_glyph("chieftain", "V", pentagon(), letter_y=-0.08, letter_size=0.88)
 

@@ -9,7 +9,7 @@ import random
 import pytest
 from PIL import Image
 
-from engine import Move, Piece, Position, Variant, get_variant
+from engine import Move, Piece, Position, Variant, all_variants, get_variant
 from engine.boards import CHESS, COMMANDER
 from renderer import GLYPHS, Layout, get_theme, render, render_replay
 from renderer.pieces import piece_sprite, stack_sprite
@@ -54,17 +54,18 @@ def distance(a: tuple[int, ...], b: tuple[int, ...]) -> float:
     return sum((x - y) ** 2 for x, y in zip(a, b, strict=False)) ** 0.5
 
 
-def clash_positions(n_games: int = 2, plies: int = 24) -> list[Position]:
+def game_positions(variant: Variant = CLASH, n_games: int = 2, plies: int = 24
+                   ) -> list[Position]:
     """The start and positions from seeded random games (the test picks the moves)."""
     rng = random.Random(20240611)
-    out = [CLASH.start_position()]
+    out = [variant.start_position()]
     for _ in range(n_games):
-        position = CLASH.start_position()
+        position = variant.start_position()
         for _ in range(plies):
-            moves = CLASH.legal_moves(position)
+            moves = variant.legal_moves(position)
             if not moves:
                 break
-            position = CLASH.make_move(position, rng.choice(moves))
+            position = variant.make_move(position, rng.choice(moves))
             out.append(position)
     return out[::7]
 
@@ -98,17 +99,19 @@ def test_render_never_generates_moves():
 
 # --- pieces where they stand, in their side's colour ----------------------------------
 @pytest.mark.parametrize("perspective", [0, 1])
-def test_every_occupied_point_shows_a_piece_of_its_side(perspective):
-    layout = Layout(CLASH.topology, SIZE, perspective)
-    empty = picture(render(empty_clash(), size=SIZE, perspective=perspective))
-    white = THEME.side_colours("White").fill
-    black = THEME.side_colours("Black").fill
+@pytest.mark.parametrize("variant", all_variants(), ids=lambda v: v.name)
+def test_every_occupied_point_shows_a_piece_of_its_side(variant, perspective):
+    layout = Layout(variant.topology, SIZE, perspective)
+    empty = picture(render(blank(variant), variant=variant, size=SIZE,
+                           perspective=perspective))
+    white = THEME.side_colours(variant.side_names[0]).fill
+    black = THEME.side_colours(variant.side_names[1]).fill
     radius = layout.piece_diameter * 0.3
-    for position in clash_positions():
-        image = picture(render(position, size=SIZE, perspective=perspective))
+    for position in game_positions(variant):
+        image = picture(render(position, variant=variant, size=SIZE, perspective=perspective))
         pixels = image.load()
-        for node, name in enumerate(CLASH.topology.nodes):
-            stack = CLASH.pieces_at(position, name)
+        for node, name in enumerate(variant.topology.nodes):
+            stack = variant.pieces_at(position, name)
             x, y = layout.centres[node]
             if not stack:
                 assert image.getpixel((x, y)) == empty.getpixel((x, y)), name
