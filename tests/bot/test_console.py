@@ -4,6 +4,7 @@ one keyboard, and `commandpost` starting it."""
 from __future__ import annotations
 
 import os
+import random
 import subprocess
 import sys
 from pathlib import Path
@@ -176,3 +177,29 @@ def test_commandpost_without_arguments_runs_the_console_on_the_configured_databa
     again = _run_commandpost(["console", "--as", "bob"], "challenges\n", tmp_path)  # then EOF
     assert again.returncode == 0, again.stderr
     assert "#1 alice → bob: Clash of Command" in again.stdout
+
+
+@pytest.mark.parametrize("variant", [v.name for v in all_variants()])
+async def test_a_whole_game_of_every_variant_is_challenged_played_and_finished(
+        session, service, variant):
+    """Challenge, accept and play a game to its end at one keyboard: moves chosen from the
+    legal ones (captures first, so that games end by the rules), typed into the console."""
+    rng = random.Random(variant)
+    await session(f"challenge bob {variant} white none")
+    await session("as bob")
+    assert "started" in await session("accept")
+    names = {0: "Alice", 1: "bob"}
+    game = (await service.games())[0]
+    for _ in range(300):
+        game = await service.game(game.id)
+        if game.is_over:
+            break
+        await session(f"as {names[game.side_of(game.players[game.to_move])]}")
+        legal = await service.legal_moves(game)
+        captures = [m for m in legal if any(sign in m for sign in "x_@*")]
+        out = await session(rng.choice(captures or legal))
+        assert "played in game #1" in out, out
+    else:
+        assert "You resigned game #1" in await session("resign")
+    game = await service.game(game.id)
+    assert game.is_over and game.result in ("1-0", "0-1", "1/2-1/2")
