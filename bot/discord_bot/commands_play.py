@@ -111,8 +111,16 @@ class PlayCommands(commands.Cog, name="Playing"):
         """The game a command means: the one numbered, the one of this thread, or the only
         one of the sender's games (where it is their turn, for a move)."""
         if game_id is not None or isinstance(interaction.channel, discord.Thread):
-            found = await self.service.find_game(player, place_of(interaction.channel),
-                                                 game_id, to_move)
+            place = place_of(interaction.channel)
+            found = await self.service.find_game(player, place, game_id, to_move)
+            if isinstance(found, Refusal) and found.reason == Reason.NO_GAME_HERE:
+                # a game's thread after its end: the game is still the one meant here
+                finished = await self.service.games(place=place, active=False)
+                if len(finished) == 1:
+                    found = finished[0]
+                else:
+                    found = Refusal(Reason.NO_GAME_HERE, "There is no game in progress here. "
+                                                         "Start one with `/challenge`.")
         else:
             games = await self.service.games(player)
             if to_move and len(games) > 1:
