@@ -34,6 +34,7 @@ TLS, usually port 465) or ``none``.
 
 from __future__ import annotations
 
+import argparse
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
@@ -138,3 +139,17 @@ def _convert(name: str, raw: str, default: object) -> object:
         except ValueError:
             raise ConfigError(f"{name} is {raw!r}; it must be a number") from None
     return raw.strip().lower() if name == "COMMANDPOST_DB_SYNC" else raw
+
+
+def add_db_option(parser: argparse.ArgumentParser) -> None:
+    """The ``--db FILE`` option every command that opens the database shares."""
+    parser.add_argument("--db", type=Path, help="database file (default: $COMMANDPOST_DB or "
+                                                "commandpost.db)")
+
+
+def settings_for(args: argparse.Namespace) -> Settings:
+    """Settings from the environment, with a command line's ``--db`` over it (ConfigError
+    when the environment holds a setting that cannot be used)."""
+    if getattr(args, "db", None) is not None:
+        return Settings.from_env(db_path=args.db)
+    return Settings.from_env()

@@ -19,7 +19,7 @@ from pathlib import Path
 from engine import EngineError, Move, get_variant
 
 from .commands import Commands, Reply
-from .config import ConfigError, Settings
+from .config import ConfigError, Settings, add_db_option, settings_for
 from .model import Game, Notification, Player
 from .picture import write_png
 from .records import END
@@ -176,17 +176,14 @@ async def run(settings: Settings, name: str, lines: Callable[[str], str] = input
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="commandpost console",
                                      description="Play correspondence games at the terminal.")
-    parser.add_argument("--db", type=Path, help="database file (default: $COMMANDPOST_DB or "
-                                                "commandpost.db)")
+    add_db_option(parser)
     parser.add_argument("--as", dest="name", default=None, help="who is typing at first")
     args = parser.parse_args(argv)
     try:
-        settings = Settings.from_env()
+        settings = settings_for(args)
     except ConfigError as err:
         print(f"commandpost: {err}")
         return 2
-    if args.db is not None:
-        settings = Settings.from_env(db_path=args.db)
     name = args.name or _login_name()
     return asyncio.run(run(settings, name))
 

@@ -9,9 +9,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
-from pathlib import Path
 
-from ..config import ConfigError, Settings
+from ..config import ConfigError, Settings, add_db_option, settings_for
 from ..scheduler import Scheduler
 from ..service import GameService
 from ..storage import StorageError
@@ -87,13 +86,10 @@ async def run(settings: Settings) -> int:
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="commandpost email",
                                      description="Play correspondence games by e-mail.")
-    parser.add_argument("--db", type=Path, help="database file (default: $COMMANDPOST_DB or "
-                                                "commandpost.db)")
+    add_db_option(parser)
     args = parser.parse_args(argv)
     try:
-        settings = Settings.from_env()
-        if args.db is not None:
-            settings = Settings.from_env(db_path=args.db)
+        settings = settings_for(args)
         if not settings.email_address:
             raise ConfigError("set COMMANDPOST_EMAIL_ADDRESS (the address players write to) to "
                               "run the e-mail gateway")
