@@ -9,7 +9,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from engine import EngineError, all_variants, get_variant
+from engine import EngineError, Position, Variant, all_variants, get_variant
 
 from ..commands import Commands
 from ..results import Refusal
@@ -61,14 +61,17 @@ class InfoCommands(commands.Cog, name="Information"):
         highlights: tuple[str, ...] = ()
         selected = None
         if piece:
-            name = rules.piece_names.get(piece.upper()) or piece
-            moves = [m for m in rules.legal_moves(position)
-                     if _letter_at(rules, position, m.origin) == piece.upper()]
-            if moves:
-                selected = moves[0].origin
-                highlights = tuple(sorted({m.target for m in moves
-                                           if m.origin == selected}))
+            letter = _piece_letter(rules, piece)
+            if letter is None:
+                known = ", ".join(f"{name} ({k})" for k, name in rules.piece_names.items())
+                await interaction.followup.send(
+                    f"{rules.display_name} has no piece {piece!r}. Its pieces: {known}."[:2000],
+                    ephemeral=True)
+                return
+            name = rules.piece_names.get(letter, letter)
+            selected, highlights = _piece_squares(rules, position, letter)
             text = _piece_paragraph(text, name) or f"{name}: see the rules below.\n{text}"
+            text = (f"{_piece_caption(name, selected, highlights)}\n\n{text}")
         png = await asyncio.to_thread(pictures._render, position, variant=rules,
                                       highlights=highlights, selected=selected,
                                       caption=rules.display_name)
@@ -148,10 +151,40 @@ class InfoCommands(commands.Cog, name="Information"):
                               "Your notifications now come in the games' threads.")
 
 
-def _letter_at(rules: object, position: object, node: str) -> str | None:
-    piece = getattr(position, "board", {}).get(node) if hasattr(position, "board") else None
-    letter = getattr(piece, "letter", piece)
-    return str(letter).upper() if letter else None
+def _piece_letter(rules: Variant, piece: str) -> str | None:
+    """The letter of the piece named ``piece`` (by its letter or its name)."""
+    wanted = piece.strip().lower()
+    for letter, name in rules.piece_names.items():
+        if wanted in (letter.lower(), name.lower()):
+            return letter
+    return None
+
+
+def _piece_squares(rules: Variant, position: Position,
+                   letter: str) -> tuple[str | None, tuple[str, ...]]:
+    """Where a piece of ``letter`` of the side to move starts and may go from there: the
+    first such piece that can move (selected) and its legal targets; else, when none can
+    move at the start, every start point holding such a piece (nothing selected)."""
+    side = position.side
+    homes = [node for node in rules.topology.nodes
+             if any(p.letter == letter and p.side == side
+                    for p in rules.pieces_at(position, node))]
+    moves = rules.legal_moves(position)
+    for home in homes:
+        targets = sorted({m.target for m in moves if m.origin == home})
+        if targets:
+            return home, tuple(targets)
+    return None, tuple(homes)
+
+
+def _piece_caption(name: str, selected: str | None, highlights: tuple[str, ...]) -> str:
+    if selected is not None:
+        return (f"The picture: the {name} on {selected} and the points it may reach from the "
+                f"start ({', '.join(highlights)}).")
+    if highlights:
+        return (f"The picture: where the {name}s start ({', '.join(highlights)}); none can "
+                f"move in the first turn.")
+    return f"No {name} stands on the board at the start."
 
 
 def _piece_paragraph(text: str, name: str) -> str:

@@ -1,0 +1,193 @@
+"""The commands around the games: rules, ratings, the leaderboard, vacations, records,
+DM notifications, the server's settings and rulings, and the buttons of offers."""
+
+from __future__ import annotations
+
+import discord
+import pytest
+import simcord
+
+from .test_play import _start
+
+
+def _dms(member) -> list[discord.Message]:
+    return member.user.dm_channel.history()
+
+
+async def _finished_rated_game(w):
+    """A rated Clash game that Bob won: Alice resigned after both sides moved."""
+    thread, game = await _start(w)
+    await w.alice.slash(thread, "move", move="b2-a3/D")
+    await w.bob.slash(thread, "move", move="h8-i7/D")
+    r = await w.alice.slash(thread, "resign")
+    assert not r.ephemeral, r.response.content
+    return thread, await w.service.game(game.id)
+
+
+# --- /rules -------------------------------------------------------------------------
+async def test_rules_show_the_variant_and_its_start(world):
+    r = await world.carol.slash(world.channel, "rules", variant="clash")
+    assert r.ephemeral
+    assert r.response.content.startswith("**Clash of Command**")
+    assert r.response.attachments[0].filename.endswith(".png")
+
+
+async def test_rules_of_a_piece_highlight_its_start_and_reach(world):
+    r = await world.carol.slash(world.channel, "rules", variant="clash", piece="Droid")
+    assert r.ephemeral
+    content = r.response.content
+    assert "the Droid on c3" in content and "b2, b4, c5, d2, d4, e3" in content
+    assert r.response.attachments[0].filename.endswith(".png")
+    r = await world.carol.slash(world.channel, "rules", variant="clash", piece="h")
+    assert "the Hawk on e3" in r.response.content
+
+
+async def test_rules_of_an_unknown_piece_or_variant_say_what_exists(world):
+    r = await world.carol.slash(world.channel, "rules", variant="clash", piece="Queen")
+    assert r.ephemeral and "has no piece 'Queen'" in r.response.content
+    assert "Droid (D)" in r.response.content
+    r = await world.carol.slash(world.channel, "rules", variant="nonesuch")
+    assert r.ephemeral and "nonesuch" in r.response.content
+
+
+# --- /rating and /leaderboard -------------------------------------------------------
+async def test_rating_and_leaderboard_after_a_rated_game(world):
+    await _finished_rated_game(world)
+    r = await world.bob.slash(world.channel, "rating", variant="clash")
+    assert not r.ephemeral
+    assert r.response.content.startswith("Your Clash of Command rating: ")
+    assert "after 1 rated game" in r.response.content
+    r = await world.carol.slash(world.channel, "rating", variant="clash", player=world.alice)
+    assert r.response.content.startswith("alice's Clash of Command rating: ")
+    r = await world.carol.slash(world.channel, "leaderboard", variant="clash")
+    assert not r.ephemeral
+    board = r.response.content
+    assert board.startswith("```\nClash of Command leaderboard:")
+    assert board.index("bob") < board.index("alice")
+    r = await world.carol.slash(world.channel, "rating", variant="nonesuch")
+    assert r.ephemeral
+
+
+# --- /vacation ----------------------------------------------------------------------
+async def test_a_vacation_pauses_the_clocks_and_ends_on_request(world):
+    thread, game = await _start(world)
+    r = await world.alice.slash(world.channel, "vacation", days=2.0)
+    assert r.ephemeral and "vacation" in r.response.content.lower()
+    assert (await world.service.game(game.id)).clock.paused
+    r = await world.alice.slash(world.channel, "games")
+    assert "(clock paused)" in r.response.content
+    r = await world.alice.slash(world.channel, "vacation", end=True)
+    assert r.ephemeral and "Vacation left this year" in r.response.content
+    assert not (await world.service.game(game.id)).clock.paused
+
+
+# --- /export ------------------------------------------------------------------------
+async def test_export_attaches_a_record_the_service_can_import(world):
+    thread, game = await _finished_rated_game(world)
+    r = await world.alice.slash(thread, "export")
+    assert r.ephemeral and f"game #{game.id}" in r.response.content
+    attachment = r.response.attachments[0]
+    assert attachment.filename == f"game-{game.id}.txt"
+    record = (await attachment.read()).decode()
+    assert "b2-a3/D" in record and "h8-i7/D" in record
+    alice = await world.service.player("discord", str(world.alice.id))
+    bob = await world.service.player("discord", str(world.bob.id))
+    imported = await world.service.import_game(alice, "discord:1", record, bob)
+    assert imported.ok, imported.message
+    moves = [m.text for m in await world.service.played_moves(imported.game.id)]
+    assert moves[:2] == ["b2-a3/D", "h8-i7/D"]
+
+
+# --- /notify ------------------------------------------------------------------------
+async def test_notify_dm_sends_the_turn_by_direct_message(world):
+    thread, game = await _start(world)
+    r = await world.bob.slash(world.channel, "notify", dm=True)
+    assert r.ephemeral and "DM" in r.response.content
+    await world.alice.slash(thread, "move", move="b2-a3/D")
+    dms = _dms(world.bob)
+    assert dms and "b2-a3/D" in dms[-1].content
+    assert not _dms(world.alice)  # she did not ask for DMs
+    r = await world.bob.slash(world.channel, "notify", dm=False)
+    assert "threads" in r.response.content
+    await world.bob.slash(thread, "move", move="h8-i7/D")
+    await world.alice.slash(thread, "move", move="a3-b4/D")
+    assert len(_dms(world.bob)) == len(dms)
+
+
+# --- /server ------------------------------------------------------------------------
+@pytest.fixture
+def moderator(world):
+    guild = world.alice.guild
+    role = guild.create_role("moderators", permissions=discord.Permissions(manage_guild=True))
+    return guild.add_member(world.env.create_user("mod"), roles=[role])
+
+
+async def test_server_settings_need_manage_server_and_restrict_variants(world, moderator):
+    with pytest.raises(simcord.SetupError, match="default-member-permissions"):
+        await world.carol.slash(world.channel, "server settings", variants="clash")
+    # a server may show the command to more members; the bot still checks Manage Server
+    command = next(c for c in await world.bot.tree.fetch_commands() if c.name == "server")
+    world.alice.guild.set_command_permissions(command, {world.carol: True})
+    r = await world.carol.slash(world.channel, "server settings", variants="clash")
+    assert r.ephemeral and r.response.content.startswith("Only members who may manage")
+    assert await world.service.server_settings(f"discord:{world.alice.guild.id}") == {}
+    r = await moderator.slash(world.channel, "server settings", variants="mini-chieftain")
+    assert r.ephemeral and "Variants: mini-chieftain" in r.response.content
+    r = await world.alice.slash(world.channel, "challenge", opponent=world.bob, variant="clash")
+    assert r.ephemeral and r.response.content == "This server plays only mini-chieftain."
+    r = await world.alice.slash(world.channel, "challenge", opponent=world.bob)
+    assert not r.ephemeral
+    r = await world.bob.slash(world.channel, "accept")
+    game = (await world.service.games(place=None))[-1]
+    assert game.variant == "mini-chieftain"
+    r = await moderator.slash(world.channel, "server settings", variants="nonesuch")
+    assert r.ephemeral and "nonesuch" in r.response.content
+    r = await moderator.slash(world.channel, "server settings", variants="all")
+    assert "Variants: all" in r.response.content
+
+
+async def test_a_ruling_ends_a_game_of_this_server(world, moderator):
+    thread, game = await _start(world)
+    with pytest.raises(simcord.SetupError, match="default-member-permissions"):
+        await world.carol.slash(world.channel, "server ruling", game=game.id, ruling="draw")
+    r = await moderator.slash(world.channel, "server ruling", game=99, ruling="draw")
+    assert r.ephemeral and r.response.content == "There is no game #99 on this server."
+    r = await moderator.slash(world.channel, "server ruling", game=game.id, ruling="1")
+    assert not r.ephemeral
+    ended = await world.service.game(game.id)
+    assert ended.is_over and ended.winner == 1
+
+
+# --- the buttons of offers ----------------------------------------------------------
+async def test_a_draw_offer_comes_with_buttons_that_answer_it(world):
+    thread, game = await _start(world, "mini-chieftain")
+    r = await world.alice.slash(thread, "draw")
+    assert not r.ephemeral and "Draw offered" in r.response.content
+    offer = thread.last_message
+    assert world.bob.mention in offer.content and "offers a draw" in offer.content
+    r = await world.carol.click(offer, label="Accept draw")
+    assert r.ephemeral and "not playing" in r.response.content
+    r = await world.bob.click(offer, label="Decline draw")
+    assert (await world.service.game(game.id)).draw_offer is None
+    await world.alice.slash(thread, "draw")
+    r = await world.bob.click(thread.last_message, label="Accept draw")
+    assert not r.ephemeral
+    drawn = await world.service.game(game.id)
+    assert drawn.is_over and drawn.winner is None
+
+
+async def test_a_takeback_request_comes_with_buttons_that_answer_it(world):
+    thread, game = await _start(world)
+    await world.alice.slash(thread, "move", move="b2-a3/D")
+    r = await world.alice.slash(thread, "takeback")
+    assert not r.ephemeral, r.response.content
+    request = thread.last_message
+    assert world.bob.mention in request.content
+    r = await world.bob.click(request, label="Accept takeback")
+    assert not r.ephemeral
+    assert r.response.attachments  # the board as it is again
+    assert (await world.service.game(game.id)).ply == 0
+    await world.alice.slash(thread, "move", move="b2-a3/D")
+    await world.alice.slash(thread, "takeback")
+    await world.bob.click(thread.last_message, label="Decline takeback")
+    assert (await world.service.game(game.id)).ply == 1
