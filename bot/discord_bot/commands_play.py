@@ -17,7 +17,15 @@ from ..clock import ALLOWED_DAYS
 from ..model import Game, Player
 from ..results import Done, Reason, Refusal
 from . import logs, pictures
-from .places import channel_of, channel_place, place_of, server_key, target_of, thread_place
+from .places import (
+    channel_of,
+    channel_place,
+    is_discord_place,
+    place_of,
+    server_key,
+    target_of,
+    thread_place,
+)
 
 if TYPE_CHECKING:
     from .app import CommandPost
@@ -205,8 +213,14 @@ class PlayCommands(commands.Cog, name="Playing"):
         assert game is not None
         logs.set_context(game_id=game.id)
         thread = await self._open_thread(interaction, game)
-        where = thread.mention if thread else "this channel"
-        await interaction.followup.send(f"{result.message}\nPlay in {where}.")
+        if thread is not None:
+            where = f"Play in {thread.mention}."
+        elif is_discord_place(game.place):
+            where = f"Play here with `/move game:{game.id}`."
+        else:  # an e-mail challenge: the game has no thread
+            where = (f"Your opponent plays by e-mail: their moves come to you by DM. Play "
+                     f"with `/move game:{game.id}`.")
+        await interaction.followup.send(f"{result.message}\n{where}")
         await self.bot.flush()
 
     async def _open_thread(self, interaction: discord.Interaction,

@@ -36,5 +36,10 @@ def target_of(place: str) -> int | None:
     return int(where) if where.isdigit() else None
 
 
+def is_discord_place(place: str | None) -> bool:
+    """Whether ``place`` is a Discord channel or thread (not an e-mail list, say)."""
+    return bool(place) and place.startswith(f"{TRANSPORT}:") and target_of(place) is not None
+
+
 def server_key(guild_id: int) -> str:
     return f"{TRANSPORT}:{guild_id}"

@@ -62,3 +62,69 @@ async def test_a_discord_player_and_an_email_player_play_one_game(mail):
         await bot.flush()
         assert any("is over" in m for m in _dms(alice))
         bot.scheduler.cancel()
+
+
+async def test_a_discord_player_hears_of_an_email_players_moves_without_asking(mail):
+    """A game started by an e-mail challenge has no Discord thread: its Discord player gets
+    the opponent's moves by DM, with the board, though she never chose DMs."""
+    service, relay, post = mail.service, mail.relay, mail.post
+    bot = discord_bot.create_bot(service, mail.settings)
+    async with simcord.run(bot) as env:
+        guild = env.create_guild()
+        channel = guild.create_text_channel("games")
+        alice = guild.add_member(env.create_user("alice"))
+        await alice.slash(channel, "games")  # she is known to the service, with no DMs chosen
+
+        await post.send(f"Eve <{EVE}>", "challenge alice white")
+        await relay.next_to(EVE)
+        await bot.flush()
+        assert any("Eve challenges you" in m for m in _dms(alice))
+        r = await alice.slash(channel, "accept", challenge=1)
+        reply = r.followups[0].content if r.followups else r.response.content
+        assert "their moves come to you by DM" in reply
+        await mail.gateway.deliver_outbox()
+        started = await relay.next_to(EVE)
+
+        game = await service.game(1)
+        move = (await service.legal_moves(game))[0]
+        await post.send(f"Eve <{EVE}>", f"move {move}", reply_to=started)
+        await relay.next_to(EVE)
+        await bot.flush()
+        last = alice.user.dm_channel.history()[-1]
+        assert move in last.content and "Your move" in last.content
+        assert last.attachments and last.attachments[0].filename.endswith(".png")
+        assert not channel.history() or all(move not in m.content for m in channel.history()
+                                            if m.author.bot)
+        bot.scheduler.cancel()
+
+
+async def test_an_email_players_move_in_a_discord_game_is_posted_with_the_board(mail):
+    """An open challenge in a Discord channel, accepted by e-mail: the game lives in the
+    channel, and the e-mail player's moves are posted there for the Discord player."""
+    service, relay, post = mail.service, mail.relay, mail.post
+    bot = discord_bot.create_bot(service, mail.settings)
+    async with simcord.run(bot) as env:
+        guild = env.create_guild()
+        channel = guild.create_text_channel("games")
+        alice = guild.add_member(env.create_user("alice"))
+        r = await alice.slash(channel, "challenge", variant="clash", side=1)
+        assert not r.ephemeral, r.response.content
+        await post.send(f"Eve <{EVE}>", "accept #1")
+        started = await relay.next_to(EVE)
+        assert "Game #1 started" in mail.text_of(started), mail.text_of(started)
+        await bot.flush()
+        assert any(alice.mention in m.content and "Game #1 started" in m.content
+                   for m in channel.history())
+
+        game = await service.game(1)
+        move = (await service.legal_moves(game))[0]
+        await post.send(f"Eve <{EVE}>", f"move {move}", reply_to=started)
+        await relay.next_to(EVE)
+        await bot.flush()
+        last = channel.history()[-1]
+        assert alice.mention in last.content and move in last.content
+        assert last.attachments and last.attachments[0].filename.endswith(".png")
+        r = await alice.slash(channel, "move", move=(await service.legal_moves(
+            await service.game(1)))[0], game=1)
+        assert not r.ephemeral, r.response.content
+        bot.scheduler.cancel()
