@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from engine import EngineError, get_variant
+from engine import EngineError, Position, Variant, get_variant
 
 from .clock import Clock, describe_days, parse_days, start_turn
 from .model import Game, PlayedMove, Player
@@ -48,7 +48,8 @@ class Archive:
         tags["TimeControl"] = describe_days(game.days)
         tags["Rated"] = "yes" if game.rated else "no"
         tags["FEN"] = game.start_fen
-        record = write_record(tags, rules.parse_position(game.start_fen), turns, game.result)
+        start = rules.parse_position(game.start_fen)
+        record = write_record(tags, start, _record_entries(rules, start, turns), game.result)
         return Done(f"Record of game #{game_id}.", game=game, text=record)
 
     async def import_game(self, sender: Player, place: str, text: str,
@@ -153,6 +154,23 @@ class Archive:
         if game.turns != sum(1 for p in played if not p.partial):
             problems.append(f"the game counts {game.turns} turns")
         return problems
+
+
+def _record_entries(rules: Variant, start: Position,
+                    turns: list[list[str]]) -> list[list[str]]:
+    """Each complete turn entered step by step as the variant's one text for the whole
+    turn (a deploy's full SAN, a Chieftain turn), where it has one; other turns as played."""
+    before = [start]  # the position at the start of each turn
+    for step in replay(rules, start, turns):
+        if not step.position.in_progress:
+            before.append(step.position)
+    entries = []
+    for k, steps in enumerate(turns):
+        whole = None
+        if len(steps) > 1 and k + 1 < len(before):
+            whole = rules.turn_record(before[k], steps)
+        entries.append([whole] if whole else steps)
+    return entries
 
 
 def _turns(played: list[PlayedMove]) -> list[list[str]]:

@@ -61,7 +61,7 @@ from collections.abc import Sequence
 from typing import ClassVar, NamedTuple
 
 from .boards import CHESS
-from .errors import IllegalMoveError, MoveSyntaxError, PositionError
+from .errors import EngineError, IllegalMoveError, MoveSyntaxError, PositionError
 from .move import Move, Step
 from .position import Piece, Position
 from .variant import ONGOING, Outcome, Variant, register
@@ -594,6 +594,16 @@ class ChieftainVariant(Variant):
     def _next_turn(self, position: Position, cells: tuple[str | None, ...]) -> Position:
         return Position(self.name, cells, 1 - position.side,
                         position.fullmove + position.side)
+
+    def turn_record(self, position: Position, texts: Sequence[str]) -> str | None:
+        """A turn entered move by move is recorded as one entry in the order the player gave
+        (rules §3: the game record keeps that order): ``Md2-d3, Cd1-d2``."""
+        text = ", ".join(t.strip() for t in texts)
+        try:
+            self.parse_move(position, text)
+        except EngineError:
+            return None
+        return text
 
     def end_turn(self, position: Position) -> Position:
         if not position.pending:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from typing import ClassVar, NamedTuple
 
-from .errors import AmbiguousMoveError, IllegalMoveError, UnknownVariantError
+from .errors import AmbiguousMoveError, EngineError, IllegalMoveError, UnknownVariantError
 from .move import Move
 from .position import Piece, Position
 from .topology import Topology
@@ -100,6 +100,27 @@ class Variant:
     def parse_move(self, position: Position, text: str) -> Move:
         """The legal move that ``text`` names; raises a `MoveError` subclass otherwise."""
         raise NotImplementedError
+
+    def turn_record(self, position: Position, texts: Sequence[str]) -> str | None:
+        """One record entry for a whole turn that was entered step by step from
+        ``position`` (the steps' texts, ``end`` included), or None to keep the steps as
+        entered. By default: the canonical text of the legal compound move (a move with a
+        kind, such as a deploy) made of exactly those steps."""
+        steps: list = []
+        current = position
+        try:
+            for text in texts:
+                if text.strip().lower() == "end":
+                    continue
+                move = self.parse_move(current, text)
+                steps.extend(move.steps)
+                current = self.make_move(current, move)
+        except EngineError:
+            return None
+        whole = tuple(steps)
+        found = next((m for m in self.legal_moves(position)
+                      if m.kind and m.steps == whole), None)
+        return None if found is None else self.format_move(position, found)
 
     def end_turn(self, position: Position) -> Position:
         """Finish a turn of several steps early (``end``); only multi-step variants."""

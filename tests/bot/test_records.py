@@ -159,3 +159,39 @@ async def test_an_imported_game_keeps_its_time_control(service, clock, alice, bo
         alice, PLACE, '[Variant "clash"]\n[TimeControl "4 days per move"]\n', bob)
     assert refused.message == ("That record cannot be imported: '4 days' is not a time control: "
                                "the time per move is 1, 2, 3, 5, 7 or 14 days, or none.")
+
+
+async def test_a_deploy_entered_step_by_step_is_one_entry_under_its_full_san(
+        service, alice, bob, start_game):
+    """Commander Chess §5.5: the server records the completed turn under its full deploy
+    SAN, however its steps were entered; importing the record gives the same game."""
+    game = await start_game(alice, bob, variant="commander", rated=False,
+                            start_fen="7c1ee/11/11/11/11/11/11/11/4(TI)6/11/11/6C2EE r - - 0 1")
+    for text in ("T>e6", "I>e5"):
+        assert (await service.move(alice, game.id, text)).ok
+    assert (await service.move(bob, game.id, "Ci12")).ok
+    record = (await service.export(game.id)).text
+    assert "\n1. T>e6,I>e5\n1... Ci12\n" in record
+    done = await service.import_game(alice, PLACE, record, bob)
+    assert done.ok, done
+    await _same_position_and_turns(service, game.id, done.game.id)
+
+
+async def test_a_chieftain_turn_entered_move_by_move_is_one_entry_in_the_players_order(
+        service, alice, bob, start_game):
+    game = await start_game(alice, bob, variant="mini-chieftain", rated=False)
+    for text in ("Md2-d3", "Cd1-d2"):
+        assert (await service.move(alice, game.id, text)).ok
+    record = (await service.export(game.id)).text
+    assert "\n1. Md2-d3, Cd1-d2\n" in record
+    done = await service.import_game(alice, PLACE, record, bob)
+    assert done.ok, done
+    await _same_position_and_turns(service, game.id, done.game.id)
+
+
+async def _same_position_and_turns(service, original_id: int, copy_id: int) -> None:
+    """The same game, except that a turn entered step by step is one stored move in the
+    copy (so the ply counts differ)."""
+    original, copy = await service.game(original_id), await service.game(copy_id)
+    fields = ("variant", "mode", "names", "start_fen", "fen", "to_move", "turns", "status")
+    assert [getattr(copy, f) for f in fields] == [getattr(original, f) for f in fields]
