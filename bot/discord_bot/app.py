@@ -19,7 +19,7 @@ from ..storage import StorageError
 from . import logs, pictures
 from .notifier import Notifier
 from .places import TRANSPORT
-from .views import GameButton, game_view
+from .views import ChallengeButton, GameButton, game_view
 
 log = logging.getLogger(__name__)
 SCHEDULER_SECONDS = 60.0
@@ -47,7 +47,7 @@ class CommandPost(commands.Bot):
         from .commands_play import PlayCommands
         for cog in (PlayCommands(self), InfoCommands(self), AdminCommands(self)):
             await self.add_cog(cog)
-        self.add_dynamic_items(GameButton)
+        self.add_dynamic_items(GameButton, ChallengeButton)
         await asyncio.to_thread(pictures.warm_up)
         await self.tree.sync()
         self.scheduler.start()

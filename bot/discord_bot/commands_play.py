@@ -26,6 +26,7 @@ from .places import (
     target_of,
     thread_place,
 )
+from .views import challenge_view
 
 if TYPE_CHECKING:
     from .app import CommandPost
@@ -187,9 +188,11 @@ class PlayCommands(commands.Cog, name="Playing"):
         if isinstance(result, Refusal):
             await self.bot.answer(interaction, result)
             return
+        number = result.challenge.id  # type: ignore[union-attr]
         who = opponent.mention + ", you are challenged" if opponent else "Anyone here may accept"
         await interaction.response.send_message(
-            f"{result.message}\n{who}: `/accept challenge:{result.challenge.id}`.")  # type: ignore[union-attr]
+            f"{result.message}\n{who}: press Accept, or `/accept challenge:{number}`.",
+            view=challenge_view(number))
         await self.bot.flush()
 
     @app_commands.command(name="accept")
@@ -204,10 +207,16 @@ class PlayCommands(commands.Cog, name="Playing"):
         if isinstance(found, Refusal):
             await self.bot.answer(interaction, found)
             return
-        result = await self.service.accept(sender, found.id)
+        await self.accept_challenge(interaction, sender, found.id)
+
+    async def accept_challenge(self, interaction: discord.Interaction, sender: Player,
+                               challenge_id: int) -> bool:
+        """Accept a challenge for ``sender`` (by /accept or its button): refused only to the
+        sender, else the game's thread opens and everyone here is told. True if accepted."""
+        result = await self.service.accept(sender, challenge_id)
         if isinstance(result, Refusal):
             await self.bot.answer(interaction, result)
-            return
+            return False
         await interaction.response.defer(thinking=True)
         game = result.game
         assert game is not None
@@ -222,6 +231,7 @@ class PlayCommands(commands.Cog, name="Playing"):
                      f"with `/move game:{game.id}`.")
         await interaction.followup.send(f"{result.message}\n{where}")
         await self.bot.flush()
+        return True
 
     async def _open_thread(self, interaction: discord.Interaction,
                            game: Game) -> discord.Thread | None:

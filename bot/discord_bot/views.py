@@ -1,9 +1,11 @@
-"""Buttons on game messages. Each is a `discord.ui.DynamicItem` whose custom id carries the
-action and the game id (``cp:ACTION:GAME[:ARG]``), so buttons sent before a restart keep
-working after it."""
+"""Buttons on game and challenge messages. Each is a `discord.ui.DynamicItem` whose custom id
+carries the action and the game id (``cp:ACTION:GAME[:ARG]``) or the challenge id
+(``cp-challenge:ACTION:CHALLENGE``), so buttons sent before a restart keep working after
+it."""
 
 from __future__ import annotations
 
+import logging
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -14,6 +16,8 @@ from . import logs, pictures
 
 if TYPE_CHECKING:
     from .app import CommandPost
+
+log = logging.getLogger(__name__)
 
 # action -> (label, style)
 ACTIONS: dict[str, tuple[str, discord.ButtonStyle]] = {
@@ -107,4 +111,55 @@ def offer_view(game_id: int, kind: str) -> discord.ui.View:
 def flip_view(game: Game, side: int) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     view.add_item(GameButton("flip", game.id, side))
+    return view
+
+
+class ChallengeButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                      template=r"cp-challenge:(?P<action>accept|decline):(?P<challenge>\d+)"):
+    """Accept or decline one challenge."""
+
+    def __init__(self, action: str, challenge_id: int) -> None:
+        label, style = (("Accept", discord.ButtonStyle.success) if action == "accept"
+                        else ("Decline", discord.ButtonStyle.secondary))
+        super().__init__(discord.ui.Button(label=label, style=style,
+                                           custom_id=f"cp-challenge:{action}:{challenge_id}"))
+        self.action, self.challenge_id = action, challenge_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction,
+                             item: discord.ui.Item[Any], match: Any) -> ChallengeButton:
+        return cls(match["action"], int(match["challenge"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        bot: CommandPost = interaction.client  # type: ignore[assignment]
+        sender = await bot.player_of(interaction.user)
+        if self.action == "accept":
+            from .commands_play import PlayCommands
+            cog = bot.get_cog("Playing")
+            assert isinstance(cog, PlayCommands)
+            if await cog.accept_challenge(interaction, sender, self.challenge_id):
+                await _close_buttons(interaction)
+            return
+        result = await bot.service.decline(sender, self.challenge_id)
+        await bot.answer(interaction, result, public=True)
+        if not isinstance(result, Refusal):
+            await _close_buttons(interaction)
+        await bot.flush()
+
+
+async def _close_buttons(interaction: discord.Interaction) -> None:
+    """Take the buttons off an answered challenge's message."""
+    if interaction.message is None:
+        return
+    try:
+        await interaction.message.edit(view=None)
+    except discord.HTTPException:
+        log.warning("could not take the buttons off message %s", interaction.message.id)
+
+
+def challenge_view(challenge_id: int) -> discord.ui.View:
+    """Accept and decline buttons for a challenge."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(ChallengeButton("accept", challenge_id))
+    view.add_item(ChallengeButton("decline", challenge_id))
     return view

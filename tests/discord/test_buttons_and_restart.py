@@ -62,3 +62,39 @@ async def test_two_players_moving_at_once_get_one_move_and_one_refusal(world):
     done = [r for r in results if not isinstance(r, BaseException)]
     assert sum(not r.ephemeral for r in done) == 1
     assert (await world.service.game(game.id)).ply == 1
+
+
+async def _challenge_message(w):
+    r = await w.alice.slash(w.channel, "challenge", opponent=w.bob, variant="clash", side=0)
+    assert not r.ephemeral, r.response.content
+    return next(m for m in w.channel.history() if m.id == r.response.id)
+
+
+async def test_a_challenge_is_accepted_with_its_button_even_after_a_restart(world):
+    message = await _challenge_message(world)
+    labels = [c.label for row in message.components for c in row.children]
+    assert labels == ["Accept", "Decline"]
+    await world.restart()
+    r = await world.carol.click(message, label="Accept")
+    assert r.ephemeral and "not for you" in r.response.content
+    r = await world.bob.click(message, label="Accept")
+    assert not r.ephemeral
+    assert "Game #1 started" in (r.followups[0].content if r.followups
+                                 else r.response.content)
+    thread = world.channel.threads[-1]
+    game = (await world.service.games(place=None))[-1]
+    assert game.place.endswith(f"/{thread.id}")
+    assert world.alice.mention in thread.history()[0].content
+    edited = next(m for m in world.channel.history() if m.id == message.id)
+    assert not edited.components  # an answered challenge keeps no buttons
+
+
+async def test_a_challenge_is_declined_with_its_button(world):
+    message = await _challenge_message(world)
+    r = await world.alice.click(message, label="Decline")
+    assert r.ephemeral and "cannot decline" in r.response.content
+    r = await world.bob.click(message, label="Decline")
+    assert not r.ephemeral and r.response.content == "Challenge #1 declined."
+    assert not world.channel.threads
+    r = await world.bob.slash(world.channel, "accept", challenge=1)
+    assert r.ephemeral
