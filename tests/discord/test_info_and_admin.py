@@ -105,7 +105,8 @@ async def test_notify_dm_sends_the_turn_by_direct_message(world):
     assert r.ephemeral and "DM" in r.response.content
     await world.alice.slash(thread, "move", move="b2-a3/D")
     dms = _dms(world.bob)
-    assert dms and "b2-a3/D" in dms[-1].content
+    assert dms and "b2-a3/D" in dms[-1].content and "Your move" in dms[-1].content
+    assert dms[-1].attachments[0].filename.endswith(".png")  # the board comes along
     assert not _dms(world.alice)  # she did not ask for DMs
     r = await world.bob.slash(world.channel, "notify", dm=False)
     assert "threads" in r.response.content
