@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from ..model import Notification
+from ..model import Notification, Player
 from . import logs, pictures
 from .places import TRANSPORT, is_discord_place, target_of
 from .views import offer_view
@@ -67,6 +67,8 @@ class Notifier:
                 return
         if n.kind == "game-over":
             return  # the game's thread has it already
+        if n.kind == "challenge" and await self._announced(n, player):
+            return  # the /challenge reply names them, with the Accept and Decline buttons
         file = None
         if n.kind in SAID_BY_THE_REPLY:
             if not await self._from_elsewhere(n, player.id):
@@ -74,6 +76,13 @@ class Notifier:
             file = await self._board(n, player.id)
         view = offer_view(n.game_id, OFFERS[n.kind]) if n.kind in OFFERS and n.game_id else None
         await self._post(n.place, f"<@{player.address}> {n.text}", view, file)
+
+    async def _announced(self, n: Notification, player: Player) -> bool:
+        """Whether ``n`` tells of a new challenge made here by /challenge: an open challenge
+        to the player, in this Discord place, made when the notice was."""
+        return any(c.opponent_id == player.id and c.place == n.place
+                   and c.created_at == n.created_at
+                   for c in await self.bot.service.challenges(player, n.place))
 
     async def _from_elsewhere(self, n: Notification, player_id: int) -> bool:
         """Whether the news came from a player on another transport (an e-mail player's

@@ -91,6 +91,7 @@ async def test_a_challenge_is_accepted_with_its_button_even_after_a_restart(worl
 
 async def test_a_challenge_is_declined_with_its_button(world):
     message = await _challenge_message(world)
+    assert len(world.channel.history()) == 1  # the reply names Bob: no second notice
     r = await world.alice.click(message, label="Decline")
     assert r.ephemeral and "cannot decline" in r.response.content
     r = await world.bob.click(message, label="Decline")
