@@ -12,6 +12,7 @@ import discord
 from discord.ext import commands, tasks
 
 from ..config import Settings
+from ..email_gateway.runner import run_email_gateway
 from ..model import Game, Player
 from ..results import Done, Refusal, Result
 from ..service import GameService
@@ -158,6 +159,10 @@ async def run(settings: Settings) -> int:
             loop.add_signal_handler(signum, lambda: asyncio.ensure_future(bot.close()))
         except NotImplementedError:  # not on this platform
             pass
+    # with an e-mail address configured, the e-mail gateway runs beside the bot on the
+    # same service (the bot's scheduler serves both)
+    mail = (asyncio.create_task(run_email_gateway(service, settings))
+            if settings.email_address else None)
     try:
         async with bot:
             await bot.start(settings.discord_token)
@@ -165,6 +170,9 @@ async def run(settings: Settings) -> int:
         log.error("Discord refused the token in COMMANDPOST_DISCORD_TOKEN")
         return 1
     finally:
+        if mail is not None:
+            mail.cancel()
+            await asyncio.gather(mail, return_exceptions=True)
         await service.close()
         log.info("stopped")
     return 0
