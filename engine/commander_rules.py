@@ -454,17 +454,7 @@ def legal_turns(cells: Board, side: int) -> list[RawTurn]:
         unit_options(board, origin, side, stack, None, zones, options)
         for t, kind in options:
             old = board[t]
-            if kind == QUIET or kind == CAPTURE:
-                board[t] = stack
-                board[origin] = None
-            elif kind == JOIN:
-                board[t] = MERGE[(old, stack)]
-                board[origin] = None
-            elif kind == STAY:
-                board[t] = None
-            else:
-                board[t] = None
-                board[origin] = None
+            _place(board, origin, t, kind, stack, None)
             if safety.allows(board, origin, (t,), (origin, t),
                              (old,) if kind in CAPTURES else ()):  # type: ignore[arg-type]
                 out.append((origin, ((stack, t, kind),), False))
@@ -474,6 +464,24 @@ def legal_turns(cells: Board, side: int) -> list[RawTurn]:
             _extend(board, origin, side, zones, safety, STACKS[stack].pieces, (), False,
                     (), (origin,), (), out)
     return out
+
+
+def _place(board: list[str | None], origin: int, t: int, kind: int, unit: str,
+           left: str | None) -> None:
+    """Play one step on ``board`` in place: ``unit`` leaves ``origin`` (where ``left``
+    stays) to move, join, capture on ``t``, fire at ``t`` (stay) or be lost with it
+    (suicide)."""
+    if kind == QUIET or kind == CAPTURE:
+        board[t] = unit
+        board[origin] = left
+    elif kind == JOIN:
+        board[t] = MERGE[(board[t], unit)]  # type: ignore[index]
+        board[origin] = left
+    elif kind == STAY:
+        board[t] = None
+    else:
+        board[t] = None
+        board[origin] = left
 
 
 def _extend(board: list[str | None], origin: int, side: int, zones: Sequence[int],
@@ -492,17 +500,7 @@ def _extend(board: list[str | None], origin: int, side: int, zones: Sequence[int
         unit_options(board, origin, side, piece, left, zones, options)
         for t, kind in options:
             old = board[t]
-            if kind == QUIET or kind == CAPTURE:
-                board[t] = piece
-                board[origin] = left
-            elif kind == JOIN:
-                board[t] = MERGE[(old, piece)]
-                board[origin] = left
-            elif kind == STAY:
-                board[t] = None
-            else:
-                board[t] = None
-                board[origin] = left
+            _place(board, origin, t, kind, piece, left)
             steps2 = steps + ((piece, t, kind),)
             moved2 = moved or kind != STAY
             targets2 = targets + (t,)
@@ -543,17 +541,7 @@ def apply_steps(board: list[str | None], origin: int, steps: Sequence[RawStep],
     for unit, t, kind in steps:
         old = board[t]
         left = REMOVE[(board[origin], unit)] if deploy else None  # type: ignore[index]
-        if kind == QUIET or kind == CAPTURE:
-            board[t] = unit
-            board[origin] = left
-        elif kind == JOIN:
-            board[t] = MERGE[(old, unit)]  # type: ignore[index]
-            board[origin] = left
-        elif kind == STAY:
-            board[t] = None
-        else:
-            board[t] = None
-            board[origin] = left
+        _place(board, origin, t, kind, unit, left)
         if kind in CAPTURES:
             captured = True
             if STACKS[old].has_commander:  # type: ignore[index]
