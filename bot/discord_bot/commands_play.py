@@ -14,7 +14,7 @@ from discord.ext import commands
 from engine import EngineError, all_variants, get_variant
 
 from ..clock import ALLOWED_DAYS
-from ..model import Game, Player
+from ..model import Challenge, Game, Player
 from ..results import Done, Reason, Refusal
 from . import logs, pictures
 from .places import (
@@ -201,13 +201,21 @@ class PlayCommands(commands.Cog, name="Playing"):
     async def accept(self, interaction: discord.Interaction,
                      challenge: int | None = None) -> None:
         """Accept a challenge: the game starts in its own thread."""
-        sender = await self.bot.player_of(interaction.user)
-        found = await self.service.find_challenge(sender, self._challenge_place(interaction),
-                                                  challenge)
-        if isinstance(found, Refusal):
-            await self.bot.answer(interaction, found)
+        sender, found = await self._challenge_meant(interaction, challenge)
+        if found is None:
             return
         await self.accept_challenge(interaction, sender, found.id)
+
+    async def _challenge_meant(self, interaction: discord.Interaction, number: int | None
+                               ) -> tuple[Player, Challenge | None]:
+        """The sender and the challenge they mean; None (refusal answered) if there is none."""
+        sender = await self.bot.player_of(interaction.user)
+        found = await self.service.find_challenge(sender, self._challenge_place(interaction),
+                                                  number)
+        if isinstance(found, Refusal):
+            await self.bot.answer(interaction, found)
+            return sender, None
+        return sender, found
 
     async def accept_challenge(self, interaction: discord.Interaction, sender: Player,
                                challenge_id: int) -> bool:
@@ -262,11 +270,8 @@ class PlayCommands(commands.Cog, name="Playing"):
     async def decline(self, interaction: discord.Interaction,
                       challenge: int | None = None) -> None:
         """Decline a challenge addressed to you."""
-        sender = await self.bot.player_of(interaction.user)
-        found = await self.service.find_challenge(sender, self._challenge_place(interaction),
-                                                  challenge)
-        if isinstance(found, Refusal):
-            await self.bot.answer(interaction, found)
+        sender, found = await self._challenge_meant(interaction, challenge)
+        if found is None:
             return
         await self.bot.answer(interaction, await self.service.decline(sender, found.id),
                               public=True)
