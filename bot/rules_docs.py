@@ -1,0 +1,239 @@
+"""The players' rules documents (``docs/rules/*.md``): read, split and shaped per transport.
+
+A document is Markdown: a ``#`` title, an introduction, then ``##`` sections (the board,
+the pieces, special rules, the end of the game, notation, the choices this project made)
+with ``###`` parts; each piece is one ``###`` part under "The pieces", named
+``Name (letter)``, with its picture ``![...](diagrams/NAME.png)``. `rules_part` finds
+what a player asks for (a piece by name or letter, or a section by a word of its title);
+`as_plain_text` and `as_discord` shape it for the console and mail, or for Discord.
+
+The documents are read from the source tree beside the packages (the bot runs from the
+repository, ``pip install -e .``); the Docker image copies ``docs/rules`` to the same
+place relative to its working directory, which is the second place looked at.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from engine import Variant
+
+PLACES = (Path(__file__).resolve().parent.parent / "docs" / "rules", Path("docs") / "rules")
+# variant id -> its document (the two Chieftain games share one)
+DOCUMENTS = {
+    "clash": "clash.md",
+    "commander": "commander.md",
+    "combined-arms": "combined-arms.md",
+    "mini-chieftain": "chieftain.md",
+    "micro-chieftain": "chieftain.md",
+}
+PIECES_SECTION = "The pieces"
+IMAGE = re.compile(r"!\[([^\]]*)\]\(([^)\s]+)\)")
+LINK = re.compile(r"(?<!!)\[([^\]]+)\]\(([^)\s]+)\)")
+
+
+@dataclass(frozen=True)
+class Section:
+    """A ``##`` section or a ``###`` part: its title, level, Markdown (heading included)
+    and the pictures it shows (paths relative to the rules folder)."""
+
+    title: str
+    level: int
+    text: str
+    parent: str = ""
+
+    @property
+    def pictures(self) -> tuple[str, ...]:
+        return tuple(path for _, path in IMAGE.findall(self.text))
+
+    @property
+    def anchor(self) -> str:
+        """The heading's anchor as GitHub makes it (for links into the document)."""
+        words = re.sub(r"[^\w\- ]", "", self.title.lower())
+        return words.replace(" ", "-")
+
+
+@dataclass(frozen=True)
+class Document:
+    """One rules document: its file name, title, introduction and sections in order."""
+
+    file_name: str
+    title: str
+    intro: str
+    sections: tuple[Section, ...]
+
+    def section(self, title: str) -> Section | None:
+        return next((s for s in self.sections if s.title == title), None)
+
+    def pieces(self) -> tuple[Section, ...]:
+        return tuple(s for s in self.sections if s.parent == PIECES_SECTION)
+
+
+def rules_folder() -> Path | None:
+    """The folder holding the documents, or None when they are not installed."""
+    return next((place for place in PLACES if (place / "clash.md").is_file()), None)
+
+
+def document_path(variant: Variant) -> Path | None:
+    folder = rules_folder()
+    return None if folder is None else folder / DOCUMENTS[variant.name]
+
+
+@lru_cache(maxsize=8)
+def _read(path: Path, stamp: float) -> Document:
+    return parse_document(path.name, path.read_text(encoding="utf-8"))
+
+
+def document(variant: Variant) -> Document | None:
+    """The variant's document, or None when the documents are not installed."""
+    path = document_path(variant)
+    if path is None or not path.is_file():
+        return None
+    return _read(path, path.stat().st_mtime)
+
+
+def parse_document(file_name: str, text: str) -> Document:
+    """Split Markdown into its title, introduction and ``##``/``###`` sections. Headings
+    inside fenced blocks are text, not headings."""
+    title, intro, sections = "", [], []
+    current: list[str] | None = None
+    heading: tuple[str, int, str] = ("", 0, "")
+    parent, fenced = "", False
+
+    def close() -> None:
+        if current is not None:
+            sections.append(Section(heading[0], heading[1], "\n".join(current).strip(),
+                                    heading[2]))
+
+    for line in text.splitlines():
+        if line.startswith("```"):
+            fenced = not fenced
+        level = len(line) - len(line.lstrip("#")) if not fenced else 0
+        if level and line[level:level + 1] == " ":
+            name = line[level + 1:].strip()
+            if level == 1:
+                title = name
+                continue
+            if level in (2, 3):
+                close()
+                parent = name if level == 2 else parent
+                heading, current = (name, level, parent if level == 3 else ""), [line]
+                continue
+        (intro if current is None else current).append(line)
+    close()
+    return Document(file_name, title, "\n".join(intro).strip(), tuple(sections))
+
+
+def _words(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", " ", text.lower()).strip()
+
+
+def find_section(doc: Document, variant: Variant, topic: str) -> Section | None:
+    """The part a player asks for: a piece by letter or name, else the first section
+    whose title contains the words asked for."""
+    wanted = _words(topic)
+    if not wanted:
+        return None
+    for letter, name in variant.piece_names.items():
+        if wanted in (letter.lower(), _words(name)):
+            return next((s for s in doc.pieces() if _words(s.title).startswith(_words(name))),
+                        None)
+    return next((s for s in doc.sections if wanted in _words(s.title)), None)
+
+
+@dataclass(frozen=True)
+class RulesPart:
+    """What a `rules` command shows: Markdown, and pictures (paths of PNG files)."""
+
+    markdown: str
+    pictures: tuple[Path, ...]
+    found: bool = True
+
+
+def topics(doc: Document, variant: Variant) -> str:
+    """The words a player may ask about: the pieces, then the sections."""
+    pieces = ", ".join(name for name in variant.piece_names.values())
+    sections = ", ".join(s.title.lower() for s in doc.sections if s.level == 2
+                         and s.title != PIECES_SECTION)
+    return f"pieces ({pieces}) or a section ({sections})"
+
+
+def rules_part(variant: Variant, topic: str = "") -> RulesPart:
+    """The part of ``variant``'s document about ``topic`` (a piece or a section); without
+    a topic, the introduction and the board. Unknown topics say what may be asked."""
+    doc = document(variant)
+    folder = rules_folder()
+    if doc is None or folder is None:
+        text = variant.rules_text or f"{variant.display_name}: no rules text yet."
+        return RulesPart(text, ())
+    where = f"docs/rules/{doc.file_name}"
+    ask = f"`rules {variant.name} TOPIC` shows one part: {topics(doc, variant)}."
+    if not topic.strip():
+        board = doc.section("The board")
+        body = [f"# {doc.title}", doc.intro]
+        if board is not None:
+            body.append(board.text)
+        body.append(f"{ask} The whole document: {where}.")
+        pictures = board.pictures if board is not None else ()
+        return RulesPart("\n\n".join(body), tuple(folder / p for p in pictures))
+    section = find_section(doc, variant, topic)
+    if section is None:
+        return RulesPart(f"The rules of {variant.display_name} have no part about "
+                         f"{topic.strip()!r}. {ask}", (), found=False)
+    text = f"{section.text}\n\n(From {where}, “{section.title}”.)"
+    return RulesPart(text, tuple(folder / p for p in section.pictures))
+
+
+# --- shaping for a transport ------------------------------------------------------------
+def as_plain_text(markdown: str) -> str:
+    """Markdown as plain text for the console and mail: no markup signs, pictures named
+    by their caption, links by their words, fenced blocks indented."""
+    lines, fenced = [], False
+    for line in markdown.splitlines():
+        if line.startswith("```"):
+            fenced = not fenced
+            continue
+        if fenced:
+            lines.append("    " + line)
+            continue
+        line = IMAGE.sub(lambda m: f"[picture: {m.group(1)}]", line)
+        line = LINK.sub(lambda m: m.group(1), line)
+        heading = re.match(r"(#{1,6}) (.*)", line)
+        if heading:
+            title = heading.group(2)
+            lines += [title.upper() if len(heading.group(1)) <= 2 else title,
+                      ("=" if len(heading.group(1)) <= 2 else "-") * len(title)]
+            continue
+        line = re.sub(r"\*\*([^*]+)\*\*", r"\1", line)
+        line = re.sub(r"(?<![\w*])\*([^*\s][^*]*)\*(?![\w*])", r"\1", line)
+        line = re.sub(r"`([^`]*)`", r"\1", line)
+        lines.append(line)
+    return "\n".join(lines).strip()
+
+
+def as_discord(markdown: str) -> str:
+    """Markdown for a Discord message: pictures go as attachments (dropped here), links
+    to files of the repository keep their words (Discord cannot follow them)."""
+    text = IMAGE.sub("", markdown)
+    text = LINK.sub(lambda m: m.group(1) if "://" not in m.group(2) else m.group(0), text)
+    return re.sub(r"\n{3,}", "\n\n", text).strip()
+
+
+def fit(text: str, limit: int, more: str) -> str:
+    """``text`` cut at a paragraph (or line) to at most ``limit`` characters, ending with
+    ``more`` when something was left out."""
+    if len(text) <= limit:
+        return text
+    room = limit - len(more) - 2
+    cut = text.rfind("\n\n", 0, room)
+    if cut < room // 2:
+        cut = text.rfind("\n", 0, room)
+    if cut < room // 2:
+        cut = room
+    head = text[:cut].rstrip()
+    if head.count("```") % 2:  # never leave a code block open
+        head += "\n```"
+    return f"{head}\n\n{more}"
