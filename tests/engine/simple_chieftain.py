@@ -1,7 +1,7 @@
 """A second, deliberately simple mini-/micro-Chieftain move generator, for the tests only.
 
 It shares no code with ``engine/``: a position is a plain dict square -> letter, each
-piece's moves are written out from the rule file (``/work/shared/rules/chieftain.md`` §2),
+piece's moves are written out from the rules (``docs/rules/chieftain.md``, "The pieces"; § numbers are the specification's),
 and a turn (§3) is found by brute force: every sequence of moves of different pieces is
 tried, and a sequence is legal when some assignment of distinct Chieftains (every one is
 kept as the sequence grows) puts each move's Chieftain within 3 squares of the piece when

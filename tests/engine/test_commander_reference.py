@@ -2,7 +2,7 @@
 engine to it.
 
 The generator shares no code with ``engine/``: it reads the rule file
-(``/work/shared/rules/commander-chess.md``) section by section — terrain §1, pieces §2,
+(``docs/rules/commander.md``; the specification's numbering) section by section — terrain §1, pieces §2,
 capture kinds §3, air defence §4, stacks and the reference algorithm §5.8, promotion §6,
 legality §7.4 — with a board held as ``{square name: [pieces, carrier first]}`` and every
 turn checked in full (no shortcuts). Clarity over speed: it exists so that the engine's
