@@ -161,16 +161,20 @@ def topics(doc: Document, variant: Variant) -> str:
     return f"pieces ({pieces}) or a section ({sections})"
 
 
-def rules_part(variant: Variant, topic: str = "") -> RulesPart:
+TEXT_COMMAND = "`rules {variant} TOPIC`"
+
+
+def rules_part(variant: Variant, topic: str = "", command: str = TEXT_COMMAND) -> RulesPart:
     """The part of ``variant``'s document about ``topic`` (a piece or a section); without
-    a topic, the introduction and the board. Unknown topics say what may be asked."""
+    a topic, the introduction and the board. Unknown topics say what may be asked, with
+    ``command`` (the transport's way of asking, ``{variant}`` filled in)."""
     doc = document(variant)
     folder = rules_folder()
     if doc is None or folder is None:
         text = variant.rules_text or f"{variant.display_name}: no rules text yet."
         return RulesPart(text, ())
     where = f"docs/rules/{doc.file_name}"
-    ask = f"`rules {variant.name} TOPIC` shows one part: {topics(doc, variant)}."
+    ask = f"{command.format(variant=variant.name)} shows one part: {topics(doc, variant)}."
     if not topic.strip():
         board = doc.section("The board")
         body = [f"# {doc.title}", doc.intro]
@@ -188,18 +192,37 @@ def rules_part(variant: Variant, topic: str = "") -> RulesPart:
 
 
 # --- shaping for a transport ------------------------------------------------------------
+def tables_as_lists(markdown: str) -> str:
+    """Markdown tables as lists (chat windows and mail do not draw tables): one item per
+    row, ``first: second; third``; the header row and the rule row go."""
+    out: list[str] = []
+    header = True
+    for line in markdown.splitlines():
+        if not line.startswith("|"):
+            out.append(line)
+            header = True
+            continue
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if header or set("".join(cells)) <= set("-: "):
+            header = False
+            continue
+        out.append(f"- {cells[0]}: {'; '.join(c for c in cells[1:] if c)}")
+    return "\n".join(out)
+
+
 def as_plain_text(markdown: str) -> str:
     """Markdown as plain text for the console and mail: no markup signs, pictures named
     by their caption, links by their words, fenced blocks indented."""
     lines, fenced = [], False
-    for line in markdown.splitlines():
+    for line in tables_as_lists(markdown).splitlines():
         if line.startswith("```"):
             fenced = not fenced
             continue
         if fenced:
             lines.append("    " + line)
             continue
-        line = IMAGE.sub(lambda m: f"[picture: {m.group(1)}]", line)
+        if IMAGE.fullmatch(line.strip()):
+            continue  # the transport attaches the picture or names its file
         line = LINK.sub(lambda m: m.group(1), line)
         heading = re.match(r"(#{1,6}) (.*)", line)
         if heading:
@@ -214,12 +237,40 @@ def as_plain_text(markdown: str) -> str:
     return "\n".join(lines).strip()
 
 
+BLOCK_START = re.compile(r"(- |\d+\. |\||#|!\[|```)")
+
+
+def unwrap(markdown: str) -> str:
+    """Join the hard-wrapped lines of each paragraph and list item (a chat window wraps
+    by itself); headings, table rows and fenced blocks keep their lines."""
+    out: list[str] = []
+    fenced = joinable = False
+    for line in markdown.splitlines():
+        if line.startswith("```"):
+            fenced = not fenced
+            out.append(line)
+            joinable = False
+            continue
+        stripped = line.strip()
+        if fenced or not stripped:
+            out.append(line)
+            joinable = False
+            continue
+        if joinable and not BLOCK_START.match(stripped):
+            out[-1] += " " + stripped
+            continue
+        out.append(line)
+        joinable = not stripped.startswith(("|", "#", "!["))
+    return "\n".join(out)
+
+
 def as_discord(markdown: str) -> str:
     """Markdown for a Discord message: pictures go as attachments (dropped here), links
-    to files of the repository keep their words (Discord cannot follow them)."""
-    text = IMAGE.sub("", markdown)
+    to files of the repository keep their words (Discord cannot follow them), paragraphs
+    are unwrapped."""
+    text = IMAGE.sub("", tables_as_lists(markdown))
     text = LINK.sub(lambda m: m.group(1) if "://" not in m.group(2) else m.group(0), text)
-    return re.sub(r"\n{3,}", "\n\n", text).strip()
+    return re.sub(r"\n{3,}", "\n\n", unwrap(text)).strip()
 
 
 def fit(text: str, limit: int, more: str) -> str:
