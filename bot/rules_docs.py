@@ -234,7 +234,7 @@ def as_plain_text(markdown: str) -> str:
         line = re.sub(r"(?<![\w*])\*([^*\s][^*]*)\*(?![\w*])", r"\1", line)
         line = re.sub(r"`([^`]*)`", r"\1", line)
         lines.append(line)
-    return "\n".join(lines).strip()
+    return re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip()
 
 
 BLOCK_START = re.compile(r"(- |\d+\. |\||#|!\[|```)")
@@ -278,7 +278,7 @@ def fit(text: str, limit: int, more: str) -> str:
     ``more`` when something was left out."""
     if len(text) <= limit:
         return text
-    room = limit - len(more) - 2
+    room = limit - len(more) - 6  # the blank line before it, and a closing fence
     cut = text.rfind("\n\n", 0, room)
     if cut < room // 2:
         cut = text.rfind("\n", 0, room)
