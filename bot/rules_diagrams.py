@@ -29,13 +29,16 @@ FOLDER = "diagrams"  # inside the rules folder
 @dataclass(frozen=True)
 class Diagram:
     """One picture: ``name`` (its file is ``diagrams/NAME.png``), the variant, a position
-    string, the selected point and the highlighted points."""
+    string, the selected point, the highlighted points and what they show: ``moves`` (where
+    the selected piece may move or capture), ``ring`` (a Commander Chess ring of fire around
+    the selected piece) or ``command`` (the squares a Chieftain commands)."""
 
     name: str
     variant: str
     position: str
     selected: str | None = None
     highlights: tuple[str, ...] = ()
+    shows: str = "moves"
 
     @property
     def file_name(self) -> str:
@@ -83,6 +86,9 @@ DIAGRAMS: tuple[Diagram, ...] = (
            "f9 j9"),
     _piece("commander", "Navy", "10c/11/11/1n9/11/11/11/1N1i7/11/11/11/9C1 r - - 0 1", "b5",
            "b1 b2 b3 a4 b4 c4 a5 c5 d5 a6 b6 c6 b7 d7 b8 b9"),
+    Diagram("commander-ring-of-fire", "commander",
+            "10c/11/6s4/11/11/11/11/11/6F4/11/11/6C4 r - - 0 1", "g10",
+            tuple("g8 f9 g9 h9 e10 f10 h10 i10 f11 g11 h11 g12".split()), "ring"),
     _piece("commander", "Headquarters", "10c/11/11/11/11/11/6i4/5+H5/11/11/11/9C1 r - - 0 1",
            "f5", "d3 f3 h3 e4 f4 g4 d5 e5 g5 h5 e6 f6 g6 d7 f7"),
     # --- Combined Arms Brigade Chess: the Kings h1 and a8 -----------------------------------
@@ -112,6 +118,10 @@ DIAGRAMS: tuple[Diagram, ...] = (
            "c2 e2 b3 f3 b5 f5 c6 e6"),
     _piece("mini-chieftain", "Man", "7c/8/8/4m3/3M4/8/8/C7 w - 1", "d4",
            "c3 d3 e3 c4 e4 c5 d5 e5"),
+    Diagram("mini-chieftain-command", "mini-chieftain", "c6M/6M1/8/8/3C4/8/8/8 w - 1", "d4",
+            tuple("a1 b1 c1 d1 e1 f1 g1 a2 b2 c2 d2 e2 f2 g2 a3 b3 c3 d3 e3 f3 g3 a4 b4 c4 e4 "
+                  "f4 g4 a5 b5 c5 d5 e5 f5 g5 a6 b6 c6 d6 e6 f6 g6 a7 b7 c7 d7 e7 f7 g7".split()),
+            "command"),
     _piece("micro-chieftain", "Gold", "7c/8/8/4m3/3G4/8/8/C7 w - 1", "d4", "d3 c4 e4 c5 d5 e5"),
     _piece("micro-chieftain", "Silver", "7c/8/8/4m3/3V4/8/8/C7 w - 1", "d4", "c3 e3 c5 d5 e5"),
 )

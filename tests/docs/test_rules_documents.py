@@ -69,13 +69,39 @@ def test_every_choice_names_a_test_that_exists(file_name: str) -> None:
             assert re.search(rf"^def {test}\(", (ROOT / path).read_text(), re.M), (test, path)
 
 
-@pytest.mark.parametrize("diagram", [d for d in DIAGRAMS if d.selected],
+@pytest.mark.parametrize("diagram", [d for d in DIAGRAMS if d.shows == "moves" and d.selected],
                          ids=lambda d: d.name)
 def test_piece_diagrams_highlight_exactly_where_the_piece_may_go(diagram) -> None:
     variant = get_variant(diagram.variant)
     position = variant.parse_position(diagram.position)
     assert variant.format_position(position) == diagram.position
     assert diagram.highlights == piece_reach(variant, position, diagram.selected)
+
+
+def _around(diagram, near) -> set[str]:
+    """The board's points other than the selected one for which ``near(dx, dy)`` holds."""
+    topology = get_variant(diagram.variant).topology
+    f0, r0 = ord(diagram.selected[0]), int(diagram.selected[1:])
+    return {n for n in topology.nodes if n != diagram.selected
+            and near(ord(n[0]) - f0, int(n[1:]) - r0)}
+
+
+def test_the_ring_of_fire_diagram_shows_a_missiles_zone() -> None:
+    [ring] = [d for d in DIAGRAMS if d.shows == "ring"]
+    variant = get_variant(ring.variant)
+    assert [p.letter for p in variant.pieces_at(variant.parse_position(ring.position),
+                                               ring.selected)] == ["S"]
+    # a Missile's zone: the points with dx² + dy² <= 2², its own point aside
+    assert set(ring.highlights) == _around(ring, lambda dx, dy: dx * dx + dy * dy <= 4)
+
+
+def test_the_command_diagram_shows_the_squares_within_three_of_a_chieftain() -> None:
+    [command] = [d for d in DIAGRAMS if d.shows == "command"]
+    assert set(command.highlights) == _around(command, lambda dx, dy: max(abs(dx), abs(dy)) <= 3)
+    variant = get_variant(command.variant)
+    position = variant.parse_position(command.position)
+    movers = {m.origin for m in variant.legal_moves(position)}
+    assert "g7" in movers and "h8" not in movers  # in range, and out of it
 
 
 def test_committed_diagrams_are_what_the_renderer_draws_now() -> None:
