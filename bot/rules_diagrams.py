@@ -65,8 +65,9 @@ DIAGRAMS: tuple[Diagram, ...] = (
     _piece("clash", "Slicer", "4c/4/1d3/4/1S3/4/2d2/2h1/C4 w 1", "c5", "g1 f2 e3 c7"),
     # --- Commander Chess: Red commander j1, Blue commander k12 ------------------------------
     _start("commander"),
-    _piece("commander", "Commander", "10c/11/11/11/11/11/5i5/5C5/11/11/11/11 r - - 0 1", "f5",
-           "f1 f2 f3 c5 d5 h5 i5 j5 f6"),
+    # (Blue's Engineers keep the Infantry from being Blue's last guard, a hero reaching f4)
+    _piece("commander", "Commander", "8eec/11/11/11/11/11/5i5/5C5/11/11/11/11 r - - 0 1", "f5",
+           "f1 f2 f3 f4 c5 d5 e5 g5 h5 i5 j5 f6"),
     _piece("commander", "Infantry", "10c/11/11/11/11/11/11/5Ii4/11/11/11/9C1 r - - 0 1", "f5",
            "f4 e5 g5 f6"),
     _piece("commander", "Tank", "10c/11/11/11/11/5i5/11/5T5/11/11/11/9C1 r - - 0 1", "f5",

@@ -109,7 +109,7 @@ def parse_document(file_name: str, text: str) -> Document:
                                     heading[2]))
 
     for line in text.splitlines():
-        if line.startswith("```"):
+        if line.lstrip().startswith("```"):
             fenced = not fenced
         level = len(line) - len(line.lstrip("#")) if not fenced else 0
         if level and line[level:level + 1] == " ":
@@ -215,7 +215,7 @@ def as_plain_text(markdown: str) -> str:
     by their caption, links by their words, fenced blocks indented."""
     lines, fenced = [], False
     for line in tables_as_lists(markdown).splitlines():
-        if line.startswith("```"):
+        if line.lstrip().startswith("```"):
             fenced = not fenced
             continue
         if fenced:
@@ -246,7 +246,7 @@ def unwrap(markdown: str) -> str:
     out: list[str] = []
     fenced = joinable = False
     for line in markdown.splitlines():
-        if line.startswith("```"):
+        if line.lstrip().startswith("```"):
             fenced = not fenced
             out.append(line)
             joinable = False

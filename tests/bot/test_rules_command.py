@@ -54,9 +54,10 @@ async def test_rules_of_a_variant_start_with_its_title_and_board(console):
 async def test_rules_of_a_section_by_a_word_of_its_title(console):
     out = await console("rules micro-chieftain command control")
     assert out.startswith("Command control\n---------------\n\n- A turn is 1 to N moves")
-    assert "Picture:" not in out
+    assert out.endswith(f"Picture: {RULES / 'diagrams' / 'mini-chieftain-command.png'}")
     out = await console("rules commander NOTATION")
     assert "\n    position: start\n    legal: Fee6 => " in out  # examples, as an indented block
+    assert "Picture:" not in out
 
 
 async def test_rules_near_misses_say_what_exists(console):

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 RULES = Path(__file__).resolve().parents[2] / "docs" / "rules"
-BLOCK = re.compile(r"^```example\n(.*?)^```", re.S | re.M)
+BLOCK = re.compile(r"^ *```example\n(.*?)^ *```", re.S | re.M)
 DEFAULT_VARIANT = {"clash.md": "clash", "commander.md": "commander",
                    "combined-arms.md": "combined-arms", "chieftain.md": "mini-chieftain"}
 
