@@ -156,6 +156,13 @@ def render_diagram(found: Diagram, size: int = SIZE) -> bytes:
                   highlights=found.highlights, size=size)
 
 
+def compact(png: bytes) -> bytes:
+    """The same picture, encoded as small as the PNG encoder can (for the repository)."""
+    out = io.BytesIO()
+    Image.open(io.BytesIO(png)).save(out, format="PNG", optimize=True)
+    return out.getvalue()
+
+
 def same_picture(a: bytes, b: bytes) -> bool:
     """Whether two PNGs show the same pixels (the encoder's bytes may differ)."""
     first, second = Image.open(io.BytesIO(a)), Image.open(io.BytesIO(b))
@@ -209,6 +216,7 @@ def diagrams_main(argv: list[str]) -> int:
         data = render_diagram(found)
         if path.is_file() and same_picture(path.read_bytes(), data):
             continue  # an unchanged picture keeps its bytes: no churn in the repository
+        data = compact(data)
         path.write_bytes(data)
         print(f"wrote {path} ({len(data) // 1024 + 1} KB)")
     return 0

@@ -49,12 +49,6 @@ class Section:
     def pictures(self) -> tuple[str, ...]:
         return tuple(path for _, path in IMAGE.findall(self.text))
 
-    @property
-    def anchor(self) -> str:
-        """The heading's anchor as GitHub makes it (for links into the document)."""
-        words = re.sub(r"[^\w\- ]", "", self.title.lower())
-        return words.replace(" ", "-")
-
 
 @dataclass(frozen=True)
 class Document:

@@ -39,7 +39,6 @@ def test_a_document_splits_into_title_intro_and_sections_not_inside_blocks() -> 
         ("First", 2, ""), ("Second", 2, ""), ("Part (P)", 3, "Second")]
     assert "# not a heading" in doc.sections[0].text
     assert doc.sections[2].pictures == ("diagrams/x.png",)
-    assert doc.sections[2].anchor == "part-p"
 
 
 def test_plain_text_drops_markup_pictures_and_fences() -> None:

