@@ -267,18 +267,48 @@ def as_discord(markdown: str) -> str:
     return re.sub(r"\n{3,}", "\n\n", unwrap(text)).strip()
 
 
-def fit(text: str, limit: int, more: str) -> str:
-    """``text`` cut at a paragraph (or line) to at most ``limit`` characters, ending with
-    ``more`` when something was left out."""
-    if len(text) <= limit:
-        return text
-    room = limit - len(more) - 6  # the blank line before it, and a closing fence
-    cut = text.rfind("\n\n", 0, room)
-    if cut < room // 2:
-        cut = text.rfind("\n", 0, room)
-    if cut < room // 2:
-        cut = room
-    head = text[:cut].rstrip()
-    if head.count("```") % 2:  # never leave a code block open
-        head += "\n```"
-    return f"{head}\n\n{more}"
+def messages(text: str, limit: int) -> list[str]:
+    """``text`` in pieces of at most ``limit`` characters, cut between lines (between
+    paragraphs where possible); a fenced block cut in two is closed and opened again."""
+    pieces: list[str] = []
+    current: list[str] = []
+    fence = ""  # the opening line of the block the current piece is inside, if any
+
+    def size(lines: list[str]) -> int:
+        return len("\n".join(lines)) + (4 if fence else 0)  # room for a closing fence
+
+    width = limit - 8  # a line longer than a message is cut anywhere
+    lines = [raw[k:k + width] for raw in text.split("\n") for k in range(0, len(raw) or 1, width)]
+    for line in lines:
+        if current and size(current + [line]) > limit:
+            cut = _paragraph_end(current)
+            head, current = current[:cut], current[cut:]
+            open_fence = _open_fence(head, pieces)
+            pieces.append("\n".join(head + (["```"] if open_fence else [])).strip("\n"))
+            if open_fence:
+                current = [open_fence] + current
+        current.append(line)
+        if line.lstrip().startswith("```"):
+            fence = "" if fence else line.strip()
+    if "\n".join(current).strip():
+        pieces.append("\n".join(current).strip("\n"))
+    return pieces
+
+
+def _paragraph_end(lines: list[str]) -> int:
+    """Where to cut ``lines``: after the last blank line in their second half, else at the
+    end."""
+    for k in range(len(lines) - 1, len(lines) // 2, -1):
+        if not lines[k].strip():
+            return k + 1
+    return len(lines)
+
+
+def _open_fence(head: list[str], before: list[str]) -> str:
+    """The opening line of a fenced block left open at the end of ``head`` (with the
+    pieces ``before`` it), or ""."""
+    opened = ""
+    for line in "\n".join([*before, *head]).split("\n"):
+        if line.lstrip().startswith("```"):
+            opened = "" if opened else line.strip()
+    return opened

@@ -12,12 +12,11 @@ from engine import EngineError, all_variants, get_variant
 
 from ..commands import Commands
 from ..results import Refusal
-from ..rules_docs import DOCUMENTS, as_discord, fit, rules_part
+from ..rules_docs import as_discord, messages, rules_part
 from .notifier import DM_PREFERENCE
 from .places import TRANSPORT
 
 DISCORD_COMMAND = "`/rules variant:{variant} piece:…`"
-RULES_PLACE = "docs/rules"
 
 if TYPE_CHECKING:
     from .app import CommandPost
@@ -60,10 +59,11 @@ class InfoCommands(commands.Cog, name="Information"):
             await self.bot.answer(interaction, str(err))
             return
         part = rules_part(rules, piece or "", command=DISCORD_COMMAND)
-        more = f"(The rest: {RULES_PLACE}/{DOCUMENTS[rules.name]}.)"
-        text = fit(as_discord(part.markdown), 2000, more)
+        first, *more = messages(as_discord(part.markdown), 2000)
         files = [discord.File(path, path.name) for path in part.pictures if path.is_file()]
-        await interaction.response.send_message(text, files=files, ephemeral=True)
+        await interaction.response.send_message(first, files=files, ephemeral=True)
+        for text in more:  # a long section goes on in further messages
+            await interaction.followup.send(text, ephemeral=True)
 
     @app_commands.command(name="rating")
     @app_commands.autocomplete(variant=variant_names)

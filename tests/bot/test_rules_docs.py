@@ -5,7 +5,14 @@ from __future__ import annotations
 import pytest
 
 from bot import rules_docs
-from bot.rules_docs import as_discord, as_plain_text, fit, parse_document, rules_part, unwrap
+from bot.rules_docs import (
+    as_discord,
+    as_plain_text,
+    messages,
+    parse_document,
+    rules_part,
+    unwrap,
+)
 from engine import all_variants, get_variant
 
 SAMPLE = """# Title
@@ -59,11 +66,16 @@ def test_discord_keeps_markdown_unwraps_paragraphs_and_drops_pictures_and_file_l
     assert unwrap("| a |\n| b |") == "| a |\n| b |"
 
 
-def test_fit_cuts_at_a_paragraph_and_never_leaves_a_block_open() -> None:
-    text = "one\n\n```\n" + "x\n" * 50 + "```\n\nlast"
-    cut = fit(text, 60, "(more)")
-    assert len(cut) <= 60 and cut.endswith("(more)") and cut.count("```") % 2 == 0
-    assert fit("short", 60, "(more)") == "short"
+def test_long_text_goes_in_messages_cut_between_paragraphs_blocks_closed_and_reopened() -> None:
+    text = "one\n\n```example\n" + "x\n" * 30 + "```\n\nlast"
+    pieces = messages(text, 40)
+    assert all(len(p) <= 40 and p.count("```") % 2 == 0 for p in pieces)
+    assert pieces[0].startswith("one\n\n```example\nx\n") and pieces[0].endswith("x\n```")
+    assert all(p.startswith("```example\nx\n") for p in pieces[1:])  # reopened
+    assert pieces[-1].endswith("x\n```\n\nlast")
+    assert sum(p.count("x\n") for p in pieces) == 30
+    assert messages("short", 40) == ["short"]
+    assert messages("a" * 90, 40) == ["a" * 32, "a" * 32, "a" * 26]
 
 
 @pytest.mark.parametrize("variant", [v.name for v in all_variants()])

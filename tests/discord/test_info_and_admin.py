@@ -61,13 +61,13 @@ async def test_rules_of_a_piece_show_its_part_with_its_diagram(world):
     assert [a.filename for a in r.response.attachments] == ["commander-anti-aircraft-gun.png"]
 
 
-async def test_rules_of_a_section_are_cut_to_a_message_with_a_pointer_to_the_rest(world):
+async def test_a_long_section_goes_on_in_further_messages(world):
     r = await world.carol.slash(world.channel, "rules", variant="commander", piece="choices")
-    content = r.response.content
-    assert content.startswith("## Choices this project made\n\n- An impossible move")
-    assert content.endswith("\n\n(The rest: docs/rules/commander.md.)")
-    assert len(content) <= 2000 and content.count("```") % 2 == 0
-    assert r.response.attachments == []
+    texts = [r.response.content] + [m.content for m in r.followups]
+    assert len(texts) == 2 and all(len(t) <= 2000 and t.count("```") % 2 == 0 for t in texts)
+    assert texts[0].startswith("## Choices this project made\n\n- An impossible move")
+    assert texts[1].endswith("\n\n(From docs/rules/commander.md, “Choices this project made”.)")
+    assert all(m.ephemeral for m in r.followups) and r.response.attachments == []
 
 
 async def test_rules_of_an_unknown_piece_or_variant_say_what_exists(world):
