@@ -73,7 +73,8 @@ def rules_folder() -> Path | None:
 
 def document_path(variant: Variant) -> Path | None:
     folder = rules_folder()
-    return None if folder is None else folder / DOCUMENTS[variant.name]
+    name = DOCUMENTS.get(variant.name)
+    return None if folder is None or name is None else folder / name
 
 
 @lru_cache(maxsize=8)
@@ -175,7 +176,7 @@ def rules_part(variant: Variant, topic: str = "", command: str = TEXT_COMMAND) -
         if board is not None:
             body.append(board.text)
         body.append(f"{ask} The whole document: {where}.")
-        pictures = board.pictures if board is not None else ()
+        pictures = _own_pictures(board.pictures if board is not None else (), variant)
         return RulesPart("\n\n".join(body), tuple(folder / p for p in pictures))
     section = find_section(doc, variant, topic)
     if section is None:
@@ -183,6 +184,14 @@ def rules_part(variant: Variant, topic: str = "", command: str = TEXT_COMMAND) -
                          f"{topic.strip()!r}. {ask}", (), found=False)
     text = f"{section.text}\n\n(From {where}, “{section.title}”.)"
     return RulesPart(text, tuple(folder / p for p in section.pictures))
+
+
+def _own_pictures(pictures: tuple[str, ...], variant: Variant) -> tuple[str, ...]:
+    """The pictures of a shared section that belong to ``variant``: a document covering
+    two games shows both boards, a player asking about one gets its own."""
+    others = [name for name in DOCUMENTS if name != variant.name]
+    return tuple(p for p in pictures
+                 if not any(Path(p).name.startswith(f"{other}-") for other in others))
 
 
 # --- shaping for a transport ------------------------------------------------------------

@@ -88,8 +88,21 @@ def test_every_variant_and_every_piece_has_its_part(variant: str) -> None:
         assert len(part.pictures) == 1 and part.pictures[0].is_file()
 
 
+def test_a_shared_document_shows_each_game_its_own_board() -> None:
+    for name in ("mini-chieftain", "micro-chieftain"):
+        part = rules_part(get_variant(name))
+        assert [p.name for p in part.pictures] == [f"{name}-board.png"]
+        assert part.markdown.startswith("# mini-Chieftain and micro-Chieftain\n")
+
+
 def test_without_the_documents_the_short_rules_text_is_shown(monkeypatch, tmp_path) -> None:
     monkeypatch.setattr(rules_docs, "PLACES", (tmp_path,))
     clash = get_variant("clash")
     part = rules_part(clash, "droid")
     assert (part.markdown, part.pictures) == (clash.rules_text, ())
+
+
+def test_a_variant_without_a_document_shows_its_short_rules_text(monkeypatch) -> None:
+    monkeypatch.delitem(rules_docs.DOCUMENTS, "clash")
+    clash = get_variant("clash")
+    assert rules_part(clash).markdown == clash.rules_text
