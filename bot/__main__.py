@@ -6,6 +6,7 @@
 * ``commandpost render VARIANT [POSITION] -o FILE`` and ``commandpost gallery DIR`` —
   board pictures.
 * ``commandpost diagrams docs/rules`` — the pictures of the rules documents.
+* ``commandpost web`` — the game pages in a browser (`bot.web`).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ COMMANDS = {
     "render": "bot.render_cli",
     "gallery": "bot.render_cli:gallery_main",
     "diagrams": "bot.rules_diagrams:diagrams_main",
+    "web": "bot.web.runner",
 }
 
 

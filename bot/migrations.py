@@ -138,4 +138,11 @@ SERVERS = Migration(3, "server settings and watchers of games", (
         PRIMARY KEY (game_id, player_id)) WITHOUT ROWID""",
 ))
 
-MIGRATIONS: tuple[Migration, ...] = (INITIAL, EMAIL_TOKENS, SERVERS)
+WATCH_TOKENS = Migration(11, "watch tokens: the secret of each game's web page", (
+    """CREATE TABLE watch_tokens (
+        game_id INTEGER PRIMARY KEY REFERENCES games (id),
+        token TEXT NOT NULL,                -- in the game page's address; lets people look
+        created_at REAL NOT NULL)""",
+))
+
+MIGRATIONS: tuple[Migration, ...] = (INITIAL, EMAIL_TOKENS, SERVERS, WATCH_TOKENS)

@@ -15,7 +15,8 @@ and ending vacations are applied by `bot.scheduler` through the ``process_*`` me
 This module holds players, games, moves and the end of a game; the service's other
 commands live beside it, one topic per module, and are mixed in: challenges
 (`bot.challenges`), vacations (`bot.vacations`), ratings (`bot.standings`) and game records
-(`bot.archive`); and game tokens for e-mail (`bot.tokens`).
+(`bot.archive`); game tokens for e-mail (`bot.tokens`); and watching games from the web
+(`bot.watching`).
 """
 
 from __future__ import annotations
@@ -56,6 +57,7 @@ from .standings import Standings
 from .storage import Database, Session, StorageError, open_database
 from .tokens import GameTokens
 from .vacations import Vacations
+from .watching import Watching
 from .words import or_list
 
 CACHED_GAMES = 512
@@ -74,7 +76,7 @@ def _score(winner: int | None) -> str:
     return {0: "1-0", 1: "0-1"}.get(winner, "1/2-1/2")  # type: ignore[arg-type]
 
 
-class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Rooms):
+class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Rooms, Watching):
     """Players, challenges, games, clocks, ratings, records and the outbox."""
 
     def __init__(self, db: Database, settings: Settings | None = None, now: Clock = system_clock,
@@ -353,6 +355,7 @@ class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Room
             after = rules.make_move(line.position, move)
             done, line = await self._advance(s, game, rules, line, canonical, after)
         self._keep(game_id, line)
+        self._game_changed(game_id)
         return done
 
     @staticmethod
@@ -388,6 +391,7 @@ class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Room
                 return self._move_refusal(err, END)
             done, line = await self._advance(s, game, rules, line, END, after)
         self._keep(game_id, line)
+        self._game_changed(game_id)
         return done
 
     async def _advance(self, s: Session, game: Game, rules: Variant, line: _Line, text: str,
