@@ -219,7 +219,7 @@ def game_page(view: GameView, shown: int, live: bool, base: str) -> str:
         f' · <a href="/rules/{escape(v.name)}">rules</a></span></header>'
         f'<main class="game"><section class="board" aria-label="Board">'
         f'<img id="board" src="{base}/board/{shown}-{view.picture_key(shown)}.png" '
-        f'width="640" height="640" alt="{escape(view.alt_text(shown))}">'
+        f'width="640" alt="{escape(view.alt_text(shown))}">'
         f'<nav class="steps" aria-label="Steps">{nav}'
         f' <span id="shown" aria-live="polite">{escape(step_label(view, shown))}</span></nav>'
         f'<p class="note">Keys: ← → step, Home/End first/latest. Replay: '
