@@ -92,6 +92,11 @@ class LiveHub:
         finally:
             self._running.pop(game_id, None)
 
+    def close_all(self) -> None:
+        """Tell every stream to end (the server is stopping): each gets an empty event."""
+        for game_id in list(self._viewers):
+            self.publish(game_id, b"")
+
     def publish(self, game_id: int, event: bytes) -> None:
         for queue in self._viewers.get(game_id, ()):
             if queue.full():

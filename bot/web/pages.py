@@ -129,6 +129,9 @@ SCRIPT = """
   }
   var source = new EventSource(page.events);
   source.addEventListener("state", function (e) { update(JSON.parse(e.data)); });
+  // a page kept for the back button holds no stream; shown again, it is read afresh
+  window.addEventListener("pagehide", function () { source.close(); });
+  window.addEventListener("pageshow", function (e) { if (e.persisted) { location.reload(); } });
 })();
 """
 
@@ -209,10 +212,10 @@ def game_page(view: GameView, shown: int, live: bool, base: str) -> str:
     last = view.last_ply
     names = f"{view.sides[0].name} vs {view.sides[1].name}"
     nav = " ".join((
-        _link("?ply=0" if shown > 0 else None, "⏮", "first", "First position"),
+        _link("?ply=0" if shown > 0 else None, "«", "first", "First position"),
         _link(f"?ply={shown - 1}" if shown > 0 else None, "◀", "prev", "Previous step"),
         _link(f"?ply={shown + 1}" if shown < last else None, "▶", "next", "Next step"),
-        _link(base if not live else None, "⏭", "last", "Latest position"),
+        _link(base if not live else None, "»", "last", "Latest position"),
     ))
     body = (
         f"<header><h1>Game #{g.id}: {escape(names)}</h1><span>{escape(v.display_name)}"

@@ -272,6 +272,8 @@ async def events(request: web.Request) -> web.StreamResponse:
                 data = await asyncio.wait_for(queue.get(), HEARTBEAT_SECONDS)
             except TimeoutError:
                 data = b": still here\n\n"
+            if not data:  # the server is stopping
+                break
             try:
                 await response.write(data)
             except ConnectionError:
@@ -358,6 +360,11 @@ def make_app(service: GameService, settings: Settings | None = None) -> web.Appl
         await site.hub.stop()
 
     app.cleanup_ctx.append(lifetime)
+
+    async def end_streams(app: web.Application) -> None:
+        site.hub.close_all()
+
+    app.on_shutdown.append(end_streams)
     app.router.add_get("/", home)
     app.router.add_get("/live", live)
     app.router.add_get("/game/{key}", game_page)
