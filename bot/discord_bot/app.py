@@ -17,10 +17,11 @@ from ..model import Game, Player
 from ..results import Done, Refusal, Result
 from ..service import GameService
 from ..storage import StorageError
+from ..web.runner import start_web
 from . import logs, pictures
 from .notifier import Notifier
 from .places import TRANSPORT
-from .views import ChallengeButton, GameButton, game_view
+from .views import ChallengeButton, GameButton, game_view, with_watch_link
 
 log = logging.getLogger(__name__)
 SCHEDULER_SECONDS = 60.0
@@ -114,8 +115,10 @@ class CommandPost(commands.Bot):
         picture = await pictures.picture(self.service, game, perspective=perspective)
         if picture is not None:
             message["file"] = picture
-        if not game.is_over:
-            message["view"] = game_view(game)
+        view = with_watch_link(None if game.is_over else game_view(game),
+                               await self.service.game_link(game.id))
+        if view is not None:
+            message["view"] = view
         return message
 
     async def answer(self, interaction: discord.Interaction, result: Result | str,
@@ -163,6 +166,8 @@ async def run(settings: Settings) -> int:
     # same service (the bot's scheduler serves both)
     mail = (asyncio.create_task(run_email_gateway(service, settings))
             if settings.email_address else None)
+    # with a web address configured, the game pages are served beside the bot too
+    web = await start_web(service, settings) if settings.web_url else None
     try:
         async with bot:
             await bot.start(settings.discord_token)
@@ -173,6 +178,8 @@ async def run(settings: Settings) -> int:
         if mail is not None:
             mail.cancel()
             await asyncio.gather(mail, return_exceptions=True)
+        if web is not None:
+            await web.cleanup()
         await service.close()
         log.info("stopped")
     return 0

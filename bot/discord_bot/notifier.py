@@ -19,7 +19,7 @@ import discord
 from ..model import Notification, Player
 from . import logs, pictures
 from .places import TRANSPORT, is_discord_place, target_of
-from .views import offer_view
+from .views import offer_view, with_watch_link
 
 if TYPE_CHECKING:
     from .app import CommandPost
@@ -60,7 +60,8 @@ class Notifier:
         elsewhere = not is_discord_place(n.place)
         if player.preferences.get(DM_PREFERENCE) or elsewhere:
             # a game that lives elsewhere (an e-mail game) has no thread to post in: by DM
-            if await self._dm(player.address, n.text, await self._board(n, player.id)):
+            board = await self._board(n, player.id)
+            if await self._dm(player.address, n.text, board, await self._link(n, board)):
                 return
             if elsewhere:
                 log.warning("cannot DM player %s; notification dropped", player.id)
@@ -75,7 +76,15 @@ class Notifier:
                 return
             file = await self._board(n, player.id)
         view = offer_view(n.game_id, OFFERS[n.kind]) if n.kind in OFFERS and n.game_id else None
-        await self._post(n.place, f"<@{player.address}> {n.text}", view, file)
+        await self._post(n.place, f"<@{player.address}> {n.text}", await self._link(n, file, view),
+                         file)
+
+    async def _link(self, n: Notification, board: discord.File | None,
+                    view: discord.ui.View | None = None) -> discord.ui.View | None:
+        """``view`` with the game's web link when the message shows its board."""
+        if board is None or n.game_id is None:
+            return view
+        return with_watch_link(view, await self.bot.service.game_link(n.game_id))
 
     async def _announced(self, n: Notification, player: Player) -> bool:
         """Whether ``n`` tells of a new challenge made here by /challenge: an open challenge
@@ -124,11 +133,13 @@ class Notifier:
                 return None
         return channel if isinstance(channel, discord.abc.Messageable) else None
 
-    async def _dm(self, address: str, text: str, file: discord.File | None = None) -> bool:
+    async def _dm(self, address: str, text: str, file: discord.File | None = None,
+                  view: discord.ui.View | None = None) -> bool:
         """Send a DM; False when Discord refuses it (DMs closed)."""
         try:
             user = self.bot.get_user(int(address)) or await self.bot.fetch_user(int(address))
-            await user.send(text[:2000], file=file or discord.utils.MISSING)
+            await user.send(text[:2000], file=file or discord.utils.MISSING,
+                            view=view or discord.utils.MISSING)
         except (discord.Forbidden, discord.NotFound, ValueError):
             return False
         return True

@@ -100,6 +100,16 @@ def game_view(game: Game) -> discord.ui.View:
     return view
 
 
+def with_watch_link(view: discord.ui.View | None, link: str | None) -> discord.ui.View | None:
+    """``view`` (a new one if None) with a button opening the game's web page; ``view``
+    itself when there is no page to open."""
+    if not link:
+        return view
+    view = view or discord.ui.View(timeout=None)
+    view.add_item(discord.ui.Button(label="Watch in a browser", url=link))
+    return view
+
+
 def offer_view(game_id: int, kind: str) -> discord.ui.View:
     """Accept and decline buttons for a draw offer or a takeback request."""
     view = discord.ui.View(timeout=None)

@@ -282,6 +282,9 @@ class EmailGateway:
         picture = await self._picture(game, ply)
         if picture is None:
             body += ["", "(No board picture: the renderer is not available.)"]
+        link = await self.service.game_link(game.id)
+        if link:
+            body += ["", f"Watch the game in a browser: {link}"]
         base = subject or f"Game #{game.id}: {game.names[0]} vs {game.names[1]}"
         return compose(self.address, recipient.address, base, "\n".join(body), tag=tag,
                        game_id=game.id, in_reply_to=in_reply_to or game_root(game.id,
