@@ -43,6 +43,7 @@ PICTURE_SIZE = 640
 REPLAY_SIZE = 400
 CACHED_VIEWS = 256
 CACHED_PICTURES = 512
+CACHED_PAGES = 256
 HEARTBEAT_SECONDS = 20.0
 IMMUTABLE = "public, max-age=31536000, immutable"
 NO_CACHE = "no-cache"
@@ -95,6 +96,7 @@ class Site:
         self._pictures: OrderedDict[tuple[object, ...], bytes] = OrderedDict()
         self._drawing: dict[tuple[object, ...], asyncio.Future[bytes]] = {}
         self._events: dict[int, tuple[str, bytes]] = {}
+        self._pages: OrderedDict[tuple[object, ...], str] = OrderedDict()
 
     # --- games ----------------------------------------------------------------------
     async def watched(self, request: web.Request) -> tuple[Game, str]:
@@ -117,6 +119,16 @@ class Site:
                 self._views.popitem(last=False)
         self._views.move_to_end(game.id)
         return cached
+
+    def page(self, view: GameView, shown: int, live: bool, base: str) -> str:
+        """The HTML of a game page, built once per version of the game and step shown."""
+        key = (view.game.id, view.version, shown, live, base)
+        html = self._pages.get(key)
+        if html is None:
+            html = self._pages[key] = pages.game_page(view, shown, live, base)
+            while len(self._pages) > CACHED_PAGES:
+                self._pages.popitem(last=False)
+        return html
 
     async def _event_of(self, game_id: int) -> tuple[str, bytes] | None:
         """The ``state`` event of a game as it is now."""
@@ -218,8 +230,7 @@ async def game_page(request: web.Request) -> web.Response:
     game, base = await site.watched(request)
     ply = _ply(request)
     view = await site.view(game)
-    shown = view.clamp(ply)
-    return _html(pages.game_page(view, shown, ply is None, base))
+    return _html(site.page(view, view.clamp(ply), ply is None, base))
 
 
 async def board_at(request: web.Request) -> web.Response:

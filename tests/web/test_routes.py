@@ -143,7 +143,8 @@ async def test_rules_pages_show_the_documents_with_diagrams(client: TestClient) 
     assert response.status == 200 and response.headers["Cache-Control"] == "public, max-age=3600"
     html = await response.text()
     assert "<h1>Clash of Command</h1>" in html and "<th>move</th>" in html
-    assert "<h1>Commander Chess (Cờ Tư Lệnh)</h1>" in await (await client.get("/rules/cotulenh")).text()
+    commander = await (await client.get("/rules/cotulenh")).text()
+    assert "<h1>Commander Chess (Cờ Tư Lệnh)</h1>" in commander
     diagrams = re.findall(r'<img src="(diagrams/[a-z0-9-]+\.png)"', html)
     assert diagrams
     picture = await client.get("/rules/" + diagrams[0])
