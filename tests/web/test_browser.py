@@ -25,15 +25,20 @@ from bot.web.server import SITE, make_app
 
 from .conftest import play
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMEDRIVER = "/usr/bin/chromedriver"
+# Debian's packages put both on the PATH; selenium is pointed at this driver and never
+# downloads one of its own
+BINARIES = ("chromium", "chromedriver")
 INSTALL = "apt-get update && apt-get install -y chromium chromium-driver"
 WINDOW = (1200, 1000)
 
 
+def _found() -> bool:
+    return all(shutil.which(name) for name in BINARIES)
+
+
 def _install() -> str:
     """Install the browser when it is missing and we may; what went wrong, if anything."""
-    if os.path.exists(CHROMIUM) and os.path.exists(CHROMEDRIVER):
+    if _found():
         return ""
     if not hasattr(os, "geteuid") or os.geteuid() != 0 or shutil.which("apt-get") is None:
         return "not running as root with apt-get"
@@ -50,7 +55,7 @@ def _install() -> str:
 @pytest.fixture(scope="session")
 def browser_installed() -> None:
     problem = _install()
-    if problem or not (os.path.exists(CHROMIUM) and os.path.exists(CHROMEDRIVER)):
+    if problem or not _found():
         pytest.fail(f"headless Chromium is not installed ({problem or 'binaries missing'}); "
                     f"install it with: {INSTALL}")
 
@@ -62,13 +67,14 @@ def driver(browser_installed: None, tmp_path: Path) -> Iterator[Any]:
     from selenium.webdriver.chrome.service import Service
 
     options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
+    options.binary_location = shutil.which("chromium") or "chromium"
     for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update",
                  "--disable-sync", "--lang=en-US", f"--user-data-dir={tmp_path / 'profile'}",
                  f"--window-size={WINDOW[0]},{WINDOW[1]}"):
         options.add_argument(flag)
-    service = Service(executable_path=CHROMEDRIVER, env={**os.environ, "TZ": "Asia/Ho_Chi_Minh"})
+    service = Service(executable_path=shutil.which("chromedriver"),
+                      env={**os.environ, "TZ": "Asia/Ho_Chi_Minh"})
     try:
         browser = webdriver.Chrome(options=options, service=service)
     except Exception as err:
