@@ -16,7 +16,8 @@ from engine import EngineError, all_variants, get_variant
 from ..clock import ALLOWED_DAYS
 from ..model import Challenge, Game, Player
 from ..results import Done, Reason, Refusal
-from . import logs, pictures
+from . import hints, live, logs, pictures
+from .actions import acted
 from .places import (
     channel_of,
     channel_place,
@@ -259,9 +260,9 @@ class PlayCommands(commands.Cog, name="Playing"):
             log.exception("cannot open a thread for game #%s", game.id)
             return None
         moved = await self.service.relocate(game.id, thread_place(channel.id, thread.id))
-        await thread.send(**await self.bot.board_message(moved or game, pictures.header(game)
-                                                         + ". Type your moves here, or use "
-                                                           "`/move`."))
+        sent = await thread.send(**await self.bot.board_message(
+            moved or game, pictures.header(game) + ". Type your moves here, or use `/move`."))
+        await self.bot.board_sent(moved or game, sent, thread.id)
         return thread
 
     @app_commands.command(name="decline")
@@ -294,15 +295,19 @@ class PlayCommands(commands.Cog, name="Playing"):
         if isinstance(result, Refusal):
             await self.bot.answer(interaction, result)
             return
-        await interaction.response.defer(thinking=True)
-        await interaction.followup.send(**await self._move_reply(result))
-        await self.bot.flush()
+        assert result.game is not None
+        await self.bot.send_board(interaction, result.game, self._move_lead(result))
+        await self._moved(result, sender)
 
-    async def _move_reply(self, result: Done) -> dict[str, object]:
-        game = result.game
-        assert game is not None
-        lead = f"**{result.move}** played in game #{game.id}."
-        return await self.bot.board_message(game, lead, perspective=0)
+    @staticmethod
+    def _move_lead(result: Done) -> str:
+        return f"**{result.move}** played in game #{result.game.id}."  # type: ignore[union-attr]
+
+    async def _moved(self, result: Done, sender: Player) -> None:
+        """After a move: offers it made moot say so; the notifications go out."""
+        assert result.game is not None
+        await live.settle_offers(self.bot, result.game, sender.display_name)
+        await self.bot.flush()
 
     @commands.Cog.listener()
     async def on_message(self, message: discord.Message) -> None:
@@ -317,18 +322,34 @@ class PlayCommands(commands.Cog, name="Playing"):
             return
         game = games[0]
         sender = await self.bot.player_of(message.author)
-        if game.side_of(sender.id) != game.to_move:
-            return  # chat from spectators and from the player waiting
+        side = game.side_of(sender.id)
+        if side is None:
+            return  # chat from spectators
         logs.set_context(game_id=game.id)
+        if side != game.to_move:
+            if hints.looks_like_move(game, text):  # a move typed out of turn
+                result = await self.service.move(sender, game.id, text)
+                if isinstance(result, Refusal):
+                    await message.reply(self.bot_text(result), mention_author=False)
+            return
         result = await self.service.move(sender, game.id, text)
         if isinstance(result, Refusal):
             if result.reason in (Reason.ILLEGAL_MOVE, Reason.AMBIGUOUS_MOVE):
                 await message.reply(self.bot_text(result), mention_author=False)
-            return  # unreadable text is conversation, not a move
+            elif result.reason == Reason.BAD_MOVE:
+                hint = await hints.near_miss(self.service, game, text)
+                if hint:  # almost a move; anything else is conversation
+                    await message.reply(hint, mention_author=False)
+            return
+        assert result.game is not None
+        lead = self._move_lead(result)
+        if result.game.is_over:
+            lead += "\n" + await live.ending_text(self.bot, result.game)
         async with message.channel.typing():
-            reply = await self._move_reply(result)
-        await message.reply(**reply, mention_author=False)
-        await self.bot.flush()
+            reply = await self.bot.board_message(result.game, lead)
+        sent = await message.reply(**reply, mention_author=False)
+        await self.bot.board_sent(result.game, sent, message.channel.id)
+        await self._moved(result, sender)
 
     @staticmethod
     def bot_text(result: Refusal) -> str:
@@ -345,10 +366,8 @@ class PlayCommands(commands.Cog, name="Playing"):
         if isinstance(found, Refusal):
             await self.bot.answer(interaction, found)
             return
-        await interaction.response.defer(thinking=True)
-        side = found.side_of(sender.id) or 0
-        await interaction.followup.send(**await self.bot.board_message(
-            found, pictures.header(found) + ".", perspective=side))
+        await self.bot.send_board(interaction, found, pictures.header(found) + ".",
+                                  perspective=found.side_of(sender.id) or 0)
 
     @app_commands.command(name="moves")
     @app_commands.describe(square="The piece's point (its legal destinations are highlighted)",
@@ -392,14 +411,7 @@ class PlayCommands(commands.Cog, name="Playing"):
         if isinstance(result, Refusal):
             await self.bot.answer(interaction, result)
             return
-        shown = result.game or found
-        if shown.is_over or action == "accept_takeback":
-            await interaction.response.defer(thinking=True)
-            await interaction.followup.send(**await self.bot.board_message(shown,
-                                                                           result.message))
-        else:
-            await self.bot.answer(interaction, result, public=True)
-        await self.bot.flush()
+        await acted(self.bot, interaction, sender, action, result)
 
     @app_commands.command(name="resign")
     @app_commands.autocomplete(game=my_games)

@@ -55,7 +55,7 @@ async def world(tmp_path: Path) -> AsyncIterator[World]:
     settings = Settings(db_path=tmp_path / "games.db", db_sync="normal")
     service = await GameService.open(settings, now=clock, rng=random.Random(1))
     bot = create_bot(service, settings)
-    env = simcord.Env(bot)
+    env = simcord.Env(bot, shard_count=1)
     await env.start()
     try:
         guild = env.create_guild()

@@ -1,0 +1,71 @@
+"""Near misses: text typed in a game's thread that looks like a move but is not one (the
+wrong case, a point alone, a chess-style move such as ``e4`` or ``Nf3``) gets one short
+hint naming the closest legal moves. What does not look like a move is conversation and
+gets nothing.
+
+Text "looks like a move" when it is short (at most three words) and holds something written
+like a point (a letter and a number: ``e4``, ``f10``), or is ``end``."""
+
+from __future__ import annotations
+
+import difflib
+import re
+
+from engine import get_variant
+
+from ..model import Game
+from ..service import GameService
+
+POINT = re.compile(r"[a-z]\d{1,2}")
+MAX_WORDS = 3
+SHOWN = 5
+
+
+def points(variant_name: str, text: str) -> list[str]:
+    """The points of the variant's board named in ``text``, in order."""
+    nodes = get_variant(variant_name).topology.nodes
+    return [p for p in POINT.findall(text.lower()) if p in nodes]
+
+
+def looks_like_move(game: Game, text: str) -> bool:
+    words = text.split()
+    if not words or len(words) > MAX_WORDS:
+        return False
+    return text.strip().lower() == "end" or bool(POINT.search(text.lower()))
+
+
+def closest(legal: list[str], text: str, named: list[str]) -> list[str]:
+    """The legal moves closest to ``text``: those through the points it names (the last
+    one as the target, chess-style, first), the most alike first."""
+    def through(move: str) -> list[str]:
+        return POINT.findall(move.lower())
+
+    pool = [m for m in legal if all(p in through(m) for p in named)] if named else []
+    if named and not pool:  # no move through every point: those ending on the last one
+        pool = [m for m in legal if through(m) and through(m)[-1] == named[-1]]
+    if named and not pool:
+        pool = [m for m in legal if any(p in through(m) for p in named)]
+    pool = pool or legal
+
+    def likeness(move: str) -> float:
+        return difflib.SequenceMatcher(None, text.lower(), move.lower()).ratio()
+
+    return sorted(pool, key=lambda m: (-likeness(m), m))[:SHOWN]
+
+
+async def near_miss(service: GameService, game: Game, text: str) -> str | None:
+    """The hint for ``text`` typed by the player to move, or None if it is conversation."""
+    if not looks_like_move(game, text):
+        return None
+    legal = await service.legal_moves(game)
+    if not legal:
+        return None
+    same = [m for m in legal if m.lower() == text.strip().lower()]
+    if same:
+        return f"`{text.strip()}` is not a move in game #{game.id}; mind the capitals: `{same[0]}`."
+    named = points(game.variant, text)
+    shown = ", ".join(f"`{m}`" for m in closest(legal, text.strip(), named))
+    if text.strip().lower() in named:
+        return (f"`{text.strip()}` is a point, not a move, in game #{game.id}. "
+                f"Moves with it: {shown}.")
+    return f"`{text.strip()}` is not a move in game #{game.id}. Closest legal moves: {shown}."
