@@ -99,7 +99,7 @@ class CommandPost(commands.AutoShardedBot):
         log.info("command tree uploaded")
         return True
 
-    async def user(self, user_id: int) -> discord.User:
+    async def known_user(self, user_id: int) -> discord.User:
         """A user, fetched from Discord once and then kept (no members intent needed)."""
         found = self.get_user(user_id) or self._users.get(user_id)
         if found is None:

@@ -40,11 +40,6 @@ def _post(game_id: int, kind: str, message: discord.abc.Snowflake,
     return Post(game_id, kind, str(channel_id), str(message.id))
 
 
-def _channel_id(message: discord.Message | discord.InteractionMessage
-                | discord.WebhookMessage) -> int:
-    return message.channel.id
-
-
 async def edit(bot: CommandPost, post: Post, **changes: object) -> None:
     """Edit one remembered message (it may be gone or closed: then only log it)."""
     channel = bot.get_partial_messageable(int(post.channel))
@@ -91,8 +86,8 @@ def outcome(game: Game, kind: str, side: int, answer: str | None, by: str) -> st
     if answer is not None:
         return f"{by} {answer} {what}."
     if game.is_over:
-        return f"{what[0].upper()}{what[1:]} lapsed: the game is over."
-    return f"{what[0].upper()}{what[1:]} lapsed: {by} moved instead."
+        return f"{what} lapsed: the game is over."
+    return f"{what} lapsed: {by} moved instead."
 
 
 async def settle_offers(bot: CommandPost, game: Game, by: str, answer: str | None = None,

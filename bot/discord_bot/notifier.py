@@ -180,7 +180,7 @@ class Notifier:
                   view: discord.ui.View | None = None) -> discord.Message | None:
         """Send a DM; None when Discord refuses it (DMs closed)."""
         try:
-            user = await self.bot.user(int(address))
+            user = await self.bot.known_user(int(address))
             return await user.send(discord_times(text)[:2000], file=file or discord.utils.MISSING,
                                    view=view or discord.utils.MISSING)
         except (discord.Forbidden, discord.NotFound, ValueError):
