@@ -18,6 +18,7 @@ from ..model import Challenge, Game, Player
 from ..results import Done, Reason, Refusal
 from . import hints, live, logs, pictures
 from .actions import acted
+from .notifier import discord_times
 from .places import (
     channel_of,
     channel_place,
@@ -59,7 +60,27 @@ class PlayCommands(commands.Cog, name="Playing"):
     # --- autocompletion -------------------------------------------------------------
     async def variant_names(self, interaction: discord.Interaction,
                             current: str) -> list[app_commands.Choice[str]]:
-        return _choices([(v.display_name, v.name) for v in all_variants()], current)
+        """The variants this server plays (every variant in a DM or a server that chose
+        none)."""
+        allowed = (await self._server(interaction)).get("variants")
+        return _choices([(v.display_name, v.name) for v in all_variants()
+                         if not allowed or v.name in allowed], current)
+
+    async def day_choices(self, interaction: discord.Interaction,
+                          current: str) -> list[app_commands.Choice[int]]:
+        """The time controls, this server's default first."""
+        default = int((await self._server(interaction)).get(
+            "days", self.bot.settings.default_days) or 0)
+        choices = sorted(DAYS, key=lambda c: c.value != default)
+        return [app_commands.Choice(name=c.name + (" (this server's default)"
+                                                   if c.value == default else ""),
+                                    value=c.value)
+                for c in choices if current.strip().lower() in c.name][:MAX_CHOICES]
+
+    async def _server(self, interaction: discord.Interaction) -> dict[str, object]:
+        if not interaction.guild_id:
+            return {}
+        return await self.service.server_settings(server_key(interaction.guild_id))
 
     async def mode_names(self, interaction: discord.Interaction,
                          current: str) -> list[app_commands.Choice[str]]:
@@ -82,9 +103,9 @@ class PlayCommands(commands.Cog, name="Playing"):
     async def open_challenges(self, interaction: discord.Interaction,
                               current: str) -> list[app_commands.Choice[int]]:
         player = await self.bot.player_of(interaction.user)
-        found = await self.service.challenges(player, self._challenge_place(interaction))
+        found = await self._answerable(interaction, player)
         names = [(f"#{c.id} from {c.challenger_name}: {get_variant(c.variant).display_name}",
-                  c.id) for c in found if c.challenger_id != player.id]
+                  c.id) for c in found]
         return [app_commands.Choice(name=n[:100], value=i) for n, i in names
                 if current in n][:MAX_CHOICES]
 
@@ -115,6 +136,24 @@ class PlayCommands(commands.Cog, name="Playing"):
     # --- finding things -------------------------------------------------------------
     def _challenge_place(self, interaction: discord.Interaction) -> str:
         return channel_place(channel_of(interaction.channel))
+
+    def _on_server(self, place: str, guild_id: int) -> bool:
+        """Whether ``place`` is a channel of the server ``guild_id``."""
+        channel = self.bot.get_channel(target_of(place) or 0) if is_discord_place(place) else None
+        return getattr(getattr(channel, "guild", None), "id", None) == guild_id
+
+    async def _answerable(self, interaction: discord.Interaction,
+                          player: Player) -> list[Challenge]:
+        """The open challenges ``player`` may answer from here: those addressed to them,
+        and those open to anyone in any channel of this server."""
+        found = {c.id: c for c in await self.service.challenges(player)
+                 if c.challenger_id != player.id}
+        if interaction.guild_id:
+            for c in await self.service.challenges():
+                if (c.opponent_id is None and c.challenger_id != player.id
+                        and self._on_server(c.place, interaction.guild_id)):
+                    found[c.id] = c
+        return [found[k] for k in sorted(found)]
 
     async def _find_game(self, interaction: discord.Interaction, player: Player,
                          game_id: int | None, to_move: bool = False) -> Game | Refusal:
@@ -150,22 +189,29 @@ class PlayCommands(commands.Cog, name="Playing"):
 
     # --- challenges -----------------------------------------------------------------
     @app_commands.command(name="challenge")
-    @app_commands.describe(opponent="Who to play (leave empty: anyone here may accept)",
-                           variant="The variant to play", mode="The variant's mode",
-                           side="Which side you play", days="Time per move",
-                           rated="Whether the game counts for ratings")
-    @app_commands.autocomplete(variant=variant_names, mode=mode_names)
-    @app_commands.choices(side=SIDES, days=DAYS)
+    @app_commands.describe(opponent="Who to play (leave empty in a server: anyone there may "
+                                    "accept; needed in a DM)",
+                           variant="The variant to play (default: the server's first)",
+                           mode="The variant's mode (default: its usual one)",
+                           side="Which side you play (default: random)",
+                           days="Time per move (default: the server's)",
+                           rated="Whether the game counts for ratings (default: yes)")
+    @app_commands.autocomplete(variant=variant_names, mode=mode_names, days=day_choices)
+    @app_commands.choices(side=SIDES)
     async def challenge(self, interaction: discord.Interaction,
-                        opponent: discord.Member | None = None, variant: str | None = None,
+                        opponent: discord.User | None = None, variant: str | None = None,
                         mode: str | None = None, side: int | None = None,
                         days: int | None = None, rated: bool = True) -> None:
         """Challenge someone, or anyone here, to a correspondence game."""
         sender = await self.bot.player_of(interaction.user)
         place = self._challenge_place(interaction)
-        server: dict[str, object] = {}
+        if opponent is None and not interaction.guild_id:
+            await self.bot.answer(interaction, "In a DM, name your opponent: "
+                                               "`/challenge opponent:@name`. To challenge "
+                                               "anyone, use `/challenge` in a server.")
+            return
+        server = await self._server(interaction)
         if interaction.guild_id:
-            server = await self.service.server_settings(server_key(interaction.guild_id))
             if server.get("channel"):
                 place = channel_place(int(server["channel"]))  # type: ignore[arg-type]
         allowed = server.get("variants")
@@ -192,8 +238,8 @@ class PlayCommands(commands.Cog, name="Playing"):
         number = result.challenge.id  # type: ignore[union-attr]
         who = opponent.mention + ", you are challenged" if opponent else "Anyone here may accept"
         await interaction.response.send_message(
-            f"{result.message}\n{who}: press Accept, or `/accept challenge:{number}`.",
-            view=challenge_view(number))
+            discord_times(f"{result.message}\n{who}: press Accept, or "
+                          f"`/accept challenge:{number}`."), view=challenge_view(number))
         await self.bot.flush()
 
     @app_commands.command(name="accept")
@@ -211,8 +257,11 @@ class PlayCommands(commands.Cog, name="Playing"):
                                ) -> tuple[Player, Challenge | None]:
         """The sender and the challenge they mean; None (refusal answered) if there is none."""
         sender = await self.bot.player_of(interaction.user)
-        found = await self.service.find_challenge(sender, self._challenge_place(interaction),
-                                                  number)
+        if number is not None:
+            found = await self.service.find_challenge(sender, self._challenge_place(interaction),
+                                                      number)
+        else:
+            found = _only_challenge(await self._answerable(interaction, sender))
         if isinstance(found, Refusal):
             await self.bot.answer(interaction, found)
             return sender, None
@@ -493,6 +542,18 @@ class PlayCommands(commands.Cog, name="Playing"):
         record = discord.File(io.BytesIO(result.text.encode()), f"game-{found.id}.txt")
         await interaction.response.send_message(f"The record of game #{found.id}.",
                                                 file=record, ephemeral=True)
+
+
+def _only_challenge(found: list[Challenge]) -> Challenge | Refusal:
+    """The one challenge meant when none is named, or why there is none."""
+    if len(found) == 1:
+        return found[0]
+    if not found:
+        return Refusal(Reason.NO_SUCH_CHALLENGE, "You have no challenge to answer here.")
+    listed = ", ".join(f"#{c.id} ({c.challenger_name}, {get_variant(c.variant).display_name})"
+                       for c in found)
+    return Refusal(Reason.WHICH_CHALLENGE, f"There are several challenges: {listed}. Say "
+                                           f"which, as in `/accept challenge:{found[0].id}`.")
 
 
 def _variant_key(name: str) -> str:

@@ -64,8 +64,12 @@ async def near_miss(service: GameService, game: Game, text: str) -> str | None:
     if same:
         return f"`{text.strip()}` is not a move in game #{game.id}; mind the capitals: `{same[0]}`."
     named = points(game.variant, text)
-    shown = ", ".join(f"`{m}`" for m in closest(legal, text.strip(), named))
-    if text.strip().lower() in named:
+    if text.strip().lower() in named:  # a point alone: the moves from it, else to it
+        point = named[0]
+        moves = ([m for m in legal if POINT.findall(m.lower())[:1] == [point]]
+                 or closest(legal, point, named))
+        shown = ", ".join(f"`{m}`" for m in moves[:SHOWN])
         return (f"`{text.strip()}` is a point, not a move, in game #{game.id}. "
                 f"Moves with it: {shown}.")
+    shown = ", ".join(f"`{m}`" for m in closest(legal, text.strip(), named))
     return f"`{text.strip()}` is not a move in game #{game.id}. Closest legal moves: {shown}."

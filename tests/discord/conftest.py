@@ -8,6 +8,7 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
 
+import discord
 import pytest
 import simcord
 
@@ -69,3 +70,11 @@ async def world(tmp_path: Path) -> AsyncIterator[World]:
         await env.shutdown()
     await w.service.close()
     env.raise_errors()
+
+
+@pytest.fixture
+def moderator(world: World) -> object:
+    """A member who may manage the server."""
+    guild = world.alice.guild  # type: ignore[attr-defined]
+    role = guild.create_role("moderators", permissions=discord.Permissions(manage_guild=True))
+    return guild.add_member(world.env.create_user("mod"), roles=[role])

@@ -116,13 +116,6 @@ async def test_notify_dm_sends_the_turn_by_direct_message(world):
 
 
 # --- /server ------------------------------------------------------------------------
-@pytest.fixture
-def moderator(world):
-    guild = world.alice.guild
-    role = guild.create_role("moderators", permissions=discord.Permissions(manage_guild=True))
-    return guild.add_member(world.env.create_user("mod"), roles=[role])
-
-
 async def test_server_settings_need_manage_server_and_restrict_variants(world, moderator):
     with pytest.raises(simcord.SetupError, match="default-member-permissions"):
         await world.carol.slash(world.channel, "server settings", variants="clash")
