@@ -93,7 +93,7 @@ class Posts:
                     Game.GAME_SQL + " WHERE g.status = 'active' AND "
                     "((g.player0 = ? AND g.to_move = 0) OR (g.player1 = ? AND g.to_move = 1))",
                     (p["id"], p["id"]))
-                waiting = sorted((Game.from_row(r) for r in rows), key=_time_left)
+                waiting = sorted((Game.from_row(r) for r in rows), key=time_left)
                 if not waiting:
                     continue
                 await outbox.notify(s, now, transport=p["transport"], kind=DIGEST,
@@ -119,7 +119,7 @@ class Posts:
         return "\n".join(lines)
 
 
-def _time_left(game: Game) -> float:
+def time_left(game: Game) -> float:
     """Sort key: the game whose clock runs out first comes first; no clock last."""
     if game.clock.deadline is not None:
         return game.clock.deadline

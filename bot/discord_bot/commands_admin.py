@@ -34,6 +34,12 @@ class AdminCommands(commands.GroupCog, group_name="server"):
         self.service = bot.service
         super().__init__()
 
+    async def _server_games(self, interaction: discord.Interaction,
+                            current: str) -> list[app_commands.Choice[int]]:
+        cog = self.bot.get_cog("Playing")
+        assert isinstance(cog, PlayCommands)
+        return await cog.watchable_games(interaction, current)
+
     @app_commands.command(name="settings")
     @app_commands.describe(channel="Where new games are played (their threads open there)",
                            variants="Allowed variants, separated by commas ('all': every one)",
@@ -72,8 +78,10 @@ class AdminCommands(commands.GroupCog, group_name="server"):
         await self.bot.answer(interaction, "Server settings:\n" + "\n".join(lines))
 
     @app_commands.command(name="ruling")
-    @app_commands.describe(game="The game's number", ruling="How the game ends")
+    @app_commands.describe(game="The game's number (this server's live games are offered)",
+                           ruling="How the game ends")
     @app_commands.choices(ruling=RULINGS)
+    @app_commands.autocomplete(game=_server_games)
     async def ruling(self, interaction: discord.Interaction, game: int, ruling: str) -> None:
         """End a game of this server by a ruling: a win, a draw, or an abort."""
         if not _may_manage(interaction):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import logging
+import re
 from typing import TYPE_CHECKING
 
 import discord
@@ -15,6 +16,7 @@ from engine import EngineError, all_variants, get_variant
 
 from ..clock import ALLOWED_DAYS
 from ..model import Challenge, Game, Player
+from ..posts import time_left
 from ..results import Done, Reason, Refusal
 from . import hints, live, logs, pictures
 from .actions import acted
@@ -34,7 +36,10 @@ if TYPE_CHECKING:
     from .app import CommandPost
 
 log = logging.getLogger(__name__)
+SITE = re.compile(r'^\[Site "[^"\n]*"\]', re.MULTILINE)
+MAX_LISTED = 25
 MAX_CHOICES = 25
+GAME_HELP = "The game's number (default: the one here, or your only one)"
 SIDES = [app_commands.Choice(name="first (White/Red)", value=0),
          app_commands.Choice(name="second (Black/Blue)", value=1),
          app_commands.Choice(name="random", value=-1)]
@@ -94,11 +99,17 @@ class PlayCommands(commands.Cog, name="Playing"):
     async def my_games(self, interaction: discord.Interaction,
                        current: str) -> list[app_commands.Choice[int]]:
         player = await self.bot.player_of(interaction.user)
-        games = await self.service.games(player)
-        names = [(f"#{g.id} {g.names[0]} vs {g.names[1]} ({get_variant(g.variant).display_name})",
-                  g.id) for g in games]
-        return [app_commands.Choice(name=n[:100], value=i) for n, i in names
-                if current in n][:MAX_CHOICES]
+        return _game_choices(await self.service.games(player), current)
+
+    async def watchable_games(self, interaction: discord.Interaction,
+                              current: str) -> list[app_commands.Choice[int]]:
+        """This server's live games (in a DM: the sender's)."""
+        if interaction.guild_id:
+            games = [g for g in await self.service.games()
+                     if self._on_server(g.place, interaction.guild_id)]
+        else:
+            games = await self.service.games(await self.bot.player_of(interaction.user))
+        return _game_choices(games, current)
 
     async def open_challenges(self, interaction: discord.Interaction,
                               current: str) -> list[app_commands.Choice[int]]:
@@ -315,7 +326,7 @@ class PlayCommands(commands.Cog, name="Playing"):
         return thread
 
     @app_commands.command(name="decline")
-    @app_commands.describe(challenge="The challenge to decline")
+    @app_commands.describe(challenge="The challenge to decline (default: the only one for you)")
     @app_commands.autocomplete(challenge=open_challenges)
     async def decline(self, interaction: discord.Interaction,
                       challenge: int | None = None) -> None:
@@ -330,7 +341,7 @@ class PlayCommands(commands.Cog, name="Playing"):
     # --- moves ----------------------------------------------------------------------
     @app_commands.command(name="move")
     @app_commands.describe(move="The move, in the variant's notation (`end` ends a turn)",
-                           game="The game (default: the one here, or your only one)")
+                           game=GAME_HELP)
     @app_commands.autocomplete(move=legal_move_texts, game=my_games)
     async def move(self, interaction: discord.Interaction, move: str,
                    game: int | None = None) -> None:
@@ -406,7 +417,7 @@ class PlayCommands(commands.Cog, name="Playing"):
         return _text(result)
 
     @app_commands.command(name="board")
-    @app_commands.describe(game="The game (default: the one here, or your only one)")
+    @app_commands.describe(game=GAME_HELP)
     @app_commands.autocomplete(game=my_games)
     async def board(self, interaction: discord.Interaction, game: int | None = None) -> None:
         """Show a game's board with the last move."""
@@ -420,7 +431,7 @@ class PlayCommands(commands.Cog, name="Playing"):
 
     @app_commands.command(name="moves")
     @app_commands.describe(square="The piece's point (its legal destinations are highlighted)",
-                           game="The game (default: the one here, or your only one)")
+                           game=GAME_HELP)
     @app_commands.autocomplete(square=origin_squares, game=my_games)
     async def moves(self, interaction: discord.Interaction, square: str,
                     game: int | None = None) -> None:
@@ -463,19 +474,21 @@ class PlayCommands(commands.Cog, name="Playing"):
         await acted(self.bot, interaction, sender, action, result)
 
     @app_commands.command(name="resign")
+    @app_commands.describe(game=GAME_HELP)
     @app_commands.autocomplete(game=my_games)
     async def resign(self, interaction: discord.Interaction, game: int | None = None) -> None:
         """Resign a game."""
         await self._game_action(interaction, game, "resign")
 
     @app_commands.command(name="abort")
+    @app_commands.describe(game=GAME_HELP)
     @app_commands.autocomplete(game=my_games)
     async def abort(self, interaction: discord.Interaction, game: int | None = None) -> None:
         """Call a game off (unrated) before both sides have moved."""
         await self._game_action(interaction, game, "abort")
 
     @app_commands.command(name="draw")
-    @app_commands.describe(decline="Turn down your opponent's offer instead")
+    @app_commands.describe(decline="Turn down your opponent's offer instead", game=GAME_HELP)
     @app_commands.autocomplete(game=my_games)
     async def draw(self, interaction: discord.Interaction, decline: bool = False,
                    game: int | None = None) -> None:
@@ -483,7 +496,7 @@ class PlayCommands(commands.Cog, name="Playing"):
         await self._game_action(interaction, game, "decline_draw" if decline else "offer_draw")
 
     @app_commands.command(name="takeback")
-    @app_commands.describe(decline="Turn down your opponent's request instead")
+    @app_commands.describe(decline="Turn down your opponent's request instead", game=GAME_HELP)
     @app_commands.autocomplete(game=my_games)
     async def takeback(self, interaction: discord.Interaction, decline: bool = False,
                        game: int | None = None) -> None:
@@ -504,29 +517,54 @@ class PlayCommands(commands.Cog, name="Playing"):
 
     # --- lists and records ----------------------------------------------------------
     @app_commands.command(name="games")
-    @app_commands.describe(here="List every live game of this channel instead of yours")
+    @app_commands.describe(here="List this server's live games, to watch, instead of yours")
     async def games(self, interaction: discord.Interaction, here: bool = False) -> None:
-        """List your games in progress, or this channel's."""
+        """List your games (your turn first, the least time left first), or this server's."""
         sender = await self.bot.player_of(interaction.user)
-        if here:
-            found = await self.service.games_within(channel_place(channel_of(
+        if here and interaction.guild_id:
+            found = [g for g in await self.service.games()
+                     if self._on_server(g.place, interaction.guild_id)]
+            title = "Live games on this server:"
+        elif here:
+            found = await self.service.games(place=channel_place(channel_of(
                 interaction.channel)))
+            title = "Live games here:"
         else:
-            found = await self.service.games(sender)
+            found = sorted(await self.service.games(sender),
+                           key=lambda g: (g.to_move != g.side_of(sender.id), time_left(g)))
+            title = "Your games:"
         if not found:
             await self.bot.answer(interaction, "No games in progress." + (
                 "" if here else " Start one with `/challenge`."))
             return
-        lines = []
-        for g in found[:40]:
-            thread = target_of(g.place)
-            where = f" in <#{thread}>" if thread and "/" in g.place else ""
-            lines.append(f"• #{g.id} {g.names[0]} vs {g.names[1]} "
-                         f"({get_variant(g.variant).display_name}), {g.names[g.to_move]} to "
-                         f"move{_deadline(g)}{where}")
-        await self.bot.answer(interaction, "Games in progress:\n" + "\n".join(lines))
+        lines = [self._game_line(g, None if here else sender) for g in found[:MAX_LISTED]]
+        if len(found) > MAX_LISTED:
+            lines.append(f"… and {len(found) - MAX_LISTED} more.")
+        await self.bot.answer(interaction, "\n".join([title, *lines])[:2000])
+
+    def _game_line(self, game: Game, player: Player | None) -> str:
+        """One game of a list: its players, variant, whose turn and until when, its link."""
+        variant = get_variant(game.variant).display_name
+        if player is not None and game.side_of(player.id) == game.to_move:
+            turn = "**your turn**"
+        else:
+            turn = f"{game.names[game.to_move]} to move"
+        link = self._jump_url(game)
+        where = f" {link}" if link.startswith("https://") else ""
+        return (f"• #{game.id} {game.names[0]} vs {game.names[1]} ({variant}): "
+                f"{turn}{_deadline(game)}{where}")
+
+    def _jump_url(self, game: Game) -> str:
+        """The address of the game's thread (its place, for a game without one)."""
+        target = target_of(game.place) if is_discord_place(game.place) else None
+        channel = self.bot.get_channel(target) if target else None
+        guild = getattr(channel, "guild", None)
+        if guild is None:
+            return game.place
+        return f"https://discord.com/channels/{guild.id}/{target}"
 
     @app_commands.command(name="export")
+    @app_commands.describe(game=GAME_HELP)
     @app_commands.autocomplete(game=my_games)
     async def export(self, interaction: discord.Interaction, game: int | None = None) -> None:
         """Get a game's record as a file (tags and numbered moves)."""
@@ -539,9 +577,17 @@ class PlayCommands(commands.Cog, name="Playing"):
         if isinstance(result, Refusal) or not result.text:
             await self.bot.answer(interaction, result)
             return
-        record = discord.File(io.BytesIO(result.text.encode()), f"game-{found.id}.txt")
+        text = SITE.sub(f'[Site "{self._jump_url(found)}"]', result.text, count=1)
+        record = discord.File(io.BytesIO(text.encode()), f"game-{found.id}.txt")
         await interaction.response.send_message(f"The record of game #{found.id}.",
                                                 file=record, ephemeral=True)
+
+
+def _game_choices(games: list[Game], current: str) -> list[app_commands.Choice[int]]:
+    names = [(f"#{g.id} {g.names[0]} vs {g.names[1]} ({get_variant(g.variant).display_name})",
+              g.id) for g in games]
+    return [app_commands.Choice(name=n[:100], value=i) for n, i in names
+            if current.lower() in n.lower()][:MAX_CHOICES]
 
 
 def _only_challenge(found: list[Challenge]) -> Challenge | Refusal:
