@@ -9,6 +9,8 @@ variable.
 | ``COMMANDPOST_CHALLENGE_DAYS``       | ``challenge_days``       | ``7``              |
 | ``COMMANDPOST_PICTURES``             | ``pictures_dir``         | ``boards``         |
 | ``COMMANDPOST_DISCORD_TOKEN``        | ``discord_token``        | (none)             |
+| ``COMMANDPOST_SHARD_COUNT``          | ``discord_shard_count``  | ``0`` (recommended)|
+| ``COMMANDPOST_SHARD_IDS``            | ``discord_shard_ids``    | (all shards)       |
 | ``COMMANDPOST_EMAIL_ADDRESS``        | ``email_address``        | (none: no e-mail)  |
 | ``COMMANDPOST_EMAIL_LISTEN_HOST``    | ``email_listen_host``    | ``127.0.0.1``      |
 | ``COMMANDPOST_EMAIL_LISTEN_PORT``    | ``email_listen_port``    | ``2525`` (0: off)  |

@@ -79,7 +79,8 @@ class CommandPost(commands.AutoShardedBot):
         if self.sync_only:
             return
         await asyncio.to_thread(pictures.warm_up)
-        self.scheduler.start()
+        if self.shard_ids is None or 0 in self.shard_ids:
+            self.scheduler.start()  # one process applies what falls due: the one of shard 0
 
     def tree_hash(self) -> str:
         """A hash of the global command tree as it would be uploaded."""
