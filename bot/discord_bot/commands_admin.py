@@ -11,7 +11,7 @@ from discord.ext import commands
 from engine import EngineError, get_variant
 
 from ..results import Refusal
-from . import logs
+from . import live, logs
 from .commands_play import DAYS, PlayCommands
 from .places import server_key, target_of
 
@@ -99,10 +99,13 @@ class AdminCommands(commands.GroupCog, group_name="server"):
         result = await self.service.adjudicate(
             game, None if ruling in ("draw", "abort") else int(ruling), by,
             abort=ruling == "abort")
-        if isinstance(result, Refusal):
+        if isinstance(result, Refusal) or result.game is None:
             await self.bot.answer(interaction, result)
             return
-        await self.bot.answer(interaction, result, public=True)
+        # the ruling's reply is the announcement of the end (not said again in the thread)
+        sent = await self.bot.reply(interaction,
+                                    content=await live.ending_text(self.bot, result.game))
+        await live.ending_announced(self.bot, result.game, sent, interaction.channel_id or 0)
         await self.bot.flush()
 
 

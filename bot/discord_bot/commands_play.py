@@ -521,6 +521,9 @@ class PlayCommands(commands.Cog, name="Playing"):
     async def games(self, interaction: discord.Interaction, here: bool = False) -> None:
         """List your games (your turn first, the least time left first), or this server's."""
         sender = await self.bot.player_of(interaction.user)
+        mine = [] if here else await self.service.games(sender)
+        if not mine and interaction.guild_id:  # a spectator: what there is to watch here
+            here = True
         if here and interaction.guild_id:
             found = [g for g in await self.service.games()
                      if self._on_server(g.place, interaction.guild_id)]
@@ -530,8 +533,8 @@ class PlayCommands(commands.Cog, name="Playing"):
                 interaction.channel)))
             title = "Live games here:"
         else:
-            found = sorted(await self.service.games(sender),
-                           key=lambda g: (g.to_move != g.side_of(sender.id), time_left(g)))
+            found = sorted(mine, key=lambda g: (g.to_move != g.side_of(sender.id),
+                                                time_left(g)))
             title = "Your games:"
         if not found:
             await self.bot.answer(interaction, "No games in progress." + (

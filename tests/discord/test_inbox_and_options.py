@@ -127,3 +127,12 @@ async def test_the_low_time_alarm_reaches_the_player_where_they_read(world):
     assert world.bob.user.dm_channel.history()[-1].content == (
         f"Reminder: game #1 (Clash of Command) against alice waits for your move. You have "
         f"2 hours 24 minutes (until <t:{deadline + int(0.9 * DAY)}:f>).")
+
+
+async def test_games_shows_a_spectator_this_servers_live_games(world):
+    thread, game = await _start(world)
+    r = await world.carol.slash(world.channel, "games")
+    guild = world.alice.guild.id
+    assert r.response.content == (
+        "Live games on this server:\n• #1 alice vs bob (Clash of Command): alice to move, due "
+        f"<t:{int(START + 3 * DAY)}:R> https://discord.com/channels/{guild}/{thread.id}")

@@ -171,3 +171,31 @@ async def test_an_old_board_that_kept_its_buttons_still_answers_rightly(world):
     r = await world.alice.click(opener, label="Resign")
     assert not r.ephemeral
     assert (await world.service.game(game.id)).winner == 1
+
+
+async def test_a_ruling_in_the_thread_is_the_one_announcement(world, moderator):
+    thread, game = await _start(world)
+    before = len(thread.history())
+    r = await moderator.slash(thread, "server ruling", game=game.id, ruling="draw")
+    assert r.response.content == (
+        "Game #1 (Clash of Command, alice (White) vs bob (Black)) is over: drawn, adjudicated "
+        "a draw by mod (1/2-1/2). Ratings: alice 1500 → 1500, bob 1500 → 1500.")
+    assert len(thread.history()) == before + 1
+    assert not thread.history()[0].components  # the board is no longer live
+
+
+async def test_a_loss_on_time_is_posted_once_and_lapses_the_offer(world):
+    thread, game = await _start(world, "mini-chieftain", days=1)
+    r = await world.alice.slash(thread, "draw")
+    offer_id = r.response.id
+    before = len(thread.history())
+    world.clock.t += 2 * 86_400
+    await world.bot.tick()
+    added = [m.content for m in thread.history()[before:]]
+    assert added[-1] == ("Game #1 (mini-Chieftain, alice (White) vs bob (Black)) is over: bob "
+                         "(Black) wins: alice ran out of time (0-1). Ratings: alice 1500 → "
+                         "1338, bob 1500 → 1662.")
+    assert sum("is over" in text for text in added) == 1
+    offer = _fresh(thread, offer_id)
+    assert offer.content == "alice's draw offer in game #1 lapsed: the game is over."
+    assert not offer.components and not thread.history()[0].components
