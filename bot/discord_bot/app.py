@@ -230,13 +230,20 @@ def create_bot(service: GameService, settings: Settings | None = None) -> Comman
     return CommandPost(service, settings or service.settings)
 
 
-async def run(settings: Settings) -> int:
-    """Run the bot until it is stopped (SIGINT/SIGTERM), then close cleanly."""
+async def _open_service(settings: Settings) -> GameService | None:
+    """The service for a process of the bot, its logging set up (None: it cannot open)."""
     logs.configure(settings.log_level)
     try:
-        service = await GameService.open(settings)
+        return await GameService.open(settings)
     except StorageError as err:
         log.error("%s", err)
+        return None
+
+
+async def run(settings: Settings) -> int:
+    """Run the bot until it is stopped (SIGINT/SIGTERM), then close cleanly."""
+    service = await _open_service(settings)
+    if service is None:
         return 1
     bot = create_bot(service, settings)
     loop = asyncio.get_running_loop()
@@ -266,11 +273,8 @@ async def run(settings: Settings) -> int:
 
 async def sync(settings: Settings) -> int:
     """Upload the command tree now, whatever its stored hash says, and remember its hash."""
-    logs.configure(settings.log_level)
-    try:
-        service = await GameService.open(settings)
-    except StorageError as err:
-        log.error("%s", err)
+    service = await _open_service(settings)
+    if service is None:
         return 1
     bot = CommandPost(service, settings, sync_only=True)
     try:

@@ -15,8 +15,8 @@ from ..commands import Commands
 from ..posts import DIGEST
 from ..results import Refusal
 from . import pictures
-from .notifier import DM_PREFERENCE
 from .commands_play import PlayCommands
+from .notifier import DM_PREFERENCE
 from .places import TRANSPORT
 
 if TYPE_CHECKING:

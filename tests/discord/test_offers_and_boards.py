@@ -18,6 +18,13 @@ def _labels(message: discord.Message) -> list[str]:
     return [c.label for row in message.components for c in row.children]
 
 
+def _settled(channel, message_id: int, text: str) -> None:
+    """The message was edited to say ``text`` and has no buttons left."""
+    edited = _fresh(channel, message_id)
+    assert edited.content == text
+    assert not edited.components
+
+
 def _dms(member) -> list[discord.Message]:
     return member.user.dm_channel.history()
 
@@ -44,9 +51,7 @@ async def test_a_declined_offer_is_edited_to_say_so_without_buttons(world):
     assert r.ephemeral and "not playing" in r.response.content
     before = len(thread.history())
     await world.bob.click(offer, label="Decline draw")
-    edited = _fresh(thread, offer.id)
-    assert edited.content == "bob declined alice's draw offer in game #1."
-    assert not edited.components
+    _settled(thread, offer.id, "bob declined alice's draw offer in game #1.")
     assert len(thread.history()) == before  # said by the edit, in one message
     assert (await world.service.game(game.id)).draw_offer is None
 
@@ -56,8 +61,7 @@ async def test_an_offer_answered_by_command_loses_its_buttons(world):
     r = await world.bob.slash(thread, "draw", decline=True)
     assert not r.ephemeral
     assert r.response.content == "bob declined alice's draw offer in game #1."
-    edited = _fresh(thread, offer.id)
-    assert edited.content == r.response.content and not edited.components
+    _settled(thread, offer.id, r.response.content)
 
 
 async def test_an_offer_reaches_a_dm_reader_with_buttons_and_both_copies_are_settled(world):
@@ -93,9 +97,7 @@ async def test_an_offer_lapses_when_the_opponent_moves_instead(world):
         f"decline with the buttons, or `/takeback` (`/takeback decline:True`).")
     assert _labels(offer) == ["Accept takeback", "Decline takeback"]
     await world.bob.send(thread, "h8-i7/D")
-    edited = _fresh(thread, offer.id)
-    assert edited.content == "alice's takeback request in game #1 lapsed: bob moved instead."
-    assert not edited.components
+    _settled(thread, offer.id, "alice's takeback request in game #1 lapsed: bob moved instead.")
 
 
 async def test_a_takeback_accepted_shows_the_board_again(world):
@@ -118,9 +120,7 @@ async def test_an_offer_is_answered_after_a_restart(world):
     thread, game, offer = await _draw_offered(world)
     await world.restart()
     await world.bob.click(offer, label="Decline draw")
-    edited = _fresh(thread, offer.id)
-    assert edited.content == "bob declined alice's draw offer in game #1."
-    assert not edited.components
+    _settled(thread, offer.id, "bob declined alice's draw offer in game #1.")
 
 
 async def test_a_resignation_is_announced_once_in_the_third_person(world):
