@@ -9,10 +9,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import discord
+from discord.utils import MISSING
 
 from ..model import Player
 from ..results import Done
 from . import live
+from .places import TRANSPORT
 from .views import offer_view
 
 if TYPE_CHECKING:
@@ -36,8 +38,9 @@ async def acted(bot: CommandPost, interaction: discord.Interaction, sender: Play
     kind = OFFERS.get(action)
     if kind is not None and not game.is_over:
         opponent = (await bot.mentions(game))[1 - side]
+        by_discord = game.transports[1 - side] == TRANSPORT
         sent = await bot.reply(interaction, content=live.offer_text(game, kind, side, opponent),
-                               view=offer_view(game.id, kind))
+                               view=offer_view(game.id, kind) if by_discord else MISSING)
         await live.offer_posted(bot, game, kind, side, sent, interaction.channel_id or 0)
         await bot.flush()
         return

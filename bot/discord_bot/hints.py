@@ -3,8 +3,10 @@ wrong case, a point alone, a chess-style move such as ``e4`` or ``Nf3``) gets on
 hint naming the closest legal moves. What does not look like a move is conversation and
 gets nothing.
 
-Text "looks like a move" when it is short (at most three words) and holds something written
-like a point (a letter and a number: ``e4``, ``f10``), or is ``end``."""
+Text "looks like a move" when it is ``end``, or short (at most three words) and each of its
+words holds something written like a point (a letter and a number: ``e4``, ``f10``): a
+whole turn of several steps is written ``Ha1-a3, Hh1-h3``, while ``what about e4?`` is
+conversation."""
 
 from __future__ import annotations
 
@@ -28,10 +30,10 @@ def points(variant_name: str, text: str) -> list[str]:
 
 
 def looks_like_move(game: Game, text: str) -> bool:
-    words = text.split()
+    words = text.replace(",", " ").split()
     if not words or len(words) > MAX_WORDS:
         return False
-    return text.strip().lower() == "end" or bool(POINT.search(text.lower()))
+    return text.strip().lower() == "end" or all(POINT.search(w.lower()) for w in words)
 
 
 def closest(legal: list[str], text: str, named: list[str]) -> list[str]:

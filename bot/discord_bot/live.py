@@ -28,6 +28,7 @@ BOARD = "board"
 END = "end"
 OFFER_KINDS = ("draw", "takeback")
 WHAT = {"draw": "draw offer", "takeback": "takeback request"}
+OFFERS_AND_SIDES = tuple((kind, side) for kind in OFFER_KINDS for side in (0, 1))
 
 
 def offer_kind(kind: str, side: int) -> str:
@@ -96,8 +97,7 @@ async def settle_offers(bot: CommandPost, game: Game, by: str, answer: str | Non
     happened and lose their buttons. ``pressed``: the interaction of a button on one of
     them, answered by that edit. True if ``pressed`` was answered so."""
     answered = False
-    for kind in OFFERS_AND_SIDES:
-        name, side = kind
+    for name, side in OFFERS_AND_SIDES:
         standing = game.draw_offer if name == "draw" else game.takeback_offer
         if standing == side and not game.is_over:
             continue
@@ -115,9 +115,6 @@ async def settle_offers(bot: CommandPost, game: Game, by: str, answer: str | Non
                 await edit(bot, post, content=text, view=None)
         await bot.service.forget_posts(TRANSPORT, posts)
     return answered
-
-
-OFFERS_AND_SIDES = tuple((kind, side) for kind in OFFER_KINDS for side in (0, 1))
 
 
 async def ending_text(bot: CommandPost, game: Game) -> str:
@@ -152,9 +149,13 @@ async def retire_board(bot: CommandPost, game: Game) -> None:
 
 
 def offer_text(game: Game, kind: str, side: int, opponent: str) -> str:
-    """The message of an offer, with what the opponent may do about it."""
-    command = "draw" if kind == "draw" else "takeback"
+    """The message of an offer, with what the opponent may do about it (an opponent on
+    another transport is asked there)."""
     what = ("offers a draw" if kind == "draw"
             else "asks to take back their last turn")
-    return (f"{game.names[side]} {what} in game #{game.id}. {opponent}: accept or decline "
-            f"with the buttons, or `/{command}` (`/{command} decline:True`).")
+    said = f"{game.names[side]} {what} in game #{game.id}."
+    if game.transports[1 - side] != TRANSPORT:
+        how = {"email": "e-mail"}.get(game.transports[1 - side], game.transports[1 - side])
+        return f"{said} {opponent} is asked by {how}."
+    return (f"{said} {opponent}: accept or decline with the buttons, or `/{kind}` "
+            f"(`/{kind} decline:True`).")

@@ -36,10 +36,11 @@ async def test_the_wrong_case_is_pointed_out(world):
 
 async def test_chat_and_spectators_get_nothing_and_a_move_out_of_turn_a_short_answer(world):
     thread, game = await _start(world)
-    for text in ("good luck!", "gg", "let me think about it", "hmm?"):
+    for text in ("good luck!", "gg", "let me think about it", "hmm?", "what about e4?"):
         assert await _typed(world, world.alice, thread, text) is None
     assert await _typed(world, world.carol, thread, "b2-a3/D") is None
     assert await _typed(world, world.bob, thread, "nice") is None
+    assert await _typed(world, world.bob, thread, "is b2 weak") is None
     assert await _typed(world, world.bob, thread, "h8-i7/D") == (
         "It is not your turn in game #1: alice (White) is to move.")
     assert (await world.service.game(game.id)).ply == 0

@@ -7,6 +7,7 @@ import discord
 from discord import app_commands
 
 from bot.clock import DAY
+from bot.commands import Commands
 
 from .conftest import START
 from .test_play import _start
@@ -103,7 +104,12 @@ async def test_an_email_player_gets_the_digest_as_a_mail(world):
     service = world.service
     eve = await service.player("email", "eve@example.org", "eve")
     alice = await service.player("discord", str(world.alice.id), "alice")
-    await service.set_preference(eve, "digest", True)
+    words = Commands(service, lambda name: service.find_player("email", name))
+    assert (await words.handle(eve, "email:eve@example.org", "digest sometimes")).text == (
+        "Say `digest on` or `digest off`.")
+    reply = await words.handle(eve, "email:eve@example.org", "digest on")
+    assert reply.text == "You will get a daily digest of the games waiting for your move."
+    eve = await service.get_player(eve.id)
     challenge = await service.challenge(alice, "email:eve@example.org", eve, "clash", side=1)
     await service.accept(eve, challenge.challenge.id)
     assert await service.process_digests() == 1

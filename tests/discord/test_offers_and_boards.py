@@ -199,3 +199,15 @@ async def test_a_loss_on_time_is_posted_once_and_lapses_the_offer(world):
     offer = _fresh(thread, offer_id)
     assert offer.content == "alice's draw offer in game #1 lapsed: the game is over."
     assert not offer.components and not thread.history()[0].components
+
+
+async def test_an_offer_to_an_email_player_has_no_buttons(world):
+    service = world.service
+    alice = await service.player("discord", str(world.alice.id), "alice")
+    eve = await service.player("email", "eve@example.org", "eve")
+    made = await service.challenge(alice, f"discord:{world.channel.id}", eve, "mini-chieftain",
+                                   side=0)
+    await service.accept(eve, made.challenge.id)
+    r = await world.alice.slash(world.channel, "draw", game=1)
+    assert r.response.content == "alice offers a draw in game #1. eve is asked by e-mail."
+    assert not _fresh(world.channel, r.response.id).components
