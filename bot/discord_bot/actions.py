@@ -45,9 +45,10 @@ async def acted(bot: CommandPost, interaction: discord.Interaction, sender: Play
         await bot.flush()
         return
     answer = ANSWERS.get(action)
-    said = live.outcome(game, "takeback" if "takeback" in action else "draw", 1 - side,
-                        answer, sender.display_name) if answer else ""
-    edited = await live.settle_offers(bot, game, sender.display_name, answer,
+    answered = ("takeback" if "takeback" in action else "draw", 1 - side)
+    said = live.outcome(game, *answered, answer, sender.display_name) if answer else ""
+    lapse = "the last turn was taken back" if action == "accept_takeback" else None
+    edited = await live.settle_offers(bot, game, sender.display_name, answer, answered, lapse,
                                       pressed=interaction if pressed else None)
     if game.is_over or action == "accept_takeback":
         await bot.send_board(interaction, game, "" if game.is_over else said)

@@ -80,23 +80,26 @@ async def offer_here(bot: CommandPost, game: Game, kind: str, side: int) -> bool
     return any(p.channel == str(thread) for p in posts)
 
 
-def outcome(game: Game, kind: str, side: int, answer: str | None, by: str) -> str:
-    """What happened to ``side``'s offer: ``answer`` is accepted / declined, or None when
-    a move (``by`` the mover) or the end of the game made it moot."""
+def outcome(game: Game, kind: str, side: int, answer: str | None, by: str,
+            lapse: str | None = None) -> str:
+    """What happened to ``side``'s offer: ``answer`` is accepted / declined (``by`` whom),
+    or None when it lapsed: the game ended, ``lapse`` happened, or ``by`` moved instead."""
     what = f"{game.names[side]}'s {WHAT[kind]} in game #{game.id}"
     if answer is not None:
         return f"{by} {answer} {what}."
     if game.is_over:
         return f"{what} lapsed: the game is over."
-    return f"{what} lapsed: {by} moved instead."
+    return f"{what} lapsed: {lapse or f'{by} moved instead'}."
 
 
 async def settle_offers(bot: CommandPost, game: Game, by: str, answer: str | None = None,
+                        answered: tuple[str, int] | None = None, lapse: str | None = None,
                         pressed: discord.Interaction | None = None) -> bool:
     """Edit the messages of every offer that no longer stands in ``game``: they say what
-    happened and lose their buttons. ``pressed``: the interaction of a button on one of
-    them, answered by that edit. True if ``pressed`` was answered so."""
-    answered = False
+    happened and lose their buttons. The offer ``answered`` (kind, side) was answered
+    ``answer`` by ``by``; the others lapsed (``lapse`` says why). ``pressed``: the
+    interaction of a button on one of them, answered by that edit. True if it was."""
+    edited = False
     for name, side in OFFERS_AND_SIDES:
         standing = game.draw_offer if name == "draw" else game.takeback_offer
         if standing == side and not game.is_over:
@@ -104,17 +107,17 @@ async def settle_offers(bot: CommandPost, game: Game, by: str, answer: str | Non
         posts = await bot.service.posts(TRANSPORT, game.id, offer_kind(name, side))
         if not posts:
             continue
-        text = outcome(game, name, side, answer, by)
+        text = outcome(game, name, side, answer if (name, side) == answered else None, by,
+                       lapse)
         for post in posts:
-            mine = (pressed is not None and pressed.message is not None
-                    and str(pressed.message.id) == post.message)
-            if mine and not pressed.response.is_done():  # type: ignore[union-attr]
-                await pressed.response.edit_message(content=text, view=None)  # type: ignore[union-attr]
-                answered = True
+            if pressed is not None and not pressed.response.is_done() and (
+                    pressed.message is not None and str(pressed.message.id) == post.message):
+                await pressed.response.edit_message(content=text, view=None)
+                edited = True
             else:
                 await edit(bot, post, content=text, view=None)
         await bot.service.forget_posts(TRANSPORT, posts)
-    return answered
+    return edited
 
 
 async def ending_text(bot: CommandPost, game: Game) -> str:

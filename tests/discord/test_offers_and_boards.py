@@ -211,3 +211,16 @@ async def test_an_offer_to_an_email_player_has_no_buttons(world):
     r = await world.alice.slash(world.channel, "draw", game=1)
     assert r.response.content == "alice offers a draw in game #1. eve is asked by e-mail."
     assert not _fresh(world.channel, r.response.id).components
+
+
+async def test_a_takeback_lapses_a_standing_draw_offer_without_calling_it_accepted(world):
+    thread, game = await _start(world, "mini-chieftain")
+    move = (await world.service.legal_moves(game))[0]
+    await world.alice.slash(thread, "move", move=move)
+    r = await world.bob.slash(thread, "draw")
+    draw_id = r.response.id
+    r = await world.alice.slash(thread, "takeback")
+    await world.bob.click(_fresh(thread, r.response.id), label="Accept takeback")
+    _settled(thread, r.response.id, "bob accepted alice's takeback request in game #1.")
+    _settled(thread, draw_id, "bob's draw offer in game #1 lapsed: the last turn was taken "
+                              "back.")
