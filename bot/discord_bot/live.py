@@ -158,7 +158,11 @@ def offer_text(game: Game, kind: str, side: int, opponent: str) -> str:
             else "asks to take back their last turn")
     said = f"{game.names[side]} {what} in game #{game.id}."
     if game.transports[1 - side] != TRANSPORT:
-        how = {"email": "e-mail"}.get(game.transports[1 - side], game.transports[1 - side])
-        return f"{said} {opponent} is asked by {how}."
+        return f"{said} {opponent} is asked by {by_transport(game.transports[1 - side])}."
     return (f"{said} {opponent}: accept or decline with the buttons, or `/{kind}` "
             f"(`/{kind} decline:True`).")
+
+
+def by_transport(transport: str) -> str:
+    """A transport's name in a sentence: ``by e-mail``."""
+    return {"email": "e-mail"}.get(transport, transport)

@@ -76,10 +76,13 @@ class Notifier:
             return
         elsewhere = not is_discord_place(n.place)
         offer = await self._offer(n, player.id)
-        if offer is None and n.kind in ANSWERS and not await self._from_elsewhere(n, player.id):
+        from_elsewhere = await self._from_elsewhere(n, player.id)
+        if offer is None and n.kind in ANSWERS and not from_elsewhere:
             if player.preferences.get(DM_PREFERENCE):
                 await self._dm(player.address, n.text)
             return  # the answer edited the offer's message where it was made
+        if from_elsewhere and offer is None:
+            await self._settle_from_elsewhere(n, player.id)
         if player.preferences.get(DM_PREFERENCE) or elsewhere:
             # a game that lives elsewhere (an e-mail game) has no thread to post in: by DM
             view = offer_view(n.game_id, offer[0]) if offer and n.game_id else None
@@ -109,6 +112,18 @@ class Notifier:
         sent = await self._post(n.place, f"<@{player.address}> {n.text}", view, file)
         if offer is not None and sent is not None:
             await self._offer_posted(n, offer, sent)
+
+    async def _settle_from_elsewhere(self, n: Notification, player_id: int) -> None:
+        """The opponent on another transport answered an offer or moved: the offers'
+        messages here say so and lose their buttons."""
+        game = await self.bot.service.game(n.game_id)  # type: ignore[arg-type]
+        side = game.side_of(player_id) if game else None
+        if game is None or side is None:
+            return
+        other = game.names[1 - side]
+        how = live.by_transport(game.transports[1 - side])
+        lapse = f"{other} answered it by {how}" if n.kind in ANSWERS else None
+        await live.settle_offers(self.bot, game, other, lapse=lapse)
 
     async def _offer(self, n: Notification, player_id: int) -> tuple[str, int] | None:
         """What the opponent of the player offers, if ``n`` tells of an offer that still

@@ -211,6 +211,12 @@ async def test_an_offer_to_an_email_player_has_no_buttons(world):
     r = await world.alice.slash(world.channel, "draw", game=1)
     assert r.response.content == "alice offers a draw in game #1. eve is asked by e-mail."
     assert not _fresh(world.channel, r.response.id).components
+    await service.decline_draw(eve, 1)  # by mail
+    await world.bot.flush()
+    _settled(world.channel, r.response.id,
+             "alice's draw offer in game #1 lapsed: eve answered it by e-mail.")
+    assert world.channel.last_message.content == (
+        f"{world.alice.mention} eve declined your draw offer in game #1.")
 
 
 async def test_a_takeback_lapses_a_standing_draw_offer_without_calling_it_accepted(world):
