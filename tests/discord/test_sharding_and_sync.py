@@ -106,3 +106,15 @@ async def test_two_shards_serve_their_servers_and_dms_reach_shard_zero(tmp_path)
         await env.shutdown()
         await service.close()
     env.raise_errors()
+
+
+async def test_discord_sync_logs_in_uploads_and_closes(tmp_path, monkeypatch):
+    seen = []
+
+    async def login(self, token):
+        seen.append((token, self.sync_only))
+
+    monkeypatch.setattr(app.CommandPost, "login", login)
+    settings = Settings.from_env({}, db_path=tmp_path / "g.db", discord_token="t0ken")
+    assert await app.sync(settings) == 0
+    assert seen == [("t0ken", True)]
