@@ -222,9 +222,8 @@ class PlayCommands(commands.Cog, name="Playing"):
                                                "anyone, use `/challenge` in a server.")
             return
         server = await self._server(interaction)
-        if interaction.guild_id:
-            if server.get("channel"):
-                place = channel_place(int(server["channel"]))  # type: ignore[arg-type]
+        if server.get("channel"):
+            place = channel_place(int(server["channel"]))  # type: ignore[arg-type]
         allowed = server.get("variants")
         if allowed and variant is None:
             variant = allowed[0]  # type: ignore[index]

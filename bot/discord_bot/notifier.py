@@ -74,7 +74,9 @@ class Notifier:
         player = await self.bot.service.get_player(n.player_id)  # type: ignore[arg-type]
         if player is None or player.transport != TRANSPORT:
             return
-        elsewhere = not is_discord_place(n.place)
+        # a game that lives elsewhere (an e-mail game, a game challenged in a DM) has no
+        # thread or channel the player reads: its news comes by DM
+        elsewhere = not is_discord_place(n.place) or await self._private(n.place)
         offer = await self._offer(n, player.id)
         from_elsewhere = await self._from_elsewhere(n, player.id)
         if offer is None and n.kind in ANSWERS and not from_elsewhere:
@@ -84,7 +86,6 @@ class Notifier:
         if from_elsewhere and offer is None:
             await self._settle_from_elsewhere(n, player.id)
         if player.preferences.get(DM_PREFERENCE) or elsewhere:
-            # a game that lives elsewhere (an e-mail game) has no thread to post in: by DM
             view = offer_view(n.game_id, offer[0]) if offer and n.game_id else None
             sent = await self._dm(player.address, n.text, await self._board(n, player.id), view)
             if sent is not None:
@@ -178,6 +179,10 @@ class Notifier:
             await channel.edit(archived=False)
         return await channel.send(discord_times(text)[:2000], view=view or discord.utils.MISSING,
                                   file=file or discord.utils.MISSING)
+
+    async def _private(self, place: str | None) -> bool:
+        """Whether ``place`` is a DM channel (someone's conversation with the bot)."""
+        return isinstance(await self._channel(place), discord.DMChannel)
 
     async def _channel(self, place: str | None) -> discord.abc.Messageable | None:
         target = target_of(place) if place else None

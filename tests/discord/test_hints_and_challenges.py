@@ -91,3 +91,18 @@ async def test_challenge_offers_the_servers_variants_and_days(world, moderator):
     names = [c["name"] for c in r]
     assert names[0] == "3 days per move (this server's default)"
     assert "no clock" in names
+
+
+async def test_a_challenge_made_in_a_dm_reaches_the_opponent_by_dm(world):
+    r = await world.alice.user.slash("challenge", opponent=world.bob.user, variant="clash",
+                                     side=0)
+    assert not r.ephemeral, r.response.content
+    dm = world.bob.user.dm_channel.history()[-1]
+    assert dm.content.startswith("alice challenges you: Clash of Command")
+    r = await world.bob.slash(world.channel, "accept")
+    assert not r.ephemeral, r.response.content
+    said = r.followups[-1] if r.followups else r.response
+    assert said.content.endswith("Play here with `/move game:1`."), said.content
+    r = await world.alice.user.slash("move", move="b2-a3/D")
+    assert not r.ephemeral, r.response.content
+    assert "b2-a3/D" in world.bob.user.dm_channel.history()[-1].content
