@@ -27,7 +27,7 @@ from ..service import GameService
 from ..storage import StorageError
 from . import live, logs, pictures
 from .notifier import Notifier, discord_times
-from .places import TRANSPORT
+from .places import TRANSPORT, target_of
 from .views import ChallengeButton, GameButton, game_view
 
 log = logging.getLogger(__name__)
@@ -188,18 +188,27 @@ class CommandPost(commands.AutoShardedBot):
     async def send_board(self, interaction: discord.Interaction, game: Game, lead: str,
                          perspective: int = 0) -> None:
         """Answer with ``game``'s board (the interaction deferred first: drawing takes
-        time); the new message is the game's live board, or announces its end."""
+        time). In the game's thread the new message is its live board; elsewhere (another
+        channel, a DM) it is a look at the board, without buttons. A finished game's board
+        announces its end."""
         if not interaction.response.is_done():
             await interaction.response.defer(thinking=True)
         if game.is_over:
             lead = "\n".join(filter(None, [lead, await live.ending_text(self, game)]))
-        sent = await self.reply(interaction, **await self.board_message(game, lead, perspective))
-        await self.board_sent(game, sent, interaction.channel_id or 0)
+        message = await self.board_message(game, lead, perspective)
+        home = interaction.channel_id == (target_of(game.place) if game.place else None)
+        if not home:
+            message.pop("view", None)
+        sent = await self.reply(interaction, **message)
+        if home:
+            await live.board_posted(self, game, sent, interaction.channel_id or 0)
+        if game.is_over:
+            await live.ending_announced(self, game, sent, interaction.channel_id or 0)
 
     async def board_sent(self, game: Game, sent: discord.abc.Snowflake | None,
                          channel_id: int) -> None:
-        """``sent`` shows ``game``'s board: it is the live one; a finished game's end is
-        said."""
+        """``sent``, in the game's thread, shows ``game``'s board: it is the live one; a
+        finished game's end is said."""
         await live.board_posted(self, game, sent, channel_id)
         if game.is_over:
             await live.ending_announced(self, game, sent, channel_id)

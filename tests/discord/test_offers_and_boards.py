@@ -230,3 +230,12 @@ async def test_a_takeback_lapses_a_standing_draw_offer_without_calling_it_accept
     _settled(thread, r.response.id, "bob accepted alice's takeback request in game #1.")
     _settled(thread, draw_id, "bob's draw offer in game #1 lapsed: the last turn was taken "
                               "back.")
+
+
+async def test_a_board_looked_at_elsewhere_leaves_the_threads_board_live(world):
+    thread, game = await _start(world)
+    r = await world.carol.slash(world.channel, "board", game=1)
+    look = r.followups[-1] if r.followups else r.response
+    assert not _fresh(world.channel, look.id).components
+    assert _labels(thread.history()[0]) == ["Legal moves", "Flip board", "Offer draw",
+                                            "Resign"]
