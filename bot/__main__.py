@@ -6,6 +6,7 @@
   ``commandpost discord sync`` — upload the bot's slash commands now.
 * ``commandpost render VARIANT [POSITION] -o FILE`` and ``commandpost gallery DIR`` —
   board pictures.
+* ``commandpost diagrams docs/rules`` — the pictures of the rules documents.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ COMMANDS = {
     "discord": "bot.discord_bot.app",
     "render": "bot.render_cli",
     "gallery": "bot.render_cli:gallery_main",
+    "diagrams": "bot.rules_diagrams:diagrams_main",
 }
 
 
