@@ -138,6 +138,21 @@ SERVERS = Migration(3, "server settings and watchers of games", (
         PRIMARY KEY (game_id, player_id)) WITHOUT ROWID""",
 ))
 
+TRANSPORT_POSTS = Migration(6, "messages a transport posted and may edit; its own state", (
+    """CREATE TABLE posts (
+        transport TEXT NOT NULL,            -- discord
+        game_id INTEGER NOT NULL REFERENCES games (id),
+        kind TEXT NOT NULL,                 -- board (the live one), draw / takeback (an offer)
+        channel TEXT NOT NULL,              -- the transport's channel (or DM) id
+        message TEXT NOT NULL,              -- the transport's message id
+        created_at REAL NOT NULL,
+        PRIMARY KEY (transport, game_id, kind, message)) WITHOUT ROWID""",
+    """CREATE TABLE transport_state (
+        key TEXT PRIMARY KEY,               -- e.g. discord:command-tree
+        value TEXT NOT NULL,
+        updated_at REAL NOT NULL)""",
+))
+
 WATCH_TOKENS = Migration(11, "watch tokens: the secret of each game's web page", (
     """CREATE TABLE watch_tokens (
         game_id INTEGER PRIMARY KEY REFERENCES games (id),
@@ -145,4 +160,5 @@ WATCH_TOKENS = Migration(11, "watch tokens: the secret of each game's web page",
         created_at REAL NOT NULL)""",
 ))
 
-MIGRATIONS: tuple[Migration, ...] = (INITIAL, EMAIL_TOKENS, SERVERS, WATCH_TOKENS)
+MIGRATIONS: tuple[Migration, ...] = (INITIAL, EMAIL_TOKENS, SERVERS, TRANSPORT_POSTS,
+                                   WATCH_TOKENS)

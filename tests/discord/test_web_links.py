@@ -34,7 +34,7 @@ async def test_every_board_message_links_to_the_game_page(world):
     assert labels[:4] == ["Legal moves", "Flip board", "Offer draw", "Resign"]
     r = await world.bob.slash(thread, "resign")
     over = next(m for m in thread.history() if m.id == r.response.id)
-    assert over.content.startswith("You resigned game #1")
+    assert "wins: bob resigned (1-0)" in over.content
     assert over.attachments and _links(over) == [("Watch in a browser", link)]
 
 
