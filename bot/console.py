@@ -21,7 +21,7 @@ from engine import EngineError, Move, get_variant
 from .commands import Commands, Reply
 from .config import ConfigError, Settings, add_db_option, settings_for
 from .model import Game, Notification, Player
-from .picture import write_png
+from .picture import game_info, write_png
 from .records import END
 from .results import Refusal
 from .scheduler import Scheduler
@@ -126,8 +126,8 @@ class Console:
         self.out(caption(variant, position))
         path = self.settings.pictures_dir / f"game-{game.id}-{ply}.png"
         result = self.service.describe_result(game) if game.is_over else ""
-        written, note = write_png(position, path, last, f"Game #{game.id}: {game.names[0]} vs "
-                                                        f"{game.names[1]}", result)
+        info = game_info(game, await self.service.played_moves(game.id), ply)
+        written, note = write_png(position, path, last, result=result, info=info)
         self.out(f"Picture: {written}" if written else f"({note})")
 
     async def _last_move(self, game: Game, ply: int) -> Move | None:

@@ -51,6 +51,7 @@ class Theme:
     headquarters: RGB
     # marks
     last_move: RGBA
+    mark_edge: RGB  # the dark edge of the last move's rings and arrow
     capture: RGBA
     highlight: RGBA
     heroic: RGB
@@ -91,6 +92,7 @@ CLASSIC = Theme(
     bridge_edge=(84, 54, 26),
     headquarters=(200, 64, 40),
     last_move=(246, 214, 52, 130),
+    mark_edge=(34, 26, 18),
     capture=(220, 40, 32, 200),
     highlight=(40, 150, 70, 190),
     heroic=(236, 178, 20),
