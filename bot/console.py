@@ -127,7 +127,8 @@ class Console:
         path = self.settings.pictures_dir / f"game-{game.id}-{ply}.png"
         result = self.service.describe_result(game) if game.is_over else ""
         info = game_info(game, await self.service.played_moves(game.id), ply)
-        written, note = write_png(position, path, last, result=result, info=info)
+        written, note = write_png(position, path, last, result=result, info=info,
+                                  theme=self.settings.theme)
         self.out(f"Picture: {written}" if written else f"({note})")
 
     async def _last_move(self, game: Game, ply: int) -> Move | None:

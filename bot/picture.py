@@ -68,13 +68,16 @@ def game_info(game: Game, played: Sequence[PlayedMove], ply: int | None = None,
 
 
 def write_png(position: Position, path: Path, last_move: Move | None = None,
-              caption: str = "", result: str = "", info: Any = None) -> tuple[Path | None, str]:
-    """Draw ``position`` into ``path``; the path written (None if none) and a note."""
+              caption: str = "", result: str = "", info: Any = None,
+              theme: str = "classic") -> tuple[Path | None, str]:
+    """Draw ``position`` into ``path`` in ``theme``; the path written (None if none) and a
+    note."""
     render = _renderer()
     if render is None:
         return None, "no picture: the renderer is not available"
     try:
-        png = render(position, last_move=last_move, caption=caption, result=result, info=info)
+        png = render(position, last_move=last_move, caption=caption, result=result, info=info,
+                     theme=theme)
     except Exception as err:  # a picture must never break a game
         log.debug("rendering failed", exc_info=True)
         return None, f"no picture: rendering failed ({err})"
