@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 from PIL import Image, ImageDraw
 
@@ -29,6 +29,7 @@ MIN_HEADER_FONT = 13
 MAX_HEADER_LINES = 4  # more than this and the header's face shrinks
 PANEL_FONT = 0.86  # of the header's size
 LINE = 1.32  # line height, in font sizes
+NBSP = "\u00a0"  # a space no line breaks at
 
 
 @dataclass(frozen=True)
@@ -50,8 +51,12 @@ class Paragraph:
     align: str = "left"  # or "right": a short paragraph pushed to the right edge
 
     def word(self, text: str, colour: RGB, bold: bool = False,
-             images: Sequence[Image.Image] = (), joined: bool = False) -> Paragraph:
-        """Add ``text`` as words (the images go before the first)."""
+             images: Sequence[Image.Image] = (), joined: bool = False,
+             keep: bool = False) -> Paragraph:
+        """Add ``text`` as words (the images go before the first); ``keep`` holds its words
+        together on one line (where the line is wide enough)."""
+        if keep:
+            text = text.replace(" ", NBSP)
         words = text.split(" ") if text else [""]
         for k, w in enumerate(words):
             if not w and not (k == 0 and images):
@@ -86,7 +91,7 @@ class Typesetter:
         return round(self.size * LINE)
 
     def text_width(self, text: str, bold: bool = False) -> float:
-        return self.draw.textlength(text, font=font(self.size, bold)) if text else 0.0
+        return text_width(text, self.size, bold) if text else 0.0
 
     def item_width(self, item: Item) -> float:
         pics = sum(im.width for im in item.images) + self.gap * len(item.images)
@@ -153,18 +158,66 @@ class Typesetter:
         return sum(len(self.lines(p, width)) for p in paragraphs)
 
 
+_MEASURE = ImageDraw.Draw(Image.new("L", (1, 1)))
+
+
+@lru_cache(maxsize=4096)
+def text_width(text: str, size: int, bold: bool = False) -> float:
+    """The advance of ``text`` in the face at ``size`` (cached: names and words recur)."""
+    return _MEASURE.textlength(text, font=font(size, bold))
+
+
+def _runs(placed: Sequence[Placed]) -> list[tuple[float, float, str, Item]]:
+    """Words of one style that follow each other on a line, joined into one string (one
+    text call instead of one per word), as (x, y, text, first item)."""
+    runs: list[tuple[float, float, str, Item]] = []
+    broken = True  # a picture between words ends a run
+    for p in placed:
+        item = p.item
+        if item.images or not item.text:
+            broken = True
+            continue
+        if runs and not broken:
+            x, y, text, first = runs[-1]
+            if y == p.y and first.colour == item.colour and first.bold == item.bold \
+                    and p.x >= x:
+                runs[-1] = (x, y, text + ("" if item.joined else " ") + item.text, first)
+                continue
+        runs.append((p.x, p.y, item.text, item))
+        broken = False
+    return runs
+
+
 def draw_placed(image: Image.Image, placed: Sequence[Placed], size: int) -> None:
     """Draw placed items onto ``image`` (pictures pasted with their own transparency)."""
-    draw = ImageDraw.Draw(image)
     gap = size * 0.22
     for p in placed:
         x = p.x
         for im in p.item.images:
             image.paste(im, (round(x), round(p.y - im.height / 2)), im)
             x += im.width + gap
-        if p.item.text:
-            draw.text((x, p.y), p.item.text, font=font(size, p.item.bold), fill=p.item.colour,
-                      anchor="lm")
+        if p.item.images and p.item.text:
+            _draw_text(image, x, p.y, p.item.text, size, p.item.bold, p.item.colour)
+    for x, y, text, first in _runs(placed):
+        _draw_text(image, x, y, text, size, first.bold, first.colour)
+
+
+def _draw_text(image: Image.Image, x: float, y: float, text: str, size: int, bold: bool,
+               colour: RGB) -> None:
+    """``text`` with its left edge at ``x`` and its middle at ``y``, through a cached mask:
+    the same names, clocks and moves recur in every picture of a game."""
+    mask, (dx, dy) = _text_mask(text, size, bold)
+    left, top = round(x) + dx, round(y) + dy
+    image.paste(colour, (left, top, left + mask.width, top + mask.height), mask)
+
+
+@lru_cache(maxsize=2048)
+def _text_mask(text: str, size: int, bold: bool) -> tuple[Image.Image, tuple[int, int]]:
+    face = font(size, bold)
+    x0, y0, x1, y1 = face.getbbox(text, anchor="lm")
+    mask = Image.new("L", (max(1, x1 - x0), max(1, y1 - y0)), 0)
+    ImageDraw.Draw(mask).text((-x0, -y0), text, font=face, fill=255, anchor="lm")
+    return mask, (x0, y0)
 
 
 def header_size(width: int, board_width: int) -> int:

@@ -28,6 +28,7 @@ from .frame import (
     MAX_HEADER_LINES,
     MIN_FONT,
     MIN_HEADER_FONT,
+    NBSP,
     PANEL_FONT,
     PANEL_MIN_WIDTH,
     PANEL_SHARE,
@@ -162,7 +163,7 @@ def render_image(position: Position, *, variant: Variant | None = None, perspect
         _paste(image, sprite, layout.centres[node])
     draw_placed(image, comp.header, comp.header_size)
     draw_placed(image, comp.panel, comp.panel_size)
-    palette = _palette(variant, comp, theme)
+    palette = _palette_for(variant, theme)
     return image.quantize(palette=palette, dither=Image.Dither.NONE)
 
 
@@ -266,7 +267,7 @@ def _header(variant: Variant, position: Position, theme: Theme, info: GameInfo |
                    images=(_token(theme, variant, side, size),))
         state.word(f"· move {position.fullmove}", theme.caption_dim)
         if info.deadline:
-            state.word(f"· {info.deadline}", theme.caption)
+            state.word(f"· {info.deadline}", theme.caption, keep=True)
         status = _status(variant, position)
         if status:
             state.word(f"· {status}", theme.caption)
@@ -288,10 +289,10 @@ def _panel(variant: Variant, position: Position, theme: Theme, info: GameInfo | 
         name = info.players[side] if info.players else variant.side_names[side]
         row.word(name, theme.caption, bold=True, images=(_token(theme, variant, side, size),))
         if info.clocks[side]:
-            row.word(f"· {info.clocks[side]}", theme.caption)
+            row.word(f"· {info.clocks[side]}", theme.caption, keep=True)
         out.append(row)
         out.append(_losses(variant, theme, family, lost, side, size))
-    moves = [m.replace(" ", "\u00a0") for m in info.moves]
+    moves = [m.replace(" ", NBSP) for m in info.moves]
     if moves:
         if beside:
             room = max(1, max_lines - len(out) - 1 - (1 if _legend_kinds(variant) else 0) * 3)
@@ -359,17 +360,18 @@ def _family_letters(family: str) -> list[str]:
     return sorted({letter for fam, letter in GLYPHS if fam == family}) or ["?"]
 
 
-def _palette(variant: Variant, comp: Composition, theme: Theme) -> Image.Image:
-    return _palette_for(variant, comp.board.size, comp.board.perspective, comp.header_size,
-                        comp.panel_size, theme)
+PALETTE_SIZE = 360  # the palette is fitted on a picture this wide, whatever the size
 
 
 @lru_cache(maxsize=64)
-def _palette_for(variant: Variant, board_size: int, perspective: int, header: int, panel: int,
-                 theme: Theme) -> Image.Image:
+def _palette_for(variant: Variant, theme: Theme) -> Image.Image:
     """A 256-colour palette fitted to everything a picture of this board can show: the
     board, every piece of the family for both sides (plain, heroic, carrying), every
-    mark, the arrow, the tokens, swatches and the text."""
+    mark, the arrow, the tokens, swatches and the text. The colours (and the blends of
+    their anti-aliased edges) do not depend on the size, so one small sample serves every
+    size and the first picture of a new size does not pay for it."""
+    board_size, perspective = PALETTE_SIZE, 0
+    header = panel = MIN_HEADER_FONT
     topology = variant.topology
     family = family_of(variant.name, topology.name)
     layout = _layout(topology, board_size, perspective)
@@ -404,4 +406,15 @@ def _palette_for(variant: Variant, board_size: int, perspective: int, header: in
             draw.text((4, 4 + (2 * k + j) * header * 1.4), sample_text, font=font(size, bold),
                       fill=colour)
     sample.paste(busy, (0, layout.height))
-    return sample.quantize(256, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
+    # the marks' exact colours are kept whatever the sample's pixel counts say: a thin
+    # dark edge must stay dark, or the last move fades on some terrain
+    keys = sorted({theme.mark_edge, theme.last_move[:3], theme.capture[:3],
+                   theme.highlight[:3], theme.caption, theme.caption_dim, theme.frame,
+                   *(c.fill for c in colours), *(c.outline for c in colours)})
+    fitted = sample.quantize(256 - len(keys), method=Image.Quantize.MEDIANCUT,
+                             dither=Image.Dither.NONE)
+    entries = (fitted.getpalette() or [])[:3 * (256 - len(keys))]
+    entries += [v for rgb in keys for v in rgb]
+    palette = Image.new("P", (1, 1))
+    palette.putpalette(entries)
+    return palette
