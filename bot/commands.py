@@ -417,11 +417,12 @@ class Commands:
 
     async def import_record(self, sender: Player, place: str, text: str,
                             opponent_name: str) -> Reply:
-        """Start a game from a record against ``opponent_name``."""
+        """Offer ``opponent_name`` to continue the game of a record: a challenge they
+        accept (or decline)."""
         opponent = await self.find_player(opponent_name)
         if isinstance(opponent, Refusal):
             return _reply(opponent)
-        return _reply(await self.service.import_game(sender, place, text, opponent))
+        return _reply(await self.service.offer_import(sender, place, text, opponent))
 
     # --- players --------------------------------------------------------------------
     async def cmd_vacation(self, sender: Player, place: str, args: list[str]) -> Reply:

@@ -138,4 +138,9 @@ SERVERS = Migration(3, "server settings and watchers of games", (
         PRIMARY KEY (game_id, player_id)) WITHOUT ROWID""",
 ))
 
-MIGRATIONS: tuple[Migration, ...] = (INITIAL, EMAIL_TOKENS, SERVERS)
+IMPORT_CHALLENGES = Migration(9, "a challenge may carry a game record to continue", (
+    # NULL: a new game; else the record of the game to continue (`import ... vs NAME`)
+    "ALTER TABLE challenges ADD COLUMN record TEXT",
+))
+
+MIGRATIONS: tuple[Migration, ...] = (INITIAL, EMAIL_TOKENS, SERVERS, IMPORT_CHALLENGES)

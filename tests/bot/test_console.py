@@ -132,8 +132,17 @@ async def test_export_to_a_file_and_import_it_again(session, tmp_path):
     assert out.endswith(f"Written to {record}.")
     assert "1. b2-a3/D" in record.read_text()
     out = await session(f"import {record} vs bob")
-    assert out.startswith("Imported as game #2 (in progress, 1 step): Alice (White) vs bob "
-                          "(Black).")
+    assert out.splitlines()[0] == (
+        "Challenge #2 sent to bob: to continue a recorded game of Clash of Command (1 step "
+        "played; Alice plays White). The game starts when bob accepts.")
+    assert "[to bob] Alice invites you to continue a recorded game" in out
+    assert "No games" not in await session("games")
+    await session("as bob")
+    out = await session("accept #2")
+    assert out.startswith("Challenge #2 accepted. Imported as game #2 (in progress, 1 step): "
+                          "Alice (White) vs bob (Black).")
+    assert "[to alice] bob accepted challenge #2: game #2 continues the recorded game" in out
+    await session("as Alice")
     assert await session(f"import {tmp_path / 'missing.txt'} vs bob") == (
         f"I cannot read {tmp_path / 'missing.txt'}: no such file.")
 
