@@ -19,7 +19,7 @@ from ..service import GameService
 from ..storage import StorageError
 from . import logs, pictures
 from .notifier import Notifier
-from .places import TRANSPORT
+from .places import TRANSPORT, target_of
 from .views import ChallengeButton, GameButton, game_view
 
 log = logging.getLogger(__name__)
@@ -41,6 +41,12 @@ class CommandPost(commands.Bot):
         self.notifier = Notifier(self)
         self._addresses: dict[int, str] = {}
         self._flush_lock = asyncio.Lock()
+        pictures.use_guild_lookup(self._guild_of)
+
+    def _guild_of(self, place: str) -> int | None:
+        """The server a place (channel or thread) belongs to, from the client's cache."""
+        channel = self.get_channel(target_of(place) or 0)
+        return getattr(getattr(channel, "guild", None), "id", None)
 
     async def setup_hook(self) -> None:
         from .commands_admin import AdminCommands
