@@ -378,6 +378,10 @@ def test_castling_not_across_an_attacked_square_and_not_into_check() -> None:
     assert texts(position, "e1") == {"Ke1-d1", "Ke1-d2", "Ke1-f2", "O-O-O"}
     assert refusal(position, "O-O") == \
         "the headquarters (King) may not cross f1: Black's armour (Knight) on f4 attacks it"
+    # the King's own square after castling, attacked only once the Rook has moved
+    into = board({"e1": "K", "h1": "R", "h2": "p", "e8": "k"})
+    assert refusal(into, "O-O") == ("the headquarters (King) would be attacked on g1 after "
+                                    "castling, by Black's infantry (Pawn) on h2")
 
 
 def test_castling_not_out_of_check() -> None:
