@@ -164,6 +164,9 @@ async def test_a_game_over_shows_in_ratings_and_leaderboard(session):
     out = await session("c3xd4")
     assert out.startswith("c3xd4 played in game #1. Game over: Alice (White) wins: Black has "
                           "no Commander left (1-0).")
+    # the text board says the result, not whose move it would be
+    assert "Black to move" not in out
+    assert "Game over: Alice (White) wins: Black has no Commander left (1-0)." in out.splitlines()
     assert await session("rating") == "You have no rated Clash of Command games yet (you " \
                                       "start at 1500)."
     assert await session("leaderboard") == "No rated Clash of Command games yet."
@@ -310,16 +313,6 @@ def test_markdown_is_shown_bold_on_a_terminal_and_plain_elsewhere():
     assert terminal_text(text, bold=True).startswith("\x1b[1mMoves\x1b[0m\n\x1b[1mArmour\x1b[0m")
 
 
-async def test_after_a_win_the_text_board_says_the_result(session):
-    await session("challenge bob white from 5/4/5/4/5/1c2/1B3/4/C4 w 1")
-    await session("as bob")
-    await session("accept")
-    await session("as Alice")
-    out = await session("c3xd4")
-    assert "Black to move" not in out
-    assert "Game over: Alice (White) wins: Black has no Commander left (1-0)." in out.splitlines()
-
-
 def test_ctrl_c_cancels_the_line_and_ctrl_d_quits(settings, capsys):
     from bot.console import run
     typed = iter([KeyboardInterrupt, "challenge", EOFError])
@@ -335,3 +328,13 @@ def test_ctrl_c_cancels_the_line_and_ctrl_d_quits(settings, capsys):
     assert "^C (line cancelled; Ctrl-D or `quit` leaves)" in out
     assert "Challenge whom?" in out
     assert "Traceback" not in out
+
+
+def test_the_pictures_are_warmed_in_the_background():
+    from bot.console import warm_up
+    from renderer.picture import _palette_for
+    _palette_for.cache_clear()
+    thread = warm_up("colour-blind")
+    assert thread.daemon
+    thread.join(timeout=60)
+    assert _palette_for.cache_info().currsize == len(all_variants())
