@@ -986,7 +986,7 @@ class CombinedArmsBrigadeChess(Variant):
     topology = TOPO
     start_fen = START
     draw_by_agreement = True
-    piece_names = PIECE_NAMES
+    piece_names = CHESS_NAMES  # the headings of the rules document (docs/rules)
     piece_roles = PIECE_ROLES
     rules_text = RULES
 

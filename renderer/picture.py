@@ -105,7 +105,9 @@ class Composition:
 def compose(position: Position, variant: Variant, theme: Theme, size: int, perspective: int,
             info: GameInfo | None = None, caption: str = "", result: str = "") -> Composition:
     """Lay out the header, the board and the panel of a picture ``size`` pixels wide."""
-    beside = size >= PANEL_MIN_WIDTH
+    # the panel speaks of a game (clocks, losses, moves): without one (a rules diagram, a
+    # sample position) only a terrain legend remains, in a strip below
+    beside = size >= PANEL_MIN_WIDTH and info is not None
     board_width = size - round(size * PANEL_SHARE) if beside else size
     pad = max(6, round(size * 0.015))
     width = size - 2 * pad
@@ -280,10 +282,11 @@ def _panel(variant: Variant, position: Position, theme: Theme, info: GameInfo | 
            board_piece: int) -> list[Paragraph]:
     """Each side (the far side first, as on the board): its clock and what it has lost;
     then the last moves, and the terrain legend of a board that has terrain."""
-    info = info or GameInfo()
+    out: list[Paragraph] = []
+    if info is None:
+        return [_legend(variant, theme, size)] if _legend_kinds(variant) else []
     lost = material(variant, position)
     family = family_of(variant.name, variant.topology.name)
-    out: list[Paragraph] = []
     for side in (1 - perspective, perspective):
         row = Paragraph()
         name = info.players[side] if info.players else variant.side_names[side]

@@ -337,4 +337,4 @@ def test_the_pictures_are_warmed_in_the_background():
     thread = warm_up("colour-blind")
     assert thread.daemon
     thread.join(timeout=60)
-    assert _palette_for.cache_info().currsize == len(all_variants())
+    assert _palette_for.cache_info().currsize >= len(all_variants())
