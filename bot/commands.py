@@ -476,6 +476,8 @@ class Commands:
         digest off
         """
         word = args[0].lower() if args else ""
+        if len(args) > 1:
+            return _extra("digest", args[1:])
         if word not in ("on", "off"):
             return Reply("Say `digest on` or `digest off`.", ok=False)
         await self.service.set_preference(sender, DIGEST, word == "on")

@@ -218,9 +218,7 @@ async def test_a_whole_game_of_every_variant_is_challenged_played_and_finished(
 
 
 # --- a console that behaves like a terminal program ----------------------------------------
-WORDS = ("help", "variants", "rules", "challenge", "challenges", "accept", "decline", "cancel",
-         "games", "board", "moves", "move", "end", "resign", "abort", "draw", "takeback",
-         "export", "vacation", "back", "rating", "leaderboard", "as", "import")
+CONSOLE_WORDS = ("as", "import")  # the console's own, beside the service's command words
 
 
 async def _game_on(session) -> None:
@@ -235,13 +233,14 @@ async def test_every_word_answers_bad_arguments_in_one_line(session, tmp_path, m
     traceback nor an internal failure."""
     monkeypatch.chdir(tmp_path)  # a file an answer might write lands here
     await _game_on(session)
-    assert set(WORDS) >= set(session.console.commands.words())
-    for word in WORDS:
+    words = [*session.console.commands.words(), *CONSOLE_WORDS]
+    assert len(words) > 20
+    for word in words:
         for args in ("zz qq yy", "#999", "-1", "abc def", "#x 7 7 7 7"):
             out = await session(f"{word} {args}")
             assert out and "\n" not in out, (word, args, out)
             assert "Traceback" not in out and "Sorry, that failed" not in out, (word, out)
-    for word in WORDS:  # and with nothing after the word
+    for word in words:  # and with nothing after the word
         out = await session(word)
         assert out and "Traceback" not in out and "Sorry, that failed" not in out, (word, out)
 
