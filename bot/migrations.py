@@ -153,6 +153,11 @@ TRANSPORT_POSTS = Migration(6, "messages a transport posted and may edit; its ow
         updated_at REAL NOT NULL)""",
 ))
 
+IMPORT_CHALLENGES = Migration(9, "a challenge may carry a game record to continue", (
+    # NULL: a new game; else the record of the game to continue (`import ... vs NAME`)
+    "ALTER TABLE challenges ADD COLUMN record TEXT",
+))
+
 WATCH_TOKENS = Migration(11, "watch tokens: the secret of each game's web page", (
     """CREATE TABLE watch_tokens (
         game_id INTEGER PRIMARY KEY REFERENCES games (id),
@@ -161,4 +166,4 @@ WATCH_TOKENS = Migration(11, "watch tokens: the secret of each game's web page",
 ))
 
 MIGRATIONS: tuple[Migration, ...] = (INITIAL, EMAIL_TOKENS, SERVERS, TRANSPORT_POSTS,
-                                   WATCH_TOKENS)
+                                   IMPORT_CHALLENGES, WATCH_TOKENS)

@@ -358,7 +358,7 @@ class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Room
             done, line = await self._advance(s, game, rules, line, canonical, after)
         self._keep(game_id, line)
         self._game_changed(game_id)
-        return done
+        return await self.back_by_moving(sender, done)
 
     @staticmethod
     def _move_refusal(err: EngineError, text: str) -> Refusal:

@@ -176,6 +176,7 @@ class Site:
         def draw() -> bytes:
             return render(view.position(ply), variant=view.variant, size=PICTURE_SIZE,
                           last_move=view.last_move(ply), result=view.result_on(ply),
+                          theme=self.settings.theme,
                           caption=f"#{g.id} {view.sides[0].name} vs {view.sides[1].name}")
 
         return await self.picture(("board", g.variant, view.picture_key(ply)), draw)
@@ -185,7 +186,8 @@ class Site:
             plies = range(view.last_ply + 1)
             return render_replay([view.position(p) for p in plies],
                                  [view.last_move(p) for p in plies], variant=view.variant,
-                                 size=REPLAY_SIZE, fmt=fmt, result=view.result_on(view.last_ply))
+                                 size=REPLAY_SIZE, fmt=fmt, result=view.result_on(view.last_ply),
+                                 theme=self.settings.theme)
 
         return await self.picture(("replay", view.game.id, view.version, fmt), draw)
 
