@@ -147,7 +147,8 @@ class EmailGateway(GameMails):
                       rcpt_tos: Iterable[str] = ()) -> str:
         """Judge and answer one incoming mail; what happened, for the log and tests."""
         verdict = read_mail(raw, envelope_from, rcpt_tos, our_address=self.address,
-                            max_bytes=self.settings.email_max_bytes)
+                            max_bytes=self.settings.email_max_bytes,
+                            authserv=self.settings.email_trusted_authserv)
         if isinstance(verdict, Drop):
             log.info("mail not answered: %s", verdict.reason)
             return f"dropped: {verdict.reason}"
@@ -437,11 +438,11 @@ class EmailGateway(GameMails):
         lines = [text]
         if challenge.status == "open":
             tag = await self.challenge_tag(player, challenge)
-            words = ("`cancel` to withdraw it" if challenge.challenger_id == player.id
-                     else "`accept` or `decline`")
-            lines += ["", f"Reply to this mail with {words} on the first line. Its reply "
-                          f"address carries your key for the challenge: "
-                          f"{reply_address(self.address, tag)}"]
+            words = ("`cancel` on the first line to withdraw it"
+                     if challenge.challenger_id == player.id
+                     else "`accept` or `decline` on the first line")
+            lines += ["", f"Reply to this mail with {words}. Its reply address carries your "
+                          f"key for the challenge: {reply_address(self.address, tag)}"]
         return compose(self.address, player.address, challenge_subject(challenge),
                        "\n".join(lines), tag=tag, in_reply_to=in_reply_to,
                        references=references, message_id=message_id,

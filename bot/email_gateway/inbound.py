@@ -127,6 +127,35 @@ def is_machine_mail(message: EmailMessage, envelope_from: str | None) -> str | N
     return None
 
 
+def from_verified(message: EmailMessage, authserv: str, sender: str) -> bool:
+    """Whether the ``Authentication-Results`` header that our front mail server
+    (``authserv``) added says the From domain passed DMARC, or DKIM or SPF of that domain.
+    Headers of other servers are not trusted (anyone can write them); the front server
+    must remove those that claim its name (RFC 8601, section 5)."""
+    domain = sender.rsplit("@", 1)[-1]
+    for value in message.get_all("Authentication-Results", []):
+        head, _, results = str(value).partition(";")
+        if [w.lower() for w in head.split()[:1]] != [authserv.lower()]:
+            continue
+        for result in results.split(";"):
+            words = result.strip().lower().split()
+            if not words:
+                continue
+            method, _, verdict = words[0].partition("=")
+            if verdict != "pass":
+                continue
+            if method == "dmarc" or any(_same_domain(w.split("=", 1)[1], domain)
+                                        for w in words[1:] if "=" in w):
+                return True
+        return False  # only the first header of our server counts: it is the outermost
+    return False
+
+
+def _same_domain(value: str, domain: str) -> bool:
+    """Whether ``value`` (a domain or an address in a result) is ``domain``."""
+    return value.rsplit("@", 1)[-1].strip("<>") == domain
+
+
 def is_our_own(sender: str, our_address: str) -> bool:
     """Whether ``sender`` is our address, or another of our domain (a tagged reply address)."""
     our_domain = our_address.rsplit("@", 1)[-1].lower()
@@ -197,9 +226,11 @@ def _ids(value: object) -> tuple[str, ...]:
 
 
 def read_mail(raw: bytes, envelope_from: str | None, rcpt_tos: Iterable[str], *,
-              our_address: str, max_bytes: int) -> Inbound | Refusal | Drop:
+              our_address: str, max_bytes: int,
+              authserv: str = "") -> Inbound | Refusal | Drop:
     """Judge one incoming mail, in order: size, sender, machine mail and loops, MIME
-    structure, a text part, command lines. (Rate limits are the gateway's: they depend on
+    structure, a text part, command lines; with ``authserv``, mail whose From the front mail
+    server did not verify is dropped (answering it would mail whoever was forged). (Rate limits are the gateway's: they depend on
     whether the key is valid.)"""
     oversize = len(raw) > max_bytes
     if oversize:
@@ -214,6 +245,8 @@ def read_mail(raw: bytes, envelope_from: str | None, rcpt_tos: Iterable[str], *,
         return Drop(f"our own address {sender}")
     if why := is_machine_mail(message, envelope_from):
         return Drop(f"sent by a machine ({why})")
+    if authserv and not from_verified(message, authserv, sender):
+        return Drop(f"{authserv} did not verify that the mail comes from {sender}")
     subject = _subject(message)
     message_id = next(iter(_ids(message.get("Message-ID"))), None)
     refs = _ids(message.get("References")) or _ids(message.get("In-Reply-To"))
