@@ -33,7 +33,7 @@ from ..model import Challenge, Game, Notification, Player
 from ..results import Reason, Refusal, Result
 from ..service import GameService
 from .gamemail import GameMails, challenge_subject
-from .inbound import ChallengeTag, Drop, GameTag, Inbound, Tag, read_mail
+from .inbound import Drop, GameTag, Inbound, Tag, read_mail
 from .inbound import Refusal as MailRefusal
 from .mailcommands import (
     CHALLENGE_WORDS,
@@ -552,8 +552,8 @@ class EmailGateway(GameMails):
         text = f"\n\nThe challenge comes from {challenger.display_name} {where}."
         known = await self.service.mail_address(player.address)
         if known["wrote_at"] is None:
-            text += (f" You have not written to this service before: it mails an address "
-                     f"unasked only once. To never get mail from it again, reply `stop`.")
+            text += (" You have not written to this service before: it mails an address "
+                     "unasked only once. To never get mail from it again, reply `stop`.")
         return text
 
     async def _copy_to_watchers(self, game: Game, kind: str, text: str) -> None:

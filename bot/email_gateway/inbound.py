@@ -230,8 +230,8 @@ def read_mail(raw: bytes, envelope_from: str | None, rcpt_tos: Iterable[str], *,
               authserv: str = "") -> Inbound | Refusal | Drop:
     """Judge one incoming mail, in order: size, sender, machine mail and loops, MIME
     structure, a text part, command lines; with ``authserv``, mail whose From the front mail
-    server did not verify is dropped (answering it would mail whoever was forged). (Rate limits are the gateway's: they depend on
-    whether the key is valid.)"""
+    server did not verify is dropped (answering it would mail whoever was forged). (Rate
+    limits are the gateway's: they depend on whether the key is valid.)"""
     oversize = len(raw) > max_bytes
     if oversize:
         message = BytesHeaderParser(policy=policy.default).parsebytes(raw[:HEADER_BYTES])
