@@ -19,7 +19,7 @@ from email.message import EmailMessage
 from email.parser import BytesHeaderParser, BytesParser
 from email.utils import getaddresses, parseaddr
 
-from .reading import NAME_CHARS, SUBJECT_CHARS, clean_header, normalise
+from .reading import NAME_CHARS, SUBJECT_CHARS, clean_header, decode_header_value, normalise
 
 HEADER_BYTES = 64 * 1024  # what is read of an oversize mail, to answer it
 MAX_COMMAND_LINES = 40
@@ -34,6 +34,7 @@ ATTRIBUTION = re.compile(r"^(on\b.*\bwrote:?|-{2,}\s*original message\s*-{2,}|fr
 MAX_ID_CHARS = 250  # a longer Message-ID is ignored
 MAX_REFERENCES = 20  # the last Message-IDs of a thread kept in an answer's References
 ADDRESS = re.compile(r"^[^\s\x00-\x1f\x7f<>()\[\],;:\\\"]+@[a-z0-9.-]+$")
+ANGLE_ADDRESS = re.compile(r"^(.*)<([^<>\s]+)>$")
 SIGNATURE_LINES = ("-- ", "--")  # the signature separator, and it with its space lost
 SIGNATURE_STARTS = ("__", "sent from my ")
 
@@ -98,18 +99,29 @@ class Drop:
     reason: str
 
 
+def raw_header(message: EmailMessage, name: str) -> str:
+    """The first ``name`` header as it came (encoded-words and 8-bit bytes undecoded)."""
+    for key, value in message.raw_items():
+        if key.lower() == name.lower():
+            return str(value)
+    return ""
+
+
 def sender_of(message: EmailMessage, envelope_from: str | None) -> tuple[str, str]:
-    """The sender's address (lower case) and name, from From, else the envelope."""
-    try:
-        name, address = parseaddr(str(message.get("From", "")))
-    except (TypeError, ValueError, IndexError):  # a header the parser cannot even split
-        name, address = "", ""
+    """The sender's address (lower case) and name (decoded and cleaned; the address's local
+    part when the name cannot be decoded), from From, else the envelope."""
+    raw = " ".join(raw_header(message, "From").split())
+    if found := ANGLE_ADDRESS.match(raw):  # Name <address>, whatever the name holds
+        raw_name, address = found[1].strip().strip('"'), found[2]
+    else:
+        raw_name, address = parseaddr(raw)
     if "@" not in address and envelope_from:
-        name, address = "", envelope_from
+        raw_name, address = "", envelope_from
     address = address.strip().strip("<>").lower()
-    if address.count("@") != 1 or not ADDRESS.match(address):
+    if address.count("@") != 1 or not address.isascii() or not ADDRESS.match(address):
         return "", ""
-    return address, (clean_header(name, NAME_CHARS) or address.split("@")[0])
+    name = clean_header(decode_header_value(raw_name) or "", NAME_CHARS)
+    return address, (name or address.split("@")[0])
 
 
 def is_machine_mail(message: EmailMessage, envelope_from: str | None) -> str | None:
@@ -286,10 +298,8 @@ def read_mail(raw: bytes, envelope_from: str | None, rcpt_tos: Iterable[str], *,
 
 
 def _subject(message: EmailMessage) -> str:
-    try:
-        return clean_header(message.get("Subject", ""), SUBJECT_CHARS)
-    except (TypeError, ValueError, IndexError):
-        return ""
+    return clean_header(decode_header_value(" ".join(raw_header(message, "Subject").split()))
+                        or "", SUBJECT_CHARS)
 
 
 def display_address(address: str, name: str = "") -> str:

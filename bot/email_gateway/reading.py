@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterable, Sequence
+from email.errors import HeaderParseError
+from email.header import decode_header
 
 NAME_CHARS = 64  # a display name taken from a mail is cut to this length
 SUBJECT_CHARS = 120  # a subject taken from a mail is cut to this length
@@ -39,12 +41,38 @@ def normalise(text: str) -> str:
     return unicodedata.normalize("NFC", text).translate(TRANSLATE)
 
 
+def decode_header_value(raw: str) -> str | None:
+    """A raw header value decoded: encoded-words (RFC 2047), or 8-bit bytes (UTF-8, else
+    Windows-1252); None when it cannot be decoded faithfully (a broken encoded-word, an
+    unknown charset), so that no mojibake is ever stored or sent on."""
+    if any("\udc80" <= c <= "\udcff" for c in raw):
+        data = raw.encode("utf-8", "surrogateescape")
+        try:
+            return data.decode("utf-8")
+        except UnicodeDecodeError:
+            return data.decode("cp1252", "replace")
+    try:
+        words = decode_header(raw)
+        text = "".join(w.decode(charset or "ascii") if isinstance(w, bytes) else w
+                       for w, charset in words)
+    except (LookupError, UnicodeError, ValueError, HeaderParseError):
+        return None
+    return None if "\ufffd" in text or "=?" in text else text
+
+
 def clean_header(value: object, limit: int) -> str:
     """A decoded header value made safe to store and to send again: no control characters
     (NUL, CR, LF, ...), no replacement characters left by a broken encoding, one space
     between words, at most ``limit`` characters."""
-    text = unicodedata.normalize("NFC", str(value or ""))
-    text = "".join(" " if unicodedata.category(c) in ("Cc", "Cf", "Zl", "Zp") else c
+    text = str(value or "")
+    if any("\udc80" <= c <= "\udcff" for c in text):  # 8-bit bytes of a raw header
+        raw = text.encode("utf-8", "surrogateescape")
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError:  # not UTF-8: the 8-bit charset of the West, as mail is
+            text = raw.decode("cp1252", "replace")
+    text = unicodedata.normalize("NFC", text)
+    text = "".join(" " if unicodedata.category(c) in ("Cc", "Cf", "Zl", "Zp", "Cs") else c
                    for c in text if c != "\ufffd")
     text = " ".join(text.split())
     if len(text) > limit:
