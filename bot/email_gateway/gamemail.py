@@ -100,7 +100,8 @@ class GameMails:
                          f"({rules.side_names[last[0].side]}): "
                          + ", ".join(m.text for m in last) + ".")
         marked = await self._marked(game)
-        lines += ["", text_board(rules, position, marked), caption(rules, position), ""]
+        lines += ["", text_board(rules, position, marked)]
+        lines += [""] if game.is_over else [caption(rules, position), ""]
         lines += _move_list(played, rules.side_names)
         lines += ["", *await self._what_to_send(game, reader, tag)]
         return lines

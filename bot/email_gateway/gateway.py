@@ -307,6 +307,10 @@ class EmailGateway(GameMails):
                 return offer
         about = ("a challenge" if word in CHALLENGE_WORDS else
                  "a game" if word in GAME_WORDS else "you")
+        if about != "you" and not (await self.keyed_list(player))[0]:
+            return Reply(f"You have no game or challenge in progress, so there is nothing for "
+                         f"`{word}` to change. Write `help` for the commands, or `challenge "
+                         f"ADDRESS` to start a game.", ok=False)
         where = ("this mail is about a challenge, not a game" if key and key.challenge else
                  "this mail is about a game, not a challenge" if key and key.game else
                  "your mail carries no key")
