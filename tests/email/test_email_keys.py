@@ -5,6 +5,7 @@ Gmail write them."""
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 import pytest
 
@@ -204,3 +205,40 @@ async def test_the_text_board_whose_turn_the_last_turn_and_the_line_to_send(mail
     assert (f"This mail's reply address carries your key for the game: "
             f"play+1.1.{token}@games.test") in news
     assert news.index("Last turn") < news.index("9  b")  # all above the picture
+
+
+async def test_an_html_only_reply_and_a_move_after_the_end_keep_the_key(mail, game):
+    await mail.post.send(f"Alice <{ALICE}>", html="<p>moves</p>", reply_to=game[ALICE])
+    answer = await mail.relay.next_to(ALICE)
+    assert mail.text_of(answer).startswith("Your mail has only an HTML version")
+    assert "+1.0." in str(answer["Reply-To"]) and answer["Subject"].startswith("Game #1: ")
+    await mail.post.send(f"Bob <{BOB}>", "resign", reply_to=game[BOB])
+    await mail.relay.next_to(BOB)
+    over = await mail.relay.next_to(ALICE)
+    await mail.post.send(f"Alice <{ALICE}>", "move a1-a3/B", reply_to=over)
+    answer = await mail.relay.next_to(ALICE)
+    assert mail.text_of(answer).startswith("Game #1 is over: Alice (White) wins: bob resigned")
+    assert "+1.0." in str(answer["Reply-To"])
+
+
+async def test_a_game_command_from_someone_with_nothing_in_progress(mail):
+    await mail.post.send("Carol <carol@players.test>", "move c3-d4")
+    answer = await mail.relay.next_to("carol@players.test")
+    assert mail.text_of(answer) == (
+        "You have no game or challenge in progress, so there is nothing for `move` to change. "
+        "Write `help` for the commands, or `challenge ADDRESS` to start a game.\r\n")
+    assert str(answer["Reply-To"]) == OURS
+
+
+@pytest.mark.parametrize(("results", "answered"), [
+    ("mx.games.test; dkim=pass header.d=players.test; spf=fail", True),
+    ("mx.games.test; dmarc=pass header.from=players.test", True),
+    ("mx.games.test; dkim=pass header.d=evilplayers.test; spf=fail", False),
+    ("other.test; dmarc=pass header.from=players.test", False),
+])
+async def test_a_trusted_front_server_must_have_verified_the_sender(mail, results, answered):
+    mail.gateway.settings = replace(mail.gateway.settings,
+                                    email_trusted_authserv="mx.games.test")
+    await mail.post.send("Carol <carol@players.test>", "help",
+                         headers={"Authentication-Results": results})
+    assert (await mail.relay.nothing_to("carol@players.test")) is not answered
