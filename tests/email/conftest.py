@@ -208,3 +208,15 @@ def gmail_reply(sender: str, to_mail: EmailMessage, text: str, *,
     mail.set_content(html, subtype="html", cte="quoted-printable")
     mail.add_alternative(plain, cte="quoted-printable")
     return mail.as_bytes(policy=policy.SMTP)
+
+
+@pytest.fixture
+async def game(mail: Mail) -> dict[str, EmailMessage]:
+    """A game by mail between Alice (White, to move) and Bob: the latest mail of each, by
+    address (Bob's key came with the challenge; Alice's with the game's start)."""
+    alice, bob = "alice@players.test", "bob@players.test"
+    await mail.post.send(f"Alice <{alice}>", f"challenge {bob} white")
+    await mail.relay.next_to(alice)
+    offer = await mail.relay.next_to(bob)
+    await mail.post.send(f"Bob <{bob}>", "accept", reply_to=offer)
+    return {bob: await mail.relay.next_to(bob), alice: await mail.relay.next_to(alice)}

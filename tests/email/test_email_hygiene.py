@@ -37,16 +37,6 @@ async def _name_of(service, address: str) -> str | None:
     return row["display_name"] if row else None
 
 
-@pytest.fixture
-async def game(mail):
-    """A game between Alice (White, to move) and Bob, started by mail; the latest mails."""
-    await mail.post.send(f"Alice <{ALICE}>", "challenge bob@players.test white")
-    await mail.relay.next_to(ALICE)
-    offer = await mail.relay.next_to(BOB)
-    await mail.post.send(f"Bob <{BOB}>", "accept", reply_to=offer)
-    return {BOB: await mail.relay.next_to(BOB), ALICE: await mail.relay.next_to(ALICE)}
-
-
 def _raw(headers: bytes, body: bytes = b"help\r\n") -> bytes:
     return headers + b"\r\nTo: play@games.test\r\nMessage-ID: <h1@players.test>\r\n\r\n" + body
 

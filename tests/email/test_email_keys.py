@@ -35,16 +35,6 @@ def _key(mail_message) -> str:
     return found[0][1:-1]
 
 
-@pytest.fixture
-async def game(mail):
-    """A game between Alice (White, to move) and Bob, started by mail; the latest mails."""
-    await mail.post.send(f"Alice <{ALICE}>", "challenge bob@players.test white")
-    await mail.relay.next_to(ALICE)
-    offer = await mail.relay.next_to(BOB)
-    await mail.post.send(f"Bob <{BOB}>", "accept", reply_to=offer)
-    return {BOB: await mail.relay.next_to(BOB), ALICE: await mail.relay.next_to(ALICE)}
-
-
 async def test_a_refusal_keeps_the_key_and_the_thread(mail, game):
     """'Not your turn' comes back with Bob's key and in the game's thread."""
     move = await _legal(mail)
