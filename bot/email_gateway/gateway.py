@@ -52,6 +52,9 @@ PLACE = "email:mail"  # where games started by mail are played; it has no public
 HOUR = 3600.0
 ACTED = ("ran end", "ran resign", "ran draw", "ran takeback", "ran abort")
 WATCHED_KINDS = frozenset({"news", "game-start", "your-move", "game-over", "takeback"})
+# keyed commands that mean nothing twice: the same one with the same key is a duplicate
+# (a draw offer or takeback request may be made again after it was declined)
+ONCE_WORDS = frozenset({"move", "end", "resign", "abort", "accept", "decline", "cancel"})
 SILENT = Reply("", ok=False)  # over a limit again: no answer
 Send = Callable[[EmailMessage], Awaitable[None]]
 
@@ -175,7 +178,7 @@ class EmailGateway(GameMails):
         if limited is SILENT:
             return "dropped: over the rate limit"
         player = keyed.player if keyed else await self._sender(mail, word)
-        digest = f"cmd:{keyed.tag}:{line.lower()}" if keyed and word in KEYED_WORDS else None
+        digest = f"cmd:{keyed.tag}:{line.lower()}" if keyed and word in ONCE_WORDS else None
         if limited is not None:
             reply, outcome = limited, "refused: rate-limited"
         elif isinstance(mail, MailRefusal):
@@ -189,9 +192,8 @@ class EmailGateway(GameMails):
         else:
             rest = mail.lines[index + 1:]
             reply, outcome = await self._run(player, keyed, line, rest)
-            if outcome == "moved" or outcome in ACTED or (reply.ok and word in KEYED_WORDS):
-                if digest:
-                    await self.service.mark_seen(digest)
+            if digest and (outcome == "moved" or reply.ok):
+                await self.service.mark_seen(digest)
             if any(is_command_line(extra, self.commands.words())
                    for extra in rest[len(_more_steps(rest)) if outcome == "moved" else 0:]):
                 reply = replace(reply, text=reply.text + "\n\n(The lines after your command "
@@ -410,13 +412,8 @@ class EmailGateway(GameMails):
             await self._send_answer(await self.challenge_mail(
                 player, challenge, text, in_reply_to=mail.message_id, references=refs))
             return
-        listed, tags = await self.keyed_list(player)
-        if listed:
-            text += "\n\n" + "\n".join(listed)
-        await self._send_answer(compose(
-            self.address, player.address, _re(mail.subject), text,
-            tag=tags[0] if len(tags) == 1 else None, in_reply_to=mail.message_id,
-            references=refs))
+        await self._send_answer(await self.listed_mail(
+            player, _re(mail.subject), text, in_reply_to=mail.message_id, references=refs))
 
     async def _challenge_of(self, player: Player, reply: Reply,
                             key: Key | None) -> Challenge | None:
@@ -449,6 +446,19 @@ class EmailGateway(GameMails):
                           f"key for the challenge: {reply_address(self.address, tag)}"]
         return compose(self.address, player.address, challenge_subject(challenge),
                        "\n".join(lines), tag=tag, in_reply_to=in_reply_to,
+                       references=references, message_id=message_id,
+                       auto="auto-replied" if in_reply_to else "auto-generated")
+
+    async def listed_mail(self, player: Player, subject: str, text: str, *,
+                          in_reply_to: str | None = None, references: tuple[str, ...] = (),
+                          message_id: str | None = None) -> EmailMessage:
+        """A mail about no game: ``text``, then the player's games and challenges each with
+        its keyed address; its own reply address is the key when there is only one."""
+        listed, tags = await self.keyed_list(player)
+        if listed:
+            text += "\n\n" + "\n".join(listed)
+        return compose(self.address, player.address, subject, text,
+                       tag=tags[0] if len(tags) == 1 else None, in_reply_to=in_reply_to,
                        references=references, message_id=message_id,
                        auto="auto-replied" if in_reply_to else "auto-generated")
 
@@ -518,9 +528,8 @@ class EmailGateway(GameMails):
                 await self.send(await self.challenge_mail(player, challenge, text,
                                                           message_id=message_id))
             else:
-                await self.send(compose(self.address, player.address, _subject(note),
-                                        note.text, message_id=message_id,
-                                        auto="auto-generated"))
+                await self.send(await self.listed_mail(player, _subject(note), note.text,
+                                                       message_id=message_id))
         if game is not None:
             await self._copy_to_watchers(game, note.kind, note.text)
 
@@ -569,7 +578,8 @@ class EmailGateway(GameMails):
             self._watched.clear()
         self._watched.add(key)
         for watcher in await self.service.watchers(game.id):
-            if watcher.transport == TRANSPORT and game.side_of(watcher.id) is None:
+            if watcher.transport == TRANSPORT and game.side_of(watcher.id) is None \
+                    and (await self.service.mail_address(watcher.address))["stopped_at"] is None:
                 await self._send_answer(await self.game_mail(watcher, game, text, keyed=False))
 
 
