@@ -23,6 +23,7 @@ import logging
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, replace
 from email.message import EmailMessage
+from pathlib import Path
 
 from engine import get_variant
 
@@ -43,7 +44,7 @@ from .mailcommands import (
     TRANSPORT,
     MailCommands,
 )
-from .outbound import Mailer, compose, reply_address
+from .outbound import Mailer, Picture, compose, reply_address
 from .reading import command_line, find_command, first_word, is_command_line
 
 log = logging.getLogger(__name__)
@@ -57,6 +58,15 @@ WATCHED_KINDS = frozenset({"news", "game-start", "your-move", "game-over", "take
 ONCE_WORDS = frozenset({"move", "end", "resign", "abort", "accept", "decline", "cancel"})
 SILENT = Reply("", ok=False)  # over a limit again: no answer
 Send = Callable[[EmailMessage], Awaitable[None]]
+
+
+def _file_picture(path: Path) -> Picture | None:
+    """A picture file (a rules diagram) as an attachment; None if it cannot be read."""
+    try:
+        return Picture(path.read_bytes(), path.name)
+    except OSError:  # a missing picture must never stop a mail
+        log.warning("picture %s unreadable", path, exc_info=True)
+        return None
 
 
 @dataclass(frozen=True)
@@ -412,8 +422,10 @@ class EmailGateway(GameMails):
             await self._send_answer(await self.challenge_mail(
                 player, challenge, text, in_reply_to=mail.message_id, references=refs))
             return
+        picture = _file_picture(reply.pictures[0]) if reply.pictures else None
         await self._send_answer(await self.listed_mail(
-            player, _re(mail.subject), text, in_reply_to=mail.message_id, references=refs))
+            player, _re(mail.subject), text, in_reply_to=mail.message_id, references=refs,
+            picture=picture))
 
     async def _challenge_of(self, player: Player, reply: Reply,
                             key: Key | None) -> Challenge | None:
@@ -451,7 +463,8 @@ class EmailGateway(GameMails):
 
     async def listed_mail(self, player: Player, subject: str, text: str, *,
                           in_reply_to: str | None = None, references: tuple[str, ...] = (),
-                          message_id: str | None = None) -> EmailMessage:
+                          message_id: str | None = None,
+                          picture: Picture | None = None) -> EmailMessage:
         """A mail about no game: ``text``, then the player's games and challenges each with
         its keyed address; its own reply address is the key when there is only one."""
         listed, tags = await self.keyed_list(player)
@@ -459,7 +472,7 @@ class EmailGateway(GameMails):
             text += "\n\n" + "\n".join(listed)
         return compose(self.address, player.address, subject, text,
                        tag=tags[0] if len(tags) == 1 else None, in_reply_to=in_reply_to,
-                       references=references, message_id=message_id,
+                       references=references, message_id=message_id, picture=picture,
                        auto="auto-replied" if in_reply_to else "auto-generated")
 
     async def keyed_list(self, player: Player) -> tuple[list[str], list[Tag]]:
