@@ -109,9 +109,13 @@ class GameMails:
     async def _what_to_send(self, game: Game, reader: Player, tag: Tag | None) -> list[str]:
         side = game.side_of(reader.id) if reader.id else None
         if side is None:
-            return ([f"The game is over. `watch #{game.id}` and `unwatch #{game.id}` choose "
-                     f"whether you get its news."] if game.is_over else
-                    [f"You are watching this game; `unwatch #{game.id}` stops these mails."])
+            watching = reader.id and any(w.id == reader.id
+                                         for w in await self.service.watchers(game.id))
+            if game.is_over:
+                return ["The game is over."]
+            return ([f"You are watching this game; `unwatch #{game.id}` stops these mails."]
+                    if watching else [f"You do not play in this game; `watch #{game.id}` mails "
+                                      f"you its every move."])
         if game.is_over:
             what = ["The game is over. Reply with `export` for its record, or `board` for "
                     "the final position."]

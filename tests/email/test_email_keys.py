@@ -10,6 +10,7 @@ from dataclasses import replace
 import pytest
 
 from bot.email_gateway.inbound import ADDRESS_TAG
+from bot.rules_docs import as_plain_text, rules_part
 from engine import get_variant
 
 from .conftest import gmail_reply, thunderbird_reply
@@ -123,7 +124,8 @@ async def test_an_unknown_first_line_is_not_read_as_a_move(mail, text, start):
     if start == "help: ":
         assert answer.startswith("Commands (`help WORD` for examples)")
     elif start == "rules":  # the rules document, as `rules clash` shows it everywhere
-        assert answer.splitlines()[0] == get_variant("clash").rules_text.splitlines()[0]
+        shown = as_plain_text(rules_part(get_variant("clash"), "").markdown)
+        assert answer.splitlines()[0] == shown.splitlines()[0]
     else:
         assert answer.startswith(start)
     assert "`move` changes a game" not in answer
@@ -232,3 +234,12 @@ async def test_a_trusted_front_server_must_have_verified_the_sender(mail, result
     await mail.post.send("Carol <carol@players.test>", "help",
                          headers={"Authentication-Results": results})
     assert (await mail.relay.nothing_to("carol@players.test")) is not answered
+
+
+async def test_a_reply_to_the_bare_address_finds_the_key_in_the_quoted_fallback_line(mail, game):
+    """A mail program that ignores Reply-To: the key is read from the quoted game mail."""
+    move = await _legal(mail)
+    raw = thunderbird_reply(f"Alice <{ALICE}>", game[ALICE], f"move {move}")
+    raw = raw.replace(str(game[ALICE]["Reply-To"]).encode(), OURS.encode(), 1)  # To: only
+    await mail.post.send(ALICE, raw=raw, to=OURS)
+    assert mail.text_of(await mail.relay.next_to(ALICE)).startswith(f"{move} played in game #1")
