@@ -200,15 +200,9 @@ class EmailGateway(GameMails):
         elif digest and await self.service.seen_before(digest):
             return "dropped: a duplicate (this command with this key was carried out)"
         else:
-            rest = mail.lines[index + 1:]
-            reply, outcome = await self._run(player, keyed, line, rest)
+            reply, outcome = await self._command(player, keyed, line, mail.lines[index + 1:])
             if digest and (outcome == "moved" or reply.ok):
                 await self.service.mark_seen(digest)
-            if any(is_command_line(extra, self.commands.words())
-                   for extra in rest[len(_more_steps(rest)) if outcome == "moved" else 0:]):
-                reply = replace(reply, text=reply.text + "\n\n(The lines after your command "
-                                                         "were not read: one command per "
-                                                         "mail.)")
         reply = await self._with_ratings(reply)
         await self._answer(player, mail, reply, keyed)
         if reply.ok and reply.game is not None and outcome in ("moved", *ACTED):
@@ -216,6 +210,16 @@ class EmailGateway(GameMails):
             if game is not None:  # what the mover's answer says, the watchers get too
                 await self._copy_to_watchers(game, "news", reply.text)
         return outcome
+
+    async def _command(self, player: Player, key: Key | None, line: str,
+                       rest: tuple[str, ...]) -> tuple[Reply, str]:
+        """Run the command line; a note when more commands follow it (not read)."""
+        reply, outcome = await self._run(player, key, line, rest)
+        unread = rest[len(_more_steps(rest)) if outcome == "moved" else 0:]
+        if any(is_command_line(extra, self.commands.words()) for extra in unread):
+            reply = replace(reply, text=reply.text + "\n\n(The lines after your command were "
+                                                     "not read: one command per mail.)")
+        return reply, outcome
 
     async def _resolve(self, sender: str, tag: Tag | None) -> Key | Reply | None:
         """The key of a mail: valid (``Key``), refused (the answer), or absent (None)."""
