@@ -322,8 +322,8 @@ class EmailGateway(GameMails):
             if offer is not None:
                 return offer
         about = ("a challenge" if word in CHALLENGE_WORDS else
-                 "a game" if word in GAME_WORDS else "you")
-        if about != "you" and not (await self.keyed_list(player))[0]:
+                 "a game" if word in GAME_WORDS else "your settings")
+        if about != "your settings" and not (await self.keyed_list(player))[0]:
             return Reply(f"You have no game or challenge in progress, so there is nothing for "
                          f"`{word}` to change. Write `help` for the commands, or `challenge "
                          f"ADDRESS` to start a game.", ok=False)

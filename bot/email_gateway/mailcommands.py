@@ -17,7 +17,7 @@ from .reading import NAME_CHARS, clean_header
 TRANSPORT = "email"
 GAME_WORDS = frozenset({"move", "end", "resign", "draw", "takeback", "abort"})
 CHALLENGE_WORDS = frozenset({"accept", "decline", "cancel"})
-PLAYER_WORDS = frozenset({"vacation", "back", "name"})
+PLAYER_WORDS = frozenset({"vacation", "back", "name", "digest"})
 KEYED_WORDS = GAME_WORDS | CHALLENGE_WORDS | PLAYER_WORDS
 LOOKING_WORDS = frozenset({"board", "moves", "export"})
 

@@ -104,7 +104,7 @@ async def test_a_name_changes_only_by_the_name_command_with_a_key(mail, game):
     await mail.relay.next_to(ALICE)
     await mail.post.send(f"Alice <{ALICE}>", "name Alice Liddell")  # no key
     refused = mail.text_of(await mail.relay.next_to(ALICE))
-    assert refused.startswith("`name` changes you, so I carry it out only from a reply")
+    assert refused.startswith("`name` changes your settings, so I carry it out only from a reply")
     assert (await _names(mail.service))[ALICE] == "Alice"
     await mail.post.send(f"Alice <{ALICE}>", "name Alice Liddell", reply_to=game[ALICE])
     answer = await mail.relay.next_to(ALICE)
