@@ -15,8 +15,8 @@ and ending vacations are applied by `bot.scheduler` through the ``process_*`` me
 This module holds players, games, moves and the end of a game; the service's other
 commands live beside it, one topic per module, and are mixed in: challenges
 (`bot.challenges`), vacations (`bot.vacations`), ratings (`bot.standings`) and game records
-(`bot.archive`); game tokens for e-mail (`bot.tokens`); and watching games from the web
-(`bot.watching`).
+(`bot.archive`); game tokens for e-mail (`bot.tokens`) with what e-mail remembers
+(`bot.mail_ledger`); and watching games from the web (`bot.watching`).
 """
 
 from __future__ import annotations
@@ -49,6 +49,7 @@ from .clock import (
     system_clock,
 )
 from .config import Settings
+from .mail_ledger import MailLedger
 from .model import Game, Notification, PlayedMove, Player, place_transport
 from .posts import Posts
 from .records import END
@@ -78,7 +79,7 @@ def _score(winner: int | None) -> str:
 
 
 class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Rooms, Posts,
-                  Watching):
+                  MailLedger, Watching):
     """Players, challenges, games, clocks, ratings, records and the outbox."""
 
     def __init__(self, db: Database, settings: Settings | None = None, now: Clock = system_clock,
