@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import getpass
+import logging
 from collections.abc import Callable
 from pathlib import Path
 
@@ -23,12 +24,13 @@ from .config import ConfigError, Settings, add_db_option, settings_for
 from .model import Game, Notification, Player
 from .picture import write_png
 from .records import END
-from .results import Refusal
+from .results import STORAGE_DOWN, Refusal
 from .scheduler import Scheduler
 from .service import GameService
 from .storage import StorageError
 from .textboard import caption, text_board
 
+log = logging.getLogger(__name__)
 TRANSPORT = "console"
 PLACE = "console:local"
 
@@ -50,7 +52,11 @@ class Console:
         return await self.service.player(TRANSPORT, name.strip().lower(), name.strip())
 
     async def switch(self, name: str) -> None:
-        self.player = await self.service.player(TRANSPORT, name.strip().lower(), name.strip())
+        found = await self.find_player(name)
+        if isinstance(found, Refusal):
+            self.out(found.message)
+            return
+        self.player = found
         waiting = [g for g in await self.service.games(self.player)
                    if g.to_move == g.side_of(self.player.id)]
         note = (f" Your move in game{'s' if len(waiting) > 1 else ''} "
@@ -58,7 +64,20 @@ class Console:
         self.out(f"You are {self.player.display_name}.{note}")
 
     async def run_line(self, line: str) -> bool:
-        """Run one line typed at the console; False when the session should end."""
+        """Run one line typed at the console; False when the session should end. No
+        failure of one line ends the session: it is told and logged."""
+        try:
+            return await self._run_line(line)
+        except StorageError as err:
+            log.error("console command not carried out: %s", err)
+            self.out(STORAGE_DOWN)
+        except Exception:
+            log.exception("console command failed")
+            self.out("That command failed unexpectedly (the error is logged); the console "
+                     "goes on.")
+        return True
+
+    async def _run_line(self, line: str) -> bool:
         line = line.strip()
         words = line.split()
         if not words:
@@ -73,7 +92,9 @@ class Console:
             else:
                 await self.switch(" ".join(words[1:]))
         else:
-            assert self.player is not None
+            if self.player is None:
+                self.out("Say who you are first: `as NAME`.")
+                return True
             reply = await self._command(self.player, words, line)
             await self.show(reply)
         await self.service.deliver(TRANSPORT, self._print_notification)
@@ -169,6 +190,9 @@ async def run(settings: Settings, name: str, lines: Callable[[str], str] = input
             except EOFError:
                 print()
                 return 0
+            except UnicodeDecodeError:
+                print("That line is not UTF-8 text; nothing was done. Type it again.")
+                continue
             if not await console.run_line(line):
                 return 0
 

@@ -21,6 +21,7 @@ commands live beside it, one topic per module, and are mixed in: challenges
 from __future__ import annotations
 
 import json
+import logging
 import random
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
@@ -37,6 +38,7 @@ from engine import (
 
 from . import outbox
 from .archive import Archive
+from .boundary import guard
 from .challenges import ChallengeDesk
 from .clock import (
     Clock,
@@ -53,12 +55,13 @@ from .records import END
 from .results import Done, Reason, Refusal, Result
 from .rooms import Rooms
 from .standings import Standings
-from .storage import Database, Session, StorageError, open_database
+from .storage import DamagedDatabase, Database, Session, StorageError, open_database
 from .tokens import GameTokens
 from .vacations import Vacations
 from .words import or_list
 
 CACHED_GAMES = 512
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -74,6 +77,7 @@ def _score(winner: int | None) -> str:
     return {0: "1-0", 1: "0-1"}.get(winner, "1/2-1/2")  # type: ignore[arg-type]
 
 
+@guard  # every argument of every public method is checked before the method runs
 class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Rooms):
     """Players, challenges, games, clocks, ratings, records and the outbox."""
 
@@ -90,7 +94,13 @@ class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Room
                    rng: random.Random | None = None) -> GameService:
         """The service on the configured database, its schema brought up to date."""
         settings = settings or Settings.from_env()
-        db = await open_database(settings.db_path, settings.db_sync, now=now)
+        try:
+            db = await open_database(settings.db_path, settings.db_sync, now=now)
+        except DamagedDatabase as err:
+            if settings.db_damaged != "start":
+                raise
+            log.warning("starting on a damaged database, as told: %s", err)
+            db = await open_database(settings.db_path, settings.db_sync, now=now, check=False)
         return cls(db, settings, now, rng)
 
     async def close(self) -> None:

@@ -33,10 +33,57 @@ from .migrations import MIGRATIONS, Migration
 Row = Mapping[str, Any]
 Params = Sequence[Any]
 BUSY_TIMEOUT_MS = 30_000
+DAMAGED_ENV = "COMMANDPOST_DB_DAMAGED"
 
 
 class StorageError(RuntimeError):
-    """The database cannot be used (newer schema, damaged file, ...)."""
+    """The database cannot be used (newer schema, damaged file, full disk, ...); the
+    message says why in words a host understands."""
+
+
+class DamagedDatabase(StorageError):
+    """The start-up check found the database file damaged."""
+
+
+# what SQLite's result codes mean to a host, by the start of the code's name
+FAULTS = (
+    ("SQLITE_FULL", "the disk is full"),
+    ("SQLITE_BUSY", "the database is locked by another program"),
+    ("SQLITE_LOCKED", "the database is locked by another program"),
+    ("SQLITE_READONLY", "the database file is read-only"),
+    ("SQLITE_PERM", "the database file may not be written"),
+    ("SQLITE_CORRUPT", "the database file is damaged"),
+    ("SQLITE_NOTADB", "the file is not a database (or it is damaged)"),
+    ("SQLITE_IOERR", "the disk reported an input/output error"),
+    ("SQLITE_CANTOPEN", "the database file cannot be opened"),
+)
+
+
+def storage_error(err: sqlite3.Error, doing: str = "") -> StorageError:
+    """``err`` as a `StorageError` whose message a host understands."""
+    name = getattr(err, "sqlite_errorname", "") or ""
+    meaning = next((m for prefix, m in FAULTS if name.startswith(prefix)), None)
+    if meaning is None:  # an older SQLite without error names: read the text
+        text = str(err).lower()
+        meaning = next((m for key, m in (("disk is full", FAULTS[0][1]),
+                                          ("locked", FAULTS[1][1]),
+                                          ("readonly", FAULTS[3][1]),
+                                          ("malformed", FAULTS[5][1]),
+                                          ("not a database", FAULTS[6][1]))
+                        if key in text), "the database failed")
+    where = f" while {doing}" if doing else ""
+    return StorageError(f"{meaning}{where} ({err})")
+
+
+def _translating(method: Any) -> Any:
+    """A coroutine method whose SQLite errors become `StorageError`."""
+    async def run(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return await method(*args, **kwargs)
+        except sqlite3.Error as err:
+            raise storage_error(err) from err
+    run.__name__, run.__doc__ = method.__name__, method.__doc__
+    return run
 
 
 class Session(Protocol):
@@ -71,20 +118,24 @@ class Database(Protocol):
 class _SqliteSession:
     connection: aiosqlite.Connection
 
+    @_translating
     async def execute(self, sql: str, params: Params = ()) -> int:
         cursor = await self.connection.execute(sql, params)
         return cursor.rowcount
 
+    @_translating
     async def insert(self, sql: str, params: Params = ()) -> int:
         cursor = await self.connection.execute(sql, params)
         return int(cursor.lastrowid or 0)
 
+    @_translating
     async def one(self, sql: str, params: Params = ()) -> Row | None:
         # execute_fetchall is one round trip to the connection's thread; execute + fetchone
         # would be two
         rows = await self.connection.execute_fetchall(sql, params)
         return rows[0] if rows else None  # type: ignore[index]
 
+    @_translating
     async def all(self, sql: str, params: Params = ()) -> list[Row]:
         return list(await self.connection.execute_fetchall(sql, params))
 
@@ -112,7 +163,7 @@ class SqliteDatabase:
         async with self._write_lock:
             batch = self._batch
             if batch is None:
-                await self._writer.execute("BEGIN IMMEDIATE")
+                await self._begin()
                 batch = self._batch = asyncio.get_running_loop().create_future()
                 committer = asyncio.create_task(self._commit(batch))
                 self._committers.add(committer)
@@ -129,6 +180,13 @@ class SqliteDatabase:
         # savepoints are not released one by one: COMMIT releases them all
         await asyncio.shield(batch)
 
+    async def _begin(self) -> None:
+        try:
+            await self._writer.execute("BEGIN IMMEDIATE")
+        except sqlite3.Error as err:
+            raise storage_error(err, "starting a transaction") from err
+
+    @_translating
     async def _undo(self, batch: asyncio.Future[None], first: bool) -> None:
         """Roll back one failed member of a batch, keeping the others' work."""
         if first:  # nobody else has joined yet: the whole transaction is its own
@@ -155,8 +213,13 @@ class SqliteDatabase:
             try:
                 await self._writer.execute("COMMIT")
             except BaseException as err:
-                if self._writer.in_transaction:
-                    await self._writer.execute("ROLLBACK")
+                try:
+                    if self._writer.in_transaction:
+                        await self._writer.execute("ROLLBACK")
+                except sqlite3.Error:
+                    pass  # the commit's own error is the one to report
+                if isinstance(err, sqlite3.Error):
+                    err = storage_error(err, "committing")
                 batch.set_exception(err)
                 return
             batch.set_result(None)
@@ -164,11 +227,18 @@ class SqliteDatabase:
     @asynccontextmanager
     async def snapshot(self) -> AsyncIterator[Session]:
         async with self._read_lock:
-            await self._reader.execute("BEGIN")
+            try:
+                await self._reader.execute("BEGIN")
+            except sqlite3.Error as err:
+                raise storage_error(err, "reading") from err
             try:
                 yield _SqliteSession(self._reader)
             finally:
-                await self._reader.execute("COMMIT")
+                if self._reader.in_transaction:
+                    try:
+                        await self._reader.execute("COMMIT")
+                    except sqlite3.Error as err:
+                        raise storage_error(err, "reading") from err
 
     async def schema_version(self) -> int:
         async with self.snapshot() as s:
@@ -180,34 +250,72 @@ class SqliteDatabase:
         await self._writer.close()
 
 
-async def _connect(path: Path, sync: str) -> aiosqlite.Connection:
+async def _connect(path: Path, sync: str,
+                   busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> aiosqlite.Connection:
     connection = await aiosqlite.connect(path, isolation_level=None)
-    connection.row_factory = sqlite3.Row
-    await connection.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-    await connection.execute("PRAGMA journal_mode = WAL")
-    await connection.execute(f"PRAGMA synchronous = {sync.upper()}")
-    await connection.execute("PRAGMA foreign_keys = ON")
+    try:
+        connection.row_factory = sqlite3.Row
+        await connection.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
+        await connection.execute("PRAGMA journal_mode = WAL")
+        await connection.execute(f"PRAGMA synchronous = {sync.upper()}")
+        await connection.execute("PRAGMA foreign_keys = ON")
+    except BaseException:
+        # an open connection keeps its thread, and the process, alive
+        await connection.close()
+        raise
     return connection
 
 
 async def open_database(path: Path | str, sync: str = "full",
                         migrations: Sequence[Migration] = MIGRATIONS,
-                        now: Any = time.time) -> SqliteDatabase:
-    """Open (or create) the database file and bring its schema up to date."""
+                        now: Any = time.time, check: bool = True,
+                        busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> SqliteDatabase:
+    """Open (or create) the database file, check it (``PRAGMA quick_check``, unless
+    ``check`` is False) and bring its schema up to date. Every failure is a
+    `StorageError` naming the file, and leaves no connection open."""
     path = Path(path)
-    if path.parent != Path(""):
-        path.parent.mkdir(parents=True, exist_ok=True)
     try:
-        writer = await _connect(path, sync)
-    except sqlite3.DatabaseError as err:
-        raise StorageError(f"cannot open the database {str(path)!r}: {err}") from err
+        if path.parent != Path(""):
+            path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise StorageError(f"cannot open the database {str(path)!r}: cannot make its folder "
+                           f"({err.strerror})") from err
+    writer = reader = None
     try:
+        writer = await _connect(path, sync, busy_timeout_ms)
+        if check:
+            await _quick_check(writer, path)
         await _migrate(writer, migrations, now)
-        reader = await _connect(path, sync)
+        reader = await _connect(path, sync, busy_timeout_ms)
+    except sqlite3.Error as err:
+        if writer is not None:
+            await writer.close()
+        raise StorageError(f"cannot open the database {str(path)!r}: "
+                           f"{storage_error(err)}") from err
     except BaseException:
-        await writer.close()
+        if writer is not None:
+            await writer.close()
         raise
     return SqliteDatabase(path, writer, reader)
+
+
+async def _quick_check(connection: aiosqlite.Connection, path: Path) -> None:
+    """Refuse a database that SQLite's quick check finds damaged."""
+    problems = [str(r[0]) for r in await connection.execute_fetchall("PRAGMA quick_check(5)")]
+    if problems != ["ok"]:
+        raise DamagedDatabase(f"the database file {str(path)!r} is damaged: "
+                              f"{'; '.join(problems)}. Run `commandpost db check` for a full "
+                              f"report, restore a backup, or set {DAMAGED_ENV}=start to start "
+                              f"on it anyway.")
+
+
+async def integrity_check(db: SqliteDatabase) -> list[str]:
+    """SQLite's full ``integrity_check`` (every page, index and constraint): the problems
+    found, none for a sound file."""
+    async with db.snapshot() as s:
+        rows = await s.all("PRAGMA integrity_check(100)")
+    problems = [str(r[0]) for r in rows]
+    return [] if problems == ["ok"] else problems
 
 
 async def _migrate(connection: aiosqlite.Connection, migrations: Sequence[Migration],

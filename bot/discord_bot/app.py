@@ -7,14 +7,16 @@ from __future__ import annotations
 import asyncio
 import logging
 import signal
+import sys
 
 import discord
+from discord import app_commands
 from discord.ext import commands, tasks
 
 from ..config import Settings
 from ..email_gateway.runner import run_email_gateway
 from ..model import Game, Player
-from ..results import Done, Refusal, Result
+from ..results import STORAGE_DOWN, Done, Refusal, Result
 from ..service import GameService
 from ..storage import StorageError
 from . import logs, pictures
@@ -50,6 +52,7 @@ class CommandPost(commands.Bot):
             await self.add_cog(cog)
         self.add_dynamic_items(GameButton, ChallengeButton)
         await asyncio.to_thread(pictures.warm_up)
+        self.tree.on_error = self.command_failed  # type: ignore[method-assign]
         await self.tree.sync()
         self.scheduler.start()
 
@@ -67,20 +70,56 @@ class CommandPost(commands.Bot):
         log.error("scheduler pass failed", exc_info=error)
 
     async def tick(self) -> None:
-        """One scheduler pass: what is due, then the notifications."""
+        """One scheduler pass: what is due, then the notifications. Nothing that fails in
+        a pass escapes it (an exception would stop the task loop for good): it is logged,
+        and the next pass runs as usual."""
         try:
             await self.service.process_due()
-        except StorageError:
-            log.exception("scheduler pass failed")
+        except Exception:
+            log.exception("scheduler pass failed; the next pass runs as usual")
         await self.flush()
 
     async def flush(self) -> None:
-        """Deliver the service's pending Discord notifications."""
+        """Deliver the service's pending Discord notifications (a failure is logged; what
+        was not delivered stays pending for the next pass)."""
         async with self._flush_lock:
             try:
                 await self.service.deliver(TRANSPORT, self.notifier.send)
             except discord.HTTPException:
                 log.exception("a notification could not be delivered; it stays pending")
+            except Exception:
+                log.exception("delivering notifications failed; they stay pending")
+
+    async def command_failed(self, interaction: discord.Interaction,
+                             error: app_commands.AppCommandError) -> None:
+        """An app command that raised: the user is answered (a storage fault in the words
+        every transport uses), the host gets the traceback."""
+        original = getattr(error, "original", error)
+        if isinstance(original, StorageError):
+            log.error("/%s not carried out: %s", getattr(interaction.command, "name", "?"),
+                      original)
+            text = STORAGE_DOWN
+        else:
+            log.error("/%s failed", getattr(interaction.command, "name", "?"), exc_info=error)
+            text = "Something went wrong with that command; it is logged for the host."
+        try:
+            await self.answer(interaction, text)
+        except discord.HTTPException:
+            log.warning("could not tell the user that a command failed")
+
+    async def on_error(self, event_method: str, /, *args: object, **kwargs: object) -> None:
+        """An event handler that raised: a typed move that met a storage fault is answered
+        (others are logged as discord.py does)."""
+        error = sys.exc_info()[1]
+        message = args[0] if args else None
+        if isinstance(error, StorageError) and isinstance(message, discord.Message):
+            log.error("%s not carried out: %s", event_method, error)
+            try:
+                await message.reply(STORAGE_DOWN, mention_author=False)
+            except discord.HTTPException:
+                log.warning("could not tell the user that a message was not handled")
+            return
+        await super().on_error(event_method, *args, **kwargs)
 
     # --- translation helpers used by the cogs -----------------------------------------
     async def player_of(self, user: discord.abc.User) -> Player:

@@ -18,6 +18,7 @@ from email.message import EmailMessage
 
 from engine import EngineError, Move, get_variant
 
+from ..boundary import game_number
 from ..commands import Commands, Reply, _reply
 from ..config import Settings
 from ..model import Game, Notification, Player
@@ -154,7 +155,7 @@ class EmailGateway:
         game = await self._authenticate(player, mail.tag, word)
         if isinstance(game, Reply):
             return game, "refused: " + game.text.split(":")[0].lower()
-        args = [w for w in words[1:] if not (w.startswith("#") and w[1:].isdigit())]
+        args = [w for w in words[1:] if game_number(w) is None]
         if word == "move":
             if not args:
                 return Reply("Which move? Write it on the first line, as in `move c3-d4`.",
@@ -211,7 +212,7 @@ class EmailGateway:
         return game
 
     async def _watch(self, player: Player, word: str, args: list[str]) -> tuple[Reply, str]:
-        numbers = [int(a[1:]) for a in args if a.startswith("#") and a[1:].isdigit()]
+        numbers = [n for n in map(game_number, args) if n is not None]
         if not numbers:
             return Reply(f"Which game? As in `{word} #12`.", ok=False), f"refused: {word}"
         act = self.service.watch if word == "watch" else self.service.unwatch
