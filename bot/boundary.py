@@ -69,8 +69,11 @@ def clean_name(text: str, limit: int = MAX_NAME) -> str:
 
 
 def _no_surrogates(text: str) -> str:
-    # a lone surrogate (undecodable input) cannot be encoded, not even to normalise it
-    return text.encode("utf-8", "replace").decode("utf-8") if _has_surrogates(text) else text
+    """Each lone surrogate (a byte of undecodable input) as U+FFFD: it cannot be encoded,
+    not even to be normalised."""
+    if not _has_surrogates(text):
+        return text
+    return "".join("\ufffd" if "\ud800" <= c <= "\udfff" else c for c in text)
 
 
 def _has_surrogates(text: str) -> bool:

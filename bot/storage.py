@@ -240,6 +240,12 @@ class SqliteDatabase:
                     except sqlite3.Error as err:
                         raise storage_error(err, "reading") from err
 
+    @property
+    def total_changes(self) -> int:
+        """Rows changed through this database since it was opened (tests use it to show
+        that a refused command wrote nothing)."""
+        return self._writer.total_changes
+
     async def schema_version(self) -> int:
         async with self.snapshot() as s:
             row = await s.one("SELECT MAX(version) AS v FROM schema_migrations")
