@@ -12,6 +12,7 @@ import hmac
 import secrets
 
 from .clock import Clock
+from .results import Reason, Refusal
 from .storage import Database
 
 TOKEN_BYTES = 10  # 20 hex digits: unguessable, and survives addresses folded to lower case
@@ -23,13 +24,19 @@ class GameTokens:
     db: Database
     now: Clock
 
-    async def game_token(self, game_id: int, player_id: int) -> str:
-        """The secret of ``player_id`` in game ``game_id``, made on first use."""
+    async def game_token(self, game_id: int, player_id: int) -> str | Refusal:
+        """The secret of ``player_id`` in game ``game_id``, made on first use (only a
+        player of the game has one)."""
         async with self.db.snapshot() as s:
             row = await s.one("SELECT token FROM game_tokens WHERE game_id = ? AND player_id = ?",
                               (game_id, player_id))
+            plays = await s.one("SELECT 1 FROM games WHERE id = ? AND ? IN (player0, player1)",
+                                (game_id, player_id))
         if row is not None:
             return str(row["token"])
+        if plays is None:
+            return Refusal(Reason.NOT_A_PLAYER, f"Player #{player_id} does not play in game "
+                                                f"#{game_id}.")
         async with self.db.transaction() as s:
             # another command may have made it meanwhile: that one is kept
             await s.execute("INSERT INTO game_tokens (game_id, player_id, token, created_at) "
