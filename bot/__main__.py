@@ -3,6 +3,7 @@
 * ``commandpost`` — the main job: the Discord bot when a token is configured, otherwise
   a local console game on the default database.
 * ``commandpost console`` — the local console; ``commandpost discord`` — the Discord bot.
+* ``commandpost db check`` — a full check of the database and a replay of every game.
 * ``commandpost render VARIANT [POSITION] -o FILE`` and ``commandpost gallery DIR`` —
   board pictures.
 """
@@ -20,6 +21,7 @@ COMMANDS = {
     "discord": "bot.discord_bot.app",
     "render": "bot.render_cli",
     "gallery": "bot.render_cli:gallery_main",
+    "db": "bot.dbcheck",
 }
 
 

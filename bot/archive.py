@@ -6,13 +6,15 @@ and verify a stored game by replaying it from its start position and move list.
 
 from __future__ import annotations
 
+import asyncio
+from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from engine import EngineError, Position, Variant, get_variant
+from engine import EngineError, Outcome, Position, Variant, get_variant
 
 from .clock import Clock, describe_days, parse_days, start_turn
 from .model import Game, PlayedMove, Player
-from .records import RecordError, read_record, replay, write_record
+from .records import GameRecord, RecordError, ReplayedStep, read_record, replay, write_record
 from .results import Done, Reason, Refusal, Result
 from .storage import Database
 from .words import plural
@@ -59,34 +61,13 @@ class Archive:
         sender plays the first side when neither is named); imported games are unrated."""
         if opponent.id == sender.id:
             return Refusal(Reason.SELF_CHALLENGE, "You cannot play a game against yourself.")
-        try:
-            record = read_record(text)
-            rules = get_variant(record.tags.get("Variant", ""))
-        except (RecordError, EngineError) as err:
-            return Refusal(Reason.BAD_RECORD, f"That record cannot be imported: {err}")
-        mode = record.tags.get("Mode", rules.modes[0])
-        if mode not in rules.modes:
-            return Refusal(Reason.BAD_RECORD, f"That record cannot be imported: "
-                                              f"{rules.display_name} has no mode {mode!r}.")
-        try:
-            days = _days(record.tags.get("TimeControl", "no clock"))
-        except ValueError as err:
-            return Refusal(Reason.BAD_RECORD, f"That record cannot be imported: {err}.")
-        try:
-            start = (rules.parse_position(record.tags["FEN"]) if "FEN" in record.tags
-                     else rules.start_position(mode))
-            steps = list(replay(rules, start, record.turns))
-        except (RecordError, EngineError) as err:
-            return Refusal(Reason.BAD_RECORD, f"That record cannot be imported: {err}")
-        final = steps[-1].position if steps else start
-        boundaries = [start] + [st.position for st in steps if not st.position.in_progress]
-        outcome = rules.outcome(final, boundaries[:-1] if not final.in_progress else boundaries,
-                                mode)
-        result = record.tags.get("Result", record.result)
-        if outcome.is_over and result not in ("*", outcome.score):
-            return Refusal(Reason.BAD_RECORD, f"That record cannot be imported: it says "
-                                              f"{result}, but the game ended {outcome.score} "
-                                              f"({outcome.reason}).")
+        # reading and replaying a record is CPU work that grows with its length
+        reading = await asyncio.to_thread(_read_import, text)
+        if isinstance(reading, Refusal):
+            return reading
+        record, rules, mode, days = reading.record, reading.rules, reading.mode, reading.days
+        start, steps, final, outcome = reading.start, reading.steps, reading.final, reading.outcome
+        result = reading.result
         named = [record.tags.get(n, "").lower() for n in rules.side_names]
         if sender.display_name.lower() in named:
             side = named.index(sender.display_name.lower())
@@ -135,25 +116,79 @@ class Archive:
         game, played = await self._game_with_moves(game_id)
         if game is None:
             return [f"there is no game #{game_id}"]
-        rules = get_variant(game.variant)
-        problems = []
-        if [p.ply for p in played] != list(range(game.ply)):
-            problems.append(f"the moves are numbered {[p.ply for p in played]}, "
-                            f"expected 0..{game.ply - 1}")
-        try:
-            steps = list(replay(rules, rules.parse_position(game.start_fen), _turns(played)))
-        except (RecordError, EngineError) as err:
-            return problems + [f"the moves do not replay: {err}"]
-        for p, step in zip(played, steps, strict=True):
-            fen = rules.format_position(step.position)
-            if fen != p.fen or p.partial != step.position.in_progress or p.side != step.side:
-                problems.append(f"step {p.ply} ({p.text}) stored {p.fen!r}, replay gives {fen!r}")
-        final = rules.format_position(steps[-1].position) if steps else game.start_fen
-        if final != game.fen:
-            problems.append(f"the game holds {game.fen!r}, replay gives {final!r}")
-        if game.turns != sum(1 for p in played if not p.partial):
-            problems.append(f"the game counts {game.turns} turns")
-        return problems
+        # a replay is CPU work that a long game makes longer than a few milliseconds
+        return await asyncio.to_thread(_compare, game, played)
+
+
+@dataclass(frozen=True)
+class _Reading:
+    """A record read and replayed, ready to be stored as a game."""
+
+    record: GameRecord
+    rules: Variant
+    mode: str
+    days: int | None
+    start: Position
+    steps: list[ReplayedStep]
+    final: Position
+    outcome: Outcome
+    result: str
+
+
+def _read_import(text: str) -> _Reading | Refusal:
+    """Read a record and replay it; the refusal if it cannot be imported."""
+    try:
+        record = read_record(text)
+        rules = get_variant(record.tags.get("Variant", ""))
+    except (RecordError, EngineError) as err:
+        return Refusal(Reason.BAD_RECORD, f"That record cannot be imported: {err}")
+    mode = record.tags.get("Mode", rules.modes[0])
+    if mode not in rules.modes:
+        return Refusal(Reason.BAD_RECORD, f"That record cannot be imported: "
+                                          f"{rules.display_name} has no mode {mode!r}.")
+    try:
+        days = _days(record.tags.get("TimeControl", "no clock"))
+    except ValueError as err:
+        return Refusal(Reason.BAD_RECORD, f"That record cannot be imported: {err}.")
+    try:
+        start = (rules.parse_position(record.tags["FEN"]) if "FEN" in record.tags
+                 else rules.start_position(mode))
+        steps = list(replay(rules, start, record.turns))
+    except (RecordError, EngineError) as err:
+        return Refusal(Reason.BAD_RECORD, f"That record cannot be imported: {err}")
+    final = steps[-1].position if steps else start
+    boundaries = [start] + [st.position for st in steps if not st.position.in_progress]
+    outcome = rules.outcome(final, boundaries[:-1] if not final.in_progress else boundaries,
+                            mode)
+    result = record.tags.get("Result", record.result)
+    if outcome.is_over and result not in ("*", outcome.score):
+        return Refusal(Reason.BAD_RECORD, f"That record cannot be imported: it says "
+                                          f"{result}, but the game ended {outcome.score} "
+                                          f"({outcome.reason}).")
+    return _Reading(record, rules, mode, days, start, steps, final, outcome, result)
+
+
+def _compare(game: Game, played: list[PlayedMove]) -> list[str]:
+    """What differs between a stored game and its replay."""
+    rules = get_variant(game.variant)
+    problems = []
+    if [p.ply for p in played] != list(range(game.ply)):
+        problems.append(f"the moves are numbered {[p.ply for p in played]}, "
+                        f"expected 0..{game.ply - 1}")
+    try:
+        steps = list(replay(rules, rules.parse_position(game.start_fen), _turns(played)))
+    except (RecordError, EngineError) as err:
+        return problems + [f"the moves do not replay: {err}"]
+    for p, step in zip(played, steps, strict=True):
+        fen = rules.format_position(step.position)
+        if fen != p.fen or p.partial != step.position.in_progress or p.side != step.side:
+            problems.append(f"step {p.ply} ({p.text}) stored {p.fen!r}, replay gives {fen!r}")
+    final = rules.format_position(steps[-1].position) if steps else game.start_fen
+    if final != game.fen:
+        problems.append(f"the game holds {game.fen!r}, replay gives {final!r}")
+    if game.turns != sum(1 for p in played if not p.partial):
+        problems.append(f"the game counts {game.turns} turns")
+    return problems
 
 
 def _record_entries(rules: Variant, start: Position,

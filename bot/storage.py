@@ -307,7 +307,11 @@ async def open_database(path: Path | str, sync: str = "full",
 
 async def _quick_check(connection: aiosqlite.Connection, path: Path) -> None:
     """Refuse a database that SQLite's quick check finds damaged."""
-    problems = [str(r[0]) for r in await connection.execute_fetchall("PRAGMA quick_check(5)")]
+    try:
+        rows = await connection.execute_fetchall("PRAGMA quick_check(5)")
+    except sqlite3.DatabaseError as err:  # too damaged even to be checked
+        rows = [(str(err),)]
+    problems = [str(r[0]) for r in rows]
     if problems != ["ok"]:
         raise DamagedDatabase(f"the database file {str(path)!r} is damaged: "
                               f"{'; '.join(problems)}. Run `commandpost db check` for a full "
