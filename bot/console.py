@@ -19,6 +19,7 @@ from pathlib import Path
 
 from engine import EngineError, Move, get_variant
 
+from . import redact
 from .commands import Commands, Reply
 from .config import ConfigError, Settings, add_db_option, settings_for
 from .model import Game, Notification, Player
@@ -208,6 +209,7 @@ def main(argv: list[str]) -> int:
     except ConfigError as err:
         print(f"commandpost: {err}")
         return 2
+    redact.configure("WARNING")  # failures reach stderr, game keys never
     name = args.name or _login_name()
     return asyncio.run(run(settings, name))
 

@@ -17,11 +17,13 @@ from email.utils import formatdate, make_msgid
 
 import aiosmtplib
 
+from ..boundary import clean_name
 from ..config import Settings
 from .inbound import GameTag, display_address
 
 log = logging.getLogger(__name__)
 SENDER_NAME = "commandpost"
+MAX_SUBJECT = 900  # characters; a header line may not exceed 998
 
 
 def domain_of(address: str) -> str:
@@ -62,7 +64,9 @@ def compose(our_address: str, to: str, subject: str, text: str, *,
     mail = EmailMessage()
     mail["From"] = display_address(our_address, SENDER_NAME)
     mail["To"] = to
-    mail["Subject"] = with_tag(subject, tag)
+    # a name with a line break in it (stored before names were cleaned) must not make
+    # the header, and so the mail, impossible to build
+    mail["Subject"] = clean_name(with_tag(subject, tag), MAX_SUBJECT)
     mail["Reply-To"] = reply_address(our_address, tag)
     mail["Date"] = formatdate(localtime=False, usegmt=True)
     mail["Message-ID"] = message_id or make_msgid(domain=domain_of(our_address))
