@@ -20,6 +20,7 @@ commands live beside it, one topic per module, and are mixed in: challenges
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import random
@@ -71,6 +72,21 @@ class _Line:
     revision: int
     position: Position
     boundaries: list[Position]  # positions where a turn ended, the start first
+
+
+def _play(rules: Variant, position: Position, text: str) -> tuple[str, Position]:
+    """The canonical text of the move ``text`` and the position after it (EngineError if
+    it cannot be played)."""
+    move = rules.parse_move(position, text)
+    return rules.format_move(position, move), rules.make_move(position, move)
+
+
+def _legal_texts(rules: Variant, position: Position, node: str | None) -> list[str]:
+    moves = rules.legal_moves(position)
+    if node is not None:
+        node = node.strip().lower()
+        moves = [m for m in moves if m.origin == node]
+    return sorted(rules.format_move(position, m) for m in moves)
 
 
 def _score(winner: int | None) -> str:
@@ -281,11 +297,7 @@ class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Room
         if game.is_over:
             return []
         position = await self.position(game)
-        moves = rules.legal_moves(position)
-        if node is not None:
-            node = node.strip().lower()
-            moves = [m for m in moves if m.origin == node]
-        return sorted(rules.format_move(position, m) for m in moves)
+        return await asyncio.to_thread(_legal_texts, rules, position, node)
 
     async def _line(self, s: Session, game: Game, rules: Variant) -> _Line:
         """The game's positions, from the cache when it is current. The entry is taken out
@@ -355,12 +367,12 @@ class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Room
             rules = get_variant(game.variant)
             line = await self._line(s, game, rules)
             try:
-                move = rules.parse_move(line.position, text)
+                # rules work can take tens of milliseconds: a worker thread runs it, so
+                # that other players are served meanwhile
+                canonical, after = await asyncio.to_thread(_play, rules, line.position, text)
             except EngineError as err:
                 self._keep(game.id, line)
                 return self._move_refusal(err, text)
-            canonical = rules.format_move(line.position, move)
-            after = rules.make_move(line.position, move)
             done, line = await self._advance(s, game, rules, line, canonical, after)
         self._keep(game_id, line)
         return done
@@ -407,7 +419,7 @@ class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Room
         now = self.now()
         mover = line.position.side
         turn_done = not after.in_progress
-        outcome = rules.outcome(after, line.boundaries, game.mode)
+        outcome = await asyncio.to_thread(rules.outcome, after, list(line.boundaries), game.mode)
         fen = rules.format_position(after)
         await s.execute(
             "INSERT INTO moves (game_id, ply, turn, side, text, fen, partial, played_at) "

@@ -313,8 +313,8 @@ async def _quick_check(connection: aiosqlite.Connection, path: Path) -> None:
         rows = [(str(err),)]
     problems = [str(r[0]) for r in rows]
     if problems != ["ok"]:
-        raise DamagedDatabase(f"the database file {str(path)!r} is damaged: "
-                              f"{'; '.join(problems)}. Run `commandpost db check` for a full "
+        said = " ".join("; ".join(problems).replace("*** in database main ***", "").split())
+        raise DamagedDatabase(f"the database file {str(path)!r} is damaged: {said}. Run `commandpost db check` for a full "
                               f"report, restore a backup, or set {DAMAGED_ENV}=start to start "
                               f"on it anyway.")
 
