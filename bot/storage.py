@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+import struct
 import time
 from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import asynccontextmanager
@@ -286,6 +287,12 @@ async def open_database(path: Path | str, sync: str = "full",
     except OSError as err:
         raise StorageError(f"cannot open the database {str(path)!r}: cannot make its folder "
                            f"({err.strerror})") from err
+    if check:
+        lost = wal_damage(path)
+        if lost:
+            raise DamagedDatabase(f"{lost}; opening the database would drop them for good. "
+                                  f"Keep a copy of {path.name} and {path.name}-wal, then set "
+                                  f"{DAMAGED_ENV}=start to start without them.")
     writer = reader = None
     try:
         writer = await _connect(path, sync, busy_timeout_ms)
@@ -305,6 +312,68 @@ async def open_database(path: Path | str, sync: str = "full",
     return SqliteDatabase(path, writer, reader)
 
 
+def wal_damage(path: Path) -> str | None:
+    """What a damaged write-ahead log of ``path`` would lose (None: nothing).
+
+    SQLite replays the log up to its first frame whose checksum fails and silently drops
+    the rest, committed transactions included. A frame that fails its checksum while its
+    salts say it belongs to the current log, followed (or itself marked) by the end of a
+    committed transaction, means that committed work would be lost: said here, before
+    SQLite is allowed to open the file."""
+    wal = path.with_name(path.name + "-wal")
+    try:
+        data = wal.read_bytes()
+    except OSError:
+        return None
+    if len(data) < 32:
+        return None
+    magic, _, page_size, _, salt1, salt2 = struct.unpack(">6I", data[:24])
+    if magic not in (0x377F0682, 0x377F0683):
+        return None
+    order = ">" if magic & 1 else "<"
+    check = _wal_checksum(data[:24], (0, 0), order)
+    if check != struct.unpack(">2I", data[24:32]):
+        return None  # no valid log at all: SQLite ignores it, nothing was committed in it
+    size, offset, frame = 24 + page_size, 32, 0
+    while offset + size <= len(data):
+        head = data[offset:offset + 24]
+        number, commit, s1, s2 = struct.unpack(">4I", head[:16])
+        if (s1, s2) != (salt1, salt2):
+            return None  # a frame of an older log: the current one ends here
+        check = _wal_checksum(head[:8] + data[offset + 24:offset + size], check, order)
+        if check != struct.unpack(">2I", head[16:24]):
+            commits = _commits_from(data, offset, size, (salt1, salt2))
+            if commits:
+                return (f"the write-ahead log {wal.name} is damaged at frame {frame + 1}: "
+                        f"{commits} committed transaction(s) after the damage cannot be "
+                        f"read back")
+            return None  # a torn write of a transaction that never committed
+        offset += size
+        frame += 1
+    return None
+
+
+def _commits_from(data: bytes, offset: int, size: int, salts: tuple[int, int]) -> int:
+    """Frames of the current log from ``offset`` on that end a committed transaction."""
+    commits = 0
+    while offset + size <= len(data):
+        _, commit, s1, s2 = struct.unpack(">4I", data[offset:offset + 16])
+        if (s1, s2) == salts and commit:
+            commits += 1
+        offset += size
+    return commits
+
+
+def _wal_checksum(chunk: bytes, start: tuple[int, int], order: str) -> tuple[int, int]:
+    """SQLite's WAL checksum of ``chunk``, continuing from ``start``."""
+    s0, s1 = start
+    words = struct.unpack(f"{order}{len(chunk) // 4}I", chunk)
+    for k in range(0, len(words), 2):
+        s0 = (s0 + words[k] + s1) & 0xFFFFFFFF
+        s1 = (s1 + words[k + 1] + s0) & 0xFFFFFFFF
+    return s0, s1
+
+
 async def _quick_check(connection: aiosqlite.Connection, path: Path) -> None:
     """Refuse a database that SQLite's quick check finds damaged."""
     try:
@@ -314,9 +383,9 @@ async def _quick_check(connection: aiosqlite.Connection, path: Path) -> None:
     problems = [str(r[0]) for r in rows]
     if problems != ["ok"]:
         said = " ".join("; ".join(problems).replace("*** in database main ***", "").split())
-        raise DamagedDatabase(f"the database file {str(path)!r} is damaged: {said}. Run `commandpost db check` for a full "
-                              f"report, restore a backup, or set {DAMAGED_ENV}=start to start "
-                              f"on it anyway.")
+        raise DamagedDatabase(f"the database file {str(path)!r} is damaged: {said}. Run "
+                              f"`commandpost db check` for a full report, restore a backup, "
+                              f"or set {DAMAGED_ENV}=start to start on it anyway.")
 
 
 async def integrity_check(db: SqliteDatabase) -> list[str]:

@@ -18,7 +18,13 @@ from bot.console import Console
 from bot.dbcheck import check
 from bot.results import STORAGE_DOWN
 from bot.service import GameService
-from bot.storage import DamagedDatabase, StorageError, open_database, storage_error
+from bot.storage import (
+    DamagedDatabase,
+    StorageError,
+    open_database,
+    storage_error,
+    wal_damage,
+)
 
 from .conftest import PLACE, ManualClock
 
@@ -168,3 +174,49 @@ def test_db_check_from_the_command_line(tmp_path: Path):
     (tmp_path / "bad.db").write_text("x" * 200)
     done = _commandpost(["db", "check", "--db", "bad.db"], tmp_path)
     assert done.returncode == 2 and "file is not a database" in done.stdout
+
+
+def _crashed_copy(tmp_path: Path, moves: int) -> tuple[Path, int]:
+    """A copy of a database and its write-ahead log as a power cut would leave them:
+    ``moves`` committed transactions only in the log; the page size."""
+    path = tmp_path / "live.db"
+    live = sqlite3.connect(path, isolation_level=None)
+    live.execute("PRAGMA journal_mode = WAL")
+    live.execute("PRAGMA wal_autocheckpoint = 0")
+    live.execute("CREATE TABLE moves (n INTEGER)")
+    live.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    for n in range(moves):
+        live.execute("INSERT INTO moves VALUES (?)", (n,))
+    copy = tmp_path / "crashed.db"
+    shutil.copy(path, copy)
+    shutil.copy(path.with_name("live.db-wal"), tmp_path / "crashed.db-wal")
+    size = live.execute("PRAGMA page_size").fetchone()[0]
+    live.close()
+    return copy, size
+
+
+async def test_a_write_ahead_log_damaged_before_committed_moves_is_noticed(tmp_path: Path):
+    copy, size = _crashed_copy(tmp_path, 5)
+    wal = tmp_path / "crashed.db-wal"
+    intact = wal.read_bytes()
+    with wal.open("r+b") as f:  # a flipped byte in the page of the third transaction
+        f.seek(32 + 2 * (24 + size) + 24 + 100)
+        f.write(b"\x5a")
+    with pytest.raises(DamagedDatabase, match=r"^the write-ahead log crashed.db-wal is damaged "
+                                              r"at frame 3: 3 committed transaction\(s\) after "
+                                              r"the damage cannot be read back; opening"):
+        await open_database(copy, migrations=())
+    wal.write_bytes(intact)  # undamaged, every move is there
+    db = await open_database(copy, migrations=())
+    async with db.snapshot() as s:
+        assert (await s.one("SELECT COUNT(*) AS n FROM moves"))["n"] == 5
+    await db.close()
+
+
+def test_a_torn_last_transaction_that_never_committed_is_no_damage(tmp_path: Path):
+    copy, size = _crashed_copy(tmp_path, 2)
+    wal = tmp_path / "crashed.db-wal"
+    with wal.open("r+b") as f:  # the last frame's commit mark gone: it never committed
+        f.seek(32 + 1 * (24 + size) + 4)
+        f.write(b"\x00\x00\x00\x00")
+    assert wal_damage(copy) is None
