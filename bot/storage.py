@@ -288,7 +288,10 @@ async def open_database(path: Path | str, sync: str = "full",
         raise StorageError(f"cannot open the database {str(path)!r}: cannot make its folder "
                            f"({err.strerror})") from err
     if check:
-        lost = wal_damage(path)
+        lost = await asyncio.to_thread(wal_damage, path)
+        if lost:  # or a frame that another process was writing as it was read: look again
+            await asyncio.sleep(0.2)
+            lost = await asyncio.to_thread(wal_damage, path)
         if lost:
             raise DamagedDatabase(f"{lost}; opening the database would drop them for good. "
                                   f"Keep a copy of {path.name} and {path.name}-wal, then set "

@@ -220,3 +220,21 @@ def test_a_torn_last_transaction_that_never_committed_is_no_damage(tmp_path: Pat
         f.seek(32 + 1 * (24 + size) + 4)
         f.write(b"\x00\x00\x00\x00")
     assert wal_damage(copy) is None
+
+
+async def test_the_console_survives_any_exception_of_one_line(service, settings, alice,
+                                                              monkeypatch):
+    console = Console(service, settings, out=(lines := []).append)
+    console.player = alice
+
+    async def broken(*args, **kwargs):
+        raise ZeroDivisionError("a bug")
+
+    monkeypatch.setattr(service, "games", broken)
+    assert await console.run_line("games")
+    assert lines == ["That command failed unexpectedly (the error is logged); the console "
+                     "goes on."]
+    monkeypatch.undo()
+    lines.clear()
+    assert await console.run_line("games")
+    assert lines == ["No games in progress. Start one with `challenge NAME`."]

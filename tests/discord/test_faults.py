@@ -55,3 +55,17 @@ async def test_a_slash_command_meeting_a_full_disk_is_answered(world, monkeypatc
     r = await world.alice.slash(thread, "move", move="b2-a3/D")
     assert r.ephemeral and r.response.content == STORAGE_DOWN
     assert (await world.service.game(game.id)).ply == 0
+
+
+async def test_a_typed_move_meeting_a_full_disk_is_answered(world, monkeypatch):
+    thread, game = await _start(world)
+
+    async def move(*args, **kwargs):
+        raise _disk_full()
+
+    monkeypatch.setattr(world.service, "move", move)
+    before = len(thread.history())
+    await world.alice.send(thread, "b2-a3/D")
+    answer = thread.history()[before + 1]
+    assert answer.content == STORAGE_DOWN
+    assert (await world.service.game(game.id)).ply == 0
