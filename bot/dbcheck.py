@@ -68,8 +68,8 @@ def main(argv: list[str]) -> int:
     add_db_option(checking)
     args = parser.parse_args(argv)
     try:
-        settings = settings_for(args)
+        path = settings_for(args).db_path
     except ConfigError as err:
         print(f"commandpost: {err}")
         return 2
-    return asyncio.run(check(settings.db_path))
+    return asyncio.run(check(path))

@@ -66,12 +66,8 @@ async def test_the_mailbox_poller_survives_failed_polls(mail, monkeypatch):
     done = asyncio.Event()
     one_pass, passes = _failing_then(done, [_disk_full(), ConnectionResetError("gone")])
     monkeypatch.setattr(server_module, "poll_imap_once", one_pass)
-    stop = asyncio.Event()
     settings = replace(mail.settings, imap_host="imap.test", imap_poll_seconds=0.001)
-    polling = asyncio.create_task(server_module.poll_imap(mail.gateway, settings, stop))
-    await asyncio.wait_for(done.wait(), 10)
-    stop.set()
-    await polling
+    await _run_until(done, lambda stop: server_module.poll_imap(mail.gateway, settings, stop))
     assert passes[:3] == ["failed", "failed", "ok"]
 
 
@@ -79,12 +75,17 @@ async def test_the_scheduler_survives_failed_passes(mail, monkeypatch):
     done = asyncio.Event()
     one_pass, passes = _failing_then(done, [_disk_full(), KeyError("a bug")])
     monkeypatch.setattr(mail.service, "process_due", one_pass)
+    await _run_until(done, Scheduler(mail.service, max_wait=0.001).run)
+    assert passes[:3] == ["failed", "failed", "ok"]
+
+
+async def _run_until(done: asyncio.Event, loop) -> None:
+    """Run ``loop(stop)`` until ``done`` is set, then stop it."""
     stop = asyncio.Event()
-    running = asyncio.create_task(Scheduler(mail.service, max_wait=0.001).run(stop))
+    running = asyncio.create_task(loop(stop))
     await asyncio.wait_for(done.wait(), 10)
     stop.set()
     await running
-    assert passes[:3] == ["failed", "failed", "ok"]
 
 
 async def test_a_mail_meeting_a_full_disk_is_answered_451_and_changes_nothing(mail, monkeypatch):
