@@ -69,3 +69,15 @@ async def test_a_typed_move_meeting_a_full_disk_is_answered(world, monkeypatch):
     answer = thread.history()[before + 1]
     assert answer.content == STORAGE_DOWN
     assert (await world.service.game(game.id)).ply == 0
+
+
+async def test_a_button_meeting_a_full_disk_is_answered(world, monkeypatch):
+    thread, game = await _start(world)
+
+    async def resign(*args, **kwargs):
+        raise _disk_full()
+
+    monkeypatch.setattr(world.service, "resign", resign)
+    r = await world.bob.click(thread.history()[0], label="Resign")
+    assert r.ephemeral and r.response.content == STORAGE_DOWN
+    assert not (await world.service.game(game.id)).is_over
