@@ -24,9 +24,11 @@ import asyncio
 import json
 import logging
 import random
+import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
+from typing import TypeVar
 
 from engine import (
     AmbiguousMoveError,
@@ -62,6 +64,9 @@ from .vacations import Vacations
 from .words import or_list
 
 CACHED_GAMES = 512
+SLOW_RULES = 0.002  # seconds of rules work that send it to a worker thread
+T = TypeVar("T")
+_rules_seconds: dict[str, float] = {}  # per variant: the average time of its rules work
 log = logging.getLogger(__name__)
 
 
@@ -72,6 +77,24 @@ class _Line:
     revision: int
     position: Position
     boundaries: list[Position]  # positions where a turn ended, the start first
+
+
+async def _rules_work(rules: Variant, work: Callable[..., T], *args: object) -> T:
+    """``work(*args)``: in a worker thread while the variant's rules work takes more than
+    `SLOW_RULES` seconds on average, so that other players are served meanwhile; on the
+    event loop otherwise, where a quick variant's work costs less than a thread hop."""
+    if _rules_seconds.get(rules.name, 0.0) > SLOW_RULES:
+        return await asyncio.to_thread(_timed, rules.name, work, *args)
+    return _timed(rules.name, work, *args)
+
+
+def _timed(variant: str, work: Callable[..., T], *args: object) -> T:
+    started = time.perf_counter()
+    try:
+        return work(*args)
+    finally:  # a moving average: one slow call on a busy machine changes little
+        spent = time.perf_counter() - started
+        _rules_seconds[variant] = 0.9 * _rules_seconds.get(variant, spent) + 0.1 * spent
 
 
 def _play(rules: Variant, position: Position, text: str) -> tuple[str, Position]:
@@ -297,7 +320,7 @@ class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Room
         if game.is_over:
             return []
         position = await self.position(game)
-        return await asyncio.to_thread(_legal_texts, rules, position, node)
+        return await _rules_work(rules, _legal_texts, rules, position, node)
 
     async def _line(self, s: Session, game: Game, rules: Variant) -> _Line:
         """The game's positions, from the cache when it is current. The entry is taken out
@@ -367,9 +390,7 @@ class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Room
             rules = get_variant(game.variant)
             line = await self._line(s, game, rules)
             try:
-                # rules work can take tens of milliseconds: a worker thread runs it, so
-                # that other players are served meanwhile
-                canonical, after = await asyncio.to_thread(_play, rules, line.position, text)
+                canonical, after = await _rules_work(rules, _play, rules, line.position, text)
             except EngineError as err:
                 self._keep(game.id, line)
                 return self._move_refusal(err, text)
@@ -419,7 +440,8 @@ class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Room
         now = self.now()
         mover = line.position.side
         turn_done = not after.in_progress
-        outcome = await asyncio.to_thread(rules.outcome, after, list(line.boundaries), game.mode)
+        outcome = await _rules_work(rules, rules.outcome, after, list(line.boundaries),
+                                    game.mode)
         fen = rules.format_position(after)
         await s.execute(
             "INSERT INTO moves (game_id, ply, turn, side, text, fen, partial, played_at) "

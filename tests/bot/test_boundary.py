@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import asyncio
 import math
+import threading
 
 import pytest
 
+import bot.service as service_module
 from bot import boundary
 from bot.console import Console, run
 from bot.results import Reason, Refusal
@@ -169,3 +171,21 @@ async def test_concurrent_refusals_leave_the_writer_usable(service, alice, bob, 
     results = await asyncio.gather(*(service.move(alice, game.id, "\udc80") for _ in range(5)),
                                    service.move(alice, game.id, "b2-a3/D"))
     assert [r.ok for r in results] == [False] * 5 + [True]
+
+
+async def test_slow_rules_work_runs_in_a_worker_thread(service, alice, bob, start_game,
+                                                       monkeypatch):
+    game = await start_game(alice, bob)
+    threads: list[int] = []
+    play = service_module._play
+
+    def spying(*args):
+        threads.append(threading.get_ident())
+        return play(*args)
+
+    monkeypatch.setattr(service_module, "_play", spying)
+    monkeypatch.setitem(service_module._rules_seconds, "clash", 0.0)  # quick: on the loop
+    assert (await service.move(alice, game.id, "b2-a3/D")).ok
+    monkeypatch.setitem(service_module._rules_seconds, "clash", 1.0)  # slow: in a worker
+    assert (await service.move(bob, game.id, "h8-i7/D")).ok
+    assert threads[0] == threading.get_ident() != threads[1]
