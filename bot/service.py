@@ -152,9 +152,11 @@ class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Room
         await self.close()
 
     # --- players --------------------------------------------------------------------
-    async def player(self, transport: str, address: str, display_name: str | None = None) -> Player:
+    async def player(self, transport: str, address: str,
+                     display_name: str | None = None) -> Player | Refusal:
         """The player known to ``transport`` as ``address``, created on first sight; a new
-        ``display_name`` replaces the old one."""
+        ``display_name`` replaces the old one. Both are cleaned first (`bot.boundary`); an
+        address with nothing left is refused."""
         name = (display_name or address).strip()
         async with self.db.snapshot() as s:
             row = await s.one("SELECT * FROM players WHERE transport = ? AND address = ?",
