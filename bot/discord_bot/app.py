@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import signal
-import sys
 
 import discord
 from discord import app_commands
@@ -28,6 +27,15 @@ log = logging.getLogger(__name__)
 SCHEDULER_SECONDS = 60.0
 
 
+class CommandPostTree(app_commands.CommandTree):
+    """The command tree: a command that raised is answered by `CommandPost.command_failed`
+    (a method of the tree, so that whoever wraps ``tree.on_error`` still sees errors)."""
+
+    async def on_error(self, interaction: discord.Interaction,
+                       error: app_commands.AppCommandError) -> None:
+        await self.client.command_failed(interaction, error)  # type: ignore[attr-defined]
+
+
 class CommandPost(commands.Bot):
     """The commandpost bot: every command is a call of ``service``."""
 
@@ -35,7 +43,7 @@ class CommandPost(commands.Bot):
         intents = discord.Intents.default()
         intents.message_content = settings.typed_moves.lower() in ("on", "yes", "true", "1")
         super().__init__(command_prefix=commands.when_mentioned, intents=intents,
-                         help_command=None,
+                         help_command=None, tree_cls=CommandPostTree,
                          allowed_mentions=discord.AllowedMentions(users=True, everyone=False,
                                                                   roles=False))
         self.service = service
@@ -52,7 +60,6 @@ class CommandPost(commands.Bot):
             await self.add_cog(cog)
         self.add_dynamic_items(GameButton, ChallengeButton)
         await asyncio.to_thread(pictures.warm_up)
-        self.tree.on_error = self.command_failed  # type: ignore[method-assign]
         await self.tree.sync()
         self.scheduler.start()
 
@@ -106,20 +113,6 @@ class CommandPost(commands.Bot):
             await self.answer(interaction, text)
         except discord.HTTPException:
             log.warning("could not tell the user that a command failed")
-
-    async def on_error(self, event_method: str, /, *args: object, **kwargs: object) -> None:
-        """An event handler that raised: a typed move that met a storage fault is answered
-        (others are logged as discord.py does)."""
-        error = sys.exc_info()[1]
-        message = args[0] if args else None
-        if isinstance(error, StorageError) and isinstance(message, discord.Message):
-            log.error("%s not carried out: %s", event_method, error)
-            try:
-                await message.reply(STORAGE_DOWN, mention_author=False)
-            except discord.HTTPException:
-                log.warning("could not tell the user that a message was not handled")
-            return
-        await super().on_error(event_method, *args, **kwargs)
 
     # --- translation helpers used by the cogs -----------------------------------------
     async def player_of(self, user: discord.abc.User) -> Player:
