@@ -6,6 +6,7 @@
 * ``commandpost db check`` — a full check of the database and a replay of every game.
 * ``commandpost render VARIANT [POSITION] -o FILE`` and ``commandpost gallery DIR`` —
   board pictures.
+* ``commandpost diagrams docs/rules`` — the pictures of the rules documents.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ COMMANDS = {
     "render": "bot.render_cli",
     "gallery": "bot.render_cli:gallery_main",
     "db": "bot.dbcheck",
+    "diagrams": "bot.rules_diagrams:diagrams_main",
 }
 
 

@@ -12,6 +12,7 @@ import inspect
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 from engine import EngineError, all_variants, get_variant
 
@@ -19,6 +20,7 @@ from .boundary import MAX_ID, game_number, no_such, parse_number
 from .clock import describe_days, format_duration, format_time, parse_days
 from .model import Game, Player
 from .results import STORAGE_DOWN, Done, Reason, Refusal, Result
+from .rules_docs import as_plain_text, rules_part
 from .service import GameService
 from .storage import StorageError
 from .words import plural
@@ -39,6 +41,7 @@ class Reply:
     game: Game | None = None
     ply: int | None = None
     record: str | None = None  # a game record to hand over as a file
+    pictures: tuple[Path, ...] = ()  # picture files that go with the text (rules diagrams)
 
 
 def _reply(result: Result, show: bool = True) -> Reply:
@@ -110,15 +113,21 @@ class Commands:
         return Reply("Variants:\n" + "\n".join(lines))
 
     async def cmd_rules(self, sender: Player, place: str, args: list[str]) -> Reply:
-        """Show the rules of a variant.
+        """Show the rules of a variant, or one part: a piece or a section.
 
         rules clash
+        rules clash droid
+        rules commander notation
         """
+        if not args:
+            names = ", ".join(v.name for v in all_variants())
+            return Reply(f"Which variant? As in `rules clash` ({names}).", ok=False)
         try:
-            variant = get_variant(args[0] if args else all_variants()[0].name)
+            variant = get_variant(args[0])
         except EngineError as err:
             return Reply(str(err), ok=False)
-        return Reply(variant.rules_text or f"{variant.display_name}: no rules text yet.")
+        part = rules_part(variant, " ".join(args[1:]))
+        return Reply(as_plain_text(part.markdown), ok=part.found, pictures=part.pictures)
 
     # --- challenges -----------------------------------------------------------------
     async def cmd_challenge(self, sender: Player, place: str, args: list[str]) -> Reply:
