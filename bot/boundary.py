@@ -102,34 +102,24 @@ def no_such(what: str, number: object) -> str:
 Rule = Callable[[Any], Any]  # the value to use, or a Refusal
 
 
-def _refuse(reason: Reason, message: str) -> Refusal:
-    return Refusal(reason, message)
-
-
 def _id(what: str, reason: Reason) -> Rule:
     def check(value: Any) -> Any:
         if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_ID:
-            return _refuse(reason, no_such(what, value))
+            return Refusal(reason, no_such(what, value))
         return value
-    return check
-
-
-def _optional(rule: Rule) -> Rule:
-    def check(value: Any) -> Any:
-        return None if value is None else rule(value)
     return check
 
 
 def _count(value: Any) -> Any:
     """A move number or a count from 0."""
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_ID:
-        return _refuse(Reason.BAD_INPUT, f"{shorten(repr(value))} is not a move number.")
+        return Refusal(Reason.BAD_INPUT, f"{shorten(repr(value))} is not a move number.")
     return value
 
 
 def _limit(value: Any) -> Any:
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_LIMIT:
-        return _refuse(Reason.BAD_INPUT, f"A list holds 1 to {MAX_LIMIT} entries.")
+        return Refusal(Reason.BAD_INPUT, f"A list holds 1 to {MAX_LIMIT} entries.")
     return value
 
 
@@ -137,7 +127,7 @@ def _days(value: Any) -> Any:
     ok = (isinstance(value, int | float) and not isinstance(value, bool)
           and math.isfinite(value) and 0 < value <= MAX_DAYS)
     if not ok:
-        return _refuse(Reason.BAD_DAYS, f"{shorten(repr(value))} is not a number of days I can "
+        return Refusal(Reason.BAD_DAYS, f"{shorten(repr(value))} is not a number of days I can "
                                         f"use: give a number above 0 and at most {MAX_DAYS:g}.")
     return value
 
@@ -146,12 +136,12 @@ def _text(limit: int, what: str, reason: Reason = Reason.BAD_INPUT) -> Rule:
     """A string of at most ``limit`` characters that can be stored (no surrogates)."""
     def check(value: Any) -> Any:
         if not isinstance(value, str):
-            return _refuse(reason, f"That {what} is not text.")
+            return Refusal(reason, f"That {what} is not text.")
         if len(value) > limit:
-            return _refuse(reason, f"That {what} is too long ({len(value):,} characters; at "
+            return Refusal(reason, f"That {what} is too long ({len(value):,} characters; at "
                                    f"most {limit:,}).")
         if _has_surrogates(value) or "\x00" in value:
-            return _refuse(reason, f"That {what} holds characters that are not text.")
+            return Refusal(reason, f"That {what} holds characters that are not text.")
         return value
     return check
 
@@ -162,7 +152,7 @@ def _word(what: str, reason: Reason = Reason.BAD_INPUT) -> Rule:
     def check(value: Any) -> Any:
         value = plain(value)
         if isinstance(value, str) and not all(_allowed(c) for c in value):
-            return _refuse(reason, f"That {what} holds control characters.")
+            return Refusal(reason, f"That {what} holds control characters.")
         return value
     return check
 
@@ -176,24 +166,24 @@ def _variant(value: Any) -> Any:
         get_variant(checked)
     except EngineError:
         known = ", ".join(v.name for v in all_variants())
-        return _refuse(Reason.UNKNOWN_VARIANT, f"There is no variant called "
+        return Refusal(Reason.UNKNOWN_VARIANT, f"There is no variant called "
                                                f"{shorten(checked)!r}. Choose one of: {known}.")
     return checked
 
 
 def _name(value: Any) -> Any:
     if not isinstance(value, str):
-        return _refuse(Reason.NO_SUCH_PLAYER, "A name is text.")
+        return Refusal(Reason.NO_SUCH_PLAYER, "A name is text.")
     name = clean_name(value[: MAX_ADDRESS * 4])
-    return name or _refuse(Reason.NO_SUCH_PLAYER, "A name needs at least one letter or digit.")
+    return name or Refusal(Reason.NO_SUCH_PLAYER, "A name needs at least one visible character.")
 
 
 def _address(value: Any) -> Any:
     if not isinstance(value, str):
-        return _refuse(Reason.NO_SUCH_PLAYER, "An address is text.")
+        return Refusal(Reason.NO_SUCH_PLAYER, "An address is text.")
     address = clean_name(value[: MAX_ADDRESS * 4], MAX_ADDRESS)
-    return address or _refuse(Reason.NO_SUCH_PLAYER, "An address needs at least one letter "
-                                                     "or digit.")
+    return address or Refusal(Reason.NO_SUCH_PLAYER, "An address needs at least one visible "
+                                                     "character.")
 
 
 def _display_name(value: Any) -> Any:
@@ -208,7 +198,7 @@ def _instance(kind: type, reason: Reason, message: str) -> Rule:
     def check(value: Any) -> Any:
         if not isinstance(value, kind) or not isinstance(getattr(value, "id", None), int) \
                 or not 0 <= value.id <= MAX_ID:
-            return _refuse(reason, message)
+            return Refusal(reason, message)
         return value
     return check
 
@@ -216,35 +206,35 @@ def _instance(kind: type, reason: Reason, message: str) -> Rule:
 def _side(value: Any) -> Any:
     if value is None or (value in (0, 1) and type(value) is int):
         return value
-    return _refuse(Reason.BAD_INPUT, "A side is the first (0) or the second (1).")
+    return Refusal(Reason.BAD_INPUT, "A side is the first (0) or the second (1).")
 
 
 def _flag(value: Any) -> Any:
-    return value if isinstance(value, bool) else _refuse(Reason.BAD_INPUT, "Say yes or no.")
+    return value if isinstance(value, bool) else Refusal(Reason.BAD_INPUT, "Say yes or no.")
 
 
 def _json(value: Any) -> Any:
     try:
         text = json.dumps(value, allow_nan=False, sort_keys=True)
     except (TypeError, ValueError):
-        return _refuse(Reason.BAD_INPUT, "That setting cannot be stored.")
+        return Refusal(Reason.BAD_INPUT, "That setting cannot be stored.")
     if len(text) > MAX_JSON or _has_surrogates(text):
-        return _refuse(Reason.BAD_INPUT, "That setting cannot be stored.")
+        return Refusal(Reason.BAD_INPUT, "That setting cannot be stored.")
     return value
 
 
 def _settings(value: Any) -> Any:
     if not isinstance(value, Mapping) or not all(isinstance(k, str) for k in value):
-        return _refuse(Reason.BAD_INPUT, "Settings are names with values.")
+        return Refusal(Reason.BAD_INPUT, "Settings are names with values.")
     for key in value:
         if isinstance(_word("setting")(key), Refusal):
-            return _refuse(Reason.BAD_INPUT, "That setting name cannot be used.")
+            return Refusal(Reason.BAD_INPUT, "That setting name cannot be used.")
     checked = _json(dict(value))
     return checked if isinstance(checked, Refusal) else value
 
 
 def _callable(value: Any) -> Any:
-    return value if callable(value) else _refuse(Reason.BAD_INPUT, "That is no callback.")
+    return value if callable(value) else Refusal(Reason.BAD_INPUT, "That is no callback.")
 
 
 PLAYER = _instance(Player, Reason.NO_SUCH_PLAYER, "I do not know that player.")

@@ -119,9 +119,9 @@ def test_names_are_nfc_and_bounded_and_keep_joiners():
 
 async def test_a_name_of_nothing_but_controls_is_refused(service):
     assert await service.player("console", "\x07\x08") == Refusal(
-        Reason.NO_SUCH_PLAYER, "An address needs at least one letter or digit.")
+        Reason.NO_SUCH_PLAYER, "An address needs at least one visible character.")
     assert await service.find_player("console", "\u2028") == Refusal(
-        Reason.NO_SUCH_PLAYER, "A name needs at least one letter or digit.")
+        Reason.NO_SUCH_PLAYER, "A name needs at least one visible character.")
 
 
 async def test_a_huge_move_text_is_refused_before_it_is_parsed(service, alice, bob, start_game):
