@@ -8,7 +8,9 @@ once, at import time. The rule for an argument is chosen by its parameter name (
 days finite and within bounds, texts bounded in length and free of surrogates, names are
 normalised (Unicode NFC; control, format, line-separator and surrogate characters become
 spaces; bounded length). A rule answers with the value to use or a `Refusal`, which the
-wrapped method returns without running — so a refused call writes nothing.
+wrapped method returns without running — so a refused call writes nothing. (A method that
+answers something else than a `Result`, a game or a list, answers the `Refusal` too when an
+argument is refused; transports pass arguments that pass.)
 
 Parsing of words typed by people (``#12``, ``12``) is here too (`parse_number`), so that
 every transport reads a number the same bounded way: ASCII digits only, at most

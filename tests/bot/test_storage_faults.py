@@ -148,10 +148,23 @@ async def test_db_check_reports_damage_and_replays_every_game(tmp_path: Path):
     assert lines[0].startswith("integrity_check: ") and lines[0] != "integrity_check: ok"
 
 
-def _commandpost(args: list[str], tmp_path: Path) -> subprocess.CompletedProcess:
+def _commandpost(args: list[str], tmp_path: Path,
+                 **environ: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "bot", *args], input="", text=True,
                           capture_output=True, cwd=tmp_path, timeout=60,
-                          env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT)})
+                          env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT), **environ})
+
+
+@pytest.mark.parametrize("job, environ", [
+    ("discord", {"COMMANDPOST_DISCORD_TOKEN": "not-used"}),
+    ("email", {"COMMANDPOST_EMAIL_ADDRESS": "play@games.test"}),
+])
+def test_every_main_job_ends_at_once_on_a_database_it_cannot_open(tmp_path: Path, job, environ):
+    (tmp_path / "bad.db").write_text("x" * 200)
+    done = _commandpost([job], tmp_path, COMMANDPOST_DB="bad.db", **environ)
+    assert done.returncode == 1
+    assert ("cannot open the database 'bad.db': the file is not a database"
+            in done.stdout + done.stderr)
 
 
 def test_a_file_that_is_no_database_ends_the_console_at_once(tmp_path: Path):
