@@ -1,6 +1,7 @@
-"""``commandpost db check``: a full check of the database for the host — SQLite's
-``integrity_check`` of every page and index, then every game replayed from its start
-position and move list and compared with what is stored.
+"""``commandpost db check``: a full check of the database for the host — first the
+write-ahead log (a damaged one would lose committed moves once SQLite opens the file, so
+nothing is opened then), SQLite's ``integrity_check`` of every page and index, then every
+game replayed from its start position and move list and compared with what is stored.
 
     commandpost db check [--db FILE]
 
@@ -14,14 +15,19 @@ from __future__ import annotations
 import argparse
 import asyncio
 from collections.abc import Callable
+from pathlib import Path
 
 from .config import ConfigError, add_db_option, settings_for
 from .service import GameService
-from .storage import StorageError, integrity_check, open_database
+from .storage import StorageError, integrity_check, open_database, wal_damage
 
 
 async def check(settings_db: object, out: Callable[[str], None] = print) -> int:
     """Check the database file ``settings_db``; the exit status."""
+    lost = wal_damage(Path(settings_db))  # type: ignore[arg-type]
+    if lost:  # opening the file would drop what the log still holds: stop before
+        out(f"commandpost: {lost}. Keep a copy of the database and its -wal file.")
+        return 1
     try:
         db = await open_database(settings_db, check=False)  # type: ignore[arg-type]
     except StorageError as err:

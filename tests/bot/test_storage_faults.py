@@ -219,6 +219,11 @@ async def test_a_write_ahead_log_damaged_before_committed_moves_is_noticed(tmp_p
                                               r"at frame 3: 3 committed transaction\(s\) after "
                                               r"the damage cannot be read back; opening"):
         await open_database(copy, migrations=())
+    lines: list[str] = []
+    assert await check(copy, lines.append) == 1  # db check says so too, and opens nothing
+    assert lines == ["commandpost: the write-ahead log crashed.db-wal is damaged at frame 3: 3 "
+                     "committed transaction(s) after the damage cannot be read back. Keep a "
+                     "copy of the database and its -wal file."]
     wal.write_bytes(intact)  # undamaged, every move is there
     db = await open_database(copy, migrations=())
     async with db.snapshot() as s:
