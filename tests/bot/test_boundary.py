@@ -16,6 +16,7 @@ from bot.results import Reason, Refusal
 from bot.service import GameService
 
 from .conftest import PLACE
+from .test_console import Session
 
 
 async def _changes(service: GameService) -> int:
@@ -23,18 +24,12 @@ async def _changes(service: GameService) -> int:
 
 
 @pytest.fixture
-async def typed(service, settings):
-    """``await typed(line)``: what the console prints for one line typed by Alice."""
-    lines: list[str] = []
-    console = Console(service, settings, out=lines.append)
+async def typed(service, settings) -> Session:
+    """``await typed(line)``: what the console prints for one line typed by Alice (an
+    exception would print the console's "failed unexpectedly", never an answer here)."""
+    console = Console(service, settings, out=(lines := []).append)
     await console.switch("Alice")
-
-    async def type_line(line: str) -> str:
-        start = len(lines)
-        assert await console._run_line(line)  # the line itself, not the safety net
-        return "\n".join(lines[start:])
-
-    return type_line
+    return Session(console, lines)
 
 
 # --- game numbers -------------------------------------------------------------------------
