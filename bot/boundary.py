@@ -239,6 +239,25 @@ def _callable(value: Any) -> Any:
     return value if callable(value) else Refusal(Reason.BAD_INPUT, "That is no callback.")
 
 
+def _post(value: Any) -> Any:
+    """A message a transport posted (`bot.posts.Post`): its game, and texts that fit."""
+    from .posts import Post
+    fields = (getattr(value, "kind", None), getattr(value, "channel", None),
+              getattr(value, "message", None))
+    if not isinstance(value, Post) or isinstance(_id("game", Reason.NO_SUCH_GAME)(
+            value.game_id), Refusal) or any(isinstance(_word("post")(f), Refusal)
+                                            for f in fields):
+        return Refusal(Reason.BAD_INPUT, "That is no message of a game.")
+    return value
+
+
+def _posts(value: Any) -> Any:
+    if not isinstance(value, list | tuple) or len(value) > MAX_LIMIT:
+        return Refusal(Reason.BAD_INPUT, "Those are no messages of a game.")
+    refused = next((r for r in map(_post, value) if isinstance(r, Refusal)), None)
+    return refused or value
+
+
 PLAYER = _instance(Player, Reason.NO_SUCH_PLAYER, "I do not know that player.")
 RULES: dict[str, Rule] = {
     # who
@@ -274,6 +293,10 @@ RULES: dict[str, Rule] = {
     "value": _json,
     "changes": _settings,
     "send": _callable,
+    "post": _post,
+    "posts": _posts,
+    "kind": _word("kind"),
+    "set_transport_state.value": _text(MAX_JSON, "value"),
     # yes or no
     "rated": _flag,
     "active": _flag,

@@ -19,6 +19,7 @@ from engine import EngineError, all_variants, get_variant
 from .boundary import MAX_ID, game_number, no_such, parse_number
 from .clock import describe_days, format_duration, format_time, parse_days
 from .model import Game, Player
+from .posts import DIGEST
 from .results import STORAGE_DOWN, Done, Reason, Refusal, Result
 from .rules_docs import as_plain_text, rules_part
 from .service import GameService
@@ -420,6 +421,19 @@ class Commands:
             return Reply(f"{result.message} Vacation left this year: "
                          f"{format_duration(left) if left else 'none'}.")
         return _reply(result)
+
+    async def cmd_digest(self, sender: Player, place: str, args: list[str]) -> Reply:
+        """Get (or stop) a daily message listing the games waiting for your move.
+
+        digest on
+        digest off
+        """
+        word = args[0].lower() if args else ""
+        if word not in ("on", "off"):
+            return Reply("Say `digest on` or `digest off`.", ok=False)
+        await self.service.set_preference(sender, DIGEST, word == "on")
+        return Reply("You will get a daily digest of the games waiting for your move."
+                     if word == "on" else "You will get no daily digest.")
 
     async def cmd_rating(self, sender: Player, place: str, args: list[str]) -> Reply:
         """Show your rating in a variant (Glicko-2).

@@ -54,6 +54,7 @@ from .clock import (
 )
 from .config import Settings
 from .model import Game, Notification, PlayedMove, Player, place_transport
+from .posts import Posts
 from .records import END
 from .results import Done, Reason, Refusal, Result
 from .rooms import Rooms
@@ -117,7 +118,7 @@ def _score(winner: int | None) -> str:
 
 
 @guard  # every argument of every public method is checked before the method runs
-class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Rooms):
+class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Rooms, Posts):
     """Players, challenges, games, clocks, ratings, records and the outbox."""
 
     def __init__(self, db: Database, settings: Settings | None = None, now: Clock = system_clock,
@@ -735,7 +736,8 @@ class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Room
         return {"vacations": await self.process_vacations(),
                 "timeouts": await self.process_timeouts(),
                 "reminders": await self.process_reminders(),
-                "challenges": await self.process_challenges()}
+                "challenges": await self.process_challenges(),
+                "digests": await self.process_digests()}
 
     async def process_timeouts(self) -> int:
         now = self.now()

@@ -20,6 +20,7 @@ from bot.commands import Commands
 from bot.config import Settings
 from bot.console import Console
 from bot.email_gateway.gateway import EmailGateway
+from bot.posts import Post
 from bot.results import Refusal
 from bot.service import GameService
 
@@ -96,6 +97,10 @@ def _strategy(world: World, method: str, parameter: str) -> st.SearchStrategy[An
         "days": st.sampled_from([1, 3, 0.5, 14]),
         "text": st.sampled_from(["b2-a3/D", "h8-i7", "end", "resign"]),
         "send": st.just(_ignore),
+        "post": st.builds(Post, st.just(world.game.id), TEXT, TEXT, TEXT),
+        "posts": st.lists(st.builds(Post, st.just(world.game.id), TEXT, TEXT, TEXT),
+                          max_size=2),
+        "kind": st.sampled_from(["board", "offer"]),
     }
     hostile = ANYTHING
     if parameter in good:
