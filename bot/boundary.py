@@ -33,7 +33,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from .model import Game, Player
-from .results import Reason, Refusal
+from .results import Done, Reason, Refusal
 
 MAX_ID = 2**63 - 1  # SQLite's largest integer
 MAX_DIGITS = 18  # a typed number of more digits is no number we ever hand out
@@ -44,7 +44,8 @@ MAX_MOVE = 400  # characters of a move text: the longest real turn is far shorte
 MAX_FEN = 2_000
 MAX_RECORD = 1_000_000  # characters of a game record to import
 MAX_JSON = 4_096  # characters of a preference or server setting, as JSON
-MAX_DAYS = 366.0  # days of a vacation or a time control
+MAX_DAYS = 366.0  # days of a time control
+MAX_VACATION_ASKED = 36_500.0  # days of vacation one may ask for (what is left is given)
 MAX_LIMIT = 1_000  # rows a listing may ask for
 KEEP_FORMAT = {"\u200c", "\u200d"}  # zero-width non-joiner and joiner
 BAD_CATEGORIES = {"Cc", "Cf", "Cs", "Zl", "Zp"}  # control, format, surrogate, separators
@@ -125,13 +126,17 @@ def _limit(value: Any) -> Any:
     return value
 
 
-def _days(value: Any) -> Any:
-    ok = (isinstance(value, int | float) and not isinstance(value, bool)
-          and math.isfinite(value) and 0 < value <= MAX_DAYS)
-    if not ok:
-        return Refusal(Reason.BAD_DAYS, f"{shorten(repr(value))} is not a number of days I can "
-                                        f"use: give a number above 0 and at most {MAX_DAYS:g}.")
-    return value
+def _days(most: float) -> Rule:
+    """A finite number of days above 0, at most ``most``."""
+    def check(value: Any) -> Any:
+        ok = (isinstance(value, int | float) and not isinstance(value, bool)
+              and math.isfinite(value) and 0 < value <= most)
+        if not ok:
+            return Refusal(Reason.BAD_DAYS, f"{shorten(repr(value))} is not a number of days I "
+                                            f"can use: give a number above 0 and at most "
+                                            f"{most:,g}.")
+        return value
+    return check
 
 
 def _text(limit: int, what: str, reason: Reason = Reason.BAD_INPUT) -> Rule:
@@ -202,6 +207,12 @@ def _instance(kind: type, reason: Reason, message: str) -> Rule:
                 or not 0 <= value.id <= MAX_ID:
             return Refusal(reason, message)
         return value
+    return check
+
+
+def _instance_of(kind: type, message: str) -> Rule:
+    def check(value: Any) -> Any:
+        return value if isinstance(value, kind) else Refusal(Reason.BAD_INPUT, message)
     return check
 
 
@@ -280,7 +291,9 @@ RULES: dict[str, Rule] = {
     "mode": _word("mode", Reason.UNKNOWN_MODE),
     "side": _side,
     "winner": _side,
-    "days": _days,
+    "days": _days(MAX_DAYS),
+    # a longer vacation than the allowance is granted as the allowance
+    "start_vacation.days": _days(MAX_VACATION_ASKED),
     "start_fen": _text(MAX_FEN, "start position", Reason.BAD_POSITION),
     "text": _text(MAX_MOVE, "move", Reason.BAD_MOVE),
     "import_game.text": _text(MAX_RECORD, "record", Reason.BAD_RECORD),
@@ -293,6 +306,7 @@ RULES: dict[str, Rule] = {
     "value": _json,
     "changes": _settings,
     "send": _callable,
+    "done": _instance_of(Done, "That is no answer of a command."),
     "post": _post,
     "posts": _posts,
     "kind": _word("kind"),

@@ -250,8 +250,8 @@ async def test_the_console_survives_any_exception_of_one_line(service, settings,
 
     monkeypatch.setattr(service, "games", broken)
     assert await console.run_line("games")
-    assert lines == ["That command failed unexpectedly (the error is logged); the console "
-                     "goes on."]
+    assert lines == ["Sorry, that failed (ZeroDivisionError: a bug). Try again, or type "
+                     "`help`."]
     monkeypatch.undo()
     lines.clear()
     assert await console.run_line("games")
