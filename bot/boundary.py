@@ -246,6 +246,23 @@ def _settings(value: Any) -> Any:
     return checked if isinstance(checked, Refusal) else value
 
 
+def _seconds(value: Any) -> Any:
+    ok = (isinstance(value, int | float) and not isinstance(value, bool)
+          and math.isfinite(value) and 0 < value <= MAX_DAYS * 86_400 * 10)
+    return value if ok else Refusal(Reason.BAD_INPUT, f"{shorten(repr(value))} is not a time "
+                                                      f"span I can use.")
+
+
+def _each(rule: Rule) -> Rule:
+    """A list (or the tuple of ``*args``) whose every item passes ``rule``."""
+    def check(value: Any) -> Any:
+        if not isinstance(value, list | tuple) or len(value) > MAX_LIMIT:
+            return Refusal(Reason.BAD_INPUT, "That is no list I can use.")
+        refused = next((r for r in map(rule, value) if isinstance(r, Refusal)), None)
+        return refused or value
+    return check
+
+
 def _callable(value: Any) -> Any:
     return value if callable(value) else Refusal(Reason.BAD_INPUT, "That is no callback.")
 
@@ -260,13 +277,6 @@ def _post(value: Any) -> Any:
                                             for f in fields):
         return Refusal(Reason.BAD_INPUT, "That is no message of a game.")
     return value
-
-
-def _posts(value: Any) -> Any:
-    if not isinstance(value, list | tuple) or len(value) > MAX_LIMIT:
-        return Refusal(Reason.BAD_INPUT, "Those are no messages of a game.")
-    refused = next((r for r in map(_post, value) if isinstance(r, Refusal)), None)
-    return refused or value
 
 
 PLAYER = _instance(Player, Reason.NO_SUCH_PLAYER, "I do not know that player.")
@@ -308,9 +318,15 @@ RULES: dict[str, Rule] = {
     "send": _callable,
     "done": _instance_of(Done, "That is no answer of a command."),
     "post": _post,
-    "posts": _posts,
+    "posts": _each(_post),
     "kind": _word("kind"),
     "set_transport_state.value": _text(MAX_JSON, "value"),
+    # the e-mail gateway's ledger (rate limits, mails already answered)
+    "bucket": _text(MAX_WORD + MAX_ADDRESS, "bucket"),
+    "window": _seconds,
+    "what": _word("mark"),
+    "digest": _text(MAX_WORD + MAX_ADDRESS, "digest"),
+    "digests": _each(_text(MAX_WORD + MAX_ADDRESS, "digest")),
     # yes or no
     "rated": _flag,
     "active": _flag,

@@ -118,12 +118,21 @@ async def _ignore(notification: object) -> None:
 @given(data=st.data())
 def test_any_arguments_to_any_service_method_answer_and_a_refusal_writes_nothing(world, data):
     method = data.draw(st.sampled_from(METHODS))
-    parameters = list(inspect.signature(getattr(GameService, method)).parameters)[1:]
-    args = {p: data.draw(_strategy(world, method, p), label=p) for p in parameters}
+    parameters = list(inspect.signature(getattr(GameService, method)).parameters.values())[1:]
+    args: list[Any] = []
+    kwargs: dict[str, Any] = {}
+    for p in parameters:
+        strategy = _strategy(world, method, p.name)
+        if p.kind is p.VAR_POSITIONAL:
+            args += data.draw(st.lists(strategy, max_size=3), label=p.name)
+        elif p.kind is p.KEYWORD_ONLY:
+            kwargs[p.name] = data.draw(strategy, label=p.name)
+        else:
+            args.append(data.draw(strategy, label=p.name))
     before = world.service.db.total_changes
-    result = world.run(getattr(world.service, method)(**args))
+    result = world.run(getattr(world.service, method)(*args, **kwargs))
     if isinstance(result, Refusal):
-        assert world.service.db.total_changes == before, (method, args, result)
+        assert world.service.db.total_changes == before, (method, args, kwargs, result)
         assert result.message and len(result.message) < 2_000
 
 
