@@ -293,6 +293,7 @@ RULES: dict[str, Rule] = {
     # what
     "game": _instance(Game, Reason.NO_SUCH_GAME, "There is no such game."),
     "game_id": _id("game", Reason.NO_SUCH_GAME),
+    "game_ids": _each(_id("game", Reason.NO_SUCH_GAME)),
     "challenge_id": _id("challenge", Reason.NO_SUCH_CHALLENGE),
     "player_id": _id("player", Reason.NO_SUCH_PLAYER),
     "place": _word("place"),

@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterable
 from .clock import Clock
 from .config import Settings
 from .model import Game, place_transport
+from .results import Reason, Refusal
 from .storage import Database
 
 log = logging.getLogger(__name__)
@@ -42,8 +43,9 @@ class Watching:
     now: Clock
     settings: Settings
 
-    async def watch_token(self, game_id: int) -> str:
-        """The secret of game ``game_id``'s web page, made on first use."""
+    async def watch_token(self, game_id: int) -> str | Refusal:
+        """The secret of game ``game_id``'s web page, made on first use (the refusal of a
+        game that does not exist)."""
         async with self.db.snapshot() as s:
             row = await s.one("SELECT token FROM watch_tokens WHERE game_id = ?", (game_id,))
         if row is not None:
@@ -51,10 +53,12 @@ class Watching:
         async with self.db.transaction() as s:
             # another command may have made it meanwhile: that one is kept
             await s.execute("INSERT INTO watch_tokens (game_id, token, created_at) "
-                            "VALUES (?, ?, ?) ON CONFLICT (game_id) DO NOTHING",
-                            (game_id, secrets.token_hex(WATCH_TOKEN_BYTES), self.now()))
+                            "SELECT ?, ?, ? WHERE EXISTS (SELECT 1 FROM games WHERE id = ?) "
+                            "ON CONFLICT (game_id) DO NOTHING",
+                            (game_id, secrets.token_hex(WATCH_TOKEN_BYTES), self.now(), game_id))
             row = await s.one("SELECT token FROM watch_tokens WHERE game_id = ?", (game_id,))
-        assert row is not None
+        if row is None:
+            return Refusal(Reason.NO_SUCH_GAME, f"There is no game #{game_id}.")
         return str(row["token"])
 
     async def watched_game(self, game_id: int, token: str) -> Game | None:
@@ -80,7 +84,8 @@ class Watching:
         not configured."""
         if not self.settings.web_url:
             return None
-        return self.web_link(game_id, await self.watch_token(game_id))
+        token = await self.watch_token(game_id)
+        return None if isinstance(token, Refusal) else self.web_link(game_id, token)
 
     async def public_games(self, limit: int = 100) -> list[tuple[Game, str]]:
         """Games in progress anyone may watch (not e-mail games), the latest moved first,
@@ -90,7 +95,7 @@ class Watching:
                                "ORDER BY g.updated_at DESC, g.id DESC LIMIT ?", (4 * limit,))
         games = [g for g in map(Game.from_row, rows)
                  if place_transport(g.place) not in PRIVATE_TRANSPORTS][:limit]
-        return [(g, await self.watch_token(g.id)) for g in games]
+        return [(g, str(await self.watch_token(g.id))) for g in games]
 
     async def game_versions(self, game_ids: Iterable[int]) -> dict[int, Version]:
         """Each game's version now: it changes whenever anything spectators see changes."""

@@ -23,6 +23,7 @@ from .views import version_text
 log = logging.getLogger(__name__)
 
 POLL_SECONDS = 2.0
+POLL_CHUNK = 500
 Build = Callable[[int], Awaitable[tuple[str, bytes] | None]]  # game id -> (version, event)
 
 
@@ -117,7 +118,9 @@ class LiveHub:
 
     async def poll_once(self) -> None:
         """Send the state of every watched game whose version has changed."""
-        versions = await self.service.game_versions(list(self._viewers))
-        for game_id, (revision, status, updated) in versions.items():
-            if version_text(revision, status, updated) != self._versions.get(game_id):
-                self.notify(game_id)
+        watched = list(self._viewers)
+        for k in range(0, len(watched), POLL_CHUNK):  # the service takes bounded lists
+            versions = await self.service.game_versions(watched[k:k + POLL_CHUNK])
+            for game_id, (revision, status, updated) in versions.items():
+                if version_text(revision, status, updated) != self._versions.get(game_id):
+                    self.notify(game_id)

@@ -135,7 +135,8 @@ class Site:
         game = await self.service.game(game_id)
         if game is None:
             return None
-        return await self.event(game, f"/game/{game.id}-{await self.service.watch_token(game.id)}")
+        token = await self.service.watch_token(game.id)
+        return await self.event(game, f"/game/{game.id}-{token!s}")
 
     async def event(self, game: Game, base: str) -> tuple[str, bytes]:
         view = await self.view(game)
