@@ -275,7 +275,8 @@ class Commands:
             if not 0 <= ply <= game.ply:
                 return Reply(f"Game #{game.id} has {plural(game.ply, 'step')} so far: say a "
                              f"step from 0 to {game.ply}.", ok=False)
-        return Reply(self.describe(game), game=game, ply=ply)
+        notes = await self.service.notes_text(sender, game.id)
+        return Reply("\n".join(filter(None, [self.describe(game), notes])), game=game, ply=ply)
 
     def describe(self, game: Game) -> str:
         """A game's header line: players, variant, state, clock."""
@@ -419,7 +420,7 @@ class Commands:
             return _reply(game)
         if rest:
             return _extra("export", rest)
-        result = await self.service.export(game.id)
+        result = await self.service.export(game.id, sender)
         return Reply(result.text or "", game=None, record=result.text) \
             if isinstance(result, Done) else _reply(result)
 
@@ -431,6 +432,21 @@ class Commands:
         if isinstance(opponent, Refusal):
             return _reply(opponent)
         return _reply(await self.service.offer_import(sender, place, text, opponent))
+
+    async def cmd_note(self, sender: Player, place: str, args: list[str]) -> Reply:
+        """Keep a private note on a game, shown to you alone with the board (`note`: list).
+
+        note the left flank is weak
+        note #3 trade the droid next
+        """
+        game, rest = await self._game(sender, place, args)
+        if isinstance(game, Refusal):
+            return _reply(game)
+        if not rest:
+            notes = await self.service.notes_text(sender, game.id)
+            return Reply(notes or f"You have no notes on game #{game.id}. "
+                                  + _usage("note"))
+        return _reply(await self.service.add_note(sender, game.id, " ".join(rest)), show=False)
 
     # --- players --------------------------------------------------------------------
     async def cmd_vacation(self, sender: Player, place: str, args: list[str]) -> Reply:

@@ -158,5 +158,23 @@ IMPORT_CHALLENGES = Migration(9, "a challenge may carry a game record to continu
     "ALTER TABLE challenges ADD COLUMN record TEXT",
 ))
 
+CORRESPONDENCE = Migration(13, "private notes and conditional moves per game and player", (
+    """CREATE TABLE game_notes (
+        id INTEGER PRIMARY KEY,
+        game_id INTEGER NOT NULL REFERENCES games (id),
+        player_id INTEGER NOT NULL REFERENCES players (id),
+        ply INTEGER NOT NULL,               -- the game's ply when the note was written
+        text TEXT NOT NULL,
+        created_at REAL NOT NULL)""",
+    "CREATE INDEX game_notes_by_author ON game_notes (game_id, player_id, id)",
+    """CREATE TABLE forecasts (
+        game_id INTEGER NOT NULL REFERENCES games (id),
+        player_id INTEGER NOT NULL REFERENCES players (id),
+        ply INTEGER NOT NULL,               -- the game's ply the lines start from
+        lines TEXT NOT NULL,                -- JSON: {their turn: [{our turn: {subtree}}]}
+        updated_at REAL NOT NULL,
+        PRIMARY KEY (game_id, player_id)) WITHOUT ROWID""",
+))
+
 MIGRATIONS: tuple[Migration, ...] = (INITIAL, EMAIL_TOKENS, SERVERS, TRANSPORT_POSTS,
-                                   IMPORT_CHALLENGES)
+                                   IMPORT_CHALLENGES, CORRESPONDENCE)

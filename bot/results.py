@@ -52,6 +52,8 @@ class Reason(StrEnum):
     ALREADY_ON_VACATION = "already-on-vacation"
     NO_VACATION_LEFT = "no-vacation-left"
     NOT_ON_VACATION = "not-on-vacation"
+    BAD_NOTE = "bad-note"
+    BAD_FORECAST = "bad-forecast"
     # records
     BAD_RECORD = "bad-record"
 

@@ -49,6 +49,7 @@ from .clock import (
 )
 from .config import Settings
 from .model import Game, Notification, PlayedMove, Player, place_transport
+from .notes import Notes
 from .posts import Posts
 from .records import END
 from .results import Done, Reason, Refusal, Result
@@ -75,7 +76,8 @@ def _score(winner: int | None) -> str:
     return {0: "1-0", 1: "0-1"}.get(winner, "1/2-1/2")  # type: ignore[arg-type]
 
 
-class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Rooms, Posts):
+class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Rooms, Posts,
+                  Notes):
     """Players, challenges, games, clocks, ratings, records and the outbox."""
 
     def __init__(self, db: Database, settings: Settings | None = None, now: Clock = system_clock,
