@@ -427,6 +427,9 @@ class PlayCommands(commands.Cog, name="Playing"):
             return
         await self.bot.send_board(interaction, found, pictures.header(found) + ".",
                                   perspective=found.side_of(sender.id) or 0)
+        notes = await self.service.notes_text(sender, found.id)
+        if notes:  # the board may be public: the notes go to their author alone
+            await interaction.followup.send(notes, ephemeral=True)
 
     @app_commands.command(name="moves")
     @app_commands.describe(square="The piece's point (its legal destinations are highlighted)",
@@ -575,7 +578,7 @@ class PlayCommands(commands.Cog, name="Playing"):
         if isinstance(found, Refusal):
             await self.bot.answer(interaction, found)
             return
-        result = await self.service.export(found.id)
+        result = await self.service.export(found.id, sender)
         if isinstance(result, Refusal) or not result.text:
             await self.bot.answer(interaction, result)
             return
