@@ -448,6 +448,39 @@ class Commands:
                                   + _usage("note"))
         return _reply(await self.service.add_note(sender, game.id, " ".join(rest)), show=False)
 
+    async def cmd_if(self, sender: Player, place: str, args: list[str]) -> Reply:
+        """Record a conditional move while you wait: if they play X, your answer Y is
+        played at once (`then if Z then W` goes on; steps of one turn joined by `|`).
+
+        if h8-i7/D then b2-a3/D
+        if #3 h8-i7/D then b2-a3/D then if i7-h6/D then a3-b4/D
+        """
+        game, rest = await self._game(sender, place, args)
+        if isinstance(game, Refusal):
+            return _reply(game)
+        return _reply(await self.service.add_forecast(sender, game.id, ["if", *rest]),
+                      show=False)
+
+    async def cmd_forecast(self, sender: Player, place: str, args: list[str]) -> Reply:
+        """List your conditional moves in a game (`forecast clear` drops them).
+
+        forecast
+        forecast #3 clear
+        """
+        game, rest = await self._game(sender, place, args)
+        if isinstance(game, Refusal):
+            return _reply(game)
+        if rest and (len(rest) > 1 or rest[0].lower() != "clear"):
+            return _extra("forecast", rest)
+        if rest:
+            return _reply(await self.service.clear_forecast(sender, game.id), show=False)
+        lines = await self.service.forecast_lines(sender, game.id)
+        if not lines:
+            return Reply(f"You have no conditional moves in game #{game.id}. Record one with "
+                         f"`if THEIR-MOVE then YOUR-ANSWER`.")
+        return Reply(f"Your conditional moves in game #{game.id} (only you see them):\n"
+                     + "\n".join(f"  {line}" for line in lines))
+
     # --- players --------------------------------------------------------------------
     async def cmd_vacation(self, sender: Player, place: str, args: list[str]) -> Reply:
         """Pause all your clocks for some days (default: as long as your allowance lasts).

@@ -49,6 +49,7 @@ from .clock import (
 )
 from .config import Settings
 from .model import Game, Notification, PlayedMove, Player, place_transport
+from .forecasts import Forecasts
 from .notes import Notes
 from .posts import Posts
 from .records import END
@@ -77,7 +78,7 @@ def _score(winner: int | None) -> str:
 
 
 class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Rooms, Posts,
-                  Notes):
+                  Notes, Forecasts):
     """Players, challenges, games, clocks, ratings, records and the outbox."""
 
     def __init__(self, db: Database, settings: Settings | None = None, now: Clock = system_clock,
@@ -355,6 +356,7 @@ class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Room
             canonical = rules.format_move(line.position, move)
             after = rules.make_move(line.position, move)
             done, line = await self._advance(s, game, rules, line, canonical, after)
+            done, line = await self._answer_forecast(s, rules, line, done)
         self._keep(game_id, line)
         return await self.back_by_moving(sender, done)
 
@@ -390,13 +392,14 @@ class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Room
                 self._keep(game.id, line)
                 return self._move_refusal(err, END)
             done, line = await self._advance(s, game, rules, line, END, after)
+            done, line = await self._answer_forecast(s, rules, line, done)
         self._keep(game_id, line)
         return done
 
     async def _advance(self, s: Session, game: Game, rules: Variant, line: _Line, text: str,
-                       after: Position) -> tuple[Done, _Line]:
+                       after: Position, conditional: bool = False) -> tuple[Done, _Line]:
         """Store one step: the move row, the game row, the clock, the end of the game and
-        the notifications."""
+        the notifications (``conditional``: the step answers a recorded line)."""
         now = self.now()
         mover = line.position.side
         turn_done = not after.in_progress
@@ -439,10 +442,12 @@ class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Room
         else:
             nxt = after.side
             message += f" {game.names[nxt]} ({rules.side_names[nxt]}) is to move."
+            if await self._answer_ready(s, game, rules, after):
+                return Done(message, game=game, move=text), line  # they are told with it
             await self._notify_side(
                 s, game, nxt, "your-move", now,
-                f"{game.names[mover]} played {text if text != END else 'the end of the turn'} "
-                f"in game #{game.id} ({rules.display_name}). Your move. "
+                f"{game.names[mover]} played {text if text != END else 'the end of the turn'}"
+                f"{' (a conditional move)' if conditional else ''} in game #{game.id} ({rules.display_name}). Your move. "
                 f"{self._clock_text(game)}")
         return Done(message, game=game, move=text), line
 
@@ -662,6 +667,7 @@ class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Room
                 (fen, position.side, row["n"], turn, clock.deadline, clock.reminder_due,
                  clock.paused_remaining, now, game.id))
             self._lines.pop(game.id, None)
+            await self._drop_forecasts(s, game.id)
             game = await self._game(s, game.id)
             assert game is not None
             await self._notify_side(s, game, requester, "takeback", now,
