@@ -248,7 +248,7 @@ class Forecasts:
             message += f" Game over: {self.describe_result(game)}."  # type: ignore[attr-defined]
         else:
             message += " Your move."
-        return replace(done, message=message, game=game), line
+        return replace(done, message=message, game=game, answer=answer_text), line
 
 
 def _path(rules: Variant, position: Position,

@@ -81,6 +81,7 @@ class Done:
     player: Player | None = None
     move: str | None = None  # the canonical text of an accepted move
     text: str | None = None  # a longer answer (a game record, a list)
+    answer: str | None = None  # the opponent's conditional move played at once after it
     ok: ClassVar[bool] = True
 
     def __str__(self) -> str:

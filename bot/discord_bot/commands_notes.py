@@ -9,11 +9,37 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from ..results import Refusal
+from ..model import Game, Player
+from ..results import Done, Refusal
 from .commands_play import GAME_HELP, PlayCommands
 
 if TYPE_CHECKING:
     from .app import CommandPost
+
+LINES_ID = "forecast-lines"
+
+
+class ForecastForm(discord.ui.Modal):
+    """One conditional line per row of a text box, recorded when submitted."""
+
+    def __init__(self, cog: CorrespondenceCommands, sender: Player, game: Game) -> None:
+        super().__init__(title=f"Conditional moves, game #{game.id}")
+        self.cog, self.sender, self.game = cog, sender, game
+        self.lines: discord.ui.TextInput = discord.ui.TextInput(
+            label="One line per row: if THEIR MOVE then YOURS", custom_id=LINES_ID,
+            style=discord.TextStyle.paragraph, max_length=2000,
+            placeholder="if h8-i7/D then b2-a3/D then if i7-h6/D then a3-b4/D")
+        self.add_item(self.lines)
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        answers = []
+        for row in filter(None, (r.strip() for r in self.lines.value.splitlines())):
+            words = row.split()
+            if words[0].lower() != "if":
+                words = ["if", *words]
+            result = await self.cog.service.add_forecast(self.sender, self.game.id, words)
+            answers.append(result.message)
+        await self.cog.bot.answer(interaction, "\n".join(answers) or "No line was given.")
 
 
 class CorrespondenceCommands(commands.Cog, name="Correspondence"):
@@ -45,3 +71,34 @@ class CorrespondenceCommands(commands.Cog, name="Correspondence"):
                                                         f"#{found.id}.")
             return
         await self.bot.answer(interaction, await self.service.add_note(sender, found.id, text))
+
+    @app_commands.command(name="forecast")
+    @app_commands.describe(line="if THEIR MOVE then YOURS [then if ... then ...] (leave it out "
+                                "for a form)", show="List your conditional moves",
+                           clear="Drop all your conditional moves", game=GAME_HELP)
+    @app_commands.autocomplete(game=my_games)
+    async def forecast(self, interaction: discord.Interaction, line: str | None = None,
+                       show: bool = False, clear: bool = False,
+                       game: int | None = None) -> None:
+        """Record conditional moves while you wait: your answer is played at once."""
+        sender = await self.bot.player_of(interaction.user)
+        found = await self.play._find_game(interaction, sender, game)
+        if isinstance(found, Refusal):
+            await self.bot.answer(interaction, found)
+            return
+        if clear:
+            await self.bot.answer(interaction,
+                                  await self.service.clear_forecast(sender, found.id))
+        elif show:
+            lines = await self.service.forecast_lines(sender, found.id)
+            await self.bot.answer(interaction, "\n".join(
+                [f"Your conditional moves in game #{found.id} (only you see them):",
+                 *(f"• `{t}`" for t in lines)]) if lines else
+                f"You have no conditional moves in game #{found.id}.")
+        elif line:
+            words = line.split()
+            words = words if words[0].lower() == "if" else ["if", *words]
+            result = await self.service.add_forecast(sender, found.id, words)
+            await self.bot.answer(interaction, result if isinstance(result, Done) else result)
+        else:
+            await interaction.response.send_modal(ForecastForm(self, sender, found))

@@ -360,7 +360,13 @@ class PlayCommands(commands.Cog, name="Playing"):
 
     @staticmethod
     def _move_lead(result: Done) -> str:
-        return f"**{result.move}** played in game #{result.game.id}."  # type: ignore[union-attr]
+        game = result.game
+        assert game is not None
+        lead = f"**{result.move}** played in game #{game.id}."
+        if result.answer:  # the opponent's recorded answer was played at once
+            lead += (f" {game.names[1 - game.to_move]} answered at once with "
+                     f"**{result.answer}**, a conditional move.")
+        return lead
 
     async def _moved(self, result: Done, sender: Player) -> None:
         """After a move: offers it made moot say so; the notifications go out."""

@@ -33,3 +33,42 @@ async def test_a_note_is_seen_by_its_author_only(world):
     for watcher in (world.bob, world.carol):
         assert "left flank" not in _seen_by(world, watcher)
     assert "left flank" in _seen_by(world, world.alice)
+
+
+async def test_conditional_moves_fire_privately_by_slash_command_and_form(world):
+    thread, game = await _start(world, days=0)
+    await world.alice.slash(thread, "move", move="b2-a3/D")
+    r = await world.alice.slash(thread, "forecast", line="if h8-i7/D then a3-a9/D")
+    assert r.ephemeral and r.response.content.startswith("a3-a9/D is not a legal move here")
+    r = await world.alice.slash(thread, "forecast")
+    assert r.modal is not None
+    r = await world.alice.submit_modal(r, {"forecast-lines": "if h8-i7/D then a3-b4/D\n"
+                                                             "h8-h6/D then a3-a5/D"})
+    assert r.ephemeral and r.response.content == (
+        "Conditional line recorded in game #1: if h8-i7/D then a3-b4/D. Only you see it until "
+        "it is played.\nConditional line recorded in game #1: if h8-h6/D then a3-a5/D. Only "
+        "you see it until it is played.")
+    r = await world.alice.slash(thread, "forecast", show=True)
+    assert r.ephemeral and r.response.content == (
+        "Your conditional moves in game #1 (only you see them):\n"
+        "• `if h8-i7/D then a3-b4/D`\n• `if h8-h6/D then a3-a5/D`")
+    for watcher in (world.bob, world.carol):
+        assert "a3-b4" not in _seen_by(world, watcher)
+    r = await world.bob.slash(thread, "move", move="h8-i7/D")
+    assert not r.ephemeral
+    assert r.response.content.startswith(
+        "**h8-i7/D** played in game #1. alice answered at once with **a3-b4/D**, a conditional "
+        "move.\n" + world.bob.mention + " (Black) to move.")
+    assert [m.text for m in await world.service.played_moves(game.id)] == [
+        "b2-a3/D", "h8-i7/D", "a3-b4/D"]
+    assert "a3-a5" not in _seen_by(world, world.bob)  # the branch not played stays private
+    # lines survive a restart of the bot
+    await world.bob.slash(thread, "move", move="a7-b6")
+    r = await world.bob.slash(thread, "forecast", line="h2-h4/D then b6-c5")
+    assert r.ephemeral and "recorded" in r.response.content
+    await world.restart()
+    r = await world.alice.slash(thread, "move", move="h2-h4/D")
+    assert r.response.content.startswith(
+        "**h2-h4/D** played in game #1. bob answered at once with **b6-c5**, a conditional "
+        "move.")
+    assert (await world.service.game(game.id)).to_move == 0
