@@ -21,6 +21,7 @@ from .posts import DIGEST
 from .results import Done, Refusal, Result
 from .rules_docs import as_plain_text, rules_part
 from .service import GameService
+from .timecontrol import describe_clock, is_clock_word, parse_time_control
 from .words import plural
 
 FindPlayer = Callable[[str], Awaitable[Player | Refusal]]
@@ -130,7 +131,10 @@ class Commands:
         challenge bob clash white 3d
         challenge anyone clash random 7d unrated
         challenge bob clash none from bcccc/ffff/hdhd1/4/5/4/1DHDH/FFFF/CCCCB w 1
-        Time per move: 1d, 2d, 3d, 5d, 7d, 14d or none (the default).
+        challenge bob 3d+1d max10d total60d
+        Time per move: 1d, 2d, 3d, 5d, 7d, 14d or none (the default); or a Fischer clock:
+        3d+1d is a bank of 3 days, 1 day added per move, max10d caps the bank at 10 days;
+        total60d caps each player's time in the whole game (with either clock).
         """
         if not args:
             return Reply("Challenge whom? Name an opponent (`challenge bob`), or say "
@@ -151,6 +155,7 @@ class Commands:
             break
         opponent: Player | None = None
         mode = side = days = rated = None
+        clock_words: list[str] = []
         side_words = {**SIDE_WORDS, **{n.lower(): k for k, n in enumerate(variant.side_names)}}
         for word in words:
             low = word.lower()
@@ -164,6 +169,8 @@ class Commands:
                 side = None
             elif low in ("rated", "unrated"):
                 rated = low == "rated"
+            elif is_clock_word(low):
+                clock_words.append(low)
             elif low[:1].isdigit() or low in ("none", "unlimited"):
                 try:
                     days = parse_days(low)
@@ -176,8 +183,13 @@ class Commands:
                 opponent = found
             else:
                 return Reply(f"I do not understand {word!r}. " + _usage("challenge"), ok=False)
+        try:
+            clock = parse_time_control(clock_words, days)
+        except ValueError as err:
+            return Reply(f"{str(err)[:1].upper()}{str(err)[1:]}.", ok=False)
         return _reply(await self.service.challenge(
-            sender, place, opponent, variant.name, mode, side, days, start_fen, rated))
+            sender, place, opponent, variant.name, mode, side, days, start_fen, rated,
+            time_control=clock.text() if clock else None))
 
     async def cmd_challenges(self, sender: Player, place: str, args: list[str]) -> Reply:
         """List the open challenges you made, received, or may accept here."""
@@ -276,7 +288,9 @@ class Commands:
                 return Reply(f"Game #{game.id} has {plural(game.ply, 'step')} so far: say a "
                              f"step from 0 to {game.ply}.", ok=False)
         notes = await self.service.notes_text(sender, game.id)
-        return Reply("\n".join(filter(None, [self.describe(game), notes])), game=game, ply=ply)
+        clock = "" if game.is_over else await self.service.clock_state(game)
+        return Reply("\n".join(filter(None, [self.describe(game), clock, notes])), game=game,
+                     ply=ply)
 
     def describe(self, game: Game) -> str:
         """A game's header line: players, variant, state, clock."""
@@ -290,7 +304,8 @@ class Commands:
             offers.append(f"{game.names[game.draw_offer]} offers a draw")
         if game.takeback_offer is not None:
             offers.append(f"{game.names[game.takeback_offer]} asks for a takeback")
-        return (f"{head}, {describe_days(game.days)}. {game.names[game.to_move]} to move"
+        return (f"{head}, {describe_clock(game.days, game.time_control)}. "
+                f"{game.names[game.to_move]} to move"
                 + _deadline(game) + "." + "".join(f" {o}." for o in offers))
 
     async def cmd_moves(self, sender: Player, place: str, args: list[str]) -> Reply:

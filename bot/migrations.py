@@ -158,7 +158,7 @@ IMPORT_CHALLENGES = Migration(9, "a challenge may carry a game record to continu
     "ALTER TABLE challenges ADD COLUMN record TEXT",
 ))
 
-CORRESPONDENCE = Migration(13, "private notes and conditional moves per game and player", (
+CORRESPONDENCE = Migration(13, "private notes, conditional moves and clock choices", (
     """CREATE TABLE game_notes (
         id INTEGER PRIMARY KEY,
         game_id INTEGER NOT NULL REFERENCES games (id),
@@ -174,6 +174,13 @@ CORRESPONDENCE = Migration(13, "private notes and conditional moves per game and
         lines TEXT NOT NULL,                -- JSON: {their turn: [{our turn: {subtree}}]}
         updated_at REAL NOT NULL,
         PRIMARY KEY (game_id, player_id)) WITHOUT ROWID""",
+    # a clock choice beyond days per move (`bot.timecontrol`), e.g. "3d+1d max10d total30d"
+    "ALTER TABLE challenges ADD COLUMN time_control TEXT",
+    "ALTER TABLE games ADD COLUMN time_control TEXT",
+    "ALTER TABLE games ADD COLUMN bank0 REAL",  # Fischer: seconds in each side's bank
+    "ALTER TABLE games ADD COLUMN bank1 REAL",
+    "ALTER TABLE games ADD COLUMN spent0 REAL",  # seconds each side has used in all
+    "ALTER TABLE games ADD COLUMN spent1 REAL",
 ))
 
 MIGRATIONS: tuple[Migration, ...] = (INITIAL, EMAIL_TOKENS, SERVERS, TRANSPORT_POSTS,

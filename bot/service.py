@@ -41,7 +41,6 @@ from .challenges import ChallengeDesk
 from .clock import (
     Clock,
     TurnClock,
-    describe_days,
     format_duration,
     format_time,
     start_turn,
@@ -51,6 +50,7 @@ from .config import Settings
 from .model import Game, Notification, PlayedMove, Player, place_transport
 from .forecasts import Forecasts
 from .notes import Notes
+from .timecontrol import TimeControls, describe_clock
 from .posts import Posts
 from .records import END
 from .results import Done, Reason, Refusal, Result
@@ -78,7 +78,7 @@ def _score(winner: int | None) -> str:
 
 
 class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Rooms, Posts,
-                  Notes, Forecasts):
+                  Notes, Forecasts, TimeControls):
     """Players, challenges, games, clocks, ratings, records and the outbox."""
 
     def __init__(self, db: Database, settings: Settings | None = None, now: Clock = system_clock,
@@ -170,8 +170,10 @@ class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Room
         game = await self._game(s, game_id)
         assert game is not None
         clock = start_turn(days, now, paused=game.on_vacation(start.side, now))
+        clock = await self._opening_clock(s, game, challenge_id, start.side, now, clock)
         await self._set_clock(s, game.id, clock)
-        game = replace(game, clock=clock)
+        game = await self._game(s, game.id)  # with the clock and its choice
+        assert game is not None
         if not announce:
             return game
         text = self._game_started(game, rules)
@@ -184,7 +186,7 @@ class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Room
 
     def _game_started(self, game: Game, rules: Variant) -> str:
         return (f"Game #{game.id} started: {self._players_line(game, rules)}, "
-                f"{rules.display_name}, {describe_days(game.days)}. "
+                f"{rules.display_name}, {describe_clock(game.days, game.time_control)}. "
                 f"{game.names[game.to_move]} ({rules.side_names[game.to_move]}) moves first.")
 
     def _players_line(self, game: Game, rules: Variant) -> str:
@@ -412,6 +414,7 @@ class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Room
         clock, draw_offer, takeback_offer = game.clock, game.draw_offer, game.takeback_offer
         if turn_done:
             clock = start_turn(game.days, now, paused=game.on_vacation(after.side, now))
+            clock = await self._next_clock(s, game, mover, now, clock)
             # by moving, the mover declines what the opponent offered
             draw_offer = None if draw_offer == 1 - mover else draw_offer
             takeback_offer = None if takeback_offer == 1 - mover else takeback_offer
