@@ -72,3 +72,22 @@ async def test_conditional_moves_fire_privately_by_slash_command_and_form(world)
         "**h2-h4/D** played in game #1. bob answered at once with **b6-c5**, a conditional "
         "move.")
     assert (await world.service.game(game.id)).to_move == 0
+
+
+async def test_a_fischer_clock_chosen_on_discord(world):
+    r = await world.alice.slash(world.channel, "challenge", opponent=world.bob, side=0,
+                                clock="2d+1d max5d")
+    assert not r.ephemeral
+    assert r.response.content.startswith(
+        "Challenge #1 sent to bob: Clash of Command, 2 days + 1 day per move, at most 5 days "
+        "in the bank, alice plays White, rated.")
+    await world.bob.slash(world.channel, "accept")
+    game = (await world.service.games())[-1]
+    assert game.clock.deadline == 1_772_452_800.0 + 2 * 86_400
+    r = await world.alice.slash(world.channel, "challenge", opponent=world.bob,
+                                clock="3d+1d max2d")
+    assert r.ephemeral and r.response.content == (
+        "The bank cannot start above its maximum (3d > 2d).")
+    r = await world.alice.slash(world.channel, "challenge", opponent=world.bob, clock="fast")
+    assert r.ephemeral and r.response.content == (
+        "'fast' is not a clock choice: write e.g. `3d+1d max10d total60d`.")
