@@ -13,13 +13,14 @@ from typing import Any
 from engine import EngineError, Outcome, Position, Variant, get_variant
 
 from . import outbox
-from .clock import DAY, Clock, describe_days, parse_days, start_turn
+from .clock import DAY, Clock, parse_days, start_turn
 from .config import Settings
 from .model import Challenge, Game, PlayedMove, Player
 from .notes import record_comments
 from .records import RecordError, read_record, replay, write_record
 from .results import Done, Reason, Refusal, Result
 from .storage import Database, Session
+from .timecontrol import describe_clock
 from .words import plural
 
 
@@ -52,7 +53,7 @@ class Archive:
                 "Result": game.result}
         if game.reason:
             tags["Termination"] = game.reason
-        tags["TimeControl"] = describe_days(game.days)
+        tags["TimeControl"] = describe_clock(game.days, game.time_control)
         tags["Rated"] = "yes" if game.rated else "no"
         tags["FEN"] = game.start_fen
         start = rules.parse_position(game.start_fen)

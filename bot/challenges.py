@@ -18,7 +18,6 @@ from .clock import (
     ALLOWED_DAYS,
     DAY,
     Clock,
-    describe_days,
     format_time,
     time_control_help,
 )

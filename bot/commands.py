@@ -15,7 +15,7 @@ from pathlib import Path
 
 from engine import EngineError, all_variants, get_variant
 
-from .clock import describe_days, format_duration, format_time, parse_days
+from .clock import format_duration, format_time, parse_days
 from .model import Game, Player
 from .posts import DIGEST
 from .results import Done, Refusal, Result
@@ -202,7 +202,8 @@ class Commands:
         for c in found:
             who = (f"{c.challenger_name} → {c.opponent_name or 'anyone'}")
             lines.append(f"  #{c.id} {who}: {get_variant(c.variant).display_name}, "
-                         f"{describe_days(c.days)}, expires {format_time(c.expires_at)}")
+                         f"{describe_clock(c.days, c.time_control)}, "
+                         f"expires {format_time(c.expires_at)}")
         return Reply("Open challenges:\n" + "\n".join(lines))
 
     async def _challenge_action(self, sender: Player, place: str, args: list[str],

@@ -47,16 +47,16 @@ from .clock import (
     system_clock,
 )
 from .config import Settings
-from .model import Game, Notification, PlayedMove, Player, place_transport
 from .forecasts import Forecasts
+from .model import Game, Notification, PlayedMove, Player, place_transport
 from .notes import Notes
-from .timecontrol import TimeControls, describe_clock
 from .posts import Posts
 from .records import END
 from .results import Done, Reason, Refusal, Result
 from .rooms import Rooms
 from .standings import Standings
 from .storage import Database, Session, StorageError, open_database
+from .timecontrol import TimeControls, describe_clock
 from .tokens import GameTokens
 from .vacations import Vacations
 from .words import or_list
@@ -450,7 +450,8 @@ class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Room
             await self._notify_side(
                 s, game, nxt, "your-move", now,
                 f"{game.names[mover]} played {text if text != END else 'the end of the turn'}"
-                f"{' (a conditional move)' if conditional else ''} in game #{game.id} ({rules.display_name}). Your move. "
+                f"{' (a conditional move)' if conditional else ''} in game #{game.id} "
+                f"({rules.display_name}). Your move. "
                 f"{self._clock_text(game)}")
         return Done(message, game=game, move=text), line
 
@@ -663,6 +664,7 @@ class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Room
             position = rules.parse_position(fen)
             now = self.now()
             clock = start_turn(game.days, now, paused=game.on_vacation(position.side, now))
+            clock = await self._clock_again(s, game, position.side, now, clock)
             await s.execute(
                 "UPDATE games SET fen = ?, to_move = ?, ply = ?, turns = ?, "
                 "revision = revision + 1, deadline = ?, reminder_due = ?, paused_remaining = ?, "

@@ -103,7 +103,8 @@ def parse_time_control(words: list[str], days: int | None) -> TimeControl | None
         raise ValueError(f"choose either {days}d per move or a Fischer clock such as 3d+1d, "
                          f"not both")
     if cap is not None and fischer is None:
-        raise ValueError("a bank maximum such as max10d needs a Fischer clock, as in `3d+1d max10d`")
+        raise ValueError("a bank maximum such as max10d needs a Fischer clock, as in "
+                         "`3d+1d max10d`")
     if fischer is None and days is None:
         raise ValueError("a total such as total30d needs a clock to cap, as in `3d total30d`")
     base, increment = fischer if fischer else (float(days or 0), None)  # type: ignore[misc]
@@ -190,6 +191,18 @@ class TimeControls:
         nxt = 1 - mover
         return turn_clock(available(tc, banks[nxt], spent[nxt]), now,
                           game.on_vacation(nxt, now))
+
+    async def _clock_again(self, s: Session, game: Game, side: int, now: float,
+                           clock: TurnClock) -> TurnClock:
+        """The clock of ``side``'s turn after a takeback: what their bank and total allow
+        now (a takeback gives no time back)."""
+        row = await s.one("SELECT time_control, bank0, bank1, spent0, spent1 FROM games "
+                          "WHERE id = ?", (game.id,))
+        tc = read(row["time_control"]) if row else None
+        if tc is None:
+            return clock
+        return turn_clock(available(tc, row[f"bank{side}"], row[f"spent{side}"] or 0.0), now,
+                          game.on_vacation(side, now))
 
     async def clock_state(self, game: Game) -> str:
         """Each side's bank and total left, for notices and boards ('' for days per move

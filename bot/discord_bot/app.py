@@ -77,8 +77,8 @@ class CommandPost(commands.AutoShardedBot):
     async def setup_hook(self) -> None:
         from .commands_admin import AdminCommands
         from .commands_info import InfoCommands
-        from .commands_play import PlayCommands
         from .commands_notes import CorrespondenceCommands
+        from .commands_play import PlayCommands
         play = PlayCommands(self)
         for cog in (play, InfoCommands(self), AdminCommands(self),
                     CorrespondenceCommands(self, play)):

@@ -78,7 +78,8 @@ async def test_a_vacation_pauses_the_bank_and_costs_nothing(service, clock, alic
 
 async def test_clock_choices_at_the_console_and_by_mail(service, alice, bob):
     commands = Commands(service, lambda name: service.find_player("console", name))
-    reply = await commands.handle(alice, "console:test", "challenge bob white 3d+1d max10d total60d")
+    reply = await commands.handle(alice, "console:test",
+                                  "challenge bob white 3d+1d max10d total60d")
     assert reply.text.startswith(
         "Challenge #1 sent to Bob: Clash of Command, 3 days + 1 day per move, at most 10 days "
         "in the bank, at most 60 days in all, Alice plays")
@@ -100,3 +101,23 @@ async def test_clock_choices_at_the_console_and_by_mail(service, alice, bob):
             ("challenge bob 0d+1d", "Clock times are more than 0 and at most 365 days.")]:
         reply = await commands.handle(alice, "console:test", line)
         assert (reply.ok, reply.text) == (False, error), line
+
+
+async def test_a_takeback_restarts_the_turn_from_the_bank(service, clock, alice, bob,
+                                                          start_game):
+    game = await start_game(alice, bob, time_control="3d+1d")
+    clock.advance(2)
+    await _play(service, game, (alice, bob), 0)  # Alice's bank: 3 - 2 + 1 = 2 days
+    await service.request_takeback(alice, game.id)
+    assert (await service.accept_takeback(bob, game.id)).ok
+    game = await service.game(game.id)
+    assert game.clock.deadline == clock.t + 2 * DAY  # no time given back
+    assert game.banks == (2 * DAY, 3 * DAY)
+
+
+async def test_the_picture_shows_the_waiting_sides_bank(service, clock, alice, bob,
+                                                        start_game):
+    from bot.picture import game_info
+    game = await start_game(alice, bob, time_control="3d+1d")
+    info = game_info(game, [], now=clock.t)
+    assert info.clocks == ("3 days left", "3 days in the bank")
