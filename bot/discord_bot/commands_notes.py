@@ -10,13 +10,19 @@ from discord import app_commands
 from discord.ext import commands
 
 from ..model import Game, Player
-from ..results import Done, Refusal
+from ..results import Refusal
 from .commands_play import GAME_HELP, PlayCommands
 
 if TYPE_CHECKING:
     from .app import CommandPost
 
 LINES_ID = "forecast-lines"
+
+
+def line_words(text: str) -> list[str]:
+    """A conditional line's words, ``if`` first (it may be left out on Discord)."""
+    words = text.split()
+    return words if words and words[0].lower() == "if" else ["if", *words]
 
 
 class ForecastForm(discord.ui.Modal):
@@ -34,10 +40,8 @@ class ForecastForm(discord.ui.Modal):
     async def on_submit(self, interaction: discord.Interaction) -> None:
         answers = []
         for row in filter(None, (r.strip() for r in self.lines.value.splitlines())):
-            words = row.split()
-            if words[0].lower() != "if":
-                words = ["if", *words]
-            result = await self.cog.service.add_forecast(self.sender, self.game.id, words)
+            result = await self.cog.service.add_forecast(self.sender, self.game.id,
+                                                         line_words(row))
             answers.append(result.message)
         await self.cog.bot.answer(interaction, "\n".join(answers) or "No line was given.")
 
@@ -54,16 +58,24 @@ class CorrespondenceCommands(commands.Cog, name="Correspondence"):
                        current: str) -> list[app_commands.Choice[int]]:
         return await self.play.my_games(interaction, current)
 
+    async def _game_meant(self, interaction: discord.Interaction,
+                          game: int | None) -> tuple[Player, Game | None]:
+        """The sender and the game a command means (None: refused, and answered)."""
+        sender = await self.bot.player_of(interaction.user)
+        found = await self.play._find_game(interaction, sender, game)
+        if isinstance(found, Refusal):
+            await self.bot.answer(interaction, found)
+            return sender, None
+        return sender, found
+
     @app_commands.command(name="note")
     @app_commands.describe(text="The note (leave it out to read your notes)", game=GAME_HELP)
     @app_commands.autocomplete(game=my_games)
     async def note(self, interaction: discord.Interaction, text: str | None = None,
                    game: int | None = None) -> None:
         """Keep a private note on a game (only you see it), or read your notes."""
-        sender = await self.bot.player_of(interaction.user)
-        found = await self.play._find_game(interaction, sender, game)
-        if isinstance(found, Refusal):
-            await self.bot.answer(interaction, found)
+        sender, found = await self._game_meant(interaction, game)
+        if found is None:
             return
         if text is None:
             notes = await self.service.notes_text(sender, found.id)
@@ -81,10 +93,8 @@ class CorrespondenceCommands(commands.Cog, name="Correspondence"):
                        show: bool = False, clear: bool = False,
                        game: int | None = None) -> None:
         """Record conditional moves while you wait: your answer is played at once."""
-        sender = await self.bot.player_of(interaction.user)
-        found = await self.play._find_game(interaction, sender, game)
-        if isinstance(found, Refusal):
-            await self.bot.answer(interaction, found)
+        sender, found = await self._game_meant(interaction, game)
+        if found is None:
             return
         if clear:
             await self.bot.answer(interaction,
@@ -95,10 +105,8 @@ class CorrespondenceCommands(commands.Cog, name="Correspondence"):
                 [f"Your conditional moves in game #{found.id} (only you see them):",
                  *(f"• `{t}`" for t in lines)]) if lines else
                 f"You have no conditional moves in game #{found.id}.")
-        elif line:
-            words = line.split()
-            words = words if words[0].lower() == "if" else ["if", *words]
-            result = await self.service.add_forecast(sender, found.id, words)
-            await self.bot.answer(interaction, result if isinstance(result, Done) else result)
+        elif line and line.strip():
+            await self.bot.answer(interaction, await self.service.add_forecast(
+                sender, found.id, line_words(line)))
         else:
             await interaction.response.send_modal(ForecastForm(self, sender, found))
