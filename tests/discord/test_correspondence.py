@@ -72,6 +72,18 @@ async def test_conditional_moves_fire_privately_by_slash_command_and_form(world)
         "**h2-h4/D** played in game #1. bob answered at once with **b6-c5**, a conditional "
         "move.")
     assert (await world.service.game(game.id)).to_move == 0
+    # a line that does not match is dropped; its author alone is told, by DM
+    await world.alice.slash(thread, "move", move="c3-d4")
+    r = await world.alice.slash(thread, "forecast", line="if b8-a7/D then d4-e5")
+    assert r.ephemeral, r.response.content
+    await world.bob.slash(thread, "move", move="b8-b6/D")
+    assert await world.service.forecast_lines(
+        await world.service.player("discord", str(world.alice.id)), game.id) == []
+    dropped = ("bob played b8-b6/D in game #1, which none of your conditional lines "
+               "expected: they are dropped.")
+    assert dropped not in _seen_by(world, world.bob)
+    assert dropped not in _seen_by(world, world.carol)
+    assert dropped in [m.content for m in world.alice.user.dm_channel.history()]
 
 
 async def test_a_fischer_clock_chosen_on_discord(world):
