@@ -178,13 +178,9 @@ class TimeControls:
                           clock: TurnClock) -> TurnClock:
         """After ``mover``'s turn: their bank and time spent, and the next turn's clock
         (``clock`` as computed for days per move, kept for games without a choice)."""
-        row = await s.one("SELECT time_control, bank0, bank1, spent0, spent1 FROM games "
-                          "WHERE id = ?", (game.id,))
-        tc = read(row["time_control"]) if row else None
+        tc, banks, spent = await _choice(s, game.id)
         if tc is None:
             return clock
-        banks = [row["bank0"], row["bank1"]]
-        spent = [row["spent0"] or 0.0, row["spent1"] or 0.0]
         banks[mover], spent[mover] = after_turn(tc, banks[mover], spent[mover], game.clock, now)
         await s.execute("UPDATE games SET bank0 = ?, bank1 = ?, spent0 = ?, spent1 = ? "
                         "WHERE id = ?", (*banks, *spent, game.id))
@@ -196,30 +192,36 @@ class TimeControls:
                            clock: TurnClock) -> TurnClock:
         """The clock of ``side``'s turn after a takeback: what their bank and total allow
         now (a takeback gives no time back)."""
-        row = await s.one("SELECT time_control, bank0, bank1, spent0, spent1 FROM games "
-                          "WHERE id = ?", (game.id,))
-        tc = read(row["time_control"]) if row else None
+        tc, banks, spent = await _choice(s, game.id)
         if tc is None:
             return clock
-        return turn_clock(available(tc, row[f"bank{side}"], row[f"spent{side}"] or 0.0), now,
+        return turn_clock(available(tc, banks[side], spent[side]), now,
                           game.on_vacation(side, now))
 
     async def clock_state(self, game: Game) -> str:
         """Each side's bank and total left, for notices and boards ('' for days per move
         without a total)."""
         async with self.db.snapshot() as s:  # type: ignore[attr-defined]
-            row = await s.one("SELECT time_control, bank0, bank1, spent0, spent1 FROM games "
-                              "WHERE id = ?", (game.id,))
-        tc = read(row["time_control"]) if row else None
+            tc, banks, spent = await _choice(s, game.id)
         if tc is None:
             return ""
         parts = []
         for side in (0, 1):
             bits = []
             if tc.fischer:
-                bits.append(f"{format_duration(row[f'bank{side}'])} in the bank")
+                bits.append(f"{format_duration(banks[side])} in the bank")
             if tc.total is not None:
-                left = max(0.0, tc.total * DAY - (row[f"spent{side}"] or 0.0))
+                left = max(0.0, tc.total * DAY - spent[side])
                 bits.append(f"{format_duration(left)} left in all")
             parts.append(f"{game.names[side]}: {', '.join(bits)}")
         return f"Clock ({tc.describe()}): " + "; ".join(parts) + "."
+
+
+async def _choice(s: Session, game_id: int) -> tuple[TimeControl | None, list[float], list[float]]:
+    """A game's clock choice, its banks and the time each side has spent."""
+    row = await s.one("SELECT time_control, bank0, bank1, spent0, spent1 FROM games "
+                      "WHERE id = ?", (game_id,))
+    if row is None:
+        return None, [0.0, 0.0], [0.0, 0.0]
+    return (read(row["time_control"]), [row["bank0"] or 0.0, row["bank1"] or 0.0],
+            [row["spent0"] or 0.0, row["spent1"] or 0.0])
