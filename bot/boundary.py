@@ -164,6 +164,12 @@ def _word(what: str, reason: Reason = Reason.BAD_INPUT) -> Rule:
     return check
 
 
+def _one_of(what: str, choices: tuple[str, ...]) -> Rule:
+    def check(value: Any) -> Any:
+        return value if value in choices else Refusal(Reason.BAD_INPUT, f"That is no {what}.")
+    return check
+
+
 def _variant(value: Any) -> Any:
     from engine import EngineError, all_variants, get_variant
     checked = _word("variant", Reason.UNKNOWN_VARIANT)(value)
@@ -326,6 +332,7 @@ RULES: dict[str, Rule] = {
     "bucket": _text(MAX_WORD + MAX_ADDRESS, "bucket"),
     "window": _seconds,
     "what": _word("mark"),
+    "mark_address.what": _one_of("mark", ("wrote_at", "invited_at", "stopped_at")),
     "digest": _text(MAX_WORD + MAX_ADDRESS, "digest"),
     "digests": _each(_text(MAX_WORD + MAX_ADDRESS, "digest")),
     # yes or no
