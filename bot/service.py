@@ -689,7 +689,8 @@ class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Room
         return {"vacations": await self.process_vacations(),
                 "timeouts": await self.process_timeouts(),
                 "reminders": await self.process_reminders(),
-                "challenges": await self.process_challenges()}
+                "challenges": await self.process_challenges(),
+                "pruned": await outbox.prune(self.db, self.now())}
 
     async def process_timeouts(self) -> int:
         now = self.now()
@@ -735,5 +736,11 @@ class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Room
 
     async def deliver(self, transport: str,
                       send: Callable[[Notification], Awaitable[None]]) -> int:
-        """Hand every pending notification of ``transport`` to ``send``, in order."""
+        """Hand every due notification of ``transport`` to ``send``: each lane (one
+        destination's news of one game) in order, lanes independently (one pass)."""
         return await outbox.deliver(self.db, transport, send, self.now)
+
+    def courier(self, transport: str,
+                send: Callable[[Notification], Awaitable[None]]) -> outbox.Courier:
+        """A long-lived deliverer of ``transport``'s outbox (see `outbox.Courier`)."""
+        return outbox.Courier(self.db, transport, send, self.now)
