@@ -50,7 +50,7 @@ JITTER = 0.2  # each wait is stretched or shrunk at random by up to this share
 KEEP_DELIVERED = 7 * DAY  # delivered rows older than this are pruned
 LANES_AT_ONCE = 32  # lanes delivering at the same time, per transport
 UNREACHABLE = "unreachable"
-HOW = {"discord": "DM", "email": "mail", "console": "the console"}
+HOW = {"discord": "on Discord", "email": "by mail", "console": "on the console"}
 
 Send = Callable[[Notification], Awaitable[None]]
 
@@ -181,7 +181,7 @@ async def tell_unreachable(s: Session, note: Notification, reason: str, now: flo
                          game_id=game["id"], payload=payload)
         return
     side = 0 if game["player0"] == note.player_id else 1
-    text = (f"{game[f'name{side}']} cannot be reached by {HOW.get(note.transport, 'message')} "
+    text = (f"{game[f'name{side}']} cannot be reached {HOW.get(note.transport, 'at all')} "
             f"({reason}); {_clock_words(game, side)}")
     transport = game["place"].split(":", 1)[0]
     await notify(s, now, transport=transport, kind=UNREACHABLE, text=text, place=game["place"],

@@ -39,8 +39,8 @@ class CommandPost(commands.Bot):
         self.service = service
         self.settings = settings
         self.notifier = Notifier(self)
+        self.courier = service.courier(TRANSPORT, self.notifier.send)
         self._addresses: dict[int, str] = {}
-        self._flush_lock = asyncio.Lock()
 
     async def setup_hook(self) -> None:
         from .commands_admin import AdminCommands
@@ -75,12 +75,13 @@ class CommandPost(commands.Bot):
         await self.flush()
 
     async def flush(self) -> None:
-        """Deliver the service's pending Discord notifications."""
-        async with self._flush_lock:
-            try:
-                await self.service.deliver(TRANSPORT, self.notifier.send)
-            except discord.HTTPException:
-                log.exception("a notification could not be delivered; it stays pending")
+        """Deliver the service's due Discord notifications: each lane (a destination's news
+        of a game) in order, lanes independently, so a server that refuses or a slow DM
+        delays only itself; failures are judged and scheduled by the outbox."""
+        try:
+            await self.courier.deliver()
+        except StorageError:
+            log.exception("the outbox could not be read; delivery waits for the next pass")
 
     # --- translation helpers used by the cogs -----------------------------------------
     async def player_of(self, user: discord.abc.User) -> Player:

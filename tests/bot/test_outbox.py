@@ -129,7 +129,7 @@ async def test_a_refusal_is_given_up_after_a_few_tries_and_the_game_says_so(
     assert (failed.address, failed.kind, failed.attempts, failed.failure) == (
         "bob", "your-move", outbox.TRIES_WHEN_REFUSED, "550 User unknown")
     deadline = game.created_at + 3 * DAY
-    text = (f"Bob cannot be reached by the console (550 User unknown); their clock keeps "
+    text = (f"Bob cannot be reached on the console (550 User unknown); their clock keeps "
             f"running: they lose on time at {format_time(deadline)} unless they move.")
     assert [(n.address, n.place, n.kind, n.text) for n in told] == [
         (None, "console:test", "unreachable", text), ("alice", "console:test", "unreachable",
