@@ -86,13 +86,15 @@ def lane_of(player_id: int | None, place: str | None, game_id: int | None) -> st
 
 async def notify(s: Session, now: float, *, transport: str, kind: str, text: str,
                  player_id: int | None = None, place: str | None = None,
-                 game_id: int | None = None, payload: Mapping[str, Any] | None = None) -> int:
-    """Queue a notification inside the caller's transaction; its id."""
+                 game_id: int | None = None, payload: Mapping[str, Any] | None = None,
+                 lane: str | None = None) -> int:
+    """Queue a notification inside the caller's transaction; its id. Its lane is its
+    destination and game unless given."""
     return await s.insert(
         "INSERT INTO outbox (transport, player_id, place, game_id, kind, text, created_at, "
         "lane, payload) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (transport, player_id, place, game_id, kind, text, now,
-         lane_of(player_id, place, game_id), json.dumps(payload) if payload else None))
+         lane or lane_of(player_id, place, game_id), json.dumps(payload) if payload else None))
 
 
 async def pending(db: Database, transport: str, limit: int = 100) -> list[Notification]:

@@ -25,6 +25,7 @@ import random
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
+from typing import Any
 
 from engine import (
     AmbiguousMoveError,
@@ -739,6 +740,14 @@ class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Room
         """Hand every due notification of ``transport`` to ``send``: each lane (one
         destination's news of one game) in order, lanes independently (one pass)."""
         return await outbox.deliver(self.db, transport, send, self.now)
+
+    async def queue_notification(self, transport: str, kind: str, text: str, **where: Any,
+                                 ) -> int:
+        """Queue a notification on its own (an answer a transport owes, written before
+        the transport acknowledges the request that caused it); its id."""
+        async with self.db.transaction() as s:
+            return await outbox.notify(s, self.now(), transport=transport, kind=kind,
+                                       text=text, **where)
 
     def courier(self, transport: str,
                 send: Callable[[Notification], Awaitable[None]]) -> outbox.Courier:

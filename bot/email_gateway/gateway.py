@@ -6,6 +6,13 @@ address of a player of the game and carry that player's game key, whose move num
 be the game's move number now: a forged sender, a wrong token or a stale or repeated mail
 is refused and changes nothing. Looking (board, moves, export) needs no key, and commands
 about no game (help, challenge, accept, games, ...) are the shared command words.
+
+Every answer is written to the outbox before `receive` returns, that is before our SMTP
+server says 250 to the sender's: a relay that is down, or a restart, delays an answer but
+never loses it (it is mailed by the outbox's delivery, with retries, like every
+notification). The command's change itself is committed by the service just before, in its
+own transaction; a crash between the two leaves the sender's server without its 250, so it
+sends the mail again, and the repeated command is answered as stale (it ran already).
 """
 
 from __future__ import annotations
@@ -22,11 +29,12 @@ from ..commands import Commands, Reply, _reply
 from ..config import Settings
 from ..model import Game, Notification, Player
 from ..records import END
+from ..outbox import DeliveryFailure
 from ..results import Refusal, Result
 from ..service import GameService
 from .inbound import SUBJECT_TAG, Drop, GameTag, Inbound, RateLimit, read_mail
 from .inbound import Refusal as MailRefusal
-from .outbound import Mailer, Picture, compose, game_root
+from .outbound import Mailer, Picture, compose, failure_of, game_root
 
 log = logging.getLogger(__name__)
 
@@ -37,6 +45,7 @@ LOOKING_WORDS = frozenset({"board", "moves", "export"})
 LAST_MOVES = 8
 ACTED = ("ran end", "ran resign", "ran draw", "ran takeback", "ran abort")
 WATCHED_KINDS = frozenset({"news", "game-start", "your-move", "game-over", "takeback"})
+ANSWER = "answer"  # the outbox kind of an answer to a mail
 Send = Callable[[EmailMessage], Awaitable[None]]
 
 
@@ -66,9 +75,8 @@ class EmailGateway:
         self.commands = Commands(service, self.find_player)
         self.rate = RateLimit(settings.email_rate_limit)
         self.outbox_ready = asyncio.Event()  # set when a command may have queued mail
-        self._delivering = asyncio.Lock()
+        self.courier = service.courier(TRANSPORT, self._deliver)
         self._watched: set[tuple[int, int, str]] = set()  # (game, ply, kind) sent to watchers
-        self._unsent: list[EmailMessage] = []  # answers the relay did not take yet
 
     # --- players --------------------------------------------------------------------
     async def find_player(self, name: str) -> Player | Refusal:
@@ -98,9 +106,10 @@ class EmailGateway:
             return f"dropped: {verdict.reason}"
         if isinstance(verdict, MailRefusal):
             log.info("mail from %s refused: %s", verdict.sender, verdict.reason)
-            await self.send(compose(self.address, verdict.sender, _re(verdict.subject),
-                                    verdict.text, in_reply_to=verdict.message_id,
-                                    references=verdict.references))
+            await self._queue_answer(None, verdict.sender, verdict.text, {
+                "subject": _re(verdict.subject), "in_reply_to": verdict.message_id,
+                "references": list(verdict.references)})
+            self.outbox_ready.set()
             return f"refused: {verdict.reason}"
         player = await self._sender(verdict)
         reply, outcome = await self._run(player, verdict)
@@ -219,34 +228,23 @@ class EmailGateway:
         return reply, (f"ran {word}" if reply.ok else f"refused: {word}")
 
     async def _answer(self, player: Player, mail: Inbound, reply: Reply) -> None:
-        """Mail the command's answer to its sender, with the board when it shows one."""
+        """Queue the command's answer to its sender (with the board when it shows one)."""
         text = reply.text
-        game = reply.game
         if reply.record and reply.record != text:
             text += "\n\n" + reply.record
-        if game is None:
-            await self._send_answer(compose(self.address, player.address, _re(mail.subject), text,
-                                    in_reply_to=mail.message_id, references=mail.references))
-            return
-        game = await self.service.game(game.id) or game
-        await self._send_answer(await self.game_mail(
-            player, game, text, subject=_re(mail.subject) if mail.subject else None,
-            in_reply_to=mail.message_id, references=mail.references, ply=reply.ply))
+        await self._queue_answer(player if player.id else None, player.address, text, {
+            "subject": _re(mail.subject) if mail.subject or reply.game is None else None,
+            "in_reply_to": mail.message_id, "references": list(mail.references),
+            "ply": reply.ply}, reply.game.id if reply.game is not None else None)
 
-    async def _send_answer(self, mail: EmailMessage) -> None:
-        """Send the answer to a command that has run; if the relay fails, keep it to send
-        with the next delivery (the sender's server must not retry a command that ran)."""
-        try:
-            await self.send(mail)
-        except Exception:
-            log.warning("answer to %s kept for later: the relay failed", mail["To"],
-                        exc_info=True)
-            self._unsent.append(mail)
-
-    async def _send_unsent(self) -> None:
-        while self._unsent:
-            await self.send(self._unsent[0])
-            self._unsent.pop(0)
+    async def _queue_answer(self, player: Player | None, address: str, text: str,
+                            headers: dict[str, object], game_id: int | None = None) -> None:
+        """Write an answer to the outbox: its own lane (so that an address the relay
+        refuses delays nobody else's answers), delivered like any notification."""
+        await self.service.queue_notification(
+            TRANSPORT, ANSWER, text, player_id=player.id if player else None, place=PLACE,
+            game_id=game_id, payload={"to": address, **headers},
+            lane=f"answer:{address}/{game_id or ''}")
 
     # --- game mails -------------------------------------------------------------------
     async def game_mail(self, recipient: Player, game: Game, text: str, *,
@@ -308,26 +306,56 @@ class EmailGateway:
 
     # --- the outbox -------------------------------------------------------------------
     async def deliver_outbox(self) -> int:
-        """Mail every pending notification for e-mail players; how many were sent."""
-        async with self._delivering:
-            self.outbox_ready.clear()
-            await self._send_unsent()
-            return await self.service.deliver(TRANSPORT, self._deliver)
+        """Mail every due notification and answer: each lane (an address's mail about one
+        game) in order, lanes independently; how many were sent."""
+        self.outbox_ready.clear()
+        return await self.courier.deliver()
 
     async def _deliver(self, note: Notification) -> None:
+        """Mail one notification, or raise `DeliveryFailure` saying why the relay would not."""
+        try:
+            await self._mail(note)
+        except DeliveryFailure:
+            raise
+        except Exception as error:
+            raise failure_of(error) from error
+
+    async def _mail(self, note: Notification) -> None:
         game = await self.service.game(note.game_id) if note.game_id is not None else None
+        # the stable id: a repeated delivery (a crash before it was marked) is recognisable
         message_id = f"<note-{note.id}@{self.address.rsplit('@', 1)[-1]}>"
+        if note.kind == ANSWER:
+            await self.send(await self._answer_mail(note, game, message_id))
+            return
         if note.player_id is not None and note.address:
             player = await self.service.get_player(note.player_id)
+            keyed = note.payload.get("keyed", True)
             if player is not None and game is not None:
                 await self.send(await self.game_mail(player, game, note.text,
-                                                     message_id=message_id))
+                                                     message_id=message_id, keyed=keyed))
             elif player is not None:
                 await self.send(compose(self.address, player.address, _subject(note),
                                         note.text, message_id=message_id,
                                         auto="auto-generated"))
+            if not keyed:
+                return  # a watcher's copy is not copied again
         if game is not None:
             await self._copy_to_watchers(game, note.kind, note.text)
+
+    async def _answer_mail(self, note: Notification, game: Game | None,
+                           message_id: str) -> EmailMessage:
+        """The answer to a mail, as queued by `_queue_answer`."""
+        p = note.payload
+        player = await self.service.get_player(note.player_id) \
+            if note.player_id is not None else None
+        if game is None or player is None:
+            return compose(self.address, p["to"], p.get("subject") or "Your mail to commandpost",
+                           note.text, in_reply_to=p.get("in_reply_to"),
+                           references=p.get("references", ()), message_id=message_id)
+        return await self.game_mail(player, game, note.text, subject=p.get("subject"),
+                                    in_reply_to=p.get("in_reply_to"),
+                                    references=p.get("references", ()), ply=p.get("ply"),
+                                    message_id=message_id)
 
     async def _copy_to_watchers(self, game: Game, kind: str, text: str) -> None:
         """The same mail to the game's e-mail watchers, once per move or ending."""
@@ -339,7 +367,9 @@ class EmailGateway:
         self._watched.add(key)
         for watcher in await self.service.watchers(game.id):
             if watcher.transport == TRANSPORT and game.side_of(watcher.id) is None:
-                await self._send_answer(await self.game_mail(watcher, game, text, keyed=False))
+                await self.service.queue_notification(
+                    TRANSPORT, kind, text, player_id=watcher.id, place=game.place,
+                    game_id=game.id, payload={"keyed": False})
 
 
 def _more_steps(lines: tuple[str, ...]) -> list[str]:
