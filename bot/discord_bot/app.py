@@ -9,6 +9,7 @@ import logging
 import signal
 
 import discord
+from discord import app_commands
 from discord.ext import commands, tasks
 
 from ..config import Settings
@@ -26,6 +27,33 @@ log = logging.getLogger(__name__)
 SCHEDULER_SECONDS = 60.0
 
 
+class CommandTree(app_commands.CommandTree):
+    """The bot's slash commands, with one answer for any command that fails."""
+
+    async def on_error(self, interaction: discord.Interaction,
+                       error: app_commands.AppCommandError) -> None:
+        """No interaction is left "thinking…": the member hears what went wrong (a
+        permission the bot lacks, or a fault on our side), and the error is logged."""
+        cause = getattr(error, "original", error)
+        log.error("/%s failed", getattr(interaction.command, "qualified_name", "?"),
+                  exc_info=cause)
+        if isinstance(error, app_commands.CheckFailure):
+            text = "You may not use this command here."
+        elif isinstance(cause, discord.Forbidden):
+            text = (f"Discord refused me here ({cause.status} {cause.text}): I lack a "
+                    f"permission in this channel. Ask a server admin to run `/server check`.")
+        else:
+            text = ("Something went wrong on my side and the command did not finish. Whatever "
+                    "it had stored is kept; look with `/games` before trying again.")
+        try:
+            if interaction.response.is_done():
+                await interaction.followup.send(text, ephemeral=True)
+            else:
+                await interaction.response.send_message(text, ephemeral=True)
+        except discord.HTTPException:
+            log.warning("could not tell the member that /%s failed", interaction.command)
+
+
 class CommandPost(commands.Bot):
     """The commandpost bot: every command is a call of ``service``."""
 
@@ -33,7 +61,7 @@ class CommandPost(commands.Bot):
         intents = discord.Intents.default()
         intents.message_content = settings.typed_moves.lower() in ("on", "yes", "true", "1")
         super().__init__(command_prefix=commands.when_mentioned, intents=intents,
-                         help_command=None,
+                         help_command=None, tree_cls=CommandTree,
                          allowed_mentions=discord.AllowedMentions(users=True, everyone=False,
                                                                   roles=False))
         self.service = service

@@ -16,7 +16,7 @@ from engine import EngineError, all_variants, get_variant
 from ..clock import ALLOWED_DAYS
 from ..model import Challenge, Game, Player
 from ..results import Done, Reason, Refusal
-from . import logs, pictures
+from . import logs, permissions, pictures
 from .places import (
     channel_of,
     channel_place,
@@ -173,6 +173,8 @@ class PlayCommands(commands.Cog, name="Playing"):
         if allowed and variant is not None and _variant_key(variant) not in allowed:
             await self.bot.answer(interaction, f"This server plays only {', '.join(allowed)}.")  # type: ignore[arg-type]
             return
+        if await self._refused_for_permissions(interaction, place):
+            return
         if days is None:
             days = int(server.get("days", self.bot.settings.default_days) or 0)  # type: ignore[call-overload]
         target = None
@@ -221,6 +223,10 @@ class PlayCommands(commands.Cog, name="Playing"):
                                challenge_id: int) -> bool:
         """Accept a challenge for ``sender`` (by /accept or its button): refused only to the
         sender, else the game's thread opens and everyone here is told. True if accepted."""
+        challenge = await self.service.get_challenge(challenge_id)
+        if challenge is not None and await self._refused_for_permissions(interaction,
+                                                                         challenge.place):
+            return False
         result = await self.service.accept(sender, challenge_id)
         if isinstance(result, Refusal):
             await self.bot.answer(interaction, result)
@@ -240,6 +246,19 @@ class PlayCommands(commands.Cog, name="Playing"):
         await interaction.followup.send(f"{result.message}\n{where}")
         await self.bot.flush()
         return True
+
+    async def _refused_for_permissions(self, interaction: discord.Interaction,
+                                       place: str) -> bool:
+        """Refuse (to the member only) an action that would start a game in a channel where
+        the bot lacks a permission a game needs, naming the missing ones."""
+        channel = self.bot.get_channel(target_of(place) or 0) if is_discord_place(place) \
+            else None
+        if not isinstance(channel, discord.TextChannel):
+            return False
+        missing = permissions.missing_in(channel)
+        if missing:
+            await self.bot.answer(interaction, permissions.refusal(channel, missing))
+        return bool(missing)
 
     async def _open_thread(self, interaction: discord.Interaction,
                            game: Game) -> discord.Thread | None:
@@ -325,10 +344,31 @@ class PlayCommands(commands.Cog, name="Playing"):
             if result.reason in (Reason.ILLEGAL_MOVE, Reason.AMBIGUOUS_MOVE):
                 await message.reply(self.bot_text(result), mention_author=False)
             return  # unreadable text is conversation, not a move
-        async with message.channel.typing():
-            reply = await self._move_reply(result)
-        await message.reply(**reply, mention_author=False)
+        try:
+            async with message.channel.typing():
+                reply = await self._move_reply(result)
+            await message.reply(**reply, mention_author=False)
+        except discord.HTTPException as error:
+            await self._confirm_elsewhere(message, result, error)
         await self.bot.flush()
+
+    async def _confirm_elsewhere(self, message: discord.Message, result: Done,
+                                 error: discord.HTTPException) -> None:
+        """A typed move is stored, but the thread refused the reply: confirm it by DM (or,
+        if DMs are closed, in the channel), through the outbox so it is retried."""
+        game = result.game
+        assert game is not None
+        log.warning("game #%s: the reply to a typed move failed: %s", game.id, error)
+        where = getattr(message.channel, "mention", "the game's thread")
+        text = (f"Your move **{result.move}** in game #{game.id} is played; I could not answer "
+                f"in {where} (Discord refused: {error.status} {error.text}). Ask a server "
+                f"admin to run `/server check`.")
+        sender = await self.bot.player_of(message.author)
+        parent = getattr(message.channel, "parent_id", None)
+        await self.service.queue_notification(
+            "discord", "confirmation", text, player_id=sender.id, game_id=game.id,
+            place=channel_place(parent) if parent else game.place,
+            payload={"dm": True, "or_channel": True})
 
     @staticmethod
     def bot_text(result: Refusal) -> str:

@@ -82,8 +82,12 @@ class Notifier:
     async def _dm_only(self, n: Notification) -> None:
         """News that must not go where it failed to go (that a player or a thread cannot
         be reached): by DM, to a Discord player."""
-        if not await self._dm(n.address or "", n.text):
-            raise DeliveryFailure("Discord refused the DM (DMs closed)", permanent=True)
+        if await self._dm(n.address or "", n.text):
+            return
+        if n.payload.get("or_channel"):  # a move's confirmation must reach them somewhere
+            await self._post(n.place, f"<@{n.address}> {n.text}")
+            return
+        raise DeliveryFailure("Discord refused the DM (DMs closed)", permanent=True)
 
     async def _to_place(self, n: Notification) -> None:
         if n.kind in SAID_BY_THE_REPLY or n.kind == "challenge":

@@ -28,8 +28,8 @@ from engine import EngineError, Move, get_variant
 from ..commands import Commands, Reply, _reply
 from ..config import Settings
 from ..model import Game, Notification, Player
-from ..records import END
 from ..outbox import DeliveryFailure
+from ..records import END
 from ..results import Refusal, Result
 from ..service import GameService
 from .inbound import SUBJECT_TAG, Drop, GameTag, Inbound, RateLimit, read_mail
