@@ -48,7 +48,8 @@ FIRST_RETRY = 30.0  # seconds after the first failed try
 LONGEST_WAIT = 3600.0  # the back-off's ceiling
 JITTER = 0.2  # each wait is stretched or shrunk at random by up to this share
 KEEP_DELIVERED = 7 * DAY  # delivered rows older than this are pruned
-LANES_AT_ONCE = 32  # lanes delivering at the same time, per transport
+LANES_AT_ONCE = 256  # sends in flight at the same time, per transport
+PER_DESTINATION = 4  # sends in flight to one destination: a slow one holds only these
 UNREACHABLE = "unreachable"
 HOW = {"discord": "on Discord", "email": "by mail", "console": "on the console"}
 
@@ -211,7 +212,9 @@ class Courier:
 
     ``send`` raises `DeliveryFailure` for a failed try (any other exception counts as a
     transient failure). A lane is worked by one task at a time, so calling `deliver`
-    again while a slow lane is still sending starts only the lanes that are free."""
+    again while a slow lane is still sending starts only the lanes that are free. Sends in
+    flight are limited per destination (a slow destination occupies only its own few) and
+    in all."""
 
     def __init__(self, db: Database, transport: str, send: Send, now: Clock,
                  rng: random.Random | None = None, lanes_at_once: int = LANES_AT_ONCE) -> None:
@@ -221,7 +224,11 @@ class Courier:
         self.now = now
         self.rng = rng or random.Random()
         self._busy: dict[str, asyncio.Task[int]] = {}
+        self._again: set[str] = set()  # busy lanes found with news: their task looks again
+        self._scanning = asyncio.Lock()
+        self._rescan = False  # a pass came while another scanned: that one scans again
         self._slots = asyncio.Semaphore(lanes_at_once)
+        self._destinations: dict[str, asyncio.Semaphore] = {}
 
     async def deliver(self) -> int:
         """Deliver everything due now, waiting for the lanes this call starts; how many
@@ -231,29 +238,61 @@ class Courier:
             sent += sum(await asyncio.gather(*started))
         return sent
 
+    async def stop(self) -> None:
+        """Cut every lane short (a send cut short stays pending: it goes after a start)."""
+        for task in list(self._busy.values()):
+            task.cancel()
+        await asyncio.gather(*self._busy.values(), return_exceptions=True)
+
     async def _start_due_lanes(self) -> list[asyncio.Task[int]]:
+        """Start a task for each lane with a due head. One pass scans at a time: a pass
+        that comes meanwhile leaves it to the scanning one to look once more (many passes
+        poked by a burst of commits cost one scan, not one each)."""
+        if self._scanning.locked():
+            self._rescan = True
+            return []
         started = []
-        for head in await due_heads(self.db, self.transport, self.now()):
-            if head.lane not in self._busy:
-                task = asyncio.create_task(self._work_lane(head))
-                self._busy[head.lane] = task
-                started.append(task)
+        async with self._scanning:
+            self._rescan = True
+            while self._rescan:
+                self._rescan = False
+                for head in await due_heads(self.db, self.transport, self.now()):
+                    if head.lane in self._busy:
+                        self._again.add(head.lane)
+                    else:
+                        task = asyncio.create_task(self._work_lane(head))
+                        self._busy[head.lane] = task
+                        started.append(task)
         return started
 
     async def _work_lane(self, head: Notification) -> int:
         """Send a lane's notifications in order until it is empty or must wait."""
         sent = 0
+        lane = head.lane
         try:
             note: Notification | None = head
+            destination = lane.rsplit("/", 1)[0]
             while note is not None:
-                async with self._slots:
-                    delivered = await self._try(note)
-                if delivered:
-                    sent += 1
-                note = await self._next_in_lane(note.lane)
+                async with self._destination(destination), self._slots:
+                    sent += await self._try(note)
+                note = await self._next_in_lane(lane)
+                if note is None and lane in self._again:
+                    # news came while this lane was busy (a pass skipped it): look again;
+                    # no await between this check and leaving, so none is stranded
+                    self._again.discard(lane)
+                    note = await self._next_in_lane(lane)
         finally:
-            del self._busy[head.lane]
+            del self._busy[lane]
+            self._again.discard(lane)
         return sent
+
+    def _destination(self, destination: str) -> asyncio.Semaphore:
+        if destination not in self._destinations:
+            if len(self._destinations) > 10_000:  # forget idle destinations now and then
+                self._destinations = {k: v for k, v in self._destinations.items()
+                                      if v.locked()}
+            self._destinations[destination] = asyncio.Semaphore(PER_DESTINATION)
+        return self._destinations[destination]
 
     async def _try(self, note: Notification) -> bool:
         try:

@@ -83,6 +83,7 @@ class CommandPost(commands.Bot):
 
     async def close(self) -> None:
         self.scheduler.cancel()
+        await self.courier.stop()
         await super().close()
 
     @tasks.loop(seconds=SCHEDULER_SECONDS)

@@ -39,6 +39,7 @@ async def deliver_forever(gateway: EmailGateway, stop: asyncio.Event) -> None:
     for delivering in list(passes):  # a send cut short stays pending: sent after a start
         delivering.cancel()
     await asyncio.gather(*passes, return_exceptions=True)
+    await gateway.courier.stop()
 
 
 async def _one_pass(gateway: EmailGateway) -> None:
