@@ -29,7 +29,7 @@ from pathlib import Path
 from bot import outbox
 from bot.model import Notification
 from bot.outbox import Courier, DeliveryFailure
-from bot.storage import Database, open_database
+from bot.storage import open_database
 
 GAMES = 1_000
 DESTINATIONS = 100
