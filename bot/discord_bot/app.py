@@ -18,7 +18,7 @@ from ..model import Game, Player
 from ..results import Done, Refusal, Result
 from ..service import GameService
 from ..storage import StorageError
-from . import logs, pictures
+from . import failures, logs, pictures
 from .notifier import Notifier
 from .places import TRANSPORT
 from .views import ChallengeButton, GameButton, game_view
@@ -32,26 +32,8 @@ class CommandTree(app_commands.CommandTree):
 
     async def on_error(self, interaction: discord.Interaction,
                        error: app_commands.AppCommandError) -> None:
-        """No interaction is left "thinking…": the member hears what went wrong (a
-        permission the bot lacks, or a fault on our side), and the error is logged."""
-        cause = getattr(error, "original", error)
-        log.error("/%s failed", getattr(interaction.command, "qualified_name", "?"),
-                  exc_info=cause)
-        if isinstance(error, app_commands.CheckFailure):
-            text = "You may not use this command here."
-        elif isinstance(cause, discord.Forbidden):
-            text = (f"Discord refused me here ({cause.status} {cause.text}): I lack a "
-                    f"permission in this channel. Ask a server admin to run `/server check`.")
-        else:
-            text = ("Something went wrong on my side and the command did not finish. Whatever "
-                    "it had stored is kept; look with `/games` before trying again.")
-        try:
-            if interaction.response.is_done():
-                await interaction.followup.send(text, ephemeral=True)
-            else:
-                await interaction.response.send_message(text, ephemeral=True)
-        except discord.HTTPException:
-            log.warning("could not tell the member that /%s failed", interaction.command)
+        """No interaction is left "thinking…" (see `failures`)."""
+        await failures.tell_member(interaction, error)
 
 
 class CommandPost(commands.Bot):

@@ -314,7 +314,10 @@ class PlayCommands(commands.Cog, name="Playing"):
             await self.bot.answer(interaction, result)
             return
         await interaction.response.defer(thinking=True)
-        await interaction.followup.send(**await self._move_reply(result))
+        try:
+            await interaction.followup.send(**await self._move_reply(result))
+        except discord.HTTPException as error:  # the move is stored: say so elsewhere
+            await self._confirm_elsewhere(interaction.user, interaction.channel, result, error)
         await self.bot.flush()
 
     async def _move_reply(self, result: Done) -> dict[str, object]:
@@ -349,26 +352,33 @@ class PlayCommands(commands.Cog, name="Playing"):
                 reply = await self._move_reply(result)
             await message.reply(**reply, mention_author=False)
         except discord.HTTPException as error:
-            await self._confirm_elsewhere(message, result, error)
+            await self._confirm_elsewhere(message.author, message.channel, result, error)
         await self.bot.flush()
 
-    async def _confirm_elsewhere(self, message: discord.Message, result: Done,
+    async def _confirm_elsewhere(self, user: discord.abc.User, channel: object, result: Done,
                                  error: discord.HTTPException) -> None:
-        """A typed move is stored, but the thread refused the reply: confirm it by DM (or,
-        if DMs are closed, in the channel), through the outbox so it is retried."""
+        """A move is stored, but Discord refused its reply: confirm it by DM (or, if DMs
+        are closed, in the thread's channel), and post the news the reply carried in the
+        game's place for the opponent, both through the outbox so that they are retried."""
         game = result.game
         assert game is not None
-        log.warning("game #%s: the reply to a typed move failed: %s", game.id, error)
-        where = getattr(message.channel, "mention", "the game's thread")
+        log.warning("game #%s: the reply to a move failed: %s", game.id, error)
+        where = getattr(channel, "mention", "the game's thread")
         text = (f"Your move **{result.move}** in game #{game.id} is played; I could not answer "
                 f"in {where} (Discord refused: {error.status} {error.text}). Ask a server "
                 f"admin to run `/server check`.")
-        sender = await self.bot.player_of(message.author)
-        parent = getattr(message.channel, "parent_id", None)
+        sender = await self.bot.player_of(user)
+        parent = getattr(channel, "parent_id", None)
         await self.service.queue_notification(
             "discord", "confirmation", text, player_id=sender.id, game_id=game.id,
             place=channel_place(parent) if parent else game.place,
             payload={"dm": True, "or_channel": True})
+        mentions = await self.bot.mentions(game)
+        news = f"**{result.move}** played in game #{game.id}."
+        if not game.is_over:
+            news += f" {mentions[game.to_move]}, your move."
+        await self.service.queue_notification("discord", "news", news, place=game.place,
+                                              game_id=game.id)
 
     @staticmethod
     def bot_text(result: Refusal) -> str:

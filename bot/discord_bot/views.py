@@ -13,6 +13,7 @@ import discord
 from ..model import Game
 from ..results import Refusal
 from . import logs, pictures
+from .failures import answering_failures
 
 if TYPE_CHECKING:
     from .app import CommandPost
@@ -49,6 +50,7 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
             raise ValueError(f"unknown action {match['action']!r}")
         return cls(match["action"], int(match["game"]), int(match["arg"] or 0))
 
+    @answering_failures
     async def callback(self, interaction: discord.Interaction) -> None:
         bot: CommandPost = interaction.client  # type: ignore[assignment]
         logs.set_context(game_id=self.game_id)
@@ -130,6 +132,7 @@ class ChallengeButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                              item: discord.ui.Item[Any], match: Any) -> ChallengeButton:
         return cls(match["action"], int(match["challenge"]))
 
+    @answering_failures
     async def callback(self, interaction: discord.Interaction) -> None:
         bot: CommandPost = interaction.client  # type: ignore[assignment]
         sender = await bot.player_of(interaction.user)

@@ -96,3 +96,30 @@ async def test_a_typed_move_whose_reply_is_refused_is_confirmed_by_dm(world):
     assert dm.content == (f"Your move **{move}** in game #{game.id} is played; I could not "
                           f"answer in <#{thread.id}> (Discord refused: 403 Missing "
                           f"Permissions). Ask a server admin to run `/server check`.")
+
+
+async def test_a_button_that_fails_still_answers(world, monkeypatch):
+    r = await world.alice.slash(world.channel, "challenge", opponent=world.bob, variant="clash")
+    message = next(m for m in world.channel.history() if m.id == r.response.id)
+
+    async def broken(*args, **kwargs):
+        raise RuntimeError("the disk is full")
+
+    monkeypatch.setattr(world.service, "decline", broken)
+    r = await world.bob.click(message, label="Decline")
+    assert r.ephemeral and r.response.content.startswith("Something went wrong on my side")
+
+
+async def test_a_slash_move_whose_reply_is_refused_is_confirmed_by_dm(world):
+    thread, game = await _start(world)
+    move = (await world.service.legal_moves(game))[0]
+    world.env.inject_error("POST", "/webhooks/*", status=403, code=50013,
+                           message="Missing Permissions", times=1)
+    await world.alice.slash(thread, "move", move=move)
+    assert (await world.service.game(game.id)).ply == 1
+    assert world.alice.user.dm_channel.history()[-1].content.startswith(
+        f"Your move **{move}** in game #{game.id} is played; I could not answer in "
+        f"<#{thread.id}> (Discord refused: 403 Missing Permissions).")
+    # the thread itself takes posts: Bob hears of the move there
+    assert thread.last_message.content == (f"**{move}** played in game #{game.id}. "
+                                           f"{world.bob.mention}, your move.")
