@@ -155,4 +155,19 @@ DELIVERY = Migration(4, "outbox deliveries: lanes, attempts, back-off and verdic
     "CREATE INDEX outbox_delivered ON outbox (delivered_at) WHERE delivered_at IS NOT NULL",
 ))
 
-MIGRATIONS: tuple[Migration, ...] = (INITIAL, EMAIL_TOKENS, SERVERS, DELIVERY)
+TRANSPORT_POSTS = Migration(6, "messages a transport posted and may edit; its own state", (
+    """CREATE TABLE posts (
+        transport TEXT NOT NULL,            -- discord
+        game_id INTEGER NOT NULL REFERENCES games (id),
+        kind TEXT NOT NULL,                 -- board (the live one), draw / takeback (an offer)
+        channel TEXT NOT NULL,              -- the transport's channel (or DM) id
+        message TEXT NOT NULL,              -- the transport's message id
+        created_at REAL NOT NULL,
+        PRIMARY KEY (transport, game_id, kind, message)) WITHOUT ROWID""",
+    """CREATE TABLE transport_state (
+        key TEXT PRIMARY KEY,               -- e.g. discord:command-tree
+        value TEXT NOT NULL,
+        updated_at REAL NOT NULL)""",
+))
+
+MIGRATIONS: tuple[Migration, ...] = (INITIAL, EMAIL_TOKENS, SERVERS, DELIVERY, TRANSPORT_POSTS)

@@ -22,6 +22,7 @@ import logging
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import replace
 from email.message import EmailMessage
+from pathlib import Path
 
 from engine import EngineError, Move, get_variant
 
@@ -47,6 +48,15 @@ ACTED = ("ran end", "ran resign", "ran draw", "ran takeback", "ran abort")
 WATCHED_KINDS = frozenset({"news", "game-start", "your-move", "game-over", "takeback"})
 ANSWER = "answer"  # the outbox kind of an answer to a mail
 Send = Callable[[EmailMessage], Awaitable[None]]
+
+
+def _file_picture(path: Path) -> Picture | None:
+    """A picture file (a rules diagram) as an attachment; None if it cannot be read."""
+    try:
+        return Picture(path.read_bytes(), path.name)
+    except OSError:  # a missing picture must never stop a mail
+        log.warning("picture %s unreadable", path, exc_info=True)
+        return None
 
 
 def _board_png(game: Game, position: object, last: Move | None, result: str) -> bytes | None:
@@ -232,10 +242,12 @@ class EmailGateway:
         text = reply.text
         if reply.record and reply.record != text:
             text += "\n\n" + reply.record
+        # a picture file that goes with a text answer (a rules diagram) is named by its path
         await self._queue_answer(player if player.id else None, player.address, text, {
             "subject": _re(mail.subject) if mail.subject or reply.game is None else None,
             "in_reply_to": mail.message_id, "references": list(mail.references),
-            "ply": reply.ply}, reply.game.id if reply.game is not None else None)
+            "ply": reply.ply, "picture": str(reply.pictures[0]) if reply.pictures else None},
+            reply.game.id if reply.game is not None else None)
 
     async def _queue_answer(self, player: Player | None, address: str, text: str,
                             headers: dict[str, object], game_id: int | None = None) -> None:
@@ -349,9 +361,11 @@ class EmailGateway:
         player = await self.service.get_player(note.player_id) \
             if note.player_id is not None else None
         if game is None or player is None:
+            picture = _file_picture(Path(p["picture"])) if p.get("picture") else None
             return compose(self.address, p["to"], p.get("subject") or "Your mail to commandpost",
                            note.text, in_reply_to=p.get("in_reply_to"),
-                           references=p.get("references", ()), message_id=message_id)
+                           references=p.get("references", ()), message_id=message_id,
+                           picture=picture)
         return await self.game_mail(player, game, note.text, subject=p.get("subject"),
                                     in_reply_to=p.get("in_reply_to"),
                                     references=p.get("references", ()), ply=p.get("ply"),
