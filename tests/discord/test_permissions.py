@@ -10,7 +10,6 @@ import pytest
 
 from bot.discord_bot.permissions import NEEDED
 
-from .test_info_and_admin import moderator  # noqa: F401  (the fixture)
 from .test_play import _start
 
 # what Discord takes away with a denied permission (no View Channel: nothing at all;
@@ -51,7 +50,7 @@ async def test_an_accept_is_refused_until_the_permission_is_granted(world):
     assert not r.ephemeral and world.channel.threads
 
 
-async def test_server_check_lists_what_the_bot_may_do(world, moderator):  # noqa: F811
+async def test_server_check_lists_what_the_bot_may_do(world, moderator):
     bare = world.channel.guild.create_text_channel(
         "bare", overwrites={world.bot.user: discord.PermissionOverwrite(
             create_public_threads=False, attach_files=False)})
