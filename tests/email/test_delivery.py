@@ -55,10 +55,21 @@ class FaultyRelay(Relay):
 
 @pytest.fixture
 async def relay_server() -> Any:
+    """The relay, its port, and a switch that closes or reopens its port."""
     relay = FaultyRelay()
-    server = await asyncio.get_running_loop().create_server(lambda: SMTP(relay), "127.0.0.1", 0)
-    yield relay, server.sockets[0].getsockname()[1]
-    server.close()
+    loop = asyncio.get_running_loop()
+    servers = [await loop.create_server(lambda: SMTP(relay), "127.0.0.1", 0)]
+    port = servers[0].sockets[0].getsockname()[1]
+
+    async def listening(on: bool) -> None:
+        if on:
+            servers.append(await loop.create_server(lambda: SMTP(relay), "127.0.0.1", port))
+        else:
+            servers[-1].close()
+            await servers[-1].wait_closed()
+
+    yield relay, port, listening
+    servers[-1].close()
 
 
 @pytest.fixture
@@ -116,17 +127,32 @@ class Gateway:
         await self.service.close()
 
 
+@pytest.mark.parametrize("down", ["451 busy", "connection refused"])
 async def test_answers_kept_while_the_relay_is_down_arrive_once_after_a_restart(
-        email_settings, relay_server, quick_retries):
-    relay = relay_server[0]
-    relay.down = True
+        email_settings, relay_server, quick_retries, down):
+    relay, _, listening = relay_server
+    if down == "451 busy":
+        relay.down = True
+    else:
+        await listening(False)
     process = Gateway(email_settings)
     post = await process.start()
-    await post.send(f"Alice <{ALICE}>", "help")
-    await post.send(f"Bob <{BOB}>", "challenge alice@players.test")
-    await _until(lambda: _tried(process.service, 3))  # each answer tried, and refused
-    await process.halt()  # the process stops with the answers unsent
-    relay.down = False
+    try:
+        await post.send(f"Alice <{ALICE}>", "help")
+        await post.send(f"Bob <{BOB}>", "challenge alice@players.test")
+        await _until(lambda: _tried(process.service, 3))  # each answer tried, and refused
+        failures = sorted({n.failure for n in await outbox.stuck(process.service.db)})
+    finally:
+        await process.halt()  # the process stops with the answers unsent
+    if relay.down:  # retried: a 4xx is not a verdict
+        assert failures == [f"the relay refused {who}: 451 4.3.0 Mail system busy, try again "
+                            f"later" for who in (ALICE, BOB)]
+    else:
+        assert len(failures) == 1 and failures[0].startswith("the relay cannot be reached: ")
+    if relay.down:
+        relay.down = False
+    else:
+        await listening(True)
     process = Gateway(email_settings)
     await process.start()
     try:
