@@ -13,7 +13,11 @@ An offer comes with Accept and Decline buttons: in the player's DM when they rea
 else in the game's thread unless the reply that made it is there already. The answer to
 an offer edits the offer's messages (`live`): it is posted only when it came from another
 transport, or by DM. A game's end is posted in its thread unless a reply announced it
-there; the live board and the offers lose their buttons."""
+there; the live board and the offers lose their buttons.
+
+A try Discord refuses raises `DeliveryFailure`, judged from discord.py's own errors
+(`failure_of`): 403/404, a channel gone and closed DMs are refusals; a 429 waits what it
+asks; 5xx and lost connections are tried again. The outbox schedules the tries."""
 
 from __future__ import annotations
 
