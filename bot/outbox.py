@@ -166,8 +166,8 @@ async def tell_unreachable(s: Session, note: Notification, reason: str, now: flo
                        "a.transport AS transport0, b.transport AS transport1 FROM games g "
                        "JOIN players a ON a.id = g.player0 JOIN players b ON b.id = g.player1 "
                        "WHERE g.id = ?", (note.game_id,))
-    if game is None:
-        return
+    if game is None or note.player_id not in (None, game["player0"], game["player1"]):
+        return  # a watcher's copy that does not go tells nobody
     about = note.player_id if note.player_id is not None else 0  # 0: the place
     payload = {"about": about, "dm": True}
     if await s.one("SELECT 1 FROM outbox WHERE kind = ? AND game_id = ? AND payload = ? "

@@ -116,15 +116,8 @@ async def test_a_refusal_is_given_up_after_a_few_tries_and_the_game_says_so(
     await service.move(alice, game.id, "b2-a3/D")
 
     told: list[Notification] = []
-
-    async def bob_refuses(notification: Notification) -> None:
-        if notification.address == "bob":
-            raise DeliveryFailure("550 User unknown", permanent=True)
-        told.append(notification)
-
-    for _ in range(outbox.TRIES_WHEN_REFUSED):
-        await service.deliver("console", bob_refuses)
-        clock.advance(seconds=outbox.LONGEST_WAIT * 2)
+    bob_refuses = _refusing("bob", told)
+    await _until_given_up(service, clock, bob_refuses)
     [failed] = await outbox.stuck(service.db, failed=True)
     assert (failed.address, failed.kind, failed.attempts, failed.failure) == (
         "bob", "your-move", outbox.TRIES_WHEN_REFUSED, "550 User unknown")
@@ -137,16 +130,24 @@ async def test_a_refusal_is_given_up_after_a_few_tries_and_the_game_says_so(
     assert (await service.game(game.id)).clock.deadline == deadline  # the clock runs on
     told.clear()
     await service.move(bob, game.id, "h8-i7/D")
-    for _ in range(outbox.TRIES_WHEN_REFUSED):
-        await service.deliver("console", bob_refuses)
-        clock.advance(seconds=outbox.LONGEST_WAIT * 2)
+    await _until_given_up(service, clock, bob_refuses)
     assert len(await outbox.stuck(service.db, failed=True)) == 1  # bob gets no notice now
     await service.move(alice, game.id, "h2-h4/D")
-    for _ in range(outbox.TRIES_WHEN_REFUSED):
-        await service.deliver("console", bob_refuses)
-        clock.advance(seconds=outbox.LONGEST_WAIT * 2)
+    await _until_given_up(service, clock, bob_refuses)
     assert len(await outbox.stuck(service.db, failed=True)) == 2
     assert [n.kind for n in told] == ["your-move"]  # told once a day only
+
+
+async def test_a_watchers_copy_that_does_not_go_tells_nobody(service, alice, bob, carol,
+                                                              start_game, clock):
+    game = await start_game(alice, bob)
+    await service.deliver("console", _collect([]))
+    await service.queue_notification("console", "news", "Alice moved.", player_id=carol.id,
+                                     place=game.place, game_id=game.id)  # Carol watches
+    told: list[Notification] = []
+    await _until_given_up(service, clock, _refusing("carol", told))
+    assert len(await outbox.stuck(service.db, failed=True)) == 1
+    assert told == []  # neither player is said to be unreachable
 
 
 async def test_a_restart_continues_the_schedule(service, alice, bob, start_game, clock,
@@ -205,6 +206,23 @@ async def test_each_transport_delivers_its_own_players_notifications(service, al
     await service.deliver("discord", _collect(on_discord))
     assert [(n.address, n.place) for n in on_console] == [("alice", "discord:99")]
     assert [(n.address, n.place) for n in on_discord] == [("4242", "console:test")]
+
+
+def _refusing(address: str, told: list[Notification]):
+    """A delivery that refuses ``address`` for good and collects the others."""
+    async def send(notification: Notification) -> None:
+        if notification.address == address:
+            raise DeliveryFailure("550 User unknown", permanent=True)
+        told.append(notification)
+
+    return send
+
+
+async def _until_given_up(service: GameService, clock, send) -> None:
+    """Deliver as often as a refused notification is tried, each after its back-off."""
+    for _ in range(outbox.TRIES_WHEN_REFUSED):
+        await service.deliver("console", send)
+        clock.advance(seconds=outbox.LONGEST_WAIT * 2)
 
 
 def _collect(into: list[Notification]):

@@ -97,7 +97,8 @@ async def test_a_refused_recipient_delays_no_one_and_the_opponent_is_told(
     await mail.post.send(f"Carol <{CAROL}>", "help")  # someone else, meanwhile
     assert "help" in mail.text_of(await mail.relay.next_to(CAROL, timeout=2)).lower()
     told = mail.text_of(await mail.relay.next_to(ALICE))
-    assert told.startswith(f"Bob cannot be reached by mail (the relay refused {BOB}: "
+    # Bob is named as Alice's challenge named him: a mail's From renames nobody
+    assert told.startswith(f"bob cannot be reached by mail (the relay refused {BOB}: "
                            f"{UNKNOWN}); the game has no clock, so it waits for them.")
     [failed] = await outbox.stuck(mail.service.db, failed=True)
     assert (failed.address, failed.kind, failed.attempts) == (BOB, "your-move",
@@ -160,7 +161,10 @@ async def test_answers_kept_while_the_relay_is_down_arrive_once_after_a_restart(
             ALICE))])
         assert to_alice[0].startswith("Bob challenges you: ")  # the challenge, and
         assert "help" in to_alice[1].lower()  # the answer to her help
-        assert "challenge #1" in text_of(await relay.next_to(BOB)).lower()  # his answer
+        to_bob = await relay.next_to(BOB)  # his answer, with his key for the challenge
+        assert "challenge #1" in text_of(to_bob).lower()
+        assert str(to_bob["Reply-To"]).startswith("play+c1.")
+        assert str(to_bob["Subject"]) == "Challenge #1: Bob vs Alice — Clash of Command"
         assert await relay.nothing_to(ALICE) and await relay.nothing_to(BOB)  # once each
         assert not await outbox.stuck(process.service.db)
     finally:
