@@ -36,6 +36,15 @@ SCHEDULER_SECONDS = 60.0
 TREE_STATE = "discord:command-tree"  # the hash of the command tree last uploaded
 
 
+class CommandPostTree(app_commands.CommandTree):
+    """The command tree: a command that raised is answered by `CommandPost.command_failed`
+    (a method of the tree, so that whoever wraps ``tree.on_error`` still sees errors)."""
+
+    async def on_error(self, interaction: discord.Interaction,
+                       error: app_commands.AppCommandError) -> None:
+        await self.client.command_failed(interaction, error)  # type: ignore[attr-defined]
+
+
 def shard_ids(text: str) -> list[int] | None:
     """The shards a process runs, from ``0-3`` or ``0,1,2,3`` (None: all of them)."""
     ids: list[int] = []
@@ -47,15 +56,6 @@ def shard_ids(text: str) -> list[int] | None:
     return ids or None
 
 
-class CommandTree(app_commands.CommandTree):
-    """The bot's slash commands, with one answer for any command that fails."""
-
-    async def on_error(self, interaction: discord.Interaction,
-                       error: app_commands.AppCommandError) -> None:
-        """No interaction is left "thinking…" (see `failures`)."""
-        await failures.tell_member(interaction, error)
-
-
 class CommandPost(commands.AutoShardedBot):
     """The commandpost bot: every command is a call of ``service``."""
 
@@ -65,7 +65,7 @@ class CommandPost(commands.AutoShardedBot):
         intents.members = False  # privileged; users are fetched when needed, then kept
         intents.message_content = settings.typed_moves.lower() in ("on", "yes", "true", "1")
         super().__init__(command_prefix=commands.when_mentioned, intents=intents,
-                         help_command=None, tree_cls=CommandTree,
+                         help_command=None, tree_cls=CommandPostTree,
                          shard_count=settings.discord_shard_count or None,
                          shard_ids=shard_ids(settings.discord_shard_ids),
                          allowed_mentions=discord.AllowedMentions(users=True, everyone=False,
@@ -139,21 +139,32 @@ class CommandPost(commands.AutoShardedBot):
         log.error("scheduler pass failed", exc_info=error)
 
     async def tick(self) -> None:
-        """One scheduler pass: what is due, then the notifications."""
+        """One scheduler pass: what is due, then the notifications. Nothing that fails in
+        a pass escapes it (an exception would stop the task loop for good): it is logged,
+        and the next pass runs as usual."""
         try:
             await self.service.process_due()
-        except StorageError:
-            log.exception("scheduler pass failed")
+        except Exception:
+            log.exception("scheduler pass failed; the next pass runs as usual")
         await self.flush()
 
     async def flush(self) -> None:
         """Deliver the service's due Discord notifications: each lane (a destination's news
         of a game) in order, lanes independently, so a server that refuses or a slow DM
-        delays only itself; failures are judged and scheduled by the outbox."""
+        delays only itself; failures are judged and scheduled by the outbox. Nothing that
+        fails here escapes the pass: it is logged, and what was not delivered stays due."""
         try:
             await self.courier.deliver()
         except StorageError:
             log.exception("the outbox could not be read; delivery waits for the next pass")
+        except Exception:
+            log.exception("delivering notifications failed; they stay pending")
+
+    async def command_failed(self, interaction: discord.Interaction,
+                             error: BaseException) -> None:
+        """A command or button that raised: the user is answered (see `failures`: a
+        storage fault in the words every transport uses), the host gets the log."""
+        await failures.tell_member(interaction, error)
 
     # --- translation helpers used by the cogs -----------------------------------------
     async def player_of(self, user: discord.abc.User) -> Player:

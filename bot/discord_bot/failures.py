@@ -1,5 +1,6 @@
 """No interaction is left "thinking…": whatever fails in a slash command or a button, the
-member is answered (only they see it) with what went wrong, and the error is logged."""
+member is answered (only they see it) with what went wrong, and the error is logged; a
+storage fault in the words every transport uses."""
 
 from __future__ import annotations
 
@@ -11,6 +12,9 @@ from typing import Any, TypeVar
 import discord
 from discord import app_commands
 
+from ..results import STORAGE_DOWN
+from ..storage import StorageError
+
 log = logging.getLogger(__name__)
 Item = TypeVar("Item")
 
@@ -18,6 +22,8 @@ Item = TypeVar("Item")
 def words_for(error: BaseException) -> str:
     """What the member is told about ``error`` (the cause, when discord.py wrapped it)."""
     cause = getattr(error, "original", error)
+    if isinstance(cause, StorageError):
+        return STORAGE_DOWN
     if isinstance(error, app_commands.CheckFailure):
         return "You may not use this command here."
     if isinstance(cause, discord.Forbidden):
@@ -30,7 +36,11 @@ def words_for(error: BaseException) -> str:
 async def tell_member(interaction: discord.Interaction, error: BaseException) -> None:
     """Answer the interaction (or follow up on it) with `words_for` ``error``."""
     what = getattr(interaction.command, "qualified_name", None) or "a button"
-    log.error("%s failed", what, exc_info=getattr(error, "original", error))
+    cause = getattr(error, "original", error)
+    if isinstance(cause, StorageError):  # the storage's own log has the details
+        log.error("%s not carried out: %s", what, cause)
+    else:
+        log.error("%s failed", what, exc_info=cause)
     try:
         if interaction.response.is_done():
             await interaction.followup.send(words_for(error), ephemeral=True)
