@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from engine import EngineError, all_variants, get_variant
 
 from .clock import describe_days, format_duration, format_time, parse_days
+from .inference import ANSWER, END_TURN
 from .model import Game, Player
+from .phrasing import command, phrase
 from .results import Done, Refusal, Result
 from .service import GameService
 from .words import plural
@@ -34,15 +36,19 @@ class Reply:
     game: Game | None = None
     ply: int | None = None
     record: str | None = None  # a game record to hand over as a file
+    highlights: tuple[str, ...] = ()  # points to highlight on the board (legal targets)
+    selected: str | None = None  # the piece whose moves are highlighted
 
 
 def _reply(result: Result, show: bool = True) -> Reply:
+    """A service result as a reply; its text keeps the service's tokens, which
+    `Commands.handle` phrases for the transport."""
     if isinstance(result, Refusal):
-        text = result.message
+        text = result.template
         if result.candidates:
             text += "\n  " + "\n  ".join(result.candidates)
         return Reply(text, ok=False)
-    return Reply(result.message, game=result.game if show else None, record=result.text)
+    return Reply(result.template, game=result.game if show else None, record=result.text)
 
 
 def _game_number(args: list[str]) -> tuple[int | None, list[str]]:
@@ -56,18 +62,24 @@ def _game_number(args: list[str]) -> tuple[int | None, list[str]]:
 class Commands:
     """Reads command lines and calls the game service."""
 
-    def __init__(self, service: GameService, find_player: FindPlayer) -> None:
+    def __init__(self, service: GameService, find_player: FindPlayer,
+                 transport: str = "console") -> None:
         self.service = service
         self.find_player = find_player
+        self.transport = transport  # whose words the answers are phrased in
 
     def words(self) -> list[str]:
         return sorted(name[4:] for name in dir(self) if name.startswith("cmd_"))
 
     async def handle(self, sender: Player, place: str, line: str) -> Reply:
-        """Run one command line."""
+        """Run one command line; the answer in the transport's words."""
+        reply = await self._handle(sender, place, line)
+        return replace(reply, text=phrase(reply.text, self.transport))
+
+    async def _handle(self, sender: Player, place: str, line: str) -> Reply:
         parts = line.split()
         if not parts:
-            return Reply("Type `help` for the commands.", ok=False)
+            return Reply(f"Type {command('help')} for the commands.", ok=False)
         word = parts[0].lower()
         handler = getattr(self, f"cmd_{word}", None)
         if handler is None:
@@ -204,10 +216,10 @@ class Commands:
         return await self._challenge_action(sender, place, args, self.service.cancel, own=True)
 
     # --- games ----------------------------------------------------------------------
-    async def _game(self, sender: Player, place: str, args: list[str],
-                    to_move: bool = False) -> tuple[Game | Refusal, list[str]]:
+    async def _game(self, sender: Player, place: str, args: list[str], to_move: bool = False,
+                    purpose: str | None = None) -> tuple[Game | Refusal, list[str]]:
         number, rest = _game_number(args)
-        return await self.service.find_game(sender, place, number, to_move), rest
+        return await self.service.find_game(sender, place, number, to_move, purpose), rest
 
     async def cmd_games(self, sender: Player, place: str, args: list[str]) -> Reply:
         """List your games in progress (`games here`: every game in progress here).
@@ -219,7 +231,7 @@ class Commands:
         found = await self.service.games(None if here else sender, place if here else None)
         if not found:
             return Reply("No games in progress." + ("" if here else " Start one with "
-                                                    "`challenge NAME`."))
+                                                    f"{command('challenge')}."))
         lines = []
         for g in found:
             variant = get_variant(g.variant)
@@ -257,7 +269,8 @@ class Commands:
                 + _deadline(game) + "." + "".join(f" {o}." for o in offers))
 
     async def cmd_moves(self, sender: Player, place: str, args: list[str]) -> Reply:
-        """List the legal moves now (only those from one point, if you name it).
+        """List the moves you may make next, one step at a time, by piece (only the
+        moves of the piece on one point, highlighted on the board, if you name it).
 
         moves
         moves c3
@@ -269,12 +282,22 @@ class Commands:
         if game.is_over:
             return Reply(f"Game #{game.id} is over: {self.service.describe_result(game)}.",
                          ok=False)
-        node = rest[0] if rest else None
-        found = await self.service.legal_moves(game, node)
+        node = rest[0].lower() if rest else None
+        found = await self.service.step_choices(game, node)
+        can_end = await self.service.can_end_turn(game)
+        end = f" Or {command('end')} to finish the turn." if can_end else ""
         if not found:
             where = f" from {node}" if node else ""
-            return Reply(f"There is no legal move{where} in game #{game.id}.")
-        return Reply(f"{plural(len(found), 'legal move')}: " + " ".join(found))
+            return Reply(f"There is no legal move{where} in game #{game.id}.{end}")
+        if node is not None:
+            (piece,) = found
+            return Reply(f"{piece.piece} on {node}: {plural(len(piece.steps), 'move')}: "
+                         + " ".join(piece.steps) + end, game=game,
+                         highlights=piece.targets, selected=node)
+        lines = [f"  {p.piece} {p.origin}: " + " ".join(p.steps) for p in found]
+        return Reply(f"{plural(len(found), 'piece')} can move in game #{game.id} (name a point "
+                     f"for one piece's moves, as in {command('moves', found[0].origin)}):\n"
+                     + "\n".join(lines) + ("\n" + end.strip() if end else ""))
 
     async def cmd_move(self, sender: Player, place: str, args: list[str]) -> Reply:
         """Play a move (the word `move` may be left out).
@@ -294,7 +317,7 @@ class Commands:
 
     async def cmd_end(self, sender: Player, place: str, args: list[str]) -> Reply:
         """Finish a turn of several steps early."""
-        game, _ = await self._game(sender, place, args, to_move=True)
+        game, _ = await self._game(sender, place, args, to_move=True, purpose=END_TURN)
         if isinstance(game, Refusal):
             return _reply(game)
         return _reply(await self.service.end_turn(sender, game.id))
@@ -323,7 +346,7 @@ class Commands:
         draw
         draw #3 decline
         """
-        game, rest = await self._game(sender, place, args)
+        game, rest = await self._game(sender, place, args, purpose=f"{ANSWER} draw")
         if isinstance(game, Refusal):
             return _reply(game)
         if rest and rest[0].lower() in ("decline", "no"):
@@ -338,7 +361,7 @@ class Commands:
         takeback
         takeback #3 decline
         """
-        game, rest = await self._game(sender, place, args)
+        game, rest = await self._game(sender, place, args, purpose=f"{ANSWER} takeback")
         if isinstance(game, Refusal):
             return _reply(game)
         if rest and rest[0].lower() in ("decline", "no"):

@@ -16,13 +16,12 @@ import getpass
 from collections.abc import Callable
 from pathlib import Path
 
-from engine import EngineError, Move, get_variant
+from engine import get_variant
 
 from .commands import Commands, Reply
 from .config import ConfigError, Settings, add_db_option, settings_for
 from .model import Game, Notification, Player
 from .picture import write_png
-from .records import END
 from .results import Refusal
 from .scheduler import Scheduler
 from .service import GameService
@@ -121,28 +120,23 @@ class Console:
         variant = get_variant(game.variant)
         ply = game.ply if reply.ply is None else max(0, min(reply.ply, game.ply))
         position = await self.service.position(game, ply)
-        last = await self._last_move(game, ply)
-        self.out(text_board(variant, position, last.touched if last else ()))
+        # the whole last turn is marked; a piece's moves replace it when asked for
+        last = [] if reply.selected else await self.service.turn_moves(game, ply)
+        marked = reply.highlights or tuple(p for m in last for p in m.touched)
+        self.out(text_board(variant, position, marked))
         self.out(caption(variant, position))
         path = self.settings.pictures_dir / f"game-{game.id}-{ply}.png"
         result = self.service.describe_result(game) if game.is_over else ""
         written, note = write_png(position, path, last, f"Game #{game.id}: {game.names[0]} vs "
-                                                        f"{game.names[1]}", result)
+                                                        f"{game.names[1]}", result,
+                                  perspective=self._perspective(game, position.side),
+                                  highlights=reply.highlights, selected=reply.selected)
         self.out(f"Picture: {written}" if written else f"({note})")
 
-    async def _last_move(self, game: Game, ply: int) -> Move | None:
-        """The step before ``ply``, to mark on the board."""
-        if ply == 0:
-            return None
-        played = await self.service.played_moves(game.id)
-        if ply > len(played) or played[ply - 1].text == END:
-            return None
-        variant = get_variant(game.variant)
-        before = await self.service.position(game, ply - 1)
-        try:
-            return variant.parse_move(before, played[ply - 1].text)
-        except EngineError:
-            return None
+    def _perspective(self, game: Game, to_move: int) -> int:
+        """The side of whoever is typing, or the side to move for a spectator."""
+        side = game.side_of(self.player.id) if self.player else None
+        return to_move if side is None else side
 
     async def _print_notification(self, notification: Notification) -> None:
         to = notification.address if notification.player_id is not None else "everyone here"

@@ -8,7 +8,7 @@ runs inside a database transaction: a transport draws after the move is stored.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from engine import Move, Position
@@ -25,14 +25,17 @@ def _renderer() -> Callable[..., bytes] | None:
     return render if callable(render) else None
 
 
-def write_png(position: Position, path: Path, last_move: Move | None = None,
-              caption: str = "", result: str = "") -> tuple[Path | None, str]:
-    """Draw ``position`` into ``path``; the path written (None if none) and a note."""
+def write_png(position: Position, path: Path, last_move: Move | Sequence[Move] | None = None,
+              caption: str = "", result: str = "", **options: object,
+              ) -> tuple[Path | None, str]:
+    """Draw ``position`` into ``path`` (``last_move``: one move or every step of the last
+    turn; ``options``: the renderer's, such as ``perspective`` and ``highlights``); the
+    path written (None if none) and a note."""
     render = _renderer()
     if render is None:
         return None, "no picture: the renderer is not available"
     try:
-        png = render(position, last_move=last_move, caption=caption, result=result)
+        png = render(position, last_move=last_move, caption=caption, result=result, **options)
     except Exception as err:  # a picture must never break a game
         log.debug("rendering failed", exc_info=True)
         return None, f"no picture: rendering failed ({err})"
