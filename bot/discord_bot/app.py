@@ -14,11 +14,13 @@ from discord.ext import commands, tasks
 from ..config import Settings
 from ..email_gateway.runner import run_email_gateway
 from ..model import Game, Player
+from ..phrasing import phrase
 from ..results import Done, Refusal, Result
 from ..service import GameService
 from ..storage import StorageError
 from . import logs, pictures
 from .notifier import Notifier
+from .pickers import PiecePicker, StepPicker, next_step_view
 from .places import TRANSPORT
 from .views import ChallengeButton, GameButton, game_view
 
@@ -48,7 +50,7 @@ class CommandPost(commands.Bot):
         from .commands_play import PlayCommands
         for cog in (PlayCommands(self), InfoCommands(self), AdminCommands(self)):
             await self.add_cog(cog)
-        self.add_dynamic_items(GameButton, ChallengeButton)
+        self.add_dynamic_items(GameButton, ChallengeButton, PiecePicker, StepPicker)
         await asyncio.to_thread(pictures.warm_up)
         await self.tree.sync()
         self.scheduler.start()
@@ -104,12 +106,15 @@ class CommandPost(commands.Bot):
             out.append(f"<@{self._addresses[pid]}>")
         return out[0], out[1]
 
-    async def board_message(self, game: Game, lead: str, perspective: int = 0,
-                            ) -> dict[str, object]:
+    async def board_message(self, game: Game, lead: str, perspective: int | None = None,
+                            mention: bool = True) -> dict[str, object]:
         """The keyword arguments of a message showing ``game``: the text, the picture
-        with the last move marked, and the game's buttons while it goes on."""
-        mentions = await self.mentions(game)
-        text = f"{lead}\n{pictures.status_line(self.service, game, mentions)}"
+        with the whole last turn marked (seen from ``perspective``, by default the side to
+        move), and the game's buttons while it goes on. ``mention=False``: the player to
+        move is named, not pinged (a turn that goes on)."""
+        mentions = await self.mentions(game) if mention else game.names
+        text = f"{phrase(lead, TRANSPORT)}\n{pictures.status_line(self.service, game, mentions)}"
+        perspective = game.to_move if perspective is None else perspective
         message: dict[str, object] = {"content": text}
         picture = await pictures.picture(self.service, game, perspective=perspective)
         if picture is not None:
@@ -118,10 +123,25 @@ class CommandPost(commands.Bot):
             message["view"] = game_view(game)
         return message
 
+    async def move_message(self, result: Done) -> dict[str, object]:
+        """The answer to a move: the whole turn when it closed; while the turn goes on,
+        how many moves remain or `end`, nobody pinged, and the menu of the next step."""
+        game = result.game
+        assert game is not None
+        if result.goes_on:
+            message = await self.board_message(game, result.words(TRANSPORT), mention=False)
+            message["view"] = await next_step_view(self, game) or game_view(game)
+            return message
+        lead = result.words(TRANSPORT)
+        if result.turn is not None:
+            label, _, rest = lead.partition(f" {result.turn} ")
+            lead = f"{label} **{result.turn}** {rest}"
+        return await self.board_message(game, lead)
+
     async def answer(self, interaction: discord.Interaction, result: Result | str,
                      *, public: bool = False) -> None:
         """Answer with a refusal (only the sender sees it) or a plain message."""
-        text = result if isinstance(result, str) else _text(result)
+        text = phrase(result if isinstance(result, str) else _text(result), TRANSPORT)
         ephemeral = isinstance(result, Refusal) or not public
         if interaction.response.is_done():
             await interaction.followup.send(text, ephemeral=ephemeral)
@@ -131,12 +151,12 @@ class CommandPost(commands.Bot):
 
 def _text(result: Result) -> str:
     if isinstance(result, Refusal):
-        text = result.message
+        text = result.words(TRANSPORT)
         if result.candidates:
             text += "\n" + "\n".join(f"• `{c}`" for c in result.candidates)
         return text
     assert isinstance(result, Done)
-    return result.message
+    return result.words(TRANSPORT)
 
 
 def create_bot(service: GameService, settings: Settings | None = None) -> CommandPost:

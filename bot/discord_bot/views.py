@@ -13,6 +13,8 @@ import discord
 from ..model import Game
 from ..results import Refusal
 from . import logs, pictures
+from .pickers import show_pieces
+from .places import TRANSPORT
 
 if TYPE_CHECKING:
     from .app import CommandPost
@@ -68,10 +70,7 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                 view=flip_view(game, side))
             return
         if self.action == "moves":
-            moves = await service.legal_moves(game)
-            text = (f"Legal moves in game #{game.id}: " + " ".join(f"`{m}`" for m in moves)
-                    if moves else f"There is no legal move in game #{game.id} now.")
-            await bot.answer(interaction, text[:1990])
+            await show_pieces(bot, interaction, game)
             return
         action = {
             "resign": service.resign, "draw": service.offer_draw,
@@ -86,9 +85,10 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         await interaction.response.defer(thinking=True)
         shown = result.game or game
         if self.action == "accept-takeback" or shown.is_over:
-            await interaction.followup.send(**await bot.board_message(shown, result.message))
+            await interaction.followup.send(**await bot.board_message(shown,
+                                                                      result.words(TRANSPORT)))
         else:
-            await interaction.followup.send(result.message)
+            await interaction.followup.send(result.words(TRANSPORT))
         await bot.flush()
 
 

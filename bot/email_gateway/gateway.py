@@ -16,12 +16,12 @@ from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import replace
 from email.message import EmailMessage
 
-from engine import EngineError, Move, get_variant
+from engine import Move, get_variant
 
 from ..commands import Commands, Reply, _reply
 from ..config import Settings
 from ..model import Game, Notification, Player
-from ..records import END
+from ..phrasing import phrase
 from ..results import Refusal, Result
 from ..service import GameService
 from .inbound import SUBJECT_TAG, Drop, GameTag, Inbound, RateLimit, read_mail
@@ -40,7 +40,8 @@ WATCHED_KINDS = frozenset({"news", "game-start", "your-move", "game-over", "take
 Send = Callable[[EmailMessage], Awaitable[None]]
 
 
-def _board_png(game: Game, position: object, last: Move | None, result: str) -> bytes | None:
+def _board_png(game: Game, position: object, last: list[Move], result: str,
+               perspective: int = 0) -> bytes | None:
     """The board as PNG bytes, or None without a renderer (CPU work: run it in a thread)."""
     try:
         from renderer import render
@@ -48,7 +49,8 @@ def _board_png(game: Game, position: object, last: Move | None, result: str) -> 
         return None
     try:
         return render(position, last_move=last, caption=f"Game #{game.id}: {game.names[0]} vs "
-                                                      f"{game.names[1]}", result=result)
+                                                      f"{game.names[1]}", result=result,
+                      perspective=perspective)
     except Exception:  # a picture must never stop a mail
         log.warning("rendering game #%s failed", game.id, exc_info=True)
         return None
@@ -63,7 +65,7 @@ class EmailGateway:
         self.settings = settings
         self.address = settings.email_address
         self.send = send or Mailer(settings).send
-        self.commands = Commands(service, self.find_player)
+        self.commands = Commands(service, self.find_player, TRANSPORT)
         self.rate = RateLimit(settings.email_rate_limit)
         self.outbox_ready = asyncio.Event()  # set when a command may have queued mail
         self._delivering = asyncio.Lock()
@@ -147,10 +149,10 @@ class EmailGateway:
         if mail.tag is None:
             if word in LOOKING_WORDS and any(w.startswith("#") for w in words):
                 return await self.commands.handle(player, PLACE, line), f"ran {word}"
-            return Reply(f"`{word}` is a command for a game, so I need to know which game and "
-                         f"that it is you: reply to the latest mail of the game (its reply "
-                         f"address carries your key), or for looking at a game say its "
-                         f"number, as in `board #12`.", ok=False), "refused: no key"
+            return Reply("I need to know which game this is and that it is you: reply to the "
+                         "latest mail of the game (its reply address carries your key). To "
+                         "look at a game, say its number, as in `board #12`.",
+                         ok=False), "refused: no key"
         game = await self._authenticate(player, mail.tag, word)
         if isinstance(game, Reply):
             return game, "refused: " + game.text.split(":")[0].lower()
@@ -187,8 +189,9 @@ class EmailGateway:
 
     @staticmethod
     def commands_reply(result: Result) -> Reply:
-        """A service result in the shared wording of answers."""
-        return _reply(result)
+        """A service result in the words of mail."""
+        reply = _reply(result)
+        return replace(reply, text=phrase(reply.text, TRANSPORT))
 
     async def _authenticate(self, player: Player, tag: GameTag, word: str) -> Game | Reply:
         """The tagged game, if the key is this player's and (for acting) the move number is
@@ -262,12 +265,12 @@ class EmailGateway:
         body = [text, "", self.commands.describe(game)]
         body += await self._last_moves(game)
         if tag is not None:
-            body += ["", f"This is move {game.ply} of the game. Reply to this mail with your "
+            body += ["", f"{await self._now_playing(game)} Reply to this mail with your "
                          f"command on the first line: a move (`move c3-d4`), `board`, "
                          f"`resign`, `draw`, `export` or `help`."]
         elif not game.is_over:
             body += ["", f"You are watching this game; `unwatch #{game.id}` stops these mails."]
-        picture = await self._picture(game, ply)
+        picture = await self._picture(game, ply, game.to_move if side is None else side)
         if picture is None:
             body += ["", "(No board picture: the renderer is not available.)"]
         base = subject or f"Game #{game.id}: {game.names[0]} vs {game.names[1]}"
@@ -278,33 +281,30 @@ class EmailGateway:
                        auto="auto-replied" if in_reply_to else "auto-generated")
 
     async def _last_moves(self, game: Game) -> list[str]:
-        played = await self.service.played_moves(game.id)
-        if not played:
+        """The last turns, numbered as in the game's record."""
+        lines = await self.service.turn_lines(game)
+        if not lines:
             return ["No moves yet."]
-        names = get_variant(game.variant).side_names
-        shown = [f"  {m.ply + 1}. {names[m.side]}: {m.text}" for m in played[-LAST_MOVES:]]
-        more = "" if len(played) <= LAST_MOVES else f" (the last {LAST_MOVES} of {len(played)})"
-        return [f"Moves{more}:", *shown]
+        more = "" if len(lines) <= LAST_MOVES else f" (the last {LAST_MOVES} of {len(lines)})"
+        return [f"Moves{more}:", *(f"  {line}" for line in lines[-LAST_MOVES:])]
 
-    async def _picture(self, game: Game, ply: int | None) -> Picture | None:
+    async def _now_playing(self, game: Game) -> str:
+        """Which turn this mail is about, numbered as in the record (``This is move 3,
+        Black to move.``)."""
+        position = await self.service.position(game)
+        side = get_variant(game.variant).side_names[position.side]
+        return f"This is move {position.fullmove}, {side} to move."
+
+    async def _picture(self, game: Game, ply: int | None, perspective: int = 0,
+                       ) -> Picture | None:
+        """The board after step ``ply`` (default: now) with the whole last turn marked,
+        seen from ``perspective``."""
         ply = game.ply if ply is None else max(0, min(ply, game.ply))
         position = await self.service.position(game, ply)
-        last = await self._last_move(game, ply)
+        last = await self.service.turn_moves(game, ply)
         result = self.service.describe_result(game) if game.is_over else ""
-        png = await asyncio.to_thread(_board_png, game, position, last, result)
+        png = await asyncio.to_thread(_board_png, game, position, last, result, perspective)
         return Picture(png, f"game-{game.id}-{ply}.png") if png else None
-
-    async def _last_move(self, game: Game, ply: int) -> Move | None:
-        if ply == 0:
-            return None
-        played = await self.service.played_moves(game.id)
-        if ply > len(played) or played[ply - 1].text == END:
-            return None
-        before = await self.service.position(game, ply - 1)
-        try:
-            return get_variant(game.variant).parse_move(before, played[ply - 1].text)
-        except EngineError:
-            return None
 
     # --- the outbox -------------------------------------------------------------------
     async def deliver_outbox(self) -> int:

@@ -42,7 +42,7 @@ async def test_a_whole_game_by_email(mail):
     for started in (to_bob, to_alice):
         assert root in str(started["References"])
         assert png_of(started) is not None and png_of(started)[:4] == b"\x89PNG"
-        assert "This is move 0 of the game" in text_of(started)
+        assert "This is move 1, White to move." in text_of(started)
     assert "Alice to move" in text_of(to_alice)
     alice_tag = ADDRESS_TAG.search(str(to_alice["Reply-To"]))
     bob_tag = ADDRESS_TAG.search(str(to_bob["Reply-To"]))
