@@ -14,10 +14,10 @@ from dataclasses import dataclass, replace
 
 from engine import EngineError, all_variants, get_variant
 
-from .clock import describe_days, format_duration, format_time, parse_days
+from .clock import describe_days, format_duration, parse_days
 from .inference import ANSWER, END_TURN
 from .model import Game, Player
-from .phrasing import command, phrase
+from .phrasing import command, moment, phrase
 from .results import Done, Refusal, Result
 from .service import GameService
 from .words import plural
@@ -181,7 +181,7 @@ class Commands:
         for c in found:
             who = (f"{c.challenger_name} → {c.opponent_name or 'anyone'}")
             lines.append(f"  #{c.id} {who}: {get_variant(c.variant).display_name}, "
-                         f"{describe_days(c.days)}, expires {format_time(c.expires_at)}")
+                         f"{describe_days(c.days)}, expires {moment(c.expires_at)}")
         return Reply("Open challenges:\n" + "\n".join(lines))
 
     async def _challenge_action(self, sender: Player, place: str, args: list[str],
@@ -457,7 +457,7 @@ def _deadline(game: Game) -> str:
     if game.clock.paused:
         return " (clock paused: vacation)"
     if game.clock.deadline is not None:
-        return f" (until {format_time(game.clock.deadline)})"
+        return f" (until {moment(game.clock.deadline)})"
     return ""
 
 

@@ -33,6 +33,8 @@ def moment(t: float) -> str:
 
 def _words(word: str, args: str) -> str:
     """The console's and e-mail's command words."""
+    if word == "withdraw":  # how to withdraw one's own challenge
+        return f"; withdraw it with `cancel {args}`"
     examples = {"challenge": "challenge NAME", "move": "move c3-d4"}
     if word in examples and not args:
         return f"`{examples[word]}`"
@@ -49,6 +51,8 @@ def _slash(word: str, args: str) -> str:
     declining = "decline" in args.split()
     if word == "end":
         return "`/move move:end`"
+    if word == "withdraw":  # Discord has no command to withdraw a challenge: it expires
+        return " (it expires by itself if nobody accepts it)"
     if word in ("draw", "takeback"):
         return f"`/{word}{' decline:True' if declining else ''}`"
     if word == "back":

@@ -274,7 +274,8 @@ class EmailGateway:
         if picture is None:
             body += ["", "(No board picture: the renderer is not available.)"]
         base = subject or f"Game #{game.id}: {game.names[0]} vs {game.names[1]}"
-        return compose(self.address, recipient.address, base, "\n".join(body), tag=tag,
+        return compose(self.address, recipient.address, base,
+                       phrase("\n".join(body), TRANSPORT), tag=tag,
                        game_id=game.id, in_reply_to=in_reply_to or game_root(game.id,
                                                                              self.address),
                        references=tuple(references), message_id=message_id, picture=picture,
