@@ -428,7 +428,8 @@ class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Room
         if outcome.is_over:
             game = await self._finish(s, game, rules, outcome.winner, outcome.reason,
                                       draw=outcome.status == "draw", now=now,
-                                      actor=game.players[mover])
+                                      actor=game.players[mover],
+                                      news=f"{game.names[mover]} played {label} {turn or text}. ")
             message += f" Game over: {self.describe_result(game)}."
         elif not turn_done:
             allowed = ("send the next step" if left is None
@@ -475,9 +476,10 @@ class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Room
 
     async def _finish(self, s: Session, game: Game, rules: Variant, winner: int | None,
                       reason: str, now: float, draw: bool = False, aborted: bool = False,
-                      actor: int | None = None) -> Game:
+                      actor: int | None = None, news: str = "") -> Game:
         """End the game: result, ratings, notifications to the place and to the players
-        (except ``actor``, the player whose command ended it, who has the answer)."""
+        (except ``actor``, the player whose command ended it, who has the answer);
+        ``news`` (the turn that ended it) comes first."""
         status = "aborted" if aborted else "over"
         result = "*" if aborted else _score(None if draw else winner)
         winner = None if draw or aborted else winner
@@ -492,7 +494,7 @@ class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Room
         rating_note = ""
         if game.rated and not aborted:
             rating_note = await self._rate(s, game, rules, now)
-        text = (f"Game #{game.id} ({rules.display_name}, {self._players_line(game, rules)}) "
+        text = (f"{news}Game #{game.id} ({rules.display_name}, {self._players_line(game, rules)}) "
                 f"is over: {self.describe_result(game)}.{rating_note}")
         for side in (0, 1):
             if game.players[side] != actor:
