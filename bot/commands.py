@@ -292,7 +292,7 @@ class Commands:
         if node is not None:
             (piece,) = found
             return Reply(f"{piece.piece} on {node}: {plural(len(piece.steps), 'move')}: "
-                         + " ".join(piece.steps) + end, game=game,
+                         + " ".join(piece.steps) + ("." + end if end else ""), game=game,
                          highlights=piece.targets, selected=node)
         lines = [f"  {p.piece} {p.origin}: " + " ".join(p.steps) for p in found]
         return Reply(f"{plural(len(found), 'piece')} can move in game #{game.id} (name a point "
