@@ -98,6 +98,7 @@ class Done:
     move: str | None = None  # the canonical text of an accepted move
     text: str | None = None  # a longer answer (a game record, a list)
     turn: str | None = None  # the whole turn, when this step closed it
+    number: str | None = None  # that turn's number as in records (``3.``, ``3...``)
     steps_left: int | None = None  # in a turn that goes on: steps still allowed, if counted
     goes_on: bool = False  # the mover's turn goes on after this step
     template: str = ""  # the message with its tokens, for `words`

@@ -442,7 +442,7 @@ class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Room
                 s, game, nxt, "your-move", now,
                 f"{game.names[mover]} played {label} {turn} in game #{game.id} "
                 f"({rules.display_name}). Your move. {self._clock_text(game)}")
-        return Done(message, game=game, move=text, turn=turn, steps_left=left,
+        return Done(message, game=game, move=text, turn=turn, number=label, steps_left=left,
                     goes_on=not turn_done and not outcome.is_over), line
 
     @staticmethod

@@ -132,10 +132,8 @@ class CommandPost(commands.Bot):
             message = await self.board_message(game, result.words(TRANSPORT), mention=False)
             message["view"] = await next_step_view(self, game) or game_view(game)
             return message
-        lead = result.words(TRANSPORT)
-        if result.turn is not None:
-            label, _, rest = lead.partition(f" {result.turn} ")
-            lead = f"{label} **{result.turn}** {rest}"
+        # the status line says who is to move, or how the game ended
+        lead = f"{result.number} **{result.turn}** played in game #{game.id}."
         return await self.board_message(game, lead)
 
     async def answer(self, interaction: discord.Interaction, result: Result | str,
