@@ -20,7 +20,7 @@ from ..service import GameService
 from ..storage import StorageError
 from . import logs, pictures
 from .notifier import Notifier
-from .pickers import PiecePicker, StepPicker, next_step_view
+from .pickers import PiecePicker, StepPicker, fit, next_step_view
 from .places import TRANSPORT
 from .views import ChallengeButton, GameButton, game_view
 
@@ -139,7 +139,7 @@ class CommandPost(commands.Bot):
     async def answer(self, interaction: discord.Interaction, result: Result | str,
                      *, public: bool = False) -> None:
         """Answer with a refusal (only the sender sees it) or a plain message."""
-        text = phrase(result if isinstance(result, str) else _text(result), TRANSPORT)
+        text = fit(phrase(result if isinstance(result, str) else _text(result), TRANSPORT))
         ephemeral = isinstance(result, Refusal) or not public
         if interaction.response.is_done():
             await interaction.followup.send(text, ephemeral=ephemeral)

@@ -18,6 +18,7 @@ import discord
 
 from ..model import Notification, Player
 from . import logs, pictures
+from .pickers import fit
 from .places import TRANSPORT, is_discord_place, target_of
 from .views import offer_view
 
@@ -109,7 +110,7 @@ class Notifier:
             return
         if isinstance(channel, discord.Thread) and channel.archived:
             await channel.edit(archived=False)
-        await channel.send(text[:2000], view=view or discord.utils.MISSING,
+        await channel.send(fit(text), view=view or discord.utils.MISSING,
                            file=file or discord.utils.MISSING)
 
     async def _channel(self, place: str | None) -> discord.abc.Messageable | None:
@@ -128,7 +129,7 @@ class Notifier:
         """Send a DM; False when Discord refuses it (DMs closed)."""
         try:
             user = self.bot.get_user(int(address)) or await self.bot.fetch_user(int(address))
-            await user.send(text[:2000], file=file or discord.utils.MISSING)
+            await user.send(fit(text), file=file or discord.utils.MISSING)
         except (discord.Forbidden, discord.NotFound, ValueError):
             return False
         return True

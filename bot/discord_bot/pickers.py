@@ -45,6 +45,17 @@ def words_within(words: list[str], limit: int = TEXT_LIMIT, more: str = " … an
     return " ".join(out)
 
 
+def fit(text: str, limit: int = 2000) -> str:
+    """``text`` within Discord's message limit, cut at a line or word break (never inside
+    a word), saying that more was left out."""
+    if len(text) <= limit:
+        return text
+    note = "\n… (more left out)"
+    head = text[:limit - len(note)]
+    cut = max(head.rfind("\n"), head.rfind(" "))
+    return (head[:cut] if cut > 0 else head).rstrip() + note
+
+
 def _pages(items: list[Any]) -> list[list[Any]]:
     return [items[k:k + OPTIONS] for k in range(0, len(items), OPTIONS)][:ROWS - 1]
 

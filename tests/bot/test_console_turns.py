@@ -158,3 +158,31 @@ async def test_a_commander_deploy_entered_step_by_step(keys):
         "  [to alice] bob played 1... Ci12 in game #1 (Commander Chess (Cờ Tư Lệnh)). Your "
         "move. There is no clock."]
     assert not [line for line in keys.lines if FOREIGN.search(line)]
+
+
+async def test_offers_vacations_and_several_games_in_console_words(keys):
+    await keys(f"challenge bob mini-chieftain white unrated from {CHIEFTAIN}")
+    await keys("challenge carol mini-chieftain black unrated")
+    await keys("as bob")
+    await keys("accept")
+    await keys("as carol")
+    await keys("accept")
+    await keys("as alice")
+    assert (await keys("board"))[0].startswith("Game #1:")  # her move is in #1 only
+    await keys("Me3-e4")
+    assert await keys("board") == [
+        "There are several games: #1 alice vs bob (mini-Chieftain, bob to move), #2 carol vs "
+        "alice (mini-Chieftain, carol to move). Say which, as in `board #1`."]
+    assert await keys("draw #1") == [
+        "Draw offered in game #1.",
+        "  [to bob] alice offers a draw in game #1. Answer with `draw` to accept or "
+        "`draw decline`."]
+    await keys("as bob")
+    assert await keys("draw decline") == [  # the only game with an offer to answer
+        "Draw offer declined in game #1.",
+        "  [to alice] bob declined your draw offer in game #1."]
+    out = await keys("vacation 2")
+    assert out[0] == ("You are on vacation until 2026-03-04 12:00 UTC (2 days). Your clocks "
+                      "are paused (games to move in: none at the moment); send `back` when you "
+                      "return.")
+    assert not [line for line in keys.lines if FOREIGN.search(line)]

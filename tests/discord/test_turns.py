@@ -146,3 +146,42 @@ async def test_a_commander_deploy_step_by_step_with_the_menus(world, drawn):
         "move.")
     said = _contents(thread, r, step, done, r2)
     assert not [t for t in said if FOREIGN.search(t)]
+
+
+async def test_offers_vacations_reminders_and_several_games_in_discord_words(world):
+    w = world
+    from bot.clock import DAY
+
+    from .test_play import _start
+    thread, game = await _start(w, "mini-chieftain", days=1)
+    second, _ = await _start(w, "mini-chieftain", days=1)
+    r1 = await w.alice.slash(thread, "draw")
+    offer = thread.last_message.content
+    assert offer == (f"{w.bob.mention} alice offers a draw in game #1. Answer with `/draw` to "
+                     f"accept or `/draw decline:True`.")
+    r2 = await w.bob.slash(w.channel, "draw", decline=True)  # the game with the offer
+    assert r2.response.content == "Draw offer declined in game #1."
+    await w.alice.slash(thread, "move", move="Md2-d3")
+    await w.alice.slash(thread, "move", move="end")
+    r3 = await w.alice.slash(w.channel, "board")  # Alice moves in #2 only: that one
+    assert answer(r3).content.startswith("Game #2: alice (White) vs bob (Black)")
+    await w.alice.slash(second, "move", move="Md2-d3")
+    await w.alice.slash(second, "move", move="end")
+    r3 = await w.alice.slash(w.channel, "board")
+    assert r3.ephemeral and r3.response.content == (
+        "There are several games: #1 alice vs bob (mini-Chieftain, bob to move), #2 alice vs "
+        "bob (mini-Chieftain, bob to move). Say which, as in `/board game:1`.")
+    r4 = await w.bob.slash(w.channel, "vacation", days=1)
+    until = int(w.clock.t + DAY)
+    assert r4.response.content.startswith(
+        f"You are on vacation until <t:{until}:f> (<t:{until}:R>) (1 day).")
+    assert r4.response.content.endswith("send `/vacation end:True` when you return.")
+    await w.bob.slash(w.channel, "vacation", end=True)
+    w.clock.t += 0.9 * DAY  # past the reminder of game #2
+    await w.bot.tick()
+    reminder = second.last_message.content
+    assert reminder.startswith(f"{w.bob.mention} Reminder: game #2 (mini-Chieftain) against "
+                               f"alice waits for your move. You have ")
+    assert "(until <t:" in reminder
+    said = _contents(thread, r1, r2, r3, r4) + _contents(second) + [offer, reminder]
+    assert not [t for t in said if FOREIGN.search(t)]
