@@ -134,3 +134,18 @@ async def test_a_commander_deploy_one_step_per_mail(mail, drawn):
     assert refused.startswith("There is no turn in progress to end in game #1: your turn has "
                               "not started: send a move.")
     assert not [text for text in players.read if FOREIGN.search(text)]
+
+
+async def test_offers_and_vacations_in_mail_words(mail, drawn):
+    players = await _start(mail, "mini-chieftain", CHIEFTAIN)
+    answer = await players.send(ALICE, "draw")
+    assert answer.startswith("Draw offered in game #1.\n")
+    news = await players.receive(BOB)
+    assert news.startswith("Alice offers a draw in game #1. Answer with `draw` to accept or "
+                           "`draw decline`.")
+    answer = await players.send(BOB, "draw decline")
+    assert answer.startswith("Draw offer declined in game #1.")
+    answer = await players.send(BOB, "vacation 2")
+    assert answer.startswith("You are on vacation until 2026-")
+    assert "send `back` when you return." in answer
+    assert not [text for text in players.read if FOREIGN.search(text)]
