@@ -14,10 +14,11 @@ from discord.ext import commands
 from engine import EngineError, all_variants, get_variant
 
 from ..clock import ALLOWED_DAYS
-from ..model import Challenge, Game, Player
 from ..inference import ANSWER, END_TURN
+from ..model import Challenge, Game, Player
 from ..results import Reason, Refusal
 from . import logs, pictures
+from .pickers import show_piece
 from .places import (
     TRANSPORT,
     channel_of,
@@ -28,7 +29,6 @@ from .places import (
     target_of,
     thread_place,
 )
-from .pickers import show_piece
 from .views import challenge_view
 
 if TYPE_CHECKING:

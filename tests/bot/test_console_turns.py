@@ -144,8 +144,8 @@ async def test_a_commander_deploy_entered_step_by_step(keys):
         "Or `end` to finish the turn."]
     assert await keys("I>e5") == [
         "1. T>e6,I>e5 played in game #1. bob (Blue) is to move.",
-        "  [to bob] alice played 1. T>e6,I>e5 in game #1 (Commander Chess (Cờ Tư Lệnh)). Your move. There "
-        "is no clock."]
+        "  [to bob] alice played 1. T>e6,I>e5 in game #1 (Commander Chess (Cờ Tư Lệnh)). "
+        "Your move. There is no clock."]
     assert keys.marked() == [("e4", "e6"), ("e4", "e5")]
     await keys("as bob")
     await keys("board")

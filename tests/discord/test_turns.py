@@ -67,7 +67,8 @@ async def test_a_whole_mini_chieftain_game_with_menus_across_a_restart(world, dr
     thread = await _start_from(w, "mini-chieftain", CHIEFTAIN)
     opener = thread.history()[0]
     r = await w.alice.slash(thread, "move", move="Me3-e4")
-    assert r.response.content == f"1. **Me3-e4** played in game #1.\n{w.bob.mention} (Black) to move."
+    assert r.response.content == (f"1. **Me3-e4** played in game #1.\n{w.bob.mention} "
+                                   f"(Black) to move.")
     assert marked(drawn) == [("e3", "e4")] and drawn[-1]["perspective"] == 1
     # bob: Legal moves -> the pieces -> the kNight's moves -> Ng8-f6
     pieces = await w.bob.click(opener, label="Legal moves")
