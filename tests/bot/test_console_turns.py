@@ -53,11 +53,16 @@ async def keys(service, settings, monkeypatch) -> Keyboard:
     return Keyboard(console, lines, drawn)
 
 
-async def test_a_whole_mini_chieftain_game_turn_by_turn(keys):
+async def _chieftain_game(keys: Keyboard) -> None:
+    """Alice (White) and Bob start a game from `CHIEFTAIN`; Alice is typing."""
     await keys(f"challenge bob mini-chieftain white unrated from {CHIEFTAIN}")
     await keys("as bob")
     await keys("accept")
     await keys("as alice")
+
+
+async def test_a_whole_mini_chieftain_game_turn_by_turn(keys):
+    await _chieftain_game(keys)
     assert await keys("Me3-e4") == [
         "1. Me3-e4 played in game #1. bob (Black) is to move.",
         "  [to bob] alice played 1. Me3-e4 in game #1 (mini-Chieftain). Your move. There is no "
@@ -104,10 +109,7 @@ async def test_a_whole_mini_chieftain_game_turn_by_turn(keys):
 
 
 async def test_legal_moves_one_step_at_a_time_by_piece(keys):
-    await keys(f"challenge bob mini-chieftain white unrated from {CHIEFTAIN}")
-    await keys("as bob")
-    await keys("accept")
-    await keys("as alice")
+    await _chieftain_game(keys)
     await keys("Me3-e4")
     await keys("as bob")
     assert await keys("moves") == [
