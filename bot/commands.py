@@ -413,7 +413,7 @@ class Commands:
         result = await self.service.end_vacation(sender)
         if isinstance(result, Done):
             left = await self.service.vacation_left(sender)
-            return Reply(f"{result.message} Vacation left this year: "
+            return Reply(f"{result.template} Vacation left this year: "
                          f"{format_duration(left) if left else 'none'}.")
         return _reply(result)
 

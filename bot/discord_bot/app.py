@@ -120,7 +120,7 @@ class CommandPost(commands.Bot):
         if picture is not None:
             message["file"] = picture
         if not game.is_over:
-            message["view"] = game_view(game)
+            message["view"] = game_view(game, perspective)
         return message
 
     async def move_message(self, result: Done) -> dict[str, object]:
@@ -130,7 +130,10 @@ class CommandPost(commands.Bot):
         assert game is not None
         if result.goes_on:
             message = await self.board_message(game, result.words(TRANSPORT), mention=False)
-            message["view"] = await next_step_view(self, game) or game_view(game)
+            view = message["view"]  # the game's buttons, then the next step's menu
+            assert isinstance(view, discord.ui.View)
+            for item in (await next_step_view(self, game) or discord.ui.View()).children:
+                view.add_item(item)
             return message
         # the status line says who is to move, or how the game ended
         lead = f"{result.number} **{result.turn}** played in game #{game.id}."

@@ -92,11 +92,12 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         await bot.flush()
 
 
-def game_view(game: Game) -> discord.ui.View:
-    """The buttons of a game in progress, with answers to a standing offer."""
+def game_view(game: Game, perspective: int = 0) -> discord.ui.View:
+    """The buttons of a game in progress (Flip board shows the side opposite
+    ``perspective``, the side the picture is seen from)."""
     view = discord.ui.View(timeout=None)
     for action in ("moves", "flip", "draw", "resign"):
-        view.add_item(GameButton(action, game.id))
+        view.add_item(GameButton(action, game.id, perspective if action == "flip" else 0))
     return view
 
 

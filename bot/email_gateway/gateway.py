@@ -207,10 +207,11 @@ class EmailGateway:
                          f"{player.address}. Send your commands for game #{game.id} from the "
                          f"address you play it with.", ok=False)
         if word in ACTING_WORDS and not game.is_over and tag.ply != game.ply:
-            return Reply(f"Stale mail: it answers move {tag.ply} of game #{game.id}, but the "
-                         f"game is at move {game.ply} now (the command was carried out already, "
-                         f"or something else happened first). Nothing was changed; reply to "
-                         f"the latest mail of the game.", ok=False, game=game)
+            # step counts are internal: players read full-move numbers, so none is named
+            return Reply(f"Stale mail: it answers an earlier position of game #{game.id} (the "
+                         f"command was carried out already, or something else happened "
+                         f"first). Nothing was changed; reply to the latest mail of the game.",
+                         ok=False, game=game)
         return game
 
     async def _watch(self, player: Player, word: str, args: list[str]) -> tuple[Reply, str]:

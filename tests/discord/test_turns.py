@@ -135,7 +135,10 @@ async def test_a_commander_deploy_step_by_step_with_the_menus(world, drawn):
     goes_on = answer(step)
     assert goes_on.content == ("T>e6 played in game #1. Your turn goes on: send the next step, "
                                "or `/move move:end` to finish it.\nalice (Red) to move.")
-    menu = goes_on.components[0]["components"][0]
+    rows = [c for row in goes_on.components for c in row["components"]]
+    assert [c.get("label") for c in rows if c["type"] == 2] == [
+        "Legal moves", "Flip board", "Offer draw", "Resign"]  # the game's buttons stay
+    menu = next(c for c in rows if c["type"] == 3)
     assert [o["value"] for o in menu["options"]] == ["I>d4", "I>e3", "I>e5", "I>f4"]
     done = await w.alice.select(goes_on.message, ["I>e5"])
     assert answer(done).content == (

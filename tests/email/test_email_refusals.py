@@ -85,7 +85,7 @@ async def test_a_stale_or_repeated_move_is_refused_and_never_applied_twice(mail,
     before = await _stored(mail.service)
     await mail.post.send(f"Alice <{ALICE}>", f"move {move}", reply_to=game["alice"])  # again
     stale = await mail.relay.next_to(ALICE)
-    assert "Stale mail: it answers move 0 of game #1, but the game is at move 1" in \
+    assert "Stale mail: it answers an earlier position of game #1 (the command" in \
         mail.text_of(stale)
     assert "+1.1." in str(stale["Reply-To"])  # the answer carries the current key
     await mail.post.send(f"Alice <{ALICE}>", "resign", reply_to=game["alice"])
