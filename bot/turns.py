@@ -64,11 +64,16 @@ def group_steps(rules: Variant, position: Position, node: str | None = None,
     return out
 
 
+def _before(rules: Variant, game: Game, played: list[PlayedMove], ply: int) -> Position:
+    """The position before step ``ply``, from the stored position after the step before."""
+    return rules.parse_position(played[ply - 1].fen if ply else game.start_fen)
+
+
 class Turns:
     """Whole turns, their numbers and the steps offered next (mixed into the service)."""
 
     played_moves: Callable[[int], Awaitable[list[PlayedMove]]]
-    position: Callable[..., Awaitable[Position]]
+    position: Callable[..., Awaitable[Position]]  # the position now, or after a step
 
     async def turn_moves(self, game: Game, ply: int | None = None) -> list[Move]:
         """Every step of the turn that ends with step ``ply`` (default: now), to mark on
@@ -85,31 +90,34 @@ class Turns:
         for step in played:
             if step.turn != last.turn or step.text == END:
                 continue
-            before = await self.position(game, step.ply)
+            before = _before(rules, game, played, step.ply)
             try:
                 moves.append(rules.parse_move(before, step.text))
             except EngineError:  # a stored step always reads; a picture must never fail
                 continue
         return moves
 
-    async def turn_lines(self, game: Game) -> list[str]:
-        """The game's turns as numbered record lines (``3... Ng8-f6, Md7-d6``); a turn in
-        progress shows its steps so far."""
+    async def turn_lines(self, game: Game, last: int | None = None) -> tuple[list[str], int]:
+        """The game's turns as numbered record lines (``3... Ng8-f6, Md7-d6``), only the
+        ``last`` ones if given, and how many turns there are; a turn in progress shows its
+        steps so far."""
         rules = get_variant(game.variant)
         start = rules.parse_position(game.start_fen)
+        played = await self.played_moves(game.id)
         turns: list[list[PlayedMove]] = []
-        for step in await self.played_moves(game.id):
+        for step in played:
             if not turns or turns[-1][0].turn != step.turn:
                 turns.append([])
             turns[-1].append(step)
+        first = 0 if last is None else max(0, len(turns) - last)
         lines = []
-        for k, steps in enumerate(turns):
+        for k, steps in enumerate(turns[first:], first):
             texts = [s.text for s in steps]
-            before = await self.position(game, steps[0].ply)
+            before = _before(rules, game, played, steps[0].ply)
             text = (whole_turn(rules, before, texts) if not steps[-1].partial
                     else STEP_SEPARATOR.join(texts) + " …")
             lines.append(f"{turn_label(start, k)} {text}")
-        return lines
+        return lines, len(turns)
 
     async def step_choices(self, game: Game, node: str | None = None) -> list[PieceSteps]:
         """The steps the player to move may make next, grouped by piece."""

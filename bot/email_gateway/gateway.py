@@ -284,11 +284,11 @@ class EmailGateway:
 
     async def _last_moves(self, game: Game) -> list[str]:
         """The last turns, numbered as in the game's record."""
-        lines = await self.service.turn_lines(game)
+        lines, turns = await self.service.turn_lines(game, LAST_MOVES)
         if not lines:
             return ["No moves yet."]
-        more = "" if len(lines) <= LAST_MOVES else f" (the last {LAST_MOVES} of {len(lines)})"
-        return [f"Moves{more}:", *(f"  {line}" for line in lines[-LAST_MOVES:])]
+        more = "" if turns <= LAST_MOVES else f" (the last {LAST_MOVES} of {turns})"
+        return [f"Moves{more}:", *(f"  {line}" for line in lines)]
 
     async def _now_playing(self, game: Game) -> str:
         """Which turn this mail is about, numbered as in the record (``This is move 3,
