@@ -41,7 +41,8 @@ Send = Callable[[EmailMessage], Awaitable[None]]
 
 
 def _board_png(game: Game, position: object, last: list[Move], result: str,
-               perspective: int = 0) -> bytes | None:
+               perspective: int = 0, highlights: tuple[str, ...] = (),
+               selected: str | None = None) -> bytes | None:
     """The board as PNG bytes, or None without a renderer (CPU work: run it in a thread)."""
     try:
         from renderer import render
@@ -50,7 +51,7 @@ def _board_png(game: Game, position: object, last: list[Move], result: str,
     try:
         return render(position, last_move=last, caption=f"Game #{game.id}: {game.names[0]} vs "
                                                       f"{game.names[1]}", result=result,
-                      perspective=perspective)
+                      perspective=perspective, highlights=highlights, selected=selected)
     except Exception:  # a picture must never stop a mail
         log.warning("rendering game #%s failed", game.id, exc_info=True)
         return None
@@ -147,7 +148,7 @@ class EmailGateway:
             word, line = "move", f"move {line}"  # a line that is no command is a move
             words = line.split()
         if mail.tag is None:
-            if word in LOOKING_WORDS and any(w.startswith("#") for w in words):
+            if word in LOOKING_WORDS:  # looking needs no key: the game meant, or its number
                 return await self.commands.handle(player, PLACE, line), f"ran {word}"
             return Reply("I need to know which game this is and that it is you: reply to the "
                          "latest mail of the game (its reply address carries your key). To "
@@ -235,7 +236,8 @@ class EmailGateway:
         game = await self.service.game(game.id) or game
         await self._send_answer(await self.game_mail(
             player, game, text, subject=_re(mail.subject) if mail.subject else None,
-            in_reply_to=mail.message_id, references=mail.references, ply=reply.ply))
+            in_reply_to=mail.message_id, references=mail.references, ply=reply.ply,
+            highlights=reply.highlights, selected=reply.selected))
 
     async def _send_answer(self, mail: EmailMessage) -> None:
         """Send the answer to a command that has run; if the relay fails, keep it to send
@@ -256,7 +258,9 @@ class EmailGateway:
     async def game_mail(self, recipient: Player, game: Game, text: str, *,
                         subject: str | None = None, in_reply_to: str | None = None,
                         references: Iterable[str] = (), message_id: str | None = None,
-                        ply: int | None = None, keyed: bool = True) -> EmailMessage:
+                        ply: int | None = None, keyed: bool = True,
+                        highlights: tuple[str, ...] = (), selected: str | None = None,
+                        ) -> EmailMessage:
         """A mail about ``game``: ``text``, the game's state, its last moves, the deadline
         and the board; with the recipient's game key when they play in it."""
         side = game.side_of(recipient.id)
@@ -271,7 +275,8 @@ class EmailGateway:
                          f"`resign`, `draw`, `export` or `help`."]
         elif not game.is_over:
             body += ["", f"You are watching this game; `unwatch #{game.id}` stops these mails."]
-        picture = await self._picture(game, ply, game.to_move if side is None else side)
+        picture = await self._picture(game, ply, game.to_move if side is None else side,
+                                      highlights, selected)
         if picture is None:
             body += ["", "(No board picture: the renderer is not available.)"]
         base = subject or f"Game #{game.id}: {game.names[0]} vs {game.names[1]}"
@@ -298,14 +303,16 @@ class EmailGateway:
         return f"This is move {position.fullmove}, {side} to move."
 
     async def _picture(self, game: Game, ply: int | None, perspective: int = 0,
+                       highlights: tuple[str, ...] = (), selected: str | None = None,
                        ) -> Picture | None:
-        """The board after step ``ply`` (default: now) with the whole last turn marked,
-        seen from ``perspective``."""
+        """The board after step ``ply`` (default: now) seen from ``perspective``, with the
+        whole last turn marked, or a piece's moves (``selected``, ``highlights``)."""
         ply = game.ply if ply is None else max(0, min(ply, game.ply))
         position = await self.service.position(game, ply)
-        last = await self.service.turn_moves(game, ply)
+        last = [] if selected else await self.service.turn_moves(game, ply)
         result = self.service.describe_result(game) if game.is_over else ""
-        png = await asyncio.to_thread(_board_png, game, position, last, result, perspective)
+        png = await asyncio.to_thread(_board_png, game, position, last, result, perspective,
+                                      highlights, selected)
         return Picture(png, f"game-{game.id}-{ply}.png") if png else None
 
     # --- the outbox -------------------------------------------------------------------
