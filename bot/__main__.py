@@ -5,6 +5,7 @@
 * ``commandpost console`` — the local console; ``commandpost discord`` — the Discord bot.
 * ``commandpost render VARIANT [POSITION] -o FILE`` and ``commandpost gallery DIR`` —
   board pictures.
+* ``commandpost diagrams docs/rules`` — the pictures of the rules documents.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ COMMANDS = {
     "discord": "bot.discord_bot.app",
     "render": "bot.render_cli",
     "gallery": "bot.render_cli:gallery_main",
+    "diagrams": "bot.rules_diagrams:diagrams_main",
 }
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import inspect
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
+from pathlib import Path
 
 from engine import EngineError, all_variants, get_variant
 
@@ -19,6 +20,7 @@ from .inference import ANSWER, END_TURN
 from .model import Game, Player
 from .phrasing import command, moment, phrase
 from .results import Done, Refusal, Result
+from .rules_docs import as_plain_text, rules_part
 from .service import GameService
 from .words import plural
 
@@ -38,6 +40,7 @@ class Reply:
     record: str | None = None  # a game record to hand over as a file
     highlights: tuple[str, ...] = ()  # points to highlight on the board (legal targets)
     selected: str | None = None  # the piece whose moves are highlighted
+    pictures: tuple[Path, ...] = ()  # picture files that go with the text (rules diagrams)
 
 
 def _reply(result: Result, show: bool = True) -> Reply:
@@ -108,15 +111,21 @@ class Commands:
         return Reply("Variants:\n" + "\n".join(lines))
 
     async def cmd_rules(self, sender: Player, place: str, args: list[str]) -> Reply:
-        """Show the rules of a variant.
+        """Show the rules of a variant, or one part: a piece or a section.
 
         rules clash
+        rules clash droid
+        rules commander notation
         """
+        if not args:
+            names = ", ".join(v.name for v in all_variants())
+            return Reply(f"Which variant? As in `rules clash` ({names}).", ok=False)
         try:
-            variant = get_variant(args[0] if args else all_variants()[0].name)
+            variant = get_variant(args[0])
         except EngineError as err:
             return Reply(str(err), ok=False)
-        return Reply(variant.rules_text or f"{variant.display_name}: no rules text yet.")
+        part = rules_part(variant, " ".join(args[1:]))
+        return Reply(as_plain_text(part.markdown), ok=part.found, pictures=part.pictures)
 
     # --- challenges -----------------------------------------------------------------
     async def cmd_challenge(self, sender: Player, place: str, args: list[str]) -> Reply:

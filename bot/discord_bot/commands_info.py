@@ -2,20 +2,21 @@
 
 from __future__ import annotations
 
-import asyncio
 from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from engine import EngineError, Position, Variant, all_variants, get_variant
+from engine import EngineError, all_variants, get_variant
 
 from ..commands import Commands
 from ..results import Refusal
-from . import pictures
+from ..rules_docs import as_discord, messages, rules_part
 from .notifier import DM_PREFERENCE
 from .places import TRANSPORT
+
+DISCORD_COMMAND = "`/rules variant:{variant} piece:…`"
 
 if TYPE_CHECKING:
     from .app import CommandPost
@@ -45,39 +46,24 @@ class InfoCommands(commands.Cog, name="Information"):
                         current)
 
     @app_commands.command(name="rules")
-    @app_commands.describe(variant="The variant", piece="One piece of it")
+    @app_commands.describe(variant="The variant",
+                           piece="One piece of it, or a section (notation, choices, ...)")
     @app_commands.autocomplete(variant=variant_names, piece=piece_names)
     async def rules(self, interaction: discord.Interaction, variant: str,
                     piece: str | None = None) -> None:
-        """Show a variant's rules and its starting position (or one piece's moves)."""
+        """Show a variant's rules, or one part of them: a piece (with its picture) or a
+        section."""
         try:
             rules = get_variant(variant)
         except EngineError as err:
             await self.bot.answer(interaction, str(err))
             return
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        position = rules.start_position(rules.modes[0])
-        text = rules.rules_text or f"{rules.display_name}: no rules text yet."
-        highlights: tuple[str, ...] = ()
-        selected = None
-        if piece:
-            letter = _piece_letter(rules, piece)
-            if letter is None:
-                known = ", ".join(f"{name} ({k})" for k, name in rules.piece_names.items())
-                await interaction.followup.send(
-                    f"{rules.display_name} has no piece {piece!r}. Its pieces: {known}."[:2000],
-                    ephemeral=True)
-                return
-            name = rules.piece_names.get(letter, letter)
-            selected, highlights = _piece_squares(rules, position, letter)
-            text = _piece_paragraph(text, name) or f"{name}: see the rules below.\n{text}"
-            text = (f"{_piece_caption(name, selected, highlights)}\n\n{text}")
-        png = await asyncio.to_thread(pictures._render, position, variant=rules,
-                                      highlights=highlights, selected=selected,
-                                      caption=rules.display_name)
-        file = discord.File(__import__("io").BytesIO(png), "rules.png") if png else None
-        await interaction.followup.send(f"**{rules.display_name}**\n{text}"[:2000],
-                                        file=file or discord.utils.MISSING, ephemeral=True)
+        part = rules_part(rules, piece or "", command=DISCORD_COMMAND)
+        first, *more = messages(as_discord(part.markdown), 2000)
+        files = [discord.File(path, path.name) for path in part.pictures if path.is_file()]
+        await interaction.response.send_message(first, files=files, ephemeral=True)
+        for text in more:  # a long section goes on in further messages
+            await interaction.followup.send(text, ephemeral=True)
 
     @app_commands.command(name="rating")
     @app_commands.autocomplete(variant=variant_names)
@@ -149,45 +135,3 @@ class InfoCommands(commands.Cog, name="Information"):
         await self.service.set_preference(sender, DM_PREFERENCE, dm)
         await self.bot.answer(interaction, "Your notifications now come by DM." if dm else
                               "Your notifications now come in the games' threads.")
-
-
-def _piece_letter(rules: Variant, piece: str) -> str | None:
-    """The letter of the piece named ``piece`` (by its letter or its name)."""
-    wanted = piece.strip().lower()
-    for letter, name in rules.piece_names.items():
-        if wanted in (letter.lower(), name.lower()):
-            return letter
-    return None
-
-
-def _piece_squares(rules: Variant, position: Position,
-                   letter: str) -> tuple[str | None, tuple[str, ...]]:
-    """Where a piece of ``letter`` of the side to move starts and may go from there: the
-    first such piece that can move (selected) and its legal targets; else, when none can
-    move at the start, every start point holding such a piece (nothing selected)."""
-    side = position.side
-    homes = [node for node in rules.topology.nodes
-             if any(p.letter == letter and p.side == side
-                    for p in rules.pieces_at(position, node))]
-    moves = rules.legal_moves(position)
-    for home in homes:
-        targets = sorted({m.target for m in moves if m.origin == home})
-        if targets:
-            return home, tuple(targets)
-    return None, tuple(homes)
-
-
-def _piece_caption(name: str, selected: str | None, highlights: tuple[str, ...]) -> str:
-    if selected is not None:
-        return (f"The picture: the {name} on {selected} and the points it may reach from the "
-                f"start ({', '.join(highlights)}).")
-    if highlights:
-        return (f"The picture: where the {name}s start ({', '.join(highlights)}); none can "
-                f"move in the first turn.")
-    return f"No {name} stands on the board at the start."
-
-
-def _piece_paragraph(text: str, name: str) -> str:
-    """The paragraphs of the rules that speak of ``name``."""
-    kept = [p for p in text.split("\n\n") if name.lower() in p.lower()]
-    return "\n\n".join(kept)
