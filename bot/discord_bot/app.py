@@ -20,7 +20,7 @@ from ..service import GameService
 from ..storage import StorageError
 from . import logs, pictures
 from .notifier import Notifier
-from .pickers import PiecePicker, StepPicker, fit, next_step_view
+from .pickers import EndTurnButton, PiecePicker, StepPicker, fit, next_step_view
 from .places import TRANSPORT
 from .views import ChallengeButton, GameButton, game_view
 
@@ -50,7 +50,8 @@ class CommandPost(commands.Bot):
         from .commands_play import PlayCommands
         for cog in (PlayCommands(self), InfoCommands(self), AdminCommands(self)):
             await self.add_cog(cog)
-        self.add_dynamic_items(GameButton, ChallengeButton, PiecePicker, StepPicker)
+        self.add_dynamic_items(GameButton, ChallengeButton, PiecePicker, StepPicker,
+                               EndTurnButton)
         await asyncio.to_thread(pictures.warm_up)
         await self.tree.sync()
         self.scheduler.start()

@@ -4,9 +4,10 @@ The first menu lists the pieces that can move (``N on g8 · 3 moves``); choosing
 answers, to the chooser only, with that piece's moves highlighted on the board and a
 second menu of its moves; choosing a move plays it, as `/move` would. When the turn goes
 on (a Chieftain's second move, a Commander Chess deploy's next piece), the answer to the
-move carries the menu of the next step. Each menu is a `discord.ui.DynamicItem` whose
-custom id holds the game, the move number it was made for and the piece
-(``cp-pick:GAME:PLY[:PAGE]``, ``cp-step:GAME:PLY:POINT[:PAGE]``), so menus sent before a
+move carries the menu of the next step and an End turn button. Each menu and button is a
+`discord.ui.DynamicItem` whose custom id holds the game, the move number it was made for
+and the piece (``cp-pick:GAME:PLY[:PAGE]``, ``cp-step:GAME:PLY:POINT[:PAGE]``,
+``cp-end:GAME:PLY``), so menus sent before a
 restart keep working after it; a menu made for an earlier position is refused as "the
 position has changed".
 """
@@ -123,6 +124,33 @@ class StepPicker(discord.ui.DynamicItem[discord.ui.Select[Any]],
         await bot.flush()
 
 
+class EndTurnButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                    template=r"cp-end:(?P<game>\d+):(?P<ply>\d+)"):
+    """Finish the turn in progress now (``end``), for the move number it was made for."""
+
+    def __init__(self, game_id: int, ply: int) -> None:
+        super().__init__(discord.ui.Button(label="End turn", style=discord.ButtonStyle.primary,
+                                           custom_id=f"cp-end:{game_id}:{ply}"))
+        self.game_id, self.ply = game_id, ply
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction,
+                             item: discord.ui.Button[Any], match: Any) -> EndTurnButton:
+        return cls(int(match["game"]), int(match["ply"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        bot: CommandPost = interaction.client  # type: ignore[assignment]
+        logs.set_context(game_id=self.game_id)
+        sender = await bot.player_of(interaction.user)
+        result = await bot.service.end_turn(sender, self.game_id, expected_ply=self.ply)
+        if isinstance(result, Refusal):
+            await bot.answer(interaction, result)
+            return
+        await interaction.response.defer(thinking=True)
+        await interaction.followup.send(**await bot.move_message(result))
+        await bot.flush()
+
+
 async def _current(bot: CommandPost, interaction: discord.Interaction, game_id: int,
                    ply: int) -> Game | None:
     """The game, if the menu still fits its position; otherwise the chooser is told."""
@@ -163,9 +191,11 @@ async def next_step_view(bot: CommandPost, game: Game) -> discord.ui.View | None
     """For a turn that goes on: the menu of the next step (the piece's moves when only one
     piece can go on, as in a deploy; else the pieces)."""
     pieces = await bot.service.step_choices(game)
-    if len(pieces) == 1:
-        return step_view(game, pieces[0])
-    return piece_view(game, pieces)
+    view = step_view(game, pieces[0]) if len(pieces) == 1 else piece_view(game, pieces)
+    if await bot.service.can_end_turn(game):
+        view = view or discord.ui.View(timeout=None)
+        view.add_item(EndTurnButton(game.id, game.ply))
+    return view
 
 
 async def show_pieces(bot: CommandPost, interaction: discord.Interaction, game: Game) -> None:

@@ -104,7 +104,7 @@ async def test_a_whole_mini_chieftain_game_with_menus_across_a_restart(world, dr
     r1 = await w.bob.slash(thread, "move", move="Nf6xe4")
     assert [c["value"] for c in await w.bob.autocomplete(thread, "move", "move", "")][:2] == [
         "end", "Md6-c5"]
-    r2 = await w.bob.slash(thread, "move", move="end")
+    r2 = await w.bob.click(answer(r1).message, label="End turn")  # or `/move move:end`
     assert answer(r2).content == (
         f"2... **Nf6xe4, end** played in game #1.\n{w.alice.mention} (White) to move.")
     assert marked(drawn) == [("f6", "e4")]
@@ -137,7 +137,7 @@ async def test_a_commander_deploy_step_by_step_with_the_menus(world, drawn):
                                "or `/move move:end` to finish it.\nalice (Red) to move.")
     rows = [c for row in goes_on.components for c in row["components"]]
     assert [c.get("label") for c in rows if c["type"] == 2] == [
-        "Legal moves", "Flip board", "Offer draw", "Resign"]  # the game's buttons stay
+        "Legal moves", "Flip board", "Offer draw", "Resign", "End turn"]  # the game's stay
     menu = next(c for c in rows if c["type"] == 3)
     assert [o["value"] for o in menu["options"]] == ["I>d4", "I>e3", "I>e5", "I>f4"]
     done = await w.alice.select(goes_on.message, ["I>e5"])
