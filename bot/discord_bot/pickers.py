@@ -1,15 +1,14 @@
 """Legal-move help on Discord, one step at a time, with select menus.
 
-The first menu lists the pieces that can move (``N on g8 · 3 moves``); choosing one
+The first menu lists the pieces that can move (``n on g8``: 2 moves); choosing one
 answers, to the chooser only, with that piece's moves highlighted on the board and a
 second menu of its moves; choosing a move plays it, as `/move` would. When the turn goes
 on (a Chieftain's second move, a Commander Chess deploy's next piece), the answer to the
 move carries the menu of the next step and an End turn button. Each menu and button is a
 `discord.ui.DynamicItem` whose custom id holds the game, the move number it was made for
 and the piece (``cp-pick:GAME:PLY[:PAGE]``, ``cp-step:GAME:PLY:POINT[:PAGE]``,
-``cp-end:GAME:PLY``), so menus sent before a
-restart keep working after it; a menu made for an earlier position is refused as "the
-position has changed".
+``cp-end:GAME:PLY``), so those sent before a restart keep working after it; one made for
+an earlier position is refused as "the position has changed".
 """
 
 from __future__ import annotations
