@@ -127,7 +127,8 @@ class EmailGateway:
         await self._answer(player, verdict, reply)
         if reply.ok and reply.game is not None and outcome in ("moved", *ACTED):
             game = await self.service.game(reply.game.id)
-            if game is not None:  # what the mover's answer says, the watchers get too
+            # what the mover's answer says, the watchers get too, once the turn is whole
+            if game is not None and not await self.service.can_end_turn(game):
                 await self._copy_to_watchers(game, "news", reply.text)
         self.outbox_ready.set()
         return outcome

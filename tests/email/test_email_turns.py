@@ -15,6 +15,7 @@ from bot.email_gateway.inbound import RateLimit
 
 ALICE = "alice@players.test"
 BOB = "bob@players.test"
+CAROL = "carol@players.test"
 FROM = {ALICE: f"Alice <{ALICE}>", BOB: f"Bob <{BOB}>"}
 CHIEFTAIN = "6n1/3mcc2/8/8/8/4M3/8/3C4 w - 1"
 COMMANDER = "7c1ee/11/11/11/11/11/11/11/4(TI)6/11/11/6C2EE r - - 0 1"
@@ -78,10 +79,13 @@ async def test_a_whole_mini_chieftain_game_one_step_per_mail(mail, drawn):
                            "There is no clock.\n")
     assert "This is move 1, Black to move." in news
     assert marked(drawn[-1]) == [("e3", "e4")] and drawn[-1]["perspective"] == 1
+    await mail.post.send(f"Carol <{CAROL}>", "watch #1")
+    assert "You are watching game #1" in await players.receive(CAROL)
     answer = await players.send(BOB, "move Ng8-f6")
     assert answer.startswith("Ng8-f6 played in game #1. Your turn goes on: 1 more move "
                              "allowed, or `end` to finish it.\n")
     assert await mail.relay.nothing_to(ALICE)  # nobody is told anything mid-turn
+    assert await mail.relay.nothing_to(CAROL)
     answer = await players.send(BOB, "move Md7-d6")
     assert answer.startswith("1... Ng8-f6, Md7-d6 played in game #1. Alice (White) is to "
                              "move.\n")
@@ -92,6 +96,10 @@ async def test_a_whole_mini_chieftain_game_one_step_per_mail(mail, drawn):
     assert "This is move 2, White to move." in news
     assert marked(drawn[-1]) == [("g8", "f6"), ("d7", "d6")]
     assert drawn[-1]["perspective"] == 0  # Alice's side
+    copy = await players.receive(CAROL)
+    assert copy.startswith("1... Ng8-f6, Md7-d6 played in game #1. Alice (White) is to move.\n")
+    assert "You are watching this game" in copy
+    assert drawn[-1]["perspective"] == 0  # a watcher sees the side to move
     await players.send(ALICE, "move Cd1-d2")
     await players.receive(BOB)
     await players.send(BOB, "move Nf6xe4")
