@@ -189,3 +189,15 @@ async def test_offers_vacations_reminders_and_several_games_in_discord_words(wor
     assert "(until <t:" in reminder
     said = _contents(thread, r1, r2, r3, r4) + _contents(second) + [offer, reminder]
     assert not [t for t in said if FOREIGN.search(t)]
+
+
+async def test_a_turn_by_dm_shows_the_board_from_the_readers_side(world, drawn):
+    w = world
+    thread = await _start_from(w, "mini-chieftain", CHIEFTAIN)
+    await w.bob.slash(w.channel, "notify", dm=True)
+    await w.alice.slash(thread, "move", move="Me3-e4")
+    dm = w.bob.user.dm_channel.history()[-1]
+    assert dm.content == ("alice played 1. Me3-e4 in game #1 (mini-Chieftain). Your move. "
+                          "There is no clock.")
+    assert dm.attachments and drawn[-1]["perspective"] == 1  # Black's side for Bob
+    assert marked(drawn) == [("e3", "e4")]
