@@ -50,9 +50,10 @@ class GameInference:
 
     async def find_game(self, sender: Player, place: str | None, game_id: int | None = None,
                         to_move: bool = False, purpose: str | None = None) -> Game | Refusal:
-        """The game a command means (see the module's rule). ``to_move``: the command
-        plays a move; ``purpose``: ``"answer"`` answers an offer (``"draw"`` or
-        ``"takeback"`` narrows it: ``"answer draw"``), ``"end"`` closes a turn."""
+        """The game a command means (see the module's rule). ``purpose``: ``"answer"``
+        answers an offer (``"answer draw"``, ``"answer takeback"`` narrow it), ``"end"``
+        closes a turn. ``to_move`` (the command plays a move) changes nothing any more:
+        every command prefers the only game where it is the sender's turn."""
         if game_id is not None:
             game = await self.game(game_id)
             return game if game else Refusal(Reason.NO_SUCH_GAME,
