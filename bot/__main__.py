@@ -2,7 +2,8 @@
 
 * ``commandpost`` — the main job: the Discord bot when a token is configured, otherwise
   a local console game on the default database.
-* ``commandpost console`` — the local console; ``commandpost discord`` — the Discord bot.
+* ``commandpost console`` — the local console; ``commandpost discord`` — the Discord bot;
+  ``commandpost discord sync`` — upload the bot's slash commands now.
 * ``commandpost render VARIANT [POSITION] -o FILE`` and ``commandpost gallery DIR`` —
   board pictures.
 * ``commandpost diagrams docs/rules`` — the pictures of the rules documents.

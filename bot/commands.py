@@ -19,6 +19,7 @@ from .clock import describe_days, format_duration, parse_days
 from .inference import ANSWER, END_TURN
 from .model import Game, Player
 from .phrasing import command, moment, phrase
+from .posts import DIGEST
 from .results import Done, Refusal, Result
 from .rules_docs import as_plain_text, rules_part
 from .service import GameService
@@ -425,6 +426,19 @@ class Commands:
             return Reply(f"{result.template} Vacation left this year: "
                          f"{format_duration(left) if left else 'none'}.")
         return _reply(result)
+
+    async def cmd_digest(self, sender: Player, place: str, args: list[str]) -> Reply:
+        """Get (or stop) a daily message listing the games waiting for your move.
+
+        digest on
+        digest off
+        """
+        word = args[0].lower() if args else ""
+        if word not in ("on", "off"):
+            return Reply("Say `digest on` or `digest off`.", ok=False)
+        await self.service.set_preference(sender, DIGEST, word == "on")
+        return Reply("You will get a daily digest of the games waiting for your move."
+                     if word == "on" else "You will get no daily digest.")
 
     async def cmd_rating(self, sender: Player, place: str, args: list[str]) -> Reply:
         """Show your rating in a variant (Glicko-2).

@@ -50,6 +50,7 @@ from .config import Settings
 from .inference import GameInference
 from .model import Game, Notification, PlayedMove, Player, place_transport
 from .phrasing import command, moment, phrase
+from .posts import Posts
 from .records import END, turn_label
 from .results import Done, Reason, Refusal, Result
 from .rooms import Rooms
@@ -76,8 +77,8 @@ def _score(winner: int | None) -> str:
     return {0: "1-0", 1: "0-1"}.get(winner, "1/2-1/2")  # type: ignore[arg-type]
 
 
-class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Rooms, Turns,
-                  GameInference):
+class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Rooms, Posts,
+                  Turns, GameInference):
     """Players, challenges, games, clocks, ratings, records and the outbox."""
 
     def __init__(self, db: Database, settings: Settings | None = None, now: Clock = system_clock,
@@ -701,7 +702,8 @@ class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Room
         return {"vacations": await self.process_vacations(),
                 "timeouts": await self.process_timeouts(),
                 "reminders": await self.process_reminders(),
-                "challenges": await self.process_challenges()}
+                "challenges": await self.process_challenges(),
+                "digests": await self.process_digests()}
 
     async def process_timeouts(self) -> int:
         now = self.now()

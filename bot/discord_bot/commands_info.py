@@ -11,8 +11,10 @@ from discord.ext import commands
 from engine import EngineError, all_variants, get_variant
 
 from ..commands import Commands
+from ..posts import DIGEST
 from ..results import Refusal
 from ..rules_docs import as_discord, messages, rules_part
+from .commands_play import PlayCommands
 from .notifier import DM_PREFERENCE
 from .places import TRANSPORT
 
@@ -45,6 +47,21 @@ class InfoCommands(commands.Cog, name="Information"):
         return _choices([(name, letter) for letter, name in variant.piece_names.items()],
                         current)
 
+    async def _watchable(self, interaction: discord.Interaction,
+                         current: str) -> list[app_commands.Choice[int]]:
+        return await self._play().watchable_games(interaction, current)
+
+    async def _watched(self, interaction: discord.Interaction,
+                       current: str) -> list[app_commands.Choice[int]]:
+        from .commands_play import _game_choices
+        sender = await self.bot.player_of(interaction.user)
+        return _game_choices(await self.service.watched_games(sender), current)
+
+    def _play(self) -> PlayCommands:
+        cog = self.bot.get_cog("Playing")
+        assert isinstance(cog, PlayCommands)
+        return cog
+
     @app_commands.command(name="rules")
     @app_commands.describe(variant="The variant",
                            piece="One piece of it, or a section (notation, choices, ...)")
@@ -66,6 +83,8 @@ class InfoCommands(commands.Cog, name="Information"):
             await interaction.followup.send(text, ephemeral=True)
 
     @app_commands.command(name="rating")
+    @app_commands.describe(variant="The variant (default: every variant you have played)",
+                           player="Whose rating (default: yours)")
     @app_commands.autocomplete(variant=variant_names)
     async def rating(self, interaction: discord.Interaction, variant: str | None = None,
                      player: discord.Member | None = None) -> None:
@@ -77,6 +96,7 @@ class InfoCommands(commands.Cog, name="Information"):
         await self.bot.answer(interaction, text, public=reply.ok)
 
     @app_commands.command(name="leaderboard")
+    @app_commands.describe(variant="The variant (default: the first one)")
     @app_commands.autocomplete(variant=variant_names)
     async def leaderboard(self, interaction: discord.Interaction,
                           variant: str | None = None) -> None:
@@ -101,7 +121,8 @@ class InfoCommands(commands.Cog, name="Information"):
         await self.bot.flush()
 
     @app_commands.command(name="watch")
-    @app_commands.describe(game="The game's number")
+    @app_commands.describe(game="The game's number (this server's live games are offered)")
+    @app_commands.autocomplete(game=_watchable)
     async def watch(self, interaction: discord.Interaction, game: int) -> None:
         """Follow a game: you are added to its thread and to its notifications."""
         sender = await self.bot.player_of(interaction.user)
@@ -121,17 +142,31 @@ class InfoCommands(commands.Cog, name="Information"):
         await self.bot.answer(interaction, result.template + where)
 
     @app_commands.command(name="unwatch")
-    @app_commands.describe(game="The game's number")
+    @app_commands.describe(game="The game's number (the games you watch are offered)")
+    @app_commands.autocomplete(game=_watched)
     async def unwatch(self, interaction: discord.Interaction, game: int) -> None:
         """Stop following a game."""
         sender = await self.bot.player_of(interaction.user)
         await self.bot.answer(interaction, await self.service.unwatch(sender, game))
 
     @app_commands.command(name="notify")
-    @app_commands.describe(dm="Send me my turns, reminders, offers and results by DM")
-    async def notify(self, interaction: discord.Interaction, dm: bool) -> None:
-        """Choose whether your notifications come by DM (else in the game's thread)."""
+    @app_commands.describe(dm="Send me my turns, reminders, offers and results by DM",
+                           digest="Send me a daily DM listing the games waiting for my move")
+    async def notify(self, interaction: discord.Interaction, dm: bool | None = None,
+                     digest: bool | None = None) -> None:
+        """Choose where your notifications come (DM or the game's thread), and a digest."""
         sender = await self.bot.player_of(interaction.user)
-        await self.service.set_preference(sender, DM_PREFERENCE, dm)
-        await self.bot.answer(interaction, "Your notifications now come by DM." if dm else
-                              "Your notifications now come in the games' threads.")
+        said = []
+        if dm is not None:
+            sender = await self.service.set_preference(sender, DM_PREFERENCE, dm)
+            said.append("Your notifications now come by DM." if dm else
+                        "Your notifications now come in the games' threads.")
+        if digest is not None:
+            sender = await self.service.set_preference(sender, DIGEST, digest)
+            said.append("You will get a daily digest of the games waiting for your move."
+                        if digest else "You will get no daily digest.")
+        if not said:
+            where = "by DM" if sender.preferences.get(DM_PREFERENCE) else "in the games' threads"
+            digest_now = "a daily digest" if sender.preferences.get(DIGEST) else "no digest"
+            said.append(f"Your notifications come {where}; you get {digest_now}.")
+        await self.bot.answer(interaction, " ".join(said))

@@ -18,10 +18,10 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from ..model import Game
-from ..results import Refusal
+from ..model import Game, Player
+from ..results import Done, Refusal
 from ..turns import PieceSteps
-from . import logs, pictures
+from . import live, logs, pictures
 
 if TYPE_CHECKING:
     from .app import CommandPost
@@ -118,9 +118,7 @@ class StepPicker(discord.ui.DynamicItem[discord.ui.Select[Any]],
         if isinstance(result, Refusal):
             await bot.answer(interaction, result)
             return
-        await interaction.response.defer(thinking=True)
-        await interaction.followup.send(**await bot.move_message(result))
-        await bot.flush()
+        await _play(bot, interaction, result, sender)
 
 
 class EndTurnButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
@@ -145,9 +143,17 @@ class EndTurnButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         if isinstance(result, Refusal):
             await bot.answer(interaction, result)
             return
-        await interaction.response.defer(thinking=True)
-        await interaction.followup.send(**await bot.move_message(result))
-        await bot.flush()
+        await _play(bot, interaction, result, sender)
+
+
+async def _play(bot: CommandPost, interaction: discord.Interaction, result: Done,
+                sender: Player) -> None:
+    """Answer a step played from a menu or button as `/move` would: the move's message (the
+    live board in the game's thread), offers it made moot settled, the news sent."""
+    assert result.game is not None
+    await bot.send_move(interaction, result)
+    await live.settle_offers(bot, result.game, sender.display_name)
+    await bot.flush()
 
 
 async def _current(bot: CommandPost, interaction: discord.Interaction, game_id: int,

@@ -146,13 +146,6 @@ async def test_notify_dm_sends_the_turn_by_direct_message(world):
 
 
 # --- /server ------------------------------------------------------------------------
-@pytest.fixture
-def moderator(world):
-    guild = world.alice.guild
-    role = guild.create_role("moderators", permissions=discord.Permissions(manage_guild=True))
-    return guild.add_member(world.env.create_user("mod"), roles=[role])
-
-
 async def test_server_settings_need_manage_server_and_restrict_variants(world, moderator):
     with pytest.raises(simcord.SetupError, match="default-member-permissions"):
         await world.carol.slash(world.channel, "server settings", variants="clash")
@@ -187,38 +180,3 @@ async def test_a_ruling_ends_a_game_of_this_server(world, moderator):
     assert not r.ephemeral
     ended = await world.service.game(game.id)
     assert ended.is_over and ended.winner == 1
-
-
-# --- the buttons of offers ----------------------------------------------------------
-async def test_a_draw_offer_comes_with_buttons_that_answer_it(world):
-    thread, game = await _start(world, "mini-chieftain")
-    r = await world.alice.slash(thread, "draw")
-    assert not r.ephemeral and "Draw offered" in r.response.content
-    offer = thread.last_message
-    assert world.bob.mention in offer.content and "offers a draw" in offer.content
-    r = await world.carol.click(offer, label="Accept draw")
-    assert r.ephemeral and "not playing" in r.response.content
-    r = await world.bob.click(offer, label="Decline draw")
-    assert (await world.service.game(game.id)).draw_offer is None
-    await world.alice.slash(thread, "draw")
-    r = await world.bob.click(thread.last_message, label="Accept draw")
-    assert not r.ephemeral
-    drawn = await world.service.game(game.id)
-    assert drawn.is_over and drawn.winner is None
-
-
-async def test_a_takeback_request_comes_with_buttons_that_answer_it(world):
-    thread, game = await _start(world)
-    await world.alice.slash(thread, "move", move="b2-a3/D")
-    r = await world.alice.slash(thread, "takeback")
-    assert not r.ephemeral, r.response.content
-    request = thread.last_message
-    assert world.bob.mention in request.content
-    r = await world.bob.click(request, label="Accept takeback")
-    assert not r.ephemeral
-    assert r.response.attachments  # the board as it is again
-    assert (await world.service.game(game.id)).ply == 0
-    await world.alice.slash(thread, "move", move="b2-a3/D")
-    await world.alice.slash(thread, "takeback")
-    await world.bob.click(thread.last_message, label="Decline takeback")
-    assert (await world.service.game(game.id)).ply == 1
