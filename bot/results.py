@@ -19,7 +19,8 @@ from .phrasing import phrase
 def _phrased(result: Refusal | Done) -> None:
     """Keep the service's text (with command and time tokens) as ``template`` and give
     ``message`` in console words, the default wording."""
-    if not result.template:
+    if not result.template or phrase(result.template, "console") != result.message:
+        # a new result, or one copied with a new message (`dataclasses.replace`)
         object.__setattr__(result, "template", result.message)
     object.__setattr__(result, "message", phrase(result.template, "console"))
 

@@ -64,7 +64,26 @@ def group_steps(rules: Variant, position: Position, node: str | None = None,
     return out
 
 
-def _before(rules: Variant, game: Game, played: list[PlayedMove], ply: int) -> Position:
+def numbered_turns(game: Game, played: Sequence[PlayedMove]) -> list[str]:
+    """The turns of ``played`` (a game's stored steps, or the first of them) as numbered
+    record lines (``3... Ng8-f6, Md7-d6``); a turn in progress shows its steps so far."""
+    rules = get_variant(game.variant)
+    start = rules.parse_position(game.start_fen)
+    turns: list[list[PlayedMove]] = []
+    for step in played:
+        if not turns or turns[-1][0].turn != step.turn:
+            turns.append([])
+        turns[-1].append(step)
+    lines = []
+    for k, steps in enumerate(turns):
+        texts = [s.text for s in steps]
+        text = (whole_turn(rules, _before(rules, game, played, steps[0].ply), texts)
+                if not steps[-1].partial else STEP_SEPARATOR.join(texts) + " …")
+        lines.append(f"{turn_label(start, k)} {text}")
+    return lines
+
+
+def _before(rules: Variant, game: Game, played: Sequence[PlayedMove], ply: int) -> Position:
     """The position before step ``ply``, from the stored position after the step before."""
     return rules.parse_position(played[ply - 1].fen if ply else game.start_fen)
 
@@ -98,26 +117,10 @@ class Turns:
         return moves
 
     async def turn_lines(self, game: Game, last: int | None = None) -> tuple[list[str], int]:
-        """The game's turns as numbered record lines (``3... Ng8-f6, Md7-d6``), only the
-        ``last`` ones if given, and how many turns there are; a turn in progress shows its
-        steps so far."""
-        rules = get_variant(game.variant)
-        start = rules.parse_position(game.start_fen)
-        played = await self.played_moves(game.id)
-        turns: list[list[PlayedMove]] = []
-        for step in played:
-            if not turns or turns[-1][0].turn != step.turn:
-                turns.append([])
-            turns[-1].append(step)
-        first = 0 if last is None else max(0, len(turns) - last)
-        lines = []
-        for k, steps in enumerate(turns[first:], first):
-            texts = [s.text for s in steps]
-            before = _before(rules, game, played, steps[0].ply)
-            text = (whole_turn(rules, before, texts) if not steps[-1].partial
-                    else STEP_SEPARATOR.join(texts) + " …")
-            lines.append(f"{turn_label(start, k)} {text}")
-        return lines, len(turns)
+        """The game's turns as numbered record lines (`numbered_turns`), only the ``last``
+        ones if given, and how many turns there are."""
+        lines = numbered_turns(game, await self.played_moves(game.id))
+        return (lines if last is None else lines[-last:]), len(lines)
 
     async def step_choices(self, game: Game, node: str | None = None) -> list[PieceSteps]:
         """The steps the player to move may make next, grouped by piece."""

@@ -98,6 +98,7 @@ async def test_a_whole_mini_chieftain_game_turn_by_turn(keys):
     assert await keys("Ne4xc3") == [
         "3... Ne4xc3 played in game #1. Game over: bob (Black) wins: White has no Chieftain "
         "left (0-1).",
+        "Game over: bob (Black) wins: White has no Chieftain left (0-1).",  # under the board
         "  [to alice] bob played 3... Ne4xc3. Game #1 (mini-Chieftain, alice (White) vs bob "
         "(Black)) is over: bob (Black) wins: White has no Chieftain left (0-1).",
         "  [to everyone here] bob played 3... Ne4xc3. Game #1 (mini-Chieftain, alice (White) "
