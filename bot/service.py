@@ -15,7 +15,8 @@ and ending vacations are applied by `bot.scheduler` through the ``process_*`` me
 This module holds players, games, moves and the end of a game; the service's other
 commands live beside it, one topic per module, and are mixed in: challenges
 (`bot.challenges`), vacations (`bot.vacations`), ratings (`bot.standings`) and game records
-(`bot.archive`); and game tokens for e-mail (`bot.tokens`).
+(`bot.archive`); and game tokens for e-mail (`bot.tokens`) with what e-mail remembers
+(`bot.mail_ledger`).
 """
 
 from __future__ import annotations
@@ -48,6 +49,7 @@ from .clock import (
 )
 from .config import Settings
 from .inference import GameInference
+from .mail_ledger import MailLedger
 from .model import Game, Notification, PlayedMove, Player, place_transport
 from .phrasing import command, moment, phrase
 from .posts import Posts
@@ -78,7 +80,7 @@ def _score(winner: int | None) -> str:
 
 
 class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Rooms, Posts,
-                  Turns, GameInference):
+                  Turns, GameInference, MailLedger):
     """Players, challenges, games, clocks, ratings, records and the outbox."""
 
     def __init__(self, db: Database, settings: Settings | None = None, now: Clock = system_clock,
