@@ -24,6 +24,11 @@ def _phrased(result: Refusal | Done) -> None:
         object.__setattr__(result, "template", result.message)
     object.__setattr__(result, "message", phrase(result.template, "console"))
 
+# what every transport answers when a command met a storage fault (full disk, locked or
+# read-only database): the transaction was rolled back, so the player may simply try again
+STORAGE_DOWN = ("The service cannot store moves right now; nothing was changed. Please try "
+                "again later.")
+
 
 class Reason(StrEnum):
     """Why a command was refused."""
@@ -64,6 +69,9 @@ class Reason(StrEnum):
     NOT_ON_VACATION = "not-on-vacation"
     # records
     BAD_RECORD = "bad-record"
+    # arguments refused at the service boundary (`bot.boundary`)
+    BAD_INPUT = "bad-input"
+    BAD_DAYS = "bad-days"
 
 
 @dataclass(frozen=True)
