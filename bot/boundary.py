@@ -279,6 +279,13 @@ def _post(value: Any) -> Any:
     return value
 
 
+def _address_mark(value: Any) -> Any:
+    """One of the marks the mail ledger keeps of an address."""
+    if value not in ("wrote_at", "invited_at", "stopped_at"):
+        return Refusal(Reason.BAD_INPUT, f"{shorten(repr(value))} is no mark of an address.")
+    return value
+
+
 PLAYER = _instance(Player, Reason.NO_SUCH_PLAYER, "I do not know that player.")
 RULES: dict[str, Rule] = {
     # who
@@ -320,11 +327,14 @@ RULES: dict[str, Rule] = {
     "post": _post,
     "posts": _each(_post),
     "kind": _word("kind"),
+    "purpose": _word("purpose"),  # what the game meant is for (`bot.inference`)
+    "last": _limit,  # how many of the last entries of a list
     "set_transport_state.value": _text(MAX_JSON, "value"),
     # the e-mail gateway's ledger (rate limits, mails already answered)
     "bucket": _text(MAX_WORD + MAX_ADDRESS, "bucket"),
     "window": _seconds,
     "what": _word("mark"),
+    "mark_address.what": _address_mark,
     "digest": _text(MAX_WORD + MAX_ADDRESS, "digest"),
     "digests": _each(_text(MAX_WORD + MAX_ADDRESS, "digest")),
     # yes or no
