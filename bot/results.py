@@ -67,6 +67,8 @@ class Reason(StrEnum):
     ALREADY_ON_VACATION = "already-on-vacation"
     NO_VACATION_LEFT = "no-vacation-left"
     NOT_ON_VACATION = "not-on-vacation"
+    BAD_NOTE = "bad-note"
+    BAD_FORECAST = "bad-forecast"
     # records
     BAD_RECORD = "bad-record"
     # arguments refused at the service boundary (`bot.boundary`)
@@ -111,6 +113,7 @@ class Done:
     steps_left: int | None = None  # in a turn that goes on: steps still allowed, if counted
     goes_on: bool = False  # the mover's turn goes on after this step
     template: str = ""  # the message with its tokens, for `words`
+    answer: str | None = None  # the opponent's conditional move played at once after it
     ok: ClassVar[bool] = True
 
     def __post_init__(self) -> None:

@@ -89,8 +89,11 @@ class CommandPost(commands.AutoShardedBot):
     async def setup_hook(self) -> None:
         from .commands_admin import AdminCommands
         from .commands_info import InfoCommands
+        from .commands_notes import CorrespondenceCommands
         from .commands_play import PlayCommands
-        for cog in (PlayCommands(self), InfoCommands(self), AdminCommands(self)):
+        play = PlayCommands(self)
+        for cog in (play, InfoCommands(self), AdminCommands(self),
+                    CorrespondenceCommands(self, play)):
             await self.add_cog(cog)
         self.add_dynamic_items(GameButton, ChallengeButton, PiecePicker, StepPicker,
                                EndTurnButton)
@@ -273,6 +276,9 @@ class CommandPost(commands.AutoShardedBot):
                 view.add_item(item)
             return message
         lead = f"{result.number} **{result.turn}** played in game #{game.id}."
+        if result.answer:  # the opponent's recorded answer was played at once
+            lead += (f" {game.names[1 - game.to_move]} answered at once with "
+                     f"**{result.answer}**, a conditional move.")
         if game.is_over:  # the ending's notice names the turn too: said once, in bold
             said = f"{game.names[1 - game.to_move]} played {result.number} {result.turn}. "
             lead += "\n" + (await live.ending_text(self, game)).removeprefix(said)
