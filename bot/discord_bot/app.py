@@ -275,7 +275,8 @@ class CommandPost(commands.AutoShardedBot):
             for item in (await next_step_view(self, game) or discord.ui.View()).children:
                 view.add_item(item)
             return message
-        lead = f"{result.number} **{result.turn}** played in game #{game.id}."
+        lead = (f"{result.number} **{result.turn}** played in game #{game.id}." if result.turn
+                else f"**{result.move}** played in game #{game.id}.")
         if result.answer:  # the opponent's recorded answer was played at once
             lead += (f" {game.names[1 - game.to_move]} answered at once with "
                      f"**{result.answer}**, a conditional move.")
