@@ -8,6 +8,7 @@
 * ``commandpost render VARIANT [POSITION] -o FILE`` and ``commandpost gallery DIR`` —
   board pictures.
 * ``commandpost diagrams docs/rules`` — the pictures of the rules documents.
+* ``commandpost outbox`` — undelivered notifications: list, retry, drop, prune.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ COMMANDS = {
     "gallery": "bot.render_cli:gallery_main",
     "db": "bot.dbcheck",
     "diagrams": "bot.rules_diagrams:diagrams_main",
+    "outbox": "bot.outbox_cli",
 }
 
 

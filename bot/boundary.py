@@ -286,6 +286,17 @@ def _address_mark(value: Any) -> Any:
     return value
 
 
+def _payload(value: Any) -> Any:
+    """What a transport needs to send a notification besides its text, as JSON."""
+    try:
+        text = json.dumps(value, allow_nan=False)
+    except (TypeError, ValueError):
+        return Refusal(Reason.BAD_INPUT, "That notification cannot be stored.")
+    if not isinstance(value, Mapping) or len(text) > MAX_RECORD or _has_surrogates(text):
+        return Refusal(Reason.BAD_INPUT, "That notification cannot be stored.")
+    return value
+
+
 PLAYER = _instance(Player, Reason.NO_SUCH_PLAYER, "I do not know that player.")
 RULES: dict[str, Rule] = {
     # who
@@ -314,6 +325,10 @@ RULES: dict[str, Rule] = {
     "start_fen": _text(MAX_FEN, "start position", Reason.BAD_POSITION),
     "text": _text(MAX_MOVE, "move", Reason.BAD_MOVE),
     "import_game.text": _text(MAX_RECORD, "record", Reason.BAD_RECORD),
+    # an answer or notification a transport owes (an answer may carry a game's record)
+    "queue_notification.text": _text(MAX_RECORD, "notification"),
+    "payload": _payload,
+    "lane": _text(MAX_WORD + MAX_ADDRESS, "lane"),
     "token": _text(MAX_WORD, "key"),
     "node": _word("point"),
     "expected_ply": _count,

@@ -126,6 +126,11 @@ class ChallengeDesk:
         row = await s.one(Challenge.CHALLENGE_SQL + " WHERE c.id = ?", (challenge_id,))
         return Challenge.from_row(row) if row else None
 
+    async def get_challenge(self, challenge_id: int) -> Challenge | None:
+        """Challenge ``challenge_id`` as stored, whatever its status."""
+        async with self.db.snapshot() as s:
+            return await self._challenge(s, challenge_id)
+
     async def challenges(self, player: Player | None = None, place: str | None = None,
                          ) -> list[Challenge]:
         """Open challenges made by or to ``player``, or open to anyone in ``place``."""

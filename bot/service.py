@@ -29,7 +29,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from engine import (
     AmbiguousMoveError,
@@ -763,7 +763,8 @@ class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Room
                 "timeouts": await self.process_timeouts(),
                 "reminders": await self.process_reminders(),
                 "challenges": await self.process_challenges(),
-                "digests": await self.process_digests()}
+                "digests": await self.process_digests(),
+                "pruned": await outbox.prune(self.db, self.now())}
 
     async def process_timeouts(self) -> int:
         now = self.now()
@@ -809,5 +810,23 @@ class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Room
 
     async def deliver(self, transport: str,
                       send: Callable[[Notification], Awaitable[None]]) -> int:
-        """Hand every pending notification of ``transport`` to ``send``, in order."""
+        """Hand every due notification of ``transport`` to ``send``: each lane (one
+        destination's news of one game) in order, lanes independently (one pass)."""
         return await outbox.deliver(self.db, transport, send, self.now)
+
+    async def queue_notification(self, transport: str, kind: str, text: str,
+                                 player_id: int | None = None, place: str | None = None,
+                                 game_id: int | None = None,
+                                 payload: dict[str, Any] | None = None,
+                                 lane: str | None = None) -> int:
+        """Queue a notification on its own (an answer a transport owes, written before
+        the transport acknowledges the request that caused it); its id."""
+        async with self.db.transaction() as s:
+            return await outbox.notify(s, self.now(), transport=transport, kind=kind,
+                                       text=text, player_id=player_id, place=place,
+                                       game_id=game_id, payload=payload, lane=lane)
+
+    def courier(self, transport: str,
+                send: Callable[[Notification], Awaitable[None]]) -> outbox.Courier:
+        """A long-lived deliverer of ``transport``'s outbox (see `outbox.Courier`)."""
+        return outbox.Courier(self.db, transport, send, self.now)

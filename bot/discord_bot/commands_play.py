@@ -21,7 +21,7 @@ from ..posts import time_left
 from ..results import STORAGE_DOWN, Done, Reason, Refusal
 from ..storage import StorageError
 from ..timecontrol import TimeControl, is_clock_word, parse_time_control
-from . import hints, live, logs, pictures
+from . import hints, live, logs, permissions, pictures
 from .actions import acted
 from .notifier import discord_times
 from .pickers import show_piece
@@ -227,6 +227,8 @@ class PlayCommands(commands.Cog, name="Playing"):
         if allowed and variant is not None and _variant_key(variant) not in allowed:
             await self.bot.answer(interaction, f"This server plays only {', '.join(allowed)}.")  # type: ignore[arg-type]
             return
+        if await self._refused_for_permissions(interaction, place):
+            return
         if days is None:
             days = int(server.get("days", self.bot.settings.default_days) or 0)  # type: ignore[call-overload]
         time_control = clock_choice(clock, days or None)
@@ -285,6 +287,10 @@ class PlayCommands(commands.Cog, name="Playing"):
                                challenge_id: int) -> bool:
         """Accept a challenge for ``sender`` (by /accept or its button): refused only to the
         sender, else the game's thread opens and everyone here is told. True if accepted."""
+        challenge = await self.service.get_challenge(challenge_id)
+        if challenge is not None and await self._refused_for_permissions(interaction,
+                                                                         challenge.place):
+            return False
         result = await self.service.accept(sender, challenge_id)
         if isinstance(result, Refusal):
             await self.bot.answer(interaction, result)
@@ -304,6 +310,19 @@ class PlayCommands(commands.Cog, name="Playing"):
         await interaction.followup.send(f"{result.words(TRANSPORT)}\n{where}")
         await self.bot.flush()
         return True
+
+    async def _refused_for_permissions(self, interaction: discord.Interaction,
+                                       place: str) -> bool:
+        """Refuse (to the member only) an action that would start a game in a channel where
+        the bot lacks a permission a game needs, naming the missing ones."""
+        channel = self.bot.get_channel(target_of(place) or 0) if is_discord_place(place) \
+            else None
+        if not isinstance(channel, discord.TextChannel):
+            return False
+        missing = permissions.missing_in(channel)
+        if missing:
+            await self.bot.answer(interaction, permissions.refusal(channel, missing))
+        return bool(missing)
 
     async def _open_thread(self, interaction: discord.Interaction,
                            game: Game) -> discord.Thread | None:
@@ -359,7 +378,11 @@ class PlayCommands(commands.Cog, name="Playing"):
         if isinstance(result, Refusal):
             await self.bot.answer(interaction, result)
             return
-        await self.bot.send_move(interaction, result)
+        assert result.game is not None
+        try:
+            await self.bot.send_move(interaction, result)
+        except discord.HTTPException as error:  # the move is stored: say so elsewhere
+            await self._confirm_elsewhere(interaction.user, interaction.channel, result, error)
         await self._moved(result, sender)
 
     async def _moved(self, result: Done, sender: Player) -> None:
@@ -409,11 +432,39 @@ class PlayCommands(commands.Cog, name="Playing"):
                     await message.reply(hint, mention_author=False)
             return
         assert result.game is not None
-        async with message.channel.typing():
-            reply = await self.bot.move_message(result)
-        sent = await message.reply(**reply, mention_author=False)
-        await self.bot.board_sent(result.game, sent, message.channel.id)
+        try:
+            async with message.channel.typing():
+                reply = await self.bot.move_message(result)
+            sent = await message.reply(**reply, mention_author=False)
+            await self.bot.board_sent(result.game, sent, message.channel.id)
+        except discord.HTTPException as error:  # the move is stored: say so elsewhere
+            await self._confirm_elsewhere(message.author, message.channel, result, error)
         await self._moved(result, sender)
+
+    async def _confirm_elsewhere(self, user: discord.abc.User, channel: object, result: Done,
+                                 error: discord.HTTPException) -> None:
+        """A move is stored, but Discord refused its reply: confirm it by DM (or, if DMs
+        are closed, in the thread's channel), and post the news the reply carried in the
+        game's place for the opponent, both through the outbox so that they are retried."""
+        game = result.game
+        assert game is not None
+        log.warning("game #%s: the reply to a move failed: %s", game.id, error)
+        where = getattr(channel, "mention", "the game's thread")
+        text = (f"Your move **{result.move}** in game #{game.id} is played; I could not answer "
+                f"in {where} (Discord refused: {error.status} {error.text}). Ask a server "
+                f"admin to run `/server check`.")
+        sender = await self.bot.player_of(user)
+        parent = getattr(channel, "parent_id", None)
+        await self.service.queue_notification(
+            "discord", "confirmation", text, player_id=sender.id, game_id=game.id,
+            place=channel_place(parent) if parent else game.place,
+            payload={"dm": True, "or_channel": True})
+        mentions = await self.bot.mentions(game)
+        news = f"**{result.move}** played in game #{game.id}."
+        if not game.is_over:
+            news += f" {mentions[game.to_move]}, your move."
+        await self.service.queue_notification("discord", "news", news, place=game.place,
+                                              game_id=game.id)
 
     @staticmethod
     def bot_text(result: Refusal) -> str:
