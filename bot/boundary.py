@@ -342,6 +342,8 @@ RULES: dict[str, Rule] = {
     "post": _post,
     "posts": _each(_post),
     "kind": _word("kind"),
+    "purpose": _word("purpose"),  # what the game meant is for (`bot.inference`)
+    "last": _limit,  # how many of the last entries of a list
     "set_transport_state.value": _text(MAX_JSON, "value"),
     # the e-mail gateway's ledger (rate limits, mails already answered)
     "bucket": _text(MAX_WORD + MAX_ADDRESS, "bucket"),

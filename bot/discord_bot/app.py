@@ -23,12 +23,14 @@ from discord.ext import commands, tasks
 from ..config import Settings
 from ..email_gateway.runner import run_email_gateway
 from ..model import Game, Player
+from ..phrasing import phrase
 from ..results import Done, Refusal, Result
 from ..service import GameService
 from ..storage import StorageError
 from ..web.runner import start_web
 from . import failures, live, logs, pictures
 from .notifier import Notifier, discord_times
+from .pickers import EndTurnButton, PiecePicker, StepPicker, fit, next_step_view
 from .places import TRANSPORT, target_of
 from .views import ChallengeButton, GameButton, game_view, with_watch_link
 
@@ -94,7 +96,8 @@ class CommandPost(commands.AutoShardedBot):
         for cog in (play, InfoCommands(self), AdminCommands(self),
                     CorrespondenceCommands(self, play)):
             await self.add_cog(cog)
-        self.add_dynamic_items(GameButton, ChallengeButton)
+        self.add_dynamic_items(GameButton, ChallengeButton, PiecePicker, StepPicker,
+                               EndTurnButton)
         await self.sync_tree(force=self.sync_only)
         if self.sync_only:
             return
@@ -192,20 +195,23 @@ class CommandPost(commands.AutoShardedBot):
             out.append(f"<@{self._addresses[pid]}>")
         return out[0], out[1]
 
-    async def board_message(self, game: Game, lead: str, perspective: int = 0,
-                            ) -> dict[str, object]:
+    async def board_message(self, game: Game, lead: str, perspective: int | None = None,
+                            mention: bool = True) -> dict[str, object]:
         """The keyword arguments of a message showing ``game``: the text, the picture
-        with the last move marked, and the game's buttons while it goes on. The lead of
-        a finished game's message says how it ended."""
-        mentions = await self.mentions(game)
-        text = lead
+        with the whole last turn marked (seen from ``perspective``, by default the side to
+        move), and the game's buttons while it goes on. ``mention=False``: the player to
+        move is named, not pinged (a turn that goes on). The lead of a finished game's
+        message says how it ended."""
+        mentions = await self.mentions(game) if mention else game.names
+        text = phrase(lead, TRANSPORT)
         if not game.is_over:
             text += f"\n{pictures.status_line(self.service, game, mentions)}"
+        perspective = game.to_move if perspective is None else perspective
         message: dict[str, object] = {"content": text}
         picture = await pictures.picture(self.service, game, perspective=perspective)
         if picture is not None:
             message["file"] = picture
-        view = with_watch_link(None if game.is_over else game_view(game),
+        view = with_watch_link(None if game.is_over else game_view(game, perspective),
                                await self.service.game_link(game.id))
         if view is not None:
             message["view"] = view
@@ -221,16 +227,18 @@ class CommandPost(commands.AutoShardedBot):
         return resource if isinstance(resource, discord.InteractionMessage) else None
 
     async def send_board(self, interaction: discord.Interaction, game: Game, lead: str,
-                         perspective: int = 0) -> None:
+                         perspective: int | None = None,
+                         message: dict[str, object] | None = None) -> None:
         """Answer with ``game``'s board (the interaction deferred first: drawing takes
         time). In the game's thread the new message is its live board; elsewhere (another
         channel, a DM) it is a look at the board, without buttons. A finished game's board
-        announces its end."""
+        announces its end. ``message``: one made already (`move_message`)."""
         if not interaction.response.is_done():
             await interaction.response.defer(thinking=True)
-        if game.is_over:
-            lead = "\n".join(filter(None, [lead, await live.ending_text(self, game)]))
-        message = await self.board_message(game, lead, perspective)
+        if message is None:
+            if game.is_over:
+                lead = "\n".join(filter(None, [lead, await live.ending_text(self, game)]))
+            message = await self.board_message(game, lead, perspective)
         home = interaction.channel_id == (target_of(game.place) if game.place else None)
         if not home:
             message.pop("view", None)
@@ -248,10 +256,42 @@ class CommandPost(commands.AutoShardedBot):
         if game.is_over:
             await live.ending_announced(self, game, sent, channel_id)
 
+    async def move_message(self, result: Done) -> dict[str, object]:
+        """The answer to a move: the whole turn when it closed (and how the game ended);
+        while the turn goes on, how many moves remain or `end`, nobody pinged, the menu of
+        the next step and an End turn button beside the game's buttons."""
+        game = result.game
+        assert game is not None
+        if result.goes_on:
+            message = await self.board_message(game, result.words(TRANSPORT), mention=False)
+            view = message["view"]
+            assert isinstance(view, discord.ui.View)
+            for item in (await next_step_view(self, game) or discord.ui.View()).children:
+                view.add_item(item)
+            return message
+        lead = (f"{result.number} **{result.turn}** played in game #{game.id}." if result.turn
+                else f"**{result.move}** played in game #{game.id}.")
+        if result.answer:  # the opponent's recorded answer was played at once
+            lead += (f" {game.names[1 - game.to_move]} answered at once with "
+                     f"**{result.answer}**, a conditional move.")
+        if game.is_over:  # the ending's notice names the turn too: said once, in bold
+            said = f"{game.names[1 - game.to_move]} played {result.number} {result.turn}. "
+            lead += "\n" + (await live.ending_text(self, game)).removeprefix(said)
+        return await self.board_message(game, lead)
+
+    async def send_move(self, interaction: discord.Interaction, result: Done) -> None:
+        """Answer ``interaction`` with `move_message` (a live board in the game's thread)."""
+        assert result.game is not None
+        if not interaction.response.is_done():
+            await interaction.response.defer(thinking=True)
+        await self.send_board(interaction, result.game, "",
+                              message=await self.move_message(result))
+
     async def answer(self, interaction: discord.Interaction, result: Result | str,
                      *, public: bool = False) -> None:
         """Answer with a refusal (only the sender sees it) or a plain message."""
-        text = discord_times(result if isinstance(result, str) else _text(result))
+        text = fit(discord_times(phrase(result if isinstance(result, str) else _text(result),
+                                        TRANSPORT)))
         ephemeral = isinstance(result, Refusal) or not public
         if interaction.response.is_done():
             await interaction.followup.send(text, ephemeral=ephemeral)
@@ -261,12 +301,12 @@ class CommandPost(commands.AutoShardedBot):
 
 def _text(result: Result) -> str:
     if isinstance(result, Refusal):
-        text = result.message
+        text = result.words(TRANSPORT)
         if result.candidates:
             text += "\n" + "\n".join(f"• `{c}`" for c in result.candidates)
         return text
     assert isinstance(result, Done)
-    return result.message
+    return result.words(TRANSPORT)
 
 
 def create_bot(service: GameService, settings: Settings | None = None) -> CommandPost:

@@ -31,6 +31,7 @@ import discord
 from ..model import Notification, Player
 from ..outbox import UNREACHABLE, DeliveryFailure
 from . import live, logs, pictures
+from .pickers import fit
 from .places import TRANSPORT, is_discord_place, target_of
 from .views import offer_view, with_watch_link
 
@@ -245,7 +246,7 @@ class Notifier:
                                   "from the bot", permanent=True)
         if isinstance(channel, discord.Thread) and channel.archived:
             await channel.edit(archived=False)
-        return await channel.send(discord_times(text)[:2000], view=view or discord.utils.MISSING,
+        return await channel.send(fit(discord_times(text)), view=view or discord.utils.MISSING,
                                   file=file or discord.utils.MISSING)
 
     async def _private(self, place: str | None) -> bool:
@@ -269,7 +270,7 @@ class Notifier:
         """Send a DM; None when Discord refuses it (DMs closed)."""
         try:
             user = await self.bot.known_user(int(address))
-            return await user.send(discord_times(text)[:2000], file=file or discord.utils.MISSING,
+            return await user.send(fit(discord_times(text)), file=file or discord.utils.MISSING,
                                    view=view or discord.utils.MISSING)
         except (discord.Forbidden, discord.NotFound, ValueError):
             return None

@@ -42,6 +42,7 @@ from ..commands import Reply, _reply
 from ..config import Settings
 from ..model import Challenge, Game, Notification, Player
 from ..outbox import DeliveryFailure
+from ..phrasing import phrase
 from ..results import Reason, Refusal, Result
 from ..service import GameService
 from .gamemail import GameMails, challenge_subject
@@ -114,7 +115,7 @@ class EmailGateway(GameMails):
         self.settings = settings
         self.address = settings.email_address
         self.send = send or Mailer(settings).send
-        self.commands = MailCommands(service, self.find_player)
+        self.commands = MailCommands(service, self.find_player, TRANSPORT)
         self.outbox_ready = asyncio.Event()  # set when a command may have queued mail
         self.courier = service.courier(TRANSPORT, self._deliver)
         self._watched: set[tuple[int, int, str]] = set()  # (game, ply, kind) sent to watchers
@@ -216,7 +217,8 @@ class EmailGateway(GameMails):
         await self._answer(player, mail, reply, keyed)
         if reply.ok and reply.game is not None and outcome in ("moved", *ACTED):
             game = await self.service.game(reply.game.id)
-            if game is not None:  # what the mover's answer says, the watchers get too
+            # what the mover's answer says, the watchers get too, once the turn is whole
+            if game is not None and not await self.service.can_end_turn(game):
                 await self._copy_to_watchers(game, "news", reply.text)
         if digest and (outcome == "moved" or reply.ok):  # once all it owes is queued
             await self.service.mark_seen(digest)
@@ -399,8 +401,9 @@ class EmailGateway(GameMails):
 
     @staticmethod
     def commands_reply(result: Result) -> Reply:
-        """A service result in the shared wording of answers."""
-        return _reply(result)
+        """A service result in the words of mail."""
+        reply = _reply(result)
+        return replace(reply, text=phrase(reply.text, TRANSPORT))
 
     async def _with_ratings(self, reply: Reply) -> Reply:
         """A rated game's result, with both players' ratings (as the opponent's mail has)."""
