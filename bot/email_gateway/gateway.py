@@ -437,7 +437,8 @@ class EmailGateway(GameMails):
                 "to": player.address, "subject": _re(mail.subject),
                 "in_reply_to": mail.message_id, "references": list(mail.references),
                 "ply": reply.ply, "challenge": challenge.id if challenge else None,
-                "picture": str(reply.pictures[0]) if reply.pictures else None})
+                "picture": str(reply.pictures[0]) if reply.pictures else None,
+                "highlights": list(reply.highlights), "selected": reply.selected})
 
     async def _answer_mail(self, note: Notification, game: Game | None,
                            message_id: str) -> EmailMessage:
@@ -451,7 +452,9 @@ class EmailGateway(GameMails):
         if game is not None and player.id:
             return await self.game_mail(player, game, note.text,
                                         in_reply_to=p.get("in_reply_to"), references=refs,
-                                        ply=p.get("ply"), message_id=message_id)
+                                        ply=p.get("ply"), message_id=message_id,
+                                        highlights=tuple(p.get("highlights") or ()),
+                                        selected=p.get("selected"))
         challenge = await self.service.get_challenge(p["challenge"]) \
             if p.get("challenge") is not None and player.id else None
         if challenge is not None:

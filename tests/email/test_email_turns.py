@@ -161,11 +161,12 @@ async def test_offers_and_vacations_in_mail_words(mail, drawn):
     assert not [text for text in players.read if FOREIGN.search(text)]
 
 
-async def test_looking_without_a_key_finds_the_game_meant(mail, drawn):
+async def test_looking_without_a_key_finds_the_game_meant_and_highlights_a_piece(mail, drawn):
     players = await _start(mail, "mini-chieftain", CHIEFTAIN)
     await mail.post.send(FROM[ALICE], "moves e3", subject="which moves?")  # a new mail, no key
     answer = mail.text_of(await mail.relay.next_to(ALICE)).replace("\r\n", "\n")
     assert answer.startswith("M on e3: 8 moves: Me3-d2 Me3-d3 Me3-d4 Me3-e2 Me3-e4 Me3-f2 "
                              "Me3-f3 Me3-f4\n")
-    # answers now go through the outbox, which carries no highlights: the board is plain
+    assert (drawn[-1]["selected"], drawn[-1]["last"]) == ("e3", [])
+    assert drawn[-1]["highlights"] == ("d2", "e2", "f2", "d3", "f3", "d4", "e4", "f4")
     assert not FOREIGN.search(answer) and players.read
