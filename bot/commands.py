@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from engine import EngineError, all_variants, get_variant
 
 from .clock import describe_days, format_duration, format_time, parse_days
+from .computer import Computer, read_level
 from .model import Game, Player
 from .results import Done, Refusal, Result
 from .service import GameService
@@ -56,9 +57,11 @@ def _game_number(args: list[str]) -> tuple[int | None, list[str]]:
 class Commands:
     """Reads command lines and calls the game service."""
 
-    def __init__(self, service: GameService, find_player: FindPlayer) -> None:
+    def __init__(self, service: GameService, find_player: FindPlayer,
+                 computer: Computer | None = None) -> None:
         self.service = service
         self.find_player = find_player
+        self.computer = computer  # None where the computer does not play
 
     def words(self) -> list[str]:
         return sorted(name[4:] for name in dir(self) if name.startswith("cmd_"))
@@ -114,10 +117,15 @@ class Commands:
         challenge bob clash white 3d
         challenge anyone clash random 7d unrated
         challenge bob clash none from bcccc/ffff/hdhd1/4/5/4/1DHDH/FFFF/CCCCB w 1
+        challenge computer 2 commander red
         Time per move: 1d, 2d, 3d, 5d, 7d, 14d or none (the default).
+        The computer plays at levels 1 (a beginner) to 5 (its strongest); 3 by default.
         """
         variant = all_variants()[0]
         words = list(args)
+        against_computer = read_level(words) if self.computer else None
+        if against_computer is not None:
+            words = against_computer[1]
         start_fen = None
         if "from" in [w.lower() for w in words]:
             k = [w.lower() for w in words].index("from")
@@ -157,6 +165,10 @@ class Commands:
                 opponent = found
             else:
                 return Reply(f"I do not understand {word!r}. " + _usage("challenge"), ok=False)
+        if against_computer is not None and self.computer is not None:
+            return _reply(await self.computer.challenge(
+                sender, place, against_computer[0], variant.name, mode, side, days, start_fen,
+                rated))
         return _reply(await self.service.challenge(
             sender, place, opponent, variant.name, mode, side, days, start_fen, rated))
 

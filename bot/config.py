@@ -97,11 +97,15 @@ class Settings:
     email_max_bytes: int = field(default=1_048_576, metadata={"env": "COMMANDPOST_EMAIL_MAX_BYTES"})
     # mails per sender per hour; more are refused once, then dropped (stops mail loops)
     email_rate_limit: int = field(default=20, metadata={"env": "COMMANDPOST_EMAIL_RATE_LIMIT"})
+    # searches of the computer player that may run at once (one process each)
+    computer_searches: int = field(default=1, metadata={"env": "COMMANDPOST_COMPUTER_SEARCHES"})
 
     def __post_init__(self) -> None:
         if self.db_sync not in SYNC_MODES:
             raise ConfigError(f"COMMANDPOST_DB_SYNC is {self.db_sync!r}; it must be one of "
                               f"{', '.join(SYNC_MODES)}")
+        if self.computer_searches < 1:
+            raise ConfigError("COMMANDPOST_COMPUTER_SEARCHES must be at least 1")
         for name in ("vacation_days", "challenge_days"):
             if getattr(self, name) < 0:
                 raise ConfigError(f"{name} must not be negative")

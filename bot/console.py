@@ -19,6 +19,7 @@ from pathlib import Path
 from engine import EngineError, Move, get_variant
 
 from .commands import Commands, Reply
+from .computer import Computer
 from .config import ConfigError, Settings, add_db_option, settings_for
 from .model import Game, Notification, Player
 from .picture import write_png
@@ -41,7 +42,8 @@ class Console:
         self.service = service
         self.settings = settings
         self.out = out
-        self.commands = Commands(service, self.find_player)
+        self.computer = Computer(service)
+        self.commands = Commands(service, self.find_player, self.computer)
         self.scheduler = Scheduler(service)
         self.player: Player | None = None
 
@@ -76,6 +78,7 @@ class Console:
             assert self.player is not None
             reply = await self._command(self.player, words, line)
             await self.show(reply)
+            await self.computer.play_due()  # the computer answers before the next prompt
         await self.service.deliver(TRANSPORT, self._print_notification)
         return True
 
@@ -158,19 +161,28 @@ async def run(settings: Settings, name: str, lines: Callable[[str], str] = input
         return 1
     async with service:
         console = Console(service, settings)
-        print(f"commandpost console on {settings.db_path}. Type `help` for the commands, "
-              f"`as NAME` to choose who is typing, `quit` to leave.")
-        await console.switch(name)
-        await console.run_line("games")
-        while True:
-            prompt = f"{console.player.display_name}> " if console.player else "> "
-            try:
-                line = await asyncio.to_thread(lines, prompt)
-            except EOFError:
-                print()
-                return 0
-            if not await console.run_line(line):
-                return 0
+        try:
+            return await _session(console, settings, name, lines)
+        finally:
+            console.computer.close()
+
+
+async def _session(console: Console, settings: Settings, name: str,
+                   lines: Callable[[str], str]) -> int:
+    """Read and run lines until `quit` or the end of input."""
+    print(f"commandpost console on {settings.db_path}. Type `help` for the commands, "
+          f"`as NAME` to choose who is typing, `quit` to leave.")
+    await console.switch(name)
+    await console.run_line("games")
+    while True:
+        prompt = f"{console.player.display_name}> " if console.player else "> "
+        try:
+            line = await asyncio.to_thread(lines, prompt)
+        except EOFError:
+            print()
+            return 0
+        if not await console.run_line(line):
+            return 0
 
 
 def main(argv: list[str]) -> int:
