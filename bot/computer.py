@@ -34,6 +34,7 @@ import asyncio
 import logging
 import multiprocessing
 import time
+from collections.abc import Awaitable, Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass
 
@@ -133,6 +134,13 @@ class Computer:
         self._busy: set[int] = set()
         self._lost: dict[int, int] = {}  # game id -> its moves in a row scored as lost
         self._offered: dict[int, int] = {}  # game id -> turn of the last draw offer
+        self._wake = asyncio.Event()
+        #: called after a pass that answered something (transports deliver what it queued)
+        self.on_answer: list[Callable[[], Awaitable[None]]] = []
+
+    def wake(self) -> None:
+        """Make the running loop (`run`) look for games now."""
+        self._wake.set()
 
     # --- the pool -------------------------------------------------------------------
     @property
@@ -217,6 +225,9 @@ class Computer:
                 log.error("the computer could not answer in game #%d", game.id,
                           exc_info=result)
         await self.service.deliver(TRANSPORT, _drop)
+        if games:
+            for listener in self.on_answer:
+                await listener()
         return len(games)
 
     async def run(self, stop: asyncio.Event, poll_seconds: float = 1.0) -> None:
@@ -227,10 +238,11 @@ class Computer:
                 await self.play_due()
             except Exception:
                 log.exception("computer pass failed; retrying")
-            try:
-                await asyncio.wait_for(stop.wait(), timeout=poll_seconds)
-            except TimeoutError:
-                pass
+            waits = [asyncio.ensure_future(stop.wait()), asyncio.ensure_future(self._wake.wait())]
+            await asyncio.wait(waits, timeout=poll_seconds, return_when=asyncio.FIRST_COMPLETED)
+            for waiting in waits:
+                waiting.cancel()
+            self._wake.clear()
 
     async def _answer(self, game: Game) -> None:
         try:

@@ -11,6 +11,7 @@ import signal
 import discord
 from discord.ext import commands, tasks
 
+from ..computer import Computer
 from ..config import Settings
 from ..email_gateway.runner import run_email_gateway
 from ..model import Game, Player
@@ -24,6 +25,7 @@ from .views import ChallengeButton, GameButton, game_view
 
 log = logging.getLogger(__name__)
 SCHEDULER_SECONDS = 60.0
+COMPUTER_SECONDS = 1.0  # how often the computer looks for games to answer
 
 
 class CommandPost(commands.Bot):
@@ -39,6 +41,8 @@ class CommandPost(commands.Bot):
         self.service = service
         self.settings = settings
         self.notifier = Notifier(self)
+        self.computer = Computer(service)
+        self.computer.on_answer.append(self.flush)
         self._addresses: dict[int, str] = {}
         self._flush_lock = asyncio.Lock()
 
@@ -52,10 +56,23 @@ class CommandPost(commands.Bot):
         await asyncio.to_thread(pictures.warm_up)
         await self.tree.sync()
         self.scheduler.start()
+        self.thinking.start()
 
     async def close(self) -> None:
         self.scheduler.cancel()
+        self.thinking.cancel()
+        self.computer.close()
         await super().close()
+
+    @tasks.loop(seconds=COMPUTER_SECONDS)
+    async def thinking(self) -> None:
+        """The computer answers in its games (a pass after a restart finds the games whose
+        answer the restart interrupted)."""
+        await self.computer.play_due()
+
+    @thinking.error
+    async def _thinking_failed(self, error: BaseException) -> None:
+        log.error("computer pass failed", exc_info=error)
 
     @tasks.loop(seconds=SCHEDULER_SECONDS)
     async def scheduler(self) -> None:
@@ -161,7 +178,7 @@ async def run(settings: Settings) -> int:
             pass
     # with an e-mail address configured, the e-mail gateway runs beside the bot on the
     # same service (the bot's scheduler serves both)
-    mail = (asyncio.create_task(run_email_gateway(service, settings))
+    mail = (asyncio.create_task(run_email_gateway(service, settings, computer=bot.computer))
             if settings.email_address else None)
     try:
         async with bot:

@@ -12,6 +12,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from engine import EngineError, all_variants, get_variant
+from engine.search import LEVELS
 
 from ..clock import ALLOWED_DAYS
 from ..model import Challenge, Game, Player
@@ -36,6 +37,8 @@ MAX_CHOICES = 25
 SIDES = [app_commands.Choice(name="first (White/Red)", value=0),
          app_commands.Choice(name="second (Black/Blue)", value=1),
          app_commands.Choice(name="random", value=-1)]
+COMPUTER_LEVELS = [app_commands.Choice(name=f"level {lv.number}: {lv.description}"[:100],
+                                       value=lv.number) for lv in LEVELS.values()]
 DAYS = [app_commands.Choice(name="no clock", value=0)] + [
     app_commands.Choice(name=f"{d} day{'s' if d > 1 else ''} per move", value=d)
     for d in ALLOWED_DAYS]
@@ -152,14 +155,16 @@ class PlayCommands(commands.Cog, name="Playing"):
     @app_commands.describe(opponent="Who to play (leave empty: anyone here may accept)",
                            variant="The variant to play", mode="The variant's mode",
                            side="Which side you play", days="Time per move",
-                           rated="Whether the game counts for ratings")
+                           rated="Whether the game counts for ratings",
+                           computer="Play the computer at this level (it accepts at once)")
     @app_commands.autocomplete(variant=variant_names, mode=mode_names)
-    @app_commands.choices(side=SIDES, days=DAYS)
+    @app_commands.choices(side=SIDES, days=DAYS, computer=COMPUTER_LEVELS)
     async def challenge(self, interaction: discord.Interaction,
                         opponent: discord.Member | None = None, variant: str | None = None,
                         mode: str | None = None, side: int | None = None,
-                        days: int | None = None, rated: bool = True) -> None:
-        """Challenge someone, or anyone here, to a correspondence game."""
+                        days: int | None = None, rated: bool = True,
+                        computer: int | None = None) -> None:
+        """Challenge someone, or anyone here, or the computer, to a correspondence game."""
         sender = await self.bot.player_of(interaction.user)
         place = self._challenge_place(interaction)
         server: dict[str, object] = {}
@@ -175,6 +180,12 @@ class PlayCommands(commands.Cog, name="Playing"):
             return
         if days is None:
             days = int(server.get("days", self.bot.settings.default_days) or 0)  # type: ignore[call-overload]
+        if computer is not None or (opponent is not None and self.bot.user is not None
+                                    and opponent.id == self.bot.user.id):
+            await self._challenge_computer(interaction, sender, place, computer, variant, mode,
+                                           None if side in (None, -1) else side, days or None,
+                                           rated)
+            return
         target = None
         if opponent is not None:
             if opponent.bot:
@@ -193,6 +204,24 @@ class PlayCommands(commands.Cog, name="Playing"):
         await interaction.response.send_message(
             f"{result.message}\n{who}: press Accept, or `/accept challenge:{number}`.",
             view=challenge_view(number))
+        await self.bot.flush()
+
+    async def _challenge_computer(self, interaction: discord.Interaction, sender: Player,
+                                  place: str, level: int | None, variant: str | None,
+                                  mode: str | None, side: int | None, days: int | None,
+                                  rated: bool) -> None:
+        """The computer accepts at once: the game's thread opens with the board."""
+        result = await self.bot.computer.challenge(sender, place, level, variant, mode, side,
+                                                   days, rated=rated)
+        if isinstance(result, Refusal):
+            await self.bot.answer(interaction, result)
+            return
+        await interaction.response.defer(thinking=True)
+        assert result.game is not None
+        thread = await self._open_thread(interaction, result.game)
+        where = (f"Play in {thread.mention}." if thread is not None
+                 else f"Play here with `/move game:{result.game.id}`.")
+        await interaction.followup.send(f"{result.message}\n{where}")
         await self.bot.flush()
 
     @app_commands.command(name="accept")

@@ -19,6 +19,7 @@ from email.message import EmailMessage
 from engine import EngineError, Move, get_variant
 
 from ..commands import Commands, Reply, _reply
+from ..computer import Computer
 from ..config import Settings
 from ..model import Game, Notification, Player
 from ..records import END
@@ -58,12 +59,12 @@ class EmailGateway:
     """Turns mails into service calls and service answers and notifications into mails."""
 
     def __init__(self, service: GameService, settings: Settings,
-                 send: Send | None = None) -> None:
+                 send: Send | None = None, computer: Computer | None = None) -> None:
         self.service = service
         self.settings = settings
         self.address = settings.email_address
         self.send = send or Mailer(settings).send
-        self.commands = Commands(service, self.find_player)
+        self.commands = Commands(service, self.find_player, computer)
         self.rate = RateLimit(settings.email_rate_limit)
         self.outbox_ready = asyncio.Event()  # set when a command may have queued mail
         self._delivering = asyncio.Lock()
