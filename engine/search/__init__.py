@@ -111,18 +111,18 @@ class Thinker:
         game = self.game
         state = game.root(position)
         side = game.side(state)
-        if not isinstance(game, ChieftainGame):
-            r = self.search.run(state, max_depth, budget * 0.95, lv.noise)
-            return self._thought(game.to_move(position, r.move), r, start)
-        codes: list[int] = []
+        # a turn of several steps (a Chieftain turn, a deploy) is searched step by step,
+        # each step with a share of the time left
+        codes: list = []
         nodes = 0
         first: Result | None = None
         while True:
             left = budget * 0.95 - (self.clock() - start)
-            r = self.search.run(state, max_depth, max(left * STEP_SHARE, 0.0), lv.noise)
+            share = left * STEP_SHARE if codes or game.several_steps(state) else left
+            r = self.search.run(state, max_depth, max(share, 0.0), lv.noise)
             nodes += r.nodes
             first = first or r
-            codes.append(r.move)  # type: ignore[arg-type]
+            codes.append(r.move)
             state = game.play(state, r.move)
             if game.side(state) != side or game.lost(state):
                 break

@@ -106,6 +106,10 @@ class ChieftainGame:
             return 0
         return _VALUE[victim]
 
+    def several_steps(self, state: State) -> bool:
+        """Whether the turn starting in ``state`` may take several steps."""
+        return True
+
     def step_width(self, state: State) -> int:
         return STEP_WIDTH if state[0].made else 0
 

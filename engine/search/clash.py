@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..clash import FORWARD, INDEX, NAMES, NEIGHBOURS, NO_NODE, STEP, TOPO, generate, make_raw
+from ..clash import FORWARD, NAMES, NEIGHBOURS, NO_NODE, STEP, TOPO, generate, make_raw
 from ..move import Move, Step
 from ..position import Position
 from .zobrist import SIDE, board_key, moved_key
@@ -88,6 +88,10 @@ class ClashGame:
             total += v if p.isupper() == (side == 1) else -v  # type: ignore[union-attr]
         return max(total, 0)
 
+    def several_steps(self, state: State) -> bool:
+        """Whether the turn starting in ``state`` may take several steps."""
+        return False
+
     def step_width(self, state: State) -> int:
         return 0
 
@@ -116,16 +120,16 @@ class ClashGame:
         total = score[0] - score[1]
         return total if side == 0 else -total
 
+    def to_turn(self, position: Position, moves: list) -> Move:
+        """The engine's move for the search's move (a turn here is one move)."""
+        return self.to_move(position, moves[0])
+
     def to_move(self, position: Position, raw: tuple) -> Move:
         i, t, caps, drop, becomes = raw
         unit = position.cells[i].upper()  # type: ignore[union-attr]
         return Move((Step(NAMES[i], NAMES[t], tuple(NAMES[c] for c in caps), unit, "", drop,
                           becomes),))
 
-    def from_move(self, position: Position, move: Move) -> tuple:
-        s = move.steps[0]
-        return (INDEX[s.origin], INDEX[s.target], tuple(INDEX[c] for c in s.captures),
-                s.drop, s.becomes)
 
 
 def _room(cells: Sequence[str | None], i: int, side: int) -> int:

@@ -30,7 +30,6 @@ from ..combined_arms import (
     ROOK_RANGE,
     _legal,
     _make,
-    _raw_from_move,
     _to_move,
 )
 from ..move import Move
@@ -121,6 +120,10 @@ class CombinedArmsGame:
             total += VALUES[promo] - VALUES["P"]
         return total
 
+    def several_steps(self, state: State) -> bool:
+        """Whether the turn starting in ``state`` may take several steps."""
+        return False
+
     def step_width(self, state: State) -> int:
         return 0
 
@@ -148,8 +151,9 @@ class CombinedArmsGame:
                 total -= (1 - 2 * s) * KING_THREAT * (_MAN3[kings[s]] & occupied[1 - s]).bit_count()
         return total if side == 0 else -total
 
+    def to_turn(self, position: Position, moves: list) -> Move:
+        """The engine's move for the search's move (a turn here is one move)."""
+        return self.to_move(position, moves[0])
+
     def to_move(self, position: Position, raw: tuple) -> Move:
         return _to_move(position.cells, raw)
-
-    def from_move(self, position: Position, move: Move) -> tuple:
-        return _raw_from_move(move)

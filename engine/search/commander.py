@@ -23,13 +23,23 @@ Position terms:
 
 from __future__ import annotations
 
-from ..commander import to_move, to_raw
+from typing import NamedTuple
+
+from ..commander import to_move
 from ..commander_board import TOPO, ZONE
 from ..commander_pieces import PIECES, POINTS, STACKS
-from ..commander_rules import CAPTURES, SUICIDE, attacked, commander_square, legal_turns, make_turn
+from ..commander_rules import (
+    CAPTURES,
+    SUICIDE,
+    apply_steps,
+    attacked,
+    commander_square,
+    legal_turns,
+    make_turn,
+)
 from ..move import Move
 from ..position import Position
-from .zobrist import board_key
+from .zobrist import board_key, number
 
 VALUES = {letter: 10 * points for letter, points in POINTS.items()}
 VALUES["C"] = 0
@@ -47,7 +57,9 @@ _ZONES = tuple(tuple(frozenset(z) for z in level) for level in ZONE)
 #: The value of each piece string (heroes included), looked up per piece.
 _PIECE_VALUE = {p: int(VALUES[i.letter] * (1 + HERO if i.heroic else 1)) for p, i in PIECES.items()}
 
-State = tuple[tuple[str | None, ...], int, int]
+State = tuple[tuple[str | None, ...], int, int, "Deploy | None"]
+END = "end"
+STEP_WIDTH = 5  # deploy steps searched after the first (ending the deploy is always searched)
 
 
 def stack_value(stack: str) -> int:
@@ -57,24 +69,82 @@ def stack_value(stack: str) -> int:
     return value + COMMANDER_CAPTURE if info.has_commander else value
 
 
+class Deploy(NamedTuple):
+    """A deploy in progress: the board at the start of the turn, the stack's square, the
+    steps so far and the legal deploys that begin with them."""
+
+    start: tuple[str | None, ...]
+    origin: int
+    steps: tuple[tuple, ...]
+    candidates: tuple[tuple, ...]
+
+
 class CommanderGame:
-    """`Game` for Commander Chess: a state is (cells, side, key); a move is a raw turn
-    (a whole-stack move or a complete deploy, from the engine's generator)."""
+    """`Game` for Commander Chess. A state is (cells, side, key, deploy): ``deploy`` is
+    None at the start of a turn, else the `Deploy` in progress (``cells`` then show its
+    steps made). A move is a raw whole-stack turn, a deploy step ``("step", origin, raw
+    step)``, or
+    `END` (the deploy stops here). Deploys are searched one step at a time (rules §5.5:
+    one piece after another from the stack): their steps come from the engine's own list
+    of complete legal deploys, so every path ends in a legal turn."""
 
     quiescence_depth = 3  # a turn list costs a millisecond here: keep the horizon short
 
+    def __init__(self) -> None:
+        self._turns: dict[tuple, list] = {}
+
     def root(self, position: Position) -> State:
-        return position.cells, position.side, board_key(position.cells, position.side)
+        return position.cells, position.side, board_key(position.cells, position.side), None
+
+    def _legal(self, cells: tuple[str | None, ...], side: int) -> list:
+        """The engine's legal turns, kept for the positions whose deploys are being
+        searched (a deploy's steps read them again)."""
+        found = self._turns.get((cells, side))
+        if found is None:
+            if len(self._turns) > 2000:
+                self._turns.clear()
+            found = self._turns[(cells, side)] = legal_turns(cells, side)
+        return found
 
     def moves(self, state: State) -> list:
-        return legal_turns(state[0], state[1])
+        cells, side, _, deploy = state
+        if deploy is None:
+            turns = self._legal(cells, side)
+            whole = [t for t in turns if not t[2]]
+            firsts = list(dict.fromkeys(("step", t[0], t[1][0]) for t in turns if t[2]))
+            return whole + firsts
+        n = len(deploy.steps)
+        done = any(len(t[1]) == n for t in deploy.candidates)
+        following = list(dict.fromkeys(("step", deploy.origin, t[1][n])
+                                       for t in deploy.candidates if len(t[1]) > n))
+        return [END, *following] if done else following
 
-    def play(self, state: State, turn: tuple) -> State:
-        cells, side, _ = state
+    def play(self, state: State, move: tuple) -> State:
+        cells, side, key, deploy = state
+        if move == END:
+            return self._finish(deploy.start, side, (deploy.origin, deploy.steps, True))
+        if move[0] != "step":
+            return self._finish(cells, side, move)
+        origin, step = move[1], move[2]
+        if deploy is None:
+            deploy = Deploy(cells, origin, (), tuple(t for t in self._legal(cells, side)
+                                                     if t[2] and t[0] == origin))
+        steps = deploy.steps + (step,)
+        n = len(steps)
+        candidates = tuple(t for t in deploy.candidates if t[1][:n] == steps)
+        if all(len(t[1]) == n for t in candidates):  # complete, and nothing extends it
+            return self._finish(deploy.start, side, (deploy.origin, steps, True))
+        board = list(deploy.start)
+        apply_steps(board, deploy.origin, steps, True)
+        after = tuple(board)
+        key = board_key(after, side) ^ number(-1 - deploy.origin, steps)
+        return after, side, key, Deploy(deploy.start, deploy.origin, steps, candidates)
+
+    def _finish(self, cells: tuple[str | None, ...], side: int, turn: tuple) -> State:
         board, _, _ = make_turn(cells, side, turn)
         after = tuple(board)
         # the end of a turn may promote pieces anywhere (heroes): the key is recomputed
-        return after, 1 - side, board_key(after, 1 - side)
+        return after, 1 - side, board_key(after, 1 - side), None
 
     def side(self, state: State) -> int:
         return state[1]
@@ -92,10 +162,12 @@ class CommanderGame:
             return -1_000_000  # checkmated (`core.WIN`)
         return 0  # stalemate is a draw
 
-    def gain(self, state: State, turn: tuple) -> int:
+    def gain(self, state: State, move: tuple) -> int:
+        if move == END:
+            return 0
         cells = state[0]
         total = 0
-        for unit, target, kind in turn[1]:
+        for unit, target, kind in ((move[2],) if move[0] == "step" else move[1]):
             if kind in CAPTURES:
                 victim = cells[target]
                 if victim is not None:
@@ -104,8 +176,12 @@ class CommanderGame:
                     total -= stack_value(unit)
         return max(total, 0)
 
+    def several_steps(self, state: State) -> bool:
+        """Whether the turn starting in ``state`` may take several steps."""
+        return any(m[0] == "step" for m in self.moves(state))
+
     def step_width(self, state: State) -> int:
-        return 0
+        return STEP_WIDTH if state[3] is not None else 0
 
     def evaluate(self, state: State) -> int:
         cells, side = state[0], state[1]
@@ -147,8 +223,10 @@ class CommanderGame:
         total = score[0] - score[1]
         return total if side == 0 else -total
 
-    def to_move(self, position: Position, turn: tuple) -> Move:
-        return to_move(turn)
-
-    def from_move(self, position: Position, move: Move) -> tuple:
-        return to_raw(move, position.side)
+    def to_turn(self, position: Position, moves: list) -> Move:
+        """The engine's move for the moves the search played in one turn from
+        ``position``: a whole-stack move, or a deploy's steps."""
+        if moves[0][0] != "step":
+            return to_move(moves[0])
+        steps = tuple(m[2] for m in moves if m != END)
+        return to_move((moves[0][1], steps, True))

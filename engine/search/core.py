@@ -68,6 +68,10 @@ class Game(Protocol):
     def gain(self, state: Any, move: Hashable) -> int:
         """What ``move`` captures (0 for a quiet move), for ordering and quiescence."""
 
+    def several_steps(self, state: Any) -> bool:
+        """Whether the turn starting in ``state`` may take several steps (its first step
+        then gets a share of the time only)."""
+
     def step_width(self, state: Any) -> int:
         """How many steps to search in this state: 0 for all of them. When the steps are
         cut to the best-ordered ones, the first move `moves` lists (ending the turn) is

@@ -51,20 +51,52 @@ class FakeClock:
         return self.now
 
 
+def whole_turns(game, state) -> list[tuple[list, object]]:
+    """Every way the search can play a turn from ``state``, step by step: (the steps, the
+    state after them)."""
+    side = game.side(state)
+    found: list[tuple[list, object]] = []
+
+    def walk(current, path: list) -> None:
+        for move in game.moves(current):
+            after = game.play(current, move)
+            if game.side(after) != side:
+                found.append((path + [move], after))
+            else:
+                walk(after, path + [move])
+    walk(state, [])
+    return found
+
+
 @pytest.mark.parametrize("name", SINGLE_MOVE)
-def test_search_moves_are_the_engine_moves(name: str) -> None:
+def test_search_turns_are_the_engine_moves(name: str) -> None:
     variant, game = get_variant(name), game_for(name)
     for position in random_positions(name, POSITIONS[name]):
         state = game.root(position)
-        raws = game.moves(state)
-        legal = variant.legal_moves(position)
-        assert sorted(map(repr, (game.to_move(position, r) for r in raws))) == \
-            sorted(map(repr, legal))
-        raw = raws[len(raws) // 2]
-        after = game.play(state, raw)
-        expected = variant.make_move(position, game.to_move(position, raw))
+        turns = whole_turns(game, state)
+        moves = [game.to_turn(position, path) for path, _ in turns]
+        assert sorted(map(repr, moves)) == sorted(map(repr, variant.legal_moves(position)))
+        move, after = moves[len(moves) // 2], turns[len(moves) // 2][1]
+        expected = variant.make_move(position, move)
         assert after[0] == expected.cells and after[1] == expected.side
         assert after[2] == board_key(expected.cells, expected.side)  # incremental Zobrist
+
+
+def test_commander_deploys_are_searched_step_by_step() -> None:
+    variant, game = get_variant("commander"), game_for("commander")
+    # a Red air force carrying a tank on e4, a Blue infantry on f5
+    position = variant.parse_position("7c1ee/11/11/11/11/11/11/5i5/4(FT)6/11/11/6C2EE r - - 0 1",
+                                      relaxed=True)
+    deploys = [m for m in variant.legal_moves(position) if m.kind == "deploy"]
+    state = game.root(position)
+    firsts = [m for m in game.moves(state) if m[0] == "step"]
+    assert len(deploys) > 20 and len(firsts) == len({d.steps[0] for d in deploys})
+    assert game.several_steps(state)
+    turns = whole_turns(game, state)
+    assert sorted(repr(game.to_turn(position, path)) for path, _ in turns) == \
+        sorted(map(repr, variant.legal_moves(position)))
+    thought = Thinker("commander", FakeClock(), seed=2).think(position, LEVELS[4], depth=3)
+    assert thought.move in variant.legal_moves(position)
 
 
 @pytest.mark.parametrize("name", ["mini-chieftain", "micro-chieftain"])
