@@ -29,7 +29,8 @@ from collections.abc import Sequence
 from ..clash import FORWARD, NAMES, NEIGHBOURS, NO_NODE, STEP, TOPO, generate, make_raw
 from ..move import Move, Step
 from ..position import Position
-from .zobrist import SIDE, board_key, moved_key
+from .board import OneMoveGame, State
+from .zobrist import SIDE, moved_key
 
 VALUES = {"C": 500, "F": 300, "S": 650, "B": 250, "H": 180, "D": 120}
 LAST_COMMANDERS = {1: 1500, 2: 300}
@@ -44,16 +45,12 @@ _NEAR2 = tuple(frozenset(NEIGHBOURS[i]) | {t for m in NEIGHBOURS[i] for t in NEI
                for i in range(len(NAMES)))
 _THREATS = ("BHS", "bhs")
 
-State = tuple[tuple[str | None, ...], int, int]  # cells, side to move, key
 
-
-class ClashGame:
+class ClashGame(OneMoveGame):
     """`Game` for Clash of Command: a state is (cells, side, key); a move is a raw move."""
 
+    royal = "C"
     quiescence_depth = 6
-
-    def root(self, position: Position) -> State:
-        return position.cells, position.side, board_key(position.cells, position.side)
 
     def moves(self, state: State) -> list:
         return generate(state[0], state[1])
@@ -63,18 +60,6 @@ class ClashGame:
         after = tuple(make_raw(cells, side, raw))
         key = moved_key(key, cells, after, (raw[0], raw[1], *raw[2])) ^ SIDE
         return after, 1 - side, key
-
-    def side(self, state: State) -> int:
-        return state[1]
-
-    def key(self, state: State) -> int:
-        return state[2]
-
-    def lost(self, state: State) -> bool:
-        return ("C" if state[1] == 0 else "c") not in state[0]
-
-    def stuck(self, state: State) -> int:
-        return 0
 
     def gain(self, state: State, raw: tuple) -> int:
         caps = raw[2]
@@ -87,13 +72,6 @@ class ClashGame:
             v = _VALUE[p]  # type: ignore[index]
             total += v if p.isupper() == (side == 1) else -v  # type: ignore[union-attr]
         return max(total, 0)
-
-    def several_steps(self, state: State) -> bool:
-        """Whether the turn starting in ``state`` may take several steps."""
-        return False
-
-    def step_width(self, state: State) -> int:
-        return 0
 
     def evaluate(self, state: State) -> int:
         cells, side = state[0], state[1]
@@ -120,16 +98,11 @@ class ClashGame:
         total = score[0] - score[1]
         return total if side == 0 else -total
 
-    def to_turn(self, position: Position, moves: list) -> Move:
-        """The engine's move for the search's move (a turn here is one move)."""
-        return self.to_move(position, moves[0])
-
     def to_move(self, position: Position, raw: tuple) -> Move:
         i, t, caps, drop, becomes = raw
         unit = position.cells[i].upper()  # type: ignore[union-attr]
         return Move((Step(NAMES[i], NAMES[t], tuple(NAMES[c] for c in caps), unit, "", drop,
                           becomes),))
-
 
 
 def _room(cells: Sequence[str | None], i: int, side: int) -> int:

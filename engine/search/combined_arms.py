@@ -34,6 +34,7 @@ from ..combined_arms import (
 )
 from ..move import Move
 from ..position import Position
+from .board import OneMoveGame, State
 from .zobrist import SIDE, board_key, moved_key
 
 VALUES = {"P": 100, "N": 325, "B": 300, "R": 450, "Q": 850, "K": 0}
@@ -63,8 +64,6 @@ _TABLE = {(letter if side == 0 else letter.lower()):
           tuple((1 - 2 * side) * _square_value(letter, side, i) for i in range(64))
           for letter in VALUES for side in (0, 1)}
 
-State = tuple[tuple[str | None, ...], int, int]
-
 
 def _kills(mask: int) -> tuple[int, ...]:
     out = []
@@ -75,13 +74,11 @@ def _kills(mask: int) -> tuple[int, ...]:
     return tuple(out)
 
 
-class CombinedArmsGame:
+class CombinedArmsGame(OneMoveGame):
     """`Game` for Combined Arms: a state is (cells, side, key); a move is a raw move."""
 
+    royal = "K"
     quiescence_depth = 3  # aviation can capture from almost anywhere: a short horizon
-
-    def root(self, position: Position) -> State:
-        return position.cells, position.side, board_key(position.cells, position.side)
 
     def moves(self, state: State) -> list:
         return _legal(state[0], state[1])
@@ -95,18 +92,6 @@ class CombinedArmsGame:
             key = moved_key(key, cells, after, (raw[0], raw[1], *_kills(raw[2]))) ^ SIDE
         return after, 1 - side, key
 
-    def side(self, state: State) -> int:
-        return state[1]
-
-    def key(self, state: State) -> int:
-        return state[2]
-
-    def lost(self, state: State) -> bool:
-        return ("K" if state[1] == 0 else "k") not in state[0]
-
-    def stuck(self, state: State) -> int:
-        return 0  # no move at all is a draw (rules §4)
-
     def gain(self, state: State, raw: tuple) -> int:
         kills, promo = raw[2], raw[3]
         total = 0
@@ -119,13 +104,6 @@ class CombinedArmsGame:
         if promo and promo != CASTLE:
             total += VALUES[promo] - VALUES["P"]
         return total
-
-    def several_steps(self, state: State) -> bool:
-        """Whether the turn starting in ``state`` may take several steps."""
-        return False
-
-    def step_width(self, state: State) -> int:
-        return 0
 
     def evaluate(self, state: State) -> int:
         cells, side = state[0], state[1]
@@ -150,10 +128,6 @@ class CombinedArmsGame:
             if kings[s] >= 0:
                 total -= (1 - 2 * s) * KING_THREAT * (_MAN3[kings[s]] & occupied[1 - s]).bit_count()
         return total if side == 0 else -total
-
-    def to_turn(self, position: Position, moves: list) -> Move:
-        """The engine's move for the search's move (a turn here is one move)."""
-        return self.to_move(position, moves[0])
 
     def to_move(self, position: Position, raw: tuple) -> Move:
         return _to_move(position.cells, raw)
