@@ -124,7 +124,7 @@ class Thinker:
             first = first or r
             codes.append(r.move)
             state = game.play(state, r.move)
-            if game.side(state) != side or game.lost(state):
+            if game.side(state) != side or game.result(state) is not None:
                 break
         first.nodes = nodes
         return self._thought(game.to_turn(position, codes), first, start)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from ..move import Move
 from ..position import Position
+from .core import WIN
 from .zobrist import board_key
 
 State = tuple[tuple[str | None, ...], int, int]  # cells, side to move, key
@@ -12,7 +13,8 @@ State = tuple[tuple[str | None, ...], int, int]  # cells, side to move, key
 
 class OneMoveGame:
     """Base of `core.Game`s whose turn is one move; ``royal`` is the letter whose loss
-    (all of them) loses the game."""
+    (all of them) loses the game, whoever took the last one (Clash of Command: a side
+    may take or transform its own Commanders)."""
 
     royal: str
 
@@ -25,9 +27,12 @@ class OneMoveGame:
     def key(self, state: State) -> int:
         return state[2]
 
-    def lost(self, state: State) -> bool:
-        royal = self.royal if state[1] == 0 else self.royal.lower()
-        return royal not in state[0]
+    def result(self, state: State) -> int | None:
+        cells = state[0]
+        mine, theirs = (self.royal, self.royal.lower())[::1 if state[1] == 0 else -1]
+        if mine not in cells:
+            return -WIN  # also when both are gone: the side that moved last wins
+        return WIN if theirs not in cells else None
 
     def stuck(self, state: State) -> int:
         return 0  # no move at all is a draw in both variants

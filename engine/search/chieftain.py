@@ -42,6 +42,7 @@ from ..chieftain import (
 )
 from ..move import Move
 from ..position import Position
+from .core import WIN
 from .zobrist import SIDE, board_key, moved_key
 
 END = -1
@@ -91,8 +92,11 @@ class ChieftainGame:
             return key
         return key ^ hash((turn.made, turn.moved, turn.feasible, turn.chiefs))
 
-    def lost(self, state: State) -> bool:
-        return not state[0].chiefs
+    def result(self, state: State) -> int | None:
+        turn = state[0]
+        if not turn.chiefs:
+            return -WIN
+        return WIN if not turn.enemy_chiefs else None
 
     def stuck(self, state: State) -> int:
         return 0  # no legal move at the start of a turn is a draw

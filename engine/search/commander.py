@@ -39,6 +39,7 @@ from ..commander_rules import (
 )
 from ..move import Move
 from ..position import Position
+from .core import WIN
 from .zobrist import board_key, number
 
 VALUES = {letter: 10 * points for letter, points in POINTS.items()}
@@ -152,14 +153,17 @@ class CommanderGame:
     def key(self, state: State) -> int:
         return state[2]
 
-    def lost(self, state: State) -> bool:
-        return commander_square(state[0], state[1]) is None
+    def result(self, state: State) -> int | None:
+        cells, side = state[0], state[1]
+        if commander_square(cells, side) is None:
+            return -WIN
+        return WIN if commander_square(cells, 1 - side) is None else None
 
     def stuck(self, state: State) -> int:
         cells, side = state[0], state[1]
         own = commander_square(cells, side)
         if own is not None and attacked(cells, own, 1 - side):
-            return -1_000_000  # checkmated (`core.WIN`)
+            return -WIN  # checkmated
         return 0  # stalemate is a draw
 
     def gain(self, state: State, move: tuple) -> int:

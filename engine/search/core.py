@@ -55,8 +55,9 @@ class Game(Protocol):
     def key(self, state: Any) -> int:
         """The Zobrist key: equal states, equal keys."""
 
-    def lost(self, state: Any) -> bool:
-        """Whether the side to move has lost already (its royal pieces are gone)."""
+    def result(self, state: Any) -> int | None:
+        """None while the game goes on; once it is decided (royal pieces gone), `WIN`
+        for the side to move, `WIN` negated, or 0."""
 
     def stuck(self, state: Any) -> int:
         """The score for the side to move when it has no legal move: `WIN` negated when
@@ -173,8 +174,9 @@ class Search:
     def _negamax(self, state: Any, depth: int, alpha: int, beta: int, ply: int) -> int:
         self._tick()
         game = self.game
-        if game.lost(state):
-            return -WIN + ply
+        decided = game.result(state)
+        if decided is not None:
+            return decided - ply if decided > 0 else decided + ply if decided < 0 else 0
         if depth <= 0:
             return self._quiesce(state, alpha, beta, ply, 0)
         key = game.key(state)
@@ -237,8 +239,9 @@ class Search:
 
     def _quiesce(self, state: Any, alpha: int, beta: int, ply: int, qdepth: int) -> int:
         game = self.game
-        if game.lost(state):
-            return -WIN + ply
+        decided = game.result(state)
+        if decided is not None:
+            return decided - ply if decided > 0 else decided + ply if decided < 0 else 0
         stand = game.evaluate(state)
         if stand >= beta or qdepth >= getattr(game, "quiescence_depth", QS_DEPTH):
             return stand

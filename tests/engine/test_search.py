@@ -72,3 +72,13 @@ def test_the_start_is_not_scored_as_won() -> None:
     position = get_variant("clash").start_position()
     result = Search(game, still_clock).run(game.root(position), 2, 1.0)
     assert abs(result.score) < 1000 and result.depth == 2
+
+
+def test_clash_never_gives_up_its_last_commander() -> None:
+    variant = get_variant("clash")
+    # Black's last Commander on e9 could turn into a Factor or a Brute: that loses at once
+    position = variant.parse_position("2c1f/4/5/4/5/4/5/4/C4 b 1")
+    for seed in range(4):
+        thought = Thinker("clash", still_clock, seed).think(position, LEVELS[1], depth=1)
+        after = variant.make_move(position, thought.move)
+        assert "c" in after.cells, variant.format_move(position, thought.move)

@@ -112,7 +112,7 @@ def test_chieftain_steps_are_the_engine_steps(name: str) -> None:
         # a whole turn played step by step is a legal turn of the engine
         played: list[int] = []
         side = game.side(state)
-        while game.side(state) == side and not game.lost(state):
+        while game.side(state) == side and game.result(state) is None:
             moves = game.moves(state)
             code = rng.choice(moves)
             played.append(code)
