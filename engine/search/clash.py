@@ -4,9 +4,10 @@ Material (centipawns, a Droid on its own row about 120). The rules' win conditio
 the values more than any exchange arithmetic: a side with no Commander has lost, and
 Commanders never capture, so:
 
-* **Commander 500**, plus 300 while a side has only two and 1,500 for the last one: the
-  game is lost with the last Commander, so it must never be traded (the program known to
-  throw its Commanders away lost exactly that way).
+* **Commanders: 1,000 each, the third from last 1,300, the second from last 2,000 and
+  the last 4,000**: the game is lost with the last Commander, so each one lost costs more
+  than the one before, and none is traded for material or turned into a builder to dodge
+  a threat (the program known to throw its Commanders away lost exactly that way).
 * **Factor 300**: a builder, like the Commander it makes a new Droid or Hawk every time it
   steps, so it is the army's reserve.
 * **Slicer 650**: slides any distance capturing every piece on the line, the only piece
@@ -19,7 +20,9 @@ Position terms: builders' room (each empty forward node where a Commander or Fac
 build, +6: a builder walled in builds nothing — the mobility term), advancement of Droids
 and Hawks towards the back row where they become Slicers (+10 per row), and Commander
 safety (-35 per enemy Brute, Hawk or Slicer within two nodes, which can reach it next
-move).
+move), and Commanders staying home (-40 per row a Commander has stepped forward: a
+Commander builds only by stepping forward, where it meets the enemy; Factors build as
+well and risk less).
 """
 
 from __future__ import annotations
@@ -32,11 +35,13 @@ from ..position import Position
 from .board import OneMoveGame, State
 from .zobrist import SIDE, moved_key
 
-VALUES = {"C": 500, "F": 300, "S": 650, "B": 250, "H": 180, "D": 120}
-LAST_COMMANDERS = {1: 1500, 2: 300}
+VALUES = {"C": 1000, "F": 300, "S": 650, "B": 250, "H": 180, "D": 120}
+#: What the last, second from last and third from last Commander are worth.
+LAST_COMMANDERS = (4000, 2000, 1300)
 BUILD_ROOM = 6
 ADVANCE = 10
 THREAT = 35
+COMMANDER_FORWARD = 40
 _VALUE = {**VALUES, **{k.lower(): v for k, v in VALUES.items()}}
 _RANK = tuple(c[1] for c in TOPO.coords)
 _TOP = max(_RANK)
@@ -82,15 +87,18 @@ class ClashGame(OneMoveGame):
                 continue
             s = 0 if p.isupper() else 1
             kind = p.upper()
-            score[s] += VALUES[kind]
+            if kind != "C":
+                score[s] += VALUES[kind]
             if kind == "C" or kind == "F":
                 score[s] += BUILD_ROOM * _room(cells, i, s)
                 if kind == "C":
                     commanders[s].append(i)
+                    score[s] -= COMMANDER_FORWARD * (_RANK[i] if s == 0 else _TOP - _RANK[i])
             elif kind == "D" or kind == "H":
                 score[s] += ADVANCE * (_RANK[i] if s == 0 else _TOP - _RANK[i])
         for s in (0, 1):
-            score[s] += LAST_COMMANDERS.get(len(commanders[s]), 0)
+            n = len(commanders[s])
+            score[s] += sum(LAST_COMMANDERS[:n]) + VALUES["C"] * max(0, n - len(LAST_COMMANDERS))
             threats = _THREATS[1 - s]
             for c in commanders[s]:
                 score[s] -= THREAT * sum(1 for t in _NEAR2[c] if cells[t] is not None
