@@ -11,6 +11,8 @@ COPY pyproject.toml README.md ./
 COPY engine ./engine
 COPY renderer ./renderer
 COPY bot ./bot
+# the players' rules documents, read by `rules` from the working directory
+COPY docs/rules ./docs/rules
 RUN pip install . && useradd --create-home --uid 10001 commandpost \
     && mkdir -p /data && chown commandpost:commandpost /data
 

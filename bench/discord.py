@@ -57,7 +57,7 @@ async def _latencies(games: int, moves: int, db: Path) -> list[float]:
                                      rng=random.Random(1))
     bot = create_bot(service)
     out: list[float] = []
-    async with simcord.run(bot) as env:
+    async with simcord.run(bot, shard_count=1) as env:
         guild = env.create_guild()
         channel = guild.create_text_channel("games")
         alice = guild.add_member(env.create_user("alice"))
@@ -86,7 +86,7 @@ async def _memory(stored: int, db: Path) -> float:
     service = await GameService.open(Settings(db_path=db, db_sync="normal"),
                                      rng=random.Random(1))
     bot = create_bot(service)
-    async with simcord.run(bot) as env:
+    async with simcord.run(bot, shard_count=1) as env:
         guild = env.create_guild()
         channel = guild.create_text_channel("games")
         alice = guild.add_member(env.create_user("alice"))

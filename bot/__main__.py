@@ -2,9 +2,11 @@
 
 * ``commandpost`` — the main job: the Discord bot when a token is configured, otherwise
   a local console game on the default database.
-* ``commandpost console`` — the local console; ``commandpost discord`` — the Discord bot.
+* ``commandpost console`` — the local console; ``commandpost discord`` — the Discord bot;
+  ``commandpost discord sync`` — upload the bot's slash commands now.
 * ``commandpost render VARIANT [POSITION] -o FILE`` and ``commandpost gallery DIR`` —
   board pictures.
+* ``commandpost diagrams docs/rules`` — the pictures of the rules documents.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ COMMANDS = {
     "discord": "bot.discord_bot.app",
     "render": "bot.render_cli",
     "gallery": "bot.render_cli:gallery_main",
+    "diagrams": "bot.rules_diagrams:diagrams_main",
 }
 
 

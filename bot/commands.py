@@ -11,13 +11,16 @@ from __future__ import annotations
 import inspect
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 from engine import EngineError, all_variants, get_variant
 
 from .clock import describe_days, format_duration, format_time, parse_days
 from .computer import Computer, read_level
 from .model import Game, Player
+from .posts import DIGEST
 from .results import Done, Refusal, Result
+from .rules_docs import as_plain_text, rules_part
 from .service import GameService
 from .words import plural
 
@@ -35,6 +38,7 @@ class Reply:
     game: Game | None = None
     ply: int | None = None
     record: str | None = None  # a game record to hand over as a file
+    pictures: tuple[Path, ...] = ()  # picture files that go with the text (rules diagrams)
 
 
 def _reply(result: Result, show: bool = True) -> Reply:
@@ -99,15 +103,21 @@ class Commands:
         return Reply("Variants:\n" + "\n".join(lines))
 
     async def cmd_rules(self, sender: Player, place: str, args: list[str]) -> Reply:
-        """Show the rules of a variant.
+        """Show the rules of a variant, or one part: a piece or a section.
 
         rules clash
+        rules clash droid
+        rules commander notation
         """
+        if not args:
+            names = ", ".join(v.name for v in all_variants())
+            return Reply(f"Which variant? As in `rules clash` ({names}).", ok=False)
         try:
-            variant = get_variant(args[0] if args else all_variants()[0].name)
+            variant = get_variant(args[0])
         except EngineError as err:
             return Reply(str(err), ok=False)
-        return Reply(variant.rules_text or f"{variant.display_name}: no rules text yet.")
+        part = rules_part(variant, " ".join(args[1:]))
+        return Reply(as_plain_text(part.markdown), ok=part.found, pictures=part.pictures)
 
     # --- challenges -----------------------------------------------------------------
     async def cmd_challenge(self, sender: Player, place: str, args: list[str]) -> Reply:
@@ -405,6 +415,19 @@ class Commands:
             return Reply(f"{result.message} Vacation left this year: "
                          f"{format_duration(left) if left else 'none'}.")
         return _reply(result)
+
+    async def cmd_digest(self, sender: Player, place: str, args: list[str]) -> Reply:
+        """Get (or stop) a daily message listing the games waiting for your move.
+
+        digest on
+        digest off
+        """
+        word = args[0].lower() if args else ""
+        if word not in ("on", "off"):
+            return Reply("Say `digest on` or `digest off`.", ok=False)
+        await self.service.set_preference(sender, DIGEST, word == "on")
+        return Reply("You will get a daily digest of the games waiting for your move."
+                     if word == "on" else "You will get no daily digest.")
 
     async def cmd_rating(self, sender: Player, place: str, args: list[str]) -> Reply:
         """Show your rating in a variant (Glicko-2).

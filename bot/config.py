@@ -9,6 +9,8 @@ variable.
 | ``COMMANDPOST_CHALLENGE_DAYS``       | ``challenge_days``       | ``7``              |
 | ``COMMANDPOST_PICTURES``             | ``pictures_dir``         | ``boards``         |
 | ``COMMANDPOST_DISCORD_TOKEN``        | ``discord_token``        | (none)             |
+| ``COMMANDPOST_SHARD_COUNT``          | ``discord_shard_count``  | ``0`` (recommended)|
+| ``COMMANDPOST_SHARD_IDS``            | ``discord_shard_ids``    | (all shards)       |
 | ``COMMANDPOST_EMAIL_ADDRESS``        | ``email_address``        | (none: no e-mail)  |
 | ``COMMANDPOST_EMAIL_LISTEN_HOST``    | ``email_listen_host``    | ``127.0.0.1``      |
 | ``COMMANDPOST_EMAIL_LISTEN_PORT``    | ``email_listen_port``    | ``2525`` (0: off)  |
@@ -71,6 +73,10 @@ class Settings:
     # game's thread ("off": only /move; the intent must then not be enabled in the portal)
     typed_moves: str = field(default="on", metadata={"env": "COMMANDPOST_TYPED_MOVES"})
     log_level: str = field(default="INFO", metadata={"env": "COMMANDPOST_LOG_LEVEL"})
+    # Discord sharding: the total number of shards (0: as many as Discord recommends) and
+    # the shards this process runs ("": all of them; "0-3" or "0,1,2,3": a share of them)
+    discord_shard_count: int = field(default=0, metadata={"env": "COMMANDPOST_SHARD_COUNT"})
+    discord_shard_ids: str = field(default="", metadata={"env": "COMMANDPOST_SHARD_IDS"})
     # the e-mail gateway runs when this is set: the address players write to (and from
     # which mail is sent); its domain is the one replies with a game token go to
     email_address: str = field(default="", metadata={"env": "COMMANDPOST_EMAIL_ADDRESS"})

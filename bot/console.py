@@ -118,6 +118,8 @@ class Console:
     async def show(self, reply: Reply) -> None:
         """Print a reply, and the board it shows (as text, and as a PNG file)."""
         self.out(reply.text)
+        for picture in reply.pictures:
+            self.out(f"Picture: {picture}")
         if reply.game is None:
             return
         game = reply.game

@@ -138,4 +138,19 @@ SERVERS = Migration(3, "server settings and watchers of games", (
         PRIMARY KEY (game_id, player_id)) WITHOUT ROWID""",
 ))
 
-MIGRATIONS: tuple[Migration, ...] = (INITIAL, EMAIL_TOKENS, SERVERS)
+TRANSPORT_POSTS = Migration(6, "messages a transport posted and may edit; its own state", (
+    """CREATE TABLE posts (
+        transport TEXT NOT NULL,            -- discord
+        game_id INTEGER NOT NULL REFERENCES games (id),
+        kind TEXT NOT NULL,                 -- board (the live one), draw / takeback (an offer)
+        channel TEXT NOT NULL,              -- the transport's channel (or DM) id
+        message TEXT NOT NULL,              -- the transport's message id
+        created_at REAL NOT NULL,
+        PRIMARY KEY (transport, game_id, kind, message)) WITHOUT ROWID""",
+    """CREATE TABLE transport_state (
+        key TEXT PRIMARY KEY,               -- e.g. discord:command-tree
+        value TEXT NOT NULL,
+        updated_at REAL NOT NULL)""",
+))
+
+MIGRATIONS: tuple[Migration, ...] = (INITIAL, EMAIL_TOKENS, SERVERS, TRANSPORT_POSTS)

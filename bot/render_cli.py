@@ -170,7 +170,7 @@ def gallery_main(argv: list[str]) -> int:
     """Write every variant's start position and a few middle games to a folder.
 
     commandpost gallery docs/gallery
-    commandpost gallery /tmp/pictures --size 800
+    commandpost gallery pictures --size 800
     """
     parser = argparse.ArgumentParser(prog="commandpost gallery", description=gallery_main.__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)

@@ -71,6 +71,14 @@ class Rooms:
                                "WHERE w.game_id = ? ORDER BY w.created_at, p.id", (game_id,))
         return [Player.from_row(r) for r in rows]
 
+    async def watched_games(self, player: Player) -> list[Game]:
+        """The live games ``player`` watches."""
+        async with self.db.snapshot() as s:
+            rows = await s.all(Game.GAME_SQL + " JOIN watchers w ON w.game_id = g.id "
+                               "WHERE w.player_id = ? AND g.status = 'active' ORDER BY g.id",
+                               (player.id,))
+        return [Game.from_row(r) for r in rows]
+
     # --- server settings ------------------------------------------------------------
     async def server_settings(self, server: str) -> dict[str, Any]:
         """The settings a server's admins chose (an empty dict: the host's defaults)."""

@@ -49,6 +49,7 @@ from .clock import (
 )
 from .config import Settings
 from .model import Game, Notification, PlayedMove, Player, place_transport
+from .posts import Posts
 from .records import END
 from .results import Done, Reason, Refusal, Result
 from .rooms import Rooms
@@ -74,7 +75,7 @@ def _score(winner: int | None) -> str:
     return {0: "1-0", 1: "0-1"}.get(winner, "1/2-1/2")  # type: ignore[arg-type]
 
 
-class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Rooms):
+class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Rooms, Posts):
     """Players, challenges, games, clocks, ratings, records and the outbox."""
 
     def __init__(self, db: Database, settings: Settings | None = None, now: Clock = system_clock,
@@ -689,7 +690,8 @@ class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Room
         return {"vacations": await self.process_vacations(),
                 "timeouts": await self.process_timeouts(),
                 "reminders": await self.process_reminders(),
-                "challenges": await self.process_challenges()}
+                "challenges": await self.process_challenges(),
+                "digests": await self.process_digests()}
 
     async def process_timeouts(self) -> int:
         now = self.now()

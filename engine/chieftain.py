@@ -1,4 +1,9 @@
-"""mini-Chieftain and micro-Chieftain (Joe Joyce, 2008), complete: ``../shared/rules/chieftain.md``.
+"""mini-Chieftain and micro-Chieftain (Joe Joyce, 2008), complete.
+
+The rules for players: ``docs/rules/chieftain.md``, whose "Choices this project made"
+lists every decision taken where the original rules are silent, each with its test.
+Section marks (§) below refer to the numbered rules specification the engine was
+built from; the players' document says the same in its own words.
 
 Both games share this one implementation; each is a small class with its own pieces and
 start position (a position string, so another set-up is loaded the same way).

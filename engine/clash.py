@@ -1,4 +1,9 @@
-"""Clash of Command (Peter Stobbe, 2001), complete: ``../shared/rules/clash-of-command.md``.
+"""Clash of Command (Peter Stobbe, 2001), complete.
+
+The rules for players: ``docs/rules/clash.md``, whose "Choices this project made"
+lists every decision taken where the original rules are silent, each with its test.
+Section marks (§) below refer to the numbered rules specification the engine was
+built from; the players' document says the same in its own words.
 
 Representation: one cell per node of the 41-node graph, ``None`` or a piece letter (upper
 case White, lower case Black). A move is one `Step`: origin, target (the origin itself for

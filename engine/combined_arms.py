@@ -1,5 +1,9 @@
-"""Combined Arms Brigade Chess (Saleh Waziruddin), complete:
-``../shared/rules/combined-arms-brigade-chess.md``.
+"""Combined Arms Brigade Chess (Saleh Waziruddin), complete.
+
+The rules for players: ``docs/rules/combined-arms.md``, whose "Choices this project made"
+lists every decision taken where the original rules are silent, each with its test.
+Section marks (§) below refer to the numbered rules specification the engine was
+built from; the players' document says the same in its own words.
 
 Representation: the 8×8 `CHESS` board, one cell per square, ``None`` or a chess letter
 (upper case White, lower case Black). A move is identified by its effect (rules §2a): one

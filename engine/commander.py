@@ -1,4 +1,9 @@
-"""Commander Chess (Cờ Tư Lệnh), complete: ``/work/shared/rules/commander-chess.md``.
+"""Commander Chess (Cờ Tư Lệnh), complete.
+
+The rules for players: ``docs/rules/commander.md``, whose "Choices this project made"
+lists every decision taken where the original rules are silent, each with its test.
+Section marks (§) below refer to the numbered rules specification the engine was
+built from; the players' document says the same in its own words.
 
 The rules live in four modules: `commander_pieces` (pieces, stacks, carry table),
 `commander_board` (rays, terrain reach, zones), `commander_rules` (generation, attacks,

@@ -1,10 +1,18 @@
-"""The bot: `create_bot` builds a `commands.Bot` on a game service, with the command cogs,
-the buttons that survive restarts, the scheduler loop and the outbox delivery; `run` is
-the process (logging, signals, graceful shutdown)."""
+"""The bot: `create_bot` builds a `commands.AutoShardedBot` on a game service, with the
+command cogs, the buttons that survive restarts, the scheduler loop and the outbox
+delivery; `run` is the process (logging, signals, graceful shutdown).
+
+The command tree is uploaded to Discord only when it changed: its hash is kept by the
+service, and ``commandpost discord sync`` uploads it whatever the hash says. Uploading
+overwrites commands by name, so their ids, and the per-server permission overrides that
+hang on them, stay. The bot needs no privileged members intent: the users it writes to by
+DM are fetched once and kept."""
 
 from __future__ import annotations
 
 import asyncio
+import hashlib
+import json
 import logging
 import signal
 
@@ -18,32 +26,50 @@ from ..model import Game, Player
 from ..results import Done, Refusal, Result
 from ..service import GameService
 from ..storage import StorageError
-from . import logs, pictures
-from .notifier import Notifier
-from .places import TRANSPORT
+from . import live, logs, pictures
+from .notifier import Notifier, discord_times
+from .places import TRANSPORT, target_of
 from .views import ChallengeButton, GameButton, game_view
 
 log = logging.getLogger(__name__)
 SCHEDULER_SECONDS = 60.0
 COMPUTER_SECONDS = 1.0  # how often the computer looks for games to answer
+TREE_STATE = "discord:command-tree"  # the hash of the command tree last uploaded
 
 
-class CommandPost(commands.Bot):
+def shard_ids(text: str) -> list[int] | None:
+    """The shards a process runs, from ``0-3`` or ``0,1,2,3`` (None: all of them)."""
+    ids: list[int] = []
+    for part in text.replace(" ", "").split(","):
+        if not part:
+            continue
+        first, _, last = part.partition("-")
+        ids += range(int(first), int(last or first) + 1)
+    return ids or None
+
+
+class CommandPost(commands.AutoShardedBot):
     """The commandpost bot: every command is a call of ``service``."""
 
-    def __init__(self, service: GameService, settings: Settings) -> None:
+    def __init__(self, service: GameService, settings: Settings, *,
+                 sync_only: bool = False) -> None:
         intents = discord.Intents.default()
+        intents.members = False  # privileged; users are fetched when needed, then kept
         intents.message_content = settings.typed_moves.lower() in ("on", "yes", "true", "1")
         super().__init__(command_prefix=commands.when_mentioned, intents=intents,
                          help_command=None,
+                         shard_count=settings.discord_shard_count or None,
+                         shard_ids=shard_ids(settings.discord_shard_ids),
                          allowed_mentions=discord.AllowedMentions(users=True, everyone=False,
                                                                   roles=False))
         self.service = service
         self.settings = settings
+        self.sync_only = sync_only  # `commandpost discord sync`: upload the tree, then stop
         self.notifier = Notifier(self)
         self.computer = Computer(service)
         self.computer.on_answer.append(self.flush)
         self._addresses: dict[int, str] = {}
+        self._users: dict[int, discord.User] = {}
         self._flush_lock = asyncio.Lock()
 
     async def setup_hook(self) -> None:
@@ -53,10 +79,39 @@ class CommandPost(commands.Bot):
         for cog in (PlayCommands(self), InfoCommands(self), AdminCommands(self)):
             await self.add_cog(cog)
         self.add_dynamic_items(GameButton, ChallengeButton)
+        await self.sync_tree(force=self.sync_only)
+        if self.sync_only:
+            return
         await asyncio.to_thread(pictures.warm_up)
+        if self.shard_ids is None or 0 in self.shard_ids:
+            self.scheduler.start()  # one process applies what falls due: the one of shard 0
+            self.thinking.start()  # and plays the computer's moves
+
+    def tree_hash(self) -> str:
+        """A hash of the global command tree as it would be uploaded."""
+        payload = [c.to_dict(self.tree) for c in self.tree.get_commands()]
+        text = json.dumps(sorted(payload, key=lambda c: c["name"]), sort_keys=True)
+        return hashlib.sha256(text.encode()).hexdigest()
+
+    async def sync_tree(self, force: bool = False) -> bool:
+        """Upload the command tree if it changed since the last upload (or ``force``);
+        whether it was uploaded."""
+        digest = self.tree_hash()
+        if not force and await self.service.transport_state(TREE_STATE) == digest:
+            log.info("command tree unchanged; not uploaded")
+            return False
         await self.tree.sync()
-        self.scheduler.start()
-        self.thinking.start()
+        await self.service.set_transport_state(TREE_STATE, digest)
+        log.info("command tree uploaded")
+        return True
+
+    async def known_user(self, user_id: int) -> discord.User:
+        """A user, fetched from Discord once and then kept (no members intent needed)."""
+        found = self.get_user(user_id) or self._users.get(user_id)
+        if found is None:
+            found = await self.fetch_user(user_id)
+            self._users[user_id] = found
+        return found
 
     async def close(self) -> None:
         self.scheduler.cancel()
@@ -124,9 +179,12 @@ class CommandPost(commands.Bot):
     async def board_message(self, game: Game, lead: str, perspective: int = 0,
                             ) -> dict[str, object]:
         """The keyword arguments of a message showing ``game``: the text, the picture
-        with the last move marked, and the game's buttons while it goes on."""
+        with the last move marked, and the game's buttons while it goes on. The lead of
+        a finished game's message says how it ended."""
         mentions = await self.mentions(game)
-        text = f"{lead}\n{pictures.status_line(self.service, game, mentions)}"
+        text = lead
+        if not game.is_over:
+            text += f"\n{pictures.status_line(self.service, game, mentions)}"
         message: dict[str, object] = {"content": text}
         picture = await pictures.picture(self.service, game, perspective=perspective)
         if picture is not None:
@@ -135,10 +193,47 @@ class CommandPost(commands.Bot):
             message["view"] = game_view(game)
         return message
 
+    async def reply(self, interaction: discord.Interaction, **message: object,
+                    ) -> discord.InteractionMessage | discord.WebhookMessage | None:
+        """Answer an interaction publicly (or follow its deferral up); the message sent."""
+        if interaction.response.is_done():
+            return await interaction.followup.send(wait=True, **message)  # type: ignore[call-overload,no-any-return]
+        sent = await interaction.response.send_message(**message)  # type: ignore[arg-type]
+        resource = getattr(sent, "resource", None)
+        return resource if isinstance(resource, discord.InteractionMessage) else None
+
+    async def send_board(self, interaction: discord.Interaction, game: Game, lead: str,
+                         perspective: int = 0) -> None:
+        """Answer with ``game``'s board (the interaction deferred first: drawing takes
+        time). In the game's thread the new message is its live board; elsewhere (another
+        channel, a DM) it is a look at the board, without buttons. A finished game's board
+        announces its end."""
+        if not interaction.response.is_done():
+            await interaction.response.defer(thinking=True)
+        if game.is_over:
+            lead = "\n".join(filter(None, [lead, await live.ending_text(self, game)]))
+        message = await self.board_message(game, lead, perspective)
+        home = interaction.channel_id == (target_of(game.place) if game.place else None)
+        if not home:
+            message.pop("view", None)
+        sent = await self.reply(interaction, **message)
+        if home:
+            await live.board_posted(self, game, sent, interaction.channel_id or 0)
+        if game.is_over:
+            await live.ending_announced(self, game, sent, interaction.channel_id or 0)
+
+    async def board_sent(self, game: Game, sent: discord.abc.Snowflake | None,
+                         channel_id: int) -> None:
+        """``sent``, in the game's thread, shows ``game``'s board: it is the live one; a
+        finished game's end is said."""
+        await live.board_posted(self, game, sent, channel_id)
+        if game.is_over:
+            await live.ending_announced(self, game, sent, channel_id)
+
     async def answer(self, interaction: discord.Interaction, result: Result | str,
                      *, public: bool = False) -> None:
         """Answer with a refusal (only the sender sees it) or a plain message."""
-        text = result if isinstance(result, str) else _text(result)
+        text = discord_times(result if isinstance(result, str) else _text(result))
         ephemeral = isinstance(result, Refusal) or not public
         if interaction.response.is_done():
             await interaction.followup.send(text, ephemeral=ephemeral)
@@ -161,13 +256,20 @@ def create_bot(service: GameService, settings: Settings | None = None) -> Comman
     return CommandPost(service, settings or service.settings)
 
 
-async def run(settings: Settings) -> int:
-    """Run the bot until it is stopped (SIGINT/SIGTERM), then close cleanly."""
+async def _open_service(settings: Settings) -> GameService | None:
+    """The service for a process of the bot, its logging set up (None: it cannot open)."""
     logs.configure(settings.log_level)
     try:
-        service = await GameService.open(settings)
+        return await GameService.open(settings)
     except StorageError as err:
         log.error("%s", err)
+        return None
+
+
+async def run(settings: Settings) -> int:
+    """Run the bot until it is stopped (SIGINT/SIGTERM), then close cleanly."""
+    service = await _open_service(settings)
+    if service is None:
         return 1
     bot = create_bot(service, settings)
     loop = asyncio.get_running_loop()
@@ -195,10 +297,32 @@ async def run(settings: Settings) -> int:
     return 0
 
 
+async def sync(settings: Settings) -> int:
+    """Upload the command tree now, whatever its stored hash says, and remember its hash."""
+    service = await _open_service(settings)
+    if service is None:
+        return 1
+    bot = CommandPost(service, settings, sync_only=True)
+    try:
+        async with bot:
+            await bot.login(settings.discord_token)  # runs setup_hook, which uploads
+    except discord.LoginFailure:
+        log.error("Discord refused the token in COMMANDPOST_DISCORD_TOKEN")
+        return 1
+    finally:
+        await service.close()
+    print("commandpost discord sync: the command tree is uploaded")
+    return 0
+
+
 def main(argv: list[str]) -> int:
-    """``commandpost discord``: run the Discord bot with the settings from the environment."""
+    """``commandpost discord``: run the Discord bot with the settings from the environment;
+    ``commandpost discord sync``: upload its slash commands now."""
+    if argv and argv[0] not in ("sync",):
+        print("usage: commandpost discord [sync]")
+        return 2
     settings = Settings.from_env()
     if not settings.discord_token:
         print("commandpost discord: set COMMANDPOST_DISCORD_TOKEN to the bot's token")
         return 2
-    return asyncio.run(run(settings))
+    return asyncio.run(sync(settings) if argv else run(settings))

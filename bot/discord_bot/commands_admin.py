@@ -11,7 +11,7 @@ from discord.ext import commands
 from engine import EngineError, get_variant
 
 from ..results import Refusal
-from . import logs
+from . import live, logs
 from .commands_play import DAYS, PlayCommands
 from .places import server_key, target_of
 
@@ -33,6 +33,12 @@ class AdminCommands(commands.GroupCog, group_name="server"):
         self.bot = bot
         self.service = bot.service
         super().__init__()
+
+    async def _server_games(self, interaction: discord.Interaction,
+                            current: str) -> list[app_commands.Choice[int]]:
+        cog = self.bot.get_cog("Playing")
+        assert isinstance(cog, PlayCommands)
+        return await cog.watchable_games(interaction, current)
 
     @app_commands.command(name="settings")
     @app_commands.describe(channel="Where new games are played (their threads open there)",
@@ -72,8 +78,10 @@ class AdminCommands(commands.GroupCog, group_name="server"):
         await self.bot.answer(interaction, "Server settings:\n" + "\n".join(lines))
 
     @app_commands.command(name="ruling")
-    @app_commands.describe(game="The game's number", ruling="How the game ends")
+    @app_commands.describe(game="The game's number (this server's live games are offered)",
+                           ruling="How the game ends")
     @app_commands.choices(ruling=RULINGS)
+    @app_commands.autocomplete(game=_server_games)
     async def ruling(self, interaction: discord.Interaction, game: int, ruling: str) -> None:
         """End a game of this server by a ruling: a win, a draw, or an abort."""
         if not _may_manage(interaction):
@@ -91,10 +99,13 @@ class AdminCommands(commands.GroupCog, group_name="server"):
         result = await self.service.adjudicate(
             game, None if ruling in ("draw", "abort") else int(ruling), by,
             abort=ruling == "abort")
-        if isinstance(result, Refusal):
+        if isinstance(result, Refusal) or result.game is None:
             await self.bot.answer(interaction, result)
             return
-        await self.bot.answer(interaction, result, public=True)
+        # the ruling's reply is the announcement of the end (not said again in the thread)
+        sent = await self.bot.reply(interaction,
+                                    content=await live.ending_text(self.bot, result.game))
+        await live.ending_announced(self.bot, result.game, sent, interaction.channel_id or 0)
         await self.bot.flush()
 
 

@@ -2,20 +2,23 @@
 
 from __future__ import annotations
 
-import asyncio
 from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from engine import EngineError, Position, Variant, all_variants, get_variant
+from engine import EngineError, all_variants, get_variant
 
 from ..commands import Commands
+from ..posts import DIGEST
 from ..results import Refusal
-from . import pictures
+from ..rules_docs import as_discord, messages, rules_part
+from .commands_play import PlayCommands
 from .notifier import DM_PREFERENCE
 from .places import TRANSPORT
+
+DISCORD_COMMAND = "`/rules variant:{variant} piece:…`"
 
 if TYPE_CHECKING:
     from .app import CommandPost
@@ -44,42 +47,44 @@ class InfoCommands(commands.Cog, name="Information"):
         return _choices([(name, letter) for letter, name in variant.piece_names.items()],
                         current)
 
+    async def _watchable(self, interaction: discord.Interaction,
+                         current: str) -> list[app_commands.Choice[int]]:
+        return await self._play().watchable_games(interaction, current)
+
+    async def _watched(self, interaction: discord.Interaction,
+                       current: str) -> list[app_commands.Choice[int]]:
+        from .commands_play import _game_choices
+        sender = await self.bot.player_of(interaction.user)
+        return _game_choices(await self.service.watched_games(sender), current)
+
+    def _play(self) -> PlayCommands:
+        cog = self.bot.get_cog("Playing")
+        assert isinstance(cog, PlayCommands)
+        return cog
+
     @app_commands.command(name="rules")
-    @app_commands.describe(variant="The variant", piece="One piece of it")
+    @app_commands.describe(variant="The variant",
+                           piece="One piece of it, or a section (notation, choices, ...)")
     @app_commands.autocomplete(variant=variant_names, piece=piece_names)
     async def rules(self, interaction: discord.Interaction, variant: str,
                     piece: str | None = None) -> None:
-        """Show a variant's rules and its starting position (or one piece's moves)."""
+        """Show a variant's rules, or one part of them: a piece (with its picture) or a
+        section."""
         try:
             rules = get_variant(variant)
         except EngineError as err:
             await self.bot.answer(interaction, str(err))
             return
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        position = rules.start_position(rules.modes[0])
-        text = rules.rules_text or f"{rules.display_name}: no rules text yet."
-        highlights: tuple[str, ...] = ()
-        selected = None
-        if piece:
-            letter = _piece_letter(rules, piece)
-            if letter is None:
-                known = ", ".join(f"{name} ({k})" for k, name in rules.piece_names.items())
-                await interaction.followup.send(
-                    f"{rules.display_name} has no piece {piece!r}. Its pieces: {known}."[:2000],
-                    ephemeral=True)
-                return
-            name = rules.piece_names.get(letter, letter)
-            selected, highlights = _piece_squares(rules, position, letter)
-            text = _piece_paragraph(text, name) or f"{name}: see the rules below.\n{text}"
-            text = (f"{_piece_caption(name, selected, highlights)}\n\n{text}")
-        png = await asyncio.to_thread(pictures._render, position, variant=rules,
-                                      highlights=highlights, selected=selected,
-                                      caption=rules.display_name)
-        file = discord.File(__import__("io").BytesIO(png), "rules.png") if png else None
-        await interaction.followup.send(f"**{rules.display_name}**\n{text}"[:2000],
-                                        file=file or discord.utils.MISSING, ephemeral=True)
+        part = rules_part(rules, piece or "", command=DISCORD_COMMAND)
+        first, *more = messages(as_discord(part.markdown), 2000)
+        files = [discord.File(path, path.name) for path in part.pictures if path.is_file()]
+        await interaction.response.send_message(first, files=files, ephemeral=True)
+        for text in more:  # a long section goes on in further messages
+            await interaction.followup.send(text, ephemeral=True)
 
     @app_commands.command(name="rating")
+    @app_commands.describe(variant="The variant (default: every variant you have played)",
+                           player="Whose rating (default: yours)")
     @app_commands.autocomplete(variant=variant_names)
     async def rating(self, interaction: discord.Interaction, variant: str | None = None,
                      player: discord.Member | None = None) -> None:
@@ -91,6 +96,7 @@ class InfoCommands(commands.Cog, name="Information"):
         await self.bot.answer(interaction, text, public=reply.ok)
 
     @app_commands.command(name="leaderboard")
+    @app_commands.describe(variant="The variant (default: the first one)")
     @app_commands.autocomplete(variant=variant_names)
     async def leaderboard(self, interaction: discord.Interaction,
                           variant: str | None = None) -> None:
@@ -115,7 +121,8 @@ class InfoCommands(commands.Cog, name="Information"):
         await self.bot.flush()
 
     @app_commands.command(name="watch")
-    @app_commands.describe(game="The game's number")
+    @app_commands.describe(game="The game's number (this server's live games are offered)")
+    @app_commands.autocomplete(game=_watchable)
     async def watch(self, interaction: discord.Interaction, game: int) -> None:
         """Follow a game: you are added to its thread and to its notifications."""
         sender = await self.bot.player_of(interaction.user)
@@ -135,59 +142,31 @@ class InfoCommands(commands.Cog, name="Information"):
         await self.bot.answer(interaction, result.message + where)
 
     @app_commands.command(name="unwatch")
-    @app_commands.describe(game="The game's number")
+    @app_commands.describe(game="The game's number (the games you watch are offered)")
+    @app_commands.autocomplete(game=_watched)
     async def unwatch(self, interaction: discord.Interaction, game: int) -> None:
         """Stop following a game."""
         sender = await self.bot.player_of(interaction.user)
         await self.bot.answer(interaction, await self.service.unwatch(sender, game))
 
     @app_commands.command(name="notify")
-    @app_commands.describe(dm="Send me my turns, reminders, offers and results by DM")
-    async def notify(self, interaction: discord.Interaction, dm: bool) -> None:
-        """Choose whether your notifications come by DM (else in the game's thread)."""
+    @app_commands.describe(dm="Send me my turns, reminders, offers and results by DM",
+                           digest="Send me a daily DM listing the games waiting for my move")
+    async def notify(self, interaction: discord.Interaction, dm: bool | None = None,
+                     digest: bool | None = None) -> None:
+        """Choose where your notifications come (DM or the game's thread), and a digest."""
         sender = await self.bot.player_of(interaction.user)
-        await self.service.set_preference(sender, DM_PREFERENCE, dm)
-        await self.bot.answer(interaction, "Your notifications now come by DM." if dm else
-                              "Your notifications now come in the games' threads.")
-
-
-def _piece_letter(rules: Variant, piece: str) -> str | None:
-    """The letter of the piece named ``piece`` (by its letter or its name)."""
-    wanted = piece.strip().lower()
-    for letter, name in rules.piece_names.items():
-        if wanted in (letter.lower(), name.lower()):
-            return letter
-    return None
-
-
-def _piece_squares(rules: Variant, position: Position,
-                   letter: str) -> tuple[str | None, tuple[str, ...]]:
-    """Where a piece of ``letter`` of the side to move starts and may go from there: the
-    first such piece that can move (selected) and its legal targets; else, when none can
-    move at the start, every start point holding such a piece (nothing selected)."""
-    side = position.side
-    homes = [node for node in rules.topology.nodes
-             if any(p.letter == letter and p.side == side
-                    for p in rules.pieces_at(position, node))]
-    moves = rules.legal_moves(position)
-    for home in homes:
-        targets = sorted({m.target for m in moves if m.origin == home})
-        if targets:
-            return home, tuple(targets)
-    return None, tuple(homes)
-
-
-def _piece_caption(name: str, selected: str | None, highlights: tuple[str, ...]) -> str:
-    if selected is not None:
-        return (f"The picture: the {name} on {selected} and the points it may reach from the "
-                f"start ({', '.join(highlights)}).")
-    if highlights:
-        return (f"The picture: where the {name}s start ({', '.join(highlights)}); none can "
-                f"move in the first turn.")
-    return f"No {name} stands on the board at the start."
-
-
-def _piece_paragraph(text: str, name: str) -> str:
-    """The paragraphs of the rules that speak of ``name``."""
-    kept = [p for p in text.split("\n\n") if name.lower() in p.lower()]
-    return "\n\n".join(kept)
+        said = []
+        if dm is not None:
+            sender = await self.service.set_preference(sender, DM_PREFERENCE, dm)
+            said.append("Your notifications now come by DM." if dm else
+                        "Your notifications now come in the games' threads.")
+        if digest is not None:
+            sender = await self.service.set_preference(sender, DIGEST, digest)
+            said.append("You will get a daily digest of the games waiting for your move."
+                        if digest else "You will get no daily digest.")
+        if not said:
+            where = "by DM" if sender.preferences.get(DM_PREFERENCE) else "in the games' threads"
+            digest_now = "a daily digest" if sender.preferences.get(DIGEST) else "no digest"
+            said.append(f"Your notifications come {where}; you get {digest_now}.")
+        await self.bot.answer(interaction, " ".join(said))

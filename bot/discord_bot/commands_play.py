@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import logging
+import re
 from typing import TYPE_CHECKING
 
 import discord
@@ -16,8 +17,11 @@ from engine.search import LEVELS
 
 from ..clock import ALLOWED_DAYS
 from ..model import Challenge, Game, Player
+from ..posts import time_left
 from ..results import Done, Reason, Refusal
-from . import logs, pictures
+from . import hints, live, logs, pictures
+from .actions import acted
+from .notifier import discord_times
 from .places import (
     channel_of,
     channel_place,
@@ -33,7 +37,10 @@ if TYPE_CHECKING:
     from .app import CommandPost
 
 log = logging.getLogger(__name__)
+SITE = re.compile(r'^\[Site "[^"\n]*"\]', re.MULTILINE)
+MAX_LISTED = 25
 MAX_CHOICES = 25
+GAME_HELP = "The game's number (default: the one here, or your only one)"
 SIDES = [app_commands.Choice(name="first (White/Red)", value=0),
          app_commands.Choice(name="second (Black/Blue)", value=1),
          app_commands.Choice(name="random", value=-1)]
@@ -61,7 +68,27 @@ class PlayCommands(commands.Cog, name="Playing"):
     # --- autocompletion -------------------------------------------------------------
     async def variant_names(self, interaction: discord.Interaction,
                             current: str) -> list[app_commands.Choice[str]]:
-        return _choices([(v.display_name, v.name) for v in all_variants()], current)
+        """The variants this server plays (every variant in a DM or a server that chose
+        none)."""
+        allowed = (await self._server(interaction)).get("variants")
+        return _choices([(v.display_name, v.name) for v in all_variants()
+                         if not allowed or v.name in allowed], current)
+
+    async def day_choices(self, interaction: discord.Interaction,
+                          current: str) -> list[app_commands.Choice[int]]:
+        """The time controls, this server's default first."""
+        default = int((await self._server(interaction)).get(
+            "days", self.bot.settings.default_days) or 0)
+        choices = sorted(DAYS, key=lambda c: c.value != default)
+        return [app_commands.Choice(name=c.name + (" (this server's default)"
+                                                   if c.value == default else ""),
+                                    value=c.value)
+                for c in choices if current.strip().lower() in c.name][:MAX_CHOICES]
+
+    async def _server(self, interaction: discord.Interaction) -> dict[str, object]:
+        if not interaction.guild_id:
+            return {}
+        return await self.service.server_settings(server_key(interaction.guild_id))
 
     async def mode_names(self, interaction: discord.Interaction,
                          current: str) -> list[app_commands.Choice[str]]:
@@ -75,18 +102,24 @@ class PlayCommands(commands.Cog, name="Playing"):
     async def my_games(self, interaction: discord.Interaction,
                        current: str) -> list[app_commands.Choice[int]]:
         player = await self.bot.player_of(interaction.user)
-        games = await self.service.games(player)
-        names = [(f"#{g.id} {g.names[0]} vs {g.names[1]} ({get_variant(g.variant).display_name})",
-                  g.id) for g in games]
-        return [app_commands.Choice(name=n[:100], value=i) for n, i in names
-                if current in n][:MAX_CHOICES]
+        return _game_choices(await self.service.games(player), current)
+
+    async def watchable_games(self, interaction: discord.Interaction,
+                              current: str) -> list[app_commands.Choice[int]]:
+        """This server's live games (in a DM: the sender's)."""
+        if interaction.guild_id:
+            games = [g for g in await self.service.games()
+                     if self._on_server(g.place, interaction.guild_id)]
+        else:
+            games = await self.service.games(await self.bot.player_of(interaction.user))
+        return _game_choices(games, current)
 
     async def open_challenges(self, interaction: discord.Interaction,
                               current: str) -> list[app_commands.Choice[int]]:
         player = await self.bot.player_of(interaction.user)
-        found = await self.service.challenges(player, self._challenge_place(interaction))
+        found = await self._answerable(interaction, player)
         names = [(f"#{c.id} from {c.challenger_name}: {get_variant(c.variant).display_name}",
-                  c.id) for c in found if c.challenger_id != player.id]
+                  c.id) for c in found]
         return [app_commands.Choice(name=n[:100], value=i) for n, i in names
                 if current in n][:MAX_CHOICES]
 
@@ -117,6 +150,24 @@ class PlayCommands(commands.Cog, name="Playing"):
     # --- finding things -------------------------------------------------------------
     def _challenge_place(self, interaction: discord.Interaction) -> str:
         return channel_place(channel_of(interaction.channel))
+
+    def _on_server(self, place: str, guild_id: int) -> bool:
+        """Whether ``place`` is a channel of the server ``guild_id``."""
+        channel = self.bot.get_channel(target_of(place) or 0) if is_discord_place(place) else None
+        return getattr(getattr(channel, "guild", None), "id", None) == guild_id
+
+    async def _answerable(self, interaction: discord.Interaction,
+                          player: Player) -> list[Challenge]:
+        """The open challenges ``player`` may answer from here: those addressed to them,
+        and those open to anyone in any channel of this server."""
+        found = {c.id: c for c in await self.service.challenges(player)
+                 if c.challenger_id != player.id}
+        if interaction.guild_id:
+            for c in await self.service.challenges():
+                if (c.opponent_id is None and c.challenger_id != player.id
+                        and self._on_server(c.place, interaction.guild_id)):
+                    found[c.id] = c
+        return [found[k] for k in sorted(found)]
 
     async def _find_game(self, interaction: discord.Interaction, player: Player,
                          game_id: int | None, to_move: bool = False) -> Game | Refusal:
@@ -152,26 +203,32 @@ class PlayCommands(commands.Cog, name="Playing"):
 
     # --- challenges -----------------------------------------------------------------
     @app_commands.command(name="challenge")
-    @app_commands.describe(opponent="Who to play (leave empty: anyone here may accept)",
-                           variant="The variant to play", mode="The variant's mode",
-                           side="Which side you play", days="Time per move",
-                           rated="Whether the game counts for ratings",
+    @app_commands.describe(opponent="Who to play (leave empty in a server: anyone there may "
+                                    "accept; needed in a DM)",
+                           variant="The variant to play (default: the server's first)",
+                           mode="The variant's mode (default: its usual one)",
+                           side="Which side you play (default: random)",
+                           days="Time per move (default: the server's)",
+                           rated="Whether the game counts for ratings (default: yes)",
                            computer="Play the computer at this level (it accepts at once)")
-    @app_commands.autocomplete(variant=variant_names, mode=mode_names)
-    @app_commands.choices(side=SIDES, days=DAYS, computer=COMPUTER_LEVELS)
+    @app_commands.autocomplete(variant=variant_names, mode=mode_names, days=day_choices)
+    @app_commands.choices(side=SIDES, computer=COMPUTER_LEVELS)
     async def challenge(self, interaction: discord.Interaction,
-                        opponent: discord.Member | None = None, variant: str | None = None,
+                        opponent: discord.User | None = None, variant: str | None = None,
                         mode: str | None = None, side: int | None = None,
                         days: int | None = None, rated: bool = True,
                         computer: int | None = None) -> None:
         """Challenge someone, or anyone here, or the computer, to a correspondence game."""
         sender = await self.bot.player_of(interaction.user)
         place = self._challenge_place(interaction)
-        server: dict[str, object] = {}
-        if interaction.guild_id:
-            server = await self.service.server_settings(server_key(interaction.guild_id))
-            if server.get("channel"):
-                place = channel_place(int(server["channel"]))  # type: ignore[arg-type]
+        if opponent is None and computer is None and not interaction.guild_id:
+            await self.bot.answer(interaction, "In a DM, name your opponent: "
+                                               "`/challenge opponent:@name`. To challenge "
+                                               "anyone, use `/challenge` in a server.")
+            return
+        server = await self._server(interaction)
+        if server.get("channel"):
+            place = channel_place(int(server["channel"]))  # type: ignore[arg-type]
         allowed = server.get("variants")
         if allowed and variant is None:
             variant = allowed[0]  # type: ignore[index]
@@ -202,8 +259,8 @@ class PlayCommands(commands.Cog, name="Playing"):
         number = result.challenge.id  # type: ignore[union-attr]
         who = opponent.mention + ", you are challenged" if opponent else "Anyone here may accept"
         await interaction.response.send_message(
-            f"{result.message}\n{who}: press Accept, or `/accept challenge:{number}`.",
-            view=challenge_view(number))
+            discord_times(f"{result.message}\n{who}: press Accept, or "
+                          f"`/accept challenge:{number}`."), view=challenge_view(number))
         await self.bot.flush()
 
     async def _challenge_computer(self, interaction: discord.Interaction, sender: Player,
@@ -239,8 +296,11 @@ class PlayCommands(commands.Cog, name="Playing"):
                                ) -> tuple[Player, Challenge | None]:
         """The sender and the challenge they mean; None (refusal answered) if there is none."""
         sender = await self.bot.player_of(interaction.user)
-        found = await self.service.find_challenge(sender, self._challenge_place(interaction),
-                                                  number)
+        if number is not None:
+            found = await self.service.find_challenge(sender, self._challenge_place(interaction),
+                                                      number)
+        else:
+            found = _only_challenge(await self._answerable(interaction, sender))
         if isinstance(found, Refusal):
             await self.bot.answer(interaction, found)
             return sender, None
@@ -288,13 +348,13 @@ class PlayCommands(commands.Cog, name="Playing"):
             log.exception("cannot open a thread for game #%s", game.id)
             return None
         moved = await self.service.relocate(game.id, thread_place(channel.id, thread.id))
-        await thread.send(**await self.bot.board_message(moved or game, pictures.header(game)
-                                                         + ". Type your moves here, or use "
-                                                           "`/move`."))
+        sent = await thread.send(**await self.bot.board_message(
+            moved or game, pictures.header(game) + ". Type your moves here, or use `/move`."))
+        await self.bot.board_sent(moved or game, sent, thread.id)
         return thread
 
     @app_commands.command(name="decline")
-    @app_commands.describe(challenge="The challenge to decline")
+    @app_commands.describe(challenge="The challenge to decline (default: the only one for you)")
     @app_commands.autocomplete(challenge=open_challenges)
     async def decline(self, interaction: discord.Interaction,
                       challenge: int | None = None) -> None:
@@ -309,7 +369,7 @@ class PlayCommands(commands.Cog, name="Playing"):
     # --- moves ----------------------------------------------------------------------
     @app_commands.command(name="move")
     @app_commands.describe(move="The move, in the variant's notation (`end` ends a turn)",
-                           game="The game (default: the one here, or your only one)")
+                           game=GAME_HELP)
     @app_commands.autocomplete(move=legal_move_texts, game=my_games)
     async def move(self, interaction: discord.Interaction, move: str,
                    game: int | None = None) -> None:
@@ -323,15 +383,19 @@ class PlayCommands(commands.Cog, name="Playing"):
         if isinstance(result, Refusal):
             await self.bot.answer(interaction, result)
             return
-        await interaction.response.defer(thinking=True)
-        await interaction.followup.send(**await self._move_reply(result))
-        await self.bot.flush()
+        assert result.game is not None
+        await self.bot.send_board(interaction, result.game, self._move_lead(result))
+        await self._moved(result, sender)
 
-    async def _move_reply(self, result: Done) -> dict[str, object]:
-        game = result.game
-        assert game is not None
-        lead = f"**{result.move}** played in game #{game.id}."
-        return await self.bot.board_message(game, lead, perspective=0)
+    @staticmethod
+    def _move_lead(result: Done) -> str:
+        return f"**{result.move}** played in game #{result.game.id}."  # type: ignore[union-attr]
+
+    async def _moved(self, result: Done, sender: Player) -> None:
+        """After a move: offers it made moot say so; the notifications go out."""
+        assert result.game is not None
+        await live.settle_offers(self.bot, result.game, sender.display_name)
+        await self.bot.flush()
 
     @commands.Cog.listener()
     async def on_message(self, message: discord.Message) -> None:
@@ -346,18 +410,34 @@ class PlayCommands(commands.Cog, name="Playing"):
             return
         game = games[0]
         sender = await self.bot.player_of(message.author)
-        if game.side_of(sender.id) != game.to_move:
-            return  # chat from spectators and from the player waiting
+        side = game.side_of(sender.id)
+        if side is None:
+            return  # chat from spectators
         logs.set_context(game_id=game.id)
+        if side != game.to_move:
+            if hints.looks_like_move(game, text):  # a move typed out of turn
+                result = await self.service.move(sender, game.id, text)
+                if isinstance(result, Refusal):
+                    await message.reply(self.bot_text(result), mention_author=False)
+            return
         result = await self.service.move(sender, game.id, text)
         if isinstance(result, Refusal):
             if result.reason in (Reason.ILLEGAL_MOVE, Reason.AMBIGUOUS_MOVE):
                 await message.reply(self.bot_text(result), mention_author=False)
-            return  # unreadable text is conversation, not a move
+            elif result.reason == Reason.BAD_MOVE:
+                hint = await hints.near_miss(self.service, game, text)
+                if hint:  # almost a move; anything else is conversation
+                    await message.reply(hint, mention_author=False)
+            return
+        assert result.game is not None
+        lead = self._move_lead(result)
+        if result.game.is_over:
+            lead += "\n" + await live.ending_text(self.bot, result.game)
         async with message.channel.typing():
-            reply = await self._move_reply(result)
-        await message.reply(**reply, mention_author=False)
-        await self.bot.flush()
+            reply = await self.bot.board_message(result.game, lead)
+        sent = await message.reply(**reply, mention_author=False)
+        await self.bot.board_sent(result.game, sent, message.channel.id)
+        await self._moved(result, sender)
 
     @staticmethod
     def bot_text(result: Refusal) -> str:
@@ -365,7 +445,7 @@ class PlayCommands(commands.Cog, name="Playing"):
         return _text(result)
 
     @app_commands.command(name="board")
-    @app_commands.describe(game="The game (default: the one here, or your only one)")
+    @app_commands.describe(game=GAME_HELP)
     @app_commands.autocomplete(game=my_games)
     async def board(self, interaction: discord.Interaction, game: int | None = None) -> None:
         """Show a game's board with the last move."""
@@ -374,14 +454,12 @@ class PlayCommands(commands.Cog, name="Playing"):
         if isinstance(found, Refusal):
             await self.bot.answer(interaction, found)
             return
-        await interaction.response.defer(thinking=True)
-        side = found.side_of(sender.id) or 0
-        await interaction.followup.send(**await self.bot.board_message(
-            found, pictures.header(found) + ".", perspective=side))
+        await self.bot.send_board(interaction, found, pictures.header(found) + ".",
+                                  perspective=found.side_of(sender.id) or 0)
 
     @app_commands.command(name="moves")
     @app_commands.describe(square="The piece's point (its legal destinations are highlighted)",
-                           game="The game (default: the one here, or your only one)")
+                           game=GAME_HELP)
     @app_commands.autocomplete(square=origin_squares, game=my_games)
     async def moves(self, interaction: discord.Interaction, square: str,
                     game: int | None = None) -> None:
@@ -421,29 +499,24 @@ class PlayCommands(commands.Cog, name="Playing"):
         if isinstance(result, Refusal):
             await self.bot.answer(interaction, result)
             return
-        shown = result.game or found
-        if shown.is_over or action == "accept_takeback":
-            await interaction.response.defer(thinking=True)
-            await interaction.followup.send(**await self.bot.board_message(shown,
-                                                                           result.message))
-        else:
-            await self.bot.answer(interaction, result, public=True)
-        await self.bot.flush()
+        await acted(self.bot, interaction, sender, action, result)
 
     @app_commands.command(name="resign")
+    @app_commands.describe(game=GAME_HELP)
     @app_commands.autocomplete(game=my_games)
     async def resign(self, interaction: discord.Interaction, game: int | None = None) -> None:
         """Resign a game."""
         await self._game_action(interaction, game, "resign")
 
     @app_commands.command(name="abort")
+    @app_commands.describe(game=GAME_HELP)
     @app_commands.autocomplete(game=my_games)
     async def abort(self, interaction: discord.Interaction, game: int | None = None) -> None:
         """Call a game off (unrated) before both sides have moved."""
         await self._game_action(interaction, game, "abort")
 
     @app_commands.command(name="draw")
-    @app_commands.describe(decline="Turn down your opponent's offer instead")
+    @app_commands.describe(decline="Turn down your opponent's offer instead", game=GAME_HELP)
     @app_commands.autocomplete(game=my_games)
     async def draw(self, interaction: discord.Interaction, decline: bool = False,
                    game: int | None = None) -> None:
@@ -451,7 +524,7 @@ class PlayCommands(commands.Cog, name="Playing"):
         await self._game_action(interaction, game, "decline_draw" if decline else "offer_draw")
 
     @app_commands.command(name="takeback")
-    @app_commands.describe(decline="Turn down your opponent's request instead")
+    @app_commands.describe(decline="Turn down your opponent's request instead", game=GAME_HELP)
     @app_commands.autocomplete(game=my_games)
     async def takeback(self, interaction: discord.Interaction, decline: bool = False,
                        game: int | None = None) -> None:
@@ -472,29 +545,57 @@ class PlayCommands(commands.Cog, name="Playing"):
 
     # --- lists and records ----------------------------------------------------------
     @app_commands.command(name="games")
-    @app_commands.describe(here="List every live game of this channel instead of yours")
+    @app_commands.describe(here="List this server's live games, to watch, instead of yours")
     async def games(self, interaction: discord.Interaction, here: bool = False) -> None:
-        """List your games in progress, or this channel's."""
+        """List your games (your turn first, the least time left first), or this server's."""
         sender = await self.bot.player_of(interaction.user)
-        if here:
-            found = await self.service.games_within(channel_place(channel_of(
+        mine = [] if here else await self.service.games(sender)
+        if not mine and interaction.guild_id:  # a spectator: what there is to watch here
+            here = True
+        if here and interaction.guild_id:
+            found = [g for g in await self.service.games()
+                     if self._on_server(g.place, interaction.guild_id)]
+            title = "Live games on this server:"
+        elif here:
+            found = await self.service.games(place=channel_place(channel_of(
                 interaction.channel)))
+            title = "Live games here:"
         else:
-            found = await self.service.games(sender)
+            found = sorted(mine, key=lambda g: (g.to_move != g.side_of(sender.id),
+                                                time_left(g)))
+            title = "Your games:"
         if not found:
             await self.bot.answer(interaction, "No games in progress." + (
                 "" if here else " Start one with `/challenge`."))
             return
-        lines = []
-        for g in found[:40]:
-            thread = target_of(g.place)
-            where = f" in <#{thread}>" if thread and "/" in g.place else ""
-            lines.append(f"• #{g.id} {g.names[0]} vs {g.names[1]} "
-                         f"({get_variant(g.variant).display_name}), {g.names[g.to_move]} to "
-                         f"move{_deadline(g)}{where}")
-        await self.bot.answer(interaction, "Games in progress:\n" + "\n".join(lines))
+        lines = [self._game_line(g, None if here else sender) for g in found[:MAX_LISTED]]
+        if len(found) > MAX_LISTED:
+            lines.append(f"… and {len(found) - MAX_LISTED} more.")
+        await self.bot.answer(interaction, "\n".join([title, *lines])[:2000])
+
+    def _game_line(self, game: Game, player: Player | None) -> str:
+        """One game of a list: its players, variant, whose turn and until when, its link."""
+        variant = get_variant(game.variant).display_name
+        if player is not None and game.side_of(player.id) == game.to_move:
+            turn = "**your turn**"
+        else:
+            turn = f"{game.names[game.to_move]} to move"
+        link = self._jump_url(game)
+        where = f" {link}" if link.startswith("https://") else ""
+        return (f"• #{game.id} {game.names[0]} vs {game.names[1]} ({variant}): "
+                f"{turn}{_deadline(game)}{where}")
+
+    def _jump_url(self, game: Game) -> str:
+        """The address of the game's thread (its place, for a game without one)."""
+        target = target_of(game.place) if is_discord_place(game.place) else None
+        channel = self.bot.get_channel(target) if target else None
+        guild = getattr(channel, "guild", None)
+        if guild is None:
+            return game.place
+        return f"https://discord.com/channels/{guild.id}/{target}"
 
     @app_commands.command(name="export")
+    @app_commands.describe(game=GAME_HELP)
     @app_commands.autocomplete(game=my_games)
     async def export(self, interaction: discord.Interaction, game: int | None = None) -> None:
         """Get a game's record as a file (tags and numbered moves)."""
@@ -507,9 +608,29 @@ class PlayCommands(commands.Cog, name="Playing"):
         if isinstance(result, Refusal) or not result.text:
             await self.bot.answer(interaction, result)
             return
-        record = discord.File(io.BytesIO(result.text.encode()), f"game-{found.id}.txt")
+        text = SITE.sub(f'[Site "{self._jump_url(found)}"]', result.text, count=1)
+        record = discord.File(io.BytesIO(text.encode()), f"game-{found.id}.txt")
         await interaction.response.send_message(f"The record of game #{found.id}.",
                                                 file=record, ephemeral=True)
+
+
+def _game_choices(games: list[Game], current: str) -> list[app_commands.Choice[int]]:
+    names = [(f"#{g.id} {g.names[0]} vs {g.names[1]} ({get_variant(g.variant).display_name})",
+              g.id) for g in games]
+    return [app_commands.Choice(name=n[:100], value=i) for n, i in names
+            if current.lower() in n.lower()][:MAX_CHOICES]
+
+
+def _only_challenge(found: list[Challenge]) -> Challenge | Refusal:
+    """The one challenge meant when none is named, or why there is none."""
+    if len(found) == 1:
+        return found[0]
+    if not found:
+        return Refusal(Reason.NO_SUCH_CHALLENGE, "You have no challenge to answer here.")
+    listed = ", ".join(f"#{c.id} ({c.challenger_name}, {get_variant(c.variant).display_name})"
+                       for c in found)
+    return Refusal(Reason.WHICH_CHALLENGE, f"There are several challenges: {listed}. Say "
+                                           f"which, as in `/accept challenge:{found[0].id}`.")
 
 
 def _variant_key(name: str) -> str:

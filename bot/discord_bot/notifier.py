@@ -7,17 +7,25 @@ player to move, and the reply to /challenge and /accept announces the challenge 
 game. News that came from a player on another transport (an e-mail player's move) had no
 such reply: it is posted in the game's thread with the board. A game that lives elsewhere
 (started by an e-mail challenge) has no thread: its Discord player gets all its news by DM,
-with the board."""
+with the board.
+
+An offer comes with Accept and Decline buttons: in the player's DM when they read there,
+else in the game's thread unless the reply that made it is there already. The answer to
+an offer edits the offer's messages (`live`): it is posted only when it came from another
+transport, or by DM. A game's end is posted in its thread unless a reply announced it
+there; the live board and the offers lose their buttons."""
 
 from __future__ import annotations
 
 import logging
+import re
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 import discord
 
 from ..model import Notification, Player
-from . import logs, pictures
+from . import live, logs, pictures
 from .places import TRANSPORT, is_discord_place, target_of
 from .views import offer_view
 
@@ -29,6 +37,8 @@ DM_PREFERENCE = "discord_dm"
 SAID_BY_THE_REPLY = {"your-move", "game-start"}  # the command's reply already tells them
 OFFERS = {"draw-offer": "draw", "takeback-request": "takeback"}
 BOARD_NEWS = {"your-move", "game-start", "game-over"}  # sent with the game's picture
+ANSWERS = {"draw-offer", "takeback"}  # the notices that also tell of an offer's answer
+TIME = re.compile(r"(\d{4}-\d{2}-\d{2} \d{2}:\d{2}) UTC")
 
 
 class Notifier:
@@ -47,6 +57,13 @@ class Notifier:
     async def _to_place(self, n: Notification) -> None:
         if n.kind in SAID_BY_THE_REPLY or n.kind == "challenge":
             return
+        if n.kind == "game-over" and n.game_id is not None:
+            game = await self.bot.service.game(n.game_id)
+            if game is not None:
+                await live.settle_offers(self.bot, game, "")
+                await live.retire_board(self.bot, game)
+            if await live.end_said_in(self.bot, n.game_id, n.place):
+                return  # the reply that ended it announced it there
         await self._post(n.place, n.text)
         if n.game_id is not None:
             for watcher in await self.bot.service.watchers(n.game_id):
@@ -57,10 +74,23 @@ class Notifier:
         player = await self.bot.service.get_player(n.player_id)  # type: ignore[arg-type]
         if player is None or player.transport != TRANSPORT:
             return
-        elsewhere = not is_discord_place(n.place)
+        # a game that lives elsewhere (an e-mail game, a game challenged in a DM) has no
+        # thread or channel the player reads: its news comes by DM
+        elsewhere = not is_discord_place(n.place) or await self._private(n.place)
+        offer = await self._offer(n, player.id)
+        from_elsewhere = await self._from_elsewhere(n, player.id)
+        if offer is None and n.kind in ANSWERS and not from_elsewhere:
+            if player.preferences.get(DM_PREFERENCE):
+                await self._dm(player.address, n.text)
+            return  # the answer edited the offer's message where it was made
+        if from_elsewhere and offer is None:
+            await self._settle_from_elsewhere(n, player.id)
         if player.preferences.get(DM_PREFERENCE) or elsewhere:
-            # a game that lives elsewhere (an e-mail game) has no thread to post in: by DM
-            if await self._dm(player.address, n.text, await self._board(n, player.id)):
+            view = offer_view(n.game_id, offer[0]) if offer and n.game_id else None
+            sent = await self._dm(player.address, n.text, await self._board(n, player.id), view)
+            if sent is not None:
+                if offer is not None:
+                    await self._offer_posted(n, offer, sent)
                 return
             if elsewhere:
                 log.warning("cannot DM player %s; notification dropped", player.id)
@@ -74,8 +104,46 @@ class Notifier:
             if not await self._from_elsewhere(n, player.id):
                 return
             file = await self._board(n, player.id)
-        view = offer_view(n.game_id, OFFERS[n.kind]) if n.kind in OFFERS and n.game_id else None
-        await self._post(n.place, f"<@{player.address}> {n.text}", view, file)
+        view = None
+        if offer is not None and n.game_id is not None:
+            game = await self.bot.service.game(n.game_id)
+            if game is not None and await live.offer_here(self.bot, game, *offer):
+                return  # the reply that made the offer is in the thread, with its buttons
+            view = offer_view(n.game_id, offer[0])
+        sent = await self._post(n.place, f"<@{player.address}> {n.text}", view, file)
+        if offer is not None and sent is not None:
+            await self._offer_posted(n, offer, sent)
+
+    async def _settle_from_elsewhere(self, n: Notification, player_id: int) -> None:
+        """The opponent on another transport answered an offer or moved: the offers'
+        messages here say so and lose their buttons."""
+        game = await self.bot.service.game(n.game_id)  # type: ignore[arg-type]
+        side = game.side_of(player_id) if game else None
+        if game is None or side is None:
+            return
+        other = game.names[1 - side]
+        how = live.by_transport(game.transports[1 - side])
+        lapse = f"{other} answered it by {how}" if n.kind in ANSWERS else None
+        await live.settle_offers(self.bot, game, other, lapse=lapse)
+
+    async def _offer(self, n: Notification, player_id: int) -> tuple[str, int] | None:
+        """What the opponent of the player offers, if ``n`` tells of an offer that still
+        stands (the same kind of notice also tells of answers)."""
+        if n.kind not in OFFERS or n.game_id is None:
+            return None
+        game = await self.bot.service.game(n.game_id)
+        side = game.side_of(player_id) if game else None
+        if game is None or side is None or game.is_over:
+            return None
+        kind = OFFERS[n.kind]
+        standing = game.draw_offer if kind == "draw" else game.takeback_offer
+        return (kind, 1 - side) if standing == 1 - side else None
+
+    async def _offer_posted(self, n: Notification, offer: tuple[str, int],
+                            sent: discord.Message) -> None:
+        game = await self.bot.service.game(n.game_id)  # type: ignore[arg-type]
+        if game is not None:
+            await live.offer_posted(self.bot, game, offer[0], offer[1], sent, sent.channel.id)
 
     async def _announced(self, n: Notification, player: Player) -> bool:
         """Whether ``n`` tells of a new challenge made here by /challenge: an open challenge
@@ -102,15 +170,19 @@ class Notifier:
                                       perspective=game.side_of(player_id) or 0)
 
     async def _post(self, place: str | None, text: str, view: discord.ui.View | None = None,
-                    file: discord.File | None = None) -> None:
+                    file: discord.File | None = None) -> discord.Message | None:
         channel = await self._channel(place)
         if channel is None:
             log.warning("no channel for place %s; notification dropped", place)
-            return
+            return None
         if isinstance(channel, discord.Thread) and channel.archived:
             await channel.edit(archived=False)
-        await channel.send(text[:2000], view=view or discord.utils.MISSING,
-                           file=file or discord.utils.MISSING)
+        return await channel.send(discord_times(text)[:2000], view=view or discord.utils.MISSING,
+                                  file=file or discord.utils.MISSING)
+
+    async def _private(self, place: str | None) -> bool:
+        """Whether ``place`` is a DM channel (someone's conversation with the bot)."""
+        return isinstance(await self._channel(place), discord.DMChannel)
 
     async def _channel(self, place: str | None) -> discord.abc.Messageable | None:
         target = target_of(place) if place else None
@@ -124,11 +196,22 @@ class Notifier:
                 return None
         return channel if isinstance(channel, discord.abc.Messageable) else None
 
-    async def _dm(self, address: str, text: str, file: discord.File | None = None) -> bool:
-        """Send a DM; False when Discord refuses it (DMs closed)."""
+    async def _dm(self, address: str, text: str, file: discord.File | None = None,
+                  view: discord.ui.View | None = None) -> discord.Message | None:
+        """Send a DM; None when Discord refuses it (DMs closed)."""
         try:
-            user = self.bot.get_user(int(address)) or await self.bot.fetch_user(int(address))
-            await user.send(text[:2000], file=file or discord.utils.MISSING)
+            user = await self.bot.known_user(int(address))
+            return await user.send(discord_times(text)[:2000], file=file or discord.utils.MISSING,
+                                   view=view or discord.utils.MISSING)
         except (discord.Forbidden, discord.NotFound, ValueError):
-            return False
-        return True
+            return None
+
+
+def discord_times(text: str) -> str:
+    """Times written for people (``2026-05-01 13:05 UTC``) as Discord timestamps, which
+    every reader sees in their own time zone."""
+    return TIME.sub(lambda m: f"<t:{_epoch(m[1])}:f>", text)
+
+
+def _epoch(text: str) -> int:
+    return int(datetime.strptime(text, "%Y-%m-%d %H:%M").replace(tzinfo=UTC).timestamp())

@@ -74,22 +74,17 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
             await bot.answer(interaction, text[:1990])
             return
         action = {
-            "resign": service.resign, "draw": service.offer_draw,
-            "accept-draw": service.accept_draw, "decline-draw": service.decline_draw,
-            "accept-takeback": service.accept_takeback,
-            "decline-takeback": service.decline_takeback,
+            "resign": "resign", "draw": "offer_draw",
+            "accept-draw": "accept_draw", "decline-draw": "decline_draw",
+            "accept-takeback": "accept_takeback", "decline-takeback": "decline_takeback",
         }[self.action]
-        result = await action(sender, game.id)
+        result = await getattr(service, action)(sender, game.id)
         if isinstance(result, Refusal):
             await bot.answer(interaction, result)
             return
-        await interaction.response.defer(thinking=True)
-        shown = result.game or game
-        if self.action == "accept-takeback" or shown.is_over:
-            await interaction.followup.send(**await bot.board_message(shown, result.message))
-        else:
-            await interaction.followup.send(result.message)
-        await bot.flush()
+        from .actions import acted
+        await acted(bot, interaction, sender, action, result,
+                    pressed=self.action.startswith(("accept-", "decline-")))
 
 
 def game_view(game: Game) -> discord.ui.View:

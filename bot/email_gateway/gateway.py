@@ -15,6 +15,7 @@ import logging
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import replace
 from email.message import EmailMessage
+from pathlib import Path
 
 from engine import EngineError, Move, get_variant
 
@@ -39,6 +40,15 @@ LAST_MOVES = 8
 ACTED = ("ran end", "ran resign", "ran draw", "ran takeback", "ran abort")
 WATCHED_KINDS = frozenset({"news", "game-start", "your-move", "game-over", "takeback"})
 Send = Callable[[EmailMessage], Awaitable[None]]
+
+
+def _file_picture(path: Path) -> Picture | None:
+    """A picture file (a rules diagram) as an attachment; None if it cannot be read."""
+    try:
+        return Picture(path.read_bytes(), path.name)
+    except OSError:  # a missing picture must never stop a mail
+        log.warning("picture %s unreadable", path, exc_info=True)
+        return None
 
 
 def _board_png(game: Game, position: object, last: Move | None, result: str) -> bytes | None:
@@ -226,8 +236,10 @@ class EmailGateway:
         if reply.record and reply.record != text:
             text += "\n\n" + reply.record
         if game is None:
+            picture = _file_picture(reply.pictures[0]) if reply.pictures else None
             await self._send_answer(compose(self.address, player.address, _re(mail.subject), text,
-                                    in_reply_to=mail.message_id, references=mail.references))
+                                    in_reply_to=mail.message_id, references=mail.references,
+                                    picture=picture))
             return
         game = await self.service.game(game.id) or game
         await self._send_answer(await self.game_mail(

@@ -95,7 +95,8 @@ async def test_the_scheduler_catches_up_after_a_restart(settings, clock, game, a
     restarted = await GameService.open(settings, now=clock)
     try:
         counts = await Scheduler(restarted).run_due()
-        assert counts == {"vacations": 0, "timeouts": 1, "reminders": 0, "challenges": 0}
+        assert counts == {"vacations": 0, "timeouts": 1, "reminders": 0, "challenges": 0,
+                          "digests": 0}
         game = await restarted.game(game.id)
         assert (game.result, game.ended_at) == ("0-1", deadline)
     finally:

@@ -119,11 +119,11 @@ async def test_a_transaction_that_raises_stores_nothing(tmp_path: Path):
 def test_settings_have_defaults_and_read_the_environment():
     assert Settings.from_env({}) == Settings()
     assert Settings().db_path == Path("commandpost.db")
-    env = {"COMMANDPOST_DB": "/tmp/x.db", "COMMANDPOST_VACATION_DAYS": "12.5",
+    env = {"COMMANDPOST_DB": "games/x.db", "COMMANDPOST_VACATION_DAYS": "12.5",
            "COMMANDPOST_DB_SYNC": "NORMAL", "COMMANDPOST_CHALLENGE_DAYS": "3"}
     settings = Settings.from_env(env)
     assert (settings.db_path, settings.vacation_days, settings.db_sync,
-            settings.challenge_days) == (Path("/tmp/x.db"), 12.5, "normal", 3.0)
+            settings.challenge_days) == (Path("games/x.db"), 12.5, "normal", 3.0)
     assert Settings.from_env(env, db_path=Path("y.db")).db_path == Path("y.db")
 
 

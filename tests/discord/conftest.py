@@ -8,6 +8,7 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
 
+import discord
 import pytest
 import simcord
 
@@ -55,7 +56,7 @@ async def world(tmp_path: Path) -> AsyncIterator[World]:
     settings = Settings(db_path=tmp_path / "games.db", db_sync="normal")
     service = await GameService.open(settings, now=clock, rng=random.Random(1))
     bot = create_bot(service, settings)
-    env = simcord.Env(bot)
+    env = simcord.Env(bot, shard_count=1)
     await env.start()
     try:
         guild = env.create_guild()
@@ -69,3 +70,11 @@ async def world(tmp_path: Path) -> AsyncIterator[World]:
         await env.shutdown()
     await w.service.close()
     env.raise_errors()
+
+
+@pytest.fixture
+def moderator(world: World) -> object:
+    """A member who may manage the server."""
+    guild = world.alice.guild  # type: ignore[attr-defined]
+    role = guild.create_role("moderators", permissions=discord.Permissions(manage_guild=True))
+    return guild.add_member(world.env.create_user("mod"), roles=[role])

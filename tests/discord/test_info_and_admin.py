@@ -3,6 +3,8 @@ DM notifications, the server's settings and rulings, and the buttons of offers."
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import discord
 import pytest
 import simcord
@@ -25,27 +27,55 @@ async def _finished_rated_game(w):
 
 
 # --- /rules -------------------------------------------------------------------------
-async def test_rules_show_the_variant_and_its_start(world):
+RULES = Path(__file__).resolve().parents[2] / "docs" / "rules"
+CLASH_TOPICS = ("pieces (Commander, Factor, Droid, Hawk, Brute, Slicer) or a section (the "
+                "board, special rules, how a game ends, notation, choices this project made)")
+
+
+async def test_rules_show_the_introduction_and_the_board_with_its_picture(world):
     r = await world.carol.slash(world.channel, "rules", variant="clash")
     assert r.ephemeral
-    assert r.response.content.startswith("**Clash of Command**")
-    assert r.response.attachments[0].filename.endswith(".png")
+    content = r.response.content
+    assert content.startswith("# Clash of Command\n\nClash of Command (Peter Stobbe, 2001) "
+                              "is played on a web of 41 points.")
+    assert "\n\n## The board\n\nThe points are named like chess squares" in content
+    assert content.endswith(f"`/rules variant:clash piece:…` shows one part: {CLASH_TOPICS}. "
+                            f"The whole document: docs/rules/clash.md.")
+    assert "![" not in content and len(content) <= 2000
+    assert [a.filename for a in r.response.attachments] == ["clash-board.png"]
 
 
-async def test_rules_of_a_piece_highlight_its_start_and_reach(world):
+async def test_rules_of_a_piece_show_its_part_with_its_diagram(world):
     r = await world.carol.slash(world.channel, "rules", variant="clash", piece="Droid")
     assert r.ephemeral
-    content = r.response.content
-    assert "the Droid on c3" in content and "b2, b4, c5, d2, d4, e3" in content
-    assert r.response.attachments[0].filename.endswith(".png")
-    r = await world.carol.slash(world.channel, "rules", variant="clash", piece="h")
-    assert "the Hawk on e3" in r.response.content
+    assert r.response.content == (
+        "### Droid (D)\n\nA Droid steps one point forward to an empty point, or captures by "
+        "moving one point sideways or backwards onto an occupied point — here the Black Droid "
+        "on f4 or the own Factor on c3, but not the Droid straight ahead on d6. After either "
+        "it turns into a Hawk.\n\n(From docs/rules/clash.md, “Droid (D)”.)")
+    assert [a.filename for a in r.response.attachments] == ["clash-droid.png"]
+    assert await r.response.attachments[0].read() == (
+        RULES / "diagrams" / "clash-droid.png").read_bytes()
+    r = await world.carol.slash(world.channel, "rules", variant="commander", piece="g")
+    assert r.response.content.startswith("### Anti-aircraft gun (G)\n\nMoves and captures")
+    assert [a.filename for a in r.response.attachments] == ["commander-anti-aircraft-gun.png"]
+
+
+async def test_a_long_section_goes_on_in_further_messages(world):
+    r = await world.carol.slash(world.channel, "rules", variant="commander", piece="choices")
+    texts = [r.response.content] + [m.content for m in r.followups]
+    assert len(texts) == 2 and all(len(t) <= 2000 and t.count("```") % 2 == 0 for t in texts)
+    assert texts[0].startswith("## Choices this project made\n\n- An impossible move")
+    assert texts[1].endswith("\n\n(From docs/rules/commander.md, “Choices this project made”.)")
+    assert all(m.ephemeral for m in r.followups) and r.response.attachments == []
 
 
 async def test_rules_of_an_unknown_piece_or_variant_say_what_exists(world):
     r = await world.carol.slash(world.channel, "rules", variant="clash", piece="Queen")
-    assert r.ephemeral and "has no piece 'Queen'" in r.response.content
-    assert "Droid (D)" in r.response.content
+    assert r.ephemeral
+    assert r.response.content == (
+        f"The rules of Clash of Command have no part about 'Queen'. "
+        f"`/rules variant:clash piece:…` shows one part: {CLASH_TOPICS}.")
     r = await world.carol.slash(world.channel, "rules", variant="nonesuch")
     assert r.ephemeral and "nonesuch" in r.response.content
 
@@ -116,13 +146,6 @@ async def test_notify_dm_sends_the_turn_by_direct_message(world):
 
 
 # --- /server ------------------------------------------------------------------------
-@pytest.fixture
-def moderator(world):
-    guild = world.alice.guild
-    role = guild.create_role("moderators", permissions=discord.Permissions(manage_guild=True))
-    return guild.add_member(world.env.create_user("mod"), roles=[role])
-
-
 async def test_server_settings_need_manage_server_and_restrict_variants(world, moderator):
     with pytest.raises(simcord.SetupError, match="default-member-permissions"):
         await world.carol.slash(world.channel, "server settings", variants="clash")
@@ -157,38 +180,3 @@ async def test_a_ruling_ends_a_game_of_this_server(world, moderator):
     assert not r.ephemeral
     ended = await world.service.game(game.id)
     assert ended.is_over and ended.winner == 1
-
-
-# --- the buttons of offers ----------------------------------------------------------
-async def test_a_draw_offer_comes_with_buttons_that_answer_it(world):
-    thread, game = await _start(world, "mini-chieftain")
-    r = await world.alice.slash(thread, "draw")
-    assert not r.ephemeral and "Draw offered" in r.response.content
-    offer = thread.last_message
-    assert world.bob.mention in offer.content and "offers a draw" in offer.content
-    r = await world.carol.click(offer, label="Accept draw")
-    assert r.ephemeral and "not playing" in r.response.content
-    r = await world.bob.click(offer, label="Decline draw")
-    assert (await world.service.game(game.id)).draw_offer is None
-    await world.alice.slash(thread, "draw")
-    r = await world.bob.click(thread.last_message, label="Accept draw")
-    assert not r.ephemeral
-    drawn = await world.service.game(game.id)
-    assert drawn.is_over and drawn.winner is None
-
-
-async def test_a_takeback_request_comes_with_buttons_that_answer_it(world):
-    thread, game = await _start(world)
-    await world.alice.slash(thread, "move", move="b2-a3/D")
-    r = await world.alice.slash(thread, "takeback")
-    assert not r.ephemeral, r.response.content
-    request = thread.last_message
-    assert world.bob.mention in request.content
-    r = await world.bob.click(request, label="Accept takeback")
-    assert not r.ephemeral
-    assert r.response.attachments  # the board as it is again
-    assert (await world.service.game(game.id)).ply == 0
-    await world.alice.slash(thread, "move", move="b2-a3/D")
-    await world.alice.slash(thread, "takeback")
-    await world.bob.click(thread.last_message, label="Decline takeback")
-    assert (await world.service.game(game.id)).ply == 1

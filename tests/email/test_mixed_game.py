@@ -19,7 +19,7 @@ async def test_a_discord_player_and_an_email_player_play_one_game(mail):
     service, relay, post = mail.service, mail.relay, mail.post
     text_of, png_of = mail.text_of, mail.png_of
     bot = discord_bot.create_bot(service, mail.settings)
-    async with simcord.run(bot) as env:
+    async with simcord.run(bot, shard_count=1) as env:
         guild = env.create_guild()
         channel = guild.create_text_channel("games")
         alice = guild.add_member(env.create_user("alice"))
@@ -69,7 +69,7 @@ async def test_a_discord_player_hears_of_an_email_players_moves_without_asking(m
     the opponent's moves by DM, with the board, though she never chose DMs."""
     service, relay, post = mail.service, mail.relay, mail.post
     bot = discord_bot.create_bot(service, mail.settings)
-    async with simcord.run(bot) as env:
+    async with simcord.run(bot, shard_count=1) as env:
         guild = env.create_guild()
         channel = guild.create_text_channel("games")
         alice = guild.add_member(env.create_user("alice"))
@@ -103,7 +103,7 @@ async def test_an_email_players_move_in_a_discord_game_is_posted_with_the_board(
     channel, and the e-mail player's moves are posted there for the Discord player."""
     service, relay, post = mail.service, mail.relay, mail.post
     bot = discord_bot.create_bot(service, mail.settings)
-    async with simcord.run(bot) as env:
+    async with simcord.run(bot, shard_count=1) as env:
         guild = env.create_guild()
         channel = guild.create_text_channel("games")
         alice = guild.add_member(env.create_user("alice"))

@@ -1,12 +1,13 @@
 """A second, deliberately simple mini-/micro-Chieftain move generator, for the tests only.
 
 It shares no code with ``engine/``: a position is a plain dict square -> letter, each
-piece's moves are written out from the rule file (``/work/shared/rules/chieftain.md`` §2),
-and a turn (§3) is found by brute force: every sequence of moves of different pieces is
-tried, and a sequence is legal when some assignment of distinct Chieftains (every one is
-kept as the sequence grows) puts each move's Chieftain within 3 squares of the piece when
-it starts. A turn is the set of its moves. Clarity over speed: it exists so that the engine's
-perft counts are confirmed by a generator written from the rules, not from the engine.
+piece's moves are written out from the rules (``docs/rules/chieftain.md``, "The pieces"; §
+numbers are those of the specification the engine was built from), and a turn (§3) is
+found by brute force: every sequence of moves of different pieces is tried, and a sequence
+is legal when some assignment of distinct Chieftains (every one is kept as the sequence
+grows) puts each move's Chieftain within 3 squares of the piece when it starts. A turn is
+the set of its moves. Clarity over speed: it exists so that the engine's perft counts are
+confirmed by a generator written from the rules, not from the engine.
 
 Run as a script to recompute every count of a perft data file with this generator and
 print the file again::

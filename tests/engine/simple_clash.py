@@ -1,7 +1,7 @@
 """A second, deliberately simple Clash of Command move generator, for the tests only.
 
 It shares no code with ``engine/``: the board is read from the adjacency listing of the
-rule file (``/work/shared/rules/clash-of-command.md`` §1, transcribed below), a position
+rules (``docs/rules/clash.md``, "The board"; the specification's §1, transcribed below), a position
 is a plain dict node -> letter, and each piece's moves are written out from the rule text
 (§4, §5) as a set of effects ``(origin, target, captures, left_behind, transform)``.
 Clarity over speed: it exists so that the engine's perft counts are confirmed by a

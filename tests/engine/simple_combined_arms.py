@@ -2,7 +2,7 @@
 
 It shares no code with ``engine/``: a position is a plain dict square -> letter, and every
 way a piece may play is simulated step by step from the rule file
-(``/work/shared/rules/combined-arms-brigade-chess.md`` §2-§5) on a copy of the board,
+(``docs/rules/combined-arms.md``; the specification's §2-§5) on a copy of the board,
 producing its text and its effect ``(origin, final, kills, promotion)`` (castling:
 ``(king from, king to, frozenset(), "O-O")``). Clarity over speed: it exists so that the
 engine's perft counts and canonical texts are confirmed by code written from the rules,

@@ -294,6 +294,26 @@ def test_queen_may_pass_back_over_her_start_square_though_it_is_in_range() -> No
     assert CAB.format_move(position, move) == "Qd3xd4-d3xd2"
 
 
+def kills(position: Position, square: str) -> set[str]:
+    """The canonical texts of the legal moves that kill the piece on ``square``."""
+    return {CAB.format_move(position, m) for m in CAB.legal_moves(position)
+            if square in m.captures}
+
+
+def test_queen_cannot_step_onto_a_king_in_range_of_its_own_artillery() -> None:
+    """A consequence of the range rule: the King on e5 is within 2 of its own Bishop on
+    e7, so the Queen cannot stop on e5; without the Bishop she kills it."""
+    assert kills(board({"e4": "Q", "e5": "k", "e7": "b", "a1": "K"}), "e5") == set()
+    assert kills(board({"e4": "Q", "e5": "k", "a1": "K"}), "e5") == {"Qe4xe5"}
+
+
+def test_queen_kills_a_lone_bishop_only_from_her_start_square() -> None:
+    """Every square from which she could kill a Bishop is within its range: only her
+    start square, which is never judged, will do."""
+    assert kills(board({"d3": "Q", "d5": "b", "a1": "K", "h8": "k"}), "d5") == {"Qd3*d5"}
+    assert kills(board({"d1": "Q", "d5": "b", "a1": "K", "h8": "k"}), "d5") == set()
+
+
 def test_queen_may_not_fly_to_or_pass_squares_in_range_of_bishops_and_rooks() -> None:
     position = board({"a1": "Q", "h1": "K", "d5": "b", "h8": "r", "a8": "k"})
     in_range = {"d6", "d7", "d4", "d3", "c5", "b5", "e5", "f5", "c6", "b7", "e6", "f7",

@@ -1,13 +1,14 @@
 """A second, deliberately plain Commander Chess move generator, and the tests that hold the
 engine to it.
 
-The generator shares no code with ``engine/``: it reads the rule file
-(``/work/shared/rules/commander-chess.md``) section by section — terrain §1, pieces §2,
-capture kinds §3, air defence §4, stacks and the reference algorithm §5.8, promotion §6,
-legality §7.4 — with a board held as ``{square name: [pieces, carrier first]}`` and every
-turn checked in full (no shortcuts). Clarity over speed: it exists so that the engine's
-move sets and perft counts are confirmed by code written from the rules, not from the
-engine. Turns are compared as their long form (§9.3), which names every step.
+The generator shares no code with ``engine/``: it reads the rules
+(``docs/rules/commander.md``; § numbers are those of the specification the engine was
+built from) section by section — terrain §1, pieces §2, capture kinds §3, air defence §4,
+stacks and the reference algorithm §5.8, promotion §6, legality §7.4 — with a board held
+as ``{square name: [pieces, carrier first]}`` and every turn checked in full (no
+shortcuts). Clarity over speed: it exists so that the engine's move sets and perft counts
+are confirmed by code written from the rules, not from the engine. Turns are compared as
+their long form (§9.3), which names every step.
 
 Run as a script to print perft counts with this generator::
 

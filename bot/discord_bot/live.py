@@ -1,0 +1,168 @@
+"""Messages that stay live: the latest board of a game and the offers waiting for an answer.
+
+Only a game's latest board message carries its buttons: posting a new one takes them off
+the previous one (one edit). An offer (a draw, a takeback) carries Accept and Decline
+buttons where it was made and in the opponent's DM; once it is answered, accepted, declined
+or made moot by a move or the end of the game, each of its messages is edited to say what
+happened, without buttons. The ids of these messages are kept by the service, so a restart
+in the middle changes nothing. A game's end is announced once: when a command's reply
+announced it, the service's notice for the game's thread is not posted again.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING
+
+import discord
+
+from ..model import Game
+from ..posts import Post
+from .places import TRANSPORT, target_of
+
+if TYPE_CHECKING:
+    from .app import CommandPost
+
+log = logging.getLogger(__name__)
+BOARD = "board"
+END = "end"
+OFFER_KINDS = ("draw", "takeback")
+WHAT = {"draw": "draw offer", "takeback": "takeback request"}
+OFFERS_AND_SIDES = tuple((kind, side) for kind in OFFER_KINDS for side in (0, 1))
+
+
+def offer_kind(kind: str, side: int) -> str:
+    """The stored kind of an offer message: what is offered and by which side."""
+    return f"{kind}-{side}"
+
+
+def _post(game_id: int, kind: str, message: discord.abc.Snowflake,
+          channel_id: int) -> Post:
+    return Post(game_id, kind, str(channel_id), str(message.id))
+
+
+async def edit(bot: CommandPost, post: Post, **changes: object) -> None:
+    """Edit one remembered message (it may be gone or closed: then only log it)."""
+    channel = bot.get_partial_messageable(int(post.channel))
+    try:
+        await channel.get_partial_message(int(post.message)).edit(**changes)  # type: ignore[arg-type]
+    except discord.HTTPException:
+        log.warning("could not edit message %s in %s", post.message, post.channel)
+
+
+async def board_posted(bot: CommandPost, game: Game, message: discord.abc.Snowflake | None,
+                       channel_id: int) -> None:
+    """``message`` now shows ``game``'s board: the previous board message loses its
+    buttons, and this one (if it has buttons, the game going on) is the live one."""
+    if message is None:
+        return
+    previous = await bot.service.posts(TRANSPORT, game.id, BOARD)
+    for post in previous:
+        if post.message != str(message.id):
+            await edit(bot, post, view=None)
+    await bot.service.forget_posts(TRANSPORT, previous)
+    if not game.is_over:
+        await bot.service.remember_post(TRANSPORT, _post(game.id, BOARD, message, channel_id))
+
+
+async def offer_posted(bot: CommandPost, game: Game, kind: str, side: int,
+                       message: discord.abc.Snowflake | None, channel_id: int) -> None:
+    """``message`` carries the buttons of ``side``'s offer of ``kind`` in ``game``."""
+    if message is not None:
+        await bot.service.remember_post(
+            TRANSPORT, _post(game.id, offer_kind(kind, side), message, channel_id))
+
+
+async def offer_here(bot: CommandPost, game: Game, kind: str, side: int) -> bool:
+    """Whether the offer already has a message with buttons in the game's thread."""
+    thread = target_of(game.place) if game.place else None
+    posts = await bot.service.posts(TRANSPORT, game.id, offer_kind(kind, side))
+    return any(p.channel == str(thread) for p in posts)
+
+
+def outcome(game: Game, kind: str, side: int, answer: str | None, by: str,
+            lapse: str | None = None) -> str:
+    """What happened to ``side``'s offer: ``answer`` is accepted / declined (``by`` whom),
+    or None when it lapsed: the game ended, ``lapse`` happened, or ``by`` moved instead."""
+    what = f"{game.names[side]}'s {WHAT[kind]} in game #{game.id}"
+    if answer is not None:
+        return f"{by} {answer} {what}."
+    if game.is_over:
+        return f"{what} lapsed: the game is over."
+    return f"{what} lapsed: {lapse or f'{by} moved instead'}."
+
+
+async def settle_offers(bot: CommandPost, game: Game, by: str, answer: str | None = None,
+                        answered: tuple[str, int] | None = None, lapse: str | None = None,
+                        pressed: discord.Interaction | None = None) -> bool:
+    """Edit the messages of every offer that no longer stands in ``game``: they say what
+    happened and lose their buttons. The offer ``answered`` (kind, side) was answered
+    ``answer`` by ``by``; the others lapsed (``lapse`` says why). ``pressed``: the
+    interaction of a button on one of them, answered by that edit. True if it was."""
+    edited = False
+    for name, side in OFFERS_AND_SIDES:
+        standing = game.draw_offer if name == "draw" else game.takeback_offer
+        if standing == side and not game.is_over:
+            continue
+        posts = await bot.service.posts(TRANSPORT, game.id, offer_kind(name, side))
+        if not posts:
+            continue
+        text = outcome(game, name, side, answer if (name, side) == answered else None, by,
+                       lapse)
+        for post in posts:
+            if pressed is not None and not pressed.response.is_done() and (
+                    pressed.message is not None and str(pressed.message.id) == post.message):
+                await pressed.response.edit_message(content=text, view=None)
+                edited = True
+            else:
+                await edit(bot, post, content=text, view=None)
+        await bot.service.forget_posts(TRANSPORT, posts)
+    return edited
+
+
+async def ending_text(bot: CommandPost, game: Game) -> str:
+    """The announcement of ``game``'s end, in the third person, with the reason and the
+    rating changes: the service's notice for the game's place."""
+    for note in await bot.service.pending_notifications(TRANSPORT, 500):
+        if note.game_id == game.id and note.kind == "game-over" and note.player_id is None:
+            return note.text
+    return f"Game #{game.id} is over: {bot.service.describe_result(game)}."
+
+
+async def ending_announced(bot: CommandPost, game: Game,
+                           message: discord.abc.Snowflake | None, channel_id: int) -> None:
+    """A reply in ``channel_id`` announced ``game``'s end (the thread's notice is not
+    posted again)."""
+    if message is not None:
+        await bot.service.remember_post(TRANSPORT, _post(game.id, END, message, channel_id))
+
+
+async def end_said_in(bot: CommandPost, game_id: int, place: str | None) -> bool:
+    """Whether a reply already announced the game's end in ``place``."""
+    target = target_of(place) if place else None
+    return any(p.channel == str(target) for p in await bot.service.posts(TRANSPORT, game_id, END))
+
+
+async def retire_board(bot: CommandPost, game: Game) -> None:
+    """Take the buttons off the game's live board (the game is over)."""
+    previous = await bot.service.posts(TRANSPORT, game.id, BOARD)
+    for post in previous:
+        await edit(bot, post, view=None)
+    await bot.service.forget_posts(TRANSPORT, previous)
+
+
+def offer_text(game: Game, kind: str, side: int, opponent: str) -> str:
+    """The message of an offer, with what the opponent may do about it (an opponent on
+    another transport is asked there)."""
+    what = ("offers a draw" if kind == "draw"
+            else "asks to take back their last turn")
+    said = f"{game.names[side]} {what} in game #{game.id}."
+    if game.transports[1 - side] != TRANSPORT:
+        return f"{said} {opponent} is asked by {by_transport(game.transports[1 - side])}."
+    return (f"{said} {opponent}: accept or decline with the buttons, or `/{kind}` "
+            f"(`/{kind} decline:True`).")
+
+
+def by_transport(transport: str) -> str:
+    """A transport's name in a sentence: ``by e-mail``."""
+    return {"email": "e-mail"}.get(transport, transport)

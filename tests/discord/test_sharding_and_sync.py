@@ -1,0 +1,120 @@
+"""Ready for large servers: an auto-sharded bot, the command tree uploaded only when it
+changed (its hash kept in the database), `commandpost discord sync`, and per-server
+command permissions that survive an upload."""
+
+from __future__ import annotations
+
+import random
+
+import discord
+import simcord
+from discord import app_commands
+
+import bot.discord_bot.app as app
+from bot.config import Settings
+from bot.discord_bot import create_bot
+from bot.service import GameService
+
+
+def _uploads(world) -> int:
+    """How many times the bot uploaded its global command tree."""
+    return sum(1 for r in world.env.http_requests
+               if r.method == "PUT" and r.path.endswith("/commands") and "/guilds/" not in r.path)
+
+
+async def test_the_tree_is_uploaded_once_and_again_only_when_it_changed(world):
+    assert isinstance(world.bot, discord.AutoShardedClient)
+    assert _uploads(world) == 1
+    await world.restart()
+    assert _uploads(world) == 1  # the same tree: not uploaded again
+    r = await world.alice.slash(world.channel, "games")
+    assert r.ephemeral  # the commands registered before still answer
+
+    @app_commands.command(name="ping", description="Is the bot there?")
+    async def ping(interaction: discord.Interaction) -> None:
+        await interaction.response.send_message("pong")
+
+    await world.service.close()
+    world.service = await GameService.open(world.settings, now=world.clock,
+                                           rng=random.Random(1))
+    world.bot = create_bot(world.service, world.settings)
+    world.bot.tree.add_command(ping)
+    await world.env.restart_bot(world.bot)
+    assert _uploads(world) == 2  # a new command: uploaded
+    r = await world.alice.slash(world.channel, "ping")
+    assert r.response.content == "pong"
+
+
+async def test_a_forced_upload_keeps_the_servers_command_permissions(world, moderator):
+    command = next(c for c in await world.bot.tree.fetch_commands() if c.name == "server")
+    world.alice.guild.set_command_permissions(command, {world.carol: True})
+    assert await world.bot.sync_tree(force=True)
+    assert _uploads(world) == 2
+    r = await world.carol.slash(world.channel, "server settings", variants="clash")
+    assert r.ephemeral and r.response.content.startswith("Only members who may manage")
+    again = next(c for c in await world.bot.tree.fetch_commands() if c.name == "server")
+    assert again.id == command.id
+
+
+async def test_discord_sync_uploads_whatever_the_hash_says(world):
+    await world.service.close()
+    world.service = await GameService.open(world.settings, now=world.clock)
+    world.bot = app.CommandPost(world.service, world.settings, sync_only=True)
+    await world.env.restart_bot(world.bot)
+    assert _uploads(world) == 2  # unchanged, yet uploaded
+    assert not world.bot.scheduler.is_running()  # it only uploads
+
+
+def test_discord_sync_is_the_only_subcommand(monkeypatch, capsys):
+    monkeypatch.setenv("COMMANDPOST_DISCORD_TOKEN", "t0ken")
+    assert app.main(["nonesuch"]) == 2
+    assert capsys.readouterr().out == "usage: commandpost discord [sync]\n"
+    monkeypatch.delenv("COMMANDPOST_DISCORD_TOKEN")
+    assert app.main(["sync"]) == 2
+
+
+def test_shard_ids_read_ranges_and_lists():
+    assert app.shard_ids("") is None
+    assert app.shard_ids("0-3") == [0, 1, 2, 3]
+    assert app.shard_ids("4, 6-7") == [4, 6, 7]
+
+
+async def test_two_shards_serve_their_servers_and_dms_reach_shard_zero(tmp_path):
+    settings = Settings(db_path=tmp_path / "games.db", db_sync="normal",
+                        discord_shard_count=2)
+    service = await GameService.open(settings, rng=random.Random(1))
+    bot = create_bot(service, settings)
+    assert bot.shard_count == 2
+    env = simcord.Env(bot)
+    await env.start()
+    try:
+        guild = env.create_guild(shard_id=1)
+        channel = guild.create_text_channel("games")
+        alice = guild.add_member(env.create_user("alice"))
+        bob = guild.add_member(env.create_user("bob"))
+        assert bot.get_guild(guild.id).shard_id == 1
+        await bob.slash(channel, "notify", dm=True)
+        r = await alice.slash(channel, "challenge", opponent=bob, variant="clash", side=0)
+        assert not r.ephemeral
+        r = await bob.slash(channel, "accept")
+        assert not r.ephemeral
+        thread = channel.threads[-1]
+        await alice.slash(thread, "move", move="b2-a3/D")
+        dm = bob.user.dm_channel.history()[-1]
+        assert "b2-a3/D" in dm.content
+    finally:
+        await env.shutdown()
+        await service.close()
+    env.raise_errors()
+
+
+async def test_discord_sync_logs_in_uploads_and_closes(tmp_path, monkeypatch):
+    seen = []
+
+    async def login(self, token):
+        seen.append((token, self.sync_only))
+
+    monkeypatch.setattr(app.CommandPost, "login", login)
+    settings = Settings.from_env({}, db_path=tmp_path / "g.db", discord_token="t0ken")
+    assert await app.sync(settings) == 0
+    assert seen == [("t0ken", True)]
