@@ -183,3 +183,15 @@ async def test_the_event_loop_runs_while_the_computer_thinks(service, alice):
         assert (await service.game(done.game.id)).ply == 1
     finally:
         computer.close()
+
+
+async def test_the_computer_offers_a_draw_only_in_a_level_long_game(service, alice):
+    from dataclasses import replace
+    computer = Computer(service, executor=Refusing())
+    done = await computer.challenge(alice, PLACE, 3, "combined-arms", side=0)
+    game = done.game
+    assert not computer._should_offer(replace(game, turns=20), 0)  # too early
+    assert computer._should_offer(replace(game, turns=60), 0)
+    assert not computer._should_offer(replace(game, turns=60), 200)  # it is better
+    clash = (await computer.challenge(alice, PLACE, 3, "clash", side=0)).game
+    assert not computer._should_offer(replace(clash, turns=60), 0)  # no draws by agreement
