@@ -11,6 +11,7 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 
+from .. import redact
 from ..computer import Computer
 from ..config import ConfigError, Settings, add_db_option, settings_for
 from ..scheduler import Scheduler
@@ -114,7 +115,7 @@ def main(argv: list[str]) -> int:
     except ConfigError as err:
         print(f"commandpost: {err}")
         return 2
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    redact.configure(settings.log_level)
     logging.getLogger("mail.log").setLevel(logging.WARNING)  # aiosmtpd's every SMTP line
     try:
         return asyncio.run(run(settings))
