@@ -333,6 +333,12 @@ RULES: dict[str, Rule] = {
     "to_move": _flag,
     "own": _flag,
     "abort": _flag,
+    # correspondence: notes, conditional moves, clock choices (bot.notes, bot.forecasts,
+    # bot.timecontrol, which say more exactly what is too long)
+    "reader": PLAYER,
+    "add_note.text": _text(20_000, "note", Reason.BAD_NOTE),  # the note says "at most 1000"
+    "words": _each(_text(MAX_MOVE, "move", Reason.BAD_FORECAST)),
+    "time_control": _text(MAX_WORD, "clock", Reason.BAD_TIME_CONTROL),
 }
 
 

@@ -181,5 +181,30 @@ IMPORT_CHALLENGES = Migration(9, "a challenge may carry a game record to continu
     "ALTER TABLE challenges ADD COLUMN record TEXT",
 ))
 
+CORRESPONDENCE = Migration(13, "private notes, conditional moves and clock choices", (
+    """CREATE TABLE game_notes (
+        id INTEGER PRIMARY KEY,
+        game_id INTEGER NOT NULL REFERENCES games (id),
+        player_id INTEGER NOT NULL REFERENCES players (id),
+        ply INTEGER NOT NULL,               -- the game's ply when the note was written
+        text TEXT NOT NULL,
+        created_at REAL NOT NULL)""",
+    "CREATE INDEX game_notes_by_author ON game_notes (game_id, player_id, id)",
+    """CREATE TABLE forecasts (
+        game_id INTEGER NOT NULL REFERENCES games (id),
+        player_id INTEGER NOT NULL REFERENCES players (id),
+        ply INTEGER NOT NULL,               -- the game's ply the lines start from
+        lines TEXT NOT NULL,                -- JSON: {their turn: [{our turn: {subtree}}]}
+        updated_at REAL NOT NULL,
+        PRIMARY KEY (game_id, player_id)) WITHOUT ROWID""",
+    # a clock choice beyond days per move (`bot.timecontrol`), e.g. "3d+1d max10d total30d"
+    "ALTER TABLE challenges ADD COLUMN time_control TEXT",
+    "ALTER TABLE games ADD COLUMN time_control TEXT",
+    "ALTER TABLE games ADD COLUMN bank0 REAL",  # Fischer: seconds in each side's bank
+    "ALTER TABLE games ADD COLUMN bank1 REAL",
+    "ALTER TABLE games ADD COLUMN spent0 REAL",  # seconds each side has used in all
+    "ALTER TABLE games ADD COLUMN spent1 REAL",
+))
+
 MIGRATIONS: tuple[Migration, ...] = (INITIAL, EMAIL_TOKENS, SERVERS, MAIL_LEDGER,
-                                      TRANSPORT_POSTS, IMPORT_CHALLENGES)
+                                      TRANSPORT_POSTS, IMPORT_CHALLENGES, CORRESPONDENCE)

@@ -47,21 +47,23 @@ from .challenges import ChallengeDesk
 from .clock import (
     Clock,
     TurnClock,
-    describe_days,
     format_duration,
     format_time,
     start_turn,
     system_clock,
 )
 from .config import Settings
+from .forecasts import Forecasts
 from .mail_ledger import MailLedger
 from .model import Game, Notification, PlayedMove, Player, place_transport
+from .notes import Notes
 from .posts import Posts
 from .records import END
 from .results import Done, Reason, Refusal, Result
 from .rooms import Rooms
 from .standings import Standings
 from .storage import DamagedDatabase, Database, Session, StorageError, open_database
+from .timecontrol import TimeControls, describe_clock
 from .tokens import GameTokens
 from .vacations import Vacations
 from .words import or_list
@@ -121,7 +123,7 @@ def _score(winner: int | None) -> str:
 
 @guard  # every argument of every public method is checked before the method runs
 class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Rooms, Posts,
-                  MailLedger):
+                  MailLedger, Notes, Forecasts, TimeControls):
     """Players, challenges, games, clocks, ratings, records and the outbox."""
 
     def __init__(self, db: Database, settings: Settings | None = None, now: Clock = system_clock,
@@ -221,8 +223,10 @@ class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Room
         game = await self._game(s, game_id)
         assert game is not None
         clock = start_turn(days, now, paused=game.on_vacation(start.side, now))
+        clock = await self._opening_clock(s, game, challenge_id, start.side, now, clock)
         await self._set_clock(s, game.id, clock)
-        game = replace(game, clock=clock)
+        game = await self._game(s, game.id)  # with the clock and its choice
+        assert game is not None
         if not announce:
             return game
         text = self._game_started(game, rules)
@@ -235,7 +239,7 @@ class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Room
 
     def _game_started(self, game: Game, rules: Variant) -> str:
         return (f"Game #{game.id} started: {self._players_line(game, rules)}, "
-                f"{rules.display_name}, {describe_days(game.days)}. "
+                f"{rules.display_name}, {describe_clock(game.days, game.time_control)}. "
                 f"{game.names[game.to_move]} ({rules.side_names[game.to_move]}) moves first.")
 
     def _players_line(self, game: Game, rules: Variant) -> str:
@@ -401,6 +405,7 @@ class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Room
                 self._keep(game.id, line)
                 return self._move_refusal(err, text)
             done, line = await self._advance(s, game, rules, line, canonical, after)
+            done, line = await self._answer_forecast(s, rules, line, done)
         self._keep(game_id, line)
         return await self.back_by_moving(sender, done)
 
@@ -436,13 +441,14 @@ class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Room
                 self._keep(game.id, line)
                 return self._move_refusal(err, END)
             done, line = await self._advance(s, game, rules, line, END, after)
+            done, line = await self._answer_forecast(s, rules, line, done)
         self._keep(game_id, line)
         return done
 
     async def _advance(self, s: Session, game: Game, rules: Variant, line: _Line, text: str,
-                       after: Position) -> tuple[Done, _Line]:
+                       after: Position, conditional: bool = False) -> tuple[Done, _Line]:
         """Store one step: the move row, the game row, the clock, the end of the game and
-        the notifications."""
+        the notifications (``conditional``: the step answers a recorded line)."""
         now = self.now()
         mover = line.position.side
         turn_done = not after.in_progress
@@ -456,6 +462,7 @@ class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Room
         clock, draw_offer, takeback_offer = game.clock, game.draw_offer, game.takeback_offer
         if turn_done:
             clock = start_turn(game.days, now, paused=game.on_vacation(after.side, now))
+            clock = await self._next_clock(s, game, mover, now, clock)
             # by moving, the mover declines what the opponent offered
             draw_offer = None if draw_offer == 1 - mover else draw_offer
             takeback_offer = None if takeback_offer == 1 - mover else takeback_offer
@@ -486,10 +493,13 @@ class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Room
         else:
             nxt = after.side
             message += f" {game.names[nxt]} ({rules.side_names[nxt]}) is to move."
+            if await self._answer_ready(s, game, rules, after):
+                return Done(message, game=game, move=text), line  # they are told with it
             await self._notify_side(
                 s, game, nxt, "your-move", now,
-                f"{game.names[mover]} played {text if text != END else 'the end of the turn'} "
-                f"in game #{game.id} ({rules.display_name}). Your move. "
+                f"{game.names[mover]} played {text if text != END else 'the end of the turn'}"
+                f"{' (a conditional move)' if conditional else ''} in game #{game.id} "
+                f"({rules.display_name}). Your move. "
                 f"{self._clock_text(game)}")
         return Done(message, game=game, move=text), line
 
@@ -702,6 +712,7 @@ class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Room
             position = rules.parse_position(fen)
             now = self.now()
             clock = start_turn(game.days, now, paused=game.on_vacation(position.side, now))
+            clock = await self._clock_again(s, game, position.side, now, clock)
             await s.execute(
                 "UPDATE games SET fen = ?, to_move = ?, ply = ?, turns = ?, "
                 "revision = revision + 1, deadline = ?, reminder_due = ?, paused_remaining = ?, "
@@ -709,6 +720,7 @@ class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Room
                 (fen, position.side, row["n"], turn, clock.deadline, clock.reminder_due,
                  clock.paused_remaining, now, game.id))
             self._lines.pop(game.id, None)
+            await self._drop_forecasts(s, game.id)
             game = await self._game(s, game.id)
             assert game is not None
             await self._notify_side(s, game, requester, "takeback", now,

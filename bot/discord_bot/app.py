@@ -91,8 +91,11 @@ class CommandPost(commands.AutoShardedBot):
     async def setup_hook(self) -> None:
         from .commands_admin import AdminCommands
         from .commands_info import InfoCommands
+        from .commands_notes import CorrespondenceCommands
         from .commands_play import PlayCommands
-        for cog in (PlayCommands(self), InfoCommands(self), AdminCommands(self)):
+        play = PlayCommands(self)
+        for cog in (play, InfoCommands(self), AdminCommands(self),
+                    CorrespondenceCommands(self, play)):
             await self.add_cog(cog)
         self.add_dynamic_items(GameButton, ChallengeButton)
         await self.sync_tree(force=self.sync_only)

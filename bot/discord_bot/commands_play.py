@@ -20,6 +20,7 @@ from ..model import Challenge, Game, Player
 from ..posts import time_left
 from ..results import STORAGE_DOWN, Done, Reason, Refusal
 from ..storage import StorageError
+from ..timecontrol import TimeControl, is_clock_word, parse_time_control
 from . import hints, live, logs, pictures
 from .actions import acted
 from .notifier import discord_times
@@ -211,6 +212,7 @@ class PlayCommands(commands.Cog, name="Playing"):
                            side="Which side you play (default: random)",
                            days="Time per move (default: the server's)",
                            rated="Whether the game counts for ratings (default: yes)",
+                           clock="Or a Fischer clock and/or a total: 3d+1d max10d total60d",
                            computer="Play the computer at this level (it accepts at once)")
     @app_commands.autocomplete(variant=variant_names, mode=mode_names, days=day_choices)
     @app_commands.choices(side=SIDES, computer=COMPUTER_LEVELS)
@@ -218,7 +220,7 @@ class PlayCommands(commands.Cog, name="Playing"):
                         opponent: discord.User | None = None, variant: str | None = None,
                         mode: str | None = None, side: int | None = None,
                         days: int | None = None, rated: bool = True,
-                        computer: int | None = None) -> None:
+                        clock: str | None = None, computer: int | None = None) -> None:
         """Challenge someone, or anyone here, or the computer, to a correspondence game."""
         sender = await self.bot.player_of(interaction.user)
         place = self._challenge_place(interaction)
@@ -238,6 +240,12 @@ class PlayCommands(commands.Cog, name="Playing"):
             return
         if days is None:
             days = int(server.get("days", self.bot.settings.default_days) or 0)  # type: ignore[call-overload]
+        time_control = clock_choice(clock, days or None)
+        if isinstance(time_control, Refusal):
+            await self.bot.answer(interaction, time_control)
+            return
+        if time_control and time_control.fischer:
+            days = 0  # the bank replaces days per move
         if computer is not None or (opponent is not None and self.bot.user is not None
                                     and opponent.id == self.bot.user.id):
             await self._challenge_computer(interaction, sender, place, computer, variant, mode,
@@ -253,7 +261,8 @@ class PlayCommands(commands.Cog, name="Playing"):
             logs.set_context(user_id=interaction.user.id)
         result = await self.service.challenge(sender, place, target, variant, mode,
                                               None if side in (None, -1) else side,
-                                              days or None, rated=rated)
+                                              days or None, rated=rated,
+                                              time_control=time_control and time_control.text())
         if isinstance(result, Refusal):
             await self.bot.answer(interaction, result)
             return
@@ -390,7 +399,13 @@ class PlayCommands(commands.Cog, name="Playing"):
 
     @staticmethod
     def _move_lead(result: Done) -> str:
-        return f"**{result.move}** played in game #{result.game.id}."  # type: ignore[union-attr]
+        game = result.game
+        assert game is not None
+        lead = f"**{result.move}** played in game #{game.id}."
+        if result.answer:  # the opponent's recorded answer was played at once
+            lead += (f" {game.names[1 - game.to_move]} answered at once with "
+                     f"**{result.answer}**, a conditional move.")
+        return lead
 
     async def _moved(self, result: Done, sender: Player) -> None:
         """After a move: offers it made moot say so; the notifications go out."""
@@ -465,6 +480,9 @@ class PlayCommands(commands.Cog, name="Playing"):
             return
         await self.bot.send_board(interaction, found, pictures.header(found) + ".",
                                   perspective=found.side_of(sender.id) or 0)
+        notes = await self.service.notes_text(sender, found.id)
+        if notes:  # the board may be public: the notes go to their author alone
+            await interaction.followup.send(notes, ephemeral=True)
 
     @app_commands.command(name="moves")
     @app_commands.describe(square="The piece's point (its legal destinations are highlighted)",
@@ -613,7 +631,7 @@ class PlayCommands(commands.Cog, name="Playing"):
         if isinstance(found, Refusal):
             await self.bot.answer(interaction, found)
             return
-        result = await self.service.export(found.id)
+        result = await self.service.export(found.id, sender)
         if isinstance(result, Refusal) or not result.text:
             await self.bot.answer(interaction, result)
             return
@@ -621,6 +639,22 @@ class PlayCommands(commands.Cog, name="Playing"):
         record = discord.File(io.BytesIO(text.encode()), f"game-{found.id}.txt")
         await interaction.response.send_message(f"The record of game #{found.id}.",
                                                 file=record, ephemeral=True)
+
+
+def clock_choice(text: str | None, days: int | None) -> TimeControl | Refusal | None:
+    """The /challenge clock option read (a Fischer clock replaces the days per move)."""
+    if not text:
+        return None
+    words = text.lower().split()
+    wrong = [w for w in words if not is_clock_word(w)]
+    try:
+        if wrong:
+            raise ValueError(f"{wrong[0]!r} is not a clock choice: write e.g. `3d+1d max10d "
+                             f"total60d`")
+        fischer = any("+" in w for w in words)
+        return parse_time_control(words, None if fischer else days)
+    except ValueError as err:
+        return Refusal(Reason.BAD_TIME_CONTROL, f"{str(err)[:1].upper()}{str(err)[1:]}.")
 
 
 def _game_choices(games: list[Game], current: str) -> list[app_commands.Choice[int]]:

@@ -36,6 +36,7 @@ log = logging.getLogger(__name__)
 DM_PREFERENCE = "discord_dm"
 SAID_BY_THE_REPLY = {"your-move", "game-start"}  # the command's reply already tells them
 OFFERS = {"draw-offer": "draw", "takeback-request": "takeback"}
+PRIVATE = {"forecast"}  # about a player's conditional moves: by DM only, never in the thread
 BOARD_NEWS = {"your-move", "game-start", "game-over"}  # sent with the game's picture
 ANSWERS = {"draw-offer", "takeback"}  # the notices that also tell of an offer's answer
 TIME = re.compile(r"(\d{4}-\d{2}-\d{2} \d{2}:\d{2}) UTC")
@@ -76,7 +77,8 @@ class Notifier:
             return
         # a game that lives elsewhere (an e-mail game, a game challenged in a DM) has no
         # thread or channel the player reads: its news comes by DM
-        elsewhere = not is_discord_place(n.place) or await self._private(n.place)
+        elsewhere = (not is_discord_place(n.place) or n.kind in PRIVATE
+                     or await self._private(n.place))
         offer = await self._offer(n, player.id)
         from_elsewhere = await self._from_elsewhere(n, player.id)
         if offer is None and n.kind in ANSWERS and not from_elsewhere:
