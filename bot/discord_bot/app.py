@@ -34,7 +34,7 @@ from .views import ChallengeButton, GameButton, game_view
 
 log = logging.getLogger(__name__)
 SCHEDULER_SECONDS = 60.0
-COMPUTER_SECONDS = 1.0  # how often the computer looks for games to answer
+COMPUTER_SECONDS = 5.0  # how often the computer looks for games to answer
 TREE_STATE = "discord:command-tree"  # the hash of the command tree last uploaded
 
 
