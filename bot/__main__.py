@@ -8,6 +8,8 @@
 * ``commandpost render VARIANT [POSITION] -o FILE`` and ``commandpost gallery DIR`` —
   board pictures.
 * ``commandpost diagrams docs/rules`` — the pictures of the rules documents.
+* ``commandpost outbox`` — undelivered notifications: list, retry, drop, prune.
+* ``commandpost web`` — the game pages in a browser (`bot.web`).
 """
 
 from __future__ import annotations
@@ -25,6 +27,8 @@ COMMANDS = {
     "gallery": "bot.render_cli:gallery_main",
     "db": "bot.dbcheck",
     "diagrams": "bot.rules_diagrams:diagrams_main",
+    "outbox": "bot.outbox_cli",
+    "web": "bot.web.runner",
 }
 
 

@@ -164,6 +164,12 @@ def _word(what: str, reason: Reason = Reason.BAD_INPUT) -> Rule:
     return check
 
 
+def _one_of(what: str, choices: tuple[str, ...]) -> Rule:
+    def check(value: Any) -> Any:
+        return value if value in choices else Refusal(Reason.BAD_INPUT, f"That is no {what}.")
+    return check
+
+
 def _variant(value: Any) -> Any:
     from engine import EngineError, all_variants, get_variant
     checked = _word("variant", Reason.UNKNOWN_VARIANT)(value)
@@ -279,6 +285,17 @@ def _post(value: Any) -> Any:
     return value
 
 
+def _payload(value: Any) -> Any:
+    """What a transport needs to send a notification besides its text, as JSON."""
+    try:
+        text = json.dumps(value, allow_nan=False)
+    except (TypeError, ValueError):
+        return Refusal(Reason.BAD_INPUT, "That notification cannot be stored.")
+    if not isinstance(value, Mapping) or len(text) > MAX_RECORD or _has_surrogates(text):
+        return Refusal(Reason.BAD_INPUT, "That notification cannot be stored.")
+    return value
+
+
 PLAYER = _instance(Player, Reason.NO_SUCH_PLAYER, "I do not know that player.")
 RULES: dict[str, Rule] = {
     # who
@@ -293,6 +310,7 @@ RULES: dict[str, Rule] = {
     # what
     "game": _instance(Game, Reason.NO_SUCH_GAME, "There is no such game."),
     "game_id": _id("game", Reason.NO_SUCH_GAME),
+    "game_ids": _each(_id("game", Reason.NO_SUCH_GAME)),
     "challenge_id": _id("challenge", Reason.NO_SUCH_CHALLENGE),
     "player_id": _id("player", Reason.NO_SUCH_PLAYER),
     "place": _word("place"),
@@ -307,6 +325,10 @@ RULES: dict[str, Rule] = {
     "start_fen": _text(MAX_FEN, "start position", Reason.BAD_POSITION),
     "text": _text(MAX_MOVE, "move", Reason.BAD_MOVE),
     "import_game.text": _text(MAX_RECORD, "record", Reason.BAD_RECORD),
+    # an answer or notification a transport owes (an answer may carry a game's record)
+    "queue_notification.text": _text(MAX_RECORD, "notification"),
+    "payload": _payload,
+    "lane": _text(MAX_WORD + MAX_ADDRESS, "lane"),
     "token": _text(MAX_WORD, "key"),
     "node": _word("point"),
     "expected_ply": _count,
@@ -320,11 +342,14 @@ RULES: dict[str, Rule] = {
     "post": _post,
     "posts": _each(_post),
     "kind": _word("kind"),
+    "purpose": _word("purpose"),  # what the game meant is for (`bot.inference`)
+    "last": _limit,  # how many of the last entries of a list
     "set_transport_state.value": _text(MAX_JSON, "value"),
     # the e-mail gateway's ledger (rate limits, mails already answered)
     "bucket": _text(MAX_WORD + MAX_ADDRESS, "bucket"),
     "window": _seconds,
     "what": _word("mark"),
+    "mark_address.what": _one_of("mark", ("wrote_at", "invited_at", "stopped_at")),
     "digest": _text(MAX_WORD + MAX_ADDRESS, "digest"),
     "digests": _each(_text(MAX_WORD + MAX_ADDRESS, "digest")),
     # yes or no

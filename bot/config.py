@@ -34,11 +34,17 @@ variable.
 | ``COMMANDPOST_EMAIL_TLS_KEY``        | ``email_tls_key``        | (none)             |
 | ``COMMANDPOST_EMAIL_TRUSTED_AUTHSERV`` | ``email_trusted_authserv`` | (none)         |
 | ``COMMANDPOST_THEME``                | ``theme``                | ``classic``        |
+| ``COMMANDPOST_WEB_URL``              | ``web_url``              | (none: no web)     |
+| ``COMMANDPOST_WEB_HOST``             | ``web_host``             | ``127.0.0.1``      |
+| ``COMMANDPOST_WEB_PORT``             | ``web_port``             | ``8080``           |
+| ``COMMANDPOST_WEB_RATE_LIMIT``       | ``web_rate_limit``       | ``300`` (per min.) |
 
 Relative paths are taken from the working directory. The e-mail gateway
 (`bot.email_gateway`) runs when ``COMMANDPOST_EMAIL_ADDRESS`` is set; ``email_relay_tls`` is
 ``auto`` (STARTTLS when the relay offers it), ``starttls`` (required), ``tls`` (implicit
-TLS, usually port 465) or ``none``.
+TLS, usually port 465) or ``none``. The web pages (`bot.web`) run beside the bot when
+``COMMANDPOST_WEB_URL`` is set (the address people reach them at, e.g. behind a reverse
+proxy), and alone with ``commandpost web``; they listen on ``web_host``:``web_port``.
 """
 
 from __future__ import annotations
@@ -128,6 +134,15 @@ class Settings:
     # the pictures' colours: classic, or colour-blind (safe for red-green colour blindness)
     theme: str = field(default="classic", metadata={"env": "COMMANDPOST_THEME"})
 
+    # the web pages' public address (https://games.example.org): links to game pages are
+    # put in board messages, mails and records when it is set, and the bot serves them
+    web_url: str = field(default="", metadata={"env": "COMMANDPOST_WEB_URL"})
+    # where the web server listens (put a reverse proxy in front for the public)
+    web_host: str = field(default="127.0.0.1", metadata={"env": "COMMANDPOST_WEB_HOST"})
+    web_port: int = field(default=8080, metadata={"env": "COMMANDPOST_WEB_PORT"})
+    # requests per minute from one address (a short burst of a third of it is allowed)
+    web_rate_limit: int = field(default=300, metadata={"env": "COMMANDPOST_WEB_RATE_LIMIT"})
+
     def __post_init__(self) -> None:
         if self.db_sync not in SYNC_MODES:
             raise ConfigError(f"COMMANDPOST_DB_SYNC is {self.db_sync!r}; it must be one of "
@@ -147,6 +162,11 @@ class Settings:
             raise ConfigError(f"COMMANDPOST_EMAIL_ADDRESS is {self.email_address!r}; it must be "
                               f"an address like play@games.example.org")
         _check_theme(self.theme)
+        if self.web_url and not self.web_url.startswith(("http://", "https://")):
+            raise ConfigError(f"COMMANDPOST_WEB_URL is {self.web_url!r}; it must be an address "
+                              f"like https://games.example.org")
+        if self.web_rate_limit < 1:
+            raise ConfigError("COMMANDPOST_WEB_RATE_LIMIT must be at least 1")
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None, **overrides: object) -> Settings:

@@ -138,6 +138,23 @@ SERVERS = Migration(3, "server settings and watchers of games", (
         PRIMARY KEY (game_id, player_id)) WITHOUT ROWID""",
 ))
 
+DELIVERY = Migration(4, "outbox deliveries: lanes, attempts, back-off and verdicts", (
+    # one lane per destination and game: a lane's notifications go out in order, lanes
+    # independently of each other
+    "ALTER TABLE outbox ADD COLUMN lane TEXT NOT NULL DEFAULT ''",
+    "ALTER TABLE outbox ADD COLUMN attempts INTEGER NOT NULL DEFAULT 0",
+    "ALTER TABLE outbox ADD COLUMN next_attempt_at REAL",  # NULL: due now
+    "ALTER TABLE outbox ADD COLUMN failed_at REAL",  # set with the verdict: no more tries
+    "ALTER TABLE outbox ADD COLUMN failure TEXT",  # the last failure's reason
+    "ALTER TABLE outbox ADD COLUMN payload TEXT",  # JSON: what a transport needs besides text
+    "UPDATE outbox SET lane = COALESCE('player:' || player_id, 'place:' || place, '') "
+    "|| '/' || COALESCE(game_id, '')",
+    "DROP INDEX outbox_pending",
+    "CREATE INDEX outbox_lanes ON outbox (transport, lane, id) "
+    "WHERE delivered_at IS NULL AND failed_at IS NULL",
+    "CREATE INDEX outbox_delivered ON outbox (delivered_at) WHERE delivered_at IS NOT NULL",
+))
+
 MAIL_LEDGER = Migration(5, "e-mail: challenge keys, rate limits, duplicates, invitations, stops", (
     """CREATE TABLE challenge_tokens (
         challenge_id INTEGER NOT NULL REFERENCES challenges (id),
@@ -181,6 +198,13 @@ IMPORT_CHALLENGES = Migration(9, "a challenge may carry a game record to continu
     "ALTER TABLE challenges ADD COLUMN record TEXT",
 ))
 
+WATCH_TOKENS = Migration(11, "watch tokens: the secret of each game's web page", (
+    """CREATE TABLE watch_tokens (
+        game_id INTEGER PRIMARY KEY REFERENCES games (id),
+        token TEXT NOT NULL,                -- in the game page's address; lets people look
+        created_at REAL NOT NULL)""",
+))
+
 CORRESPONDENCE = Migration(13, "private notes, conditional moves and clock choices", (
     """CREATE TABLE game_notes (
         id INTEGER PRIMARY KEY,
@@ -206,5 +230,6 @@ CORRESPONDENCE = Migration(13, "private notes, conditional moves and clock choic
     "ALTER TABLE games ADD COLUMN spent1 REAL",
 ))
 
-MIGRATIONS: tuple[Migration, ...] = (INITIAL, EMAIL_TOKENS, SERVERS, MAIL_LEDGER,
-                                      TRANSPORT_POSTS, IMPORT_CHALLENGES, CORRESPONDENCE)
+MIGRATIONS: tuple[Migration, ...] = (INITIAL, EMAIL_TOKENS, SERVERS, DELIVERY, MAIL_LEDGER,
+                                      TRANSPORT_POSTS, IMPORT_CHALLENGES, WATCH_TOKENS,
+                                      CORRESPONDENCE)

@@ -188,8 +188,16 @@ class Notification:
     kind: str
     text: str
     created_at: float
+    lane: str = ""  # one destination's news of one game: delivered in order
+    attempts: int = 0  # tries so far
+    failure: str | None = None  # why the last try failed
+    failed_at: float | None = None  # set with the verdict: given up on
+    next_attempt_at: float | None = None  # when a failed try is tried again
+    payload: Mapping[str, Any] = field(default_factory=dict)  # what the transport needs besides
 
     @classmethod
     def from_row(cls, row: Row) -> Notification:
         return cls(row["id"], row["transport"], row["player_id"], row["address"], row["place"],
-                   row["game_id"], row["kind"], row["text"], row["created_at"])
+                   row["game_id"], row["kind"], row["text"], row["created_at"], row["lane"],
+                   row["attempts"], row["failure"], row["failed_at"], row["next_attempt_at"],
+                   json.loads(row["payload"]) if row["payload"] else {})

@@ -24,13 +24,16 @@ from ..computer import Computer
 from ..config import Settings
 from ..email_gateway.runner import run_email_gateway
 from ..model import Game, Player
-from ..results import STORAGE_DOWN, Done, Refusal, Result
+from ..phrasing import phrase
+from ..results import Done, Refusal, Result
 from ..service import GameService
 from ..storage import StorageError
-from . import live, logs, pictures
+from ..web.runner import start_web
+from . import failures, live, logs, pictures
 from .notifier import Notifier, discord_times
+from .pickers import EndTurnButton, PiecePicker, StepPicker, fit, next_step_view
 from .places import TRANSPORT, target_of
-from .views import ChallengeButton, GameButton, game_view
+from .views import ChallengeButton, GameButton, game_view, with_watch_link
 
 log = logging.getLogger(__name__)
 SCHEDULER_SECONDS = 60.0
@@ -78,9 +81,9 @@ class CommandPost(commands.AutoShardedBot):
         self.notifier = Notifier(self)
         self.computer = Computer(service)
         self.computer.on_answer.append(self.flush)
+        self.courier = service.courier(TRANSPORT, self.notifier.send)
         self._addresses: dict[int, str] = {}
         self._users: dict[int, discord.User] = {}
-        self._flush_lock = asyncio.Lock()
         pictures.use_guild_lookup(self._guild_of)
 
     def _guild_of(self, place: str) -> int | None:
@@ -97,7 +100,8 @@ class CommandPost(commands.AutoShardedBot):
         for cog in (play, InfoCommands(self), AdminCommands(self),
                     CorrespondenceCommands(self, play)):
             await self.add_cog(cog)
-        self.add_dynamic_items(GameButton, ChallengeButton)
+        self.add_dynamic_items(GameButton, ChallengeButton, PiecePicker, StepPicker,
+                               EndTurnButton)
         await self.sync_tree(force=self.sync_only)
         if self.sync_only:
             return
@@ -136,6 +140,7 @@ class CommandPost(commands.AutoShardedBot):
         self.scheduler.cancel()
         self.thinking.cancel()
         self.computer.close()
+        await self.courier.stop()
         await super().close()
 
     @tasks.loop(seconds=COMPUTER_SECONDS)
@@ -168,32 +173,22 @@ class CommandPost(commands.AutoShardedBot):
         await self.flush()
 
     async def flush(self) -> None:
-        """Deliver the service's pending Discord notifications (a failure is logged; what
-        was not delivered stays pending for the next pass)."""
-        async with self._flush_lock:
-            try:
-                await self.service.deliver(TRANSPORT, self.notifier.send)
-            except discord.HTTPException:
-                log.exception("a notification could not be delivered; it stays pending")
-            except Exception:
-                log.exception("delivering notifications failed; they stay pending")
+        """Deliver the service's due Discord notifications: each lane (a destination's news
+        of a game) in order, lanes independently, so a server that refuses or a slow DM
+        delays only itself; failures are judged and scheduled by the outbox. Nothing that
+        fails here escapes the pass: it is logged, and what was not delivered stays due."""
+        try:
+            await self.courier.deliver()
+        except StorageError:
+            log.exception("the outbox could not be read; delivery waits for the next pass")
+        except Exception:
+            log.exception("delivering notifications failed; they stay pending")
 
     async def command_failed(self, interaction: discord.Interaction,
-                             error: app_commands.AppCommandError) -> None:
-        """An app command that raised: the user is answered (a storage fault in the words
-        every transport uses), the host gets the traceback."""
-        original = getattr(error, "original", error)
-        if isinstance(original, StorageError):
-            log.error("/%s not carried out: %s", getattr(interaction.command, "name", "?"),
-                      original)
-            text = STORAGE_DOWN
-        else:
-            log.error("/%s failed", getattr(interaction.command, "name", "?"), exc_info=error)
-            text = "Something went wrong with that command; it is logged for the host."
-        try:
-            await self.answer(interaction, text)
-        except discord.HTTPException:
-            log.warning("could not tell the user that a command failed")
+                             error: BaseException) -> None:
+        """A command or button that raised: the user is answered (see `failures`: a
+        storage fault in the words every transport uses), the host gets the log."""
+        await failures.tell_member(interaction, error)
 
     # --- translation helpers used by the cogs -----------------------------------------
     async def player_of(self, user: discord.abc.User) -> Player:
@@ -217,21 +212,26 @@ class CommandPost(commands.AutoShardedBot):
             out.append(f"<@{self._addresses[pid]}>")
         return out[0], out[1]
 
-    async def board_message(self, game: Game, lead: str, perspective: int = 0,
-                            ) -> dict[str, object]:
+    async def board_message(self, game: Game, lead: str, perspective: int | None = None,
+                            mention: bool = True) -> dict[str, object]:
         """The keyword arguments of a message showing ``game``: the text, the picture
-        with the last move marked, and the game's buttons while it goes on. The lead of
-        a finished game's message says how it ended."""
-        mentions = await self.mentions(game)
-        text = lead
+        with the whole last turn marked (seen from ``perspective``, by default the side to
+        move), and the game's buttons while it goes on. ``mention=False``: the player to
+        move is named, not pinged (a turn that goes on). The lead of a finished game's
+        message says how it ended."""
+        mentions = await self.mentions(game) if mention else game.names
+        text = phrase(lead, TRANSPORT)
         if not game.is_over:
             text += f"\n{pictures.status_line(self.service, game, mentions)}"
+        perspective = game.to_move if perspective is None else perspective
         message: dict[str, object] = {"content": text}
         picture = await pictures.picture(self.service, game, perspective=perspective)
         if picture is not None:
             message["file"] = picture
-        if not game.is_over:
-            message["view"] = game_view(game)
+        view = with_watch_link(None if game.is_over else game_view(game, perspective),
+                               await self.service.game_link(game.id))
+        if view is not None:
+            message["view"] = view
         return message
 
     async def reply(self, interaction: discord.Interaction, **message: object,
@@ -244,16 +244,18 @@ class CommandPost(commands.AutoShardedBot):
         return resource if isinstance(resource, discord.InteractionMessage) else None
 
     async def send_board(self, interaction: discord.Interaction, game: Game, lead: str,
-                         perspective: int = 0) -> None:
+                         perspective: int | None = None,
+                         message: dict[str, object] | None = None) -> None:
         """Answer with ``game``'s board (the interaction deferred first: drawing takes
         time). In the game's thread the new message is its live board; elsewhere (another
         channel, a DM) it is a look at the board, without buttons. A finished game's board
-        announces its end."""
+        announces its end. ``message``: one made already (`move_message`)."""
         if not interaction.response.is_done():
             await interaction.response.defer(thinking=True)
-        if game.is_over:
-            lead = "\n".join(filter(None, [lead, await live.ending_text(self, game)]))
-        message = await self.board_message(game, lead, perspective)
+        if message is None:
+            if game.is_over:
+                lead = "\n".join(filter(None, [lead, await live.ending_text(self, game)]))
+            message = await self.board_message(game, lead, perspective)
         home = interaction.channel_id == (target_of(game.place) if game.place else None)
         if not home:
             message.pop("view", None)
@@ -271,10 +273,42 @@ class CommandPost(commands.AutoShardedBot):
         if game.is_over:
             await live.ending_announced(self, game, sent, channel_id)
 
+    async def move_message(self, result: Done) -> dict[str, object]:
+        """The answer to a move: the whole turn when it closed (and how the game ended);
+        while the turn goes on, how many moves remain or `end`, nobody pinged, the menu of
+        the next step and an End turn button beside the game's buttons."""
+        game = result.game
+        assert game is not None
+        if result.goes_on:
+            message = await self.board_message(game, result.words(TRANSPORT), mention=False)
+            view = message["view"]
+            assert isinstance(view, discord.ui.View)
+            for item in (await next_step_view(self, game) or discord.ui.View()).children:
+                view.add_item(item)
+            return message
+        lead = (f"{result.number} **{result.turn}** played in game #{game.id}." if result.turn
+                else f"**{result.move}** played in game #{game.id}.")
+        if result.answer:  # the opponent's recorded answer was played at once
+            lead += (f" {game.names[1 - game.to_move]} answered at once with "
+                     f"**{result.answer}**, a conditional move.")
+        if game.is_over:  # the ending's notice names the turn too: said once, in bold
+            said = f"{game.names[1 - game.to_move]} played {result.number} {result.turn}. "
+            lead += "\n" + (await live.ending_text(self, game)).removeprefix(said)
+        return await self.board_message(game, lead)
+
+    async def send_move(self, interaction: discord.Interaction, result: Done) -> None:
+        """Answer ``interaction`` with `move_message` (a live board in the game's thread)."""
+        assert result.game is not None
+        if not interaction.response.is_done():
+            await interaction.response.defer(thinking=True)
+        await self.send_board(interaction, result.game, "",
+                              message=await self.move_message(result))
+
     async def answer(self, interaction: discord.Interaction, result: Result | str,
                      *, public: bool = False) -> None:
         """Answer with a refusal (only the sender sees it) or a plain message."""
-        text = discord_times(result if isinstance(result, str) else _text(result))
+        text = fit(discord_times(phrase(result if isinstance(result, str) else _text(result),
+                                        TRANSPORT)))
         ephemeral = isinstance(result, Refusal) or not public
         if interaction.response.is_done():
             await interaction.followup.send(text, ephemeral=ephemeral)
@@ -284,12 +318,12 @@ class CommandPost(commands.AutoShardedBot):
 
 def _text(result: Result) -> str:
     if isinstance(result, Refusal):
-        text = result.message
+        text = result.words(TRANSPORT)
         if result.candidates:
             text += "\n" + "\n".join(f"• `{c}`" for c in result.candidates)
         return text
     assert isinstance(result, Done)
-    return result.message
+    return result.words(TRANSPORT)
 
 
 def create_bot(service: GameService, settings: Settings | None = None) -> CommandPost:
@@ -323,6 +357,8 @@ async def run(settings: Settings) -> int:
     # same service (the bot's scheduler serves both)
     mail = (asyncio.create_task(run_email_gateway(service, settings, computer=bot.computer))
             if settings.email_address else None)
+    # with a web address configured, the game pages are served beside the bot too
+    web = await start_web(service, settings) if settings.web_url else None
     try:
         async with bot:
             await bot.start(settings.discord_token)
@@ -333,6 +369,8 @@ async def run(settings: Settings) -> int:
         if mail is not None:
             mail.cancel()
             await asyncio.gather(mail, return_exceptions=True)
+        if web is not None:
+            await web.cleanup()
         await service.close()
         log.info("stopped")
     return 0

@@ -13,7 +13,11 @@ An offer comes with Accept and Decline buttons: in the player's DM when they rea
 else in the game's thread unless the reply that made it is there already. The answer to
 an offer edits the offer's messages (`live`): it is posted only when it came from another
 transport, or by DM. A game's end is posted in its thread unless a reply announced it
-there; the live board and the offers lose their buttons."""
+there; the live board and the offers lose their buttons.
+
+A try Discord refuses raises `DeliveryFailure`, judged from discord.py's own errors
+(`failure_of`): 403/404, a channel gone and closed DMs are refusals; a 429 waits what it
+asks; 5xx and lost connections are tried again. The outbox schedules the tries."""
 
 from __future__ import annotations
 
@@ -25,9 +29,11 @@ from typing import TYPE_CHECKING
 import discord
 
 from ..model import Notification, Player
+from ..outbox import UNREACHABLE, DeliveryFailure
 from . import live, logs, pictures
+from .pickers import fit
 from .places import TRANSPORT, is_discord_place, target_of
-from .views import offer_view
+from .views import offer_view, with_watch_link
 
 if TYPE_CHECKING:
     from .app import CommandPost
@@ -42,6 +48,34 @@ ANSWERS = {"draw-offer", "takeback"}  # the notices that also tell of an offer's
 TIME = re.compile(r"(\d{4}-\d{2}-\d{2} \d{2}:\d{2}) UTC")
 
 
+def failure_of(error: Exception) -> DeliveryFailure:
+    """Discord's answer to a failed request, judged: a refusal (403, 404: the channel,
+    thread or DM will not take it) is permanent; a rate limit (429) waits what Discord asks;
+    a server error (5xx), a timeout or a lost connection is worth trying again."""
+    if isinstance(error, DeliveryFailure):
+        return error
+    if isinstance(error, discord.RateLimited):
+        return DeliveryFailure("429 rate limited by Discord", permanent=False,
+                               retry_after=error.retry_after)
+    if isinstance(error, discord.HTTPException):
+        reason = f"{error.status} {error.text or error.response.reason}".strip()
+        if isinstance(error, discord.Forbidden | discord.NotFound):
+            return DeliveryFailure(f"Discord refused: {reason}", permanent=True)
+        return DeliveryFailure(f"Discord answered {reason}", permanent=False,
+                               retry_after=_retry_after(error))
+    return DeliveryFailure(f"{type(error).__name__}: {error}".rstrip(": "), permanent=False)
+
+
+def _retry_after(error: discord.HTTPException) -> float | None:
+    """The wait a 429 asks for, from its Retry-After header (seconds)."""
+    if error.status != 429:
+        return None
+    try:
+        return float(error.response.headers.get("Retry-After", ""))
+    except (AttributeError, ValueError):
+        return None
+
+
 class Notifier:
     """Sends one notification to where it belongs."""
 
@@ -49,14 +83,32 @@ class Notifier:
         self.bot = bot
 
     async def send(self, notification: Notification) -> None:
+        """Deliver ``notification``, or raise `DeliveryFailure` saying why not."""
         logs.set_context(game_id=notification.game_id)
-        if notification.player_id is None:
-            await self._to_place(notification)
-        else:
-            await self._to_player(notification)
+        try:
+            if notification.payload.get("dm") and notification.player_id is not None:
+                await self._dm_only(notification)
+            elif notification.player_id is None:
+                await self._to_place(notification)
+            else:
+                await self._to_player(notification)
+        except (discord.DiscordException, OSError, TimeoutError) as error:
+            raise failure_of(error) from error
+
+    async def _dm_only(self, n: Notification) -> None:
+        """News that must not go where it failed to go (that a player or a thread cannot
+        be reached): by DM, to a Discord player."""
+        if await self._dm(n.address or "", n.text):
+            return
+        if n.payload.get("or_channel"):  # a move's confirmation must reach them somewhere
+            await self._post(n.place, f"<@{n.address}> {n.text}")
+            return
+        raise DeliveryFailure("Discord refused the DM (DMs closed)", permanent=True)
 
     async def _to_place(self, n: Notification) -> None:
         if n.kind in SAID_BY_THE_REPLY or n.kind == "challenge":
+            return
+        if n.kind == UNREACHABLE and not is_discord_place(n.place):
             return
         if n.kind == "game-over" and n.game_id is not None:
             game = await self.bot.service.game(n.game_id)
@@ -69,7 +121,14 @@ class Notifier:
         if n.game_id is not None:
             for watcher in await self.bot.service.watchers(n.game_id):
                 if watcher.preferences.get(DM_PREFERENCE):
-                    await self._dm(watcher.address, n.text)
+                    await self._copy_to_watcher(watcher, n.text)
+
+    async def _copy_to_watcher(self, watcher: Player, text: str) -> None:
+        """A watcher's copy is a courtesy: its failure must not send the news again."""
+        try:
+            await self._dm(watcher.address, text)
+        except discord.HTTPException as error:
+            log.warning("a watcher's copy to %s failed: %s", watcher.id, error)
 
     async def _to_player(self, n: Notification) -> None:
         player = await self.bot.service.get_player(n.player_id)  # type: ignore[arg-type]
@@ -89,14 +148,14 @@ class Notifier:
             await self._settle_from_elsewhere(n, player.id)
         if player.preferences.get(DM_PREFERENCE) or elsewhere:
             view = offer_view(n.game_id, offer[0]) if offer and n.game_id else None
-            sent = await self._dm(player.address, n.text, await self._board(n, player.id), view)
+            board = await self._board(n, player.id)
+            sent = await self._dm(player.address, n.text, board, await self._link(n, board, view))
             if sent is not None:
                 if offer is not None:
                     await self._offer_posted(n, offer, sent)
                 return
-            if elsewhere:
-                log.warning("cannot DM player %s; notification dropped", player.id)
-                return
+            if elsewhere:  # no thread to fall back on
+                raise DeliveryFailure("Discord refused the DM (DMs closed)", permanent=True)
         if n.kind == "game-over":
             return  # the game's thread has it already
         if n.kind == "challenge" and await self._announced(n, player):
@@ -112,7 +171,8 @@ class Notifier:
             if game is not None and await live.offer_here(self.bot, game, *offer):
                 return  # the reply that made the offer is in the thread, with its buttons
             view = offer_view(n.game_id, offer[0])
-        sent = await self._post(n.place, f"<@{player.address}> {n.text}", view, file)
+        sent = await self._post(n.place, f"<@{player.address}> {n.text}",
+                                await self._link(n, file, view), file)
         if offer is not None and sent is not None:
             await self._offer_posted(n, offer, sent)
 
@@ -147,6 +207,13 @@ class Notifier:
         if game is not None:
             await live.offer_posted(self.bot, game, offer[0], offer[1], sent, sent.channel.id)
 
+    async def _link(self, n: Notification, board: discord.File | None,
+                    view: discord.ui.View | None = None) -> discord.ui.View | None:
+        """``view`` with the game's web link when the message shows its board."""
+        if board is None or n.game_id is None:
+            return view
+        return with_watch_link(view, await self.bot.service.game_link(n.game_id))
+
     async def _announced(self, n: Notification, player: Player) -> bool:
         """Whether ``n`` tells of a new challenge made here by /challenge: an open challenge
         to the player, in this Discord place, made when the notice was."""
@@ -175,11 +242,11 @@ class Notifier:
                     file: discord.File | None = None) -> discord.Message | None:
         channel = await self._channel(place)
         if channel is None:
-            log.warning("no channel for place %s; notification dropped", place)
-            return None
+            raise DeliveryFailure("Discord refused: the channel or thread is gone or hidden "
+                                  "from the bot", permanent=True)
         if isinstance(channel, discord.Thread) and channel.archived:
             await channel.edit(archived=False)
-        return await channel.send(discord_times(text)[:2000], view=view or discord.utils.MISSING,
+        return await channel.send(fit(discord_times(text)), view=view or discord.utils.MISSING,
                                   file=file or discord.utils.MISSING)
 
     async def _private(self, place: str | None) -> bool:
@@ -203,7 +270,7 @@ class Notifier:
         """Send a DM; None when Discord refuses it (DMs closed)."""
         try:
             user = await self.bot.known_user(int(address))
-            return await user.send(discord_times(text)[:2000], file=file or discord.utils.MISSING,
+            return await user.send(fit(discord_times(text)), file=file or discord.utils.MISSING,
                                    view=view or discord.utils.MISSING)
         except (discord.Forbidden, discord.NotFound, ValueError):
             return None

@@ -20,10 +20,11 @@ async def _notes(service: GameService) -> list[tuple[str | None, str, str]]:
     sent = []
 
     async def keep(n) -> None:
-        sent.append((n.address, n.kind, n.text))
+        sent.append((n.id, n.address, n.kind, n.text))
 
     await service.deliver("console", keep)
-    return sent
+    # lanes (one destination's news of a game) deliver independently: read in stored order
+    return [note[1:] for note in sorted(sent)]
 
 
 @pytest.fixture
@@ -41,7 +42,7 @@ async def test_each_move_starts_the_next_players_clock(service, game, clock, ali
     assert done.game.clock.deadline == clock() + 3 * DAY
     assert done.game.clock.reminder_due == clock() + 2.4 * DAY
     assert await _notes(service) == [
-        ("bob", "your-move", "Alice played b2-a3/D in game #1 (Clash of Command). Your move. "
+        ("bob", "your-move", "Alice played 1. b2-a3/D in game #1 (Clash of Command). Your move. "
                              "You have 3 days (until 2026-03-07 12:00 UTC).")]
 
 
@@ -95,8 +96,9 @@ async def test_the_scheduler_catches_up_after_a_restart(settings, clock, game, a
     restarted = await GameService.open(settings, now=clock)
     try:
         counts = await Scheduler(restarted).run_due()
+        # the game's three notices, delivered ten days ago, are pruned too
         assert counts == {"vacations": 0, "timeouts": 1, "reminders": 0, "challenges": 0,
-                          "digests": 0}
+                          "digests": 0, "pruned": 3}
         game = await restarted.game(game.id)
         assert (game.result, game.ended_at) == ("0-1", deadline)
     finally:
@@ -141,7 +143,7 @@ async def test_a_turn_that_starts_during_a_vacation_starts_paused(service, game,
     done = await service.move(alice, game.id, "b2-a3/D")
     assert done.game.clock.paused_remaining == 3 * DAY
     notes = await _notes(service)
-    assert notes[-1] == ("bob", "your-move", "Alice played b2-a3/D in game #1 (Clash of "
+    assert notes[-1] == ("bob", "your-move", "Alice played 1. b2-a3/D in game #1 (Clash of "
                                              "Command). Your move. Your clock is paused while "
                                              "you are on vacation.")
 
