@@ -54,12 +54,12 @@ async def test_the_computer_accepts_at_once_and_answers_at_the_console(console, 
         "Computer (level 2) accepts at once. Game #1 started: Alice (White) vs Computer "
         "(level 2) (Black), Clash of Command. Alice (White) moves first.")
     out = await console("b2-a3/D")
-    assert out.splitlines()[0] == ("b2-a3/D played in game #1. Computer (level 2) (Black) is "
+    assert out.splitlines()[0] == ("1. b2-a3/D played in game #1. Computer (level 2) (Black) is "
                                    "to move.")
     game = await service.game(1)
     assert game.to_move == 0 and game.ply == 2  # the computer has answered
     played = await service.played_moves(1)
-    assert f"[to alice] Computer (level 2) played {played[1].text} in game #1" in out
+    assert f"[to alice] Computer (level 2) played 1... {played[1].text} in game #1" in out
 
 
 async def test_the_computer_moves_first_when_it_has_the_first_side(console, service):
