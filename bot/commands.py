@@ -18,6 +18,7 @@ from engine import EngineError, all_variants, get_variant
 
 from .boundary import MAX_ID, game_number, no_such, parse_number
 from .clock import format_duration, parse_days
+from .computer import Computer, read_level
 from .inference import ANSWER, END_TURN
 from .model import Game, Player
 from .phrasing import command, moment, phrase
@@ -78,10 +79,11 @@ class Commands:
     """Reads command lines and calls the game service."""
 
     def __init__(self, service: GameService, find_player: FindPlayer,
-                 transport: str = "console") -> None:
+                 transport: str = "console", computer: Computer | None = None) -> None:
         self.service = service
         self.find_player = find_player
         self.transport = transport  # whose words the answers are phrased in
+        self.computer = computer  # None where the computer does not play
 
     def words(self) -> list[str]:
         return sorted(name[4:] for name in dir(self) if name.startswith("cmd_"))
@@ -158,15 +160,20 @@ class Commands:
         challenge anyone clash random 7d unrated
         challenge bob clash none from bcccc/ffff/hdhd1/4/5/4/1DHDH/FFFF/CCCCB w 1
         challenge bob 3d+1d max10d total60d
+        challenge computer 2 commander red
         Time per move: 1d, 2d, 3d, 5d, 7d, 14d or none (the default); or a Fischer clock:
         3d+1d is a bank of 3 days, 1 day added per move, max10d caps the bank at 10 days;
         total60d caps each player's time in the whole game (with either clock).
+        The computer plays at levels 1 (a beginner) to 5 (its strongest); 3 by default.
         """
         if not args:
             return Reply("Challenge whom? Name an opponent (`challenge bob`), or say "
                          "`challenge anyone` to let anyone here accept.", ok=False)
         variant = all_variants()[0]
         words = list(args)
+        against_computer = read_level(words) if self.computer else None
+        if against_computer is not None:
+            words = against_computer[1]
         start_fen = None
         if "from" in [w.lower() for w in words]:
             k = [w.lower() for w in words].index("from")
@@ -213,6 +220,10 @@ class Commands:
             clock = parse_time_control(clock_words, days)
         except ValueError as err:
             return Reply(f"{str(err)[:1].upper()}{str(err)[1:]}.", ok=False)
+        if against_computer is not None and self.computer is not None:
+            return _reply(await self.computer.challenge(
+                sender, place, against_computer[0], variant.name, mode, side, days, start_fen,
+                rated))
         return _reply(await self.service.challenge(
             sender, place, opponent, variant.name, mode, side, days, start_fen, rated,
             time_control=clock.text() if clock else None))

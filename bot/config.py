@@ -28,6 +28,7 @@ variable.
 | ``COMMANDPOST_IMAP_POLL_SECONDS``    | ``imap_poll_seconds``    | ``60``             |
 | ``COMMANDPOST_EMAIL_MAX_BYTES``      | ``email_max_bytes``      | ``1048576``        |
 | ``COMMANDPOST_EMAIL_RATE_LIMIT``     | ``email_rate_limit``     | ``20`` (per hour)  |
+| ``COMMANDPOST_COMPUTER_SEARCHES``    | ``computer_searches``    | ``1``              |
 | ``COMMANDPOST_EMAIL_KEY_RATE_LIMIT`` | ``email_key_rate_limit`` | ``60`` (per hour)  |
 | ``COMMANDPOST_EMAIL_TLS_CERT``       | ``email_tls_cert``       | (none: no TLS)     |
 | ``COMMANDPOST_EMAIL_TLS_KEY``        | ``email_tls_key``        | (none)             |
@@ -119,6 +120,8 @@ class Settings:
     email_max_bytes: int = field(default=1_048_576, metadata={"env": "COMMANDPOST_EMAIL_MAX_BYTES"})
     # mails per sender per hour; more are refused once, then dropped (stops mail loops)
     email_rate_limit: int = field(default=20, metadata={"env": "COMMANDPOST_EMAIL_RATE_LIMIT"})
+    # searches of the computer player that may run at once (one process each)
+    computer_searches: int = field(default=1, metadata={"env": "COMMANDPOST_COMPUTER_SEARCHES"})
     # mails per game or challenge key per hour (counted apart from the sender's unkeyed mail)
     email_key_rate_limit: int = field(default=60,
                                       metadata={"env": "COMMANDPOST_EMAIL_KEY_RATE_LIMIT"})
@@ -144,6 +147,8 @@ class Settings:
         if self.db_sync not in SYNC_MODES:
             raise ConfigError(f"COMMANDPOST_DB_SYNC is {self.db_sync!r}; it must be one of "
                               f"{', '.join(SYNC_MODES)}")
+        if self.computer_searches < 1:
+            raise ConfigError("COMMANDPOST_COMPUTER_SEARCHES must be at least 1")
         if self.db_damaged not in DAMAGED_MODES:
             raise ConfigError(f"COMMANDPOST_DB_DAMAGED is {self.db_damaged!r}; it must be one "
                               f"of {', '.join(DAMAGED_MODES)}")

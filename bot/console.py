@@ -31,6 +31,7 @@ from engine import get_variant
 
 from . import redact
 from .commands import Commands, Reply
+from .computer import Computer
 from .config import ConfigError, Settings, add_db_option, settings_for
 from .model import Game, Notification, Player
 from .picture import game_info, write_png
@@ -87,7 +88,8 @@ class Console:
         self.settings = settings
         self.bold = bold
         self._print = out
-        self.commands = Commands(service, self.find_player)
+        self.computer = Computer(service)
+        self.commands = Commands(service, self.find_player, computer=self.computer)
         self.scheduler = Scheduler(service)
         self.player: Player | None = None
 
@@ -156,6 +158,7 @@ class Console:
                 return
             reply = await self._command(self.player, words, line)
             await self.show(reply)
+            await self.computer.play_due()  # the computer answers before the next prompt
         await self.service.deliver(TRANSPORT, self._print_notification)
 
     async def _command(self, player: Player, words: list[str], line: str) -> Reply:
@@ -299,24 +302,27 @@ def _session(runner: asyncio.Runner, service: GameService, settings: Settings, n
     warm_up(settings.theme)
     runner.run(console.switch(name))
     runner.run(console.run_line("games"))
-    while True:
-        prompt = f"{console.player.display_name}> " if console.player else "> "
-        try:
-            line = lines(prompt)
-        except EOFError:
-            print()
-            return 0
-        except KeyboardInterrupt:
-            print("^C (line cancelled; Ctrl-D or `quit` leaves)")
-            continue
-        except UnicodeDecodeError:
-            print("That line is not UTF-8 text; nothing was done. Type it again.")
-            continue
-        try:
-            if not runner.run(console.run_line(line)):
+    try:
+        while True:
+            prompt = f"{console.player.display_name}> " if console.player else "> "
+            try:
+                line = lines(prompt)
+            except EOFError:
+                print()
                 return 0
-        except KeyboardInterrupt:
-            print("(cancelled)")
+            except KeyboardInterrupt:
+                print("^C (line cancelled; Ctrl-D or `quit` leaves)")
+                continue
+            except UnicodeDecodeError:
+                print("That line is not UTF-8 text; nothing was done. Type it again.")
+                continue
+            try:
+                if not runner.run(console.run_line(line)):
+                    return 0
+            except KeyboardInterrupt:
+                print("(cancelled)")
+    finally:
+        console.computer.close()
 
 
 def main(argv: list[str]) -> int:

@@ -62,6 +62,7 @@ class Reason(StrEnum):
     WHICH_CHALLENGE = "which-challenge"
     CHALLENGE_CLOSED = "challenge-closed"
     NOT_YOUR_CHALLENGE = "not-your-challenge"
+    NO_SUCH_LEVEL = "no-such-level"  # the computer's levels
     # players
     NO_SUCH_PLAYER = "no-such-player"
     ALREADY_ON_VACATION = "already-on-vacation"

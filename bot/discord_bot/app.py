@@ -20,6 +20,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands, tasks
 
+from ..computer import Computer
 from ..config import Settings
 from ..email_gateway.runner import run_email_gateway
 from ..model import Game, Player
@@ -36,6 +37,7 @@ from .views import ChallengeButton, GameButton, game_view, with_watch_link
 
 log = logging.getLogger(__name__)
 SCHEDULER_SECONDS = 60.0
+COMPUTER_SECONDS = 5.0  # how often the computer looks for games to answer
 TREE_STATE = "discord:command-tree"  # the hash of the command tree last uploaded
 
 
@@ -77,6 +79,8 @@ class CommandPost(commands.AutoShardedBot):
         self.settings = settings
         self.sync_only = sync_only  # `commandpost discord sync`: upload the tree, then stop
         self.notifier = Notifier(self)
+        self.computer = Computer(service)
+        self.computer.on_answer.append(self.flush)
         self.courier = service.courier(TRANSPORT, self.notifier.send)
         self._addresses: dict[int, str] = {}
         self._users: dict[int, discord.User] = {}
@@ -104,6 +108,7 @@ class CommandPost(commands.AutoShardedBot):
         await asyncio.to_thread(pictures.warm_up)
         if self.shard_ids is None or 0 in self.shard_ids:
             self.scheduler.start()  # one process applies what falls due: the one of shard 0
+            self.thinking.start()  # and plays the computer's moves
 
     def tree_hash(self) -> str:
         """A hash of the global command tree as it would be uploaded."""
@@ -133,8 +138,20 @@ class CommandPost(commands.AutoShardedBot):
 
     async def close(self) -> None:
         self.scheduler.cancel()
+        self.thinking.cancel()
+        self.computer.close()
         await self.courier.stop()
         await super().close()
+
+    @tasks.loop(seconds=COMPUTER_SECONDS)
+    async def thinking(self) -> None:
+        """The computer answers in its games (a pass after a restart finds the games whose
+        answer the restart interrupted)."""
+        await self.computer.play_due()
+
+    @thinking.error
+    async def _thinking_failed(self, error: BaseException) -> None:
+        log.error("computer pass failed", exc_info=error)
 
     @tasks.loop(seconds=SCHEDULER_SECONDS)
     async def scheduler(self) -> None:
@@ -338,7 +355,7 @@ async def run(settings: Settings) -> int:
             pass
     # with an e-mail address configured, the e-mail gateway runs beside the bot on the
     # same service (the bot's scheduler serves both)
-    mail = (asyncio.create_task(run_email_gateway(service, settings))
+    mail = (asyncio.create_task(run_email_gateway(service, settings, computer=bot.computer))
             if settings.email_address else None)
     # with a web address configured, the game pages are served beside the bot too
     web = await start_web(service, settings) if settings.web_url else None

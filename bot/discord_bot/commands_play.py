@@ -13,6 +13,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from engine import EngineError, all_variants, get_variant
+from engine.search import LEVELS
 
 from ..clock import ALLOWED_DAYS
 from ..inference import ANSWER, END_TURN
@@ -48,6 +49,8 @@ GAME_HELP = "The game's number (default: the one here, or your only one)"
 SIDES = [app_commands.Choice(name="first (White/Red)", value=0),
          app_commands.Choice(name="second (Black/Blue)", value=1),
          app_commands.Choice(name="random", value=-1)]
+COMPUTER_LEVELS = [app_commands.Choice(name=f"level {lv.number}: {lv.description}"[:100],
+                                       value=lv.number) for lv in LEVELS.values()]
 DAYS = [app_commands.Choice(name="no clock", value=0)] + [
     app_commands.Choice(name=f"{d} day{'s' if d > 1 else ''} per move", value=d)
     for d in ALLOWED_DAYS]
@@ -202,18 +205,19 @@ class PlayCommands(commands.Cog, name="Playing"):
                            side="Which side you play (default: random)",
                            days="Time per move (default: the server's)",
                            rated="Whether the game counts for ratings (default: yes)",
-                           clock="Or a Fischer clock and/or a total: 3d+1d max10d total60d")
+                           clock="Or a Fischer clock and/or a total: 3d+1d max10d total60d",
+                           computer="Play the computer at this level (it accepts at once)")
     @app_commands.autocomplete(variant=variant_names, mode=mode_names, days=day_choices)
-    @app_commands.choices(side=SIDES)
+    @app_commands.choices(side=SIDES, computer=COMPUTER_LEVELS)
     async def challenge(self, interaction: discord.Interaction,
                         opponent: discord.User | None = None, variant: str | None = None,
                         mode: str | None = None, side: int | None = None,
                         days: int | None = None, rated: bool = True,
-                        clock: str | None = None) -> None:
-        """Challenge someone, or anyone here, to a correspondence game."""
+                        clock: str | None = None, computer: int | None = None) -> None:
+        """Challenge someone, or anyone here, or the computer, to a correspondence game."""
         sender = await self.bot.player_of(interaction.user)
         place = self._challenge_place(interaction)
-        if opponent is None and not interaction.guild_id:
+        if opponent is None and computer is None and not interaction.guild_id:
             await self.bot.answer(interaction, "In a DM, name your opponent: "
                                                "`/challenge opponent:@name`. To challenge "
                                                "anyone, use `/challenge` in a server.")
@@ -237,6 +241,12 @@ class PlayCommands(commands.Cog, name="Playing"):
             return
         if time_control and time_control.fischer:
             days = 0  # the bank replaces days per move
+        if computer is not None or (opponent is not None and self.bot.user is not None
+                                    and opponent.id == self.bot.user.id):
+            await self._challenge_computer(interaction, sender, place, computer, variant, mode,
+                                           None if side in (None, -1) else side, days or None,
+                                           rated)
+            return
         target = None
         if opponent is not None:
             if opponent.bot:
@@ -256,6 +266,24 @@ class PlayCommands(commands.Cog, name="Playing"):
         await interaction.response.send_message(
             discord_times(f"{result.words(TRANSPORT)}\n{who}: press Accept, or "
                           f"`/accept challenge:{number}`."), view=challenge_view(number))
+        await self.bot.flush()
+
+    async def _challenge_computer(self, interaction: discord.Interaction, sender: Player,
+                                  place: str, level: int | None, variant: str | None,
+                                  mode: str | None, side: int | None, days: int | None,
+                                  rated: bool) -> None:
+        """The computer accepts at once: the game's thread opens with the board."""
+        result = await self.bot.computer.challenge(sender, place, level, variant, mode, side,
+                                                   days, rated=rated)
+        if isinstance(result, Refusal):
+            await self.bot.answer(interaction, result)
+            return
+        await interaction.response.defer(thinking=True)
+        assert result.game is not None
+        thread = await self._open_thread(interaction, result.game)
+        where = (f"Play in {thread.mention}." if thread is not None
+                 else f"Play here with `/move game:{result.game.id}`.")
+        await interaction.followup.send(f"{result.message}\n{where}")
         await self.bot.flush()
 
     @app_commands.command(name="accept")

@@ -39,6 +39,7 @@ from engine import get_variant
 from ..boundary import game_number
 from ..clock import format_time
 from ..commands import Reply, _reply
+from ..computer import Computer
 from ..config import Settings
 from ..model import Challenge, Game, Notification, Player
 from ..outbox import DeliveryFailure
@@ -110,12 +111,12 @@ class EmailGateway(GameMails):
     """Turns mails into service calls and service answers and notifications into mails."""
 
     def __init__(self, service: GameService, settings: Settings,
-                 send: Send | None = None) -> None:
+                 send: Send | None = None, computer: Computer | None = None) -> None:
         self.service = service
         self.settings = settings
         self.address = settings.email_address
         self.send = send or Mailer(settings).send
-        self.commands = MailCommands(service, self.find_player, TRANSPORT)
+        self.commands = MailCommands(service, self.find_player, TRANSPORT, computer)
         self.outbox_ready = asyncio.Event()  # set when a command may have queued mail
         self.courier = service.courier(TRANSPORT, self._deliver)
         self._watched: set[tuple[int, int, str]] = set()  # (game, ply, kind) sent to watchers
