@@ -182,7 +182,7 @@ async def test_the_event_loop_runs_while_the_computer_thinks(service, alice):
         stop.set()
         await ticking
         assert lag < 0.05, lag
-        assert answer.seconds > 0.5
+        assert answer.seconds > 0.25  # it thought (no new depth past 45% of its time)
         assert await computer.play_due() == 1
         assert (await service.game(done.game.id)).ply == 1
     finally:
