@@ -28,6 +28,7 @@ from .rules_docs import as_plain_text, rules_part
 from .service import GameService
 from .storage import StorageError
 from .timecontrol import describe_clock, is_clock_word, parse_time_control
+from .turns import find_turn, turn_ends
 from .words import plural
 
 log = logging.getLogger(__name__)
@@ -308,11 +309,13 @@ class Commands:
         return Reply("Games in progress:\n" + "\n".join(lines))
 
     async def cmd_board(self, sender: Player, place: str, args: list[str]) -> Reply:
-        """Show a game's board (after step N of the game, if you give N).
+        """Show a game's board (after a turn of the game, if you name it: `3.` after the
+        first side's third turn, `3...` after the second side's, `3` after both, `0` the
+        start).
 
         board
         board #3
-        board #3 12
+        board #3 12...
         """
         game, rest = await self._game(sender, place, args)
         if isinstance(game, Refusal):
@@ -321,17 +324,31 @@ class Commands:
             return _extra("board", rest[1:])
         ply = None
         if rest:
-            ply = parse_number(rest[0].removeprefix("-"))
-            if ply is None:
-                return Reply(f"{rest[0]!r} is not a step number: `board #{game.id} 3` shows "
-                             f"the board after step 3.", ok=False)
-            if rest[0].startswith("-") or not 0 <= ply <= game.ply:
-                return Reply(f"Game #{game.id} has {plural(game.ply, 'step')} so far: say a "
-                             f"step from 0 to {game.ply}.", ok=False)
+            ply = await self._turn_end(game, rest[0])
+            if isinstance(ply, Reply):
+                return ply
         notes = await self.service.notes_text(sender, game.id)
         clock = "" if game.is_over else await self.service.clock_state(game)
         return Reply("\n".join(filter(None, [self.describe(game), clock, notes])), game=game,
                      ply=ply)
+
+    async def _turn_end(self, game: Game, text: str) -> int | Reply:
+        """The step count after the turn ``text`` names, or the answer saying why not."""
+        sides = get_variant(game.variant).side_names
+        digits = text.replace("\u2026", "...").rstrip(".")
+        if parse_number(digits) is None or len(text) > 12:
+            return Reply(f"{text!r} is not a turn number: `board #{game.id} 3.` shows the "
+                         f"board after {sides[0]}'s turn 3, `board #{game.id} 3...` after "
+                         f"{sides[1]}'s, `board #{game.id} 0` the start.", ok=False)
+        ends = turn_ends(game, await self.service.played_moves(game.id))
+        ply = find_turn(ends, text)
+        if ply is None:
+            labels = list(ends)[1:]
+            played = (f"turns {labels[0]} to {labels[-1]} so far" if labels
+                      else "no turn played yet")
+            return Reply(f"Game #{game.id} has {played}: name one of them, or 0 for the "
+                         f"start.", ok=False)
+        return ply
 
     def describe(self, game: Game) -> str:
         """A game's header line: players, variant, state, clock."""

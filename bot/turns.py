@@ -83,6 +83,26 @@ def numbered_turns(game: Game, played: Sequence[PlayedMove]) -> list[str]:
     return lines
 
 
+def turn_ends(game: Game, played: Sequence[PlayedMove]) -> dict[str, int]:
+    """Each turn's label (``3.``, ``3...``) with the step count after it (a turn in
+    progress: after its steps so far), ``0`` being the start."""
+    start = get_variant(game.variant).parse_position(game.start_fen)
+    ends = {"0": 0}
+    for step in played:
+        ends[turn_label(start, step.turn)] = step.ply + 1
+    return ends
+
+
+def find_turn(ends: dict[str, int], text: str) -> int | None:
+    """The step count after the turn ``text`` names: ``3.`` (the first side's third turn),
+    ``3...`` or ``3…`` (the second side's), ``3`` (the last of the two played), ``0`` (the
+    start); None when the game has no such turn."""
+    text = text.strip().replace("…", "...")
+    if text.endswith("."):
+        return ends.get(text)
+    return ends.get(f"{text}...", ends.get(f"{text}.", ends.get(text)))
+
+
 def _before(rules: Variant, game: Game, played: Sequence[PlayedMove], ply: int) -> Position:
     """The position before step ``ply``, from the stored position after the step before."""
     return rules.parse_position(played[ply - 1].fen if ply else game.start_fen)

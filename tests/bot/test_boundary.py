@@ -50,9 +50,10 @@ async def test_a_superscript_digit_is_not_a_game_number(typed, service, alice, b
     assert await typed("accept #²") == ("`accept` does not take '#²'. For example: `accept`; "
                                         "`accept #4`")
     game = await start_game(alice, bob)
-    out = await typed(f"board #{game.id} ²")  # nor is it a step number
+    out = await typed(f"board #{game.id} ²")  # nor is it a turn number
     assert out.splitlines()[0] == (
-        f"'²' is not a step number: `board #{game.id} 3` shows the board after step 3.")
+        f"'²' is not a turn number: `board #{game.id} 3.` shows the board after White's turn "
+        f"3, `board #{game.id} 3...` after Black's, `board #{game.id} 0` the start.")
 
 
 async def test_the_service_refuses_ids_that_no_integer_column_holds(service, alice):

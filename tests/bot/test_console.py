@@ -251,10 +251,14 @@ async def test_silent_caps_and_wrong_points_are_said(session):
     assert await session("rating cab bob") == ("`rating` does not take 'bob'. For example: "
                                                "`rating`; `rating clash`")
     for step in ("999", "-1"):
-        assert await session(f"board {step}") == ("Game #1 has 0 steps so far: say a step "
-                                                  "from 0 to 0.")
-    assert await session("board abc") == ("'abc' is not a step number: `board #1 3` shows the "
-                                          "board after step 3.")
+        assert await session(f"board {step}") == ("Game #1 has no turn played yet: name one "
+                                                  "of them, or 0 for the start.") \
+            if step == "999" else ("'-1' is not a turn number: `board #1 3.` shows the board "
+                                   "after White's turn 3, `board #1 3...` after Black's, "
+                                   "`board #1 0` the start.")
+    assert await session("board abc") == ("'abc' is not a turn number: `board #1 3.` shows the "
+                                          "board after White's turn 3, `board #1 3...` after "
+                                          "Black's, `board #1 0` the start.")
     assert await session("moves z9") == ("z9 is not a point of this board (Clash of Command: "
                                          "files a-i, ranks 1-9).")
     assert (await session("vacation 400")).startswith(

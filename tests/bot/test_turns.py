@@ -154,3 +154,27 @@ async def test_a_draw_offer_declined_or_answered_by_moving(service, game, alice,
 
 async def _ignore(notification) -> None:
     return None
+
+
+async def test_board_names_a_turn_by_its_number(service, game, alice, bob):
+    from bot.commands import Commands
+
+    async def find(name: str):
+        return await service.find_player("console", name)
+
+    commands = Commands(service, find)
+    for player, text in ((alice, "b2-a3/D"), (alice, "h2-h4/D"), (bob, "h8-i7/D"),
+                         (bob, "end"), (alice, "c3-d4")):
+        assert (await service.move(player, game.id, text)).ok, text
+
+    async def board(arg: str):
+        return await commands.cmd_board(alice, "console:elsewhere", [f"#{game.id}", arg])
+
+    # steps: 1. b2-a3/D | h2-h4/D (2 steps), 1... h8-i7/D | end (2), 2. c3-d4 (going on)
+    plies = {arg: (await board(arg)).ply for arg in ("0", "1.", "1...", "1…", "1", "2.", "2")}
+    assert plies == {"0": 0, "1.": 2, "1...": 4, "1…": 4, "1": 4, "2.": 5, "2": 5}
+    assert (await board("2...")).text == (
+        f"Game #{game.id} has turns 1. to 2. so far: name one of them, or 0 for the start.")
+    assert (await board("x")).text == (
+        f"'x' is not a turn number: `board #{game.id} 3.` shows the board after White's turn "
+        f"3, `board #{game.id} 3...` after Black's, `board #{game.id} 0` the start.")
