@@ -6,10 +6,14 @@ record they export, never by the opponent or a watcher. `Notes` is part of
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from engine import Position, get_variant
 
 from .clock import Clock, format_time
-from .model import Game, Player, Row
+from .model import Game, PlayedMove, Player, Row
+from .records import turn_label
 from .results import Done, Reason, Refusal, Result
 from .storage import Database, Session
 
@@ -24,14 +28,25 @@ class Note:
     ply: int
     text: str
     created_at: float
+    when: str = ""  # the turn it was written at, as players number turns (`after 2...`)
 
     @classmethod
     def from_row(cls, row: Row) -> Note:
         return cls(row["ply"], row["text"], row["created_at"])
 
     def line(self) -> str:
-        """``after step 4 (2026-03-02 12:00 UTC): text``."""
-        return f"after step {self.ply} ({format_time(self.created_at)}): {self.text}"
+        """``after 2... (2026-03-02 12:00 UTC): text``."""
+        return f"{self.when or 'at step ' + str(self.ply)} ({format_time(self.created_at)}): " \
+               f"{self.text}"
+
+
+def written_when(start: Position, played: Sequence[PlayedMove], ply: int) -> str:
+    """When a note written after ``ply`` steps was written, in turn numbers: ``at the
+    start``, ``after 2...``, or ``during 3.`` (a turn in progress)."""
+    if ply <= 0 or ply > len(played):
+        return "at the start"
+    step = played[ply - 1]
+    return f"{'during' if step.partial else 'after'} {turn_label(start, step.turn)}"
 
 
 class Notes:
@@ -68,7 +83,13 @@ class Notes:
     async def notes(self, reader: Player, game_id: int) -> list[Note]:
         """The notes ``reader`` wrote on the game (nobody else's, ever)."""
         async with self.db.snapshot() as s:
-            return await _notes(s, game_id, reader.id)
+            found = await _notes(s, game_id, reader.id)
+        game = await self.game(game_id)  # type: ignore[attr-defined]
+        if not found or game is None:
+            return found
+        played = await self.played_moves(game_id)  # type: ignore[attr-defined]
+        start = get_variant(game.variant).parse_position(game.start_fen)
+        return [replace(n, when=written_when(start, played, n.ply)) for n in found]
 
     async def notes_text(self, reader: Player, game_id: int) -> str:
         """``reader``'s notes as lines to show with the board ('' when there are none)."""

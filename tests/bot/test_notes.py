@@ -8,7 +8,7 @@ from bot.results import Reason
 
 from .test_console import Session, session  # noqa: F401  (the console fixture)
 
-NOTE_LINE = "  after step 1 (2026-03-02 12:00 UTC): the left flank is weak"
+NOTE_LINE = "  after 1. (2026-03-02 12:00 UTC): the left flank is weak"
 
 
 async def test_a_note_is_kept_for_its_author_only(service, alice, bob, carol, start_game):
@@ -39,7 +39,7 @@ async def test_the_export_keeps_the_readers_notes_only(service, alice, bob, caro
     await service.add_note(alice, game.id, "open with the droid")
     await service.add_note(bob, game.id, "Alice likes droids")
     mine = (await service.export(game.id, alice)).text
-    assert mine.endswith("*\n; Note after step 0 (2026-03-02 12:00 UTC): open with the droid\n")
+    assert mine.endswith("*\n; Note at the start (2026-03-02 12:00 UTC): open with the droid\n")
     assert "Alice likes droids" not in mine
     assert "droid" not in (await service.export(game.id, carol)).text
     assert "droid" not in (await service.export(game.id)).text

@@ -20,7 +20,7 @@ async def test_a_note_is_seen_by_its_author_only(world):
     r = await world.alice.slash(thread, "note")
     assert r.ephemeral and r.response.content == (
         "Your notes (only you see them):\n"
-        "  after step 0 (<t:1772452800:f>): the left flank is weak")
+        "  at the start (<t:1772452800:f>): the left flank is weak")
     r = await world.alice.slash(thread, "board")
     assert "left flank" not in r.response.content
     assert [(f.ephemeral, "left flank" in f.content) for f in r.followups] == [(True, True)]

@@ -36,9 +36,14 @@ async def test_notes_and_conditional_moves_by_mail(mail):
     assert text_of(await relay.next_to(ALICE)).startswith("a3-a9/D is not a legal move here")
 
     await post.send(f"Bob <{BOB}>", "h8-i7/D", to=bob_keyed)
-    answer = text_of(await relay.next_to(BOB))
-    assert answer.startswith("1... h8-i7/D played in game #1. Alice (White) is to move. Alice "
-                             "answered at once with a3-b4/D, a conditional move. Your move.")
+    # the answer to Bob's mail and the news of Alice's move travel in lanes of their own
+    mails = sorted([text_of(await relay.next_to(BOB)) for _ in range(2)],
+                   key=lambda text: not text.startswith("1... "))
+    assert mails[0].startswith("1... h8-i7/D played in game #1. Alice (White) is to move. "
+                               "Alice answered at once with a3-b4/D, a conditional move. Your "
+                               "move.")
+    assert mails[1].startswith("Alice played 2. a3-b4/D (a conditional move) in game #1 "
+                               "(Clash of Command). Your move.")
     told = text_of(await relay.next_to(ALICE))
     assert told.startswith("Bob played h8-i7/D in game #1 (Clash of Command); your "
                            "conditional move a3-b4/D was played in answer.")
@@ -51,4 +56,4 @@ async def test_notes_and_conditional_moves_by_mail(mail):
     seen.append(text_of(await relay.next_to(CAROL)))
     assert not any("left flank" in t or "Conditional line" in t for t in seen)
     await post.send(f"Alice <{ALICE}>", "export #1")
-    assert "; Note after step 1" in text_of(await relay.next_to(ALICE))
+    assert "; Note after 1." in text_of(await relay.next_to(ALICE))
