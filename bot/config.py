@@ -54,7 +54,9 @@ class ConfigError(ValueError):
 class Settings:
     """Everything the host can configure; each field names its environment variable."""
 
-    db_path: Path = field(default=Path("commandpost.db"), metadata={"env": "COMMANDPOST_DB"})
+    # a file (SQLite), or a postgresql://user:password@host/database URL (PostgreSQL)
+    db_path: Path | str = field(default=Path("commandpost.db"),
+                                metadata={"env": "COMMANDPOST_DB"})
     # "full": every accepted move is on disk before it is acknowledged (survives power loss);
     # "normal": it survives a crash of the process but not of the machine, and is faster.
     db_sync: str = field(default="full", metadata={"env": "COMMANDPOST_DB_SYNC"})
@@ -132,6 +134,8 @@ class Settings:
 
 
 def _convert(name: str, raw: str, default: object) -> object:
+    if name == "COMMANDPOST_DB" and raw.startswith(("postgresql://", "postgres://")):
+        return raw  # a PostgreSQL server's URL, not a file (a Path would fold its "//")
     if isinstance(default, Path):
         return Path(raw).expanduser()
     if isinstance(default, int):
@@ -149,8 +153,13 @@ def _convert(name: str, raw: str, default: object) -> object:
 
 def add_db_option(parser: argparse.ArgumentParser) -> None:
     """The ``--db FILE`` option every command that opens the database shares."""
-    parser.add_argument("--db", type=Path, help="database file (default: $COMMANDPOST_DB or "
-                                                "commandpost.db)")
+    parser.add_argument("--db", type=_db_target,
+                        help="database file or postgresql:// URL (default: $COMMANDPOST_DB or "
+                             "commandpost.db)")
+
+
+def _db_target(text: str) -> Path | str:
+    return text if text.startswith(("postgresql://", "postgres://")) else Path(text)
 
 
 def settings_for(args: argparse.Namespace) -> Settings:

@@ -6,8 +6,8 @@ be read by column name.
 writer connection (transactions are serialised by an asyncio lock and begin IMMEDIATE, so
 another process writing the same file waits for its turn; those that queue up are committed
 together) and one reader connection that sees only committed data. Another driver
-(PostgreSQL) would implement the same three methods; the SQL of the service sticks to what
-both understand.
+(PostgreSQL, `bot.storage_postgres`, chosen by a ``postgresql://`` URL) implements the same
+methods; the SQL of the service sticks to what both understand.
 
 The schema is versioned: `MIGRATIONS` lists the steps in order, the ``schema_migrations``
 table records which were applied, and `open_database` applies the missing ones in one
@@ -54,6 +54,14 @@ class Session(Protocol):
     async def all(self, sql: str, params: Params = ()) -> list[Row]:
         """Every row of a query."""
 
+    async def lock_game(self, game_id: int) -> None:
+        """Hold the game's row for the rest of the transaction (other processes changing
+        it wait); call it before reading a game that the transaction may change."""
+
+    def claim(self, table: str) -> str:
+        """The suffix of a query taking due work from ``table`` (its alias): the rows it
+        returns are this transaction's, and rows another process holds are skipped."""
+
 
 class Database(Protocol):
     """Where the service keeps its state."""
@@ -87,6 +95,12 @@ class _SqliteSession:
 
     async def all(self, sql: str, params: Params = ()) -> list[Row]:
         return list(await self.connection.execute_fetchall(sql, params))
+
+    async def lock_game(self, game_id: int) -> None:
+        """Nothing to do: a write transaction holds the file's one writer lock."""
+
+    def claim(self, table: str) -> str:
+        return ""  # the writer is serialised: every row of a transaction is its own
 
 
 class SqliteDatabase:
@@ -192,8 +206,13 @@ async def _connect(path: Path, sync: str) -> aiosqlite.Connection:
 
 async def open_database(path: Path | str, sync: str = "full",
                         migrations: Sequence[Migration] = MIGRATIONS,
-                        now: Any = time.time) -> SqliteDatabase:
-    """Open (or create) the database file and bring its schema up to date."""
+                        now: Any = time.time) -> Any:
+    """Open (or create) the database file and bring its schema up to date; a
+    ``postgresql://`` URL opens that server instead (`bot.storage_postgres`)."""
+    if isinstance(path, str) and path.startswith(("postgresql://", "postgres://")):
+        from .storage_postgres import open_postgres  # asyncpg only when it is used
+
+        return await open_postgres(path, migrations, now)
     path = Path(path)
     if path.parent != Path(""):
         path.parent.mkdir(parents=True, exist_ok=True)
