@@ -7,6 +7,7 @@
 * ``commandpost render VARIANT [POSITION] -o FILE`` and ``commandpost gallery DIR`` —
   board pictures.
 * ``commandpost diagrams docs/rules`` — the pictures of the rules documents.
+* ``commandpost db copy SQLITE_FILE postgresql://…`` — move a host's data to PostgreSQL.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ COMMANDS = {
     "render": "bot.render_cli",
     "gallery": "bot.render_cli:gallery_main",
     "diagrams": "bot.rules_diagrams:diagrams_main",
+    "db": "bot.db_copy",
 }
 
 

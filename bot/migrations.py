@@ -11,11 +11,14 @@ from typing import NamedTuple
 
 
 class Migration(NamedTuple):
-    """One step of the schema: its version number, what it does, its statements."""
+    """One step of the schema: its version number, what it does, its statements (written
+    for SQLite; `bot.storage_postgres.postgres_ddl` rewrites them for PostgreSQL unless the
+    step gives PostgreSQL's own statements, where the two must differ)."""
 
     version: int
     description: str
     statements: tuple[str, ...]
+    postgres: tuple[str, ...] | None = None
 
 
 INITIAL = Migration(1, "players, challenges, games, moves, outbox, ratings, vacations", (

@@ -88,7 +88,7 @@ def postgres_ddl(statement: str) -> str:
 
 def migration_statements(migration: Migration) -> tuple[str, ...]:
     """The statements applying ``migration`` on PostgreSQL."""
-    own = getattr(migration, "postgres", None)
+    own = migration.postgres
     return own if own is not None else tuple(postgres_ddl(s) for s in migration.statements)
 
 
