@@ -10,7 +10,7 @@ transaction, so its reads agree with each other like SQLite's.
 The service writes SQL with ``?`` placeholders in the dialect both databases share; each
 statement is rewritten once (and cached) for PostgreSQL: ``$1, $2, ...`` placeholders, an
 ``INSERT`` returning the new row's ``id``, and the few SQLite spellings the service uses
-(``= ? COLLATE NOCASE``). The schema's migrations are written for SQLite; `postgres_ddl`
+(``= ? COLLATE NOCASE``, ``json_extract(column, '$.flag') = 1``, ``INSERT OR IGNORE``). The schema's migrations are written for SQLite; `postgres_ddl`
 turns each into PostgreSQL's words (64-bit integers, double precision times, identity
 columns), or a migration gives its own PostgreSQL statements where they must differ.
 """
@@ -41,6 +41,8 @@ def is_postgres_url(target: object) -> bool:
 # --- statements -------------------------------------------------------------------------
 _STRING_OR_MARK = re.compile(r"'(?:[^']|'')*'|\?")
 _NOCASE = re.compile(r"([\w.]+) = \? COLLATE NOCASE")
+# SQLite reads a JSON true as 1: a flag set in a JSON column is true or 1 on PostgreSQL
+_JSON_FLAG = re.compile(r"json_extract\(([\w.]+), '\$\.(\w+)'\) = 1")
 _INSERT_OR_IGNORE = re.compile(r"^\s*INSERT OR IGNORE INTO", re.IGNORECASE)
 
 
@@ -48,6 +50,7 @@ _INSERT_OR_IGNORE = re.compile(r"^\s*INSERT OR IGNORE INTO", re.IGNORECASE)
 def translate(sql: str) -> str:
     """A statement of the shared dialect in PostgreSQL's spelling (``?`` -> ``$n``)."""
     sql = _NOCASE.sub(r"lower(\1) = lower(?)", sql)
+    sql = _JSON_FLAG.sub(r"(\1::jsonb -> '\2') IN ('true'::jsonb, '1'::jsonb)", sql)
     if _INSERT_OR_IGNORE.match(sql):
         sql = _INSERT_OR_IGNORE.sub("INSERT INTO", sql) + " ON CONFLICT DO NOTHING"
     count = 0

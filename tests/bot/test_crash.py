@@ -14,6 +14,7 @@ from collections import Counter
 from pathlib import Path
 
 from bot.service import GameService
+from bot.storage import SqliteDatabase
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
@@ -27,7 +28,7 @@ def _acks(path: Path) -> list[tuple[int, int, str]]:
     return [(int(g), int(p), t) for g, p, t in (line.split(" ", 2) for line in lines)]
 
 
-def _run_and_kill(database: Path, acks: Path, seed: int, rng: random.Random) -> None:
+def _run_and_kill(database: Path | str, acks: Path, seed: int, rng: random.Random) -> None:
     before = len(_acks(acks))
     child = subprocess.Popen(
         [sys.executable, str(HERE / "crash_child.py"), str(database), str(acks), str(seed)],
@@ -55,8 +56,9 @@ async def test_moves_survive_a_process_killed_at_random_moments(tmp_path, settin
 
     service = await GameService.open(settings)
     try:
-        async with service.db.snapshot() as s:
-            assert (await s.one("PRAGMA integrity_check"))[0] == "ok"
+        if isinstance(service.db, SqliteDatabase):  # the file itself is sound too
+            async with service.db.snapshot() as s:
+                assert (await s.one("PRAGMA integrity_check"))[0] == "ok"
         stored = {}
         games = await service.games(None, "console:crash") + await service.games(
             None, "console:crash", active=False)

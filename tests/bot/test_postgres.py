@@ -35,6 +35,9 @@ def test_the_sqlite_spellings_the_service_uses_are_rewritten():
                                     "lower(display_name) = lower($2))")
     assert translate("INSERT OR IGNORE INTO w (a) VALUES (?)") == (
         "INSERT INTO w (a) VALUES ($1) ON CONFLICT DO NOTHING")
+    assert translate("SELECT id FROM players p WHERE json_extract(p.preferences, '$.digest') "
+                     "= 1") == ("SELECT id FROM players p WHERE (p.preferences::jsonb -> "
+                                "'digest') IN ('true'::jsonb, '1'::jsonb)")
 
 
 def test_migrations_are_rewritten_in_postgresql_words():
