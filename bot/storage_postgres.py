@@ -10,9 +10,10 @@ transaction, so its reads agree with each other like SQLite's.
 The service writes SQL with ``?`` placeholders in the dialect both databases share; each
 statement is rewritten once (and cached) for PostgreSQL: ``$1, $2, ...`` placeholders, an
 ``INSERT`` returning the new row's ``id``, and the few SQLite spellings the service uses
-(``= ? COLLATE NOCASE``, ``json_extract(column, '$.flag') = 1``, ``INSERT OR IGNORE``). The schema's migrations are written for SQLite; `postgres_ddl`
-turns each into PostgreSQL's words (64-bit integers, double precision times, identity
-columns), or a migration gives its own PostgreSQL statements where they must differ.
+(``= ? COLLATE NOCASE``, ``json_extract(column, '$.flag') = 1``, ``INSERT OR IGNORE``).
+The schema's migrations are written for SQLite; `postgres_ddl` turns each into
+PostgreSQL's words (64-bit integers, double precision times, identity columns), or a
+migration gives its own PostgreSQL statements where they must differ.
 """
 
 from __future__ import annotations
