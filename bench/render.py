@@ -2,9 +2,13 @@
 python-chess measured in the same run.
 
 For every implemented variant: the median time of `renderer.render` (drawing plus PNG
-encoding) over positions from a seeded game (the start and middle games, the last move
-marked), with the caches warm as in a running bot, and the largest PNG. The first, cold
-call (board, sprites and palette drawn) is reported separately.
+encoding) of the whole picture a player gets (header with the game number, players,
+deadline; panel with clocks, losses and the last twelve moves) over positions from a
+seeded game (the start and middle games, the last move marked), with the caches warm as
+in a running bot, and the largest PNG. Two cold calls are reported separately: the first
+picture of the variant in the process ("first", its palette drawn), and then the first
+picture at a size not drawn before ("new size", the board and sprites drawn at that size;
+target <= 100 ms).
 
 The anchor is python-chess doing the same job on a chess position:
 ``chess.svg.board(board, size=800, lastmove=...)`` then ``cairosvg.svg2png``. When
@@ -23,12 +27,13 @@ from collections.abc import Callable, Sequence
 
 import PIL
 
-from bot.render_cli import seeded_game
+from bot.render_cli import numbered_moves, seeded_game
 from engine import Move, Position, Variant, all_variants
-from renderer import render
+from renderer import GameInfo, render
 
 TARGET_MS = 15.0
 TARGET_KB = 150.0
+TARGET_COLD_MS = 100.0
 
 
 def median_ms(work: Callable[[], object], runs: int) -> float:
@@ -40,25 +45,41 @@ def median_ms(work: Callable[[], object], runs: int) -> float:
     return statistics.median(times) * 1000
 
 
-def samples(variant: Variant) -> list[tuple[Position, Move | None]]:
-    """The positions to draw: the start and a few middle games, with their last moves."""
+Case = tuple[Position, Move | None, GameInfo]
+
+
+def samples(variant: Variant) -> list[Case]:
+    """The pictures to draw: the start and a few middle games, with their last moves and
+    what a game's picture says around the board."""
     positions, moves = seeded_game(variant, 30)
-    return [(positions[k], moves[k]) for k in range(0, len(positions), 10)]
+    out = []
+    for k in range(0, len(positions), 10):
+        info = GameInfo(number=1234, players=("Alice Liddell", "Nguyễn Thị Hường"),
+                        deadline="until 2026-12-03 14:00 UTC",
+                        clocks=("2 days 4 hours left", "3 days per move"),
+                        moves=numbered_moves(variant, positions[:k + 1], moves[:k + 1])[-12:])
+        out.append((positions[k], moves[k], info))
+    return out
 
 
-def measure(variant: Variant, size: int, runs: int) -> tuple[float, float, float]:
-    """(cold ms, median warm ms, largest PNG in KB) for ``variant``."""
+def measure(variant: Variant, size: int, runs: int) -> tuple[float, float, float, float]:
+    """(first ms, new-size ms, median warm ms, largest PNG in KB) for ``variant``."""
     cases = samples(variant)
+
+    def draw(case: Case, width: int = size) -> bytes:
+        return render(case[0], variant=variant, size=width, last_move=case[1], info=case[2])
+
     start = time.perf_counter()
-    render(cases[0][0], variant=variant, size=size, last_move=cases[0][1])
-    cold = (time.perf_counter() - start) * 1000
+    draw(cases[0], size + 8)
+    first = (time.perf_counter() - start) * 1000
+    start = time.perf_counter()
+    draw(cases[0])
+    new_size = (time.perf_counter() - start) * 1000
     sizes, medians = [], []
-    for position, move in cases:
-        data = render(position, variant=variant, size=size, last_move=move)
-        sizes.append(len(data) / 1024)
-        medians.append(median_ms(
-            lambda p=position, m=move: render(p, variant=variant, size=size, last_move=m), runs))
-    return cold, statistics.median(medians), max(sizes)
+    for case in cases:
+        sizes.append(len(draw(case)) / 1024)
+        medians.append(median_ms(lambda c=case: draw(c), runs))
+    return first, new_size, statistics.median(medians), max(sizes)
 
 
 def anchor(size: int, runs: int) -> tuple[float, float] | None:
@@ -95,16 +116,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     else:
         print(f"{'anchor: python-chess svg + cairosvg':<46} {anchor_figures[0]:7.2f} ms "
               f"{anchor_figures[1]:7.1f} KB")
-    print(f"{'variant':<46} {'median':>10} {'PNG':>10} {'cold':>10} {'vs anchor':>10}  target")
+    print(f"{'variant':<46} {'median':>10} {'PNG':>10} {'first':>10} {'new size':>10} "
+          f"{'vs anchor':>10}  target")
     variants: list[tuple[str, Variant]] = [(v.display_name, v) for v in all_variants()]
     failed = False
     for label, variant in variants:
-        cold, warm, kb = measure(variant, args.size, args.runs)
+        first, new_size, warm, kb = measure(variant, args.size, args.runs)
         ratio = f"{warm / anchor_figures[0]:9.3f}x" if anchor_figures else f"{'-':>10}"
-        ok = warm <= TARGET_MS and kb <= TARGET_KB
+        ok = warm <= TARGET_MS and kb <= TARGET_KB and new_size <= TARGET_COLD_MS
         failed |= not ok
-        print(f"{label:<46} {warm:7.2f} ms {kb:7.1f} KB {cold:7.0f} ms {ratio}  "
-              f"{'ok' if ok else 'MISSED'} (<= {TARGET_MS:g} ms, <= {TARGET_KB:g} KB)")
+        print(f"{label:<46} {warm:7.2f} ms {kb:7.1f} KB {first:7.0f} ms {new_size:7.0f} ms "
+              f"{ratio}  {'ok' if ok else 'MISSED'} (<= {TARGET_MS:g} ms, <= {TARGET_KB:g} KB, "
+              f"new size <= {TARGET_COLD_MS:g} ms)")
     return 1 if failed else 0
 
 

@@ -193,6 +193,14 @@ class ChallengeDesk:
                 return Refusal(Reason.NOT_YOUR_CHALLENGE,
                                f"Challenge #{challenge_id} is for {challenge.opponent_name}, "
                                f"not for you.")
+            if challenge.record is not None:
+                imported = await self._accept_challenged_import(s, challenge, sender, now)
+                if isinstance(imported, Refusal):
+                    return imported
+                await s.execute("UPDATE challenges SET status = 'accepted', game_id = ? "
+                                "WHERE id = ?", (imported.game.id, challenge.id))
+                return replace(imported, message=f"Challenge #{challenge_id} accepted. "
+                                                 f"{imported.message}", challenge=challenge)
             rules = get_variant(challenge.variant)
             side = challenge.side if challenge.side is not None else self.rng.randrange(2)
             players = (challenge.challenger_id, sender.id)
@@ -207,6 +215,12 @@ class ChallengeDesk:
                             "opponent_id = ? WHERE id = ?", (game.id, sender.id, challenge.id))
         return Done(f"Challenge #{challenge_id} accepted. {self._game_started(game, rules)}",
                     game=game, challenge=challenge)
+
+    async def _accept_challenged_import(self, s: Session, challenge: Challenge,
+                                        sender: Player, now: float) -> Result:
+        row = await s.one("SELECT * FROM players WHERE id = ?", (challenge.challenger_id,))
+        assert row is not None
+        return await self._accept_import(s, challenge, Player.from_row(row), sender, now)
 
     async def decline(self, sender: Player, challenge_id: int) -> Result:
         """Decline a challenge addressed to you."""

@@ -85,8 +85,12 @@ class Commands:
         help
         help challenge
         """
+        if len(args) > 1:
+            return Reply("Say one word: `help WORD`, or `help` for the list.", ok=False)
         if args and (handler := getattr(self, f"cmd_{args[0].lower()}", None)):
             return Reply(f"{args[0].lower()}: " + inspect.cleandoc(handler.__doc__ or ""))
+        if args:
+            return Reply(f"There is no command {args[0]!r}; `help` lists them.", ok=False)
         lines = ["Commands (`help WORD` for examples); a line that is no command is a move:"]
         for word in self.words():
             doc = getattr(self, f"cmd_{word}").__doc__ or ""
@@ -95,6 +99,8 @@ class Commands:
 
     async def cmd_variants(self, sender: Player, place: str, args: list[str]) -> Reply:
         """List the variants you can play."""
+        if args:
+            return _extra("variants", args)
         lines = [f"  {v.name:<12} {v.display_name} (modes: {', '.join(v.modes)})"
                  for v in all_variants()]
         return Reply("Variants:\n" + "\n".join(lines))
@@ -126,6 +132,9 @@ class Commands:
         challenge bob clash none from bcccc/ffff/hdhd1/4/5/4/1DHDH/FFFF/CCCCB w 1
         Time per move: 1d, 2d, 3d, 5d, 7d, 14d or none (the default).
         """
+        if not args:
+            return Reply("Challenge whom? Name an opponent (`challenge bob`), or say "
+                         "`challenge anyone` to let anyone here accept.", ok=False)
         variant = all_variants()[0]
         words = list(args)
         start_fen = None
@@ -172,6 +181,8 @@ class Commands:
 
     async def cmd_challenges(self, sender: Player, place: str, args: list[str]) -> Reply:
         """List the open challenges you made, received, or may accept here."""
+        if args:
+            return _extra("challenges", args)
         found = await self.service.challenges(sender, place)
         if not found:
             return Reply("There are no open challenges for you.")
@@ -185,7 +196,9 @@ class Commands:
     async def _challenge_action(self, sender: Player, place: str, args: list[str],
                                 action: Callable[[Player, int], Awaitable[Result]],
                                 own: bool = False) -> Reply:
-        number, _ = _game_number(args)
+        number, rest = _game_number(args)
+        if rest:
+            return _extra(action.__name__, rest)
         found = await self.service.find_challenge(sender, place, number, own=own)
         if isinstance(found, Refusal):
             return _reply(found)
@@ -226,6 +239,8 @@ class Commands:
         games here
         """
         here = bool(args) and args[0].lower() == "here"
+        if args[1 if here else 0:]:
+            return _extra("games", args[1 if here else 0:])
         found = await self.service.games(None if here else sender, place if here else None)
         if not found:
             return Reply("No games in progress." + ("" if here else " Start one with "
@@ -248,7 +263,18 @@ class Commands:
         game, rest = await self._game(sender, place, args)
         if isinstance(game, Refusal):
             return _reply(game)
-        ply = int(rest[0]) if rest and rest[0].isdigit() else None
+        if len(rest) > 1:
+            return _extra("board", rest[1:])
+        ply = None
+        if rest:
+            try:
+                ply = int(rest[0])
+            except ValueError:
+                return Reply(f"{rest[0]!r} is not a step number: `board #{game.id} 3` shows "
+                             f"the board after step 3.", ok=False)
+            if not 0 <= ply <= game.ply:
+                return Reply(f"Game #{game.id} has {plural(game.ply, 'step')} so far: say a "
+                             f"step from 0 to {game.ply}.", ok=False)
         return Reply(self.describe(game), game=game, ply=ply)
 
     def describe(self, game: Game) -> str:
@@ -279,10 +305,25 @@ class Commands:
         if game.is_over:
             return Reply(f"Game #{game.id} is over: {self.service.describe_result(game)}.",
                          ok=False)
-        node = rest[0] if rest else None
+        if len(rest) > 1:
+            return _extra("moves", rest[1:])
+        node = rest[0].lower() if rest else None
+        variant = get_variant(game.variant)
+        if node is not None and node not in variant.topology.index:
+            return Reply(f"{rest[0]} is not a point of this board ({variant.display_name}: "
+                         f"files {variant.topology.files[0]}-{variant.topology.files[-1]}, "
+                         f"ranks {variant.topology.ranks[0]}-{variant.topology.ranks[-1]}).",
+                         ok=False)
         found = await self.service.legal_moves(game, node)
+        where = f" from {node}" if node else ""
+        if game.side_of(sender.id) != game.to_move:  # say whose moves these are
+            mover = f"{game.names[game.to_move]} ({variant.side_names[game.to_move]})"
+            if not found:
+                return Reply(f"{mover} is to move and has no legal move{where} in game "
+                             f"#{game.id}.")
+            return Reply(f"{mover} is to move; their {plural(len(found), 'legal move')}: "
+                         + " ".join(found))
         if not found:
-            where = f" from {node}" if node else ""
             return Reply(f"There is no legal move{where} in game #{game.id}.")
         return Reply(f"{plural(len(found), 'legal move')}: " + " ".join(found))
 
@@ -304,9 +345,11 @@ class Commands:
 
     async def cmd_end(self, sender: Player, place: str, args: list[str]) -> Reply:
         """Finish a turn of several steps early."""
-        game, _ = await self._game(sender, place, args, to_move=True)
+        game, rest = await self._game(sender, place, args, to_move=True)
         if isinstance(game, Refusal):
             return _reply(game)
+        if rest:
+            return _extra("end", rest)
         return _reply(await self.service.end_turn(sender, game.id))
 
     async def cmd_resign(self, sender: Player, place: str, args: list[str]) -> Reply:
@@ -315,16 +358,20 @@ class Commands:
         resign
         resign #3
         """
-        game, _ = await self._game(sender, place, args)
+        game, rest = await self._game(sender, place, args)
         if isinstance(game, Refusal):
             return _reply(game)
+        if rest:
+            return _extra("resign", rest)
         return _reply(await self.service.resign(sender, game.id))
 
     async def cmd_abort(self, sender: Player, place: str, args: list[str]) -> Reply:
         """Call a game off (unrated) before both sides have moved."""
-        game, _ = await self._game(sender, place, args)
+        game, rest = await self._game(sender, place, args)
         if isinstance(game, Refusal):
             return _reply(game)
+        if rest:
+            return _extra("abort", rest)
         return _reply(await self.service.abort(sender, game.id))
 
     async def cmd_draw(self, sender: Player, place: str, args: list[str]) -> Reply:
@@ -336,7 +383,9 @@ class Commands:
         game, rest = await self._game(sender, place, args)
         if isinstance(game, Refusal):
             return _reply(game)
-        if rest and rest[0].lower() in ("decline", "no"):
+        if rest and (len(rest) > 1 or rest[0].lower() not in ("decline", "no")):
+            return _extra("draw", rest)
+        if rest:
             return _reply(await self.service.decline_draw(sender, game.id), show=False)
         return _reply(await self.service.offer_draw(sender, game.id), show=False)
 
@@ -351,7 +400,9 @@ class Commands:
         game, rest = await self._game(sender, place, args)
         if isinstance(game, Refusal):
             return _reply(game)
-        if rest and rest[0].lower() in ("decline", "no"):
+        if rest and (len(rest) > 1 or rest[0].lower() not in ("decline", "no")):
+            return _extra("takeback", rest)
+        if rest:
             return _reply(await self.service.decline_takeback(sender, game.id), show=False)
         if game.takeback_offer is not None and game.takeback_offer != game.side_of(sender.id):
             return _reply(await self.service.accept_takeback(sender, game.id))
@@ -363,20 +414,23 @@ class Commands:
         export
         export #3
         """
-        game, _ = await self._game(sender, place, args)
+        game, rest = await self._game(sender, place, args)
         if isinstance(game, Refusal):
             return _reply(game)
+        if rest:
+            return _extra("export", rest)
         result = await self.service.export(game.id)
         return Reply(result.text or "", game=None, record=result.text) \
             if isinstance(result, Done) else _reply(result)
 
     async def import_record(self, sender: Player, place: str, text: str,
                             opponent_name: str) -> Reply:
-        """Start a game from a record against ``opponent_name``."""
+        """Offer ``opponent_name`` to continue the game of a record: a challenge they
+        accept (or decline)."""
         opponent = await self.find_player(opponent_name)
         if isinstance(opponent, Refusal):
             return _reply(opponent)
-        return _reply(await self.service.import_game(sender, place, text, opponent))
+        return _reply(await self.service.offer_import(sender, place, text, opponent))
 
     # --- players --------------------------------------------------------------------
     async def cmd_vacation(self, sender: Player, place: str, args: list[str]) -> Reply:
@@ -386,17 +440,28 @@ class Commands:
         vacation 10
         """
         days = None
+        if len(args) > 1:
+            return _extra("vacation", args[1:])
+        note = ""
         if args:
             try:
-                days = float(args[0])
+                days = float(args[0].lower().removesuffix("d").removesuffix("days"))
             except ValueError:
                 return Reply(f"{args[0]!r} is not a number of days.", ok=False)
-            if days <= 0:
+            if not days > 0 or days == float("inf"):
                 return Reply("A vacation lasts at least a part of a day.", ok=False)
-        return _reply(await self.service.start_vacation(sender, days))
+            left = await self.service.vacation_left(sender) / 86_400
+            if 0 < left < days:
+                note = (f"You asked for {days:g} days, but only {format_duration(left * 86_400)} "
+                        f"of vacation are left this year; you get those. ")
+        result = await self.service.start_vacation(sender, days)
+        reply = _reply(result)
+        return Reply(note + reply.text, ok=reply.ok) if note and reply.ok else reply
 
     async def cmd_back(self, sender: Player, place: str, args: list[str]) -> Reply:
-        """End your vacation: your clocks run again."""
+        """End your vacation: your clocks run again (moving in a game ends it too)."""
+        if args:
+            return _extra("back", args)
         result = await self.service.end_vacation(sender)
         if isinstance(result, Done):
             left = await self.service.vacation_left(sender)
@@ -411,6 +476,8 @@ class Commands:
         digest off
         """
         word = args[0].lower() if args else ""
+        if len(args) > 1:
+            return _extra("digest", args[1:])
         if word not in ("on", "off"):
             return Reply("Say `digest on` or `digest off`.", ok=False)
         await self.service.set_preference(sender, DIGEST, word == "on")
@@ -423,6 +490,8 @@ class Commands:
         rating
         rating clash
         """
+        if len(args) > 1:
+            return _extra("rating", args[1:])
         try:
             variant = get_variant(args[0] if args else all_variants()[0].name)
         except EngineError as err:
@@ -440,6 +509,8 @@ class Commands:
         leaderboard
         leaderboard clash
         """
+        if len(args) > 1:
+            return _extra("leaderboard", args[1:])
         try:
             variant = get_variant(args[0] if args else all_variants()[0].name)
         except EngineError as err:
@@ -459,6 +530,12 @@ def _deadline(game: Game) -> str:
     if game.clock.deadline is not None:
         return f" (until {format_time(game.clock.deadline)})"
     return ""
+
+
+def _extra(word: str, rest: list[str]) -> Reply:
+    """The refusal of words a command does not take."""
+    return Reply(f"`{word}` does not take {' '.join(rest)!r}. {_usage(word)}".rstrip(),
+                 ok=False)
 
 
 def _usage(word: str) -> str:

@@ -27,6 +27,7 @@ variable.
 | ``COMMANDPOST_IMAP_POLL_SECONDS``    | ``imap_poll_seconds``    | ``60``             |
 | ``COMMANDPOST_EMAIL_MAX_BYTES``      | ``email_max_bytes``      | ``1048576``        |
 | ``COMMANDPOST_EMAIL_RATE_LIMIT``     | ``email_rate_limit``     | ``20`` (per hour)  |
+| ``COMMANDPOST_THEME``                | ``theme``                | ``classic``        |
 
 Relative paths are taken from the working directory. The e-mail gateway
 (`bot.email_gateway`) runs when ``COMMANDPOST_EMAIL_ADDRESS`` is set; ``email_relay_tls`` is
@@ -105,6 +106,8 @@ class Settings:
     email_max_bytes: int = field(default=1_048_576, metadata={"env": "COMMANDPOST_EMAIL_MAX_BYTES"})
     # mails per sender per hour; more are refused once, then dropped (stops mail loops)
     email_rate_limit: int = field(default=20, metadata={"env": "COMMANDPOST_EMAIL_RATE_LIMIT"})
+    # the pictures' colours: classic, or colour-blind (safe for red-green colour blindness)
+    theme: str = field(default="classic", metadata={"env": "COMMANDPOST_THEME"})
 
     def __post_init__(self) -> None:
         if self.db_sync not in SYNC_MODES:
@@ -119,6 +122,7 @@ class Settings:
         if self.email_address and "@" not in self.email_address:
             raise ConfigError(f"COMMANDPOST_EMAIL_ADDRESS is {self.email_address!r}; it must be "
                               f"an address like play@games.example.org")
+        _check_theme(self.theme)
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None, **overrides: object) -> Settings:
@@ -168,3 +172,16 @@ def settings_for(args: argparse.Namespace) -> Settings:
     if getattr(args, "db", None) is not None:
         return Settings.from_env(db_path=args.db)
     return Settings.from_env()
+
+
+def _check_theme(name: str) -> None:
+    """Refuse a theme the renderer does not know (any name goes without a renderer)."""
+    try:
+        from renderer.theme import THEMES, get_theme
+    except ImportError:
+        return
+    try:
+        get_theme(name)
+    except ValueError:
+        raise ConfigError(f"COMMANDPOST_THEME is {name!r}; it must be one of "
+                          f"{', '.join(THEMES)}") from None

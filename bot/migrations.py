@@ -156,4 +156,10 @@ TRANSPORT_POSTS = Migration(6, "messages a transport posted and may edit; its ow
         updated_at REAL NOT NULL)""",
 ))
 
-MIGRATIONS: tuple[Migration, ...] = (INITIAL, EMAIL_TOKENS, SERVERS, TRANSPORT_POSTS)
+IMPORT_CHALLENGES = Migration(9, "a challenge may carry a game record to continue", (
+    # NULL: a new game; else the record of the game to continue (`import ... vs NAME`)
+    "ALTER TABLE challenges ADD COLUMN record TEXT",
+))
+
+MIGRATIONS: tuple[Migration, ...] = (INITIAL, EMAIL_TOKENS, SERVERS, TRANSPORT_POSTS,
+                                   IMPORT_CHALLENGES)

@@ -63,6 +63,7 @@ class Challenge:
     game_id: int | None
     created_at: float
     expires_at: float
+    record: str | None = None  # the record of a game to continue (an import), if any
 
     CHALLENGE_SQL = """SELECT c.*, a.display_name AS challenger_name,
                               b.display_name AS opponent_name
@@ -74,7 +75,8 @@ class Challenge:
         return cls(row["id"], row["challenger_id"], row["challenger_name"], row["opponent_id"],
                    row["opponent_name"], row["place"], row["variant"], row["mode"], row["side"],
                    row["days"], row["start_fen"], bool(row["rated"]), row["status"],
-                   row["game_id"], row["created_at"], row["expires_at"])
+                   row["game_id"], row["created_at"], row["expires_at"],
+                   row["record"] if "record" in row.keys() else None)
 
 
 @dataclass(frozen=True)

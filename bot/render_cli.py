@@ -23,7 +23,7 @@ from engine import (
     all_variants,
     get_variant,
 )
-from renderer import render, render_replay
+from renderer import GameInfo, render, render_replay
 
 
 def _perspective(text: str) -> int:
@@ -100,6 +100,9 @@ def main(argv: list[str]) -> int:
             history.append(variant.make_move(history[-1], move))
         position = history[-1]
         highlights, selected = list(args.highlight), None
+        for name in [*highlights, *([args.legal] if args.legal else [])]:
+            if name.strip().lower() not in variant.topology.index:
+                raise ValueError(f"{name} is not a point of the {variant.display_name} board")
         if args.legal:
             selected = variant.topology.nodes[variant.topology.node(args.legal)]
             highlights += _legal_targets(variant, position, selected)
@@ -142,6 +145,35 @@ def seeded_game(variant: Variant, plies: int, seed: int = GALLERY_SEED
     return positions, moves
 
 
+# players from several scripts: the pictures show their names whole
+GALLERY_PLAYERS = (("Alice Liddell", "Bob Büilder"), ("Nguyễn Thị Hường", "Пётр Смирнов"),
+                   ("Ελένη Ζαφειρίου", "Zoë Łukasiewicz"))
+
+
+def numbered_moves(variant: Variant, positions: Sequence[Position],
+                   moves: Sequence[Move | None]) -> tuple[str, ...]:
+    """The moves that led to ``positions[-1]`` in the variant's notation, numbered."""
+    out = []
+    for before, move in zip(positions, moves[1:], strict=False):
+        if move is not None:
+            marker = "." if before.side == 0 else "…"
+            out.append(f"{before.fullmove}{marker} {variant.format_move(before, move)}")
+    return tuple(out)
+
+
+def gallery_info(variant: Variant, k: int, positions: Sequence[Position],
+                 moves: Sequence[Move | None]) -> GameInfo:
+    """A sample of what a game's picture says around the board."""
+    number = 7 + 10 * k + all_variants().index(variant)
+    over = variant.outcome(positions[-1], positions).is_over
+    return GameInfo(number=number, players=GALLERY_PLAYERS[k % len(GALLERY_PLAYERS)],
+                    deadline="" if over else "until 2026-12-03 14:00 UTC",
+                    clocks=("", "") if over else (("2 days 4 hours left", "3 days per move")
+                                                  if positions[-1].side == 0 else
+                                                  ("3 days per move", "2 days 4 hours left")),
+                    moves=numbered_moves(variant, positions, moves)[-12:])
+
+
 def gallery_pictures(size: int, plies: int = 24) -> list[tuple[str, bytes]]:
     """(file name, bytes) of every gallery picture, in order."""
     out: list[tuple[str, bytes]] = []
@@ -156,7 +188,8 @@ def gallery_pictures(size: int, plies: int = 24) -> list[tuple[str, bytes]]:
             out.append((f"{variant.name}-middle-{k}.png", render(
                 position, variant=variant, size=size, last_move=moves[ply],
                 highlights=highlights, selected=selected, perspective=k - 1,
-                result=_result(variant, position, positions[:ply + 1]))))
+                result=_result(variant, position, positions[:ply + 1]),
+                info=gallery_info(variant, k, positions[:ply + 1], moves[:ply + 1]))))
         if variant is not all_variants()[0]:
             continue
         # one replay, of the first variant's opening moves, small: a sample of the feature

@@ -355,7 +355,7 @@ class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Room
             after = rules.make_move(line.position, move)
             done, line = await self._advance(s, game, rules, line, canonical, after)
         self._keep(game_id, line)
-        return done
+        return await self.back_by_moving(sender, done)
 
     @staticmethod
     def _move_refusal(err: EngineError, text: str) -> Refusal:

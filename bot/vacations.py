@@ -94,6 +94,19 @@ class Vacations:
                                     f"#{game.id} is paused.")
         return paused
 
+    async def back_by_moving(self, player: Player, done: Done) -> Done:
+        """A player on vacation who moves is back: the vacation ends (their other clocks run
+        again) and the move's answer says so."""
+        async with self.db.snapshot() as s:
+            row = await s.one("SELECT vacation_until FROM players WHERE id = ?", (player.id,))
+        if row is None or row["vacation_until"] is None:
+            return done
+        back = await self.end_vacation(player)
+        if not isinstance(back, Done):
+            return done
+        return replace(done, message=f"{done.message} Moving ends your vacation: your clocks "
+                                     f"run again.")
+
     async def end_vacation(self, player: Player) -> Result:
         """Come back from vacation: the paused clocks run again."""
         now = self.now()

@@ -65,8 +65,13 @@ NOT_FILE_A = FULL ^ sum(BIT[8 * r] for r in range(8))
 NOT_FILE_H = FULL ^ sum(BIT[8 * r + 7] for r in range(8))
 RANK = tuple(sum(BIT[8 * r + f] for f in range(8)) for r in range(8))
 
-PIECE_NAMES = {"K": "King", "Q": "Queen", "R": "Rook", "B": "Bishop", "N": "Knight",
+CHESS_NAMES = {"K": "King", "Q": "Queen", "R": "Rook", "B": "Bishop", "N": "Knight",
                "P": "Pawn"}
+#: the rules' own words for the pieces (§1), each with its chess name in brackets: messages
+#: name a piece this way once, then by its rules' word alone
+UNIT_NAMES = {"K": "headquarters", "Q": "aviation", "R": "heavy artillery",
+              "B": "light artillery", "N": "armour", "P": "infantry"}
+PIECE_NAMES = {k: f"{UNIT_NAMES[k]} ({CHESS_NAMES[k]})" for k in UNIT_NAMES}
 PIECE_ROLES = {"K": "headquarters", "Q": "aviation", "R": "heavy artillery",
                "B": "light artillery", "N": "armour", "P": "infantry"}
 PROMOTIONS = "NBRQ"
@@ -920,8 +925,9 @@ def parse_pattern(text: str) -> Pattern:
         if ch == "=" or (ch in "nbrqk" and pos == len(low) - 1 and tokens):
             piece = low[pos + 1:] if ch == "=" else ch
             if piece.upper() not in PROMOTIONS or len(piece) != 1:
-                raise MoveSyntaxError(text, "a Pawn promotes to a Knight, Bishop, Rook or "
-                                            "Queen: end the move with =N, =B, =R or =Q")
+                raise MoveSyntaxError(text, "infantry (a Pawn) promotes to armour, light or "
+                                            "heavy artillery or aviation: end the move with "
+                                            "=N, =B, =R or =Q")
             promo = piece.upper()
             break
         if ch in "-x*>":
@@ -980,7 +986,7 @@ class CombinedArmsBrigadeChess(Variant):
     topology = TOPO
     start_fen = START
     draw_by_agreement = True
-    piece_names = PIECE_NAMES
+    piece_names = CHESS_NAMES  # the headings of the rules document (docs/rules)
     piece_roles = PIECE_ROLES
     rules_text = RULES
 
@@ -1082,8 +1088,8 @@ class CombinedArmsBrigadeChess(Variant):
                                          f"{SIDE_NAMES[1 - side]}'s, and it is "
                                          f"{SIDE_NAMES[side]}'s turn")
         if pat.letter and pat.letter != piece.upper():
-            raise IllegalMoveError(text, f"the piece on {origin} is a "
-                                         f"{PIECE_NAMES[piece.upper()]}, not a "
+            raise IllegalMoveError(text, f"the piece on {origin} is "
+                                         f"{PIECE_NAMES[piece.upper()]}, not "
                                          f"{PIECE_NAMES[pat.letter]}")
         wanted = {r for r in legal if r[0] == pat.origin}
         plays = _origin_plays(cells, pat.origin)
@@ -1108,7 +1114,7 @@ class CombinedArmsBrigadeChess(Variant):
         for side in (0, 1):
             if LETTERS[side][0] not in cells:
                 return Outcome("win", 1 - side, f"{SIDE_NAMES[1 - side]} killed the "
-                                                f"{SIDE_NAMES[side]} King")
+                                                f"{SIDE_NAMES[side]} headquarters (King)")
         if not _legal_cached(cells, position.side):
             return Outcome("draw", None, f"stalemate: {SIDE_NAMES[position.side]} has no "
                                          f"move at all")
@@ -1216,17 +1222,48 @@ def _why_no_castling(cells: Sequence[str | None], side: int, name: str) -> str:
     k0, _k1, r0, _r1, between, cross = CASTLINGS[(side, name)]
     own = LETTERS[side]
     if cells[k0] != own[0] or cells[r0] != own[2]:
-        return f"castling {name} needs the King on {NAMES[k0]} and the Rook on {NAMES[r0]}"
+        return (f"castling {name} needs the headquarters (King) on {NAMES[k0]} and the heavy "
+                f"artillery (Rook) on {NAMES[r0]}")
     if any(cells[x] is not None for x in _bits(between)):
-        return "the squares between the King and the Rook must be empty"
+        return "the squares between the headquarters (King) and the heavy artillery must be empty"
     s = _sides(_masks(cells), side)
     if s is not None and _in_check(s):
-        return "the King may not castle out of check"
+        return (f"the headquarters (King) may not castle out of check: "
+                f"{_attackers(cells, side, k0)} attacks {NAMES[k0]}")
     if s is not None:
         crossed = (s.u_occ ^ BIT[k0]) | BIT[cross]
         if _attacked(cross, s.e_occ, s.e_pk, s.e_n, s.e_q, crossed, s.u_b, s.u_r):
-            return f"the King may not cross {NAMES[cross]}: it would be in check there"
-    return "the King would be in check after castling"
+            moved = list(cells)
+            moved[cross], moved[k0] = moved[k0], None
+            return (f"the headquarters (King) may not cross {NAMES[cross]}: "
+                    f"{_attackers(moved, side, cross)} attacks it")
+    k1 = CASTLINGS[(side, name)][1]
+    return (f"the headquarters (King) would be attacked on {NAMES[k1]} after castling"
+            + _by(cells, side, name))
+
+
+def _by(cells: Sequence[str | None], side: int, name: str) -> str:
+    """", by Black's armour (Knight) on f3": who attacks the King's square after castling."""
+    k0, k1, r0, r1 = CASTLINGS[(side, name)][:4]
+    after = list(cells)
+    after[k1], after[r1], after[k0], after[r0] = after[k0], after[r0], None, None
+    who = _attackers(after, side, k1)
+    return f", by {who}" if who != "an enemy piece" else ""
+
+
+def _attackers(cells: Sequence[str | None], side: int, square: int) -> str:
+    """The enemy pieces that attack ``square`` (where ``side``'s King stands in ``cells``),
+    named as the rules name them: each is the one whose removal leaves the square safe."""
+    found = []
+    for x, p in enumerate(cells):
+        if p is None or _owner(p) == side:
+            continue
+        without = list(cells)
+        without[x] = None
+        s = _sides(_masks(without), side)
+        if s is not None and not _in_check(s):
+            found.append(f"{SIDE_NAMES[1 - side]}'s {PIECE_NAMES[p.upper()]} on {NAMES[x]}")
+    return " and ".join(found) or "an enemy piece"
 
 
 def _why_illegal(cells: Sequence[str | None], side: int, pat: Pattern,
@@ -1249,12 +1286,13 @@ def _why_illegal(cells: Sequence[str | None], side: int, pat: Pattern,
                 return "a turn must change the position"
             if _raw_of(o, play) in pseudo:
                 if kind == "K":
-                    return f"the King may not move into check on {NAMES[play.final]}"
-                return f"it would leave the {SIDE_NAMES[side]} King in check"
+                    return (f"the headquarters (King) may not move into check on "
+                            f"{NAMES[play.final]}")
+                return f"it would leave the {SIDE_NAMES[side]} headquarters (King) in check"
     if ">" in seps and kind != "Q":
-        return "only the Queen flies (>)"
+        return "only aviation (the Queen) flies (>)"
     if ">" in seps[1:]:
-        return "the Queen flies once, first: Qd1>e5 and then one action"
+        return "aviation (the Queen) flies once, first: Qd1>e5 and then one action"
     if kind == "Q":
         reason = _why_queen(cells, side, pat)
         if reason:
@@ -1263,18 +1301,19 @@ def _why_illegal(cells: Sequence[str | None], side: int, pat: Pattern,
         p = cells[sq] if sq != o else None
         if sep == "*":
             if kind in "PNK":
-                return f"a {name} never shoots; it kills by moving onto a piece"
+                return f"{name} never shoots; it kills by moving onto a piece"
             if p is None or _owner(p) == side:
                 return f"there is no enemy piece on {NAMES[sq]} to shoot"
             if p.upper() == "K":
-                return "no piece may shoot a King: it dies only to a piece moving onto it"
+                return ("no piece may shoot the headquarters (King): it dies only to a piece "
+                        "moving onto it")
     if kind == "R" and "*" in seps and len(seps) > 1:
-        return "a Rook may move or shoot in one turn, not both"
+        return "heavy artillery (a Rook) may move or shoot in one turn, not both"
     if kind == "B" and seps.count("*") > 1:
-        return "a Bishop shoots once a turn"
+        return "light artillery (a Bishop) shoots once a turn"
     if kind in "BR" and "x" in seps:
         example = "Bc1*e3" if kind == "B" else "Ra1*a4"
-        return f"a {name} never kills by moving onto a piece; it shoots, as in {example}"
+        return f"{name} never kills by moving onto a piece; it shoots, as in {example}"
     if kind in "BRQ" and "*" in seps:
         shooter = squares[seps.index("*") - 1] if seps.index("*") > 0 else o
         target = squares[seps.index("*")]
@@ -1282,7 +1321,7 @@ def _why_illegal(cells: Sequence[str | None], side: int, pat: Pattern,
         if not reach & BIT[target]:
             distance = "exactly 3 or 4 squares away" if kind == "R" else "within 2 squares"
             where = f" from {NAMES[shooter]}" if shooter != o else ""
-            return f"a {name} shoots only {distance} along a line ({NAMES[target]} is out of " \
+            return f"{name} shoots only {distance} along a line ({NAMES[target]} is out of " \
                    f"reach{where})"
     if kind in "BRK" or (kind == "P" and len(squares) == 1):
         t = squares[-1]
@@ -1293,17 +1332,18 @@ def _why_illegal(cells: Sequence[str | None], side: int, pat: Pattern,
         return _why_knight(cells, side, pat)
     if kind == "P":
         if pat.promo and squares[-1] // 8 != (7 if side == 0 else 0):
-            return "only a Pawn reaching the last rank promotes"
-        return "a Pawn steps one square in any direction to an empty square or onto an " \
-               "enemy piece, or two squares straight forward from its own second rank"
+            return "only infantry (a Pawn) reaching the last rank promotes"
+        return "infantry (a Pawn) steps one square in any direction to an empty square or " \
+               "onto an enemy piece, or two squares straight forward from its own second rank"
     if kind == "K":
-        return "a King moves one square in any direction (castling is O-O or O-O-O)"
+        return ("headquarters (the King) moves one square in any direction (castling is O-O "
+                "or O-O-O)")
     if kind == "B":
-        return "a Bishop slides diagonally to an empty square along an open line, and may " \
-               "shoot once (within 2) before or after"
+        return "light artillery (a Bishop) slides diagonally to an empty square along an " \
+               "open line, and may shoot once (within 2) before or after"
     if kind == "R":
-        return "a Rook slides along a rank or file to an empty square along an open line, " \
-               "or shoots a piece exactly 3 or 4 squares away"
+        return "heavy artillery (a Rook) slides along a rank or file to an empty square " \
+               "along an open line, or shoots a piece exactly 3 or 4 squares away"
     return f"the {name} on {NAMES[o]} has no such move"
 
 
@@ -1314,19 +1354,19 @@ def _why_knight(cells: Sequence[str | None], side: int, pat: Pattern) -> str:
     shaped = [path for path in PATHS[o] if path[2] == written[-1]
               and _subsequence(written, list(path))]
     if not shaped:
-        return "a Knight makes exactly three single orthogonal steps (it may turn or step " \
-               "back), so it ends 1 or 3 steps from where it started"
+        return "armour (a Knight) makes exactly three single orthogonal steps (it may turn " \
+               "or step back), so it ends 1 or 3 steps from where it started"
     for sq in written:
         p = cells[sq]
         if p is not None and _owner(p) == side:
-            return f"the Knight may not pass through or stop on its own " \
-                   f"{PIECE_NAMES[p.upper()]} on {NAMES[sq]}"
+            return f"armour (the Knight) may not pass through or stop on its own " \
+                   f"{UNIT_NAMES[p.upper()]} on {NAMES[sq]}"
     if all(any(cells[v] is not None and _owner(cells[v]) == side for v in path)  # type: ignore[arg-type]
            for path in shaped):
         return f"every path from {NAMES[o]} to {NAMES[written[-1]]} passes through or stops " \
                f"on a piece of its own side"
-    return "the kills written (x) are not the ones that path makes: a Knight kills every " \
-           "enemy it passes or stops on, a King only by stopping on it"
+    return "the kills written (x) are not the ones that path makes: armour (a Knight) kills " \
+           "every enemy it passes or stops on, the headquarters (King) only by stopping on it"
 
 
 def _subsequence(short: list[int], long: list[int]) -> bool:
@@ -1354,10 +1394,10 @@ def _why_queen(cells: Sequence[str | None], side: int, pat: Pattern) -> str:
                 if shooter is not None:
                     p = cells[shooter]
                     assert p is not None
-                    return (f"the Queen may not enter {NAMES[sq]}: it is within range of "
-                            f"the {SIDE_NAMES[1 - side]} {PIECE_NAMES[p.upper()]} on "
+                    return (f"aviation (the Queen) may not enter {NAMES[sq]}: it is within "
+                            f"range of {SIDE_NAMES[1 - side]}'s {PIECE_NAMES[p.upper()]} on "
                             f"{NAMES[shooter]}")
     first = pat.tokens[0]
     if first[0] == ">" and cells[first[1]] is not None:
-        return "the Queen flies only to an empty square"
+        return "aviation (the Queen) flies only to an empty square"
     return ""

@@ -8,8 +8,9 @@
 No file or network I/O happens here, and no move is ever generated.
 """
 
+from .info import GameInfo
 from .layout import BOARD_STYLES, BoardStyle, Layout
-from .picture import encode_png, render, render_image
+from .picture import compose, encode_png, render, render_image
 from .pieces import GLYPHS, VARIANT_FAMILY, Glyph, family_of, register_glyph
 from .replay import render_replay
 from .theme import THEMES, SideColours, Theme, get_theme
@@ -17,5 +18,5 @@ from .theme import THEMES, SideColours, Theme, get_theme
 __all__ = [
     "BOARD_STYLES", "BoardStyle", "Layout", "encode_png", "render", "render_image", "GLYPHS",
     "VARIANT_FAMILY", "Glyph", "family_of", "register_glyph", "render_replay", "THEMES",
-    "SideColours", "Theme", "get_theme",
+    "SideColours", "Theme", "get_theme", "GameInfo", "compose",
 ]

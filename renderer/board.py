@@ -23,10 +23,10 @@ SUPERSAMPLE = 3
 class _Pen:
     """Draws in the final picture's pixel units on a canvas ``SUPERSAMPLE`` times larger."""
 
-    def __init__(self, image: Image.Image) -> None:
+    def __init__(self, image: Image.Image, k: int = SUPERSAMPLE) -> None:
         self.image = image
         self.draw = ImageDraw.Draw(image)
-        self.k = SUPERSAMPLE
+        self.k = k
 
     def _xy(self, *points: tuple[float, float]) -> list[tuple[float, float]]:
         return [(x * self.k, y * self.k) for x, y in points]
@@ -57,12 +57,12 @@ class _Pen:
 def empty_board(topology: Topology, size: int, perspective: int, theme: Theme) -> Image.Image:
     """The picture of the empty board with its coordinates (RGB); callers copy it."""
     layout = Layout(topology, size, perspective)
-    k = SUPERSAMPLE
+    k = SUPERSAMPLE if size <= 480 else 2  # a large board's lines are wide enough at 2×
     image = Image.new("RGB", (size * k, layout.height * k), theme.frame)
-    pen = _Pen(image)
+    pen = _Pen(image, k)
     DRAWERS.get(layout.style.kind, _draw_graph)(pen, layout, theme)
     _draw_coordinates(pen, layout, theme)
-    return image.resize((size, layout.height), Image.Resampling.LANCZOS)
+    return image.reduce(k)
 
 
 def _draw_coordinates(pen: _Pen, layout: Layout, theme: Theme) -> None:

@@ -1,4 +1,4 @@
-"""Where everything goes: the pixel centre of every node, the margins and the caption.
+"""Where the board goes: the pixel centre of every node and the coordinate margins.
 
 A board family's drawing style is data (`BOARD_STYLES`, keyed by the topology's name); the
 geometry itself comes from the topology: node coordinates, files, ranks and the river's
@@ -38,8 +38,6 @@ BOARD_STYLES: dict[str, BoardStyle] = {
 DEFAULT_STYLE = BoardStyle("graph", pad=0.7, piece=0.9)
 
 MARGIN = 0.5  # coordinate margins, in point spacings
-CAPTION = 0.036  # caption font size, as a share of the picture's width
-MIN_CAPTION_FONT = 13
 
 
 def river_rank(topology: Topology) -> int | None:
@@ -51,11 +49,13 @@ def river_rank(topology: Topology) -> int | None:
 
 @dataclass(frozen=True)
 class Layout:
-    """The geometry of one picture: ``size`` pixels wide, seen by side ``perspective``."""
+    """The geometry of a board ``size`` pixels wide (margins included), seen by side
+    ``perspective``, with its top-left corner at ``origin`` in the picture."""
 
     topology: Topology
     size: int
     perspective: int = 0
+    origin: tuple[int, int] = (0, 0)
 
     @cached_property
     def style(self) -> BoardStyle:
@@ -80,14 +80,6 @@ class Layout:
         return self.size / (2 * MARGIN + 2 * st.pad + self.n_files - 1)
 
     @cached_property
-    def caption_font(self) -> int:
-        return max(MIN_CAPTION_FONT, round(self.size * CAPTION))
-
-    @cached_property
-    def caption_height(self) -> int:
-        return round(self.caption_font * 2.1)
-
-    @cached_property
     def margin(self) -> float:
         return MARGIN * self.spacing
 
@@ -99,15 +91,16 @@ class Layout:
     def board_box(self) -> tuple[float, float, float, float]:
         """The board's rectangle (left, top, right, bottom), margins excluded."""
         s, st = self.spacing, self.style
-        left = self.margin
-        top = self.caption_height + self.margin
+        left = self.origin[0] + self.margin
+        top = self.origin[1] + self.margin
         width = (2 * st.pad + self.n_files - 1) * s
         height = (2 * st.pad + self.n_ranks - 1) * s + self.gap
         return (left, top, left + width, top + height)
 
     @cached_property
     def height(self) -> int:
-        return round(self.board_box[3] + self.margin)
+        """The board's height in pixels, margins included."""
+        return round(self.board_box[3] + self.margin) - self.origin[1]
 
     @cached_property
     def piece_diameter(self) -> int:

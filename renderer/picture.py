@@ -1,12 +1,12 @@
-"""One picture of a position: board, marks, pieces and caption, as PNG bytes.
+"""One picture of a position: header, board, marks, pieces and panel, as PNG bytes.
 
 `render` is pure: the same arguments give the same bytes. It reads the position through
 its variant (`pieces_at`, `status_text`, `side_names`, `topology`) and never generates
 moves; legal destinations to highlight are passed in by the caller.
 
 Speed: the empty board, the sprites and a palette are cached per (board, size,
-perspective, theme), so a picture is a copy of the board, a few dozen pastes, one line of
-text, a mapping onto the cached 256-colour palette and a PNG encoding of one byte per
+perspective, theme), so a picture is a copy of the board, a few dozen pastes, a few lines
+of text, a mapping onto the cached 256-colour palette and a PNG encoding of one byte per
 pixel.
 """
 
@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import io
 from collections.abc import Iterable
+from dataclasses import dataclass
 from functools import lru_cache
 
 from PIL import Image, ImageDraw
@@ -23,7 +24,23 @@ from engine import Move, Piece, Position, Topology, Variant, get_variant
 from . import marks
 from .board import empty_board
 from .fonts import font
-from .layout import Layout
+from .frame import (
+    MAX_HEADER_LINES,
+    MIN_FONT,
+    MIN_HEADER_FONT,
+    NBSP,
+    PANEL_FONT,
+    PANEL_MIN_WIDTH,
+    PANEL_SHARE,
+    Item,
+    Paragraph,
+    Placed,
+    Typesetter,
+    draw_placed,
+    header_size,
+)
+from .info import GameInfo, Material, material
+from .layout import BOARD_STYLES, Layout
 from .pieces import GLYPHS, family_of, side_token, stack_sprite
 from .theme import SideColours, Theme, get_theme
 
@@ -31,8 +48,9 @@ PNG_COMPRESS_LEVEL = 3
 
 
 @lru_cache(maxsize=64)
-def _layout(topology: Topology, size: int, perspective: int) -> Layout:
-    return Layout(topology, size, perspective)
+def _layout(topology: Topology, size: int, perspective: int,
+            origin: tuple[int, int] = (0, 0)) -> Layout:
+    return Layout(topology, size, perspective, origin)
 
 
 def _paste(image: Image.Image, sprite: Image.Image, centre: tuple[int, int]) -> None:
@@ -70,53 +88,121 @@ def _marks(topology: Topology, last_move: Move | None, highlights: Iterable[str]
     return out
 
 
+@dataclass(frozen=True)
+class Composition:
+    """Where everything of one picture goes: the board, and every piece of text placed."""
+
+    width: int
+    height: int
+    board: Layout
+    header: tuple[Placed, ...]
+    header_size: int
+    panel: tuple[Placed, ...]
+    panel_size: int
+    beside: bool  # the panel stands beside the board (else in a strip below it)
+
+
+def compose(position: Position, variant: Variant, theme: Theme, size: int, perspective: int,
+            info: GameInfo | None = None, caption: str = "", result: str = "") -> Composition:
+    """Lay out the header, the board and the panel of a picture ``size`` pixels wide."""
+    # the panel speaks of a game (clocks, losses, moves): without one (a rules diagram, a
+    # sample position) only a terrain legend remains, in a strip below
+    beside = size >= PANEL_MIN_WIDTH and info is not None
+    board_width = size - round(size * PANEL_SHARE) if beside else size
+    pad = max(6, round(size * 0.015))
+    width = size - 2 * pad
+    hsize = header_size(size, board_width)
+    while True:
+        paragraphs = _header(variant, position, theme, info, caption, result, hsize)
+        setter = Typesetter(hsize)
+        if hsize <= MIN_HEADER_FONT or setter.count(paragraphs, width) <= MAX_HEADER_LINES:
+            break
+        hsize = max(MIN_HEADER_FONT, round(hsize * 0.9))
+    header, header_height = setter.place(paragraphs, pad, pad * 0.6, width)
+    top = round(header_height + pad * 1.2)
+    board = _layout(variant.topology, board_width, perspective, (0, top))
+    psize = max(MIN_FONT, round(hsize * PANEL_FONT))
+    if beside:
+        left, ptop, pwidth = board_width, top + round(board.margin * 0.6), size - board_width - pad
+        max_lines = max(0, round((board.height - board.margin) / Typesetter(psize).line_height))
+    else:
+        left, ptop, pwidth = pad, top + board.height, width
+        max_lines = 0
+    panel_paras = _panel(variant, position, theme, info, perspective, psize, pwidth, beside,
+                         max_lines, board.piece_diameter)
+    panel, panel_height = Typesetter(psize).place(panel_paras, left, ptop, pwidth)
+    height = max(top + board.height, round(ptop + panel_height + pad * 0.8))
+    return Composition(size, height, board, tuple(header), hsize, tuple(panel), psize, beside)
+
+
 def render_image(position: Position, *, variant: Variant | None = None, perspective: int = 0,
                  last_move: Move | None = None, highlights: Iterable[str] = (),
                  selected: str | None = None, size: int = 800,
                  theme: str | Theme = "classic", caption: str = "",
-                 result: str = "") -> Image.Image:
+                 result: str = "", info: GameInfo | None = None) -> Image.Image:
     """The picture as a palette image (see `render` for the arguments)."""
     variant = variant or get_variant(position.variant)
     theme = get_theme(theme)
     topology = variant.topology
     perspective = 1 if perspective else 0
-    layout = _layout(topology, size, perspective)
+    comp = compose(position, variant, theme, size, perspective, info, caption, result)
+    layout = comp.board
     family = family_of(variant.name, topology.name)
-    image = empty_board(topology, size, perspective, theme).copy()
+    image = Image.new("RGB", (comp.width, comp.height), theme.frame)
+    image.paste(empty_board(topology, layout.size, perspective, theme), layout.origin)
     stacks = [variant.pieces_at(position, name) for name in topology.nodes]
     occupied = {i for i, stack in enumerate(stacks) if stack}
     kind = layout.style.kind
     for node, mark in _marks(topology, last_move, highlights, selected, occupied):
         sprite = marks.mark_sprite(mark, kind, layout.spacing, layout.piece_diameter, theme)
         _paste(image, sprite, layout.centres[node])
+    if last_move is not None:
+        _draw_arrows(image, layout, topology, last_move, theme)
     for node in sorted(occupied):
         stack = stacks[node]
         colours = tuple(_side_colours(theme, variant, p.side) for p in stack)
         sprite = stack_sprite(family, tuple(stack), colours, layout.piece_diameter, theme)
         _paste(image, sprite, layout.centres[node])
-    _draw_caption(image, layout, theme, variant, position, caption, result)
-    palette = _palette(variant, layout, theme)
+    draw_placed(image, comp.header, comp.header_size)
+    draw_placed(image, comp.panel, comp.panel_size)
+    palette = _palette_for(variant, theme)
     return image.quantize(palette=palette, dither=Image.Dither.NONE)
+
+
+def _draw_arrows(image: Image.Image, layout: Layout, topology: Topology, move: Move,
+                 theme: Theme) -> None:
+    """An arrow for each step of the last move that goes somewhere."""
+    width = max(2.0, layout.spacing * 0.09)
+    inset = layout.piece_diameter * (0.62 if layout.style.kind != "squares" else 0.5)
+    for step in move.steps:
+        a, b = _node(topology, step.origin), _node(topology, step.target)
+        if a == b:
+            continue
+        (xa, ya), (xb, yb) = layout.centres[a], layout.centres[b]
+        sprite, (ox, oy) = marks.arrow_sprite(xb - xa, yb - ya, width, inset, theme)
+        image.paste(sprite, (xa - ox, ya - oy), sprite)
 
 
 def render(position: Position, *, variant: Variant | None = None, perspective: int = 0,
            last_move: Move | None = None, highlights: Iterable[str] = (),
            selected: str | None = None, size: int = 800, theme: str | Theme = "classic",
-           caption: str = "", result: str = "") -> bytes:
+           caption: str = "", result: str = "", info: GameInfo | None = None) -> bytes:
     """The PNG picture of ``position``.
 
     * ``variant``: the rules the position belongs to (default: found by its name).
     * ``perspective``: the side sitting at the bottom; side 1 sees the board turned 180°.
-    * ``last_move``: marked as from/to points and captured points.
+    * ``last_move``: marked as from/to points, an arrow, and captured points.
     * ``highlights``: node names to mark (such as a piece's legal destinations).
     * ``selected``: the node of the piece whose destinations are highlighted.
-    * ``size``: the picture's width in pixels; the height follows from the board.
-    * ``caption``: extra text on the right of the caption (players, game number).
+    * ``size``: the picture's width in pixels; the height follows from what it shows.
+    * ``caption``: a line of text for the header when there is no ``info``.
     * ``result``: replaces "X to move" once the game is over ("1-0 · White wins").
+    * ``info``: the game around the position (number, players, deadline, clocks, last
+      moves), shown in the header and the panel.
     """
     image = render_image(position, variant=variant, perspective=perspective,
                          last_move=last_move, highlights=highlights, selected=selected,
-                         size=size, theme=theme, caption=caption, result=result)
+                         size=size, theme=theme, caption=caption, result=result, info=info)
     return encode_png(image)
 
 
@@ -126,57 +212,150 @@ def encode_png(image: Image.Image) -> bytes:
     return out.getvalue()
 
 
-# --- the caption -----------------------------------------------------------------------
-def _fit(draw: ImageDraw.ImageDraw, text: str, size: int, width: float) -> str:
-    """``text`` shortened with an ellipsis until it fits ``width`` pixels."""
-    face = font(size)
-    if draw.textlength(text, font=face) <= width:
-        return text
-    while text and draw.textlength(text + "…", font=face) > width:
-        text = text[:-1]
-    return text + "…" if text else ""
+# --- the header and the panel -------------------------------------------------------------
+def _token(theme: Theme, variant: Variant, side: int, size: int) -> Image.Image:
+    """A disc in the side's colours with a light rim, so a dark side shows on the frame."""
+    return _ringed_token(_side_colours(theme, variant, side), round(size * 0.95), theme)
 
 
-def _draw_caption(image: Image.Image, layout: Layout, theme: Theme, variant: Variant,
-                  position: Position, caption: str, result: str) -> None:
-    draw = ImageDraw.Draw(image)
-    size = layout.caption_font
-    face = font(size)
-    y = layout.caption_height / 2 + size * 0.05
-    x = layout.margin
-    right_edge = layout.size - layout.margin
+@lru_cache(maxsize=64)
+def _ringed_token(colours: SideColours, diameter: int, theme: Theme) -> Image.Image:
+    token = side_token(colours, diameter, theme).copy()
+    k = 4
+    ring = Image.new("RGBA", (token.width * k, token.height * k), (0, 0, 0, 0))
+    c, r = ring.width / 2, diameter * k / 2
+    ImageDraw.Draw(ring).ellipse((c - r, c - r, c + r, c + r), outline=theme.caption_dim + (255,),
+                                 width=max(1, round(diameter * k * 0.08)))
+    ring = ring.resize(token.size, Image.Resampling.LANCZOS)
+    return Image.alpha_composite(token, ring)
+
+
+def _status(variant: Variant, position: Position) -> str:
+    """The variant's status text without the points destroyed (the panel shows those)."""
+    parts = [p for p in variant.status_text(position).split("; ")
+             if p and not p.startswith("destroyed:")]
+    return "; ".join(parts)
+
+
+def _header(variant: Variant, position: Position, theme: Theme, info: GameInfo | None,
+            caption: str, result: str, size: int) -> list[Paragraph]:
+    """The game (number, name), the players with their colours, and whose turn it is or
+    the result, with the deadline."""
+    info = info or GameInfo()
+    title = Paragraph()
+    if info.number is not None:
+        title.word(f"#{info.number}", theme.caption, bold=True)
+    if caption:
+        title.word(caption, theme.caption)
+    title.word(variant.display_name, theme.caption_dim)
+    out = [title]
+    names = info.players
+    if names:
+        players = Paragraph()
+        for side in (0, 1):
+            if side:
+                players.word("vs", theme.caption_dim)
+            players.word(names[side], theme.caption, bold=True,
+                         images=(_token(theme, variant, side, size),))
+            players.word(f"({variant.side_names[side]})", theme.caption_dim)
+        out.append(players)
+    state = Paragraph()
     if result:
-        head, tail = result, ""
+        state.word(result, theme.caption, bold=True)
     else:
-        colours = _side_colours(theme, variant, position.side)
-        token = side_token(colours, round(size * 1.05), theme)
-        _paste(image, token, (round(x + size * 0.55), round(y)))
-        x += size * 1.45
-        head = f"{variant.side_names[position.side]} to move"
-        tail = f"  ·  move {position.fullmove}"
-    status = "  ·  ".join(t for t in (variant.status_text(position), caption) if t)
-    # with nothing to report, the right-hand side names the game, dimmed
-    colour = theme.caption if status else theme.caption_dim
-    status = status or getattr(variant, "display_name", "")
-    gap = size * 1.2
-    room = right_edge - x
-    head_width = draw.textlength(head, font=face)
-    tail_width = draw.textlength(tail, font=face)
-    status_full = draw.textlength(status, font=face) if status else 0.0
-    if colour == theme.caption and status_full > room - head_width - tail_width - gap:
-        tail, tail_width = "", 0.0  # the move number gives way to the status first
-    least = room * 0.45 if colour == theme.caption else 0.0
-    fitted = _fit(draw, status, size, max(least, room - head_width - tail_width - gap))
-    status = fitted if fitted == status or colour == theme.caption else ""  # no half names
-    status_width = draw.textlength(status, font=face) if status else 0.0
-    if status:
-        draw.text((right_edge, y), status, font=face, fill=colour, anchor="rm")
-    head = _fit(draw, head, size, room - status_width - gap)
-    draw.text((x, y), head, font=face, fill=theme.caption, anchor="lm")
-    x += draw.textlength(head, font=face)
-    tail = _fit(draw, tail, size, right_edge - x - status_width - gap)
-    if tail:
-        draw.text((x, y), tail, font=face, fill=theme.caption_dim, anchor="lm")
+        side = position.side
+        mover = names[side] if names else variant.side_names[side]
+        state.word(f"{mover} to move", theme.caption, bold=True,
+                   images=(_token(theme, variant, side, size),))
+        state.word(f"· move {position.fullmove}", theme.caption_dim)
+        if info.deadline:
+            state.word(f"· {info.deadline}", theme.caption, keep=True)
+        status = _status(variant, position)
+        if status:
+            state.word(f"· {status}", theme.caption)
+    out.append(state)
+    return out
+
+
+def _panel(variant: Variant, position: Position, theme: Theme, info: GameInfo | None,
+           perspective: int, size: int, width: float, beside: bool, max_lines: int,
+           board_piece: int) -> list[Paragraph]:
+    """Each side (the far side first, as on the board): its clock and what it has lost;
+    then the last moves, and the terrain legend of a board that has terrain."""
+    out: list[Paragraph] = []
+    if info is None:
+        return [_legend(variant, theme, size)] if _legend_kinds(variant) else []
+    lost = material(variant, position)
+    family = family_of(variant.name, variant.topology.name)
+    for side in (1 - perspective, perspective):
+        row = Paragraph()
+        name = info.players[side] if info.players else variant.side_names[side]
+        row.word(name, theme.caption, bold=True, images=(_token(theme, variant, side, size),))
+        if info.clocks[side]:
+            row.word(f"· {info.clocks[side]}", theme.caption, keep=True)
+        out.append(row)
+        out.append(_losses(variant, theme, family, lost, side, size))
+    moves = [m.replace(" ", NBSP) for m in info.moves]
+    if moves:
+        if beside:
+            room = max(1, max_lines - len(out) - 1 - (1 if _legend_kinds(variant) else 0) * 3)
+            out.append(Paragraph().word("Last moves", theme.caption_dim))
+            out += [Paragraph().word(m, theme.caption) for m in moves[-room:]]
+        else:
+            row = Paragraph().word("Last moves:", theme.caption_dim)
+            for m in moves[-6:]:
+                row.word(m, theme.caption)
+            out.append(row)
+    if _legend_kinds(variant):
+        out.append(_legend(variant, theme, size))
+    return out
+
+
+def _losses(variant: Variant, theme: Theme, family: str, lost: Material, side: int,
+            size: int) -> Paragraph:
+    row = Paragraph()
+    if lost.points is not None:
+        return row.word(f"destroyed {lost.points[side]} pts", theme.caption_dim)
+    letters = lost.letters[side]
+    if not letters:
+        return row.word("lost: nothing", theme.caption_dim)
+    row.word("lost:", theme.caption_dim)
+    colours = _side_colours(theme, variant, side)
+    diameter = round(size * 1.5)
+    for letter in letters:
+        sprite = stack_sprite(family, (Piece(letter, side),), (colours,), diameter, theme)
+        row.items.append(Item(images=(sprite,), joined=True))
+    return row
+
+
+LEGEND = (("sea", "sea"), ("mouth", "river mouth"), ("coast", "coast"), ("river", "river"),
+          ("bridge", "bridge"), ("headquarters", "headquarters"))
+
+
+def _legend_kinds(variant: Variant) -> bool:
+    return BOARD_STYLES.get(variant.topology.name) is not None and \
+        BOARD_STYLES[variant.topology.name].kind == "grid"
+
+
+def _legend(variant: Variant, theme: Theme, size: int) -> Paragraph:
+    """The terrain kinds, each named once beside a swatch of its colour."""
+    row = Paragraph()
+    for key, label in LEGEND:
+        row.word(label, theme.caption_dim, images=(_swatch(theme, key, size),))
+    return row
+
+
+@lru_cache(maxsize=64)
+def _swatch(theme: Theme, key: str, size: int) -> Image.Image:
+    side = max(6, round(size * 0.8))
+    image = Image.new("RGBA", (side, side), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(image)
+    fill = theme.land if key == "headquarters" else getattr(theme, key)
+    edge = theme.headquarters if key == "headquarters" else theme.bridge_edge \
+        if key == "bridge" else theme.caption_dim
+    draw.rectangle((0, 0, side - 1, side - 1), fill=fill + (255,), outline=edge + (255,),
+                   width=max(1, side // 6 if key == "headquarters" else 1))
+    return image
 
 
 # --- the palette ---------------------------------------------------------------------
@@ -184,23 +363,26 @@ def _family_letters(family: str) -> list[str]:
     return sorted({letter for fam, letter in GLYPHS if fam == family}) or ["?"]
 
 
-def _palette(variant: Variant, layout: Layout, theme: Theme) -> Image.Image:
-    return _palette_for(variant.topology, family_of(variant.name, variant.topology.name),
-                        tuple(variant.side_names), layout.size, layout.perspective, theme)
+PALETTE_SIZE = 360  # the palette is fitted on a picture this wide, whatever the size
 
 
 @lru_cache(maxsize=64)
-def _palette_for(topology: Topology, family: str, side_names: tuple[str, ...], size: int,
-                 perspective: int, theme: Theme) -> Image.Image:
+def _palette_for(variant: Variant, theme: Theme) -> Image.Image:
     """A 256-colour palette fitted to everything a picture of this board can show: the
     board, every piece of the family for both sides (plain, heroic, carrying), every
-    mark and the caption's text."""
-    layout = _layout(topology, size, perspective)
-    board = empty_board(topology, size, perspective, theme)
-    sample = Image.new("RGB", (size, layout.height * 2), theme.frame)
+    mark, the arrow, the tokens, swatches and the text. The colours (and the blends of
+    their anti-aliased edges) do not depend on the size, so one small sample serves every
+    size and the first picture of a new size does not pay for it."""
+    board_size, perspective = PALETTE_SIZE, 0
+    header = panel = MIN_HEADER_FONT
+    topology = variant.topology
+    family = family_of(variant.name, topology.name)
+    layout = _layout(topology, board_size, perspective)
+    board = empty_board(topology, board_size, perspective, theme)
+    sample = Image.new("RGB", (board_size, layout.height * 2), theme.frame)
     sample.paste(board, (0, 0))
     busy = board.copy()
-    colours = [theme.side_colours(name, side) for side, name in enumerate(side_names)]
+    colours = [theme.side_colours(name, side) for side, name in enumerate(variant.side_names)]
     sprites = []
     for letter in _family_letters(family):
         for side, c in enumerate(colours):
@@ -213,13 +395,29 @@ def _palette_for(topology: Topology, family: str, side_names: tuple[str, ...], s
     for kind in marks.KINDS:
         sprites.append(marks.mark_sprite(kind, layout.style.kind, layout.spacing,
                                          layout.piece_diameter, theme))
-    sprites += [side_token(c, layout.caption_font, theme) for c in colours]
+    sprites += [_ringed_token(c, round(header * 0.95), theme) for c in colours]
+    sprites += [_swatch(theme, key, panel) for key, _ in LEGEND]
     for k, sprite in enumerate(sprites):
         _paste(busy, sprite, layout.centres[(k * 7) % len(topology)])
+    arrow, (ox, oy) = marks.arrow_sprite(round(layout.spacing * 2), round(layout.spacing),
+                                         max(2.0, layout.spacing * 0.09), 0.0, theme)
+    busy.paste(arrow, (layout.margin.__round__() - ox + 40, 40 - oy), arrow)
     draw = ImageDraw.Draw(busy)
-    face = font(layout.caption_font)
     sample_text = "to move · check 0123456789 abcdefghijklmnopqrstuvwxyz ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-    draw.text((4, 4), sample_text, font=face, fill=theme.caption)
-    draw.text((4, 4 + layout.caption_font * 1.4), sample_text, font=face, fill=theme.caption_dim)
+    for k, (size, bold) in enumerate(((header, True), (header, False), (panel, False))):
+        for j, colour in enumerate((theme.caption, theme.caption_dim)):
+            draw.text((4, 4 + (2 * k + j) * header * 1.4), sample_text, font=font(size, bold),
+                      fill=colour)
     sample.paste(busy, (0, layout.height))
-    return sample.quantize(256, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
+    # the marks' exact colours are kept whatever the sample's pixel counts say: a thin
+    # dark edge must stay dark, or the last move fades on some terrain
+    keys = sorted({theme.mark_edge, theme.last_move[:3], theme.capture[:3],
+                   theme.highlight[:3], theme.caption, theme.caption_dim, theme.frame,
+                   *(c.fill for c in colours), *(c.outline for c in colours)})
+    fitted = sample.quantize(256 - len(keys), method=Image.Quantize.MEDIANCUT,
+                             dither=Image.Dither.NONE)
+    entries = (fitted.getpalette() or [])[:3 * (256 - len(keys))]
+    entries += [v for rgb in keys for v in rgb]
+    palette = Image.new("P", (1, 1))
+    palette.putpalette(entries)
+    return palette

@@ -6,7 +6,7 @@ A `Theme` is plain data. Piece colours are chosen by the side's name (``White``,
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 RGB = tuple[int, int, int]
 RGBA = tuple[int, int, int, int]
@@ -51,6 +51,7 @@ class Theme:
     headquarters: RGB
     # marks
     last_move: RGBA
+    mark_edge: RGB  # the dark edge of the last move's rings and arrow
     capture: RGBA
     highlight: RGBA
     heroic: RGB
@@ -66,6 +67,12 @@ class Theme:
             if name == key:
                 return colours
         return self.sides[min(side, 1)][1]
+
+    def backgrounds(self) -> dict[str, RGB]:
+        """Every colour a mark can lie on: the boards' faces and terrain."""
+        names = ("wood", "promotion_row", "light_square", "dark_square", "sea", "coast",
+                 "mouth", "land", "river", "bridge")
+        return {name: getattr(self, name) for name in names}
 
 
 CLASSIC = Theme(
@@ -91,6 +98,7 @@ CLASSIC = Theme(
     bridge_edge=(84, 54, 26),
     headquarters=(200, 64, 40),
     last_move=(246, 214, 52, 130),
+    mark_edge=(34, 26, 18),
     capture=(220, 40, 32, 200),
     highlight=(40, 150, 70, 190),
     heroic=(236, 178, 20),
@@ -103,7 +111,27 @@ CLASSIC = Theme(
     ),
 )
 
-THEMES: dict[str, Theme] = {CLASSIC.name: CLASSIC}
+# Colours safe for the commonest colour-vision deficiencies (red-green: deuteranopia and
+# protanopia): sides told apart by lightness as well as hue (vermillion against a deep blue,
+# from the Okabe-Ito palette), highlights in sky blue and reddish purple instead of a green
+# beside a red, and a yellow last move inside a dark edge.
+COLOUR_BLIND = replace(
+    CLASSIC,
+    name="colour-blind",
+    last_move=(240, 228, 66, 140),
+    capture=(213, 94, 0, 220),
+    highlight=(0, 158, 115, 200),
+    sides=(
+        ("white", SideColours(fill=(250, 248, 240), outline=(30, 30, 30), ink=(30, 30, 30))),
+        ("black", SideColours(fill=(36, 36, 44), outline=(10, 10, 12), ink=(250, 248, 240))),
+        ("red", SideColours(fill=(230, 140, 40), outline=(90, 40, 0), ink=(30, 20, 10))),
+        ("blue", SideColours(fill=(0, 70, 150), outline=(0, 24, 60), ink=(255, 255, 255))),
+    ),
+)
+
+THEMES: dict[str, Theme] = {t.name: t for t in (CLASSIC, COLOUR_BLIND)}
+ALIASES = {"colourblind": "colour-blind", "colorblind": "colour-blind",
+           "color-blind": "colour-blind", "cb": "colour-blind", "default": "classic"}
 
 
 def get_theme(theme: str | Theme) -> Theme:
@@ -111,6 +139,7 @@ def get_theme(theme: str | Theme) -> Theme:
     if isinstance(theme, Theme):
         return theme
     try:
-        return THEMES[theme.lower()]
+        key = theme.strip().lower()
+        return THEMES[ALIASES.get(key, key)]
     except KeyError:
         raise ValueError(f"{theme!r}: no such theme (known: {', '.join(THEMES)})") from None

@@ -67,6 +67,12 @@ class CommandPost(commands.AutoShardedBot):
         self._addresses: dict[int, str] = {}
         self._users: dict[int, discord.User] = {}
         self._flush_lock = asyncio.Lock()
+        pictures.use_guild_lookup(self._guild_of)
+
+    def _guild_of(self, place: str) -> int | None:
+        """The server a place (channel or thread) belongs to, from the client's cache."""
+        channel = self.get_channel(target_of(place) or 0)
+        return getattr(getattr(channel, "guild", None), "id", None)
 
     async def setup_hook(self) -> None:
         from .commands_admin import AdminCommands

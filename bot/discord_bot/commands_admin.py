@@ -15,6 +15,9 @@ from . import live, logs
 from .commands_play import DAYS, PlayCommands
 from .places import server_key, target_of
 
+THEME_CHOICES = [app_commands.Choice(name="classic", value="classic"),
+                 app_commands.Choice(name="colour-blind", value="colour-blind")]
+
 if TYPE_CHECKING:
     from .app import CommandPost
 
@@ -43,11 +46,13 @@ class AdminCommands(commands.GroupCog, group_name="server"):
     @app_commands.command(name="settings")
     @app_commands.describe(channel="Where new games are played (their threads open there)",
                            variants="Allowed variants, separated by commas ('all': every one)",
-                           days="Time per move of a challenge that names none")
-    @app_commands.choices(days=DAYS)
+                           days="Time per move of a challenge that names none",
+                           theme="The pictures' colours (colour-blind: safe for red-green "
+                                 "colour blindness)")
+    @app_commands.choices(days=DAYS, theme=THEME_CHOICES)
     async def settings(self, interaction: discord.Interaction,
                        channel: discord.TextChannel | None = None, variants: str | None = None,
-                       days: int | None = None) -> None:
+                       days: int | None = None, theme: str | None = None) -> None:
         """Show or change this server's game channel, allowed variants and time control."""
         if not _may_manage(interaction):
             await self.bot.answer(interaction, "Only members who may manage the server can "
@@ -66,6 +71,8 @@ class AdminCommands(commands.GroupCog, group_name="server"):
             changes["variants"] = keys or None
         if days is not None:
             changes["days"] = days
+        if theme is not None:
+            changes["theme"] = theme
         key = server_key(interaction.guild_id or 0)
         current = (await self.service.set_server_settings(key, changes) if changes
                    else await self.service.server_settings(key))
@@ -74,7 +81,8 @@ class AdminCommands(commands.GroupCog, group_name="server"):
         lines = [f"Game channel: {where}",
                  f"Variants: {', '.join(current.get('variants', [])) or 'all'}",
                  f"Time per move: {current.get('days') or 'no clock'}"
-                 + (" days" if current.get("days") else "")]
+                 + (" days" if current.get("days") else ""),
+                 f"Pictures: {current.get('theme') or self.bot.settings.theme}"]
         await self.bot.answer(interaction, "Server settings:\n" + "\n".join(lines))
 
     @app_commands.command(name="ruling")

@@ -7,17 +7,38 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+from collections.abc import Callable
 
 import discord
 
 from engine import EngineError, Move, get_variant
 
 from ..model import Game
+from ..picture import game_info
 from ..records import END
 from ..service import GameService
+from .places import server_key
 
 log = logging.getLogger(__name__)
 SIZE = 640  # one size, so the renderer's caches stay warm
+# the server (guild id) a game's place belongs to, set by the running bot from its cache:
+# a server's `/server settings theme` then colours its games' pictures
+GuildOf = Callable[[str], int | None]
+_guild_of: list[GuildOf] = []
+
+
+def use_guild_lookup(guild_of: GuildOf) -> None:
+    _guild_of[:] = [guild_of]
+
+
+async def theme_of(service: GameService, game: Game) -> str:
+    """The pictures' theme for ``game``: its server's choice, else the host's setting."""
+    guild = _guild_of[0](game.place) if _guild_of else None
+    if guild is not None:
+        chosen = (await service.server_settings(server_key(guild))).get("theme")
+        if isinstance(chosen, str):
+            return chosen
+    return service.settings.theme
 
 
 def _render(position: object, **options: object) -> bytes | None:
@@ -61,10 +82,11 @@ async def picture(service: GameService, game: Game, *, perspective: int = 0,
     position = await service.position(game)
     last = await last_move(service, game) if show_last else None
     result = service.describe_result(game) if game.is_over else ""
+    info = game_info(game, await service.played_moves(game.id))
     png = await asyncio.to_thread(
         _render, position, variant=variant, perspective=perspective, last_move=last,
-        highlights=highlights, selected=selected, result=result,
-        caption=f"#{game.id} {game.names[0]} vs {game.names[1]}")
+        highlights=highlights, selected=selected, result=result, info=info,
+        theme=await theme_of(service, game))
     if png is None:
         return None
     return discord.File(io.BytesIO(png), filename=f"game-{game.id}-{game.ply}.png")

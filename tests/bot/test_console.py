@@ -132,10 +132,19 @@ async def test_export_to_a_file_and_import_it_again(session, tmp_path):
     assert out.endswith(f"Written to {record}.")
     assert "1. b2-a3/D" in record.read_text()
     out = await session(f"import {record} vs bob")
-    assert out.startswith("Imported as game #2 (in progress, 1 step): Alice (White) vs bob "
-                          "(Black).")
+    assert out.splitlines()[0] == (
+        "Challenge #2 sent to bob: to continue a recorded game of Clash of Command (1 step "
+        "played; Alice plays White). The game starts when bob accepts.")
+    assert "[to bob] Alice invites you to continue a recorded game" in out
+    assert "No games" not in await session("games")
+    await session("as bob")
+    out = await session("accept #2")
+    assert out.startswith("Challenge #2 accepted. Imported as game #2 (in progress, 1 step): "
+                          "Alice (White) vs bob (Black).")
+    assert "[to alice] bob accepted challenge #2: game #2 continues the recorded game" in out
+    await session("as Alice")
     assert await session(f"import {tmp_path / 'missing.txt'} vs bob") == (
-        f"I cannot read {str(tmp_path / 'missing.txt')!r}: No such file or directory.")
+        f"I cannot read {tmp_path / 'missing.txt'}: no such file.")
 
 
 async def test_help_lists_every_command_word(session):
@@ -155,6 +164,9 @@ async def test_a_game_over_shows_in_ratings_and_leaderboard(session):
     out = await session("c3xd4")
     assert out.startswith("c3xd4 played in game #1. Game over: Alice (White) wins: Black has "
                           "no Commander left (1-0).")
+    # the text board says the result, not whose move it would be
+    assert "Black to move" not in out
+    assert "Game over: Alice (White) wins: Black has no Commander left (1-0)." in out.splitlines()
     assert await session("rating") == "You have no rated Clash of Command games yet (you " \
                                       "start at 1500)."
     assert await session("leaderboard") == "No rated Clash of Command games yet."
@@ -203,3 +215,125 @@ async def test_a_whole_game_of_every_variant_is_challenged_played_and_finished(
         assert "You resigned game #1" in await session("resign")
     game = await service.game(game.id)
     assert game.is_over and game.result in ("1-0", "0-1", "1/2-1/2")
+
+
+# --- a console that behaves like a terminal program ----------------------------------------
+CONSOLE_WORDS = ("as", "import")  # the console's own, beside the service's command words
+
+
+async def _game_on(session) -> None:
+    await session("challenge bob white")
+    await session("as bob")
+    await session("accept")
+    await session("as Alice")
+
+
+async def test_every_word_answers_bad_arguments_in_one_line(session, tmp_path, monkeypatch):
+    """Every command word with extra, invalid and unknown arguments: one line each, never a
+    traceback nor an internal failure."""
+    monkeypatch.chdir(tmp_path)  # a file an answer might write lands here
+    await _game_on(session)
+    words = [*session.console.commands.words(), *CONSOLE_WORDS]
+    assert len(words) > 20
+    for word in words:
+        for args in ("zz qq yy", "#999", "-1", "abc def", "#x 7 7 7 7"):
+            out = await session(f"{word} {args}")
+            assert out and "\n" not in out, (word, args, out)
+            assert "Traceback" not in out and "Sorry, that failed" not in out, (word, out)
+    for word in words:  # and with nothing after the word
+        out = await session(word)
+        assert out and "Traceback" not in out and "Sorry, that failed" not in out, (word, out)
+
+
+async def test_silent_caps_and_wrong_points_are_said(session):
+    await _game_on(session)
+    assert await session("rating cab bob") == ("`rating` does not take 'bob'. For example: "
+                                               "`rating`; `rating clash`")
+    for step in ("999", "-1"):
+        assert await session(f"board {step}") == ("Game #1 has 0 steps so far: say a step "
+                                                  "from 0 to 0.")
+    assert await session("board abc") == ("'abc' is not a step number: `board #1 3` shows the "
+                                          "board after step 3.")
+    assert await session("moves z9") == ("z9 is not a point of this board (Clash of Command: "
+                                         "files a-i, ranks 1-9).")
+    assert (await session("vacation 400")).startswith(
+        "You asked for 400 days, but only 10 days of vacation are left this year; you get "
+        "those. You are on vacation until ")
+    assert await session("challenge") == ("Challenge whom? Name an opponent (`challenge bob`), "
+                                          "or say `challenge anyone` to let anyone here "
+                                          "accept.")
+    assert await session("help nonsense") == "There is no command 'nonsense'; `help` lists them."
+
+
+async def test_moving_ends_a_vacation_and_says_so(session):
+    await _game_on(session)
+    await session("vacation 3")
+    out = await session("b2-a3/D")
+    assert out.splitlines()[0] == ("b2-a3/D played in game #1. bob (Black) is to move. Moving "
+                                   "ends your vacation: your clocks run again.")
+    assert await session("back") == "You are not on vacation."
+
+
+async def test_moves_on_the_opponents_turn_say_whose_they_are(session):
+    await _game_on(session)
+    await session("as bob")
+    assert await session("moves b2") == ("Alice (White) is to move; their 6 legal moves: "
+                                         "b2-a3/D b2-a3/H b2-b4/D b2-b4/H b2=D b2=H")
+
+
+async def test_file_errors_are_answered(session, tmp_path):
+    await _game_on(session)
+    assert await session("export #1 /nonexistent/dir/x.txt") == (
+        "I cannot write /nonexistent/dir/x.txt: no such folder.")
+    assert await session(f"export #1 {tmp_path}/") == f"I cannot write {tmp_path}/: it is a folder."
+    assert await session(f"import {tmp_path} vs bob") == \
+        f"I cannot read {tmp_path}: it is a folder."
+    assert await session("export #1 a.txt b.txt") == (
+        "Give one file: `export #3 game.txt` (I read 2: a.txt, b.txt).")
+
+
+async def test_help_knows_every_word_of_the_console(session):
+    for word in ("as", "import", "quit", "exit", "export", *session.console.commands.words()):
+        out = await session(f"help {word}")
+        assert out.startswith(f"{word}: "), out
+    assert "a challenge they accept" in await session("help import")
+
+
+async def test_terminal_keys_are_not_read_as_a_move(session):
+    assert await session("\x1b[A") == ("That line holds terminal keys (an arrow key, say), "
+                                       "not a command: type it again.")
+
+
+def test_markdown_is_shown_bold_on_a_terminal_and_plain_elsewhere():
+    from bot.console import terminal_text
+    text = "# Moves\n**Armour** moves *two* points; see [rules](https://x.org) or `moves`."
+    assert terminal_text(text) == ("Moves\nArmour moves two points; see rules (https://x.org) "
+                                   "or `moves`.")
+    assert terminal_text(text, bold=True).startswith("\x1b[1mMoves\x1b[0m\n\x1b[1mArmour\x1b[0m")
+
+
+def test_ctrl_c_cancels_the_line_and_ctrl_d_quits(settings, capsys):
+    from bot.console import run
+    typed = iter([KeyboardInterrupt, "challenge", EOFError])
+
+    def lines(prompt: str) -> str:
+        item = next(typed)
+        if isinstance(item, type):
+            raise item()
+        return item
+
+    assert run(settings, "alice", lines) == 0
+    out = capsys.readouterr().out
+    assert "^C (line cancelled; Ctrl-D or `quit` leaves)" in out
+    assert "Challenge whom?" in out
+    assert "Traceback" not in out
+
+
+def test_the_pictures_are_warmed_in_the_background():
+    from bot.console import warm_up
+    from renderer.picture import _palette_for
+    _palette_for.cache_clear()
+    thread = warm_up("colour-blind")
+    assert thread.daemon
+    thread.join(timeout=60)
+    assert _palette_for.cache_info().currsize >= len(all_variants())

@@ -180,3 +180,14 @@ async def test_a_ruling_ends_a_game_of_this_server(world, moderator):
     assert not r.ephemeral
     ended = await world.service.game(game.id)
     assert ended.is_over and ended.winner == 1
+
+
+async def test_a_server_chooses_the_colour_blind_pictures(world, moderator):
+    from bot.discord_bot.pictures import theme_of
+    thread, game = await _start(world)
+    assert await theme_of(world.service, game) == "classic"  # the host's setting
+    r = await moderator.slash(world.channel, "server settings", theme="colour-blind")
+    assert r.ephemeral and "Pictures: colour-blind" in r.response.content
+    assert await theme_of(world.service, game) == "colour-blind"
+    r = await world.alice.slash(thread, "board")
+    assert r.response.attachments[0].filename.endswith(".png")

@@ -257,7 +257,8 @@ def test_rook_slides_to_empty_squares_or_shoots_at_three_or_four_never_both() ->
                       "h8": "K"})
     assert texts(position, "a1") == {"Ra1-b1", "Ra1-c1", "Ra1-d1",
                                      "Ra1*a4", "Ra1*d4", "Ra1*e1"}
-    assert refusal(position, "Ra1-d1*a4") == "a Rook may move or shoot in one turn, not both"
+    assert refusal(position, "Ra1-d1*a4") == \
+        "heavy artillery (a Rook) may move or shoot in one turn, not both"
     assert "King" in refusal(position, "Ra1*e5")
 
 
@@ -323,14 +324,17 @@ def test_queen_may_not_fly_to_or_pass_squares_in_range_of_bishops_and_rooks() ->
     quiet = {m.target for m in moves if m.origin == "a1" and not m.captures}
     assert quiet == ALL_SQUARES - in_range - {"a1", "h1", "d5", "h8", "a8"}
     assert refusal(position, "Qa1>e6") == \
-        "the Queen may not enter e6: it is within range of the Black Bishop on d5"
+        "aviation (the Queen) may not enter e6: it is within range of Black's light " \
+        "artillery (Bishop) on d5"
     assert refusal(position, "Qa1>h3-h4") == \
-        "the Queen may not enter h4: it is within range of the Black Rook on h8"
+        "aviation (the Queen) may not enter h4: it is within range of Black's heavy artillery " \
+        "(Rook) on h8"
 
 
 def test_queen_at_the_start_may_not_enter_e6_guarded_by_the_c8_bishop() -> None:
     assert refusal(CAB.start_position(), "Qd1>e6") == \
-        "the Queen may not enter e6: it is within range of the Black Bishop on c8"
+        "aviation (the Queen) may not enter e6: it is within range of Black's light " \
+        "artillery (Bishop) on c8"
 
 
 def test_queen_flying_back_to_her_square_without_killing_is_no_move() -> None:
@@ -357,7 +361,7 @@ def test_queen_armour_action_without_flight_kills_what_it_passes() -> None:
 def test_king_steps_one_square_kills_by_moving_and_not_into_check() -> None:
     position = board({"e2": "K", "e4": "p", "f2": "b", "h8": "k"})
     assert texts(position, "e2") == {"Ke2-d1", "Ke2-e1", "Ke2-f1", "Ke2-d2", "Ke2xf2"}
-    assert refusal(position, "Ke2-e3") == "the King may not move into check on e3"
+    assert refusal(position, "Ke2-e3") == "the headquarters (King) may not move into check on e3"
 
 
 def test_king_is_not_killed_by_shots_or_by_armour_passing_over_it() -> None:
@@ -392,14 +396,21 @@ def test_castling_not_across_an_attacked_square_and_not_into_check() -> None:
     position = board({"e1": "K", "a1": "R", "h1": "R", "f4": "n", "a8": "k"})
     # the Knight on f4 reaches f1 (f3, f2) and e2, not d1, d2, f2 or c1
     assert texts(position, "e1") == {"Ke1-d1", "Ke1-d2", "Ke1-f2", "O-O-O"}
-    assert refusal(position, "O-O") == "the King may not cross f1: it would be in check there"
+    assert refusal(position, "O-O") == \
+        "the headquarters (King) may not cross f1: Black's armour (Knight) on f4 attacks it"
+    # the King's own square after castling, attacked only once the Rook has moved
+    into = board({"e1": "K", "h1": "R", "h2": "p", "e8": "k"})
+    assert refusal(into, "O-O") == ("the headquarters (King) would be attacked on g1 after "
+                                    "castling, by Black's infantry (Pawn) on h2")
 
 
 def test_castling_not_out_of_check() -> None:
     position = board({"e1": "K", "h1": "R", "e4": "n", "a8": "k"})
     assert CAB.status_text(position) == "check"
     assert "O-O" not in texts(position)
-    assert refusal(position, "O-O") == "the King may not castle out of check"
+    assert refusal(position, "O-O") == \
+        "the headquarters (King) may not castle out of check: Black's armour (Knight) on e4 " \
+        "attacks e1"
 
 
 def test_castling_is_a_rook_move_and_kills_nothing() -> None:
@@ -414,7 +425,7 @@ def test_check_must_be_escaped() -> None:
     position = board({"e4": "K", "a1": "R", "e5": "p", "h8": "k"})
     assert CAB.status_text(position) == "check"
     assert texts(position) == {"Ke4-d3", "Ke4-e3", "Ke4-f3", "Ke4xe5", "Ra1*e5"}
-    assert refusal(position, "Ra1-b1") == "it would leave the White King in check"
+    assert refusal(position, "Ra1-b1") == "it would leave the White headquarters (King) in check"
 
 
 def test_no_check_without_a_move_ending_on_the_king() -> None:
@@ -427,7 +438,7 @@ def test_killing_the_enemy_king_is_legal_even_in_check() -> None:
     assert CAB.status_text(position) == "check"
     assert "Na5-a6-a7xa8" in texts(position)
     after = play(position, "Na5-a6-a7xa8")
-    assert CAB.outcome(after) == ("win", 0, "White killed the Black King")
+    assert CAB.outcome(after) == ("win", 0, "White killed the Black headquarters (King)")
     assert CAB.legal_moves(after) == []
 
 
@@ -515,15 +526,16 @@ def test_lenient_separators_castling_forms_and_annotations() -> None:
 
 @pytest.mark.parametrize(("text", "reason"), [
     ("e4-e5", "there is no piece on e4"),
-    ("e7-e5", "the Pawn on e7 is Black's, and it is White's turn"),
-    ("Ne2-e4", "the piece on e2 is a Pawn, not a Knight"),
-    ("Pe2-e5", "a Pawn steps one square in any direction to an empty square or onto an enemy "
-               "piece, or two squares straight forward from its own second rank"),
-    ("Qd1>g6*e8", "no piece may shoot a King: it dies only to a piece moving onto it"),
-    ("Qd1>e2", "the Queen flies only to an empty square"),
-    ("Nb1-b2-b3-c3", "the Knight may not pass through or stop on its own Pawn on b2"),
-    ("Bc1>e3", "only the Queen flies (>)"),
-    ("O-O", "the squares between the King and the Rook must be empty"),
+    ("e7-e5", "the infantry (Pawn) on e7 is Black's, and it is White's turn"),
+    ("Ne2-e4", "the piece on e2 is infantry (Pawn), not armour (Knight)"),
+    ("Pe2-e5", "infantry (a Pawn) steps one square in any direction to an empty square or "
+               "onto an enemy piece, or two squares straight forward from its own second rank"),
+    ("Qd1>g6*e8", "no piece may shoot the headquarters (King): it dies only to a piece "
+                  "moving onto it"),
+    ("Qd1>e2", "aviation (the Queen) flies only to an empty square"),
+    ("Nb1-b2-b3-c3", "armour (the Knight) may not pass through or stop on its own infantry on b2"),
+    ("Bc1>e3", "only aviation (the Queen) flies (>)"),
+    ("O-O", "the squares between the headquarters (King) and the heavy artillery must be empty"),
 ])
 def test_illegal_moves_say_why(text: str, reason: str) -> None:
     assert refusal(CAB.start_position(), text) == reason
@@ -546,18 +558,19 @@ def test_a_written_kill_is_never_read_as_a_plain_move() -> None:
 def test_shots_out_of_reach_and_blocked_knight_paths_say_why() -> None:
     start = CAB.start_position()
     assert refusal(start, "Qd1>c5*c8") == \
-        "a Queen shoots only within 2 squares along a line (c8 is out of reach from c5)"
+        "aviation (Queen) shoots only within 2 squares along a line (c8 is out of reach from c5)"
     assert refusal(start, "Nb1-c3") == \
         "every path from b1 to c3 passes through or stops on a piece of its own side"
     assert refusal(start, "Nb1-b3") == \
-        "a Knight makes exactly three single orthogonal steps (it may turn or step back), " \
+        "armour (a Knight) makes exactly three single orthogonal steps (it may turn or step " \
+        "back), " \
         "so it ends 1 or 3 steps from where it started"
 
 
 def test_bishop_kill_by_moving_is_refused_with_the_shot_suggested() -> None:
     position = board({"c1": "B", "d2": "p", "h1": "K", "h8": "k"})
     assert refusal(position, "Bc1xd2") == \
-        "a Bishop never kills by moving onto a piece; it shoots, as in Bc1*e3"
+        "light artillery (Bishop) never kills by moving onto a piece; it shoots, as in Bc1*e3"
 
 
 def test_no_move_after_the_game_is_over() -> None:

@@ -41,6 +41,14 @@ def test_render_refuses_an_unknown_variant(tmp_path, capsys):
     assert "no such variant" in capsys.readouterr().err
 
 
+def test_render_names_a_point_that_is_not_on_the_board(tmp_path, capsys):
+    for option in ("--legal", "--highlight"):
+        assert main(["commander", option, "z99", "-o", str(tmp_path / "x.png")]) == 2
+        assert capsys.readouterr().err == ("commandpost render: z99 is not a point of the "
+                                           "Commander Chess (Cờ Tư Lệnh) board\n")
+    assert not (tmp_path / "x.png").exists()
+
+
 def test_render_writes_a_replay(tmp_path):
     out = tmp_path / "game.gif"
     assert main(["clash", "--move", "b2-a3/D", "--move", "h8-i7/D", "--replay",

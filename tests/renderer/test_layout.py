@@ -1,0 +1,76 @@
+"""Nothing the picture says is ever cut: every string of the header and the panel is set in
+full, inside the picture, at Discord's preview width (400 px) and at 800 px."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from PIL import Image
+
+from bot.render_cli import seeded_game
+from engine import all_variants
+from renderer import GameInfo, compose, get_theme, render
+from renderer.fonts import font
+from renderer.frame import Typesetter
+
+THEME = get_theme("classic")
+LONG = ("Alice Pleasance Liddell-Hargreaves", "Nguyễn Thị Hường Trần-Đức")
+
+
+def info(moves: tuple[str, ...]) -> GameInfo:
+    return GameInfo(number=12345, players=LONG, deadline="until 2026-12-03 14:00 UTC",
+                    clocks=("2 days 4 hours left", "3 days per move"), moves=moves)
+
+
+def words(placed) -> str:
+    return " ".join(p.item.text for p in placed if p.item.text).replace("\u00a0", " ")
+
+
+@pytest.mark.parametrize("size", [400, 800])
+@pytest.mark.parametrize("variant", all_variants(), ids=lambda v: v.name)
+def test_every_caption_string_fits_and_is_whole(variant, size):
+    positions, moves = seeded_game(variant, 12)
+    texts = tuple(f"{k}. {variant.format_move(positions[k - 1], m)}"
+                  for k, m in enumerate(moves[1:], 1))
+    result = f"1-0 · {LONG[0]} ({variant.side_names[0]}) wins: the opponent's time ran out"
+    for position, res in ((positions[-1], ""), (positions[-1], result)):
+        comp = compose(position, variant, THEME, size, 0, info(texts), result=res)
+        setter_sizes = ((comp.header, comp.header_size), (comp.panel, comp.panel_size))
+        for placed, face_size in setter_sizes:
+            setter = Typesetter(face_size)
+            for p in placed:
+                right = p.x + setter.item_width(p.item)
+                assert 0 <= p.x and right <= size, (p.item.text, p.x, right)
+                assert p.y + face_size <= comp.height, p.item.text
+        header = words(comp.header)
+        assert "#12345" in header and LONG[0] in header and LONG[1] in header
+        if res:
+            assert res in header and "to move" not in header
+        else:
+            assert f"{LONG[position.side]} to move" in header
+            assert "until 2026-12-03 14:00 UTC" in header
+        panel = words(comp.panel)
+        assert "2 days 4 hours left" in panel and "3 days per move" in panel
+        assert texts[-1] in panel
+        png = render(position, variant=variant, size=size, info=info(texts), result=res)
+        assert Image.open(io.BytesIO(png)).size == (size, comp.height)
+
+
+def test_the_header_face_stays_readable_at_400_px():
+    variant = all_variants()[0]
+    comp = compose(variant.start_position(), variant, THEME, 400, 0, info(()))
+    assert comp.header_size >= 13 and comp.panel_size >= 12
+    assert not comp.beside
+    assert compose(variant.start_position(), variant, THEME, 800, 0, info(())).beside
+
+
+def test_a_word_longer_than_a_line_is_broken_not_cut():
+    name = "Wolfeschlegelsteinhausenbergerdorff" * 3
+    variant = all_variants()[0]
+    comp = compose(variant.start_position(), variant, THEME, 400, 0,
+                   GameInfo(number=1, players=(name, "Bob")))
+    assert name in words(comp.header).replace(" ", "")
+    width = max(p.x + Typesetter(comp.header_size).item_width(p.item) for p in comp.header)
+    assert width <= 400
+    assert font(comp.header_size).getlength("W") > 0
