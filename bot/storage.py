@@ -229,11 +229,24 @@ async def open_database(path: Path | str, sync: str = "full",
     return SqliteDatabase(path, writer, reader)
 
 
-async def _migrate(connection: aiosqlite.Connection, migrations: Sequence[Migration],
-                   now: Any) -> None:
+def check_order(migrations: Sequence[Migration]) -> None:
+    """Migrations must be numbered in increasing order, each number once."""
     versions = [m.version for m in migrations]
     if versions != sorted(set(versions)):
         raise StorageError("migrations must have increasing, distinct version numbers")
+
+
+def refuse_newer(current: int, migrations: Sequence[Migration]) -> None:
+    """A database upgraded by a newer commandpost is not touched by this one."""
+    latest = migrations[-1].version if migrations else 0
+    if current > latest:
+        raise StorageError(f"the database has schema version {current}, newer than this "
+                           f"commandpost knows ({latest}); upgrade commandpost")
+
+
+async def _migrate(connection: aiosqlite.Connection, migrations: Sequence[Migration],
+                   now: Any) -> None:
+    check_order(migrations)
     await connection.execute("BEGIN IMMEDIATE")
     try:
         await connection.execute(
@@ -241,10 +254,7 @@ async def _migrate(connection: aiosqlite.Connection, migrations: Sequence[Migrat
             " version INTEGER PRIMARY KEY, description TEXT NOT NULL, applied_at REAL NOT NULL)")
         rows = await connection.execute_fetchall("SELECT MAX(version) FROM schema_migrations")
         current = int(list(rows)[0][0] or 0)
-        latest = versions[-1] if versions else 0
-        if current > latest:
-            raise StorageError(f"the database has schema version {current}, newer than this "
-                               f"commandpost knows ({latest}); upgrade commandpost")
+        refuse_newer(current, migrations)
         for migration in migrations:
             if migration.version <= current:
                 continue

@@ -28,7 +28,14 @@ from typing import Any
 import asyncpg
 
 from .migrations import MIGRATIONS, Migration
-from .storage import Params, Row, StorageError
+from .storage import (
+    Params,
+    Row,
+    SqliteDatabase,
+    StorageError,
+    check_order,
+    refuse_newer,
+)
 
 SCHEMA_LOCK = 0x636F6D6D  # the advisory lock migrations hold (one migrating process at once)
 POOL_SIZE = 10
@@ -163,10 +170,7 @@ class PostgresDatabase:
     def snapshot(self) -> Any:
         return self._session(isolation="repeatable_read", readonly=True)
 
-    async def schema_version(self) -> int:
-        async with self.snapshot() as s:
-            row = await s.one("SELECT MAX(version) AS v FROM schema_migrations")
-        return int(row["v"] or 0) if row else 0
+    schema_version = SqliteDatabase.schema_version  # the same query through a snapshot
 
     async def close(self) -> None:
         await self._pool.close()
@@ -199,9 +203,7 @@ async def open_postgres(url: str, migrations: Sequence[Migration] = MIGRATIONS,
 
 
 async def _migrate(db: PostgresDatabase, migrations: Sequence[Migration], now: Any) -> None:
-    versions = [m.version for m in migrations]
-    if versions != sorted(set(versions)):
-        raise StorageError("migrations must have increasing, distinct version numbers")
+    check_order(migrations)
     async with db.transaction() as s:
         # processes starting together take turns; the lock ends with the transaction
         await s.connection.execute("SELECT pg_advisory_xact_lock($1)", SCHEMA_LOCK)
@@ -211,10 +213,7 @@ async def _migrate(db: PostgresDatabase, migrations: Sequence[Migration], now: A
             " applied_at DOUBLE PRECISION NOT NULL)")
         row = await s.one("SELECT MAX(version) AS v FROM schema_migrations")
         current = int(row["v"] or 0) if row else 0
-        latest = versions[-1] if versions else 0
-        if current > latest:
-            raise StorageError(f"the database has schema version {current}, newer than this "
-                               f"commandpost knows ({latest}); upgrade commandpost")
+        refuse_newer(current, migrations)
         for migration in migrations:
             if migration.version <= current:
                 continue
