@@ -4,7 +4,9 @@ database, players and a way to start games.
 Every test that uses the service runs twice: on a SQLite file in a temporary directory
 (``[sqlite]``) and on its own database of a real PostgreSQL server (``[postgresql]``, one
 server per test run, see `local_postgres`). A test about SQLite itself (its file, its
-locking, a process killed while writing it) is marked ``@pytest.mark.sqlite_only``."""
+locking) is marked ``@pytest.mark.sqlite_only``, and so is a long test bound by the engine
+whose storage another test covers on both drivers (its ``reason`` says which), to keep the
+run short."""
 
 from __future__ import annotations
 
@@ -54,7 +56,7 @@ def clock() -> ManualClock:
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    config.addinivalue_line("markers", "sqlite_only: a test of the SQLite driver itself")
+    config.addinivalue_line("markers", "sqlite_only(reason): runs on the SQLite driver only")
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
