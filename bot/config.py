@@ -27,6 +27,10 @@ variable.
 | ``COMMANDPOST_IMAP_POLL_SECONDS``    | ``imap_poll_seconds``    | ``60``             |
 | ``COMMANDPOST_EMAIL_MAX_BYTES``      | ``email_max_bytes``      | ``1048576``        |
 | ``COMMANDPOST_EMAIL_RATE_LIMIT``     | ``email_rate_limit``     | ``20`` (per hour)  |
+| ``COMMANDPOST_EMAIL_KEY_RATE_LIMIT`` | ``email_key_rate_limit`` | ``60`` (per hour)  |
+| ``COMMANDPOST_EMAIL_TLS_CERT``       | ``email_tls_cert``       | (none: no TLS)     |
+| ``COMMANDPOST_EMAIL_TLS_KEY``        | ``email_tls_key``        | (none)             |
+| ``COMMANDPOST_EMAIL_TRUSTED_AUTHSERV`` | ``email_trusted_authserv`` | (none)         |
 | ``COMMANDPOST_THEME``                | ``theme``                | ``classic``        |
 
 Relative paths are taken from the working directory. ``COMMANDPOST_DB`` may instead be a
@@ -108,6 +112,15 @@ class Settings:
     email_max_bytes: int = field(default=1_048_576, metadata={"env": "COMMANDPOST_EMAIL_MAX_BYTES"})
     # mails per sender per hour; more are refused once, then dropped (stops mail loops)
     email_rate_limit: int = field(default=20, metadata={"env": "COMMANDPOST_EMAIL_RATE_LIMIT"})
+    # mails per game or challenge key per hour (counted apart from the sender's unkeyed mail)
+    email_key_rate_limit: int = field(default=60,
+                                      metadata={"env": "COMMANDPOST_EMAIL_KEY_RATE_LIMIT"})
+    # the inbound SMTP server offers STARTTLS with this certificate and key (PEM files)
+    email_tls_cert: str = field(default="", metadata={"env": "COMMANDPOST_EMAIL_TLS_CERT"})
+    email_tls_key: str = field(default="", metadata={"env": "COMMANDPOST_EMAIL_TLS_KEY"})
+    # the host name of a front mail server whose Authentication-Results header is trusted
+    email_trusted_authserv: str = field(default="",
+                                        metadata={"env": "COMMANDPOST_EMAIL_TRUSTED_AUTHSERV"})
     # the pictures' colours: classic, or colour-blind (safe for red-green colour blindness)
     theme: str = field(default="classic", metadata={"env": "COMMANDPOST_THEME"})
 

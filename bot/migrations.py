@@ -141,6 +141,29 @@ SERVERS = Migration(3, "server settings and watchers of games", (
         PRIMARY KEY (game_id, player_id)) WITHOUT ROWID""",
 ))
 
+MAIL_LEDGER = Migration(5, "e-mail: challenge keys, rate limits, duplicates, invitations, stops", (
+    """CREATE TABLE challenge_tokens (
+        challenge_id INTEGER NOT NULL REFERENCES challenges (id),
+        player_id INTEGER NOT NULL REFERENCES players (id),
+        token TEXT NOT NULL,                -- the secret a reply about the challenge must carry
+        created_at REAL NOT NULL,
+        PRIMARY KEY (challenge_id, player_id)) WITHOUT ROWID""",
+    """CREATE TABLE mail_rates (
+        bucket TEXT PRIMARY KEY,            -- key:KEY or from:ADDRESS, counted separately
+        window_start REAL NOT NULL,
+        count INTEGER NOT NULL,
+        told INTEGER NOT NULL DEFAULT 0)    -- 1 once the sender was told of the limit""",
+    """CREATE TABLE mail_seen (
+        digest TEXT PRIMARY KEY,            -- a Message-ID, or a key with the command it ran
+        seen_at REAL NOT NULL)""",
+    "CREATE INDEX mail_seen_by_time ON mail_seen (seen_at)",
+    """CREATE TABLE mail_addresses (
+        address TEXT PRIMARY KEY,           -- an e-mail address, lower case
+        wrote_at REAL,                      -- when it first wrote to us (NULL: never)
+        invited_at REAL,                    -- when a challenge was first mailed to it unasked
+        stopped_at REAL)                    -- set by `stop`: never mail it again""",
+))
+
 TRANSPORT_POSTS = Migration(6, "messages a transport posted and may edit; its own state", (
     """CREATE TABLE posts (
         transport TEXT NOT NULL,            -- discord
@@ -161,5 +184,5 @@ IMPORT_CHALLENGES = Migration(9, "a challenge may carry a game record to continu
     "ALTER TABLE challenges ADD COLUMN record TEXT",
 ))
 
-MIGRATIONS: tuple[Migration, ...] = (INITIAL, EMAIL_TOKENS, SERVERS, TRANSPORT_POSTS,
-                                   IMPORT_CHALLENGES)
+MIGRATIONS: tuple[Migration, ...] = (INITIAL, EMAIL_TOKENS, SERVERS, MAIL_LEDGER,
+                                      TRANSPORT_POSTS, IMPORT_CHALLENGES)

@@ -15,7 +15,8 @@ and ending vacations are applied by `bot.scheduler` through the ``process_*`` me
 This module holds players, games, moves and the end of a game; the service's other
 commands live beside it, one topic per module, and are mixed in: challenges
 (`bot.challenges`), vacations (`bot.vacations`), ratings (`bot.standings`) and game records
-(`bot.archive`); and game tokens for e-mail (`bot.tokens`).
+(`bot.archive`); and game tokens for e-mail (`bot.tokens`) with what e-mail remembers
+(`bot.mail_ledger`).
 """
 
 from __future__ import annotations
@@ -48,6 +49,7 @@ from .clock import (
     system_clock,
 )
 from .config import Settings
+from .mail_ledger import MailLedger
 from .model import Game, Notification, PlayedMove, Player, place_transport
 from .posts import Posts
 from .records import END
@@ -75,7 +77,8 @@ def _score(winner: int | None) -> str:
     return {0: "1-0", 1: "0-1"}.get(winner, "1/2-1/2")  # type: ignore[arg-type]
 
 
-class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Rooms, Posts):
+class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Rooms, Posts,
+                  MailLedger):
     """Players, challenges, games, clocks, ratings, records and the outbox."""
 
     def __init__(self, db: Database, settings: Settings | None = None, now: Clock = system_clock,

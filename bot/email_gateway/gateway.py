@@ -1,11 +1,19 @@
 """The e-mail transport: an incoming mail becomes one command on the game service, and its
 answer, and every notification for an e-mail player, becomes a mail.
 
-A game command (a move, resign, draw, end, takeback, abort) must come from the registered
-address of a player of the game and carry that player's game key, whose move number must
-be the game's move number now: a forged sender, a wrong token or a stale or repeated mail
-is refused and changes nothing. Looking (board, moves, export) needs no key, and commands
-about no game (help, challenge, accept, games, ...) are the shared command words.
+Authority comes from keys, not from the From header (which anyone can write). Every mail
+the service sends about a game or a challenge carries the recipient's key in its Reply-To
+address; a command that changes a game or a challenge (see `mailcommands.KEYED_WORDS`) is
+carried out only with the key of a player of it, sent from that player's address. A move
+must also carry the game's move number now, so that a move written against an older
+position is refused. Without a key, the answer tells what to send, and lists the sender's
+games and challenges each with its keyed address: the answer goes to the real owner of the
+address, so a forger learns nothing.
+
+Every answer keeps the thread (In-Reply-To, References, one subject per game) and the key,
+whatever it says. A mail with the same Message-ID as one answered, or the same command with
+the same key, gets no second answer. Rate limits count per key and per unkeyed sender
+apart, in the database; a keyed move over the limit is answered with when to retry.
 """
 
 from __future__ import annotations
@@ -13,31 +21,42 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Iterable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from email.message import EmailMessage
 from pathlib import Path
 
-from engine import EngineError, Move, get_variant
+from engine import get_variant
 
-from ..commands import Commands, Reply, _reply
+from ..clock import format_time
+from ..commands import Reply, _reply
 from ..config import Settings
-from ..model import Game, Notification, Player
-from ..records import END
-from ..results import Refusal, Result
+from ..model import Challenge, Game, Notification, Player
+from ..results import Reason, Refusal, Result
 from ..service import GameService
-from .inbound import SUBJECT_TAG, Drop, GameTag, Inbound, RateLimit, read_mail
+from .gamemail import GameMails, challenge_subject
+from .inbound import Drop, GameTag, Inbound, Tag, read_mail
 from .inbound import Refusal as MailRefusal
-from .outbound import Mailer, Picture, compose, game_root
+from .mailcommands import (
+    CHALLENGE_WORDS,
+    GAME_WORDS,
+    KEYED_WORDS,
+    LOOKING_WORDS,
+    TRANSPORT,
+    MailCommands,
+)
+from .outbound import Mailer, Picture, compose, reply_address
+from .reading import command_line, find_command, first_word, is_command_line
 
 log = logging.getLogger(__name__)
 
-TRANSPORT = "email"
 PLACE = "email:mail"  # where games started by mail are played; it has no public channel
-ACTING_WORDS = frozenset({"move", "end", "resign", "draw", "takeback", "abort"})
-LOOKING_WORDS = frozenset({"board", "moves", "export"})
-LAST_MOVES = 8
+HOUR = 3600.0
 ACTED = ("ran end", "ran resign", "ran draw", "ran takeback", "ran abort")
 WATCHED_KINDS = frozenset({"news", "game-start", "your-move", "game-over", "takeback"})
+# keyed commands that mean nothing twice: the same one with the same key is a duplicate
+# (a draw offer or takeback request may be made again after it was declined)
+ONCE_WORDS = frozenset({"move", "end", "resign", "abort", "accept", "decline", "cancel"})
+SILENT = Reply("", ok=False)  # over a limit again: no answer
 Send = Callable[[EmailMessage], Awaitable[None]]
 
 
@@ -50,21 +69,31 @@ def _file_picture(path: Path) -> Picture | None:
         return None
 
 
-def _board_png(game: Game, position: object, last: Move | None, result: str) -> bytes | None:
-    """The board as PNG bytes, or None without a renderer (CPU work: run it in a thread)."""
-    try:
-        from renderer import render
-    except ImportError:
-        return None
-    try:
-        return render(position, last_move=last, caption=f"Game #{game.id}: {game.names[0]} vs "
-                                                      f"{game.names[1]}", result=result)
-    except Exception:  # a picture must never stop a mail
-        log.warning("rendering game #%s failed", game.id, exc_info=True)
-        return None
+@dataclass(frozen=True)
+class MailReply(Reply):
+    """An answer about a challenge (whose key its mail carries)."""
+
+    challenge: Challenge | None = None
 
 
-class EmailGateway:
+@dataclass(frozen=True)
+class Key:
+    """A valid key: what it opens, and the player it was sent to."""
+
+    tag: Tag
+    player: Player
+    game: Game | None = None
+    challenge: Challenge | None = None
+
+    @property
+    def bucket(self) -> str:
+        """The rate-limit counter of this key (the same for every move number)."""
+        owner = (f"g{self.tag.game_id}" if isinstance(self.tag, GameTag)
+                 else f"c{self.tag.challenge_id}")
+        return f"key:{owner}.{self.player.id}"
+
+
+class EmailGateway(GameMails):
     """Turns mails into service calls and service answers and notifications into mails."""
 
     def __init__(self, service: GameService, settings: Settings,
@@ -73,8 +102,7 @@ class EmailGateway:
         self.settings = settings
         self.address = settings.email_address
         self.send = send or Mailer(settings).send
-        self.commands = Commands(service, self.find_player)
-        self.rate = RateLimit(settings.email_rate_limit)
+        self.commands = MailCommands(service, self.find_player)
         self.outbox_ready = asyncio.Event()  # set when a command may have queued mail
         self._delivering = asyncio.Lock()
         self._watched: set[tuple[int, int, str]] = set()  # (game, ply, kind) sent to watchers
@@ -82,11 +110,15 @@ class EmailGateway:
 
     # --- players --------------------------------------------------------------------
     async def find_player(self, name: str) -> Player | Refusal:
-        """An e-mail address is an e-mail player (new ones are welcome); another name is
-        looked up among e-mail players, then Discord players."""
+        """An e-mail address is an e-mail player (new ones are welcome, unless the address
+        said `stop`, or never wrote and was mailed a challenge once already); another name
+        is looked up among e-mail players, then Discord players."""
         name = name.strip().strip("<>")
         if "@" in name:
             address = name.lower()
+            refused = await self._unreachable(address)
+            if refused is not None:
+                return refused
             known = await self.service.find_player(TRANSPORT, address)
             if isinstance(known, Player) and known.address == address:
                 return known  # as they named themselves
@@ -95,88 +127,247 @@ class EmailGateway:
         if isinstance(found, Refusal):
             other = await self.service.find_player("discord", name)
             return found if isinstance(other, Refusal) else other
+        if (refused := await self._unreachable(found.address)) is not None:
+            return refused
         return found
+
+    async def _unreachable(self, address: str) -> Refusal | None:
+        known = await self.service.mail_address(address)
+        if known["stopped_at"] is not None:
+            return Refusal(Reason.NO_SUCH_PLAYER, f"{address} has asked never to get mail from "
+                                                  f"this service, so I cannot challenge them.")
+        if known["wrote_at"] is None and known["invited_at"] is not None:
+            return Refusal(Reason.NO_SUCH_PLAYER,
+                           f"{address} has never written to this service and was mailed a "
+                           f"challenge once already; I mail an address unasked only once. Ask "
+                           f"them to write `help` to {self.address} first.")
+        return None
+
+    async def _sender(self, mail: Inbound | MailRefusal, word: str) -> Player:
+        """The player who sent ``mail``: known ones as they are (a mail never changes a
+        name); a new address becomes a player, named as its From header says, only by a
+        command that needs no key or answers a challenge (which is answered with the key to
+        confirm it); else the answer goes to a player that is not stored."""
+        found = await self.service.find_player(TRANSPORT, mail.sender)
+        if isinstance(found, Player) and found.address == mail.sender:
+            return found
+        if word and (word not in KEYED_WORDS or word in CHALLENGE_WORDS):
+            return await self.service.player(TRANSPORT, mail.sender, mail.name)
+        return Player(0, TRANSPORT, mail.sender, mail.name)
 
     # --- incoming mail ----------------------------------------------------------------
     async def receive(self, raw: bytes, envelope_from: str | None = None,
                       rcpt_tos: Iterable[str] = ()) -> str:
         """Judge and answer one incoming mail; what happened, for the log and tests."""
         verdict = read_mail(raw, envelope_from, rcpt_tos, our_address=self.address,
-                            max_bytes=self.settings.email_max_bytes, rate=self.rate)
+                            max_bytes=self.settings.email_max_bytes,
+                            authserv=self.settings.email_trusted_authserv)
         if isinstance(verdict, Drop):
             log.info("mail not answered: %s", verdict.reason)
             return f"dropped: {verdict.reason}"
-        if isinstance(verdict, MailRefusal):
-            log.info("mail from %s refused: %s", verdict.sender, verdict.reason)
-            await self.send(compose(self.address, verdict.sender, _re(verdict.subject),
-                                    verdict.text, in_reply_to=verdict.message_id,
-                                    references=verdict.references))
-            return f"refused: {verdict.reason}"
-        player = await self._sender(verdict)
-        reply, outcome = await self._run(player, verdict)
-        if reply.ok and player.id and verdict.name != player.display_name \
-                and verdict.name != verdict.sender.split("@")[0]:
-            player = await self.service.player(TRANSPORT, player.address, verdict.name)
-        if len(verdict.lines) > 1 + (len(_more_steps(verdict.lines)) if outcome == "moved"
-                                     else 0):
-            reply = replace(reply, text=reply.text + "\n\n(The lines after your command were "
-                                                     "not read: one command per mail.)")
-        await self._answer(player, verdict, reply)
+        seen = f"id:{verdict.message_id}" if verdict.message_id else None
+        if seen and await self.service.seen_before(seen):
+            return "dropped: a duplicate (this Message-ID was answered)"
+        outcome = await self._handle(verdict)
+        if seen:
+            await self.service.mark_seen(seen)
+        self.outbox_ready.set()
+        return outcome
+
+    async def _handle(self, mail: Inbound | MailRefusal) -> str:
+        await self.service.mark_address(mail.sender, "wrote_at")
+        key = await self._resolve(mail.sender, mail.tag)
+        keyed = key if isinstance(key, Key) else None
+        index = (find_command(mail.lines, self.commands.words())
+                 if isinstance(mail, Inbound) else None)
+        line = command_line(mail.lines[index]) if index is not None else ""
+        word = first_word(line)
+        if word and word not in self.commands.words():
+            word = "move"
+        limited = await self._limit(mail.sender, keyed, word)
+        if limited is SILENT:
+            return "dropped: over the rate limit"
+        player = keyed.player if keyed else await self._sender(mail, word)
+        digest = f"cmd:{keyed.tag}:{line.lower()}" if keyed and word in ONCE_WORDS else None
+        if limited is not None:
+            reply, outcome = limited, "refused: rate-limited"
+        elif isinstance(mail, MailRefusal):
+            reply, outcome = Reply(mail.text, ok=False), f"refused: {mail.reason}"
+        elif isinstance(key, Reply):
+            reply, outcome = key, "refused: key"
+        elif index is None:
+            reply, outcome = await self._unreadable(player, keyed), "refused: no command"
+        elif digest and await self.service.seen_before(digest):
+            return "dropped: a duplicate (this command with this key was carried out)"
+        else:
+            reply, outcome = await self._command(player, keyed, line, mail.lines[index + 1:])
+            if digest and (outcome == "moved" or reply.ok):
+                await self.service.mark_seen(digest)
+        reply = await self._with_ratings(reply)
+        await self._answer(player, mail, reply, keyed)
         if reply.ok and reply.game is not None and outcome in ("moved", *ACTED):
             game = await self.service.game(reply.game.id)
             if game is not None:  # what the mover's answer says, the watchers get too
                 await self._copy_to_watchers(game, "news", reply.text)
-        self.outbox_ready.set()
         return outcome
 
-    async def _sender(self, mail: Inbound) -> Player:
-        """The player who sent ``mail``: known ones as they are (a refused mail changes
-        nothing, not even a name); a new address becomes a player only by a command that
-        needs no game key."""
-        found = await self.service.find_player(TRANSPORT, mail.sender)
-        if isinstance(found, Player) and found.address == mail.sender:
-            return found
-        if mail.tag is not None and self._is_game_command(mail.lines[0]):
-            # a game command from an unknown address is refused without storing anyone
-            return Player(0, TRANSPORT, mail.sender, mail.name)
-        return await self.service.player(TRANSPORT, mail.sender, mail.name)
+    async def _command(self, player: Player, key: Key | None, line: str,
+                       rest: tuple[str, ...]) -> tuple[Reply, str]:
+        """Run the command line; a note when more commands follow it (not read)."""
+        reply, outcome = await self._run(player, key, line, rest)
+        unread = rest[len(_more_steps(rest)) if outcome == "moved" else 0:]
+        if any(is_command_line(extra, self.commands.words()) for extra in unread):
+            reply = replace(reply, text=reply.text + "\n\n(The lines after your command were "
+                                                     "not read: one command per mail.)")
+        return reply, outcome
 
-    async def _run(self, player: Player, mail: Inbound) -> tuple[Reply, str]:
-        """Run the mail's command: its first line, since each mail carries the one move
-        number it answers; only the further steps of a turn may follow, as ``move STEP``."""
-        line = mail.lines[0]
+    async def _resolve(self, sender: str, tag: Tag | None) -> Key | Reply | None:
+        """The key of a mail: valid (``Key``), refused (the answer), or absent (None)."""
+        if tag is None:
+            return None
+        game = challenge = None
+        if isinstance(tag, GameTag):
+            game = await self.service.game(tag.game_id)
+            holder = await self.service.token_holder(tag.game_id, tag.token) if game else None
+            what = f"game #{tag.game_id}"
+        else:
+            found = await self.service.find_challenge(Player(0, TRANSPORT, sender, ""), PLACE,
+                                                      tag.challenge_id)
+            challenge = found if isinstance(found, Challenge) else None
+            holder = (await self.service.challenge_token_holder(tag.challenge_id, tag.token)
+                      if challenge else None)
+            what = f"challenge #{tag.challenge_id}"
+        player = await self.service.get_player(holder) if holder is not None else None
+        if player is None:
+            return Reply(f"Wrong key: the key in the address you wrote to does not belong to "
+                         f"{what}, so I did not carry out your command.", ok=False)
+        if player.transport != TRANSPORT or player.address != sender:
+            shown = game if game is not None and await self._plays(sender, game) else None
+            return Reply(f"Wrong sender: the key of this mail was sent to another address "
+                         f"than {sender}, so I did not carry out your command. Send your "
+                         f"commands for {what} from the address it was sent to.", ok=False,
+                         game=shown)
+        return Key(tag, player, game, challenge)
+
+    async def _plays(self, address: str, game: Game) -> bool:
+        found = await self.service.find_player(TRANSPORT, address)
+        return isinstance(found, Player) and game.side_of(found.id) is not None
+
+    async def _limit(self, sender: str, key: Key | None, word: str) -> Reply | None:
+        """None within the limits; over one, the answer saying so (a keyed move always
+        gets one; other mail once per hour), or `SILENT`."""
+        if key is not None:
+            bucket, limit = key.bucket, self.settings.email_key_rate_limit
+            what = "with this key "
+        else:
+            bucket, limit, what = f"from:{sender}", self.settings.email_rate_limit, ""
+        count = await self.service.count_mail(bucket, HOUR)
+        if count.count <= limit:
+            return None
+        if count.told and not (key is not None and word in GAME_WORDS):
+            return SILENT
+        await self.service.mark_told(bucket)
+        return Reply(f"You have sent more than {limit} mails {what}within an hour, so I did "
+                     f"not carry out this one. Please send it again after "
+                     f"{format_time(count.retry_at)}.", ok=False)
+
+    async def _run(self, player: Player, key: Key | None, line: str,
+                   rest: tuple[str, ...]) -> tuple[Reply, str]:
+        """Run the command ``line``: a keyed word only with its key."""
         words = line.split()
         word = words[0].lower()
-        if word in ("watch", "unwatch"):
-            return await self._watch(player, word, words[1:])
-        if word not in ACTING_WORDS | LOOKING_WORDS and hasattr(self.commands, f"cmd_{word}"):
-            return await self.commands.handle(player, PLACE, line), f"ran {word}"
-        if word not in ACTING_WORDS | LOOKING_WORDS:
-            word, line = "move", f"move {line}"  # a line that is no command is a move
-            words = line.split()
-        if mail.tag is None:
-            if word in LOOKING_WORDS and any(w.startswith("#") for w in words):
-                return await self.commands.handle(player, PLACE, line), f"ran {word}"
-            return Reply(f"`{word}` is a command for a game, so I need to know which game and "
-                         f"that it is you: reply to the latest mail of the game (its reply "
-                         f"address carries your key), or for looking at a game say its "
-                         f"number, as in `board #12`.", ok=False), "refused: no key"
-        game = await self._authenticate(player, mail.tag, word)
-        if isinstance(game, Reply):
-            return game, "refused: " + game.text.split(":")[0].lower()
+        if word not in self.commands.words():
+            words = ["move", *words]
+            word = "move"
         args = [w for w in words[1:] if not (w.startswith("#") and w[1:].isdigit())]
+        if word in GAME_WORDS:
+            if key is None or key.game is None:
+                return await self._needs_key(player, word, key), "refused: no key"
+            return await self._game_command(player, key, word, args, rest)
+        if word in CHALLENGE_WORDS:
+            if key is None or key.challenge is None:
+                return await self._needs_key(player, word, key, words[1:]), "refused: no key"
+            line = f"{word} #{key.challenge.id}"
+        elif word in KEYED_WORDS and key is None:
+            return await self._needs_key(player, word, key), "refused: no key"
+        elif word in LOOKING_WORDS and key is not None and key.game is not None \
+                and len(args) == len(words) - 1:
+            line = " ".join([word, f"#{key.game.id}", *args])
+        reply = await self.commands.handle(player, PLACE, line)
+        return reply, (f"ran {word}" if reply.ok else f"refused: {word}")
+
+    async def _game_command(self, player: Player, key: Key, word: str, args: list[str],
+                            rest: tuple[str, ...]) -> tuple[Reply, str]:
+        assert key.game is not None and isinstance(key.tag, GameTag)
+        game = await self.service.game(key.game.id) or key.game
+        if word in ("move", "end") and not game.is_over and key.tag.ply != game.ply:
+            return Reply(f"Not played: your mail answers move {key.tag.ply} of game "
+                         f"#{game.id}, but the game is at move {game.ply} now, so the position "
+                         f"may not be the one you saw. Here it is as it stands: reply to this "
+                         f"mail with your command.", ok=False, game=game), "refused: stale"
         if word == "move":
             if not args:
                 return Reply("Which move? Write it on the first line, as in `move c3-d4`.",
-                             ok=False), "refused: no move"
-            return await self._steps(player, game, [" ".join(args), *_more_steps(mail.lines)],
-                                     mail.tag.ply)
+                             ok=False, game=game), "refused: no move"
+            return await self._steps(player, game, [" ".join(args), *_more_steps(rest)],
+                                     key.tag.ply)
         reply = await self.commands.handle(player, PLACE, " ".join([word, f"#{game.id}", *args]))
         return reply, (f"ran {word}" if reply.ok else f"refused: {word}")
 
-    def _is_game_command(self, line: str) -> bool:
-        word = line.split()[0].lower()
-        return word in ACTING_WORDS | LOOKING_WORDS or not hasattr(self.commands, f"cmd_{word}")
+    async def _needs_key(self, player: Player, word: str, key: Key | None,
+                         args: Iterable[str] = ()) -> Reply:
+        """The answer to a command that needs a key it does not have."""
+        if word in CHALLENGE_WORDS:
+            offer = await self._challenge_offer(player, word, list(args))
+            if offer is not None:
+                return offer
+        about = ("a challenge" if word in CHALLENGE_WORDS else
+                 "a game" if word in GAME_WORDS else "your settings")
+        if about != "your settings" and not (await self.keyed_list(player))[0]:
+            return Reply(f"You have no game or challenge in progress, so there is nothing for "
+                         f"`{word}` to change. Write `help` for the commands, or `challenge "
+                         f"ADDRESS` to start a game.", ok=False)
+        where = ("this mail is about a challenge, not a game" if key and key.challenge else
+                 "this mail is about a game, not a challenge" if key and key.game else
+                 "your mail carries no key")
+        return Reply(f"`{word}` changes {about}, so I carry it out only from a reply that "
+                     f"carries your key (the address of a mail I sent you), but {where}. "
+                     f"Nothing was changed. Send `{word}` as a reply to the latest mail of "
+                     f"the game or challenge, or write to its address listed below.", ok=False)
+
+    async def _challenge_offer(self, player: Player, word: str, args: list[str]) -> Reply | None:
+        """For ``accept #4`` without a key from the one it is for: the answer that carries
+        the key, asking to confirm by replying."""
+        if player.id == 0:
+            return None
+        number = next((int(a[1:]) for a in args if a.startswith("#") and a[1:].isdigit()), None)
+        found = await self.service.find_challenge(player, PLACE, number, own=word == "cancel")
+        if isinstance(found, Refusal):
+            return Reply(_reply(found).text, ok=False)
+        if found.status != "open":
+            return None
+        mine = (found.challenger_id == player.id if word == "cancel"
+                else found.opponent_id in (None, player.id) and found.challenger_id != player.id)
+        if not mine:
+            return None
+        return MailReply(f"To {word} challenge #{found.id}, reply to this mail with `{word}` on "
+                         f"the first line: its reply address carries your key for the "
+                         f"challenge, which is how I know that the mail comes from you. "
+                         f"Nothing was changed yet.", ok=False, challenge=found)
+
+    async def _unreadable(self, player: Player, key: Key | None) -> Reply:
+        """A short help fitting the state of the mail's game or challenge, or of none."""
+        head = "I found no command in your mail."
+        if key is not None and key.game is not None:
+            return Reply(f"{head} Write it on the first line, above any quoted text; what you "
+                         f"may send is below.", ok=False, game=key.game)
+        if key is not None and key.challenge is not None:
+            words = ("`cancel`" if key.challenge.challenger_id == player.id
+                     else "`accept` or `decline`")
+            return Reply(f"{head} Reply to this mail with {words} on the first line.", ok=False)
+        return Reply(f"{head} Write one command on the first line, above any quoted text, for "
+                     f"example `help` (all commands), `games` (your games) or `challenge "
+                     f"ADDRESS`.", ok=False)
 
     async def _steps(self, player: Player, game: Game, steps: list[str],
                      ply: int) -> tuple[Reply, str]:
@@ -192,7 +383,7 @@ class EmailGateway:
                 break
         played = len(texts) - (not reply.ok)
         reply = replace(reply, text="\n".join(texts), ok=reply.ok or played > 0,
-                        game=reply.game or (await self.service.game(game.id) if played else None))
+                        game=reply.game or await self.service.game(game.id))
         return reply, ("moved" if played else "refused: move")
 
     @staticmethod
@@ -200,50 +391,122 @@ class EmailGateway:
         """A service result in the shared wording of answers."""
         return _reply(result)
 
-    async def _authenticate(self, player: Player, tag: GameTag, word: str) -> Game | Reply:
-        """The tagged game, if the key is this player's and (for acting) the move number is
-        the game's now."""
-        game = await self.service.game(tag.game_id)
-        holder = await self.service.token_holder(tag.game_id, tag.token)
-        if game is None or holder is None:
-            return Reply(f"Wrong key: the key in your reply address does not belong to game "
-                         f"#{tag.game_id}. Reply to a mail of the game that I sent you, without "
-                         f"changing the address.", ok=False)
-        if holder != player.id:
-            return Reply(f"Wrong sender: the key of this mail belongs to another address than "
-                         f"{player.address}. Send your commands for game #{game.id} from the "
-                         f"address you play it with.", ok=False)
-        if word in ACTING_WORDS and not game.is_over and tag.ply != game.ply:
-            return Reply(f"Stale mail: it answers move {tag.ply} of game #{game.id}, but the "
-                         f"game is at move {game.ply} now (the command was carried out already, "
-                         f"or something else happened first). Nothing was changed; reply to "
-                         f"the latest mail of the game.", ok=False, game=game)
-        return game
+    async def _with_ratings(self, reply: Reply) -> Reply:
+        """A rated game's result, with both players' ratings (as the opponent's mail has)."""
+        game = await self.service.game(reply.game.id) if reply.game is not None else None
+        if game is None or not game.is_over or not game.rated or "Ratings" in reply.text:
+            return reply
+        ratings = []
+        for side, player_id in enumerate(game.players):
+            player = await self.service.get_player(player_id)
+            if player is not None:
+                rating, _ = await self.service.rating(player, game.variant)
+                ratings.append(f"{game.names[side]} {rating.rating:.0f}")
+        return replace(reply, text=f"{reply.text}\nRatings now: {', '.join(ratings)}.")
 
-    async def _watch(self, player: Player, word: str, args: list[str]) -> tuple[Reply, str]:
-        numbers = [int(a[1:]) for a in args if a.startswith("#") and a[1:].isdigit()]
-        if not numbers:
-            return Reply(f"Which game? As in `{word} #12`.", ok=False), f"refused: {word}"
-        act = self.service.watch if word == "watch" else self.service.unwatch
-        reply = self.commands_reply(await act(player, numbers[0]))
-        return reply, (f"ran {word}" if reply.ok else f"refused: {word}")
-
-    async def _answer(self, player: Player, mail: Inbound, reply: Reply) -> None:
-        """Mail the command's answer to its sender, with the board when it shows one."""
+    # --- answers ----------------------------------------------------------------------
+    async def _answer(self, player: Player, mail: Inbound | MailRefusal, reply: Reply,
+                      key: Key | None) -> None:
+        """Mail the command's answer to its sender: about a game, as a game mail with the
+        sender's key; about a challenge, with its key; else with the sender's games and
+        challenges listed, each with its keyed address."""
         text = reply.text
-        game = reply.game
         if reply.record and reply.record != text:
             text += "\n\n" + reply.record
-        if game is None:
-            picture = _file_picture(reply.pictures[0]) if reply.pictures else None
-            await self._send_answer(compose(self.address, player.address, _re(mail.subject), text,
-                                    in_reply_to=mail.message_id, references=mail.references,
-                                    picture=picture))
+        game = reply.game or (key.game if key else None)
+        refs = tuple(mail.references)
+        if game is not None and player.id:
+            game = await self.service.game(game.id) or game
+            await self._send_answer(await self.game_mail(
+                player, game, text, in_reply_to=mail.message_id, references=refs,
+                ply=reply.ply))
             return
-        game = await self.service.game(game.id) or game
-        await self._send_answer(await self.game_mail(
-            player, game, text, subject=_re(mail.subject) if mail.subject else None,
-            in_reply_to=mail.message_id, references=mail.references, ply=reply.ply))
+        challenge = await self._challenge_of(player, reply, key)
+        if challenge is not None:
+            await self._send_answer(await self.challenge_mail(
+                player, challenge, text, in_reply_to=mail.message_id, references=refs))
+            return
+        picture = _file_picture(reply.pictures[0]) if reply.pictures else None
+        await self._send_answer(await self.listed_mail(
+            player, _re(mail.subject), text, in_reply_to=mail.message_id, references=refs,
+            picture=picture))
+
+    async def _challenge_of(self, player: Player, reply: Reply,
+                            key: Key | None) -> Challenge | None:
+        """The challenge an answer is about: the mail's key's, the one offered a key, or
+        the one just made."""
+        if not player.id:
+            return None
+        if key is not None and key.challenge is not None:
+            return key.challenge
+        if isinstance(reply, MailReply) and reply.challenge is not None:  # a key offered
+            return reply.challenge
+        if reply.ok and reply.text.startswith("Challenge #"):
+            mine = [c for c in await self.service.challenges(player)
+                    if c.challenger_id == player.id]
+            return mine[-1] if mine else None
+        return None
+
+    async def challenge_mail(self, player: Player, challenge: Challenge, text: str, *,
+                             in_reply_to: str | None = None, references: tuple[str, ...] = (),
+                             message_id: str | None = None) -> EmailMessage:
+        """A mail about ``challenge``, whose reply address carries the player's key."""
+        tag = None
+        lines = [text]
+        if challenge.status == "open":
+            tag = await self.challenge_tag(player, challenge)
+            words = ("`cancel` on the first line to withdraw it"
+                     if challenge.challenger_id == player.id
+                     else "`accept` or `decline` on the first line")
+            lines += ["", f"Reply to this mail with {words}. Its reply address carries your "
+                          f"key for the challenge: {reply_address(self.address, tag)}"]
+        return compose(self.address, player.address, challenge_subject(challenge),
+                       "\n".join(lines), tag=tag, in_reply_to=in_reply_to,
+                       references=references, message_id=message_id,
+                       auto="auto-replied" if in_reply_to else "auto-generated")
+
+    async def listed_mail(self, player: Player, subject: str, text: str, *,
+                          in_reply_to: str | None = None, references: tuple[str, ...] = (),
+                          message_id: str | None = None,
+                          picture: Picture | None = None) -> EmailMessage:
+        """A mail about no game: ``text``, then the player's games and challenges each with
+        its keyed address; its own reply address is the key when there is only one."""
+        listed, tags = await self.keyed_list(player)
+        if listed:
+            text += "\n\n" + "\n".join(listed)
+        return compose(self.address, player.address, subject, text,
+                       tag=tags[0] if len(tags) == 1 else None, in_reply_to=in_reply_to,
+                       references=references, message_id=message_id, picture=picture,
+                       auto="auto-replied" if in_reply_to else "auto-generated")
+
+    async def keyed_list(self, player: Player) -> tuple[list[str], list[Tag]]:
+        """The player's games in progress and open challenges, each with its keyed reply
+        address (the lines, and the keys)."""
+        if not player.id:
+            return [], []
+        lines: list[str] = []
+        tags: list[Tag] = []
+        for game in await self.service.games(player):
+            tag = await self.tag_for(player, game)
+            if tag is None:
+                continue
+            turn = "your move" if game.to_move == game.side_of(player.id) else \
+                f"{game.names[game.to_move]} to move"
+            lines.append(f"  Game #{game.id}: {game.names[0]} vs {game.names[1]} "
+                         f"({get_variant(game.variant).display_name}), {turn}: "
+                         f"{reply_address(self.address, tag)}")
+            tags.append(tag)
+        for challenge in await self.service.challenges(player):
+            if player.id not in (challenge.challenger_id, challenge.opponent_id):
+                continue
+            ctag = await self.challenge_tag(player, challenge)
+            lines.append(f"  Challenge #{challenge.id}: {challenge.challenger_name} vs "
+                         f"{challenge.opponent_name or 'anyone'}: "
+                         f"{reply_address(self.address, ctag)}")
+            tags.append(ctag)
+        if lines:
+            lines.insert(0, "Your games and challenges, each with the address to write to:")
+        return lines, tags
 
     async def _send_answer(self, mail: EmailMessage) -> None:
         """Send the answer to a command that has run; if the relay fails, keep it to send
@@ -260,64 +523,6 @@ class EmailGateway:
             await self.send(self._unsent[0])
             self._unsent.pop(0)
 
-    # --- game mails -------------------------------------------------------------------
-    async def game_mail(self, recipient: Player, game: Game, text: str, *,
-                        subject: str | None = None, in_reply_to: str | None = None,
-                        references: Iterable[str] = (), message_id: str | None = None,
-                        ply: int | None = None, keyed: bool = True) -> EmailMessage:
-        """A mail about ``game``: ``text``, the game's state, its last moves, the deadline
-        and the board; with the recipient's game key when they play in it."""
-        side = game.side_of(recipient.id)
-        tag = None
-        if keyed and side is not None and not game.is_over:
-            tag = GameTag(game.id, game.ply, await self.service.game_token(game.id, recipient.id))
-        body = [text, "", self.commands.describe(game)]
-        body += await self._last_moves(game)
-        if tag is not None:
-            body += ["", f"This is move {game.ply} of the game. Reply to this mail with your "
-                         f"command on the first line: a move (`move c3-d4`), `board`, "
-                         f"`resign`, `draw`, `export` or `help`."]
-        elif not game.is_over:
-            body += ["", f"You are watching this game; `unwatch #{game.id}` stops these mails."]
-        picture = await self._picture(game, ply)
-        if picture is None:
-            body += ["", "(No board picture: the renderer is not available.)"]
-        base = subject or f"Game #{game.id}: {game.names[0]} vs {game.names[1]}"
-        return compose(self.address, recipient.address, base, "\n".join(body), tag=tag,
-                       game_id=game.id, in_reply_to=in_reply_to or game_root(game.id,
-                                                                             self.address),
-                       references=tuple(references), message_id=message_id, picture=picture,
-                       auto="auto-replied" if in_reply_to else "auto-generated")
-
-    async def _last_moves(self, game: Game) -> list[str]:
-        played = await self.service.played_moves(game.id)
-        if not played:
-            return ["No moves yet."]
-        names = get_variant(game.variant).side_names
-        shown = [f"  {m.ply + 1}. {names[m.side]}: {m.text}" for m in played[-LAST_MOVES:]]
-        more = "" if len(played) <= LAST_MOVES else f" (the last {LAST_MOVES} of {len(played)})"
-        return [f"Moves{more}:", *shown]
-
-    async def _picture(self, game: Game, ply: int | None) -> Picture | None:
-        ply = game.ply if ply is None else max(0, min(ply, game.ply))
-        position = await self.service.position(game, ply)
-        last = await self._last_move(game, ply)
-        result = self.service.describe_result(game) if game.is_over else ""
-        png = await asyncio.to_thread(_board_png, game, position, last, result)
-        return Picture(png, f"game-{game.id}-{ply}.png") if png else None
-
-    async def _last_move(self, game: Game, ply: int) -> Move | None:
-        if ply == 0:
-            return None
-        played = await self.service.played_moves(game.id)
-        if ply > len(played) or played[ply - 1].text == END:
-            return None
-        before = await self.service.position(game, ply - 1)
-        try:
-            return get_variant(game.variant).parse_move(before, played[ply - 1].text)
-        except EngineError:
-            return None
-
     # --- the outbox -------------------------------------------------------------------
     async def deliver_outbox(self) -> int:
         """Mail every pending notification for e-mail players; how many were sent."""
@@ -329,17 +534,57 @@ class EmailGateway:
     async def _deliver(self, note: Notification) -> None:
         game = await self.service.game(note.game_id) if note.game_id is not None else None
         message_id = f"<note-{note.id}@{self.address.rsplit('@', 1)[-1]}>"
-        if note.player_id is not None and note.address:
-            player = await self.service.get_player(note.player_id)
-            if player is not None and game is not None:
+        player = await self.service.get_player(note.player_id) \
+            if note.player_id is not None and note.address else None
+        if player is not None and await self._may_mail(player, note):
+            if game is not None:
                 await self.send(await self.game_mail(player, game, note.text,
                                                      message_id=message_id))
-            elif player is not None:
-                await self.send(compose(self.address, player.address, _subject(note),
-                                        note.text, message_id=message_id,
-                                        auto="auto-generated"))
+            elif (challenge := await self._note_challenge(player, note)) is not None:
+                text = note.text + await self._invitation(player, challenge)
+                await self.send(await self.challenge_mail(player, challenge, text,
+                                                          message_id=message_id))
+            else:
+                await self.send(await self.listed_mail(player, _subject(note), note.text,
+                                                       message_id=message_id))
         if game is not None:
             await self._copy_to_watchers(game, note.kind, note.text)
+
+    async def _may_mail(self, player: Player, note: Notification) -> bool:
+        """Whether ``player``'s address may get ``note``: not after `stop`, and a challenge
+        to an address that never wrote only once."""
+        known = await self.service.mail_address(player.address)
+        if known["stopped_at"] is not None:
+            return False
+        if note.kind == "challenge" and known["wrote_at"] is None:
+            return await self.service.mark_address(player.address, "invited_at")
+        return True
+
+    async def _note_challenge(self, player: Player, note: Notification) -> Challenge | None:
+        """The open challenge a challenge notification announces (made in its transaction,
+        so at the same moment)."""
+        if note.kind != "challenge":
+            return None
+        for challenge in await self.service.challenges(player):
+            if challenge.created_at == note.created_at and player.id in (
+                    challenge.challenger_id, challenge.opponent_id):
+                return challenge
+        return None
+
+    async def _invitation(self, player: Player, challenge: Challenge) -> str:
+        """Who the challenge is from (their address), and for an address that never wrote,
+        how to never hear from us again."""
+        challenger = await self.service.get_player(challenge.challenger_id)
+        if challenger is None or challenge.opponent_id != player.id:
+            return ""
+        where = (f"<{challenger.address}>" if challenger.transport == TRANSPORT
+                 else f"(on {challenger.transport.capitalize()})")
+        text = f"\n\nThe challenge comes from {challenger.display_name} {where}."
+        known = await self.service.mail_address(player.address)
+        if known["wrote_at"] is None:
+            text += (" You have not written to this service before: it mails an address "
+                     "unasked only once. To never get mail from it again, reply `stop`.")
+        return text
 
     async def _copy_to_watchers(self, game: Game, kind: str, text: str) -> None:
         """The same mail to the game's e-mail watchers, once per move or ending."""
@@ -350,7 +595,8 @@ class EmailGateway:
             self._watched.clear()
         self._watched.add(key)
         for watcher in await self.service.watchers(game.id):
-            if watcher.transport == TRANSPORT and game.side_of(watcher.id) is None:
+            if watcher.transport == TRANSPORT and game.side_of(watcher.id) is None \
+                    and (await self.service.mail_address(watcher.address))["stopped_at"] is None:
                 await self._send_answer(await self.game_mail(watcher, game, text, keyed=False))
 
 
@@ -358,7 +604,7 @@ def _more_steps(lines: tuple[str, ...]) -> list[str]:
     """The further steps of a turn written below the first move, one per line, each as
     ``move STEP`` (or ``end``); other lines are not commands."""
     steps = []
-    for line in lines[1:]:
+    for line in lines:
         words = line.split()
         if words[0].lower() == "end" and len(words) == 1:
             steps.append("end")
@@ -370,8 +616,7 @@ def _more_steps(lines: tuple[str, ...]) -> list[str]:
 
 
 def _re(subject: str) -> str:
-    """The subject of an answer to ``subject``, without the game key it carried."""
-    subject = " ".join(SUBJECT_TAG.sub("", subject).split())
+    """The subject of an answer to ``subject`` (cleaned already)."""
     if not subject:
         return "Your mail to commandpost"
     return subject if subject.lower().startswith("re:") else f"Re: {subject}"

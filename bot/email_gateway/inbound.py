@@ -10,9 +10,7 @@ a multipart mail — never HTML; quoted reply text and signatures are ignored.
 from __future__ import annotations
 
 import re
-import time
-from collections import defaultdict, deque
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
 from email import policy
 from email.errors import MessageDefect
@@ -21,15 +19,22 @@ from email.message import EmailMessage
 from email.parser import BytesHeaderParser, BytesParser
 from email.utils import getaddresses, parseaddr
 
+from .reading import NAME_CHARS, SUBJECT_CHARS, clean_header, decode_header_value, normalise
+
 HEADER_BYTES = 64 * 1024  # what is read of an oversize mail, to answer it
-MAX_COMMAND_LINES = 10
-TAG_PATTERN = r"(\d{1,9})\.(\d{1,6})\.([0-9a-fA-F]{20})"
+MAX_COMMAND_LINES = 40
+# a game key (game.move-number.token) or a challenge key (cCHALLENGE.token)
+TAG_PATTERN = r"(?:(\d{1,9})\.(\d{1,6})|[cC](\d{1,9}))\.([0-9a-fA-F]{20})"
 ADDRESS_TAG = re.compile(r"\+" + TAG_PATTERN + r"@")
 SUBJECT_TAG = re.compile(r"\[" + TAG_PATTERN + r"\]")
 # a line that starts the quoted mail below a reply: "On Mon, ... Alice wrote:", Outlook's
 # "-----Original Message-----" or "From: ..." header block
 ATTRIBUTION = re.compile(r"^(on\b.*\bwrote:?|-{2,}\s*original message\s*-{2,}|from:\s.*|"
                          r"_{10,}|le\b.*\ba écrit ?:|am\b.*\bschrieb.*:)$", re.IGNORECASE)
+MAX_ID_CHARS = 250  # a longer Message-ID is ignored
+MAX_REFERENCES = 20  # the last Message-IDs of a thread kept in an answer's References
+ADDRESS = re.compile(r"^[^\s\x00-\x1f\x7f<>()\[\],;:\\\"]+@[a-z0-9.-]+$")
+ANGLE_ADDRESS = re.compile(r"^(.*)<([^<>\s]+)>$")
 SIGNATURE_LINES = ("-- ", "--")  # the signature separator, and it with its space lost
 SIGNATURE_STARTS = ("__", "sent from my ")
 
@@ -47,6 +52,20 @@ class GameTag:
 
 
 @dataclass(frozen=True)
+class ChallengeTag:
+    """The challenge key of a reply: the challenge and the player's token for it."""
+
+    challenge_id: int
+    token: str
+
+    def __str__(self) -> str:
+        return f"c{self.challenge_id}.{self.token}"
+
+
+Tag = GameTag | ChallengeTag
+
+
+@dataclass(frozen=True)
 class Inbound:
     """A mail that passed every check: its sender, command lines and game key."""
 
@@ -56,7 +75,7 @@ class Inbound:
     message_id: str | None
     references: tuple[str, ...]
     lines: tuple[str, ...]
-    tag: GameTag | None
+    tag: Tag | None
 
 
 @dataclass(frozen=True)
@@ -67,8 +86,10 @@ class Refusal:
     subject: str
     message_id: str | None
     references: tuple[str, ...]
-    reason: str  # too-large, html-only, no-text, malformed, rate-limited, no-command
+    reason: str  # too-large, html-only, no-text, malformed, no-command
     text: str
+    name: str = ""
+    tag: Tag | None = None
 
 
 @dataclass(frozen=True)
@@ -78,18 +99,29 @@ class Drop:
     reason: str
 
 
+def raw_header(message: EmailMessage, name: str) -> str:
+    """The first ``name`` header as it came (encoded-words and 8-bit bytes undecoded)."""
+    for key, value in message.raw_items():
+        if key.lower() == name.lower():
+            return str(value)
+    return ""
+
+
 def sender_of(message: EmailMessage, envelope_from: str | None) -> tuple[str, str]:
-    """The sender's address (lower case) and name, from From, else the envelope."""
-    try:
-        name, address = parseaddr(str(message.get("From", "")))
-    except (TypeError, ValueError, IndexError):  # a header the parser cannot even split
-        name, address = "", ""
+    """The sender's address (lower case) and name (decoded and cleaned; the address's local
+    part when the name cannot be decoded), from From, else the envelope."""
+    raw = " ".join(raw_header(message, "From").split())
+    if found := ANGLE_ADDRESS.match(raw):  # Name <address>, whatever the name holds
+        raw_name, address = found[1].strip().strip('"'), found[2]
+    else:
+        raw_name, address = parseaddr(raw)
     if "@" not in address and envelope_from:
-        name, address = "", envelope_from
+        raw_name, address = "", envelope_from
     address = address.strip().strip("<>").lower()
-    if address.count("@") != 1 or " " in address:
+    if address.count("@") != 1 or not address.isascii() or not ADDRESS.match(address):
         return "", ""
-    return address, (name.strip() or address.split("@")[0])
+    name = clean_header(decode_header_value(raw_name) or "", NAME_CHARS)
+    return address, (name or address.split("@")[0])
 
 
 def is_machine_mail(message: EmailMessage, envelope_from: str | None) -> str | None:
@@ -107,33 +139,39 @@ def is_machine_mail(message: EmailMessage, envelope_from: str | None) -> str | N
     return None
 
 
+def from_verified(message: EmailMessage, authserv: str, sender: str) -> bool:
+    """Whether the ``Authentication-Results`` header that our front mail server
+    (``authserv``) added says the From domain passed DMARC, or DKIM or SPF of that domain.
+    Headers of other servers are not trusted (anyone can write them); the front server
+    must remove those that claim its name (RFC 8601, section 5)."""
+    domain = sender.rsplit("@", 1)[-1]
+    for value in message.get_all("Authentication-Results", []):
+        head, _, results = str(value).partition(";")
+        if [w.lower() for w in head.split()[:1]] != [authserv.lower()]:
+            continue
+        for result in results.split(";"):
+            words = result.strip().lower().split()
+            if not words:
+                continue
+            method, _, verdict = words[0].partition("=")
+            if verdict != "pass":
+                continue
+            if method == "dmarc" or any(_same_domain(w.split("=", 1)[1], domain)
+                                        for w in words[1:] if "=" in w):
+                return True
+        return False  # only the first header of our server counts: it is the outermost
+    return False
+
+
+def _same_domain(value: str, domain: str) -> bool:
+    """Whether ``value`` (a domain or an address in a result) is ``domain``."""
+    return value.rsplit("@", 1)[-1].strip("<>") == domain
+
+
 def is_our_own(sender: str, our_address: str) -> bool:
     """Whether ``sender`` is our address, or another of our domain (a tagged reply address)."""
     our_domain = our_address.rsplit("@", 1)[-1].lower()
     return sender == our_address.lower() or sender.rsplit("@", 1)[-1] == our_domain
-
-
-class RateLimit:
-    """At most ``limit`` mails per sender in a sliding hour; the first one over is answered,
-    those after it are not."""
-
-    def __init__(self, limit: int, window: float = 3600.0,
-                 clock: Callable[[], float] = time.monotonic) -> None:
-        self.limit = limit
-        self.window = window
-        self.clock = clock
-        self._seen: defaultdict[str, deque[float]] = defaultdict(deque)
-
-    def check(self, sender: str) -> str:
-        """``ok``, ``over`` (the first mail over the limit) or ``silent`` (later ones)."""
-        now = self.clock()
-        seen = self._seen[sender]
-        while seen and seen[0] <= now - self.window:
-            seen.popleft()
-        seen.append(now)
-        if len(seen) <= self.limit:
-            return "ok"
-        return "over" if len(seen) == self.limit + 1 else "silent"
 
 
 def _structure_defects(message: EmailMessage) -> list[MessageDefect]:
@@ -152,8 +190,9 @@ STRUCTURE_DEFECTS = frozenset({
 })
 
 
-def find_tag(message: EmailMessage, rcpt_tos: Iterable[str]) -> GameTag | None:
-    """The game key in the addresses the mail was sent to, else in its subject."""
+def find_tag(message: EmailMessage, rcpt_tos: Iterable[str], text: str = "") -> Tag | None:
+    """The key in the addresses the mail was sent to, else in its subject, else in its text
+    (the fallback line of our mail, for programs that do not reply to Reply-To)."""
     addresses = list(rcpt_tos)
     for header in ("To", "Cc", "Delivered-To", "X-Original-To"):
         addresses += [a for _, a in getaddresses([str(v) for v in message.get_all(header, [])])]
@@ -162,27 +201,30 @@ def find_tag(message: EmailMessage, rcpt_tos: Iterable[str]) -> GameTag | None:
             return _tag(found)
     if found := SUBJECT_TAG.search(str(message.get("Subject", ""))):
         return _tag(found)
+    if found := ADDRESS_TAG.search(text):
+        return _tag(found)
     return None
 
 
-def _tag(found: re.Match[str]) -> GameTag:
-    return GameTag(int(found[1]), int(found[2]), found[3].lower())
+def _tag(found: re.Match[str]) -> Tag:
+    if found[3]:
+        return ChallengeTag(int(found[3]), found[4].lower())
+    return GameTag(int(found[1]), int(found[2]), found[4].lower())
 
 
 def command_lines(text: str) -> tuple[str, ...]:
-    """The first lines of a reply that are neither quoted nor signature: its commands."""
+    """The lines of a reply that are neither quoted nor signature, normalised (see
+    `reading.normalise`): the command is among them (see `reading.find_command`)."""
     lines: list[str] = []
-    for raw in text.replace("\r\n", "\n").split("\n"):
+    for raw in normalise(text).replace("\r\n", "\n").split("\n"):
         line = raw.strip()
         if line.startswith(">") or ATTRIBUTION.match(line):
             if lines:
                 break
             continue
-        if raw in SIGNATURE_LINES or line.lower().startswith(SIGNATURE_STARTS):
+        if raw.rstrip("\r") in SIGNATURE_LINES or line.lower().startswith(SIGNATURE_STARTS):
             break
         if not line:
-            if lines:
-                break  # the commands are the first paragraph
             continue
         lines.append(" ".join(line.split()))
         if len(lines) == MAX_COMMAND_LINES:
@@ -191,13 +233,17 @@ def command_lines(text: str) -> tuple[str, ...]:
 
 
 def _ids(value: object) -> tuple[str, ...]:
-    return tuple(re.findall(r"<[^<>\s]+>", str(value or "")))
+    return tuple(i for i in re.findall(r"<[^<>\s\x00-\x1f\x7f]+>", str(value or ""))
+                 if len(i) <= MAX_ID_CHARS)
 
 
 def read_mail(raw: bytes, envelope_from: str | None, rcpt_tos: Iterable[str], *,
-              our_address: str, max_bytes: int, rate: RateLimit) -> Inbound | Refusal | Drop:
-    """Judge one incoming mail, in order: size, sender, machine mail and loops, rate, MIME
-    structure, a text part, command lines."""
+              our_address: str, max_bytes: int,
+              authserv: str = "") -> Inbound | Refusal | Drop:
+    """Judge one incoming mail, in order: size, sender, machine mail and loops, MIME
+    structure, a text part, command lines; with ``authserv``, mail whose From the front mail
+    server did not verify is dropped (answering it would mail whoever was forged). (Rate
+    limits are the gateway's: they depend on whether the key is valid.)"""
     oversize = len(raw) > max_bytes
     if oversize:
         message = BytesHeaderParser(policy=policy.default).parsebytes(raw[:HEADER_BYTES])
@@ -211,20 +257,17 @@ def read_mail(raw: bytes, envelope_from: str | None, rcpt_tos: Iterable[str], *,
         return Drop(f"our own address {sender}")
     if why := is_machine_mail(message, envelope_from):
         return Drop(f"sent by a machine ({why})")
+    if authserv and not from_verified(message, authserv, sender):
+        return Drop(f"{authserv} did not verify that the mail comes from {sender}")
     subject = _subject(message)
     message_id = next(iter(_ids(message.get("Message-ID"))), None)
     refs = _ids(message.get("References")) or _ids(message.get("In-Reply-To"))
+    refs = refs[-MAX_REFERENCES:]
 
     def refuse(reason: str, text: str) -> Refusal:
-        return Refusal(sender, subject, message_id, refs, reason, text)
+        return Refusal(sender, subject, message_id, refs, reason, text, name,
+                       find_tag(message, rcpt_tos))
 
-    verdict = rate.check(sender)
-    if verdict == "silent":
-        return Drop(f"{sender} is over the rate limit")
-    if verdict == "over":
-        return refuse("rate-limited", f"You have sent more than {rate.limit} mails within an "
-                                      f"hour, so I am not reading more from you for a while. "
-                                      f"Please wait an hour and send your command again.")
     if oversize:
         return refuse("too-large", f"Your mail is {len(raw) // 1024} KiB, more than the "
                                    f"{max_bytes // 1024} KiB I accept, so I did not read it. "
@@ -250,19 +293,13 @@ def read_mail(raw: bytes, envelope_from: str | None, rcpt_tos: Iterable[str], *,
                                    "damaged character encoding). Please send it again as "
                                    "plain text in UTF-8.")
     lines = command_lines(str(text))
-    if not lines:
-        return refuse("no-command", "I found no command in your mail. Write it on the first "
-                                    "line, above any quoted text, for example `move c3-d4` "
-                                    "or `help`.")
     return Inbound(sender, name, subject, message_id, refs, lines,
-                   find_tag(message, rcpt_tos))
+                   find_tag(message, rcpt_tos, str(text)))
 
 
 def _subject(message: EmailMessage) -> str:
-    try:
-        return " ".join(str(message.get("Subject", "")).split())
-    except (TypeError, ValueError):
-        return ""
+    return clean_header(decode_header_value(" ".join(raw_header(message, "Subject").split()))
+                        or "", SUBJECT_CHARS)
 
 
 def display_address(address: str, name: str = "") -> str:

@@ -2,9 +2,12 @@
 the relay they go through.
 
 Every mail about a game belongs to one thread: it refers to the game's root Message-ID
-(``<game-12@domain>``), which every mail client threads on. A player's game mail carries
-the player's game key (game, move number, token) in its Reply-To address and its subject,
-so that answering it is all a player has to do; a watcher's copy carries none.
+(``<game-12@domain>``), which every mail client threads on, and has one subject that never
+changes (``Game #12: Alice vs Bob — Clash of Command``), which Gmail threads on. A player's
+game mail carries the player's game key (game, move number, token) only in its Reply-To
+address (and a fallback line in its text), never in the subject, so that answering it is
+all a player has to do; a watcher's copy carries none. Header values are cleaned (see
+`reading.clean_header`) and encoded by the stdlib ``email`` policy.
 """
 
 from __future__ import annotations
@@ -18,10 +21,12 @@ from email.utils import formatdate, make_msgid
 import aiosmtplib
 
 from ..config import Settings
-from .inbound import GameTag, display_address
+from .inbound import Tag, display_address
+from .reading import clean_header
 
 log = logging.getLogger(__name__)
 SENDER_NAME = "commandpost"
+SUBJECT_LIMIT = 200  # characters of a subject we send
 
 
 def domain_of(address: str) -> str:
@@ -33,16 +38,13 @@ def game_root(game_id: int, our_address: str) -> str:
     return f"<game-{game_id}@{domain_of(our_address)}>"
 
 
-def reply_address(our_address: str, tag: GameTag | None) -> str:
-    """Our address with the player's game key after a ``+`` (plus addressing)."""
+def reply_address(our_address: str, tag: Tag | None) -> str:
+    """Our address with the player's game or challenge key after a ``+`` (plus
+    addressing)."""
     if tag is None:
         return our_address
     local, _, domain = our_address.partition("@")
     return f"{local}+{tag}@{domain}"
-
-
-def with_tag(subject: str, tag: GameTag | None) -> str:
-    return f"{subject} [{tag}]" if tag else subject
 
 
 @dataclass(frozen=True)
@@ -54,7 +56,7 @@ class Picture:
 
 
 def compose(our_address: str, to: str, subject: str, text: str, *,
-            tag: GameTag | None = None, game_id: int | None = None,
+            tag: Tag | None = None, game_id: int | None = None,
             in_reply_to: str | None = None, references: Sequence[str] = (),
             message_id: str | None = None, picture: Picture | None = None,
             auto: str = "auto-replied") -> EmailMessage:
@@ -62,7 +64,7 @@ def compose(our_address: str, to: str, subject: str, text: str, *,
     mail = EmailMessage()
     mail["From"] = display_address(our_address, SENDER_NAME)
     mail["To"] = to
-    mail["Subject"] = with_tag(subject, tag)
+    mail["Subject"] = clean_header(subject, SUBJECT_LIMIT) or "commandpost"
     mail["Reply-To"] = reply_address(our_address, tag)
     mail["Date"] = formatdate(localtime=False, usegmt=True)
     mail["Message-ID"] = message_id or make_msgid(domain=domain_of(our_address))

@@ -15,7 +15,7 @@ from ..scheduler import Scheduler
 from ..service import GameService
 from ..storage import StorageError
 from .gateway import EmailGateway
-from .server import poll_imap, start_smtp_server
+from .server import poll_imap, start_smtp_server, tls_context
 
 log = logging.getLogger(__name__)
 OUTBOX_SECONDS = 5.0  # how often notifications queued by other transports are looked for
@@ -93,6 +93,7 @@ def main(argv: list[str]) -> int:
         if not settings.email_address:
             raise ConfigError("set COMMANDPOST_EMAIL_ADDRESS (the address players write to) to "
                               "run the e-mail gateway")
+        tls_context(settings)  # a certificate that cannot be loaded stops us at once
     except ConfigError as err:
         print(f"commandpost: {err}")
         return 2

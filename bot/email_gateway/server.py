@@ -21,7 +21,7 @@ from typing import Any
 import aioimaplib
 from aiosmtpd.smtp import SMTP
 
-from ..config import Settings
+from ..config import ConfigError, Settings
 from .gateway import EmailGateway
 from .outbound import domain_of
 
@@ -56,14 +56,34 @@ class InboundHandler:
         return "250 OK"
 
 
+def tls_context(settings: Settings) -> ssl.SSLContext | None:
+    """The server's TLS context when a certificate and its key are configured (STARTTLS is
+    then offered, not required: a sending server that cannot do TLS still gets through)."""
+    if not settings.email_tls_cert and not settings.email_tls_key:
+        return None
+    if not settings.email_tls_cert or not settings.email_tls_key:
+        raise ConfigError("set both COMMANDPOST_EMAIL_TLS_CERT and COMMANDPOST_EMAIL_TLS_KEY "
+                          "(PEM files) to offer STARTTLS, or neither")
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    try:
+        context.load_cert_chain(settings.email_tls_cert, settings.email_tls_key)
+    except (OSError, ssl.SSLError) as err:
+        raise ConfigError(f"cannot load the TLS certificate {settings.email_tls_cert} with "
+                          f"its key {settings.email_tls_key}: {err}") from err
+    return context
+
+
 async def start_smtp_server(gateway: EmailGateway, host: str, port: int) -> asyncio.Server:
-    """The SMTP server listening on ``host:port`` (port 0: any free port)."""
+    """The SMTP server listening on ``host:port`` (port 0: any free port), offering
+    STARTTLS when a certificate is configured."""
     handler = InboundHandler(gateway)
     limit = gateway.settings.email_max_bytes * OVERSIZE_FACTOR
+    context = tls_context(gateway.settings)
     loop = asyncio.get_running_loop()
     return await loop.create_server(
         lambda: SMTP(handler, data_size_limit=limit, enable_SMTPUTF8=True,
-                     hostname=handler.domain, ident="commandpost"), host, port)
+                     hostname=handler.domain, ident="commandpost", tls_context=context),
+        host, port)
 
 
 async def poll_imap_once(gateway: EmailGateway, settings: Settings) -> int:

@@ -163,3 +163,60 @@ async def mail(email_settings: Settings,
     await delivering
     server.close()
     await service.close()
+
+
+def _quoted(mail: EmailMessage) -> str:
+    return "\n".join("> " + line for line in text_of(mail).splitlines())
+
+
+def _reply_headers(sender: str, to_mail: EmailMessage, subject: str | None) -> list[str]:
+    refs = (str(to_mail.get("References", "")) + " " + str(to_mail["Message-ID"])).strip()
+    return [f"From: {sender}", f"To: {to_mail['Reply-To']}",
+            f"Subject: {subject if subject is not None else 'Re: ' + str(to_mail['Subject'])}",
+            f"Message-ID: {make_msgid(domain='players.test')}",
+            f"In-Reply-To: {to_mail['Message-ID']}", f"References: {refs}",
+            "Date: Tue, 24 Nov 2026 10:00:00 +0000", "MIME-Version: 1.0"]
+
+
+def thunderbird_reply(sender: str, to_mail: EmailMessage, text: str, *,
+                      charset: str = "utf-8", subject: str | None = None) -> bytes:
+    """A reply as Thunderbird writes it: 8-bit text/plain (format=flowed), the answer on
+    top, then the attribution line and the quoted mail, then the signature."""
+    body = (f"{text}\n\nOn 24/11/2026 09:58, commandpost wrote:\n{_quoted(to_mail)}\n\n"
+            f"-- \nSent with care\n")
+    head = _reply_headers(sender, to_mail, subject) + [
+        f"Content-Type: text/plain; charset={charset}; format=flowed",
+        "Content-Transfer-Encoding: 8bit", "User-Agent: Mozilla Thunderbird"]
+    return ("\r\n".join(head) + "\r\n\r\n").encode() + \
+        body.replace("\n", "\r\n").encode(charset)
+
+
+def gmail_reply(sender: str, to_mail: EmailMessage, text: str, *,
+                subject: str | None = None) -> bytes:
+    """A reply as Gmail writes it: multipart/alternative with the HTML part first here
+    (as some clients order it), quoted-printable UTF-8, top-posted above the quote."""
+    ours = to_mail["From"].addresses[0].addr_spec
+    attribution = f"On Tue, Nov 24, 2026 at 9:58 AM commandpost <{ours}> wrote:"
+    plain = f"{text}\n\n{attribution}\n\n{_quoted(to_mail)}\n"
+    html = (f"<div dir=\"ltr\">{text.replace(chr(10), '<br>')}</div><br>"
+            f"<div class=\"gmail_quote\">{attribution}<blockquote>...</blockquote></div>")
+    mail = EmailMessage()
+    for line in _reply_headers(sender, to_mail, subject):
+        name, _, value = line.partition(": ")
+        if name != "MIME-Version":
+            mail[name] = value
+    mail.set_content(html, subtype="html", cte="quoted-printable")
+    mail.add_alternative(plain, cte="quoted-printable")
+    return mail.as_bytes(policy=policy.SMTP)
+
+
+@pytest.fixture
+async def game(mail: Mail) -> dict[str, EmailMessage]:
+    """A game by mail between Alice (White, to move) and Bob: the latest mail of each, by
+    address (Bob's key came with the challenge; Alice's with the game's start)."""
+    alice, bob = "alice@players.test", "bob@players.test"
+    await mail.post.send(f"Alice <{alice}>", f"challenge {bob} white")
+    await mail.relay.next_to(alice)
+    offer = await mail.relay.next_to(bob)
+    await mail.post.send(f"Bob <{bob}>", "accept", reply_to=offer)
+    return {bob: await mail.relay.next_to(bob), alice: await mail.relay.next_to(alice)}

@@ -110,7 +110,7 @@ async def test_run_email_gateway_needs_our_address(mail):
 
 @pytest.mark.parametrize(("text", "lines"), [
     ("move c3-d4\n", ("move c3-d4",)),
-    ("\n\n  move   c3-d4  \nboard\n\nGood game!\n", ("move c3-d4", "board")),
+    ("\n\n  move   c3-d4  \nboard\n\nGood game!\n", ("move c3-d4", "board", "Good game!")),
     ("resign\n-- \nAlice\nmove a1-a2", ("resign",)),
     ("draw\n\nOn Mon, 2 Mar 2026, commandpost wrote:\n> move a1-a2", ("draw",)),
     ("> move a1-a2\n> board\n\nboard\n", ("board",)),

@@ -110,6 +110,10 @@ async def test_an_email_players_move_in_a_discord_game_is_posted_with_the_board(
         r = await alice.slash(channel, "challenge", variant="clash", side=1)
         assert not r.ephemeral, r.response.content
         await post.send(f"Eve <{EVE}>", "accept #1")
+        offer = await relay.next_to(EVE)  # From alone is no proof: a keyed mail to confirm
+        assert "To accept challenge #1, reply to this mail" in mail.text_of(offer)
+        assert await service.game(1) is None
+        await post.send(f"Eve <{EVE}>", "accept", reply_to=offer)
         started = await relay.next_to(EVE)
         assert "Game #1 started" in mail.text_of(started), mail.text_of(started)
         await bot.flush()

@@ -1,0 +1,178 @@
+"""The mails about a game: the answer or news, then the game as text — whose turn, the
+deadline, the last turn in full, a text board (the console's, for mail programs that block
+pictures), the last moves and the exact line to send — and the board as a PNG picture.
+
+`GameMails` is part of `EmailGateway` (which provides the service, the address and the
+commands).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Sequence
+from email.message import EmailMessage
+
+from engine import EngineError, Move, get_variant
+
+from ..commands import Commands
+from ..model import Challenge, Game, PlayedMove, Player
+from ..records import END
+from ..service import GameService
+from ..textboard import caption, text_board
+from .inbound import ChallengeTag, GameTag, Tag
+from .outbound import Picture, compose, game_root, reply_address
+
+log = logging.getLogger(__name__)
+LAST_MOVES = 8
+
+
+def game_subject(game: Game) -> str:
+    """The one subject of every mail about ``game``: no key, no move number."""
+    return (f"Game #{game.id}: {game.names[0]} vs {game.names[1]} — "
+            f"{get_variant(game.variant).display_name}")
+
+
+def challenge_subject(challenge: Challenge) -> str:
+    """The one subject of every mail about ``challenge``."""
+    return (f"Challenge #{challenge.id}: {challenge.challenger_name} vs "
+            f"{challenge.opponent_name or 'anyone'} — "
+            f"{get_variant(challenge.variant).display_name}")
+
+
+def _board_png(game: Game, position: object, last: Move | None, result: str) -> bytes | None:
+    """The board as PNG bytes, or None without a renderer (CPU work: run it in a thread)."""
+    try:
+        from renderer import render
+    except ImportError:
+        return None
+    try:
+        return render(position, last_move=last, caption=f"Game #{game.id}: {game.names[0]} vs "
+                                                      f"{game.names[1]}", result=result)
+    except Exception:  # a picture must never stop a mail
+        log.warning("rendering game #%s failed", game.id, exc_info=True)
+        return None
+
+
+class GameMails:
+    """Composing the mails about games and challenges."""
+
+    service: GameService
+    address: str
+    commands: Commands
+
+    async def tag_for(self, player: Player, game: Game) -> GameTag | None:
+        """``player``'s key of ``game`` at its move number now (None: not a player)."""
+        if player.id == 0 or game.side_of(player.id) is None:
+            return None
+        return GameTag(game.id, game.ply, await self.service.game_token(game.id, player.id))
+
+    async def challenge_tag(self, player: Player, challenge: Challenge) -> ChallengeTag:
+        return ChallengeTag(challenge.id,
+                            await self.service.challenge_token(challenge.id, player.id))
+
+    async def game_mail(self, recipient: Player, game: Game, text: str, *,
+                        in_reply_to: str | None = None, references: tuple[str, ...] = (),
+                        message_id: str | None = None, ply: int | None = None,
+                        keyed: bool = True) -> EmailMessage:
+        """A mail about ``game``: ``text``, the game as text, and the board picture. A
+        player's copy carries their key (in Reply-To and as a fallback line)."""
+        tag = await self.tag_for(recipient, game) if keyed else None
+        body = [text, "", *await self.game_text(game, recipient, tag)]
+        picture = await self._picture(game, ply)
+        if picture is None:
+            body += ["", "(No board picture: the renderer is not available.)"]
+        return compose(self.address, recipient.address, game_subject(game), "\n".join(body),
+                       tag=tag, game_id=game.id,
+                       in_reply_to=in_reply_to or game_root(game.id, self.address),
+                       references=references, message_id=message_id, picture=picture,
+                       auto="auto-replied" if in_reply_to else "auto-generated")
+
+    async def game_text(self, game: Game, reader: Player, tag: Tag | None) -> list[str]:
+        """The game as text: state, last turn, text board, moves, what to send."""
+        rules = get_variant(game.variant)
+        played = await self.service.played_moves(game.id)
+        position = await self.service.position(game)
+        lines = [self.commands.describe(game)]
+        last = _last_turn(played)
+        if last:
+            lines.append(f"Last turn: {game.names[last[0].side]} "
+                         f"({rules.side_names[last[0].side]}): "
+                         + ", ".join(m.text for m in last) + ".")
+        marked = await self._marked(game)
+        lines += ["", text_board(rules, position, marked)]
+        lines += [""] if game.is_over else [caption(rules, position), ""]
+        lines += _move_list(played, rules.side_names)
+        lines += ["", *await self._what_to_send(game, reader, tag)]
+        return lines
+
+    async def _what_to_send(self, game: Game, reader: Player, tag: Tag | None) -> list[str]:
+        side = game.side_of(reader.id) if reader.id else None
+        if side is None:
+            watching = reader.id and any(w.id == reader.id
+                                         for w in await self.service.watchers(game.id))
+            if game.is_over:
+                return ["The game is over."]
+            return ([f"You are watching this game; `unwatch #{game.id}` stops these mails."]
+                    if watching else [f"You do not play in this game; `watch #{game.id}` mails "
+                                      f"you its every move."])
+        if game.is_over:
+            what = ["The game is over. Reply with `export` for its record, or `board` for "
+                    "the final position."]
+        elif game.to_move == side:
+            example = (await self.service.legal_moves(game) or ["c3-d4"])[0]
+            what = ["Your move. Reply to this mail with your move on the first line, "
+                    "for example:", f"    move {example}",
+                    "(or `moves` for the legal moves, `board`, `draw`, `resign`, `takeback`, "
+                    "`help`)."]
+        else:
+            what = [f"It is {game.names[game.to_move]}'s turn: you get a mail when they have "
+                    f"moved. Meanwhile you may reply with `board`, `draw`, `resign`, "
+                    f"`takeback`, `export` or `help`."]
+        if tag is not None:
+            what += ["", f"This mail's reply address carries your key for the game: "
+                         f"{reply_address(self.address, tag)} (if your mail program does not "
+                         f"reply to it, write to it)."]
+        return what
+
+    async def _marked(self, game: Game) -> list[str]:
+        move = await self._last_move(game, game.ply)
+        if move is None:
+            return []
+        return [node for step in move.steps for node in (step.origin, step.target) if node]
+
+    async def _picture(self, game: Game, ply: int | None) -> Picture | None:
+        ply = game.ply if ply is None else max(0, min(ply, game.ply))
+        position = await self.service.position(game, ply)
+        last = await self._last_move(game, ply)
+        result = self.service.describe_result(game) if game.is_over else ""
+        png = await asyncio.to_thread(_board_png, game, position, last, result)
+        return Picture(png, f"game-{game.id}-{ply}.png") if png else None
+
+    async def _last_move(self, game: Game, ply: int) -> Move | None:
+        if ply == 0:
+            return None
+        played = await self.service.played_moves(game.id)
+        if ply > len(played) or played[ply - 1].text == END:
+            return None
+        before = await self.service.position(game, ply - 1)
+        try:
+            return get_variant(game.variant).parse_move(before, played[ply - 1].text)
+        except EngineError:
+            return None
+
+
+def _last_turn(played: list[PlayedMove]) -> list[PlayedMove]:
+    """The steps of the last turn, in full (the turn in progress if one is)."""
+    if not played:
+        return []
+    turn = played[-1].turn
+    return [m for m in played if m.turn == turn]
+
+
+def _move_list(played: list[PlayedMove], side_names: Sequence[str]) -> list[str]:
+    if not played:
+        return ["No moves yet."]
+    shown = [f"  {m.ply + 1}. {side_names[m.side]}: {m.text}" for m in played[-LAST_MOVES:]]
+    more = "" if len(played) <= LAST_MOVES else f" (the last {LAST_MOVES} of {len(played)})"
+    return [f"Moves{more}:", *shown]

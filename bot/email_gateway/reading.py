@@ -1,0 +1,125 @@
+"""Reading what people write: text normalised the way mail programs and phones mangle it,
+header values made safe, and the one command line found among greetings and sign-offs.
+
+The command of a mail is the first line (above any quoted text) that starts with a command
+word or looks like a move; the lines before it (``Hi Bob,``, ``Thanks for the game!``) are
+skipped. A word that gives a game or a challenge up (``resign``, ``draw``, ...) counts only
+on a short line, so that ``Draw is not what I want`` is not read as a draw offer.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable, Sequence
+from email.errors import HeaderParseError
+from email.header import decode_header
+
+NAME_CHARS = 64  # a display name taken from a mail is cut to this length
+SUBJECT_CHARS = 120  # a subject taken from a mail is cut to this length
+# what phones and word processors type instead of the plain characters of a command
+TRANSLATE = str.maketrans({
+    **dict.fromkeys("\u201c\u201d\u201e\u201f\u2033\u00ab\u00bb", '"'),
+    **dict.fromkeys("\u2018\u2019\u201a\u201b\u2032", "'"),
+    **dict.fromkeys("\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe63\uff0d", "-"),
+    **dict.fromkeys("\u00a0\u2007\u202f\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2008"
+                    "\u2009\u200a\u3000", " "),
+    **dict.fromkeys("\u200b\u200c\u200d\u2060\ufeff\u00ad", None),
+})
+QUOTES = "\"'`*_"  # around a command: quoted or marked bold/italic by a mail program
+# a move: letters of a piece, then a point (file a-o, rank 1-16), then more points, marks
+MOVE_WORD = re.compile(r"^[A-Za-z]{0,3}[a-oA-O](?:1[0-6]|[1-9])(?:[-x:=/+*#,]*"
+                       r"[A-Za-z]{0,3}(?:[a-oA-O](?:1[0-6]|[1-9]))?)*[!?+#]*$")
+# words that end a game or answer a challenge: only on a line of at most this many words
+FINAL_WORDS = frozenset({"resign", "abort", "draw", "end", "takeback", "accept", "decline",
+                         "cancel", "stop", "back", "vacation"})
+FINAL_LINE_WORDS = 3
+
+
+def normalise(text: str) -> str:
+    """``text`` with curly quotes, dashes and odd spaces made plain, and NFC composed."""
+    return unicodedata.normalize("NFC", text).translate(TRANSLATE)
+
+
+def decode_header_value(raw: str) -> str | None:
+    """A raw header value decoded: encoded-words (RFC 2047), or 8-bit bytes (UTF-8, else
+    Windows-1252); None when it cannot be decoded faithfully (a broken encoded-word, an
+    unknown charset), so that no mojibake is ever stored or sent on."""
+    if any("\udc80" <= c <= "\udcff" for c in raw):
+        data = raw.encode("utf-8", "surrogateescape")
+        try:
+            return data.decode("utf-8")
+        except UnicodeDecodeError:
+            return data.decode("cp1252", "replace")
+    try:
+        words = decode_header(raw)
+        text = "".join(w.decode(charset or "ascii") if isinstance(w, bytes) else w
+                       for w, charset in words)
+    except (LookupError, UnicodeError, ValueError, HeaderParseError):
+        return None
+    return None if "\ufffd" in text or "=?" in text else text
+
+
+def clean_header(value: object, limit: int) -> str:
+    """A decoded header value made safe to store and to send again: no control characters
+    (NUL, CR, LF, ...), no replacement characters left by a broken encoding, one space
+    between words, at most ``limit`` characters."""
+    text = str(value or "")
+    if any("\udc80" <= c <= "\udcff" for c in text):  # 8-bit bytes of a raw header
+        raw = text.encode("utf-8", "surrogateescape")
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError:  # not UTF-8: the 8-bit charset of the West, as mail is
+            text = raw.decode("cp1252", "replace")
+    text = unicodedata.normalize("NFC", text)
+    text = "".join(" " if unicodedata.category(c) in ("Cc", "Cf", "Zl", "Zp", "Cs") else c
+                   for c in text if c != "\ufffd")
+    text = " ".join(text.split())
+    if len(text) > limit:
+        text = text[:limit - 1].rstrip() + "…"
+    return text
+
+
+def first_word(line: str) -> str:
+    """The first word of ``line``, lower case, without quotes or closing punctuation."""
+    words = line.strip(QUOTES + " ").split()
+    return words[0].strip(QUOTES).rstrip("!?.,:;").lower() if words else ""
+
+
+def looks_like_move(line: str) -> bool:
+    """Whether ``line`` starts with something written like a move (``Ee5``, ``c3-d4``,
+    ``a1-a3/B``, ``Ha1-a3, Nb1-c3``)."""
+    words = line.strip(QUOTES + " ").split()
+    return bool(words) and bool(MOVE_WORD.match(words[0].strip(QUOTES).rstrip(".,;")))
+
+
+def is_command_line(line: str, words: Iterable[str]) -> bool:
+    """Whether ``line`` is a command: a command word first (a final one only on a short
+    line), or a move."""
+    word = first_word(line)
+    if word in words:
+        return word not in FINAL_WORDS or len(line.split()) <= FINAL_LINE_WORDS
+    return looks_like_move(line)
+
+
+def command_line(line: str) -> str:
+    """The command as the commands read it: without quotes, the first word's punctuation
+    (``Help!``) and a trailing full stop."""
+    text = line.strip(QUOTES + " ")
+    words = text.split()
+    if not words:
+        return ""
+    head = words[0].strip(QUOTES)
+    if head.rstrip("!?.,:;").lower().isalpha():
+        head = head.rstrip("!?.,:;")
+    rest = " ".join(words[1:]).strip(QUOTES + " ").rstrip(".!")
+    return f"{head} {rest}".strip() if rest else head
+
+
+def find_command(lines: Sequence[str], words: Iterable[str]) -> int | None:
+    """The index of the command line among ``lines``, or None."""
+    words = frozenset(words)
+    for k, line in enumerate(lines):
+        if is_command_line(line, words):
+            return k
+    return None

@@ -1,0 +1,245 @@
+"""Keys, not From, carry authority; every answer can be answered: each problem a player met
+by mail, as a test over real SMTP on loopback with replies written the way Thunderbird and
+Gmail write them."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+import pytest
+
+from bot.email_gateway.inbound import ADDRESS_TAG
+from bot.rules_docs import as_plain_text, rules_part
+from engine import get_variant
+
+from .conftest import gmail_reply, thunderbird_reply
+
+ALICE = "alice@players.test"
+BOB = "bob@players.test"
+OURS = "play@games.test"
+
+
+async def _legal(mail, game_id: int = 1) -> str:
+    return (await mail.service.legal_moves(await mail.service.game(game_id)))[0]
+
+
+async def _names(service) -> dict[str, str]:
+    async with service.db.snapshot() as s:
+        rows = await s.all("SELECT address, display_name FROM players ORDER BY id")
+    return {r["address"]: r["display_name"] for r in rows}
+
+
+def _key(mail_message) -> str:
+    found = ADDRESS_TAG.search(str(mail_message["Reply-To"]))
+    assert found, mail_message["Reply-To"]
+    return found[0][1:-1]
+
+
+async def test_a_refusal_keeps_the_key_and_the_thread(mail, game):
+    """'Not your turn' comes back with Bob's key and in the game's thread."""
+    move = await _legal(mail)
+    await mail.post.send(f"Bob <{BOB}>", f"move {move}", reply_to=game[BOB])
+    answer = await mail.relay.next_to(BOB)
+    bob_token = await mail.service.game_token(1, 2)
+    assert str(answer["Reply-To"]) == f"play+1.0.{bob_token}@games.test"
+    assert answer["Subject"] == "Game #1: Alice vs bob — Clash of Command"
+    assert answer["In-Reply-To"] == mail.post.sent[-1]["Message-ID"]
+    assert "<game-1@games.test>" in answer["References"]
+    assert mail.text_of(answer).startswith("It is not your turn in game #1")
+    assert (await mail.service.game(1)).ply == 0
+
+
+async def test_a_command_without_a_key_is_answered_with_the_keyed_address(mail, game):
+    """No going round in circles: the refusal carries the key, so replying to it works."""
+    move = await _legal(mail)
+    await mail.post.send(f"Alice <{ALICE}>", f"move {move}")  # a new mail, not a reply
+    answer = await mail.relay.next_to(ALICE)
+    token = await mail.service.game_token(1, 1)
+    assert mail.text_of(answer) == (
+        "`move` changes a game, so I carry it out only from a reply that carries your key "
+        "(the address of a mail I sent you), but your mail carries no key. Nothing was "
+        "changed. Send `move` as a reply to the latest mail of the game or challenge, or "
+        "write to its address listed below.\r\n\r\n"
+        "Your games and challenges, each with the address to write to:\r\n"
+        f"  Game #1: Alice vs bob (Clash of Command), your move: play+1.0.{token}@games.test"
+        "\r\n")
+    assert str(answer["Reply-To"]) == f"play+1.0.{token}@games.test"
+    assert (await mail.service.game(1)).ply == 0
+    await mail.post.send(f"Alice <{ALICE}>", f"move {move}", reply_to=answer)
+    assert mail.text_of(await mail.relay.next_to(ALICE)).startswith(f"{move} played in game #1")
+
+
+async def test_a_forged_accept_starts_no_game(mail):
+    """A forged `accept #1` from Bob's address is answered to Bob, with the key to confirm."""
+    await mail.post.send(f"Alice <{ALICE}>", "challenge bob@players.test")
+    await mail.relay.next_to(ALICE)
+    offer = await mail.relay.next_to(BOB)
+    await mail.post.send(f"Bob <{BOB}>", "accept #1")  # From alone: anyone can write it
+    answer = await mail.relay.next_to(BOB)
+    assert mail.text_of(answer).startswith(
+        "To accept challenge #1, reply to this mail with `accept` on the first line: its reply "
+        "address carries your key for the challenge, which is how I know that the mail comes "
+        "from you. Nothing was changed yet.")
+    assert await mail.service.game(1) is None
+    assert (await mail.service.challenges())[0].status == "open"
+    assert _key(answer) == _key(offer)  # the same key Bob got with the challenge
+    await mail.post.send(f"Bob <{BOB}>", "accept", reply_to=answer)
+    started = await mail.relay.next_to(BOB)
+    assert mail.text_of(started).startswith("Challenge #1 accepted. Game #1 started")
+
+
+async def test_another_players_key_does_nothing(mail, game):
+    await mail.post.send(f"Bob <{BOB}>", "resign", reply_to=game[ALICE])
+    answer = await mail.relay.next_to(BOB)
+    assert mail.text_of(answer).startswith(
+        f"Wrong sender: the key of this mail was sent to another address than {BOB}, so I "
+        f"did not carry out your command.")
+    assert _key(answer).endswith(await mail.service.game_token(1, 2))  # Bob's own key
+    assert not (await mail.service.game(1)).is_over
+
+
+async def test_a_name_changes_only_by_the_name_command_with_a_key(mail, game):
+    await mail.post.send(f"Alice the Cheater <{ALICE}>", "board", reply_to=game[ALICE])
+    await mail.relay.next_to(ALICE)
+    await mail.post.send(f"Alice <{ALICE}>", "name Alice Liddell")  # no key
+    refused = mail.text_of(await mail.relay.next_to(ALICE))
+    assert refused.startswith("`name` changes your settings, so I carry it out only from a reply")
+    assert (await _names(mail.service))[ALICE] == "Alice"
+    await mail.post.send(f"Alice <{ALICE}>", "name Alice Liddell", reply_to=game[ALICE])
+    answer = await mail.relay.next_to(ALICE)
+    assert mail.text_of(answer).startswith("Your name is Alice Liddell now.")
+    assert (await _names(mail.service))[ALICE] == "Alice Liddell"
+
+
+@pytest.mark.parametrize(("text", "start"), [
+    ("Help!", "help: "),
+    ("Hello, I would like to play a game.", "I found no command in your mail."),
+    ("\u201erules clash\u201c", "rules"),
+    ("Thanks for the game, Bob!", "I found no command in your mail."),
+])
+async def test_an_unknown_first_line_is_not_read_as_a_move(mail, text, start):
+    await mail.post.send("Carol <carol@players.test>", text)
+    answer = mail.text_of(await mail.relay.next_to("carol@players.test"))
+    if start == "help: ":
+        assert answer.startswith("Commands (`help WORD` for examples)")
+    elif start == "rules":  # the rules document, as `rules clash` shows it everywhere
+        shown = as_plain_text(rules_part(get_variant("clash"), "").markdown)
+        assert answer.splitlines()[0] == shown.splitlines()[0]
+    else:
+        assert answer.startswith(start)
+    assert "`move` changes a game" not in answer
+
+
+async def test_an_unreadable_reply_gets_the_help_of_its_state(mail, game):
+    await mail.post.send(f"Alice <{ALICE}>", "Hello Bob, nice to meet you!", reply_to=game[ALICE])
+    answer = await mail.relay.next_to(ALICE)
+    text = mail.text_of(answer)
+    assert text.startswith("I found no command in your mail. Write it on the first line, above "
+                           "any quoted text; what you may send is below.")
+    assert "Your move. Reply to this mail with your move on the first line" in text
+    assert "+1.0." in str(answer["Reply-To"])
+
+
+async def test_greetings_and_signatures_around_a_move_from_thunderbird(mail, game):
+    move = await _legal(mail)
+    dashed = move.replace("-", "\u2013")  # as a word processor types it
+    raw = thunderbird_reply(f"Alice <{ALICE}>", game[ALICE],
+                            f"Hi Bob,\n\n{dashed}\n\nCheers,\nAlice")
+    await mail.post.send(ALICE, raw=raw, to=str(game[ALICE]["Reply-To"]))
+    answer = mail.text_of(await mail.relay.next_to(ALICE))
+    assert answer.startswith(f"{move} played in game #1. bob (Black) is to move.\r\n\r\n")
+    assert [m.text for m in await mail.service.played_moves(1)] == [move]
+
+
+async def test_a_gmail_reply_html_first_with_a_quote_below(mail, game):
+    move = await _legal(mail)
+    raw = gmail_reply(f"Alice <{ALICE}>", game[ALICE], f"move\u00a0{move}")
+    await mail.post.send(ALICE, raw=raw, to=str(game[ALICE]["Reply-To"]))
+    answer = mail.text_of(await mail.relay.next_to(ALICE))
+    assert answer.startswith(f"{move} played in game #1.")
+
+
+async def test_a_latin_1_reply_is_read(mail, game):
+    raw = thunderbird_reply(f"Al\u00efce <{ALICE}>", game[ALICE], "Bonjour, \u00e7a va?\nboard",
+                            charset="iso-8859-1")
+    await mail.post.send(ALICE, raw=raw, to=str(game[ALICE]["Reply-To"]))
+    answer = mail.text_of(await mail.relay.next_to(ALICE))
+    assert answer.startswith("Game #1: Alice (White) vs bob (Black), Clash of Command")
+
+
+async def test_one_subject_per_game_and_a_threaded_chain(mail, game):
+    subjects, latest = set(), game
+    for mover, other in ((ALICE, BOB), (BOB, ALICE), (ALICE, BOB)):
+        await mail.post.send(mover, f"move {await _legal(mail)}", reply_to=latest[mover])
+        answer = await mail.relay.next_to(mover)
+        news = await mail.relay.next_to(other)
+        assert answer["In-Reply-To"] == mail.post.sent[-1]["Message-ID"]
+        assert mail.post.sent[-1]["Message-ID"] in answer["References"]
+        subjects |= {answer["Subject"], news["Subject"]}
+        latest = {mover: answer, other: news}
+    assert subjects == {"Game #1: Alice vs bob — Clash of Command"}
+    assert re.search(r"[0-9a-f]{20}", str(subjects)) is None
+
+
+async def test_the_text_board_whose_turn_the_last_turn_and_the_line_to_send(mail, game):
+    move = await _legal(mail)
+    await mail.post.send(f"Alice <{ALICE}>", f"move {move}", reply_to=game[ALICE])
+    await mail.relay.next_to(ALICE)
+    news = mail.text_of(await mail.relay.next_to(BOB))
+    assert f"Last turn: Alice (White): {move}." in news
+    assert "\r\n9  b     c     c     c     c\r\n" in news  # the console's text board
+    assert "Black to move, move 1." in news
+    example = await _legal(mail)
+    assert f"Your move. Reply to this mail with your move on the first line, for example:\r\n" \
+           f"    move {example}\r\n" in news
+    token = await mail.service.game_token(1, 2)
+    assert (f"This mail's reply address carries your key for the game: "
+            f"play+1.1.{token}@games.test") in news
+    assert news.index("Last turn") < news.index("9  b")  # all above the picture
+
+
+async def test_an_html_only_reply_and_a_move_after_the_end_keep_the_key(mail, game):
+    await mail.post.send(f"Alice <{ALICE}>", html="<p>moves</p>", reply_to=game[ALICE])
+    answer = await mail.relay.next_to(ALICE)
+    assert mail.text_of(answer).startswith("Your mail has only an HTML version")
+    assert "+1.0." in str(answer["Reply-To"]) and answer["Subject"].startswith("Game #1: ")
+    await mail.post.send(f"Bob <{BOB}>", "resign", reply_to=game[BOB])
+    await mail.relay.next_to(BOB)
+    over = await mail.relay.next_to(ALICE)
+    await mail.post.send(f"Alice <{ALICE}>", "move a1-a3/B", reply_to=over)
+    answer = await mail.relay.next_to(ALICE)
+    assert mail.text_of(answer).startswith("Game #1 is over: Alice (White) wins: bob resigned")
+    assert "+1.0." in str(answer["Reply-To"])
+
+
+async def test_a_game_command_from_someone_with_nothing_in_progress(mail):
+    await mail.post.send("Carol <carol@players.test>", "move c3-d4")
+    answer = await mail.relay.next_to("carol@players.test")
+    assert mail.text_of(answer) == (
+        "You have no game or challenge in progress, so there is nothing for `move` to change. "
+        "Write `help` for the commands, or `challenge ADDRESS` to start a game.\r\n")
+    assert str(answer["Reply-To"]) == OURS
+
+
+@pytest.mark.parametrize(("results", "answered"), [
+    ("mx.games.test; dkim=pass header.d=players.test; spf=fail", True),
+    ("mx.games.test; dmarc=pass header.from=players.test", True),
+    ("mx.games.test; dkim=pass header.d=evilplayers.test; spf=fail", False),
+    ("other.test; dmarc=pass header.from=players.test", False),
+])
+async def test_a_trusted_front_server_must_have_verified_the_sender(mail, results, answered):
+    mail.gateway.settings = replace(mail.gateway.settings,
+                                    email_trusted_authserv="mx.games.test")
+    await mail.post.send("Carol <carol@players.test>", "help",
+                         headers={"Authentication-Results": results})
+    assert (await mail.relay.nothing_to("carol@players.test")) is not answered
+
+
+async def test_a_reply_to_the_bare_address_finds_the_key_in_the_quoted_fallback_line(mail, game):
+    """A mail program that ignores Reply-To: the key is read from the quoted game mail."""
+    move = await _legal(mail)
+    raw = thunderbird_reply(f"Alice <{ALICE}>", game[ALICE], f"move {move}")
+    raw = raw.replace(str(game[ALICE]["Reply-To"]).encode(), OURS.encode(), 1)  # To: only
+    await mail.post.send(ALICE, raw=raw, to=OURS)
+    assert mail.text_of(await mail.relay.next_to(ALICE)).startswith(f"{move} played in game #1")
