@@ -110,7 +110,8 @@ def _changed(status: str) -> int:
 
 
 # --- errors ------------------------------------------------------------------------------
-_STORAGE_FAULTS = (asyncpg.PostgresConnectionError, asyncpg.InterfaceError, OSError,
+# (a lost connection is a ConnectionError; not every OSError inside a transaction is one)
+_STORAGE_FAULTS = (asyncpg.PostgresConnectionError, asyncpg.InterfaceError, ConnectionError,
                    asyncpg.InsufficientResourcesError, asyncpg.OperatorInterventionError,
                    asyncpg.PostgresSystemError)
 
@@ -191,7 +192,7 @@ async def open_postgres(url: str, migrations: Sequence[Migration] = MIGRATIONS,
     """Connect to the server at ``url`` and bring the schema up to date."""
     try:
         pool = await asyncpg.create_pool(url, min_size=1, max_size=pool_size, init=_setup)
-    except (*_STORAGE_FAULTS, asyncpg.PostgresError) as err:
+    except (*_STORAGE_FAULTS, asyncpg.PostgresError, OSError) as err:
         raise StorageError(f"cannot connect to the PostgreSQL database: {err}") from err
     db = PostgresDatabase(url, pool)
     try:

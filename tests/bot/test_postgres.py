@@ -10,6 +10,7 @@ import sys
 from collections import Counter
 from pathlib import Path
 
+import asyncpg
 import pytest
 
 from bot import db_copy
@@ -92,6 +93,22 @@ async def test_a_migration_may_give_postgresql_its_own_statements(postgres_serve
 async def test_a_server_that_cannot_be_reached_is_a_storage_error(tmp_path):
     with pytest.raises(StorageError, match="cannot connect to the PostgreSQL database"):
         await open_database(f"postgresql://nobody@/nothing?host={tmp_path}")
+
+
+async def test_a_connection_lost_inside_a_transaction_is_a_storage_error(postgres_server):
+    url = await postgres_server.create()
+    db = await open_postgres(url)
+    with pytest.raises(StorageError, match="the PostgreSQL database cannot be used"):
+        async with db.transaction() as s:
+            pid = (await s.one("SELECT pg_backend_pid() AS pid"))["pid"]
+            admin = await asyncpg.connect(url)
+            await admin.execute("SELECT pg_terminate_backend($1)", pid)
+            await admin.close()
+            await s.one("SELECT 1 AS x")
+    async with db.snapshot() as s:  # the pool replaces the connection it lost
+        assert (await s.one("SELECT 1 AS x"))["x"] == 1
+    await db.close()
+    await postgres_server.drop(url)
 
 
 def test_the_configured_url_is_kept_as_a_url():
