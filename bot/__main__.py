@@ -4,6 +4,7 @@
   a local console game on the default database.
 * ``commandpost console`` — the local console; ``commandpost discord`` — the Discord bot;
   ``commandpost discord sync`` — upload the bot's slash commands now.
+* ``commandpost db check`` — a full check of the database and a replay of every game.
 * ``commandpost render VARIANT [POSITION] -o FILE`` and ``commandpost gallery DIR`` —
   board pictures.
 * ``commandpost diagrams docs/rules`` — the pictures of the rules documents.
@@ -23,8 +24,8 @@ COMMANDS = {
     "discord": "bot.discord_bot.app",
     "render": "bot.render_cli",
     "gallery": "bot.render_cli:gallery_main",
+    "db": "bot.db_copy",  # `db copy` there; `db check` handed on to bot.dbcheck
     "diagrams": "bot.rules_diagrams:diagrams_main",
-    "db": "bot.db_copy",
 }
 
 

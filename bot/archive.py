@@ -6,6 +6,7 @@ and verify a stored game by replaying it from its start position and move list.
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -63,7 +64,7 @@ class Archive:
         record's time control. The players take the sides whose tags bear their names (the
         sender plays the first side when neither is named); imported games are unrated.
         Players import through `offer_import`: the opponent accepts the game first."""
-        plan = _read_import(text, sender, opponent)
+        plan = await asyncio.to_thread(_read_import, text, sender, opponent)  # CPU work
         if isinstance(plan, Refusal):
             return plan
         async with self.db.transaction() as s:
@@ -75,7 +76,7 @@ class Archive:
         """Offer ``opponent`` to continue a recorded game: a challenge carrying the record
         (checked now), which becomes the game when they accept (nobody is put into a game
         without asking)."""
-        plan = _read_import(text, sender, opponent)
+        plan = await asyncio.to_thread(_read_import, text, sender, opponent)  # CPU work
         if isinstance(plan, Refusal):
             return plan
         now = self.now()
@@ -100,7 +101,7 @@ class Archive:
     async def _accept_import(self, s: Session, challenge: Challenge, challenger: Player,
                              sender: Player, now: float) -> Result:
         """Accepting a challenge that carries a record: the recorded game, continued."""
-        plan = _read_import(challenge.record or "", challenger, sender)
+        plan = await asyncio.to_thread(_read_import, challenge.record or "", challenger, sender)
         if isinstance(plan, Refusal):
             return plan
         game = await self._store_import(s, plan, challenge.place, challenger, sender, now,
@@ -158,25 +159,31 @@ class Archive:
         game, played = await self._game_with_moves(game_id)
         if game is None:
             return [f"there is no game #{game_id}"]
-        rules = get_variant(game.variant)
-        problems = []
-        if [p.ply for p in played] != list(range(game.ply)):
-            problems.append(f"the moves are numbered {[p.ply for p in played]}, "
-                            f"expected 0..{game.ply - 1}")
-        try:
-            steps = list(replay(rules, rules.parse_position(game.start_fen), _turns(played)))
-        except (RecordError, EngineError) as err:
-            return problems + [f"the moves do not replay: {err}"]
-        for p, step in zip(played, steps, strict=True):
-            fen = rules.format_position(step.position)
-            if fen != p.fen or p.partial != step.position.in_progress or p.side != step.side:
-                problems.append(f"step {p.ply} ({p.text}) stored {p.fen!r}, replay gives {fen!r}")
-        final = rules.format_position(steps[-1].position) if steps else game.start_fen
-        if final != game.fen:
-            problems.append(f"the game holds {game.fen!r}, replay gives {final!r}")
-        if game.turns != sum(1 for p in played if not p.partial):
-            problems.append(f"the game counts {game.turns} turns")
-        return problems
+        # a replay is CPU work that a long game makes longer than a few milliseconds
+        return await asyncio.to_thread(_compare, game, played)
+
+
+def _compare(game: Game, played: list[PlayedMove]) -> list[str]:
+    """What differs between a stored game and its replay."""
+    rules = get_variant(game.variant)
+    problems = []
+    if [p.ply for p in played] != list(range(game.ply)):
+        problems.append(f"the moves are numbered {[p.ply for p in played]}, "
+                        f"expected 0..{game.ply - 1}")
+    try:
+        steps = list(replay(rules, rules.parse_position(game.start_fen), _turns(played)))
+    except (RecordError, EngineError) as err:
+        return problems + [f"the moves do not replay: {err}"]
+    for p, step in zip(played, steps, strict=True):
+        fen = rules.format_position(step.position)
+        if fen != p.fen or p.partial != step.position.in_progress or p.side != step.side:
+            problems.append(f"step {p.ply} ({p.text}) stored {p.fen!r}, replay gives {fen!r}")
+    final = rules.format_position(steps[-1].position) if steps else game.start_fen
+    if final != game.fen:
+        problems.append(f"the game holds {game.fen!r}, replay gives {final!r}")
+    if game.turns != sum(1 for p in played if not p.partial):
+        problems.append(f"the game counts {game.turns} turns")
+    return problems
 
 
 def _record_entries(rules: Variant, start: Position,

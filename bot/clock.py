@@ -49,7 +49,7 @@ def parse_days(text: str) -> int | None:
         if word.endswith(suffix):
             word = word[: -len(suffix)].strip()
             break
-    if not word.isdigit() or int(word) not in ALLOWED_DAYS:
+    if not (word.isascii() and word.isdigit()) or int(word) not in ALLOWED_DAYS:
         raise ValueError(time_control_help(text))
     return int(word)
 

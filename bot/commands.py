@@ -9,23 +9,28 @@ then examples). A line that starts with no command word is read as a move.
 from __future__ import annotations
 
 import inspect
+import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from engine import EngineError, all_variants, get_variant
 
+from .boundary import MAX_ID, game_number, no_such, parse_number
 from .clock import describe_days, format_duration, format_time, parse_days
 from .model import Game, Player
 from .posts import DIGEST
-from .results import Done, Refusal, Result
+from .results import STORAGE_DOWN, Done, Reason, Refusal, Result
 from .rules_docs import as_plain_text, rules_part
 from .service import GameService
+from .storage import StorageError
 from .words import plural
 
+log = logging.getLogger(__name__)
 FindPlayer = Callable[[str], Awaitable[Player | Refusal]]
 SIDE_WORDS = {"white": 0, "first": 0, "red": 0, "black": 1, "second": 1, "blue": 1}
 OPEN_WORDS = ("anyone", "open", "anybody")
+NO_SUCH = {"game": Reason.NO_SUCH_GAME, "challenge": Reason.NO_SUCH_CHALLENGE}
 
 
 @dataclass(frozen=True)
@@ -49,11 +54,16 @@ def _reply(result: Result, show: bool = True) -> Reply:
     return Reply(result.message, game=result.game if show else None, record=result.text)
 
 
-def _game_number(args: list[str]) -> tuple[int | None, list[str]]:
-    """The ``#12`` among the words, and the other words."""
+def _game_number(args: list[str], what: str = "game",
+                 ) -> tuple[int | Refusal | None, list[str]]:
+    """The ``#12`` among the words, and the other words; a number too large for anything
+    to have it is refused here, quoting what was typed."""
     for k, word in enumerate(args):
-        if word.startswith("#") and word[1:].isdigit():
-            return int(word[1:]), args[:k] + args[k + 1:]
+        number = game_number(word)
+        if number is not None:
+            if number > MAX_ID:
+                number = Refusal(NO_SUCH[what], no_such(what, word[1:]))
+            return number, args[:k] + args[k + 1:]
     return None, args
 
 
@@ -74,9 +84,13 @@ class Commands:
             return Reply("Type `help` for the commands.", ok=False)
         word = parts[0].lower()
         handler = getattr(self, f"cmd_{word}", None)
-        if handler is None:
-            return await self.cmd_move(sender, place, parts)
-        return await handler(sender, place, parts[1:])
+        try:
+            if handler is None:
+                return await self.cmd_move(sender, place, parts)
+            return await handler(sender, place, parts[1:])
+        except StorageError as err:  # rolled back: the player is told, the host logs why
+            log.error("command %r not carried out: %s", word[:20], err)
+            return Reply(STORAGE_DOWN, ok=False)
 
     # --- help -----------------------------------------------------------------------
     async def cmd_help(self, sender: Player, place: str, args: list[str]) -> Reply:
@@ -196,7 +210,9 @@ class Commands:
     async def _challenge_action(self, sender: Player, place: str, args: list[str],
                                 action: Callable[[Player, int], Awaitable[Result]],
                                 own: bool = False) -> Reply:
-        number, rest = _game_number(args)
+        number, rest = _game_number(args, "challenge")
+        if isinstance(number, Refusal):
+            return _reply(number)
         if rest:
             return _extra(action.__name__, rest)
         found = await self.service.find_challenge(sender, place, number, own=own)
@@ -230,6 +246,8 @@ class Commands:
     async def _game(self, sender: Player, place: str, args: list[str],
                     to_move: bool = False) -> tuple[Game | Refusal, list[str]]:
         number, rest = _game_number(args)
+        if isinstance(number, Refusal):
+            return number, rest
         return await self.service.find_game(sender, place, number, to_move), rest
 
     async def cmd_games(self, sender: Player, place: str, args: list[str]) -> Reply:
@@ -267,12 +285,11 @@ class Commands:
             return _extra("board", rest[1:])
         ply = None
         if rest:
-            try:
-                ply = int(rest[0])
-            except ValueError:
+            ply = parse_number(rest[0].removeprefix("-"))
+            if ply is None:
                 return Reply(f"{rest[0]!r} is not a step number: `board #{game.id} 3` shows "
                              f"the board after step 3.", ok=False)
-            if not 0 <= ply <= game.ply:
+            if rest[0].startswith("-") or not 0 <= ply <= game.ply:
                 return Reply(f"Game #{game.id} has {plural(game.ply, 'step')} so far: say a "
                              f"step from 0 to {game.ply}.", ok=False)
         return Reply(self.describe(game), game=game, ply=ply)

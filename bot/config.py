@@ -5,6 +5,7 @@ variable.
 | ------------------------------------ | ------------------------ | ------------------ |
 | ``COMMANDPOST_DB``                   | ``db_path``              | ``commandpost.db`` |
 | ``COMMANDPOST_DB_SYNC``              | ``db_sync``              | ``full``           |
+| ``COMMANDPOST_DB_DAMAGED``           | ``db_damaged``           | ``refuse``         |
 | ``COMMANDPOST_VACATION_DAYS``        | ``vacation_days``        | ``30``             |
 | ``COMMANDPOST_CHALLENGE_DAYS``       | ``challenge_days``       | ``7``              |
 | ``COMMANDPOST_PICTURES``             | ``pictures_dir``         | ``boards``         |
@@ -50,6 +51,7 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 
 SYNC_MODES = ("full", "normal")
+DAMAGED_MODES = ("refuse", "start")
 RELAY_TLS_MODES = ("auto", "starttls", "tls", "none")
 
 
@@ -67,6 +69,9 @@ class Settings:
     # "full": every accepted move is on disk before it is acknowledged (survives power loss);
     # "normal": it survives a crash of the process but not of the machine, and is faster.
     db_sync: str = field(default="full", metadata={"env": "COMMANDPOST_DB_SYNC"})
+    # "refuse": do not start on a database file that the start-up check finds damaged;
+    # "start": start anyway (logging the damage), e.g. to export games before a restore
+    db_damaged: str = field(default="refuse", metadata={"env": "COMMANDPOST_DB_DAMAGED"})
     # days of vacation (paused clocks) each player may take per calendar year
     vacation_days: float = field(default=30.0, metadata={"env": "COMMANDPOST_VACATION_DAYS"})
     # days after which an unanswered challenge expires
@@ -128,6 +133,9 @@ class Settings:
         if self.db_sync not in SYNC_MODES:
             raise ConfigError(f"COMMANDPOST_DB_SYNC is {self.db_sync!r}; it must be one of "
                               f"{', '.join(SYNC_MODES)}")
+        if self.db_damaged not in DAMAGED_MODES:
+            raise ConfigError(f"COMMANDPOST_DB_DAMAGED is {self.db_damaged!r}; it must be one "
+                              f"of {', '.join(DAMAGED_MODES)}")
         for name in ("vacation_days", "challenge_days"):
             if getattr(self, name) < 0:
                 raise ConfigError(f"{name} must not be negative")
@@ -167,7 +175,8 @@ def _convert(name: str, raw: str, default: object) -> object:
             return float(raw)
         except ValueError:
             raise ConfigError(f"{name} is {raw!r}; it must be a number") from None
-    return raw.strip().lower() if name == "COMMANDPOST_DB_SYNC" else raw
+    return raw.strip().lower() if name in ("COMMANDPOST_DB_SYNC", "COMMANDPOST_DB_DAMAGED") \
+        else raw
 
 
 def add_db_option(parser: argparse.ArgumentParser) -> None:

@@ -29,12 +29,13 @@ from pathlib import Path
 
 from engine import EngineError, Move, get_variant
 
+from . import redact
 from .commands import Commands, Reply
 from .config import ConfigError, Settings, add_db_option, settings_for
 from .model import Game, Notification, Player
 from .picture import game_info, write_png
 from .records import END
-from .results import Reason, Refusal
+from .results import STORAGE_DOWN, Reason, Refusal
 from .scheduler import Scheduler
 from .service import GameService
 from .storage import StorageError
@@ -104,10 +105,11 @@ class Console:
         return await self.service.player(TRANSPORT, name.lower(), name)
 
     async def switch(self, name: str) -> None:
-        if not NAME.fullmatch(name.strip()):
-            self.out(f"{name.strip()!r} is not a name: a name starts with a letter or a digit.")
+        found = await self.find_player(name)
+        if isinstance(found, Refusal):
+            self.out(found.message)
             return
-        self.player = await self.service.player(TRANSPORT, name.strip().lower(), name.strip())
+        self.player = found
         waiting = [g for g in await self.service.games(self.player)
                    if g.to_move == g.side_of(self.player.id)]
         note = (f" Your move in game{'s' if len(waiting) > 1 else ''} "
@@ -132,6 +134,9 @@ class Console:
             return True
         try:
             await self._run(words, line)
+        except StorageError as err:  # rolled back: the player is told, the host logs why
+            log.error("console command not carried out: %s", err)
+            self.out(STORAGE_DOWN)
         except Exception as err:  # an answer, never a traceback; the details go to the log
             log.exception("console command %r failed", line)
             self.out(f"Sorry, that failed ({type(err).__name__}: {err}). "
@@ -147,7 +152,9 @@ class Console:
             else:
                 await self.switch(" ".join(words[1:]))
         else:
-            assert self.player is not None
+            if self.player is None:
+                self.out("Say who you are first: `as NAME`.")
+                return
             reply = await self._command(self.player, words, line)
             await self.show(reply)
         await self.service.deliver(TRANSPORT, self._print_notification)
@@ -308,6 +315,9 @@ def _session(runner: asyncio.Runner, service: GameService, settings: Settings, n
         except KeyboardInterrupt:
             print("^C (line cancelled; Ctrl-D or `quit` leaves)")
             continue
+        except UnicodeDecodeError:
+            print("That line is not UTF-8 text; nothing was done. Type it again.")
+            continue
         try:
             if not runner.run(console.run_line(line)):
                 return 0
@@ -326,6 +336,7 @@ def main(argv: list[str]) -> int:
     except ConfigError as err:
         print(f"commandpost: {err}")
         return 2
+    redact.configure("WARNING")  # failures reach stderr, game keys never
     name = args.name or _login_name()
     return run(settings, name)
 

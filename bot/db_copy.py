@@ -101,14 +101,17 @@ async def _verify(target: PostgresDatabase, say: Callable[[str], None]) -> int:
 
 
 def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="commandpost db",
-                                     description="Tools for the service's database.")
-    commands = parser.add_subparsers(dest="command", required=True)
-    copy_parser = commands.add_parser(
-        "copy", help="copy a SQLite database file into a new, empty PostgreSQL database")
-    copy_parser.add_argument("source", type=Path, help="the SQLite database file")
-    copy_parser.add_argument("target", help="postgresql://user:password@host/database")
-    args = parser.parse_args(argv)
+    """``commandpost db copy ...``; every other ``commandpost db`` action is `bot.dbcheck`'s."""
+    if not argv or argv[0] != "copy":
+        from . import dbcheck
+
+        return dbcheck.main(argv)
+    parser = argparse.ArgumentParser(
+        prog="commandpost db copy",
+        description="Copy a SQLite database file into a new, empty PostgreSQL database.")
+    parser.add_argument("source", type=Path, help="the SQLite database file")
+    parser.add_argument("target", help="postgresql://user:password@host/database")
+    args = parser.parse_args(argv[1:])
     if not is_postgres_url(args.target):
         parser.error(f"the target must be a postgresql:// URL, not {args.target!r}")
     try:

@@ -14,6 +14,11 @@ from typing import ClassVar
 
 from .model import Challenge, Game, Player
 
+# what every transport answers when a command met a storage fault (full disk, locked or
+# read-only database): the transaction was rolled back, so the player may simply try again
+STORAGE_DOWN = ("The service cannot store moves right now; nothing was changed. Please try "
+                "again later.")
+
 
 class Reason(StrEnum):
     """Why a command was refused."""
@@ -54,6 +59,9 @@ class Reason(StrEnum):
     NOT_ON_VACATION = "not-on-vacation"
     # records
     BAD_RECORD = "bad-record"
+    # arguments refused at the service boundary (`bot.boundary`)
+    BAD_INPUT = "bad-input"
+    BAD_DAYS = "bad-days"
 
 
 @dataclass(frozen=True)

@@ -21,11 +21,15 @@ commands live beside it, one topic per module, and are mixed in: challenges
 
 from __future__ import annotations
 
+import asyncio
 import json
+import logging
 import random
+import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
+from typing import TypeVar
 
 from engine import (
     AmbiguousMoveError,
@@ -38,6 +42,7 @@ from engine import (
 
 from . import outbox
 from .archive import Archive
+from .boundary import guard
 from .challenges import ChallengeDesk
 from .clock import (
     Clock,
@@ -56,12 +61,16 @@ from .records import END
 from .results import Done, Reason, Refusal, Result
 from .rooms import Rooms
 from .standings import Standings
-from .storage import Database, Session, StorageError, open_database
+from .storage import DamagedDatabase, Database, Session, StorageError, open_database
 from .tokens import GameTokens
 from .vacations import Vacations
 from .words import or_list
 
 CACHED_GAMES = 512
+SLOW_RULES = 0.002  # seconds of rules work that send it to a worker thread
+T = TypeVar("T")
+_rules_seconds: dict[str, float] = {}  # per variant: the average time of its rules work
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -73,10 +82,44 @@ class _Line:
     boundaries: list[Position]  # positions where a turn ended, the start first
 
 
+async def _rules_work(rules: Variant, work: Callable[..., T], *args: object) -> T:
+    """``work(*args)``: in a worker thread while the variant's rules work takes more than
+    `SLOW_RULES` seconds on average, so that other players are served meanwhile; on the
+    event loop otherwise, where a quick variant's work costs less than a thread hop."""
+    if _rules_seconds.get(rules.name, 0.0) > SLOW_RULES:
+        return await asyncio.to_thread(_timed, rules.name, work, *args)
+    return _timed(rules.name, work, *args)
+
+
+def _timed(variant: str, work: Callable[..., T], *args: object) -> T:
+    started = time.perf_counter()
+    try:
+        return work(*args)
+    finally:  # a moving average: one slow call on a busy machine changes little
+        spent = time.perf_counter() - started
+        _rules_seconds[variant] = 0.9 * _rules_seconds.get(variant, spent) + 0.1 * spent
+
+
+def _play(rules: Variant, position: Position, text: str) -> tuple[str, Position]:
+    """The canonical text of the move ``text`` and the position after it (EngineError if
+    it cannot be played)."""
+    move = rules.parse_move(position, text)
+    return rules.format_move(position, move), rules.make_move(position, move)
+
+
+def _legal_texts(rules: Variant, position: Position, node: str | None) -> list[str]:
+    moves = rules.legal_moves(position)
+    if node is not None:
+        node = node.strip().lower()
+        moves = [m for m in moves if m.origin == node]
+    return sorted(rules.format_move(position, m) for m in moves)
+
+
 def _score(winner: int | None) -> str:
     return {0: "1-0", 1: "0-1"}.get(winner, "1/2-1/2")  # type: ignore[arg-type]
 
 
+@guard  # every argument of every public method is checked before the method runs
 class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Rooms, Posts,
                   MailLedger):
     """Players, challenges, games, clocks, ratings, records and the outbox."""
@@ -94,7 +137,13 @@ class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Room
                    rng: random.Random | None = None) -> GameService:
         """The service on the configured database, its schema brought up to date."""
         settings = settings or Settings.from_env()
-        db = await open_database(settings.db_path, settings.db_sync, now=now)
+        try:
+            db = await open_database(settings.db_path, settings.db_sync, now=now)
+        except DamagedDatabase as err:
+            if settings.db_damaged != "start":
+                raise
+            log.warning("starting on a damaged database, as told: %s", err)
+            db = await open_database(settings.db_path, settings.db_sync, now=now, check=False)
         return cls(db, settings, now, rng)
 
     async def close(self) -> None:
@@ -107,9 +156,11 @@ class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Room
         await self.close()
 
     # --- players --------------------------------------------------------------------
-    async def player(self, transport: str, address: str, display_name: str | None = None) -> Player:
+    async def player(self, transport: str, address: str,
+                     display_name: str | None = None) -> Player | Refusal:
         """The player known to ``transport`` as ``address``, created on first sight; a new
-        ``display_name`` replaces the old one."""
+        ``display_name`` replaces the old one. Both are cleaned first (`bot.boundary`); an
+        address with nothing left is refused."""
         name = (display_name or address).strip()
         async with self.db.snapshot() as s:
             row = await s.one("SELECT * FROM players WHERE transport = ? AND address = ?",
@@ -275,11 +326,7 @@ class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Room
         if game.is_over:
             return []
         position = await self.position(game)
-        moves = rules.legal_moves(position)
-        if node is not None:
-            node = node.strip().lower()
-            moves = [m for m in moves if m.origin == node]
-        return sorted(rules.format_move(position, m) for m in moves)
+        return await _rules_work(rules, _legal_texts, rules, position, node)
 
     async def _line(self, s: Session, game: Game, rules: Variant) -> _Line:
         """The game's positions, from the cache when it is current. The entry is taken out
@@ -350,12 +397,10 @@ class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Room
             rules = get_variant(game.variant)
             line = await self._line(s, game, rules)
             try:
-                move = rules.parse_move(line.position, text)
+                canonical, after = await _rules_work(rules, _play, rules, line.position, text)
             except EngineError as err:
                 self._keep(game.id, line)
                 return self._move_refusal(err, text)
-            canonical = rules.format_move(line.position, move)
-            after = rules.make_move(line.position, move)
             done, line = await self._advance(s, game, rules, line, canonical, after)
         self._keep(game_id, line)
         return await self.back_by_moving(sender, done)
@@ -402,7 +447,8 @@ class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Room
         now = self.now()
         mover = line.position.side
         turn_done = not after.in_progress
-        outcome = rules.outcome(after, line.boundaries, game.mode)
+        outcome = await _rules_work(rules, rules.outcome, after, list(line.boundaries),
+                                    game.mode)
         fen = rules.format_position(after)
         await s.execute(
             "INSERT INTO moves (game_id, ply, turn, side, text, fen, partial, played_at) "

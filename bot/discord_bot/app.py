@@ -17,12 +17,13 @@ import logging
 import signal
 
 import discord
+from discord import app_commands
 from discord.ext import commands, tasks
 
 from ..config import Settings
 from ..email_gateway.runner import run_email_gateway
 from ..model import Game, Player
-from ..results import Done, Refusal, Result
+from ..results import STORAGE_DOWN, Done, Refusal, Result
 from ..service import GameService
 from ..storage import StorageError
 from . import live, logs, pictures
@@ -33,6 +34,15 @@ from .views import ChallengeButton, GameButton, game_view
 log = logging.getLogger(__name__)
 SCHEDULER_SECONDS = 60.0
 TREE_STATE = "discord:command-tree"  # the hash of the command tree last uploaded
+
+
+class CommandPostTree(app_commands.CommandTree):
+    """The command tree: a command that raised is answered by `CommandPost.command_failed`
+    (a method of the tree, so that whoever wraps ``tree.on_error`` still sees errors)."""
+
+    async def on_error(self, interaction: discord.Interaction,
+                       error: app_commands.AppCommandError) -> None:
+        await self.client.command_failed(interaction, error)  # type: ignore[attr-defined]
 
 
 def shard_ids(text: str) -> list[int] | None:
@@ -55,7 +65,7 @@ class CommandPost(commands.AutoShardedBot):
         intents.members = False  # privileged; users are fetched when needed, then kept
         intents.message_content = settings.typed_moves.lower() in ("on", "yes", "true", "1")
         super().__init__(command_prefix=commands.when_mentioned, intents=intents,
-                         help_command=None,
+                         help_command=None, tree_cls=CommandPostTree,
                          shard_count=settings.discord_shard_count or None,
                          shard_ids=shard_ids(settings.discord_shard_ids),
                          allowed_mentions=discord.AllowedMentions(users=True, everyone=False,
@@ -128,20 +138,42 @@ class CommandPost(commands.AutoShardedBot):
         log.error("scheduler pass failed", exc_info=error)
 
     async def tick(self) -> None:
-        """One scheduler pass: what is due, then the notifications."""
+        """One scheduler pass: what is due, then the notifications. Nothing that fails in
+        a pass escapes it (an exception would stop the task loop for good): it is logged,
+        and the next pass runs as usual."""
         try:
             await self.service.process_due()
-        except StorageError:
-            log.exception("scheduler pass failed")
+        except Exception:
+            log.exception("scheduler pass failed; the next pass runs as usual")
         await self.flush()
 
     async def flush(self) -> None:
-        """Deliver the service's pending Discord notifications."""
+        """Deliver the service's pending Discord notifications (a failure is logged; what
+        was not delivered stays pending for the next pass)."""
         async with self._flush_lock:
             try:
                 await self.service.deliver(TRANSPORT, self.notifier.send)
             except discord.HTTPException:
                 log.exception("a notification could not be delivered; it stays pending")
+            except Exception:
+                log.exception("delivering notifications failed; they stay pending")
+
+    async def command_failed(self, interaction: discord.Interaction,
+                             error: app_commands.AppCommandError) -> None:
+        """An app command that raised: the user is answered (a storage fault in the words
+        every transport uses), the host gets the traceback."""
+        original = getattr(error, "original", error)
+        if isinstance(original, StorageError):
+            log.error("/%s not carried out: %s", getattr(interaction.command, "name", "?"),
+                      original)
+            text = STORAGE_DOWN
+        else:
+            log.error("/%s failed", getattr(interaction.command, "name", "?"), exc_info=error)
+            text = "Something went wrong with that command; it is logged for the host."
+        try:
+            await self.answer(interaction, text)
+        except discord.HTTPException:
+            log.warning("could not tell the user that a command failed")
 
     # --- translation helpers used by the cogs -----------------------------------------
     async def player_of(self, user: discord.abc.User) -> Player:

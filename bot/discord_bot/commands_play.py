@@ -17,7 +17,8 @@ from engine import EngineError, all_variants, get_variant
 from ..clock import ALLOWED_DAYS
 from ..model import Challenge, Game, Player
 from ..posts import time_left
-from ..results import Done, Reason, Refusal
+from ..results import STORAGE_DOWN, Done, Reason, Refusal
+from ..storage import StorageError
 from . import hints, live, logs, pictures
 from .actions import acted
 from .notifier import discord_times
@@ -370,7 +371,15 @@ class PlayCommands(commands.Cog, name="Playing"):
 
     @commands.Cog.listener()
     async def on_message(self, message: discord.Message) -> None:
-        """A move typed in a game's thread by the player to move."""
+        """A move typed in a game's thread by the player to move (a storage fault is
+        answered, in the words of every transport)."""
+        try:
+            await self._typed_move(message)
+        except StorageError as err:
+            log.error("typed move not carried out: %s", err)
+            await message.reply(STORAGE_DOWN, mention_author=False)
+
+    async def _typed_move(self, message: discord.Message) -> None:
         if message.author.bot or not isinstance(message.channel, discord.Thread):
             return
         text = message.content.strip()

@@ -6,6 +6,8 @@ from __future__ import annotations
 import logging
 from contextvars import ContextVar
 
+from .. import redact
+
 game_var: ContextVar[int | None] = ContextVar("game_id", default=None)
 user_var: ContextVar[int | None] = ContextVar("user_id", default=None)
 FORMAT = "%(asctime)s %(levelname)s %(name)s game=%(game_id)s user=%(user_id)s %(message)s"
@@ -29,11 +31,7 @@ def set_context(user_id: int | None = None, game_id: int | None = None) -> None:
 
 
 def configure(level: str) -> None:
-    """Log to stderr at ``level`` with the game and user on every line."""
-    handler = logging.StreamHandler()
-    handler.addFilter(ContextFilter())
-    handler.setFormatter(logging.Formatter(FORMAT))
-    root = logging.getLogger()
-    root.handlers[:] = [handler]
-    root.setLevel(level.upper())
-    logging.getLogger("discord").setLevel(max(root.level, logging.INFO))
+    """Log to stderr at ``level`` with the game and user on every line (game keys
+    redacted)."""
+    redact.configure(level, FORMAT, filters=(ContextFilter(),))
+    logging.getLogger("discord").setLevel(max(logging.getLogger().level, logging.INFO))

@@ -5,6 +5,7 @@ it."""
 
 from __future__ import annotations
 
+import functools
 import logging
 from typing import TYPE_CHECKING, Any
 
@@ -18,6 +19,18 @@ if TYPE_CHECKING:
     from .app import CommandPost
 
 log = logging.getLogger(__name__)
+
+
+def answering_failures(callback: Any) -> Any:
+    """A button callback whose exceptions (a storage fault, a bug) are answered to the user
+    the way the bot answers failed commands, instead of leaving the button spinning."""
+    @functools.wraps(callback)
+    async def run(self: Any, interaction: discord.Interaction) -> None:
+        try:
+            await callback(self, interaction)
+        except Exception as error:
+            await interaction.client.command_failed(interaction, error)  # type: ignore[attr-defined]
+    return run
 
 # action -> (label, style)
 ACTIONS: dict[str, tuple[str, discord.ButtonStyle]] = {
@@ -49,6 +62,7 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
             raise ValueError(f"unknown action {match['action']!r}")
         return cls(match["action"], int(match["game"]), int(match["arg"] or 0))
 
+    @answering_failures
     async def callback(self, interaction: discord.Interaction) -> None:
         bot: CommandPost = interaction.client  # type: ignore[assignment]
         logs.set_context(game_id=self.game_id)
@@ -125,6 +139,7 @@ class ChallengeButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                              item: discord.ui.Item[Any], match: Any) -> ChallengeButton:
         return cls(match["action"], int(match["challenge"]))
 
+    @answering_failures
     async def callback(self, interaction: discord.Interaction) -> None:
         bot: CommandPost = interaction.client  # type: ignore[assignment]
         sender = await bot.player_of(interaction.user)

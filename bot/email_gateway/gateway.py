@@ -27,6 +27,7 @@ from pathlib import Path
 
 from engine import get_variant
 
+from ..boundary import game_number
 from ..clock import format_time
 from ..commands import Reply, _reply
 from ..config import Settings
@@ -279,7 +280,7 @@ class EmailGateway(GameMails):
         if word not in self.commands.words():
             words = ["move", *words]
             word = "move"
-        args = [w for w in words[1:] if not (w.startswith("#") and w[1:].isdigit())]
+        args = [w for w in words[1:] if game_number(w) is None]
         if word in GAME_WORDS:
             if key is None or key.game is None:
                 return await self._needs_key(player, word, key), "refused: no key"
@@ -340,7 +341,7 @@ class EmailGateway(GameMails):
         the key, asking to confirm by replying."""
         if player.id == 0:
             return None
-        number = next((int(a[1:]) for a in args if a.startswith("#") and a[1:].isdigit()), None)
+        number = next((n for n in map(game_number, args) if n is not None), None)
         found = await self.service.find_challenge(player, PLACE, number, own=word == "cancel")
         if isinstance(found, Refusal):
             return Reply(_reply(found).text, ok=False)

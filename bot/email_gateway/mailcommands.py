@@ -9,6 +9,7 @@ or say `stop`.
 
 from __future__ import annotations
 
+from ..boundary import game_number
 from ..commands import Commands, Reply, _reply
 from ..model import Player
 from ..results import Refusal
@@ -40,7 +41,7 @@ class MailCommands(Commands):
         return await self._watching(sender, "unwatch", args)
 
     async def _watching(self, sender: Player, word: str, args: list[str]) -> Reply:
-        numbers = [int(a[1:]) for a in args if a.startswith("#") and a[1:].isdigit()]
+        numbers = [n for n in map(game_number, args) if n is not None]
         if not numbers:
             return Reply(f"Which game? As in `{word} #12`.", ok=False)
         act = self.service.watch if word == "watch" else self.service.unwatch

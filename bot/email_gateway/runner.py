@@ -10,6 +10,7 @@ import argparse
 import asyncio
 import logging
 
+from .. import redact
 from ..config import ConfigError, Settings, add_db_option, settings_for
 from ..scheduler import Scheduler
 from ..service import GameService
@@ -97,7 +98,7 @@ def main(argv: list[str]) -> int:
     except ConfigError as err:
         print(f"commandpost: {err}")
         return 2
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    redact.configure(settings.log_level)
     logging.getLogger("mail.log").setLevel(logging.WARNING)  # aiosmtpd's every SMTP line
     try:
         return asyncio.run(run(settings))

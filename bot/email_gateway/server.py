@@ -22,6 +22,8 @@ import aioimaplib
 from aiosmtpd.smtp import SMTP
 
 from ..config import ConfigError, Settings
+from ..results import STORAGE_DOWN
+from ..storage import StorageError
 from .gateway import EmailGateway
 from .outbound import domain_of
 
@@ -49,6 +51,11 @@ class InboundHandler:
         try:
             outcome = await self.gateway.receive(bytes(raw), envelope.mail_from,
                                                  list(envelope.rcpt_tos))
+        except StorageError as err:
+            # the sender's server keeps the mail and tries again later (and tells the
+            # player in these words if it gives up), so the command runs once it can
+            log.error("mail from %s not carried out: %s", envelope.mail_from, err)
+            return "451 4.3.0 " + STORAGE_DOWN
         except Exception:
             log.exception("mail from %s could not be handled", envelope.mail_from)
             return "451 4.3.0 Temporary failure, please try again later"

@@ -1,0 +1,65 @@
+"""Secrets never reach a log: a logging filter that redacts game keys (and the bare tokens
+inside them) from every line, whoever logs it — our code, aiosmtpd logging ``RCPT TO`` with
+the plus-address key, aiosmtplib, discord.py — messages, arguments and tracebacks alike.
+
+`configure` is how every process sets up logging: one handler on stderr, with the filter.
+A filter on a handler sees every record that reaches the handler, including those of
+libraries' loggers, which a filter on one logger would not.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import sys
+from typing import TextIO
+
+# a game token: 20 hex digits (bot.tokens.TOKEN_BYTES), alone or in a key game.ply.token;
+# the token is what must not be seen, the game and move numbers are useful in a log
+TOKEN = re.compile(r"(?<![0-9A-Fa-f])[0-9A-Fa-f]{20}(?![0-9A-Fa-f])")
+REDACTED = "[key]"
+
+
+def redact(text: str) -> str:
+    """``text`` with every game token replaced by ``[key]``."""
+    return TOKEN.sub(REDACTED, text)
+
+
+class RedactKeys(logging.Filter):
+    """Rewrites each record so that no game token is left in it."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        try:
+            message = record.getMessage()
+        except Exception:  # a broken format string: keep the raw parts, redacted
+            message = f"{record.msg} {record.args}"
+        record.msg, record.args = redact(message), ()
+        if record.exc_info and not record.exc_text:
+            record.exc_text = logging.Formatter().formatException(record.exc_info)
+        if record.exc_text:
+            record.exc_text = redact(record.exc_text)
+        if record.stack_info:
+            record.stack_info = redact(record.stack_info)
+        return True
+
+
+def protect(handler: logging.Handler) -> logging.Handler:
+    """``handler`` with the redacting filter (once)."""
+    if not any(isinstance(f, RedactKeys) for f in handler.filters):
+        handler.addFilter(RedactKeys())
+    return handler
+
+
+def configure(level: str, fmt: str = "%(asctime)s %(levelname)s %(name)s %(message)s",
+              stream: TextIO | None = None,
+              filters: tuple[logging.Filter, ...] = ()) -> logging.Handler:
+    """Log to ``stream`` (stderr) at ``level``, every line redacted; the handler."""
+    handler = logging.StreamHandler(stream or sys.stderr)
+    for extra in filters:
+        handler.addFilter(extra)
+    protect(handler)
+    handler.setFormatter(logging.Formatter(fmt))
+    root = logging.getLogger()
+    root.handlers[:] = [handler]
+    root.setLevel(level.upper())
+    return handler
