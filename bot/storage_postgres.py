@@ -124,14 +124,19 @@ def _fault(err: BaseException) -> StorageError:
 class PostgresSession:
     """SQL inside one transaction or snapshot, on one pooled connection."""
 
-    def __init__(self, connection: asyncpg.Connection) -> None:
+    def __init__(self, connection: asyncpg.Connection, db: PostgresDatabase) -> None:
         self.connection = connection
+        self.db = db
 
     async def execute(self, sql: str, params: Params = ()) -> int:
-        return _changed(await self.connection.execute(translate(sql), *params))
+        changed = _changed(await self.connection.execute(translate(sql), *params))
+        self.db.total_changes += changed
+        return changed
 
     async def insert(self, sql: str, params: Params = ()) -> int:
-        return int(await self.connection.fetchval(_returning_id(sql), *params) or 0)
+        new_id = await self.connection.fetchval(_returning_id(sql), *params)
+        self.db.total_changes += new_id is not None
+        return int(new_id or 0)
 
     async def one(self, sql: str, params: Params = ()) -> Row | None:
         return await self.connection.fetchrow(translate(sql), *params)
@@ -156,12 +161,15 @@ class PostgresDatabase:
     def __init__(self, url: str, pool: asyncpg.Pool) -> None:
         self.url = url
         self._pool = pool
+        # rows changed through this database since it was opened, like SQLite's count
+        # (tests use it to show that a refused command wrote nothing)
+        self.total_changes = 0
 
     @asynccontextmanager
     async def _session(self, **options: Any) -> AsyncIterator[PostgresSession]:
         try:
             async with self._pool.acquire() as connection, connection.transaction(**options):
-                yield PostgresSession(connection)
+                yield PostgresSession(connection, self)
         except _STORAGE_FAULTS as err:
             raise _fault(err) from err
 
