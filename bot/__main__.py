@@ -9,6 +9,7 @@
   board pictures.
 * ``commandpost diagrams docs/rules`` — the pictures of the rules documents.
 * ``commandpost db copy SQLITE_FILE postgresql://…`` — move a host's data to PostgreSQL.
+* ``commandpost outbox`` — undelivered notifications: list, retry, drop, prune.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ COMMANDS = {
     "gallery": "bot.render_cli:gallery_main",
     "db": "bot.db_copy",  # `db copy` there; `db check` handed on to bot.dbcheck
     "diagrams": "bot.rules_diagrams:diagrams_main",
+    "outbox": "bot.outbox_cli",
 }
 
 

@@ -14,12 +14,14 @@ from typing import Any
 from engine import EngineError, Outcome, Position, Variant, get_variant
 
 from . import outbox
-from .clock import DAY, Clock, describe_days, parse_days, start_turn
+from .clock import DAY, Clock, parse_days, start_turn
 from .config import Settings
 from .model import Challenge, Game, PlayedMove, Player
+from .notes import record_comments
 from .records import RecordError, read_record, replay, write_record
 from .results import Done, Reason, Refusal, Result
 from .storage import Database, Session
+from .timecontrol import describe_clock
 from .words import plural
 
 
@@ -38,8 +40,9 @@ class Archive:
             rows = await s.all("SELECT * FROM moves WHERE game_id = ? ORDER BY ply", (game_id,))
         return game, [PlayedMove.from_row(r) for r in rows]
 
-    async def export(self, game_id: int) -> Result:
-        """The game as a record text (in ``Done.text``)."""
+    async def export(self, game_id: int, reader: Player | None = None) -> Result:
+        """The game as a record text (in ``Done.text``); ``reader``'s own notes on the game
+        follow as comment lines (nobody else's)."""
         game, played = await self._game_with_moves(game_id)
         if game is None:
             return Refusal(Reason.NO_SUCH_GAME, f"There is no game #{game_id}.")
@@ -51,11 +54,13 @@ class Archive:
                 "Result": game.result}
         if game.reason:
             tags["Termination"] = game.reason
-        tags["TimeControl"] = describe_days(game.days)
+        tags["TimeControl"] = describe_clock(game.days, game.time_control)
         tags["Rated"] = "yes" if game.rated else "no"
         tags["FEN"] = game.start_fen
         start = rules.parse_position(game.start_fen)
         record = write_record(tags, start, _record_entries(rules, start, turns), game.result)
+        if reader is not None and game.side_of(reader.id) is not None:
+            record += record_comments(await self.notes(reader, game_id))  # type: ignore[attr-defined]
         return Done(f"Record of game #{game_id}.", game=game, text=record)
 
     async def import_game(self, sender: Player, place: str, text: str,

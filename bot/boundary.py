@@ -279,6 +279,17 @@ def _post(value: Any) -> Any:
     return value
 
 
+def _payload(value: Any) -> Any:
+    """What a transport needs to send a notification besides its text, as JSON."""
+    try:
+        text = json.dumps(value, allow_nan=False)
+    except (TypeError, ValueError):
+        return Refusal(Reason.BAD_INPUT, "That notification cannot be stored.")
+    if not isinstance(value, Mapping) or len(text) > MAX_RECORD or _has_surrogates(text):
+        return Refusal(Reason.BAD_INPUT, "That notification cannot be stored.")
+    return value
+
+
 PLAYER = _instance(Player, Reason.NO_SUCH_PLAYER, "I do not know that player.")
 RULES: dict[str, Rule] = {
     # who
@@ -307,6 +318,10 @@ RULES: dict[str, Rule] = {
     "start_fen": _text(MAX_FEN, "start position", Reason.BAD_POSITION),
     "text": _text(MAX_MOVE, "move", Reason.BAD_MOVE),
     "import_game.text": _text(MAX_RECORD, "record", Reason.BAD_RECORD),
+    # an answer or notification a transport owes (an answer may carry a game's record)
+    "queue_notification.text": _text(MAX_RECORD, "notification"),
+    "payload": _payload,
+    "lane": _text(MAX_WORD + MAX_ADDRESS, "lane"),
     "token": _text(MAX_WORD, "key"),
     "node": _word("point"),
     "expected_ply": _count,
@@ -333,6 +348,12 @@ RULES: dict[str, Rule] = {
     "to_move": _flag,
     "own": _flag,
     "abort": _flag,
+    # correspondence: notes, conditional moves, clock choices (bot.notes, bot.forecasts,
+    # bot.timecontrol, which say more exactly what is too long)
+    "reader": PLAYER,
+    "add_note.text": _text(20_000, "note", Reason.BAD_NOTE),  # the note says "at most 1000"
+    "words": _each(_text(MAX_MOVE, "move", Reason.BAD_FORECAST)),
+    "time_control": _text(MAX_WORD, "clock", Reason.BAD_TIME_CONTROL),
 }
 
 

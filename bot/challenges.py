@@ -18,7 +18,6 @@ from .clock import (
     ALLOWED_DAYS,
     DAY,
     Clock,
-    describe_days,
     format_time,
     time_control_help,
 )
@@ -26,6 +25,7 @@ from .config import Settings
 from .model import Challenge, Player, place_transport
 from .results import Done, Reason, Refusal, Result
 from .storage import Database, Session
+from .timecontrol import describe_clock
 from .words import or_list
 
 
@@ -41,10 +41,12 @@ class ChallengeDesk:
     async def challenge(self, sender: Player, place: str, opponent: Player | None = None,
                         variant: str | None = None, mode: str | None = None,
                         side: int | None = None, days: int | None = None,
-                        start_fen: str | None = None, rated: bool | None = None) -> Result:
+                        start_fen: str | None = None, rated: bool | None = None,
+                        time_control: str | None = None) -> Result:
         """Challenge ``opponent`` (or anyone in ``place`` when None) to a game of ``variant``
         (default: the first variant listed). A game from a set-up position is unrated unless
-        ``rated`` says otherwise."""
+        ``rated`` says otherwise. ``time_control``: a clock choice of `bot.timecontrol`
+        (Fischer, total), its text."""
         try:
             rules = get_variant(variant) if variant else all_variants()[0]
         except EngineError:
@@ -72,10 +74,11 @@ class ChallengeDesk:
         async with self.db.transaction() as s:
             challenge_id = await s.insert(
                 "INSERT INTO challenges (challenger_id, opponent_id, place, variant, mode, side, "
-                "days, start_fen, rated, status, created_at, expires_at) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'open', ?, ?)",
+                "days, start_fen, rated, status, created_at, expires_at, time_control) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'open', ?, ?, ?)",
                 (sender.id, opponent.id if opponent else None, place, rules.name, mode, side,
-                 days, start_fen, int(rated), now, now + self.settings.challenge_days * DAY))
+                 days, start_fen, int(rated), now, now + self.settings.challenge_days * DAY,
+                 time_control))
             challenge = await self._challenge(s, challenge_id)
             assert challenge is not None
             offer = self._describe_challenge(challenge)
@@ -111,7 +114,7 @@ class ChallengeDesk:
         words = [rules.display_name]
         if c.mode != rules.modes[0]:
             words.append(f"{c.mode} mode")
-        words += [describe_days(c.days), side, "rated" if c.rated else "unrated"]
+        words += [describe_clock(c.days, c.time_control), side, "rated" if c.rated else "unrated"]
         if c.start_fen:
             words.append(f"from {c.start_fen}")
         return ", ".join(words)
@@ -119,6 +122,11 @@ class ChallengeDesk:
     async def _challenge(self, s: Session, challenge_id: int) -> Challenge | None:
         row = await s.one(Challenge.CHALLENGE_SQL + " WHERE c.id = ?", (challenge_id,))
         return Challenge.from_row(row) if row else None
+
+    async def get_challenge(self, challenge_id: int) -> Challenge | None:
+        """Challenge ``challenge_id`` as stored, whatever its status."""
+        async with self.db.snapshot() as s:
+            return await self._challenge(s, challenge_id)
 
     async def challenges(self, player: Player | None = None, place: str | None = None,
                          ) -> list[Challenge]:

@@ -17,13 +17,14 @@ from pathlib import Path
 from engine import EngineError, all_variants, get_variant
 
 from .boundary import MAX_ID, game_number, no_such, parse_number
-from .clock import describe_days, format_duration, format_time, parse_days
+from .clock import format_duration, format_time, parse_days
 from .model import Game, Player
 from .posts import DIGEST
 from .results import STORAGE_DOWN, Done, Reason, Refusal, Result
 from .rules_docs import as_plain_text, rules_part
 from .service import GameService
 from .storage import StorageError
+from .timecontrol import describe_clock, is_clock_word, parse_time_control
 from .words import plural
 
 log = logging.getLogger(__name__)
@@ -144,7 +145,10 @@ class Commands:
         challenge bob clash white 3d
         challenge anyone clash random 7d unrated
         challenge bob clash none from bcccc/ffff/hdhd1/4/5/4/1DHDH/FFFF/CCCCB w 1
-        Time per move: 1d, 2d, 3d, 5d, 7d, 14d or none (the default).
+        challenge bob 3d+1d max10d total60d
+        Time per move: 1d, 2d, 3d, 5d, 7d, 14d or none (the default); or a Fischer clock:
+        3d+1d is a bank of 3 days, 1 day added per move, max10d caps the bank at 10 days;
+        total60d caps each player's time in the whole game (with either clock).
         """
         if not args:
             return Reply("Challenge whom? Name an opponent (`challenge bob`), or say "
@@ -165,6 +169,7 @@ class Commands:
             break
         opponent: Player | None = None
         mode = side = days = rated = None
+        clock_words: list[str] = []
         side_words = {**SIDE_WORDS, **{n.lower(): k for k, n in enumerate(variant.side_names)}}
         for word in words:
             low = word.lower()
@@ -178,6 +183,8 @@ class Commands:
                 side = None
             elif low in ("rated", "unrated"):
                 rated = low == "rated"
+            elif is_clock_word(low):
+                clock_words.append(low)
             elif low[:1].isdigit() or low in ("none", "unlimited"):
                 try:
                     days = parse_days(low)
@@ -190,8 +197,13 @@ class Commands:
                 opponent = found
             else:
                 return Reply(f"I do not understand {word!r}. " + _usage("challenge"), ok=False)
+        try:
+            clock = parse_time_control(clock_words, days)
+        except ValueError as err:
+            return Reply(f"{str(err)[:1].upper()}{str(err)[1:]}.", ok=False)
         return _reply(await self.service.challenge(
-            sender, place, opponent, variant.name, mode, side, days, start_fen, rated))
+            sender, place, opponent, variant.name, mode, side, days, start_fen, rated,
+            time_control=clock.text() if clock else None))
 
     async def cmd_challenges(self, sender: Player, place: str, args: list[str]) -> Reply:
         """List the open challenges you made, received, or may accept here."""
@@ -204,7 +216,8 @@ class Commands:
         for c in found:
             who = (f"{c.challenger_name} → {c.opponent_name or 'anyone'}")
             lines.append(f"  #{c.id} {who}: {get_variant(c.variant).display_name}, "
-                         f"{describe_days(c.days)}, expires {format_time(c.expires_at)}")
+                         f"{describe_clock(c.days, c.time_control)}, "
+                         f"expires {format_time(c.expires_at)}")
         return Reply("Open challenges:\n" + "\n".join(lines))
 
     async def _challenge_action(self, sender: Player, place: str, args: list[str],
@@ -292,7 +305,10 @@ class Commands:
             if rest[0].startswith("-") or not 0 <= ply <= game.ply:
                 return Reply(f"Game #{game.id} has {plural(game.ply, 'step')} so far: say a "
                              f"step from 0 to {game.ply}.", ok=False)
-        return Reply(self.describe(game), game=game, ply=ply)
+        notes = await self.service.notes_text(sender, game.id)
+        clock = "" if game.is_over else await self.service.clock_state(game)
+        return Reply("\n".join(filter(None, [self.describe(game), clock, notes])), game=game,
+                     ply=ply)
 
     def describe(self, game: Game) -> str:
         """A game's header line: players, variant, state, clock."""
@@ -306,7 +322,8 @@ class Commands:
             offers.append(f"{game.names[game.draw_offer]} offers a draw")
         if game.takeback_offer is not None:
             offers.append(f"{game.names[game.takeback_offer]} asks for a takeback")
-        return (f"{head}, {describe_days(game.days)}. {game.names[game.to_move]} to move"
+        return (f"{head}, {describe_clock(game.days, game.time_control)}. "
+                f"{game.names[game.to_move]} to move"
                 + _deadline(game) + "." + "".join(f" {o}." for o in offers))
 
     async def cmd_moves(self, sender: Player, place: str, args: list[str]) -> Reply:
@@ -436,7 +453,7 @@ class Commands:
             return _reply(game)
         if rest:
             return _extra("export", rest)
-        result = await self.service.export(game.id)
+        result = await self.service.export(game.id, sender)
         return Reply(result.text or "", game=None, record=result.text) \
             if isinstance(result, Done) else _reply(result)
 
@@ -448,6 +465,54 @@ class Commands:
         if isinstance(opponent, Refusal):
             return _reply(opponent)
         return _reply(await self.service.offer_import(sender, place, text, opponent))
+
+    async def cmd_note(self, sender: Player, place: str, args: list[str]) -> Reply:
+        """Keep a private note on a game, shown to you alone with the board (`note`: list).
+
+        note the left flank is weak
+        note #3 trade the droid next
+        """
+        game, rest = await self._game(sender, place, args)
+        if isinstance(game, Refusal):
+            return _reply(game)
+        if not rest:
+            notes = await self.service.notes_text(sender, game.id)
+            return Reply(notes or f"You have no notes on game #{game.id}. "
+                                  + _usage("note"))
+        return _reply(await self.service.add_note(sender, game.id, " ".join(rest)), show=False)
+
+    async def cmd_if(self, sender: Player, place: str, args: list[str]) -> Reply:
+        """Record a conditional move while you wait: if they play X, your answer Y is
+        played at once (`then if Z then W` goes on; steps of one turn joined by `|`).
+
+        if h8-i7/D then b2-a3/D
+        if #3 h8-i7/D then b2-a3/D then if i7-h6/D then a3-b4/D
+        """
+        game, rest = await self._game(sender, place, args)
+        if isinstance(game, Refusal):
+            return _reply(game)
+        return _reply(await self.service.add_forecast(sender, game.id, ["if", *rest]),
+                      show=False)
+
+    async def cmd_forecast(self, sender: Player, place: str, args: list[str]) -> Reply:
+        """List your conditional moves in a game (`forecast clear` drops them).
+
+        forecast
+        forecast #3 clear
+        """
+        game, rest = await self._game(sender, place, args)
+        if isinstance(game, Refusal):
+            return _reply(game)
+        if rest and (len(rest) > 1 or rest[0].lower() != "clear"):
+            return _extra("forecast", rest)
+        if rest:
+            return _reply(await self.service.clear_forecast(sender, game.id), show=False)
+        lines = await self.service.forecast_lines(sender, game.id)
+        if not lines:
+            return Reply(f"You have no conditional moves in game #{game.id}. Record one with "
+                         f"`if THEIR-MOVE then YOUR-ANSWER`.")
+        return Reply(f"Your conditional moves in game #{game.id} (only you see them):\n"
+                     + "\n".join(f"  {line}" for line in lines))
 
     # --- players --------------------------------------------------------------------
     async def cmd_vacation(self, sender: Player, place: str, args: list[str]) -> Reply:

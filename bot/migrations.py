@@ -141,6 +141,23 @@ SERVERS = Migration(3, "server settings and watchers of games", (
         PRIMARY KEY (game_id, player_id)) WITHOUT ROWID""",
 ))
 
+DELIVERY = Migration(4, "outbox deliveries: lanes, attempts, back-off and verdicts", (
+    # one lane per destination and game: a lane's notifications go out in order, lanes
+    # independently of each other
+    "ALTER TABLE outbox ADD COLUMN lane TEXT NOT NULL DEFAULT ''",
+    "ALTER TABLE outbox ADD COLUMN attempts INTEGER NOT NULL DEFAULT 0",
+    "ALTER TABLE outbox ADD COLUMN next_attempt_at REAL",  # NULL: due now
+    "ALTER TABLE outbox ADD COLUMN failed_at REAL",  # set with the verdict: no more tries
+    "ALTER TABLE outbox ADD COLUMN failure TEXT",  # the last failure's reason
+    "ALTER TABLE outbox ADD COLUMN payload TEXT",  # JSON: what a transport needs besides text
+    "UPDATE outbox SET lane = COALESCE('player:' || player_id, 'place:' || place, '') "
+    "|| '/' || COALESCE(game_id, '')",
+    "DROP INDEX outbox_pending",
+    "CREATE INDEX outbox_lanes ON outbox (transport, lane, id) "
+    "WHERE delivered_at IS NULL AND failed_at IS NULL",
+    "CREATE INDEX outbox_delivered ON outbox (delivered_at) WHERE delivered_at IS NOT NULL",
+))
+
 MAIL_LEDGER = Migration(5, "e-mail: challenge keys, rate limits, duplicates, invitations, stops", (
     """CREATE TABLE challenge_tokens (
         challenge_id INTEGER NOT NULL REFERENCES challenges (id),
@@ -184,5 +201,30 @@ IMPORT_CHALLENGES = Migration(9, "a challenge may carry a game record to continu
     "ALTER TABLE challenges ADD COLUMN record TEXT",
 ))
 
-MIGRATIONS: tuple[Migration, ...] = (INITIAL, EMAIL_TOKENS, SERVERS, MAIL_LEDGER,
-                                      TRANSPORT_POSTS, IMPORT_CHALLENGES)
+CORRESPONDENCE = Migration(13, "private notes, conditional moves and clock choices", (
+    """CREATE TABLE game_notes (
+        id INTEGER PRIMARY KEY,
+        game_id INTEGER NOT NULL REFERENCES games (id),
+        player_id INTEGER NOT NULL REFERENCES players (id),
+        ply INTEGER NOT NULL,               -- the game's ply when the note was written
+        text TEXT NOT NULL,
+        created_at REAL NOT NULL)""",
+    "CREATE INDEX game_notes_by_author ON game_notes (game_id, player_id, id)",
+    """CREATE TABLE forecasts (
+        game_id INTEGER NOT NULL REFERENCES games (id),
+        player_id INTEGER NOT NULL REFERENCES players (id),
+        ply INTEGER NOT NULL,               -- the game's ply the lines start from
+        lines TEXT NOT NULL,                -- JSON: {their turn: [{our turn: {subtree}}]}
+        updated_at REAL NOT NULL,
+        PRIMARY KEY (game_id, player_id)) WITHOUT ROWID""",
+    # a clock choice beyond days per move (`bot.timecontrol`), e.g. "3d+1d max10d total30d"
+    "ALTER TABLE challenges ADD COLUMN time_control TEXT",
+    "ALTER TABLE games ADD COLUMN time_control TEXT",
+    "ALTER TABLE games ADD COLUMN bank0 REAL",  # Fischer: seconds in each side's bank
+    "ALTER TABLE games ADD COLUMN bank1 REAL",
+    "ALTER TABLE games ADD COLUMN spent0 REAL",  # seconds each side has used in all
+    "ALTER TABLE games ADD COLUMN spent1 REAL",
+))
+
+MIGRATIONS: tuple[Migration, ...] = (INITIAL, EMAIL_TOKENS, SERVERS, DELIVERY, MAIL_LEDGER,
+                                      TRANSPORT_POSTS, IMPORT_CHALLENGES, CORRESPONDENCE)

@@ -64,6 +64,7 @@ class Challenge:
     created_at: float
     expires_at: float
     record: str | None = None  # the record of a game to continue (an import), if any
+    time_control: str | None = None  # a clock choice beyond days per move (bot.timecontrol)
 
     CHALLENGE_SQL = """SELECT c.*, a.display_name AS challenger_name,
                               b.display_name AS opponent_name
@@ -76,7 +77,8 @@ class Challenge:
                    row["opponent_name"], row["place"], row["variant"], row["mode"], row["side"],
                    row["days"], row["start_fen"], bool(row["rated"]), row["status"],
                    row["game_id"], row["created_at"], row["expires_at"],
-                   row["record"] if "record" in row.keys() else None)
+                   row["record"] if "record" in row.keys() else None,
+                   row["time_control"] if "time_control" in row.keys() else None)
 
 
 @dataclass(frozen=True)
@@ -109,6 +111,8 @@ class Game:
     created_at: float
     updated_at: float
     ended_at: float | None
+    time_control: str | None = None  # a clock choice beyond days per move (bot.timecontrol)
+    banks: tuple[float | None, float | None] = (None, None)  # Fischer: seconds in each bank
 
     GAME_SQL = """SELECT g.*, a.display_name AS name0, b.display_name AS name1,
                          a.transport AS transport0, b.transport AS transport1,
@@ -127,7 +131,7 @@ class Game:
             bool(row["rated"]), row["days"],
             TurnClock(row["deadline"], row["reminder_due"], row["paused_remaining"]),
             row["draw_offer"], row["takeback_offer"], row["created_at"], row["updated_at"],
-            row["ended_at"])
+            row["ended_at"], *_clock_choice(row))
 
     @property
     def is_over(self) -> bool:
@@ -144,6 +148,13 @@ class Game:
     def on_vacation(self, side: int, now: float) -> bool:
         until = self.vacation_until[side]
         return until is not None and until > now
+
+
+def _clock_choice(row: Row) -> tuple[str | None, tuple[float | None, float | None]]:
+    """A game row's clock choice and Fischer banks (absent before migration 13)."""
+    if "time_control" not in row.keys():
+        return None, (None, None)
+    return row["time_control"], (row["bank0"], row["bank1"])
 
 
 @dataclass(frozen=True)
@@ -177,8 +188,16 @@ class Notification:
     kind: str
     text: str
     created_at: float
+    lane: str = ""  # one destination's news of one game: delivered in order
+    attempts: int = 0  # tries so far
+    failure: str | None = None  # why the last try failed
+    failed_at: float | None = None  # set with the verdict: given up on
+    next_attempt_at: float | None = None  # when a failed try is tried again
+    payload: Mapping[str, Any] = field(default_factory=dict)  # what the transport needs besides
 
     @classmethod
     def from_row(cls, row: Row) -> Notification:
         return cls(row["id"], row["transport"], row["player_id"], row["address"], row["place"],
-                   row["game_id"], row["kind"], row["text"], row["created_at"])
+                   row["game_id"], row["kind"], row["text"], row["created_at"], row["lane"],
+                   row["attempts"], row["failure"], row["failed_at"], row["next_attempt_at"],
+                   json.loads(row["payload"]) if row["payload"] else {})

@@ -57,6 +57,9 @@ def game_info(game: Game, played: Sequence[PlayedMove], ply: int | None = None,
         else:
             left = per_move
         clocks = (left, per_move) if mover == 0 else (per_move, left)
+        if game.banks[1 - mover] is not None:  # Fischer: the waiting side's bank
+            bank = f"{format_duration(game.banks[1 - mover] or 0)} in the bank"
+            clocks = (left, bank) if mover == 0 else (bank, left)
     moves = []
     for m in played[:ply]:
         if m.text == END:

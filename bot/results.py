@@ -57,6 +57,8 @@ class Reason(StrEnum):
     ALREADY_ON_VACATION = "already-on-vacation"
     NO_VACATION_LEFT = "no-vacation-left"
     NOT_ON_VACATION = "not-on-vacation"
+    BAD_NOTE = "bad-note"
+    BAD_FORECAST = "bad-forecast"
     # records
     BAD_RECORD = "bad-record"
     # arguments refused at the service boundary (`bot.boundary`)
@@ -87,6 +89,7 @@ class Done:
     player: Player | None = None
     move: str | None = None  # the canonical text of an accepted move
     text: str | None = None  # a longer answer (a game record, a list)
+    answer: str | None = None  # the opponent's conditional move played at once after it
     ok: ClassVar[bool] = True
 
     def __str__(self) -> str:

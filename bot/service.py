@@ -29,7 +29,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from engine import (
     AmbiguousMoveError,
@@ -47,21 +47,23 @@ from .challenges import ChallengeDesk
 from .clock import (
     Clock,
     TurnClock,
-    describe_days,
     format_duration,
     format_time,
     start_turn,
     system_clock,
 )
 from .config import Settings
+from .forecasts import Forecasts
 from .mail_ledger import MailLedger
 from .model import Game, Notification, PlayedMove, Player, place_transport
+from .notes import Notes
 from .posts import Posts
 from .records import END
 from .results import Done, Reason, Refusal, Result
 from .rooms import Rooms
 from .standings import Standings
 from .storage import DamagedDatabase, Database, Session, StorageError, open_database
+from .timecontrol import TimeControls, describe_clock
 from .tokens import GameTokens
 from .vacations import Vacations
 from .words import or_list
@@ -121,7 +123,7 @@ def _score(winner: int | None) -> str:
 
 @guard  # every argument of every public method is checked before the method runs
 class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Rooms, Posts,
-                  MailLedger):
+                  MailLedger, Notes, Forecasts, TimeControls):
     """Players, challenges, games, clocks, ratings, records and the outbox."""
 
     def __init__(self, db: Database, settings: Settings | None = None, now: Clock = system_clock,
@@ -221,8 +223,10 @@ class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Room
         game = await self._game(s, game_id)
         assert game is not None
         clock = start_turn(days, now, paused=game.on_vacation(start.side, now))
+        clock = await self._opening_clock(s, game, challenge_id, start.side, now, clock)
         await self._set_clock(s, game.id, clock)
-        game = replace(game, clock=clock)
+        game = await self._game(s, game.id)  # with the clock and its choice
+        assert game is not None
         if not announce:
             return game
         text = self._game_started(game, rules)
@@ -235,7 +239,7 @@ class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Room
 
     def _game_started(self, game: Game, rules: Variant) -> str:
         return (f"Game #{game.id} started: {self._players_line(game, rules)}, "
-                f"{rules.display_name}, {describe_days(game.days)}. "
+                f"{rules.display_name}, {describe_clock(game.days, game.time_control)}. "
                 f"{game.names[game.to_move]} ({rules.side_names[game.to_move]}) moves first.")
 
     def _players_line(self, game: Game, rules: Variant) -> str:
@@ -402,6 +406,7 @@ class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Room
                 self._keep(game.id, line)
                 return self._move_refusal(err, text)
             done, line = await self._advance(s, game, rules, line, canonical, after)
+            done, line = await self._answer_forecast(s, rules, line, done)
         self._keep(game_id, line)
         return await self.back_by_moving(sender, done)
 
@@ -437,13 +442,14 @@ class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Room
                 self._keep(game.id, line)
                 return self._move_refusal(err, END)
             done, line = await self._advance(s, game, rules, line, END, after)
+            done, line = await self._answer_forecast(s, rules, line, done)
         self._keep(game_id, line)
         return done
 
     async def _advance(self, s: Session, game: Game, rules: Variant, line: _Line, text: str,
-                       after: Position) -> tuple[Done, _Line]:
+                       after: Position, conditional: bool = False) -> tuple[Done, _Line]:
         """Store one step: the move row, the game row, the clock, the end of the game and
-        the notifications."""
+        the notifications (``conditional``: the step answers a recorded line)."""
         now = self.now()
         mover = line.position.side
         turn_done = not after.in_progress
@@ -457,6 +463,7 @@ class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Room
         clock, draw_offer, takeback_offer = game.clock, game.draw_offer, game.takeback_offer
         if turn_done:
             clock = start_turn(game.days, now, paused=game.on_vacation(after.side, now))
+            clock = await self._next_clock(s, game, mover, now, clock)
             # by moving, the mover declines what the opponent offered
             draw_offer = None if draw_offer == 1 - mover else draw_offer
             takeback_offer = None if takeback_offer == 1 - mover else takeback_offer
@@ -487,10 +494,13 @@ class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Room
         else:
             nxt = after.side
             message += f" {game.names[nxt]} ({rules.side_names[nxt]}) is to move."
+            if await self._answer_ready(s, game, rules, after):
+                return Done(message, game=game, move=text), line  # they are told with it
             await self._notify_side(
                 s, game, nxt, "your-move", now,
-                f"{game.names[mover]} played {text if text != END else 'the end of the turn'} "
-                f"in game #{game.id} ({rules.display_name}). Your move. "
+                f"{game.names[mover]} played {text if text != END else 'the end of the turn'}"
+                f"{' (a conditional move)' if conditional else ''} in game #{game.id} "
+                f"({rules.display_name}). Your move. "
                 f"{self._clock_text(game)}")
         return Done(message, game=game, move=text), line
 
@@ -703,6 +713,7 @@ class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Room
             position = rules.parse_position(fen)
             now = self.now()
             clock = start_turn(game.days, now, paused=game.on_vacation(position.side, now))
+            clock = await self._clock_again(s, game, position.side, now, clock)
             await s.execute(
                 "UPDATE games SET fen = ?, to_move = ?, ply = ?, turns = ?, "
                 "revision = revision + 1, deadline = ?, reminder_due = ?, paused_remaining = ?, "
@@ -710,6 +721,7 @@ class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Room
                 (fen, position.side, row["n"], turn, clock.deadline, clock.reminder_due,
                  clock.paused_remaining, now, game.id))
             self._lines.pop(game.id, None)
+            await self._drop_forecasts(s, game.id)
             game = await self._game(s, game.id)
             assert game is not None
             await self._notify_side(s, game, requester, "takeback", now,
@@ -741,7 +753,8 @@ class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Room
                 "timeouts": await self.process_timeouts(),
                 "reminders": await self.process_reminders(),
                 "challenges": await self.process_challenges(),
-                "digests": await self.process_digests()}
+                "digests": await self.process_digests(),
+                "pruned": await outbox.prune(self.db, self.now())}
 
     async def process_timeouts(self) -> int:
         now = self.now()
@@ -788,5 +801,23 @@ class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Room
 
     async def deliver(self, transport: str,
                       send: Callable[[Notification], Awaitable[None]]) -> int:
-        """Hand every pending notification of ``transport`` to ``send``, in order."""
+        """Hand every due notification of ``transport`` to ``send``: each lane (one
+        destination's news of one game) in order, lanes independently (one pass)."""
         return await outbox.deliver(self.db, transport, send, self.now)
+
+    async def queue_notification(self, transport: str, kind: str, text: str,
+                                 player_id: int | None = None, place: str | None = None,
+                                 game_id: int | None = None,
+                                 payload: dict[str, Any] | None = None,
+                                 lane: str | None = None) -> int:
+        """Queue a notification on its own (an answer a transport owes, written before
+        the transport acknowledges the request that caused it); its id."""
+        async with self.db.transaction() as s:
+            return await outbox.notify(s, self.now(), transport=transport, kind=kind,
+                                       text=text, player_id=player_id, place=place,
+                                       game_id=game_id, payload=payload, lane=lane)
+
+    def courier(self, transport: str,
+                send: Callable[[Notification], Awaitable[None]]) -> outbox.Courier:
+        """A long-lived deliverer of ``transport``'s outbox (see `outbox.Courier`)."""
+        return outbox.Courier(self.db, transport, send, self.now)

@@ -23,10 +23,10 @@ from discord.ext import commands, tasks
 from ..config import Settings
 from ..email_gateway.runner import run_email_gateway
 from ..model import Game, Player
-from ..results import STORAGE_DOWN, Done, Refusal, Result
+from ..results import Done, Refusal, Result
 from ..service import GameService
 from ..storage import StorageError
-from . import live, logs, pictures
+from . import failures, live, logs, pictures
 from .notifier import Notifier, discord_times
 from .places import TRANSPORT, target_of
 from .views import ChallengeButton, GameButton, game_view
@@ -74,9 +74,9 @@ class CommandPost(commands.AutoShardedBot):
         self.settings = settings
         self.sync_only = sync_only  # `commandpost discord sync`: upload the tree, then stop
         self.notifier = Notifier(self)
+        self.courier = service.courier(TRANSPORT, self.notifier.send)
         self._addresses: dict[int, str] = {}
         self._users: dict[int, discord.User] = {}
-        self._flush_lock = asyncio.Lock()
         pictures.use_guild_lookup(self._guild_of)
 
     def _guild_of(self, place: str) -> int | None:
@@ -87,8 +87,11 @@ class CommandPost(commands.AutoShardedBot):
     async def setup_hook(self) -> None:
         from .commands_admin import AdminCommands
         from .commands_info import InfoCommands
+        from .commands_notes import CorrespondenceCommands
         from .commands_play import PlayCommands
-        for cog in (PlayCommands(self), InfoCommands(self), AdminCommands(self)):
+        play = PlayCommands(self)
+        for cog in (play, InfoCommands(self), AdminCommands(self),
+                    CorrespondenceCommands(self, play)):
             await self.add_cog(cog)
         self.add_dynamic_items(GameButton, ChallengeButton)
         await self.sync_tree(force=self.sync_only)
@@ -126,6 +129,7 @@ class CommandPost(commands.AutoShardedBot):
 
     async def close(self) -> None:
         self.scheduler.cancel()
+        await self.courier.stop()
         await super().close()
 
     @tasks.loop(seconds=SCHEDULER_SECONDS)
@@ -148,32 +152,22 @@ class CommandPost(commands.AutoShardedBot):
         await self.flush()
 
     async def flush(self) -> None:
-        """Deliver the service's pending Discord notifications (a failure is logged; what
-        was not delivered stays pending for the next pass)."""
-        async with self._flush_lock:
-            try:
-                await self.service.deliver(TRANSPORT, self.notifier.send)
-            except discord.HTTPException:
-                log.exception("a notification could not be delivered; it stays pending")
-            except Exception:
-                log.exception("delivering notifications failed; they stay pending")
+        """Deliver the service's due Discord notifications: each lane (a destination's news
+        of a game) in order, lanes independently, so a server that refuses or a slow DM
+        delays only itself; failures are judged and scheduled by the outbox. Nothing that
+        fails here escapes the pass: it is logged, and what was not delivered stays due."""
+        try:
+            await self.courier.deliver()
+        except StorageError:
+            log.exception("the outbox could not be read; delivery waits for the next pass")
+        except Exception:
+            log.exception("delivering notifications failed; they stay pending")
 
     async def command_failed(self, interaction: discord.Interaction,
-                             error: app_commands.AppCommandError) -> None:
-        """An app command that raised: the user is answered (a storage fault in the words
-        every transport uses), the host gets the traceback."""
-        original = getattr(error, "original", error)
-        if isinstance(original, StorageError):
-            log.error("/%s not carried out: %s", getattr(interaction.command, "name", "?"),
-                      original)
-            text = STORAGE_DOWN
-        else:
-            log.error("/%s failed", getattr(interaction.command, "name", "?"), exc_info=error)
-            text = "Something went wrong with that command; it is logged for the host."
-        try:
-            await self.answer(interaction, text)
-        except discord.HTTPException:
-            log.warning("could not tell the user that a command failed")
+                             error: BaseException) -> None:
+        """A command or button that raised: the user is answered (see `failures`: a
+        storage fault in the words every transport uses), the host gets the log."""
+        await failures.tell_member(interaction, error)
 
     # --- translation helpers used by the cogs -----------------------------------------
     async def player_of(self, user: discord.abc.User) -> Player:

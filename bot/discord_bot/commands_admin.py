@@ -11,7 +11,7 @@ from discord.ext import commands
 from engine import EngineError, get_variant
 
 from ..results import Refusal
-from . import live, logs
+from . import live, logs, permissions
 from .commands_play import DAYS, PlayCommands
 from .places import server_key, target_of
 
@@ -84,6 +84,26 @@ class AdminCommands(commands.GroupCog, group_name="server"):
                  + (" days" if current.get("days") else ""),
                  f"Pictures: {current.get('theme') or self.bot.settings.theme}"]
         await self.bot.answer(interaction, "Server settings:\n" + "\n".join(lines))
+
+    @app_commands.command(name="check")
+    async def check(self, interaction: discord.Interaction) -> None:
+        """List, for each channel where games can start, what the bot may and may not do."""
+        if not _may_manage(interaction):
+            await self.bot.answer(interaction, "Only members who may manage the server can "
+                                               "check the bot's permissions.")
+            return
+        guild = interaction.guild
+        assert guild is not None  # the group is guild-only
+        current = await self.service.server_settings(server_key(guild.id))
+        configured = guild.get_channel(int(current["channel"])) if current.get("channel") \
+            else None
+        channels = [configured] if isinstance(configured, discord.TextChannel) else [
+            c for c in guild.text_channels if c.permissions_for(interaction.user).view_channel]
+        lines = [permissions.report(c) for c in channels[:40]]
+        lead = ("The game channel of this server:" if configured is not None else
+                "No game channel is set (`/server settings channel:`); games start where "
+                "/challenge is used. What I may do in each channel:")
+        await self.bot.answer(interaction, "\n".join([lead, *lines])[:2000])
 
     @app_commands.command(name="ruling")
     @app_commands.describe(game="The game's number (this server's live games are offered)",

@@ -19,7 +19,8 @@ from ..model import Challenge, Game, Player
 from ..posts import time_left
 from ..results import STORAGE_DOWN, Done, Reason, Refusal
 from ..storage import StorageError
-from . import hints, live, logs, pictures
+from ..timecontrol import TimeControl, is_clock_word, parse_time_control
+from . import hints, live, logs, permissions, pictures
 from .actions import acted
 from .notifier import discord_times
 from .places import (
@@ -207,13 +208,15 @@ class PlayCommands(commands.Cog, name="Playing"):
                            mode="The variant's mode (default: its usual one)",
                            side="Which side you play (default: random)",
                            days="Time per move (default: the server's)",
-                           rated="Whether the game counts for ratings (default: yes)")
+                           rated="Whether the game counts for ratings (default: yes)",
+                           clock="Or a Fischer clock and/or a total: 3d+1d max10d total60d")
     @app_commands.autocomplete(variant=variant_names, mode=mode_names, days=day_choices)
     @app_commands.choices(side=SIDES)
     async def challenge(self, interaction: discord.Interaction,
                         opponent: discord.User | None = None, variant: str | None = None,
                         mode: str | None = None, side: int | None = None,
-                        days: int | None = None, rated: bool = True) -> None:
+                        days: int | None = None, rated: bool = True,
+                        clock: str | None = None) -> None:
         """Challenge someone, or anyone here, to a correspondence game."""
         sender = await self.bot.player_of(interaction.user)
         place = self._challenge_place(interaction)
@@ -231,8 +234,16 @@ class PlayCommands(commands.Cog, name="Playing"):
         if allowed and variant is not None and _variant_key(variant) not in allowed:
             await self.bot.answer(interaction, f"This server plays only {', '.join(allowed)}.")  # type: ignore[arg-type]
             return
+        if await self._refused_for_permissions(interaction, place):
+            return
         if days is None:
             days = int(server.get("days", self.bot.settings.default_days) or 0)  # type: ignore[call-overload]
+        time_control = clock_choice(clock, days or None)
+        if isinstance(time_control, Refusal):
+            await self.bot.answer(interaction, time_control)
+            return
+        if time_control and time_control.fischer:
+            days = 0  # the bank replaces days per move
         target = None
         if opponent is not None:
             if opponent.bot:
@@ -242,7 +253,8 @@ class PlayCommands(commands.Cog, name="Playing"):
             logs.set_context(user_id=interaction.user.id)
         result = await self.service.challenge(sender, place, target, variant, mode,
                                               None if side in (None, -1) else side,
-                                              days or None, rated=rated)
+                                              days or None, rated=rated,
+                                              time_control=time_control and time_control.text())
         if isinstance(result, Refusal):
             await self.bot.answer(interaction, result)
             return
@@ -282,6 +294,10 @@ class PlayCommands(commands.Cog, name="Playing"):
                                challenge_id: int) -> bool:
         """Accept a challenge for ``sender`` (by /accept or its button): refused only to the
         sender, else the game's thread opens and everyone here is told. True if accepted."""
+        challenge = await self.service.get_challenge(challenge_id)
+        if challenge is not None and await self._refused_for_permissions(interaction,
+                                                                         challenge.place):
+            return False
         result = await self.service.accept(sender, challenge_id)
         if isinstance(result, Refusal):
             await self.bot.answer(interaction, result)
@@ -301,6 +317,19 @@ class PlayCommands(commands.Cog, name="Playing"):
         await interaction.followup.send(f"{result.message}\n{where}")
         await self.bot.flush()
         return True
+
+    async def _refused_for_permissions(self, interaction: discord.Interaction,
+                                       place: str) -> bool:
+        """Refuse (to the member only) an action that would start a game in a channel where
+        the bot lacks a permission a game needs, naming the missing ones."""
+        channel = self.bot.get_channel(target_of(place) or 0) if is_discord_place(place) \
+            else None
+        if not isinstance(channel, discord.TextChannel):
+            return False
+        missing = permissions.missing_in(channel)
+        if missing:
+            await self.bot.answer(interaction, permissions.refusal(channel, missing))
+        return bool(missing)
 
     async def _open_thread(self, interaction: discord.Interaction,
                            game: Game) -> discord.Thread | None:
@@ -356,12 +385,21 @@ class PlayCommands(commands.Cog, name="Playing"):
             await self.bot.answer(interaction, result)
             return
         assert result.game is not None
-        await self.bot.send_board(interaction, result.game, self._move_lead(result))
+        try:
+            await self.bot.send_board(interaction, result.game, self._move_lead(result))
+        except discord.HTTPException as error:  # the move is stored: say so elsewhere
+            await self._confirm_elsewhere(interaction.user, interaction.channel, result, error)
         await self._moved(result, sender)
 
     @staticmethod
     def _move_lead(result: Done) -> str:
-        return f"**{result.move}** played in game #{result.game.id}."  # type: ignore[union-attr]
+        game = result.game
+        assert game is not None
+        lead = f"**{result.move}** played in game #{game.id}."
+        if result.answer:  # the opponent's recorded answer was played at once
+            lead += (f" {game.names[1 - game.to_move]} answered at once with "
+                     f"**{result.answer}**, a conditional move.")
+        return lead
 
     async def _moved(self, result: Done, sender: Player) -> None:
         """After a move: offers it made moot say so; the notifications go out."""
@@ -411,13 +449,41 @@ class PlayCommands(commands.Cog, name="Playing"):
             return
         assert result.game is not None
         lead = self._move_lead(result)
-        if result.game.is_over:
-            lead += "\n" + await live.ending_text(self.bot, result.game)
-        async with message.channel.typing():
-            reply = await self.bot.board_message(result.game, lead)
-        sent = await message.reply(**reply, mention_author=False)
-        await self.bot.board_sent(result.game, sent, message.channel.id)
+        try:
+            if result.game.is_over:
+                lead += "\n" + await live.ending_text(self.bot, result.game)
+            async with message.channel.typing():
+                reply = await self.bot.board_message(result.game, lead)
+            sent = await message.reply(**reply, mention_author=False)
+            await self.bot.board_sent(result.game, sent, message.channel.id)
+        except discord.HTTPException as error:  # the move is stored: say so elsewhere
+            await self._confirm_elsewhere(message.author, message.channel, result, error)
         await self._moved(result, sender)
+
+    async def _confirm_elsewhere(self, user: discord.abc.User, channel: object, result: Done,
+                                 error: discord.HTTPException) -> None:
+        """A move is stored, but Discord refused its reply: confirm it by DM (or, if DMs
+        are closed, in the thread's channel), and post the news the reply carried in the
+        game's place for the opponent, both through the outbox so that they are retried."""
+        game = result.game
+        assert game is not None
+        log.warning("game #%s: the reply to a move failed: %s", game.id, error)
+        where = getattr(channel, "mention", "the game's thread")
+        text = (f"Your move **{result.move}** in game #{game.id} is played; I could not answer "
+                f"in {where} (Discord refused: {error.status} {error.text}). Ask a server "
+                f"admin to run `/server check`.")
+        sender = await self.bot.player_of(user)
+        parent = getattr(channel, "parent_id", None)
+        await self.service.queue_notification(
+            "discord", "confirmation", text, player_id=sender.id, game_id=game.id,
+            place=channel_place(parent) if parent else game.place,
+            payload={"dm": True, "or_channel": True})
+        mentions = await self.bot.mentions(game)
+        news = f"**{result.move}** played in game #{game.id}."
+        if not game.is_over:
+            news += f" {mentions[game.to_move]}, your move."
+        await self.service.queue_notification("discord", "news", news, place=game.place,
+                                              game_id=game.id)
 
     @staticmethod
     def bot_text(result: Refusal) -> str:
@@ -436,6 +502,9 @@ class PlayCommands(commands.Cog, name="Playing"):
             return
         await self.bot.send_board(interaction, found, pictures.header(found) + ".",
                                   perspective=found.side_of(sender.id) or 0)
+        notes = await self.service.notes_text(sender, found.id)
+        if notes:  # the board may be public: the notes go to their author alone
+            await interaction.followup.send(notes, ephemeral=True)
 
     @app_commands.command(name="moves")
     @app_commands.describe(square="The piece's point (its legal destinations are highlighted)",
@@ -584,7 +653,7 @@ class PlayCommands(commands.Cog, name="Playing"):
         if isinstance(found, Refusal):
             await self.bot.answer(interaction, found)
             return
-        result = await self.service.export(found.id)
+        result = await self.service.export(found.id, sender)
         if isinstance(result, Refusal) or not result.text:
             await self.bot.answer(interaction, result)
             return
@@ -592,6 +661,22 @@ class PlayCommands(commands.Cog, name="Playing"):
         record = discord.File(io.BytesIO(text.encode()), f"game-{found.id}.txt")
         await interaction.response.send_message(f"The record of game #{found.id}.",
                                                 file=record, ephemeral=True)
+
+
+def clock_choice(text: str | None, days: int | None) -> TimeControl | Refusal | None:
+    """The /challenge clock option read (a Fischer clock replaces the days per move)."""
+    if not text:
+        return None
+    words = text.lower().split()
+    wrong = [w for w in words if not is_clock_word(w)]
+    try:
+        if wrong:
+            raise ValueError(f"{wrong[0]!r} is not a clock choice: write e.g. `3d+1d max10d "
+                             f"total60d`")
+        fischer = any("+" in w for w in words)
+        return parse_time_control(words, None if fischer else days)
+    except ValueError as err:
+        return Refusal(Reason.BAD_TIME_CONTROL, f"{str(err)[:1].upper()}{str(err)[1:]}.")
 
 
 def _game_choices(games: list[Game], current: str) -> list[app_commands.Choice[int]]:

@@ -13,7 +13,11 @@ An offer comes with Accept and Decline buttons: in the player's DM when they rea
 else in the game's thread unless the reply that made it is there already. The answer to
 an offer edits the offer's messages (`live`): it is posted only when it came from another
 transport, or by DM. A game's end is posted in its thread unless a reply announced it
-there; the live board and the offers lose their buttons."""
+there; the live board and the offers lose their buttons.
+
+A try Discord refuses raises `DeliveryFailure`, judged from discord.py's own errors
+(`failure_of`): 403/404, a channel gone and closed DMs are refusals; a 429 waits what it
+asks; 5xx and lost connections are tried again. The outbox schedules the tries."""
 
 from __future__ import annotations
 
@@ -25,6 +29,7 @@ from typing import TYPE_CHECKING
 import discord
 
 from ..model import Notification, Player
+from ..outbox import UNREACHABLE, DeliveryFailure
 from . import live, logs, pictures
 from .places import TRANSPORT, is_discord_place, target_of
 from .views import offer_view
@@ -36,9 +41,38 @@ log = logging.getLogger(__name__)
 DM_PREFERENCE = "discord_dm"
 SAID_BY_THE_REPLY = {"your-move", "game-start"}  # the command's reply already tells them
 OFFERS = {"draw-offer": "draw", "takeback-request": "takeback"}
+PRIVATE = {"forecast"}  # about a player's conditional moves: by DM only, never in the thread
 BOARD_NEWS = {"your-move", "game-start", "game-over"}  # sent with the game's picture
 ANSWERS = {"draw-offer", "takeback"}  # the notices that also tell of an offer's answer
 TIME = re.compile(r"(\d{4}-\d{2}-\d{2} \d{2}:\d{2}) UTC")
+
+
+def failure_of(error: Exception) -> DeliveryFailure:
+    """Discord's answer to a failed request, judged: a refusal (403, 404: the channel,
+    thread or DM will not take it) is permanent; a rate limit (429) waits what Discord asks;
+    a server error (5xx), a timeout or a lost connection is worth trying again."""
+    if isinstance(error, DeliveryFailure):
+        return error
+    if isinstance(error, discord.RateLimited):
+        return DeliveryFailure("429 rate limited by Discord", permanent=False,
+                               retry_after=error.retry_after)
+    if isinstance(error, discord.HTTPException):
+        reason = f"{error.status} {error.text or error.response.reason}".strip()
+        if isinstance(error, discord.Forbidden | discord.NotFound):
+            return DeliveryFailure(f"Discord refused: {reason}", permanent=True)
+        return DeliveryFailure(f"Discord answered {reason}", permanent=False,
+                               retry_after=_retry_after(error))
+    return DeliveryFailure(f"{type(error).__name__}: {error}".rstrip(": "), permanent=False)
+
+
+def _retry_after(error: discord.HTTPException) -> float | None:
+    """The wait a 429 asks for, from its Retry-After header (seconds)."""
+    if error.status != 429:
+        return None
+    try:
+        return float(error.response.headers.get("Retry-After", ""))
+    except (AttributeError, ValueError):
+        return None
 
 
 class Notifier:
@@ -48,14 +82,32 @@ class Notifier:
         self.bot = bot
 
     async def send(self, notification: Notification) -> None:
+        """Deliver ``notification``, or raise `DeliveryFailure` saying why not."""
         logs.set_context(game_id=notification.game_id)
-        if notification.player_id is None:
-            await self._to_place(notification)
-        else:
-            await self._to_player(notification)
+        try:
+            if notification.payload.get("dm") and notification.player_id is not None:
+                await self._dm_only(notification)
+            elif notification.player_id is None:
+                await self._to_place(notification)
+            else:
+                await self._to_player(notification)
+        except (discord.DiscordException, OSError, TimeoutError) as error:
+            raise failure_of(error) from error
+
+    async def _dm_only(self, n: Notification) -> None:
+        """News that must not go where it failed to go (that a player or a thread cannot
+        be reached): by DM, to a Discord player."""
+        if await self._dm(n.address or "", n.text):
+            return
+        if n.payload.get("or_channel"):  # a move's confirmation must reach them somewhere
+            await self._post(n.place, f"<@{n.address}> {n.text}")
+            return
+        raise DeliveryFailure("Discord refused the DM (DMs closed)", permanent=True)
 
     async def _to_place(self, n: Notification) -> None:
         if n.kind in SAID_BY_THE_REPLY or n.kind == "challenge":
+            return
+        if n.kind == UNREACHABLE and not is_discord_place(n.place):
             return
         if n.kind == "game-over" and n.game_id is not None:
             game = await self.bot.service.game(n.game_id)
@@ -68,7 +120,14 @@ class Notifier:
         if n.game_id is not None:
             for watcher in await self.bot.service.watchers(n.game_id):
                 if watcher.preferences.get(DM_PREFERENCE):
-                    await self._dm(watcher.address, n.text)
+                    await self._copy_to_watcher(watcher, n.text)
+
+    async def _copy_to_watcher(self, watcher: Player, text: str) -> None:
+        """A watcher's copy is a courtesy: its failure must not send the news again."""
+        try:
+            await self._dm(watcher.address, text)
+        except discord.HTTPException as error:
+            log.warning("a watcher's copy to %s failed: %s", watcher.id, error)
 
     async def _to_player(self, n: Notification) -> None:
         player = await self.bot.service.get_player(n.player_id)  # type: ignore[arg-type]
@@ -76,7 +135,8 @@ class Notifier:
             return
         # a game that lives elsewhere (an e-mail game, a game challenged in a DM) has no
         # thread or channel the player reads: its news comes by DM
-        elsewhere = not is_discord_place(n.place) or await self._private(n.place)
+        elsewhere = (not is_discord_place(n.place) or n.kind in PRIVATE
+                     or await self._private(n.place))
         offer = await self._offer(n, player.id)
         from_elsewhere = await self._from_elsewhere(n, player.id)
         if offer is None and n.kind in ANSWERS and not from_elsewhere:
@@ -92,9 +152,8 @@ class Notifier:
                 if offer is not None:
                     await self._offer_posted(n, offer, sent)
                 return
-            if elsewhere:
-                log.warning("cannot DM player %s; notification dropped", player.id)
-                return
+            if elsewhere:  # no thread to fall back on
+                raise DeliveryFailure("Discord refused the DM (DMs closed)", permanent=True)
         if n.kind == "game-over":
             return  # the game's thread has it already
         if n.kind == "challenge" and await self._announced(n, player):
@@ -173,8 +232,8 @@ class Notifier:
                     file: discord.File | None = None) -> discord.Message | None:
         channel = await self._channel(place)
         if channel is None:
-            log.warning("no channel for place %s; notification dropped", place)
-            return None
+            raise DeliveryFailure("Discord refused: the channel or thread is gone or hidden "
+                                  "from the bot", permanent=True)
         if isinstance(channel, discord.Thread) and channel.archived:
             await channel.edit(archived=False)
         return await channel.send(discord_times(text)[:2000], view=view or discord.utils.MISSING,

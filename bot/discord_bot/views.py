@@ -5,7 +5,6 @@ it."""
 
 from __future__ import annotations
 
-import functools
 import logging
 from typing import TYPE_CHECKING, Any
 
@@ -14,23 +13,12 @@ import discord
 from ..model import Game
 from ..results import Refusal
 from . import logs, pictures
+from .failures import answering_failures
 
 if TYPE_CHECKING:
     from .app import CommandPost
 
 log = logging.getLogger(__name__)
-
-
-def answering_failures(callback: Any) -> Any:
-    """A button callback whose exceptions (a storage fault, a bug) are answered to the user
-    the way the bot answers failed commands, instead of leaving the button spinning."""
-    @functools.wraps(callback)
-    async def run(self: Any, interaction: discord.Interaction) -> None:
-        try:
-            await callback(self, interaction)
-        except Exception as error:
-            await interaction.client.command_failed(interaction, error)  # type: ignore[attr-defined]
-    return run
 
 # action -> (label, style)
 ACTIONS: dict[str, tuple[str, discord.ButtonStyle]] = {

@@ -14,6 +14,15 @@ Every answer keeps the thread (In-Reply-To, References, one subject per game) an
 whatever it says. A mail with the same Message-ID as one answered, or the same command with
 the same key, gets no second answer. Rate limits count per key and per unkeyed sender
 apart, in the database; a keyed move over the limit is answered with when to retry.
+
+Every answer is written to the outbox before `receive` returns, that is before our SMTP
+server says 250 to the sender's: a relay that is down, or a restart, delays an answer but
+never loses it (it is mailed by the outbox's delivery, with retries, like every
+notification; the mail is composed when it is sent, so it carries the key of that moment).
+The command's change itself is committed by the service just before, in its own
+transaction; a crash between the two leaves the sender's server without its 250, so it
+sends the mail again, and the repeated command is answered as stale (it ran already): a
+command is marked as carried out only once its answer is queued.
 """
 
 from __future__ import annotations
@@ -32,6 +41,7 @@ from ..clock import format_time
 from ..commands import Reply, _reply
 from ..config import Settings
 from ..model import Challenge, Game, Notification, Player
+from ..outbox import DeliveryFailure
 from ..results import Reason, Refusal, Result
 from ..service import GameService
 from .gamemail import GameMails, challenge_subject
@@ -45,7 +55,7 @@ from .mailcommands import (
     TRANSPORT,
     MailCommands,
 )
-from .outbound import Mailer, Picture, compose, reply_address
+from .outbound import Mailer, Picture, compose, failure_of, reply_address
 from .reading import command_line, find_command, first_word, is_command_line
 
 log = logging.getLogger(__name__)
@@ -58,6 +68,7 @@ WATCHED_KINDS = frozenset({"news", "game-start", "your-move", "game-over", "take
 # (a draw offer or takeback request may be made again after it was declined)
 ONCE_WORDS = frozenset({"move", "end", "resign", "abort", "accept", "decline", "cancel"})
 SILENT = Reply("", ok=False)  # over a limit again: no answer
+ANSWER = "answer"  # the outbox kind of an answer to a mail
 Send = Callable[[EmailMessage], Awaitable[None]]
 
 
@@ -105,9 +116,8 @@ class EmailGateway(GameMails):
         self.send = send or Mailer(settings).send
         self.commands = MailCommands(service, self.find_player)
         self.outbox_ready = asyncio.Event()  # set when a command may have queued mail
-        self._delivering = asyncio.Lock()
+        self.courier = service.courier(TRANSPORT, self._deliver)
         self._watched: set[tuple[int, int, str]] = set()  # (game, ply, kind) sent to watchers
-        self._unsent: list[EmailMessage] = []  # answers the relay did not take yet
 
     # --- players --------------------------------------------------------------------
     async def find_player(self, name: str) -> Player | Refusal:
@@ -202,14 +212,14 @@ class EmailGateway(GameMails):
             return "dropped: a duplicate (this command with this key was carried out)"
         else:
             reply, outcome = await self._command(player, keyed, line, mail.lines[index + 1:])
-            if digest and (outcome == "moved" or reply.ok):
-                await self.service.mark_seen(digest)
         reply = await self._with_ratings(reply)
         await self._answer(player, mail, reply, keyed)
         if reply.ok and reply.game is not None and outcome in ("moved", *ACTED):
             game = await self.service.game(reply.game.id)
             if game is not None:  # what the mover's answer says, the watchers get too
                 await self._copy_to_watchers(game, "news", reply.text)
+        if digest and (outcome == "moved" or reply.ok):  # once all it owes is queued
+            await self.service.mark_seen(digest)
         return outcome
 
     async def _command(self, player: Player, key: Key | None, line: str,
@@ -408,29 +418,47 @@ class EmailGateway(GameMails):
     # --- answers ----------------------------------------------------------------------
     async def _answer(self, player: Player, mail: Inbound | MailRefusal, reply: Reply,
                       key: Key | None) -> None:
-        """Mail the command's answer to its sender: about a game, as a game mail with the
-        sender's key; about a challenge, with its key; else with the sender's games and
-        challenges listed, each with its keyed address."""
+        """Queue the command's answer to its sender (see `_answer_mail`): about a game, a
+        game mail with the sender's key; about a challenge, with its key; else with the
+        sender's games and challenges listed, each with its keyed address."""
         text = reply.text
         if reply.record and reply.record != text:
             text += "\n\n" + reply.record
         game = reply.game or (key.game if key else None)
-        refs = tuple(mail.references)
+        game_id = game.id if game is not None and player.id else None
+        challenge = await self._challenge_of(player, reply, key) if game_id is None else None
+        # a picture file that goes with a text answer (a rules diagram) is named by its path
+        await self.service.queue_notification(
+            TRANSPORT, ANSWER, text, player_id=player.id or None, place=PLACE,
+            game_id=game_id, lane=f"answer:{player.address}/{game_id or ''}", payload={
+                "to": player.address, "subject": _re(mail.subject),
+                "in_reply_to": mail.message_id, "references": list(mail.references),
+                "ply": reply.ply, "challenge": challenge.id if challenge else None,
+                "picture": str(reply.pictures[0]) if reply.pictures else None})
+
+    async def _answer_mail(self, note: Notification, game: Game | None,
+                           message_id: str) -> EmailMessage:
+        """The answer to a mail, as `_answer` queued it, composed now: with the key of
+        the game or challenge as it is when the mail goes."""
+        p = note.payload
+        found = await self.service.get_player(note.player_id) \
+            if note.player_id is not None else None
+        player = found or Player(0, TRANSPORT, p["to"], "")  # an address not stored
+        refs = tuple(p.get("references") or ())
         if game is not None and player.id:
-            game = await self.service.game(game.id) or game
-            await self._send_answer(await self.game_mail(
-                player, game, text, in_reply_to=mail.message_id, references=refs,
-                ply=reply.ply))
-            return
-        challenge = await self._challenge_of(player, reply, key)
+            return await self.game_mail(player, game, note.text,
+                                        in_reply_to=p.get("in_reply_to"), references=refs,
+                                        ply=p.get("ply"), message_id=message_id)
+        challenge = await self.service.get_challenge(p["challenge"]) \
+            if p.get("challenge") is not None and player.id else None
         if challenge is not None:
-            await self._send_answer(await self.challenge_mail(
-                player, challenge, text, in_reply_to=mail.message_id, references=refs))
-            return
-        picture = _file_picture(reply.pictures[0]) if reply.pictures else None
-        await self._send_answer(await self.listed_mail(
-            player, _re(mail.subject), text, in_reply_to=mail.message_id, references=refs,
-            picture=picture))
+            return await self.challenge_mail(player, challenge, note.text,
+                                             in_reply_to=p.get("in_reply_to"),
+                                             references=refs, message_id=message_id)
+        picture = _file_picture(Path(p["picture"])) if p.get("picture") else None
+        return await self.listed_mail(player, p.get("subject") or _re(""), note.text,
+                                      in_reply_to=p.get("in_reply_to"), references=refs,
+                                      message_id=message_id, picture=picture)
 
     async def _challenge_of(self, player: Player, reply: Reply,
                             key: Key | None) -> Challenge | None:
@@ -509,38 +537,36 @@ class EmailGateway(GameMails):
             lines.insert(0, "Your games and challenges, each with the address to write to:")
         return lines, tags
 
-    async def _send_answer(self, mail: EmailMessage) -> None:
-        """Send the answer to a command that has run; if the relay fails, keep it to send
-        with the next delivery (the sender's server must not retry a command that ran)."""
-        try:
-            await self.send(mail)
-        except Exception:
-            log.warning("answer to %s kept for later: the relay failed", mail["To"],
-                        exc_info=True)
-            self._unsent.append(mail)
-
-    async def _send_unsent(self) -> None:
-        while self._unsent:
-            await self.send(self._unsent[0])
-            self._unsent.pop(0)
-
     # --- the outbox -------------------------------------------------------------------
     async def deliver_outbox(self) -> int:
-        """Mail every pending notification for e-mail players; how many were sent."""
-        async with self._delivering:
-            self.outbox_ready.clear()
-            await self._send_unsent()
-            return await self.service.deliver(TRANSPORT, self._deliver)
+        """Mail every due notification and answer: each lane (an address's mail about one
+        game) in order, lanes independently; how many were sent."""
+        self.outbox_ready.clear()
+        return await self.courier.deliver()
 
     async def _deliver(self, note: Notification) -> None:
+        """Mail one notification, or raise `DeliveryFailure` saying why the relay would not."""
+        try:
+            await self._mail(note)
+        except DeliveryFailure:
+            raise
+        except Exception as error:
+            raise failure_of(error) from error
+
+    async def _mail(self, note: Notification) -> None:
         game = await self.service.game(note.game_id) if note.game_id is not None else None
+        # the stable id: a repeated delivery (a crash before it was marked) is recognisable
         message_id = f"<note-{note.id}@{self.address.rsplit('@', 1)[-1]}>"
+        if note.kind == ANSWER:
+            await self.send(await self._answer_mail(note, game, message_id))
+            return
         player = await self.service.get_player(note.player_id) \
             if note.player_id is not None and note.address else None
+        keyed = note.payload.get("keyed", True)  # False: a watcher's copy
         if player is not None and await self._may_mail(player, note):
             if game is not None:
                 await self.send(await self.game_mail(player, game, note.text,
-                                                     message_id=message_id))
+                                                     message_id=message_id, keyed=keyed))
             elif (challenge := await self._note_challenge(player, note)) is not None:
                 text = note.text + await self._invitation(player, challenge)
                 await self.send(await self.challenge_mail(player, challenge, text,
@@ -548,7 +574,7 @@ class EmailGateway(GameMails):
             else:
                 await self.send(await self.listed_mail(player, _subject(note), note.text,
                                                        message_id=message_id))
-        if game is not None:
+        if game is not None and keyed:  # a watcher's copy is not copied again
             await self._copy_to_watchers(game, note.kind, note.text)
 
     async def _may_mail(self, player: Player, note: Notification) -> bool:
@@ -598,7 +624,9 @@ class EmailGateway(GameMails):
         for watcher in await self.service.watchers(game.id):
             if watcher.transport == TRANSPORT and game.side_of(watcher.id) is None \
                     and (await self.service.mail_address(watcher.address))["stopped_at"] is None:
-                await self._send_answer(await self.game_mail(watcher, game, text, keyed=False))
+                await self.service.queue_notification(
+                    TRANSPORT, kind, text, player_id=watcher.id, place=game.place,
+                    game_id=game.id, payload={"keyed": False})
 
 
 def _more_steps(lines: tuple[str, ...]) -> list[str]:

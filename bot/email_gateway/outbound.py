@@ -21,6 +21,7 @@ from email.utils import formatdate, make_msgid
 import aiosmtplib
 
 from ..config import Settings
+from ..outbox import DeliveryFailure
 from .inbound import Tag, display_address
 from .reading import clean_header
 
@@ -83,6 +84,22 @@ def compose(our_address: str, to: str, subject: str, text: str, *,
         mail.add_attachment(picture.png, maintype="image", subtype="png",
                             filename=picture.filename)
     return mail
+
+
+def failure_of(error: Exception) -> DeliveryFailure:
+    """The relay's answer to a mail that did not go, judged by its SMTP reply code: a 5xx
+    for the recipient (550 User unknown) or the mail is permanent; a 4xx, a lost connection
+    or a timeout is worth trying again."""
+    if isinstance(error, aiosmtplib.SMTPRecipientsRefused) and error.recipients:
+        return failure_of(error.recipients[0])
+    if isinstance(error, aiosmtplib.SMTPResponseException):
+        whom = getattr(error, "recipient", None)
+        said = f"{error.code} {error.message}".strip()
+        reason = f"the relay refused {whom}: {said}" if whom else f"the relay answered {said}"
+        return DeliveryFailure(reason, permanent=error.code >= 500)
+    if isinstance(error, aiosmtplib.SMTPException | OSError | TimeoutError):
+        return DeliveryFailure(f"the relay cannot be reached: {error}", permanent=False)
+    return DeliveryFailure(f"{type(error).__name__}: {error}", permanent=False)
 
 
 class Mailer:

@@ -23,17 +23,31 @@ OUTBOX_SECONDS = 5.0  # how often notifications queued by other transports are l
 
 
 async def deliver_forever(gateway: EmailGateway, stop: asyncio.Event) -> None:
-    """Mail the outbox whenever a command may have filled it, and every few seconds."""
+    """Mail the outbox whenever a command may have filled it, and every few seconds. Each
+    pass runs on its own, so that a slow relay answer for one address holds up only that
+    address's lane, never the next pass (the outbox starts only lanes not in progress)."""
+    passes: set[asyncio.Task[None]] = set()
     while not stop.is_set():
-        try:
-            await gateway.deliver_outbox()
-        except Exception:
-            log.exception("delivering mail failed; retrying")
+        gateway.outbox_ready.clear()
+        delivering = asyncio.create_task(_one_pass(gateway))
+        passes.add(delivering)
+        delivering.add_done_callback(passes.discard)
         waits = [asyncio.ensure_future(stop.wait()),
                  asyncio.ensure_future(gateway.outbox_ready.wait())]
         await asyncio.wait(waits, timeout=OUTBOX_SECONDS, return_when=asyncio.FIRST_COMPLETED)
         for waiting in waits:
             waiting.cancel()
+    for delivering in list(passes):  # a send cut short stays pending: sent after a start
+        delivering.cancel()
+    await asyncio.gather(*passes, return_exceptions=True)
+    await gateway.courier.stop()
+
+
+async def _one_pass(gateway: EmailGateway) -> None:
+    try:
+        await gateway.deliver_outbox()
+    except Exception:
+        log.exception("delivering mail failed; the next pass tries again")
 
 
 async def run_email_gateway(service: GameService, settings: Settings,

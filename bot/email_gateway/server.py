@@ -3,9 +3,10 @@ who point a (sub)domain's mail at the bot, or an IMAP mailbox polled (aioimaplib
 hosts who only have a mailbox.
 
 The SMTP server accepts mail only for our domain and answers 250 once the mail has been
-judged and its command run; a mail that fails before (451) is sent again by the sender's
-server, while an answer the relay does not take is kept and sent later, so that no command
-runs twice. A mail larger than
+judged, its command run and its answer stored in the outbox; a mail that fails before (451)
+is sent again by the sender's server, while the answer is mailed by the outbox's delivery
+(retried while the relay is down, across restarts), so that no command runs twice and no
+answer is lost. A mail larger than
 `OVERSIZE_FACTOR` times the configured limit is not even read (552); one above the limit
 but below that is read far enough to answer it.
 """

@@ -1,0 +1,112 @@
+"""Correspondence tools on Discord: private notes (`/note`) and conditional moves
+(`/forecast`). Everything here is answered to the sender alone (ephemeral)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from ..model import Game, Player
+from ..results import Refusal
+from .commands_play import GAME_HELP, PlayCommands
+
+if TYPE_CHECKING:
+    from .app import CommandPost
+
+LINES_ID = "forecast-lines"
+
+
+def line_words(text: str) -> list[str]:
+    """A conditional line's words, ``if`` first (it may be left out on Discord)."""
+    words = text.split()
+    return words if words and words[0].lower() == "if" else ["if", *words]
+
+
+class ForecastForm(discord.ui.Modal):
+    """One conditional line per row of a text box, recorded when submitted."""
+
+    def __init__(self, cog: CorrespondenceCommands, sender: Player, game: Game) -> None:
+        super().__init__(title=f"Conditional moves, game #{game.id}")
+        self.cog, self.sender, self.game = cog, sender, game
+        self.lines: discord.ui.TextInput = discord.ui.TextInput(
+            label="One line per row: if THEIR MOVE then YOURS", custom_id=LINES_ID,
+            style=discord.TextStyle.paragraph, max_length=2000,
+            placeholder="if h8-i7/D then b2-a3/D then if i7-h6/D then a3-b4/D")
+        self.add_item(self.lines)
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        answers = []
+        for row in filter(None, (r.strip() for r in self.lines.value.splitlines())):
+            result = await self.cog.service.add_forecast(self.sender, self.game.id,
+                                                         line_words(row))
+            answers.append(result.message)
+        await self.cog.bot.answer(interaction, "\n".join(answers) or "No line was given.")
+
+
+class CorrespondenceCommands(commands.Cog, name="Correspondence"):
+    """Notes and conditional moves, seen by their author only."""
+
+    def __init__(self, bot: CommandPost, play: PlayCommands) -> None:
+        self.bot = bot
+        self.service = bot.service
+        self.play = play
+
+    async def my_games(self, interaction: discord.Interaction,
+                       current: str) -> list[app_commands.Choice[int]]:
+        return await self.play.my_games(interaction, current)
+
+    async def _game_meant(self, interaction: discord.Interaction,
+                          game: int | None) -> tuple[Player, Game | None]:
+        """The sender and the game a command means (None: refused, and answered)."""
+        sender = await self.bot.player_of(interaction.user)
+        found = await self.play._find_game(interaction, sender, game)
+        if isinstance(found, Refusal):
+            await self.bot.answer(interaction, found)
+            return sender, None
+        return sender, found
+
+    @app_commands.command(name="note")
+    @app_commands.describe(text="The note (leave it out to read your notes)", game=GAME_HELP)
+    @app_commands.autocomplete(game=my_games)
+    async def note(self, interaction: discord.Interaction, text: str | None = None,
+                   game: int | None = None) -> None:
+        """Keep a private note on a game (only you see it), or read your notes."""
+        sender, found = await self._game_meant(interaction, game)
+        if found is None:
+            return
+        if text is None:
+            notes = await self.service.notes_text(sender, found.id)
+            await self.bot.answer(interaction, notes or f"You have no notes on game "
+                                                        f"#{found.id}.")
+            return
+        await self.bot.answer(interaction, await self.service.add_note(sender, found.id, text))
+
+    @app_commands.command(name="forecast")
+    @app_commands.describe(line="if THEIR MOVE then YOURS [then if ... then ...] (leave it out "
+                                "for a form)", show="List your conditional moves",
+                           clear="Drop all your conditional moves", game=GAME_HELP)
+    @app_commands.autocomplete(game=my_games)
+    async def forecast(self, interaction: discord.Interaction, line: str | None = None,
+                       show: bool = False, clear: bool = False,
+                       game: int | None = None) -> None:
+        """Record conditional moves while you wait: your answer is played at once."""
+        sender, found = await self._game_meant(interaction, game)
+        if found is None:
+            return
+        if clear:
+            await self.bot.answer(interaction,
+                                  await self.service.clear_forecast(sender, found.id))
+        elif show:
+            lines = await self.service.forecast_lines(sender, found.id)
+            await self.bot.answer(interaction, "\n".join(
+                [f"Your conditional moves in game #{found.id} (only you see them):",
+                 *(f"• `{t}`" for t in lines)]) if lines else
+                f"You have no conditional moves in game #{found.id}.")
+        elif line and line.strip():
+            await self.bot.answer(interaction, await self.service.add_forecast(
+                sender, found.id, line_words(line)))
+        else:
+            await interaction.response.send_modal(ForecastForm(self, sender, found))

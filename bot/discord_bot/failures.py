@@ -1,0 +1,66 @@
+"""No interaction is left "thinking…": whatever fails in a slash command or a button, the
+member is answered (only they see it) with what went wrong, and the error is logged; a
+storage fault in the words every transport uses."""
+
+from __future__ import annotations
+
+import functools
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
+
+import discord
+from discord import app_commands
+
+from ..results import STORAGE_DOWN
+from ..storage import StorageError
+
+log = logging.getLogger(__name__)
+Item = TypeVar("Item")
+
+
+def words_for(error: BaseException) -> str:
+    """What the member is told about ``error`` (the cause, when discord.py wrapped it)."""
+    cause = getattr(error, "original", error)
+    if isinstance(cause, StorageError):
+        return STORAGE_DOWN
+    if isinstance(error, app_commands.CheckFailure):
+        return "You may not use this command here."
+    if isinstance(cause, discord.Forbidden):
+        return (f"Discord refused me here ({cause.status} {cause.text}): I lack a permission "
+                f"in this channel. Ask a server admin to run `/server check`.")
+    return ("Something went wrong on my side and the command did not finish. Whatever it had "
+            "stored is kept; look with `/games` before trying again.")
+
+
+async def tell_member(interaction: discord.Interaction, error: BaseException) -> None:
+    """Answer the interaction (or follow up on it) with `words_for` ``error``."""
+    what = getattr(interaction.command, "qualified_name", None) or "a button"
+    cause = getattr(error, "original", error)
+    if isinstance(cause, StorageError):  # the storage's own log has the details
+        log.error("%s not carried out: %s", what, cause)
+    else:
+        log.error("%s failed", what, exc_info=cause)
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(words_for(error), ephemeral=True)
+        else:
+            await interaction.response.send_message(words_for(error), ephemeral=True)
+    except discord.HTTPException:
+        log.warning("could not tell the member that %s failed", what)
+
+
+def answering_failures(
+        callback: Callable[[Item, discord.Interaction], Awaitable[Any]],
+) -> Callable[[Item, discord.Interaction], Awaitable[None]]:
+    """A button's callback that answers the member when it fails (then fails as before,
+    so the error is still reported)."""
+    @functools.wraps(callback)
+    async def run(item: Item, interaction: discord.Interaction) -> None:
+        try:
+            await callback(item, interaction)
+        except Exception as error:
+            await tell_member(interaction, error)
+            raise
+
+    return run
