@@ -84,6 +84,8 @@ _DDL = (
     (re.compile(r"\bREAL\b"), "DOUBLE PRECISION"),
     (re.compile(r"\)\s*WITHOUT ROWID"), ")"),
     (re.compile(r"([\w.]+) COLLATE NOCASE"), r"lower(\1)"),
+    # SQLite turns a number into text by itself where text is expected; PostgreSQL is told
+    (re.compile(r"COALESCE\((\w+), ''\)"), r"COALESCE(\1::text, '')"),
 )
 
 
