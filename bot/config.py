@@ -181,12 +181,14 @@ def _convert(name: str, raw: str, default: object) -> object:
 
 def add_db_option(parser: argparse.ArgumentParser) -> None:
     """The ``--db FILE`` option every command that opens the database shares."""
-    parser.add_argument("--db", type=_db_target,
+    parser.add_argument("--db", type=db_target,
                         help="database file or postgresql:// URL (default: $COMMANDPOST_DB or "
                              "commandpost.db)")
 
 
-def _db_target(text: str) -> Path | str:
+def db_target(text: str) -> Path | str:
+    """A ``--db`` value: a PostgreSQL URL stays text (a `Path` would fold its ``//`` and
+    name a file instead), anything else is a file's path."""
     return text if text.startswith(("postgresql://", "postgres://")) else Path(text)
 
 

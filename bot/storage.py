@@ -18,6 +18,7 @@ upgrade leaves it as it was.
 from __future__ import annotations
 
 import asyncio
+import re
 import sqlite3
 import struct
 import time
@@ -299,6 +300,11 @@ async def open_database(path: Path | str, sync: str = "full",
         from .storage_postgres import open_postgres  # asyncpg only when it is used
 
         return await open_postgres(path, migrations, now)
+    if re.match(r"postgres(ql)?:/[^/]", str(path)):
+        # a URL that went through Path() lost a slash: a new empty file there would hide
+        # every row of the server behind a quiet "nothing found"
+        raise StorageError(f"cannot open the database {str(path)!r}: it looks like a "
+                           f"PostgreSQL URL that lost a slash; give it as postgresql://...")
     path = Path(path)
     try:
         if path.parent != Path(""):
