@@ -201,6 +201,12 @@ IMPORT_CHALLENGES = Migration(9, "a challenge may carry a game record to continu
     "ALTER TABLE challenges ADD COLUMN record TEXT",
 ))
 
+OUTBOX_CLAIMS = Migration(12, "outbox claims: a deliverer's lease on what it is sending", (
+    # set (on a database several processes share) while one deliverer sends the
+    # notification: the others skip it until then; NULL: nobody is sending it
+    "ALTER TABLE outbox ADD COLUMN claimed_until REAL",
+))
+
 CORRESPONDENCE = Migration(13, "private notes, conditional moves and clock choices", (
     """CREATE TABLE game_notes (
         id INTEGER PRIMARY KEY,
@@ -227,4 +233,5 @@ CORRESPONDENCE = Migration(13, "private notes, conditional moves and clock choic
 ))
 
 MIGRATIONS: tuple[Migration, ...] = (INITIAL, EMAIL_TOKENS, SERVERS, DELIVERY, MAIL_LEDGER,
-                                      TRANSPORT_POSTS, IMPORT_CHALLENGES, CORRESPONDENCE)
+                                      TRANSPORT_POSTS, IMPORT_CHALLENGES, OUTBOX_CLAIMS,
+                                      CORRESPONDENCE)

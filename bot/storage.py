@@ -115,6 +115,10 @@ class Session(Protocol):
 class Database(Protocol):
     """Where the service keeps its state."""
 
+    # whether several service processes may use it at once (PostgreSQL): work that one of
+    # them takes for a while (a notification being sent) is then leased in the database
+    shared: bool
+
     def transaction(self) -> Any:
         """``async with db.transaction() as s``: all or nothing, committed on exit."""
 
@@ -158,6 +162,8 @@ class _SqliteSession:
 
 class SqliteDatabase:
     """The SQLite driver: one file, WAL, a serialised writer and a reader."""
+
+    shared = False  # one service process per file (each transport delivers its own rows)
 
     def __init__(self, path: Path, writer: aiosqlite.Connection,
                  reader: aiosqlite.Connection) -> None:

@@ -160,6 +160,8 @@ class PostgresSession:
 class PostgresDatabase:
     """The PostgreSQL driver: an asyncpg pool; READ COMMITTED writes with row locks."""
 
+    shared = True  # bot shards, the e-mail gateway and the scheduler may share it
+
     def __init__(self, url: str, pool: asyncpg.Pool) -> None:
         self.url = url
         self._pool = pool

@@ -22,6 +22,7 @@ from bot.storage_postgres import open_postgres, postgres_ddl, translate
 
 ROOT = Path(__file__).resolve().parents[2]
 RACE_CHILD = Path(__file__).with_name("race_child.py")
+DELIVER_CHILD = Path(__file__).with_name("deliver_child.py")
 
 
 def test_placeholders_are_numbered_outside_string_literals():
@@ -150,6 +151,30 @@ async def test_processes_racing_on_the_same_games_have_each_move_accepted_once(
     assert max(won.values()) == 1 and sum(won.values()) >= 150
     assert set(refused) <= {"POSITION_CHANGED", "NOT_YOUR_TURN", "GAME_OVER"}
     assert sum(refused.values()) > 0  # they did compete
+    await service.close()
+    await postgres_server.drop(url)
+
+
+async def test_deliverers_in_several_processes_send_each_notification_once(postgres_server):
+    url = await postgres_server.create()
+    service = await GameService.open(Settings(db_path=url))
+    alice = await service.player("console", "alice", "Alice")
+    bob = await service.player("console", "bob", "Bob")
+    for _ in range(GAMES):
+        made = await service.challenge(alice, "console:post", bob, variant="clash", side=0)
+        await service.accept(bob, made.challenge.id)
+    async with service.db.snapshot() as s:
+        queued = [r["id"] for r in await s.all("SELECT id FROM outbox")]
+    children = [subprocess.Popen(
+        [sys.executable, str(DELIVER_CHILD), url], cwd=ROOT, stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE, text=True) for _ in range(PROCESSES)]
+    outputs = await asyncio.to_thread(_run_together, children)
+    sent = Counter(int(line.split()[1]) for out in outputs for line in out.splitlines())
+    assert sorted(sent) == sorted(queued) and set(sent.values()) == {1}
+    # (which process sends what is up to the race; unclaimed, each would send them all)
+    async with service.db.snapshot() as s:
+        assert await s.one("SELECT COUNT(*) AS n FROM outbox WHERE delivered_at IS NULL") \
+            == (0,)
     await service.close()
     await postgres_server.drop(url)
 
