@@ -179,6 +179,23 @@ async def test_deliverers_in_several_processes_send_each_notification_once(postg
     await postgres_server.drop(url)
 
 
+async def test_two_schedulers_queue_a_daily_digest_once(postgres_server):
+    url = await postgres_server.create()
+    first, second = [await GameService.open(Settings(db_path=url)) for _ in range(2)]
+    alice = await first.player("console", "alice", "Alice")
+    bob = await first.set_preference(await first.player("console", "bob", "Bob"), "digest",
+                                     True)
+    made = await first.challenge(alice, "console:post", bob, variant="clash", side=0)
+    game = (await first.accept(bob, made.challenge.id)).game
+    assert (await first.move(alice, game.id, (await first.legal_moves(game))[0])).ok
+    queued = await asyncio.gather(first.process_digests(), second.process_digests())
+    assert sorted(queued) == [0, 1]
+    assert [n.kind for n in await first.pending_notifications("console")].count("digest") == 1
+    for service in (first, second):
+        await service.close()
+    await postgres_server.drop(url)
+
+
 def _run_together(children: list[subprocess.Popen]) -> list[str]:
     for child in children:
         assert child.stdout.readline().strip() == "ready"
