@@ -5,6 +5,7 @@ as `StorageError`, several OS processes racing on one database, and `commandpost
 from __future__ import annotations
 
 import asyncio
+import os
 import subprocess
 import sys
 from collections import Counter
@@ -13,7 +14,8 @@ from pathlib import Path
 import asyncpg
 import pytest
 
-from bot import db_copy
+from bot import db_copy, dbcheck
+from bot.redact import redact_url
 from bot.config import Settings
 from bot.migrations import MIGRATIONS, Migration
 from bot.service import GameService
@@ -194,6 +196,46 @@ async def test_two_schedulers_queue_a_daily_digest_once(postgres_server):
     for service in (first, second):
         await service.close()
     await postgres_server.drop(url)
+
+
+async def test_db_check_on_postgresql_replays_every_game_and_leaves_the_file_checks(
+        postgres_server):
+    url = await postgres_server.create()
+    service = await GameService.open(Settings(db_path=url))
+    alice = await service.player("console", "alice", "Alice")
+    bob = await service.player("console", "bob", "Bob")
+    made = await service.challenge(alice, "console:check", bob, variant="clash", side=0)
+    game = (await service.accept(bob, made.challenge.id)).game
+    assert (await service.move(alice, game.id, (await service.legal_moves(game))[0])).ok
+    await service.close()
+    lines: list[str] = []
+    assert await dbcheck.check(url, lines.append) == 0
+    assert lines == ["integrity_check: SQLite's check of a database file; a PostgreSQL server "
+                     "checks its own pages", "1 game(s) replayed: all sound"]
+    await postgres_server.drop(url)
+
+
+def test_a_database_url_is_shown_without_its_password():
+    assert redact_url("postgresql://bob:s3cr3t@db:5432/cp") == "postgresql://bob:***@db:5432/cp"
+    assert redact_url("postgres://:pw@/cp?host=/tmp") == "postgres://:***@/cp?host=/tmp"
+    assert redact_url("postgresql://bob@db/cp?sslmode=require&password=pw") == (
+        "postgresql://bob@db/cp?sslmode=require&password=***")
+    assert redact_url("postgresql://bob@db/cp") == "postgresql://bob@db/cp"
+    assert redact_url(Path("games/commandpost.db")) == "games/commandpost.db"
+
+
+def test_the_console_does_not_print_the_database_password(postgres_server, tmp_path):
+    url = asyncio.run(postgres_server.create())
+    secret = url.replace("://postgres:@", "://postgres:hunter2@", 1)
+    assert secret != url  # the server trusts its socket: any password is let in
+    env = {**os.environ, "COMMANDPOST_DB": secret, "PYTHONPATH": str(ROOT),
+           "COMMANDPOST_PICTURES": str(tmp_path / "pictures")}
+    done = subprocess.run([sys.executable, "-m", "bot"], input="quit\n", text=True,
+                          capture_output=True, timeout=60, env=env, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "hunter2" not in done.stdout + done.stderr
+    assert f"commandpost console on {redact_url(secret)}." in done.stdout
+    asyncio.run(postgres_server.drop(url))
 
 
 def _run_together(children: list[subprocess.Popen]) -> list[str]:
