@@ -10,6 +10,7 @@
 * ``commandpost diagrams docs/rules`` — the pictures of the rules documents.
 * ``commandpost db copy SQLITE_FILE postgresql://…`` — move a host's data to PostgreSQL.
 * ``commandpost outbox`` — undelivered notifications: list, retry, drop, prune.
+* ``commandpost web`` — the game pages in a browser (`bot.web`).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ COMMANDS = {
     "db": "bot.db_copy",  # `db copy` there; `db check` handed on to bot.dbcheck
     "diagrams": "bot.rules_diagrams:diagrams_main",
     "outbox": "bot.outbox_cli",
+    "web": "bot.web.runner",
 }
 
 

@@ -48,7 +48,9 @@ class Archive:
             return Refusal(Reason.NO_SUCH_GAME, f"There is no game #{game_id}.")
         rules = get_variant(game.variant)
         turns = _turns(played)
-        tags = {"Variant": rules.name, "Mode": game.mode, "Site": game.place,
+        # the Site is the game's web page when there is one, else where it is played
+        site = await self.game_link(game_id) or game.place  # type: ignore[attr-defined]
+        tags = {"Variant": rules.name, "Mode": game.mode, "Site": site,
                 "Date": datetime.fromtimestamp(game.created_at, UTC).strftime("%Y.%m.%d"),
                 rules.side_names[0]: game.names[0], rules.side_names[1]: game.names[1],
                 "Result": game.result}

@@ -164,6 +164,12 @@ def _word(what: str, reason: Reason = Reason.BAD_INPUT) -> Rule:
     return check
 
 
+def _one_of(what: str, choices: tuple[str, ...]) -> Rule:
+    def check(value: Any) -> Any:
+        return value if value in choices else Refusal(Reason.BAD_INPUT, f"That is no {what}.")
+    return check
+
+
 def _variant(value: Any) -> Any:
     from engine import EngineError, all_variants, get_variant
     checked = _word("variant", Reason.UNKNOWN_VARIANT)(value)
@@ -304,6 +310,7 @@ RULES: dict[str, Rule] = {
     # what
     "game": _instance(Game, Reason.NO_SUCH_GAME, "There is no such game."),
     "game_id": _id("game", Reason.NO_SUCH_GAME),
+    "game_ids": _each(_id("game", Reason.NO_SUCH_GAME)),
     "challenge_id": _id("challenge", Reason.NO_SUCH_CHALLENGE),
     "player_id": _id("player", Reason.NO_SUCH_PLAYER),
     "place": _word("place"),
@@ -335,11 +342,14 @@ RULES: dict[str, Rule] = {
     "post": _post,
     "posts": _each(_post),
     "kind": _word("kind"),
+    "purpose": _word("purpose"),  # what the game meant is for (`bot.inference`)
+    "last": _limit,  # how many of the last entries of a list
     "set_transport_state.value": _text(MAX_JSON, "value"),
     # the e-mail gateway's ledger (rate limits, mails already answered)
     "bucket": _text(MAX_WORD + MAX_ADDRESS, "bucket"),
     "window": _seconds,
     "what": _word("mark"),
+    "mark_address.what": _one_of("mark", ("wrote_at", "invited_at", "stopped_at")),
     "digest": _text(MAX_WORD + MAX_ADDRESS, "digest"),
     "digests": _each(_text(MAX_WORD + MAX_ADDRESS, "digest")),
     # yes or no

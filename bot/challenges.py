@@ -18,11 +18,11 @@ from .clock import (
     ALLOWED_DAYS,
     DAY,
     Clock,
-    format_time,
     time_control_help,
 )
 from .config import Settings
 from .model import Challenge, Player, place_transport
+from .phrasing import command, moment, phrase
 from .results import Done, Reason, Refusal, Result
 from .storage import Database, Session
 from .timecontrol import describe_clock
@@ -82,20 +82,23 @@ class ChallengeDesk:
             challenge = await self._challenge(s, challenge_id)
             assert challenge is not None
             offer = self._describe_challenge(challenge)
+            accept = command("accept", f"#{challenge_id}")
             if opponent is not None:
                 await outbox.notify(s, now, transport=opponent.transport, kind="challenge",
                                     player_id=opponent.id, place=place,
-                                    text=f"{sender.display_name} challenges you: {offer}. "
-                                         f"Answer with `accept #{challenge_id}` or "
-                                         f"`decline #{challenge_id}`.")
+                                    text=phrase(f"{sender.display_name} challenges you: "
+                                                f"{offer}. Answer with {accept} or "
+                                                f"{command('decline', f'#{challenge_id}')}.",
+                                                opponent.transport))
             else:
                 await outbox.notify(s, now, transport=place_transport(place), kind="challenge",
                                     place=place,
-                                    text=f"{sender.display_name} challenges anyone here: "
-                                         f"{offer}. Answer with `accept #{challenge_id}`.")
+                                    text=phrase(f"{sender.display_name} challenges anyone "
+                                                f"here: {offer}. Answer with {accept}.",
+                                                place_transport(place)))
         whom = opponent.display_name if opponent else "anyone here"
         return Done(f"Challenge #{challenge_id} sent to {whom}: {offer}. It expires "
-                    f"{format_time(challenge.expires_at)}.", challenge=challenge)
+                    f"{moment(challenge.expires_at)}.", challenge=challenge)
 
     def _start_position(self, rules: Variant, fen: str, mode: str) -> Position | Refusal:
         try:
@@ -171,7 +174,7 @@ class ChallengeDesk:
                            for c in mine)
         return Refusal(Reason.WHICH_CHALLENGE,
                        f"There are several challenges: {listed}. Say which, as in "
-                       f"`accept #{mine[0].id}`.")
+                       f"{command('accept', f'#{mine[0].id}')}.")
 
     async def _open_challenge(self, s: Session, challenge_id: int,
                               now: float) -> Challenge | Refusal:
@@ -195,8 +198,8 @@ class ChallengeDesk:
                 return challenge
             if challenge.challenger_id == sender.id:
                 return Refusal(Reason.NOT_YOUR_CHALLENGE,
-                               f"You cannot accept your own challenge; withdraw it with "
-                               f"`cancel #{challenge_id}`.")
+                               f"You cannot accept your own challenge"
+                               f"{command('withdraw', f'#{challenge_id}')}.")
             if challenge.opponent_id not in (None, sender.id):
                 return Refusal(Reason.NOT_YOUR_CHALLENGE,
                                f"Challenge #{challenge_id} is for {challenge.opponent_name}, "

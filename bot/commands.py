@@ -11,14 +11,17 @@ from __future__ import annotations
 import inspect
 import logging
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from engine import EngineError, all_variants, get_variant
 
 from .boundary import MAX_ID, game_number, no_such, parse_number
-from .clock import format_duration, format_time, parse_days
+from .clock import format_duration, parse_days
+from .computer import Computer, read_level
+from .inference import ANSWER, END_TURN
 from .model import Game, Player
+from .phrasing import command, moment, phrase
 from .posts import DIGEST
 from .results import STORAGE_DOWN, Done, Reason, Refusal, Result
 from .rules_docs import as_plain_text, rules_part
@@ -43,16 +46,20 @@ class Reply:
     game: Game | None = None
     ply: int | None = None
     record: str | None = None  # a game record to hand over as a file
+    highlights: tuple[str, ...] = ()  # points to highlight on the board (legal targets)
+    selected: str | None = None  # the piece whose moves are highlighted
     pictures: tuple[Path, ...] = ()  # picture files that go with the text (rules diagrams)
 
 
 def _reply(result: Result, show: bool = True) -> Reply:
+    """A service result as a reply; its text keeps the service's tokens, which
+    `Commands.handle` phrases for the transport."""
     if isinstance(result, Refusal):
-        text = result.message
+        text = result.template
         if result.candidates:
             text += "\n  " + "\n  ".join(result.candidates)
         return Reply(text, ok=False)
-    return Reply(result.message, game=result.game if show else None, record=result.text)
+    return Reply(result.template, game=result.game if show else None, record=result.text)
 
 
 def _game_number(args: list[str], what: str = "game",
@@ -71,18 +78,25 @@ def _game_number(args: list[str], what: str = "game",
 class Commands:
     """Reads command lines and calls the game service."""
 
-    def __init__(self, service: GameService, find_player: FindPlayer) -> None:
+    def __init__(self, service: GameService, find_player: FindPlayer,
+                 transport: str = "console", computer: Computer | None = None) -> None:
         self.service = service
         self.find_player = find_player
+        self.transport = transport  # whose words the answers are phrased in
+        self.computer = computer  # None where the computer does not play
 
     def words(self) -> list[str]:
         return sorted(name[4:] for name in dir(self) if name.startswith("cmd_"))
 
     async def handle(self, sender: Player, place: str, line: str) -> Reply:
-        """Run one command line."""
+        """Run one command line; the answer in the transport's words."""
+        reply = await self._handle(sender, place, line)
+        return replace(reply, text=phrase(reply.text, self.transport))
+
+    async def _handle(self, sender: Player, place: str, line: str) -> Reply:
         parts = line.split()
         if not parts:
-            return Reply("Type `help` for the commands.", ok=False)
+            return Reply(f"Type {command('help')} for the commands.", ok=False)
         word = parts[0].lower()
         handler = getattr(self, f"cmd_{word}", None)
         try:
@@ -146,15 +160,20 @@ class Commands:
         challenge anyone clash random 7d unrated
         challenge bob clash none from bcccc/ffff/hdhd1/4/5/4/1DHDH/FFFF/CCCCB w 1
         challenge bob 3d+1d max10d total60d
+        challenge computer 2 commander red
         Time per move: 1d, 2d, 3d, 5d, 7d, 14d or none (the default); or a Fischer clock:
         3d+1d is a bank of 3 days, 1 day added per move, max10d caps the bank at 10 days;
         total60d caps each player's time in the whole game (with either clock).
+        The computer plays at levels 1 (a beginner) to 5 (its strongest); 3 by default.
         """
         if not args:
             return Reply("Challenge whom? Name an opponent (`challenge bob`), or say "
                          "`challenge anyone` to let anyone here accept.", ok=False)
         variant = all_variants()[0]
         words = list(args)
+        against_computer = read_level(words) if self.computer else None
+        if against_computer is not None:
+            words = against_computer[1]
         start_fen = None
         if "from" in [w.lower() for w in words]:
             k = [w.lower() for w in words].index("from")
@@ -201,6 +220,10 @@ class Commands:
             clock = parse_time_control(clock_words, days)
         except ValueError as err:
             return Reply(f"{str(err)[:1].upper()}{str(err)[1:]}.", ok=False)
+        if against_computer is not None and self.computer is not None:
+            return _reply(await self.computer.challenge(
+                sender, place, against_computer[0], variant.name, mode, side, days, start_fen,
+                rated))
         return _reply(await self.service.challenge(
             sender, place, opponent, variant.name, mode, side, days, start_fen, rated,
             time_control=clock.text() if clock else None))
@@ -217,7 +240,7 @@ class Commands:
             who = (f"{c.challenger_name} → {c.opponent_name or 'anyone'}")
             lines.append(f"  #{c.id} {who}: {get_variant(c.variant).display_name}, "
                          f"{describe_clock(c.days, c.time_control)}, "
-                         f"expires {format_time(c.expires_at)}")
+                         f"expires {moment(c.expires_at)}")
         return Reply("Open challenges:\n" + "\n".join(lines))
 
     async def _challenge_action(self, sender: Player, place: str, args: list[str],
@@ -256,12 +279,12 @@ class Commands:
         return await self._challenge_action(sender, place, args, self.service.cancel, own=True)
 
     # --- games ----------------------------------------------------------------------
-    async def _game(self, sender: Player, place: str, args: list[str],
-                    to_move: bool = False) -> tuple[Game | Refusal, list[str]]:
+    async def _game(self, sender: Player, place: str, args: list[str], to_move: bool = False,
+                    purpose: str | None = None) -> tuple[Game | Refusal, list[str]]:
         number, rest = _game_number(args)
         if isinstance(number, Refusal):
             return number, rest
-        return await self.service.find_game(sender, place, number, to_move), rest
+        return await self.service.find_game(sender, place, number, to_move, purpose), rest
 
     async def cmd_games(self, sender: Player, place: str, args: list[str]) -> Reply:
         """List your games in progress (`games here`: every game in progress here).
@@ -275,7 +298,7 @@ class Commands:
         found = await self.service.games(None if here else sender, place if here else None)
         if not found:
             return Reply("No games in progress." + ("" if here else " Start one with "
-                                                    "`challenge NAME`."))
+                                                    f"{command('challenge')}."))
         lines = []
         for g in found:
             variant = get_variant(g.variant)
@@ -327,7 +350,8 @@ class Commands:
                 + _deadline(game) + "." + "".join(f" {o}." for o in offers))
 
     async def cmd_moves(self, sender: Player, place: str, args: list[str]) -> Reply:
-        """List the legal moves now (only those from one point, if you name it).
+        """List the moves you may make next, one step at a time, by piece (only the
+        moves of the piece on one point, highlighted on the board, if you name it).
 
         moves
         moves c3
@@ -348,18 +372,26 @@ class Commands:
                          f"files {variant.topology.files[0]}-{variant.topology.files[-1]}, "
                          f"ranks {variant.topology.ranks[0]}-{variant.topology.ranks[-1]}).",
                          ok=False)
-        found = await self.service.legal_moves(game, node)
-        where = f" from {node}" if node else ""
+        found = await self.service.step_choices(game, node)
+        can_end = await self.service.can_end_turn(game)
+        end = f" Or {command('end')} to finish the turn." if can_end else ""
+        whose = ""
         if game.side_of(sender.id) != game.to_move:  # say whose moves these are
-            mover = f"{game.names[game.to_move]} ({variant.side_names[game.to_move]})"
-            if not found:
-                return Reply(f"{mover} is to move and has no legal move{where} in game "
-                             f"#{game.id}.")
-            return Reply(f"{mover} is to move; their {plural(len(found), 'legal move')}: "
-                         + " ".join(found))
+            whose = (f"{game.names[game.to_move]} ({variant.side_names[game.to_move]}) is to "
+                     f"move. ")
         if not found:
-            return Reply(f"There is no legal move{where} in game #{game.id}.")
-        return Reply(f"{plural(len(found), 'legal move')}: " + " ".join(found))
+            where = f" from {node}" if node else ""
+            return Reply(f"{whose}There is no legal move{where} in game #{game.id}.{end}")
+        if node is not None:
+            (piece,) = found
+            return Reply(f"{whose}{piece.piece} on {node}: {plural(len(piece.steps), 'move')}: "
+                         + " ".join(piece.steps) + ("." + end if end else ""), game=game,
+                         highlights=piece.targets, selected=node)
+        lines = [f"  {p.piece} {p.origin}: " + " ".join(p.steps) for p in found]
+        return Reply(f"{whose}{plural(len(found), 'piece')} can move in game #{game.id} (name "
+                     f"a point for one piece's moves, as in "
+                     f"{command('moves', found[0].origin)}):\n"
+                     + "\n".join(lines) + ("\n" + end.strip() if end else ""))
 
     async def cmd_move(self, sender: Player, place: str, args: list[str]) -> Reply:
         """Play a move (the word `move` may be left out).
@@ -379,7 +411,7 @@ class Commands:
 
     async def cmd_end(self, sender: Player, place: str, args: list[str]) -> Reply:
         """Finish a turn of several steps early."""
-        game, rest = await self._game(sender, place, args, to_move=True)
+        game, rest = await self._game(sender, place, args, to_move=True, purpose=END_TURN)
         if isinstance(game, Refusal):
             return _reply(game)
         if rest:
@@ -414,7 +446,7 @@ class Commands:
         draw
         draw #3 decline
         """
-        game, rest = await self._game(sender, place, args)
+        game, rest = await self._game(sender, place, args, purpose=f"{ANSWER} draw")
         if isinstance(game, Refusal):
             return _reply(game)
         if rest and (len(rest) > 1 or rest[0].lower() not in ("decline", "no")):
@@ -431,7 +463,7 @@ class Commands:
         takeback
         takeback #3 decline
         """
-        game, rest = await self._game(sender, place, args)
+        game, rest = await self._game(sender, place, args, purpose=f"{ANSWER} takeback")
         if isinstance(game, Refusal):
             return _reply(game)
         if rest and (len(rest) > 1 or rest[0].lower() not in ("decline", "no")):
@@ -547,7 +579,7 @@ class Commands:
         result = await self.service.end_vacation(sender)
         if isinstance(result, Done):
             left = await self.service.vacation_left(sender)
-            return Reply(f"{result.message} Vacation left this year: "
+            return Reply(f"{result.template} Vacation left this year: "
                          f"{format_duration(left) if left else 'none'}.")
         return _reply(result)
 
@@ -610,7 +642,7 @@ def _deadline(game: Game) -> str:
     if game.clock.paused:
         return " (clock paused: vacation)"
     if game.clock.deadline is not None:
-        return f" (until {format_time(game.clock.deadline)})"
+        return f" (until {moment(game.clock.deadline)})"
     return ""
 
 

@@ -28,18 +28,25 @@ variable.
 | ``COMMANDPOST_IMAP_POLL_SECONDS``    | ``imap_poll_seconds``    | ``60``             |
 | ``COMMANDPOST_EMAIL_MAX_BYTES``      | ``email_max_bytes``      | ``1048576``        |
 | ``COMMANDPOST_EMAIL_RATE_LIMIT``     | ``email_rate_limit``     | ``20`` (per hour)  |
+| ``COMMANDPOST_COMPUTER_SEARCHES``    | ``computer_searches``    | ``1``              |
 | ``COMMANDPOST_EMAIL_KEY_RATE_LIMIT`` | ``email_key_rate_limit`` | ``60`` (per hour)  |
 | ``COMMANDPOST_EMAIL_TLS_CERT``       | ``email_tls_cert``       | (none: no TLS)     |
 | ``COMMANDPOST_EMAIL_TLS_KEY``        | ``email_tls_key``        | (none)             |
 | ``COMMANDPOST_EMAIL_TRUSTED_AUTHSERV`` | ``email_trusted_authserv`` | (none)         |
 | ``COMMANDPOST_THEME``                | ``theme``                | ``classic``        |
+| ``COMMANDPOST_WEB_URL``              | ``web_url``              | (none: no web)     |
+| ``COMMANDPOST_WEB_HOST``             | ``web_host``             | ``127.0.0.1``      |
+| ``COMMANDPOST_WEB_PORT``             | ``web_port``             | ``8080``           |
+| ``COMMANDPOST_WEB_RATE_LIMIT``       | ``web_rate_limit``       | ``300`` (per min.) |
 
 Relative paths are taken from the working directory. ``COMMANDPOST_DB`` may instead be a
 ``postgresql://user:password@host/database`` URL: the service then keeps its state in that
 PostgreSQL database (`bot.storage_postgres`), which several processes may share. The e-mail gateway
 (`bot.email_gateway`) runs when ``COMMANDPOST_EMAIL_ADDRESS`` is set; ``email_relay_tls`` is
 ``auto`` (STARTTLS when the relay offers it), ``starttls`` (required), ``tls`` (implicit
-TLS, usually port 465) or ``none``.
+TLS, usually port 465) or ``none``. The web pages (`bot.web`) run beside the bot when
+``COMMANDPOST_WEB_URL`` is set (the address people reach them at, e.g. behind a reverse
+proxy), and alone with ``commandpost web``; they listen on ``web_host``:``web_port``.
 """
 
 from __future__ import annotations
@@ -117,6 +124,8 @@ class Settings:
     email_max_bytes: int = field(default=1_048_576, metadata={"env": "COMMANDPOST_EMAIL_MAX_BYTES"})
     # mails per sender per hour; more are refused once, then dropped (stops mail loops)
     email_rate_limit: int = field(default=20, metadata={"env": "COMMANDPOST_EMAIL_RATE_LIMIT"})
+    # searches of the computer player that may run at once (one process each)
+    computer_searches: int = field(default=1, metadata={"env": "COMMANDPOST_COMPUTER_SEARCHES"})
     # mails per game or challenge key per hour (counted apart from the sender's unkeyed mail)
     email_key_rate_limit: int = field(default=60,
                                       metadata={"env": "COMMANDPOST_EMAIL_KEY_RATE_LIMIT"})
@@ -129,10 +138,21 @@ class Settings:
     # the pictures' colours: classic, or colour-blind (safe for red-green colour blindness)
     theme: str = field(default="classic", metadata={"env": "COMMANDPOST_THEME"})
 
+    # the web pages' public address (https://games.example.org): links to game pages are
+    # put in board messages, mails and records when it is set, and the bot serves them
+    web_url: str = field(default="", metadata={"env": "COMMANDPOST_WEB_URL"})
+    # where the web server listens (put a reverse proxy in front for the public)
+    web_host: str = field(default="127.0.0.1", metadata={"env": "COMMANDPOST_WEB_HOST"})
+    web_port: int = field(default=8080, metadata={"env": "COMMANDPOST_WEB_PORT"})
+    # requests per minute from one address (a short burst of a third of it is allowed)
+    web_rate_limit: int = field(default=300, metadata={"env": "COMMANDPOST_WEB_RATE_LIMIT"})
+
     def __post_init__(self) -> None:
         if self.db_sync not in SYNC_MODES:
             raise ConfigError(f"COMMANDPOST_DB_SYNC is {self.db_sync!r}; it must be one of "
                               f"{', '.join(SYNC_MODES)}")
+        if self.computer_searches < 1:
+            raise ConfigError("COMMANDPOST_COMPUTER_SEARCHES must be at least 1")
         if self.db_damaged not in DAMAGED_MODES:
             raise ConfigError(f"COMMANDPOST_DB_DAMAGED is {self.db_damaged!r}; it must be one "
                               f"of {', '.join(DAMAGED_MODES)}")
@@ -146,6 +166,11 @@ class Settings:
             raise ConfigError(f"COMMANDPOST_EMAIL_ADDRESS is {self.email_address!r}; it must be "
                               f"an address like play@games.example.org")
         _check_theme(self.theme)
+        if self.web_url and not self.web_url.startswith(("http://", "https://")):
+            raise ConfigError(f"COMMANDPOST_WEB_URL is {self.web_url!r}; it must be an address "
+                              f"like https://games.example.org")
+        if self.web_rate_limit < 1:
+            raise ConfigError("COMMANDPOST_WEB_RATE_LIMIT must be at least 1")
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None, **overrides: object) -> Settings:

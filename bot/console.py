@@ -27,14 +27,14 @@ import threading
 from collections.abc import Callable
 from pathlib import Path
 
-from engine import EngineError, Move, get_variant
+from engine import get_variant
 
 from . import redact
 from .commands import Commands, Reply
+from .computer import Computer
 from .config import ConfigError, Settings, add_db_option, settings_for
 from .model import Game, Notification, Player
 from .picture import game_info, write_png
-from .records import END
 from .results import STORAGE_DOWN, Reason, Refusal
 from .scheduler import Scheduler
 from .service import GameService
@@ -88,7 +88,8 @@ class Console:
         self.settings = settings
         self.bold = bold
         self._print = out
-        self.commands = Commands(service, self.find_player)
+        self.computer = Computer(service)
+        self.commands = Commands(service, self.find_player, computer=self.computer)
         self.scheduler = Scheduler(service)
         self.player: Player | None = None
 
@@ -157,6 +158,7 @@ class Console:
                 return
             reply = await self._command(self.player, words, line)
             await self.show(reply)
+            await self.computer.play_due()  # the computer answers before the next prompt
         await self.service.deliver(TRANSPORT, self._print_notification)
 
     async def _command(self, player: Player, words: list[str], line: str) -> Reply:
@@ -226,29 +228,24 @@ class Console:
         variant = get_variant(game.variant)
         ply = game.ply if reply.ply is None else max(0, min(reply.ply, game.ply))
         position = await self.service.position(game, ply)
-        last = await self._last_move(game, ply)
-        self.out(text_board(variant, position, last.touched if last else ()))
+        # the whole last turn is marked; a piece's moves replace it when asked for
+        last = [] if reply.selected else await self.service.turn_moves(game, ply)
+        marked = reply.highlights or tuple(p for m in last for p in m.touched)
+        self.out(text_board(variant, position, marked))
         result = self.service.describe_result(game) if game.is_over and ply >= game.ply else ""
         self.out(f"Game over: {result}." if result else caption(variant, position))
         path = self.settings.pictures_dir / f"game-{game.id}-{ply}.png"
         info = game_info(game, await self.service.played_moves(game.id), ply)
         written, note = write_png(position, path, last, result=result, info=info,
-                                  theme=self.settings.theme)
+                                  theme=self.settings.theme,
+                                  perspective=self._perspective(game, position.side),
+                                  highlights=reply.highlights, selected=reply.selected)
         self.out(f"Picture: {written}" if written else f"({note})")
 
-    async def _last_move(self, game: Game, ply: int) -> Move | None:
-        """The step before ``ply``, to mark on the board."""
-        if ply == 0:
-            return None
-        played = await self.service.played_moves(game.id)
-        if ply > len(played) or played[ply - 1].text == END:
-            return None
-        variant = get_variant(game.variant)
-        before = await self.service.position(game, ply - 1)
-        try:
-            return variant.parse_move(before, played[ply - 1].text)
-        except EngineError:
-            return None
+    def _perspective(self, game: Game, to_move: int) -> int:
+        """The side of whoever is typing, or the side to move for a spectator."""
+        side = game.side_of(self.player.id) if self.player else None
+        return to_move if side is None else side
 
     async def _print_notification(self, notification: Notification) -> None:
         to = notification.address if notification.player_id is not None else "everyone here"
@@ -305,24 +302,27 @@ def _session(runner: asyncio.Runner, service: GameService, settings: Settings, n
     warm_up(settings.theme)
     runner.run(console.switch(name))
     runner.run(console.run_line("games"))
-    while True:
-        prompt = f"{console.player.display_name}> " if console.player else "> "
-        try:
-            line = lines(prompt)
-        except EOFError:
-            print()
-            return 0
-        except KeyboardInterrupt:
-            print("^C (line cancelled; Ctrl-D or `quit` leaves)")
-            continue
-        except UnicodeDecodeError:
-            print("That line is not UTF-8 text; nothing was done. Type it again.")
-            continue
-        try:
-            if not runner.run(console.run_line(line)):
+    try:
+        while True:
+            prompt = f"{console.player.display_name}> " if console.player else "> "
+            try:
+                line = lines(prompt)
+            except EOFError:
+                print()
                 return 0
-        except KeyboardInterrupt:
-            print("(cancelled)")
+            except KeyboardInterrupt:
+                print("^C (line cancelled; Ctrl-D or `quit` leaves)")
+                continue
+            except UnicodeDecodeError:
+                print("That line is not UTF-8 text; nothing was done. Type it again.")
+                continue
+            try:
+                if not runner.run(console.run_line(line)):
+                    return 0
+            except KeyboardInterrupt:
+                print("(cancelled)")
+    finally:
+        console.computer.close()
 
 
 def main(argv: list[str]) -> int:

@@ -201,6 +201,13 @@ IMPORT_CHALLENGES = Migration(9, "a challenge may carry a game record to continu
     "ALTER TABLE challenges ADD COLUMN record TEXT",
 ))
 
+WATCH_TOKENS = Migration(11, "watch tokens: the secret of each game's web page", (
+    """CREATE TABLE watch_tokens (
+        game_id INTEGER PRIMARY KEY REFERENCES games (id),
+        token TEXT NOT NULL,                -- in the game page's address; lets people look
+        created_at REAL NOT NULL)""",
+))
+
 OUTBOX_CLAIMS = Migration(12, "outbox claims: a deliverer's lease on what it is sending", (
     # set (on a database several processes share) while one deliverer sends the
     # notification: the others skip it until then; NULL: nobody is sending it
@@ -233,5 +240,5 @@ CORRESPONDENCE = Migration(13, "private notes, conditional moves and clock choic
 ))
 
 MIGRATIONS: tuple[Migration, ...] = (INITIAL, EMAIL_TOKENS, SERVERS, DELIVERY, MAIL_LEDGER,
-                                      TRANSPORT_POSTS, IMPORT_CHALLENGES, OUTBOX_CLAIMS,
-                                      CORRESPONDENCE)
+                                      TRANSPORT_POSTS, IMPORT_CHALLENGES, WATCH_TOKENS,
+                                      OUTBOX_CLAIMS, CORRESPONDENCE)

@@ -18,7 +18,7 @@ from engine import Move, Position
 
 from .clock import describe_days, format_duration, format_time
 from .model import Game, PlayedMove
-from .records import END
+from .turns import numbered_turns
 
 log = logging.getLogger(__name__)
 LAST_MOVES = 12  # moves the picture's panel lists at most
@@ -60,27 +60,24 @@ def game_info(game: Game, played: Sequence[PlayedMove], ply: int | None = None,
         if game.banks[1 - mover] is not None:  # Fischer: the waiting side's bank
             bank = f"{format_duration(game.banks[1 - mover] or 0)} in the bank"
             clocks = (left, bank) if mover == 0 else (bank, left)
-    moves = []
-    for m in played[:ply]:
-        if m.text == END:
-            continue
-        marker = "." if m.side == 0 else "…"
-        moves.append(f"{m.turn // 2 + 1}{marker} {m.text}")
+    # whole turns under their numbers, as in the record and the notices
+    moves = numbered_turns(game, played[:ply])
     return GameInfo(number=game.id, players=game.names, deadline=deadline, clocks=clocks,
                     moves=tuple(moves[-LAST_MOVES:]))
 
 
-def write_png(position: Position, path: Path, last_move: Move | None = None,
+def write_png(position: Position, path: Path, last_move: Move | Sequence[Move] | None = None,
               caption: str = "", result: str = "", info: Any = None,
-              theme: str = "classic") -> tuple[Path | None, str]:
-    """Draw ``position`` into ``path`` in ``theme``; the path written (None if none) and a
-    note."""
+              theme: str = "classic", **options: object) -> tuple[Path | None, str]:
+    """Draw ``position`` into ``path`` in ``theme`` (``last_move``: one move or every step
+    of the last turn; ``options``: the renderer's, such as ``perspective`` and
+    ``highlights``); the path written (None if none) and a note."""
     render = _renderer()
     if render is None:
         return None, "no picture: the renderer is not available"
     try:
         png = render(position, last_move=last_move, caption=caption, result=result, info=info,
-                     theme=theme)
+                     theme=theme, **options)
     except Exception as err:  # a picture must never break a game
         log.debug("rendering failed", exc_info=True)
         return None, f"no picture: rendering failed ({err})"

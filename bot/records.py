@@ -58,15 +58,20 @@ def _unquote(value: str) -> str:
     return re.sub(r"\\(.)", r"\1", value)
 
 
+def turn_label(start: Position, k: int) -> str:
+    """The number of turn ``k`` (0: the first) of a game from ``start``, as in chess
+    records: ``3.`` for the first side's turn, ``3...`` for the second's."""
+    side = (start.side + k) % 2
+    return f"{start.fullmove + (start.side + k) // 2}{'.' if side == 0 else '...'}"
+
+
 def write_record(tags: Mapping[str, str], start: Position,
                  turns: Sequence[Sequence[str]], result: str) -> str:
     """The record text of a game from its tags, start position and turns."""
     lines = [f'[{key} "{_quote(value)}"]' for key, value in tags.items()]
     lines.append("")
     for k, steps in enumerate(turns):
-        side = (start.side + k) % 2
-        number = start.fullmove + (start.side + k) // 2
-        lines.append(f"{number}{'.' if side == 0 else '...'} {STEP_SEPARATOR.join(steps)}")
+        lines.append(f"{turn_label(start, k)} {STEP_SEPARATOR.join(steps)}")
     if turns:
         lines.append("")
     lines.append(result)

@@ -13,6 +13,16 @@ from enum import StrEnum
 from typing import ClassVar
 
 from .model import Challenge, Game, Player
+from .phrasing import phrase
+
+
+def _phrased(result: Refusal | Done) -> None:
+    """Keep the service's text (with command and time tokens) as ``template`` and give
+    ``message`` in console words, the default wording."""
+    if not result.template or phrase(result.template, "console") != result.message:
+        # a new result, or one copied with a new message (`dataclasses.replace`)
+        object.__setattr__(result, "template", result.message)
+    object.__setattr__(result, "message", phrase(result.template, "console"))
 
 # what every transport answers when a command met a storage fault (full disk, locked or
 # read-only database): the transaction was rolled back, so the player may simply try again
@@ -52,6 +62,7 @@ class Reason(StrEnum):
     WHICH_CHALLENGE = "which-challenge"
     CHALLENGE_CLOSED = "challenge-closed"
     NOT_YOUR_CHALLENGE = "not-your-challenge"
+    NO_SUCH_LEVEL = "no-such-level"  # the computer's levels
     # players
     NO_SUCH_PLAYER = "no-such-player"
     ALREADY_ON_VACATION = "already-on-vacation"
@@ -73,7 +84,16 @@ class Refusal:
     reason: Reason
     message: str
     candidates: tuple[str, ...] = ()
+    template: str = ""  # the message with its tokens, for `words`
+    games: tuple[Game, ...] = ()  # the games a WHICH_GAME refusal lists
     ok: ClassVar[bool] = False
+
+    def __post_init__(self) -> None:
+        _phrased(self)
+
+    def words(self, transport: str) -> str:
+        """The message in ``transport``'s language (`bot.phrasing`)."""
+        return phrase(self.template, transport)
 
     def __str__(self) -> str:
         return self.message
@@ -89,8 +109,20 @@ class Done:
     player: Player | None = None
     move: str | None = None  # the canonical text of an accepted move
     text: str | None = None  # a longer answer (a game record, a list)
+    turn: str | None = None  # the whole turn, when this step closed it
+    number: str | None = None  # that turn's number as in records (``3.``, ``3...``)
+    steps_left: int | None = None  # in a turn that goes on: steps still allowed, if counted
+    goes_on: bool = False  # the mover's turn goes on after this step
+    template: str = ""  # the message with its tokens, for `words`
     answer: str | None = None  # the opponent's conditional move played at once after it
     ok: ClassVar[bool] = True
+
+    def __post_init__(self) -> None:
+        _phrased(self)
+
+    def words(self, transport: str) -> str:
+        """The message in ``transport``'s language (`bot.phrasing`)."""
+        return phrase(self.template, transport)
 
     def __str__(self) -> str:
         return self.message

@@ -15,8 +15,8 @@ and ending vacations are applied by `bot.scheduler` through the ``process_*`` me
 This module holds players, games, moves and the end of a game; the service's other
 commands live beside it, one topic per module, and are mixed in: challenges
 (`bot.challenges`), vacations (`bot.vacations`), ratings (`bot.standings`) and game records
-(`bot.archive`); and game tokens for e-mail (`bot.tokens`) with what e-mail remembers
-(`bot.mail_ledger`).
+(`bot.archive`); game tokens for e-mail (`bot.tokens`) with what e-mail remembers
+(`bot.mail_ledger`); and watching games from the web (`bot.watching`).
 """
 
 from __future__ import annotations
@@ -48,25 +48,28 @@ from .clock import (
     Clock,
     TurnClock,
     format_duration,
-    format_time,
     start_turn,
     system_clock,
 )
 from .config import Settings
 from .forecasts import Forecasts
+from .inference import GameInference
 from .mail_ledger import MailLedger
 from .model import Game, Notification, PlayedMove, Player, place_transport
 from .notes import Notes
+from .phrasing import command, moment, phrase
 from .posts import Posts
-from .records import END
+from .records import END, turn_label
 from .results import Done, Reason, Refusal, Result
 from .rooms import Rooms
 from .standings import Standings
 from .storage import DamagedDatabase, Database, Session, StorageError, open_database
 from .timecontrol import TimeControls, describe_clock
 from .tokens import GameTokens
+from .turns import Turns, whole_turn
 from .vacations import Vacations
-from .words import or_list
+from .watching import Watching
+from .words import or_list, plural
 
 CACHED_GAMES = 512
 SLOW_RULES = 0.002  # seconds of rules work that send it to a worker thread
@@ -123,7 +126,7 @@ def _score(winner: int | None) -> str:
 
 @guard  # every argument of every public method is checked before the method runs
 class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Rooms, Posts,
-                  MailLedger, Notes, Forecasts, TimeControls):
+                  Turns, GameInference, MailLedger, Notes, Forecasts, TimeControls, Watching):
     """Players, challenges, games, clocks, ratings, records and the outbox."""
 
     def __init__(self, db: Database, settings: Settings | None = None, now: Clock = system_clock,
@@ -234,7 +237,8 @@ class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Room
             if game.players[side] != actor:
                 await self._notify_side(s, game, side, "game-start", now, text)
         await outbox.notify(s, now, transport=place_transport(place), kind="game-start",
-                            place=place, game_id=game.id, text=text)
+                            place=place, game_id=game.id,
+                            text=phrase(text, place_transport(place)))
         return game
 
     def _game_started(self, game: Game, rules: Variant) -> str:
@@ -253,7 +257,8 @@ class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Room
 
     async def _notify_side(self, s: Session, game: Game, side: int, kind: str, now: float,
                            text: str) -> None:
-        await outbox.notify(s, now, transport=game.transports[side], kind=kind, text=text,
+        transport = game.transports[side]
+        await outbox.notify(s, now, transport=transport, kind=kind, text=phrase(text, transport),
                             player_id=game.players[side], place=game.place, game_id=game.id)
 
     # --- reading games --------------------------------------------------------------
@@ -279,30 +284,6 @@ class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Room
             rows = await s.all(Game.GAME_SQL + " WHERE " + " AND ".join(clauses)
                                + " ORDER BY g.id", params)
         return [Game.from_row(r) for r in rows]
-
-    async def find_game(self, sender: Player, place: str, game_id: int | None = None,
-                        to_move: bool = False) -> Game | Refusal:
-        """The game a command means: the one numbered, else the only game ``sender`` plays
-        here (``to_move``: the only one where it is their turn, if they play several), else
-        the only game in progress here."""
-        if game_id is not None:
-            game = await self.game(game_id)
-            return game if game else Refusal(Reason.NO_SUCH_GAME,
-                                             f"There is no game #{game_id}.")
-        candidates = await self.games(sender, place)
-        if to_move and len(candidates) > 1:
-            waiting = [g for g in candidates if g.to_move == g.side_of(sender.id)]
-            candidates = waiting or candidates
-        if not candidates:
-            candidates = await self.games(None, place)
-        if len(candidates) == 1:
-            return candidates[0]
-        if not candidates:
-            return Refusal(Reason.NO_GAME_HERE, "There is no game in progress here. Start one "
-                                                "with `challenge NAME`.")
-        listed = ", ".join(f"#{g.id} ({g.names[0]} vs {g.names[1]})" for g in candidates)
-        return Refusal(Reason.WHICH_GAME, f"There are several games here: {listed}. Say which, "
-                                          f"as in `board #{candidates[0].id}`.")
 
     async def played_moves(self, game_id: int) -> list[PlayedMove]:
         async with self.db.snapshot() as s:
@@ -408,6 +389,7 @@ class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Room
             done, line = await self._advance(s, game, rules, line, canonical, after)
             done, line = await self._answer_forecast(s, rules, line, done)
         self._keep(game_id, line)
+        self._game_changed(game_id)
         return await self.back_by_moving(sender, done)
 
     @staticmethod
@@ -426,16 +408,14 @@ class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Room
                        expected_ply: int | None = None) -> Result:
         """Close a turn of several steps before its allowance is used."""
         async with self.db.transaction() as s:
-            game = await self._open(s, game_id, sender, expected_ply, turn=True)
+            game = await self._open(s, game_id, sender, expected_ply)
             if isinstance(game, Refusal):
                 return game
             rules = get_variant(game.variant)
             line = await self._line(s, game, rules)
-            if not line.position.in_progress:
+            if game.to_move != game.side_of(sender.id) or not line.position.in_progress:
                 self._keep(game.id, line)
-                return Refusal(Reason.NO_TURN_IN_PROGRESS,
-                               f"You have no turn in progress to end in game #{game.id}; "
-                               f"send a move.")
+                return self._nothing_to_end(game, sender, rules)
             try:
                 after = rules.end_turn(line.position)
             except EngineError as err:
@@ -444,7 +424,19 @@ class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Room
             done, line = await self._advance(s, game, rules, line, END, after)
             done, line = await self._answer_forecast(s, rules, line, done)
         self._keep(game_id, line)
+        self._game_changed(game_id)
         return done
+
+    @staticmethod
+    def _nothing_to_end(game: Game, sender: Player, rules: Variant) -> Refusal:
+        mover = game.to_move
+        if mover == game.side_of(sender.id):
+            why = "your turn has not started: send a move"
+        else:
+            why = (f"your turn is over, and {game.names[mover]} ({rules.side_names[mover]}) "
+                   f"is to move")
+        return Refusal(Reason.NO_TURN_IN_PROGRESS,
+                       f"There is no turn in progress to end in game #{game.id}: {why}.")
 
     async def _advance(self, s: Session, game: Game, rules: Variant, line: _Line, text: str,
                        after: Position, conditional: bool = False) -> tuple[Done, _Line]:
@@ -453,6 +445,7 @@ class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Room
         now = self.now()
         mover = line.position.side
         turn_done = not after.in_progress
+        turn_start = line.boundaries[-1] if line.boundaries else None
         outcome = await _rules_work(rules, rules.outcome, after, list(line.boundaries),
                                     game.mode)
         fen = rules.format_position(after)
@@ -483,14 +476,25 @@ class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Room
         if turn_done:
             line.boundaries.append(after)
         line = _Line(game.revision, after, line.boundaries)
-        message = f"{text} played in game #{game.id}."
+        turn = None
+        if turn_done:
+            turn = whole_turn(rules, turn_start, await self._turn_texts(s, game.id, game.turns - 1))
+        label = turn_label(rules.parse_position(game.start_fen), game.turns - turn_done)
+        if turn is not None:
+            message = f"{label} {turn} played in game #{game.id}."
+        else:
+            message = f"{text} played in game #{game.id}."
+        left = None if turn_done else rules.steps_left(after)
         if outcome.is_over:
             game = await self._finish(s, game, rules, outcome.winner, outcome.reason,
                                       draw=outcome.status == "draw", now=now,
-                                      actor=game.players[mover])
+                                      actor=game.players[mover],
+                                      news=f"{game.names[mover]} played {label} {turn or text}. ")
             message += f" Game over: {self.describe_result(game)}."
         elif not turn_done:
-            message += " Your turn goes on: send the next step, or `end` to finish it."
+            allowed = ("send the next step" if left is None
+                       else f"{plural(left, 'more move')} allowed")
+            message += f" Your turn goes on: {allowed}, or {command('end')} to finish it."
         else:
             nxt = after.side
             message += f" {game.names[nxt]} ({rules.side_names[nxt]}) is to move."
@@ -498,11 +502,18 @@ class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Room
                 return Done(message, game=game, move=text), line  # they are told with it
             await self._notify_side(
                 s, game, nxt, "your-move", now,
-                f"{game.names[mover]} played {text if text != END else 'the end of the turn'}"
+                f"{game.names[mover]} played {label} {turn}"
                 f"{' (a conditional move)' if conditional else ''} in game #{game.id} "
-                f"({rules.display_name}). Your move. "
-                f"{self._clock_text(game)}")
-        return Done(message, game=game, move=text), line
+                f"({rules.display_name}). Your move. {self._clock_text(game)}")
+        return Done(message, game=game, move=text, turn=turn, number=label, steps_left=left,
+                    goes_on=not turn_done and not outcome.is_over), line
+
+    @staticmethod
+    async def _turn_texts(s: Session, game_id: int, turn: int) -> list[str]:
+        """The stored steps of turn number ``turn`` (completed turns before it)."""
+        rows = await s.all("SELECT text FROM moves WHERE game_id = ? AND turn = ? ORDER BY ply",
+                           (game_id, turn))
+        return [r["text"] for r in rows]
 
     def _clock_text(self, game: Game) -> str:
         clock = game.clock
@@ -511,7 +522,7 @@ class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Room
         if clock.deadline is None:
             return "There is no clock."
         return (f"You have {format_duration(clock.deadline - self.now())} "
-                f"(until {format_time(clock.deadline)}).")
+                f"(until {moment(clock.deadline)}).")
 
     # --- the end of a game ----------------------------------------------------------
     def describe_result(self, game: Game) -> str:
@@ -528,9 +539,10 @@ class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Room
 
     async def _finish(self, s: Session, game: Game, rules: Variant, winner: int | None,
                       reason: str, now: float, draw: bool = False, aborted: bool = False,
-                      actor: int | None = None) -> Game:
+                      actor: int | None = None, news: str = "") -> Game:
         """End the game: result, ratings, notifications to the place and to the players
-        (except ``actor``, the player whose command ended it, who has the answer)."""
+        (except ``actor``, the player whose command ended it, who has the answer);
+        ``news`` (the turn that ended it) comes first."""
         status = "aborted" if aborted else "over"
         result = "*" if aborted else _score(None if draw else winner)
         winner = None if draw or aborted else winner
@@ -545,13 +557,14 @@ class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Room
         rating_note = ""
         if game.rated and not aborted:
             rating_note = await self._rate(s, game, rules, now)
-        text = (f"Game #{game.id} ({rules.display_name}, {self._players_line(game, rules)}) "
+        text = (f"{news}Game #{game.id} ({rules.display_name}, {self._players_line(game, rules)}) "
                 f"is over: {self.describe_result(game)}.{rating_note}")
         for side in (0, 1):
             if game.players[side] != actor:
                 await self._notify_side(s, game, side, "game-over", now, text)
         await outbox.notify(s, now, transport=place_transport(game.place), kind="game-over",
-                            place=game.place, game_id=game.id, text=text)
+                            place=game.place, game_id=game.id,
+                            text=phrase(text, place_transport(game.place)))
         return game
 
     async def _lose_on_time(self, s: Session, game: Game) -> Game:
@@ -613,7 +626,8 @@ class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Room
                             (side, now, game.id))
             await self._notify_side(s, game, 1 - side, "draw-offer", now,
                                     f"{sender.display_name} offers a draw in game #{game.id}. "
-                                    f"Answer with `draw` to accept or `draw decline`.")
+                                    f"Answer with {command('draw')} to accept or "
+                                    f"{command('draw', 'decline')}.")
         return Done(f"Draw offered in game #{game_id}.", game=replace(game, draw_offer=side))
 
     async def accept_draw(self, sender: Player, game_id: int) -> Result:
@@ -672,8 +686,8 @@ class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Room
             if game.takeback_offer == 1 - side:
                 return Refusal(Reason.ALREADY_OFFERED,
                                f"{game.names[1 - side]} has asked for a takeback in game "
-                               f"#{game.id}; answer it with `takeback` or `takeback decline` "
-                               f"first.")
+                               f"#{game.id}; answer it with {command('takeback')} or "
+                               f"{command('takeback', 'decline')} first.")
             if await self._last_turn(s, game.id, side) is None:
                 return Refusal(Reason.NOTHING_TO_TAKE_BACK,
                                f"You have no completed turn to take back in game #{game.id}.")
@@ -682,8 +696,8 @@ class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Room
                             (side, now, game.id))
             await self._notify_side(s, game, 1 - side, "takeback-request", now,
                                     f"{sender.display_name} asks to take back their last turn "
-                                    f"in game #{game.id}. Answer with `takeback` to accept or "
-                                    f"`takeback decline`.")
+                                    f"in game #{game.id}. Answer with {command('takeback')} to "
+                                    f"accept or {command('takeback', 'decline')}.")
         return Done(f"Takeback requested in game #{game_id}.",
                     game=replace(game, takeback_offer=side))
 

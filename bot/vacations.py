@@ -14,7 +14,6 @@ from .clock import (
     DAY,
     Clock,
     format_duration,
-    format_time,
     pause,
     resume,
     vacation_left,
@@ -22,6 +21,7 @@ from .clock import (
 )
 from .config import Settings
 from .model import Game, Player
+from .phrasing import command, moment
 from .results import Done, Reason, Refusal, Result
 from .storage import Database, Session
 
@@ -46,7 +46,8 @@ class Vacations:
                 assert player.vacation_until is not None
                 return Refusal(Reason.ALREADY_ON_VACATION,
                                f"You are already on vacation until "
-                               f"{format_time(player.vacation_until)}; send `back` to end it.")
+                               f"{moment(player.vacation_until)}; send {command('back')} to "
+                               f"end it.")
             if player.vacation_until is not None:  # ran out before the scheduler saw it
                 await self._come_back(s, player, player.vacation_until)
             left = vacation_left(self.settings.vacation_days,
@@ -63,9 +64,9 @@ class Vacations:
                             (until, player.id))
             paused = await self._pause_clocks(s, player, now)
         listed = ", ".join(f"#{g}" for g in paused) or "none at the moment"
-        return Done(f"You are on vacation until {format_time(until)} "
+        return Done(f"You are on vacation until {moment(until)} "
                     f"({format_duration(length)}). Your clocks are paused (games to move in: "
-                    f"{listed}); send `back` when you return.",
+                    f"{listed}); send {command('back')} when you return.",
                     player=replace(player, vacation_until=until))
 
     async def _vacation_spells(self, s: Session, player_id: int,
@@ -141,7 +142,7 @@ class Vacations:
             await self._notify_side(s, game, side, "your-move", at,
                                     f"Welcome back: game #{game.id} waits for your move. You "
                                     f"have {format_duration(clock.deadline - at)} (until "
-                                    f"{format_time(clock.deadline)}).")
+                                    f"{moment(clock.deadline)}).")
         return resumed
 
     async def vacation_left(self, player: Player) -> float:

@@ -574,6 +574,15 @@ class ChieftainVariant(Variant):
         cells, side = turn.cells, turn.side
         return [step_move(make_step(cells, side, code)) for code in generate(turn)]
 
+    def next_steps(self, position: Position) -> list[Move]:
+        """One move at a time: `next_moves`."""
+        return self.next_moves(position)
+
+    def steps_left(self, position: Position) -> int | None:
+        """The moves the turn still allows: one per Chieftain, less those made."""
+        turn = turn_from_position(position)
+        return max(0, len(turn.chiefs) - turn.made)
+
     def move_perft(self, position: Position, depth: int) -> int:
         """Leaf count of the tree of single moves (see the module docstring, "Speed")."""
         if depth == 0:

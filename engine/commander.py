@@ -334,6 +334,16 @@ class CommanderChess(Variant):
             return self._next_steps(position)
         return [to_move(t) for t in legal_turns(position.cells, position.side)]
 
+    def next_steps(self, position: Position) -> list[Move]:
+        """Whole-stack and single-piece moves, and each deploy by its first step (§5.5:
+        a deploy may be entered step by step); in a turn in progress, the next steps."""
+        if position.pending:
+            return self._next_steps(position)
+        out: dict[Move, None] = {}
+        for move in self.legal_moves(position):
+            out.setdefault(Move(move.steps[:1], "step") if move.kind == "deploy" else move)
+        return list(out)
+
     def count_moves(self, position: Position) -> int:
         if position.pending:
             return len(self._next_steps(position))

@@ -122,6 +122,18 @@ class Variant:
                       if m.kind and m.steps == whole), None)
         return None if found is None else self.format_move(position, found)
 
+    def next_steps(self, position: Position) -> list[Move]:
+        """The single steps that may come next, for offering moves one at a time. By
+        default `legal_moves`; a variant whose turns are entered step by step lists the
+        first steps of its compound turns (and, in a turn in progress, the steps that may
+        follow)."""
+        return self.legal_moves(position)
+
+    def steps_left(self, position: Position) -> int | None:
+        """How many more steps the turn in progress allows (None: the variant sets no
+        count, as a deploy, which goes on while pieces remain to act)."""
+        return None
+
     def end_turn(self, position: Position) -> Position:
         """Finish a turn of several steps early (``end``); only multi-step variants."""
         raise IllegalMoveError("end", "there is no turn in progress to end")

@@ -13,7 +13,7 @@ pixel.
 from __future__ import annotations
 
 import io
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -69,17 +69,27 @@ def _node(topology: Topology, name: str) -> int:
         raise ValueError(f"{name!r} is not a point of the {topology.name} board") from None
 
 
-def _marks(topology: Topology, last_move: Move | None, highlights: Iterable[str],
+LastMove = Move | Sequence[Move] | None
+"""What ``last_move`` takes: one move, or every step of a turn played in several steps."""
+
+
+def _moves(last_move: LastMove) -> tuple[Move, ...]:
+    if last_move is None:
+        return ()
+    return (last_move,) if isinstance(last_move, Move) else tuple(last_move)
+
+
+def _marks(topology: Topology, last_move: LastMove, highlights: Iterable[str],
            selected: str | None, occupied: set[int]) -> list[tuple[int, str]]:
     """(node, mark kind) in drawing order: last move first, highlights on top."""
     out: list[tuple[int, str]] = []
-    if last_move is not None:
-        for step in last_move.steps:
+    for move in _moves(last_move):
+        for step in move.steps:
             origin, target = _node(topology, step.origin), _node(topology, step.target)
             if origin != target:
                 out.append((origin, marks.FROM))
             out.append((target, marks.TO))
-        out += [(_node(topology, c), marks.CAPTURE) for c in last_move.captures]
+        out += [(_node(topology, c), marks.CAPTURE) for c in move.captures]
     if selected:
         out.append((_node(topology, selected), marks.SELECTED))
     for name in highlights:
@@ -136,7 +146,7 @@ def compose(position: Position, variant: Variant, theme: Theme, size: int, persp
 
 
 def render_image(position: Position, *, variant: Variant | None = None, perspective: int = 0,
-                 last_move: Move | None = None, highlights: Iterable[str] = (),
+                 last_move: LastMove = None, highlights: Iterable[str] = (),
                  selected: str | None = None, size: int = 800,
                  theme: str | Theme = "classic", caption: str = "",
                  result: str = "", info: GameInfo | None = None) -> Image.Image:
@@ -156,8 +166,8 @@ def render_image(position: Position, *, variant: Variant | None = None, perspect
     for node, mark in _marks(topology, last_move, highlights, selected, occupied):
         sprite = marks.mark_sprite(mark, kind, layout.spacing, layout.piece_diameter, theme)
         _paste(image, sprite, layout.centres[node])
-    if last_move is not None:
-        _draw_arrows(image, layout, topology, last_move, theme)
+    for move in _moves(last_move):
+        _draw_arrows(image, layout, topology, move, theme)
     for node in sorted(occupied):
         stack = stacks[node]
         colours = tuple(_side_colours(theme, variant, p.side) for p in stack)
@@ -184,14 +194,15 @@ def _draw_arrows(image: Image.Image, layout: Layout, topology: Topology, move: M
 
 
 def render(position: Position, *, variant: Variant | None = None, perspective: int = 0,
-           last_move: Move | None = None, highlights: Iterable[str] = (),
+           last_move: LastMove = None, highlights: Iterable[str] = (),
            selected: str | None = None, size: int = 800, theme: str | Theme = "classic",
            caption: str = "", result: str = "", info: GameInfo | None = None) -> bytes:
     """The PNG picture of ``position``.
 
     * ``variant``: the rules the position belongs to (default: found by its name).
     * ``perspective``: the side sitting at the bottom; side 1 sees the board turned 180°.
-    * ``last_move``: marked as from/to points, an arrow, and captured points.
+    * ``last_move``: marked as from/to points, an arrow, and captured points; a list of
+      moves marks every step of a turn played in several steps.
     * ``highlights``: node names to mark (such as a piece's legal destinations).
     * ``selected``: the node of the piece whose destinations are highlighted.
     * ``size``: the picture's width in pixels; the height follows from what it shows.

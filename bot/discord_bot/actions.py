@@ -53,5 +53,5 @@ async def acted(bot: CommandPost, interaction: discord.Interaction, sender: Play
     if game.is_over or action == "accept_takeback":
         await bot.send_board(interaction, game, "" if game.is_over else said)
     elif not edited:
-        await bot.reply(interaction, content=said or result.message)
+        await bot.reply(interaction, content=said or result.words(TRANSPORT))
     await bot.flush()

@@ -20,19 +20,24 @@ import discord
 from discord import app_commands
 from discord.ext import commands, tasks
 
+from ..computer import Computer
 from ..config import Settings
 from ..email_gateway.runner import run_email_gateway
 from ..model import Game, Player
+from ..phrasing import phrase
 from ..results import Done, Refusal, Result
 from ..service import GameService
 from ..storage import StorageError
+from ..web.runner import start_web
 from . import failures, live, logs, pictures
 from .notifier import Notifier, discord_times
+from .pickers import EndTurnButton, PiecePicker, StepPicker, fit, next_step_view
 from .places import TRANSPORT, target_of
-from .views import ChallengeButton, GameButton, game_view
+from .views import ChallengeButton, GameButton, game_view, with_watch_link
 
 log = logging.getLogger(__name__)
 SCHEDULER_SECONDS = 60.0
+COMPUTER_SECONDS = 5.0  # how often the computer looks for games to answer
 TREE_STATE = "discord:command-tree"  # the hash of the command tree last uploaded
 
 
@@ -74,6 +79,8 @@ class CommandPost(commands.AutoShardedBot):
         self.settings = settings
         self.sync_only = sync_only  # `commandpost discord sync`: upload the tree, then stop
         self.notifier = Notifier(self)
+        self.computer = Computer(service)
+        self.computer.on_answer.append(self.flush)
         self.courier = service.courier(TRANSPORT, self.notifier.send)
         self._addresses: dict[int, str] = {}
         self._users: dict[int, discord.User] = {}
@@ -93,13 +100,15 @@ class CommandPost(commands.AutoShardedBot):
         for cog in (play, InfoCommands(self), AdminCommands(self),
                     CorrespondenceCommands(self, play)):
             await self.add_cog(cog)
-        self.add_dynamic_items(GameButton, ChallengeButton)
+        self.add_dynamic_items(GameButton, ChallengeButton, PiecePicker, StepPicker,
+                               EndTurnButton)
         await self.sync_tree(force=self.sync_only)
         if self.sync_only:
             return
         await asyncio.to_thread(pictures.warm_up)
         if self.shard_ids is None or 0 in self.shard_ids:
             self.scheduler.start()  # one process applies what falls due: the one of shard 0
+            self.thinking.start()  # and plays the computer's moves
 
     def tree_hash(self) -> str:
         """A hash of the global command tree as it would be uploaded."""
@@ -129,8 +138,20 @@ class CommandPost(commands.AutoShardedBot):
 
     async def close(self) -> None:
         self.scheduler.cancel()
+        self.thinking.cancel()
+        self.computer.close()
         await self.courier.stop()
         await super().close()
+
+    @tasks.loop(seconds=COMPUTER_SECONDS)
+    async def thinking(self) -> None:
+        """The computer answers in its games (a pass after a restart finds the games whose
+        answer the restart interrupted)."""
+        await self.computer.play_due()
+
+    @thinking.error
+    async def _thinking_failed(self, error: BaseException) -> None:
+        log.error("computer pass failed", exc_info=error)
 
     @tasks.loop(seconds=SCHEDULER_SECONDS)
     async def scheduler(self) -> None:
@@ -191,21 +212,26 @@ class CommandPost(commands.AutoShardedBot):
             out.append(f"<@{self._addresses[pid]}>")
         return out[0], out[1]
 
-    async def board_message(self, game: Game, lead: str, perspective: int = 0,
-                            ) -> dict[str, object]:
+    async def board_message(self, game: Game, lead: str, perspective: int | None = None,
+                            mention: bool = True) -> dict[str, object]:
         """The keyword arguments of a message showing ``game``: the text, the picture
-        with the last move marked, and the game's buttons while it goes on. The lead of
-        a finished game's message says how it ended."""
-        mentions = await self.mentions(game)
-        text = lead
+        with the whole last turn marked (seen from ``perspective``, by default the side to
+        move), and the game's buttons while it goes on. ``mention=False``: the player to
+        move is named, not pinged (a turn that goes on). The lead of a finished game's
+        message says how it ended."""
+        mentions = await self.mentions(game) if mention else game.names
+        text = phrase(lead, TRANSPORT)
         if not game.is_over:
             text += f"\n{pictures.status_line(self.service, game, mentions)}"
+        perspective = game.to_move if perspective is None else perspective
         message: dict[str, object] = {"content": text}
         picture = await pictures.picture(self.service, game, perspective=perspective)
         if picture is not None:
             message["file"] = picture
-        if not game.is_over:
-            message["view"] = game_view(game)
+        view = with_watch_link(None if game.is_over else game_view(game, perspective),
+                               await self.service.game_link(game.id))
+        if view is not None:
+            message["view"] = view
         return message
 
     async def reply(self, interaction: discord.Interaction, **message: object,
@@ -218,16 +244,18 @@ class CommandPost(commands.AutoShardedBot):
         return resource if isinstance(resource, discord.InteractionMessage) else None
 
     async def send_board(self, interaction: discord.Interaction, game: Game, lead: str,
-                         perspective: int = 0) -> None:
+                         perspective: int | None = None,
+                         message: dict[str, object] | None = None) -> None:
         """Answer with ``game``'s board (the interaction deferred first: drawing takes
         time). In the game's thread the new message is its live board; elsewhere (another
         channel, a DM) it is a look at the board, without buttons. A finished game's board
-        announces its end."""
+        announces its end. ``message``: one made already (`move_message`)."""
         if not interaction.response.is_done():
             await interaction.response.defer(thinking=True)
-        if game.is_over:
-            lead = "\n".join(filter(None, [lead, await live.ending_text(self, game)]))
-        message = await self.board_message(game, lead, perspective)
+        if message is None:
+            if game.is_over:
+                lead = "\n".join(filter(None, [lead, await live.ending_text(self, game)]))
+            message = await self.board_message(game, lead, perspective)
         home = interaction.channel_id == (target_of(game.place) if game.place else None)
         if not home:
             message.pop("view", None)
@@ -245,10 +273,42 @@ class CommandPost(commands.AutoShardedBot):
         if game.is_over:
             await live.ending_announced(self, game, sent, channel_id)
 
+    async def move_message(self, result: Done) -> dict[str, object]:
+        """The answer to a move: the whole turn when it closed (and how the game ended);
+        while the turn goes on, how many moves remain or `end`, nobody pinged, the menu of
+        the next step and an End turn button beside the game's buttons."""
+        game = result.game
+        assert game is not None
+        if result.goes_on:
+            message = await self.board_message(game, result.words(TRANSPORT), mention=False)
+            view = message["view"]
+            assert isinstance(view, discord.ui.View)
+            for item in (await next_step_view(self, game) or discord.ui.View()).children:
+                view.add_item(item)
+            return message
+        lead = (f"{result.number} **{result.turn}** played in game #{game.id}." if result.turn
+                else f"**{result.move}** played in game #{game.id}.")
+        if result.answer:  # the opponent's recorded answer was played at once
+            lead += (f" {game.names[1 - game.to_move]} answered at once with "
+                     f"**{result.answer}**, a conditional move.")
+        if game.is_over:  # the ending's notice names the turn too: said once, in bold
+            said = f"{game.names[1 - game.to_move]} played {result.number} {result.turn}. "
+            lead += "\n" + (await live.ending_text(self, game)).removeprefix(said)
+        return await self.board_message(game, lead)
+
+    async def send_move(self, interaction: discord.Interaction, result: Done) -> None:
+        """Answer ``interaction`` with `move_message` (a live board in the game's thread)."""
+        assert result.game is not None
+        if not interaction.response.is_done():
+            await interaction.response.defer(thinking=True)
+        await self.send_board(interaction, result.game, "",
+                              message=await self.move_message(result))
+
     async def answer(self, interaction: discord.Interaction, result: Result | str,
                      *, public: bool = False) -> None:
         """Answer with a refusal (only the sender sees it) or a plain message."""
-        text = discord_times(result if isinstance(result, str) else _text(result))
+        text = fit(discord_times(phrase(result if isinstance(result, str) else _text(result),
+                                        TRANSPORT)))
         ephemeral = isinstance(result, Refusal) or not public
         if interaction.response.is_done():
             await interaction.followup.send(text, ephemeral=ephemeral)
@@ -258,12 +318,12 @@ class CommandPost(commands.AutoShardedBot):
 
 def _text(result: Result) -> str:
     if isinstance(result, Refusal):
-        text = result.message
+        text = result.words(TRANSPORT)
         if result.candidates:
             text += "\n" + "\n".join(f"• `{c}`" for c in result.candidates)
         return text
     assert isinstance(result, Done)
-    return result.message
+    return result.words(TRANSPORT)
 
 
 def create_bot(service: GameService, settings: Settings | None = None) -> CommandPost:
@@ -295,8 +355,10 @@ async def run(settings: Settings) -> int:
             pass
     # with an e-mail address configured, the e-mail gateway runs beside the bot on the
     # same service (the bot's scheduler serves both)
-    mail = (asyncio.create_task(run_email_gateway(service, settings))
+    mail = (asyncio.create_task(run_email_gateway(service, settings, computer=bot.computer))
             if settings.email_address else None)
+    # with a web address configured, the game pages are served beside the bot too
+    web = await start_web(service, settings) if settings.web_url else None
     try:
         async with bot:
             await bot.start(settings.discord_token)
@@ -307,6 +369,8 @@ async def run(settings: Settings) -> int:
         if mail is not None:
             mail.cancel()
             await asyncio.gather(mail, return_exceptions=True)
+        if web is not None:
+            await web.cleanup()
         await service.close()
         log.info("stopped")
     return 0

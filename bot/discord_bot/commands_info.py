@@ -139,7 +139,7 @@ class InfoCommands(commands.Cog, name="Information"):
                 where = f" Follow it in {thread.mention}."
             except discord.HTTPException:
                 where = f" Its thread is {thread.mention}."
-        await self.bot.answer(interaction, result.message + where)
+        await self.bot.answer(interaction, result.template + where)
 
     @app_commands.command(name="unwatch")
     @app_commands.describe(game="The game's number (the games you watch are offered)")

@@ -13,8 +13,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from engine import EngineError, all_variants, get_variant
+from engine.search import LEVELS
 
 from ..clock import ALLOWED_DAYS
+from ..inference import ANSWER, END_TURN
 from ..model import Challenge, Game, Player
 from ..posts import time_left
 from ..results import STORAGE_DOWN, Done, Reason, Refusal
@@ -23,7 +25,9 @@ from ..timecontrol import TimeControl, is_clock_word, parse_time_control
 from . import hints, live, logs, permissions, pictures
 from .actions import acted
 from .notifier import discord_times
+from .pickers import show_piece
 from .places import (
+    TRANSPORT,
     channel_of,
     channel_place,
     is_discord_place,
@@ -45,6 +49,8 @@ GAME_HELP = "The game's number (default: the one here, or your only one)"
 SIDES = [app_commands.Choice(name="first (White/Red)", value=0),
          app_commands.Choice(name="second (Black/Blue)", value=1),
          app_commands.Choice(name="random", value=-1)]
+COMPUTER_LEVELS = [app_commands.Choice(name=f"level {lv.number}: {lv.description}"[:100],
+                                       value=lv.number) for lv in LEVELS.values()]
 DAYS = [app_commands.Choice(name="no clock", value=0)] + [
     app_commands.Choice(name=f"{d} day{'s' if d > 1 else ''} per move", value=d)
     for d in ALLOWED_DAYS]
@@ -130,21 +136,26 @@ class PlayCommands(commands.Cog, name="Playing"):
 
     async def legal_move_texts(self, interaction: discord.Interaction,
                                current: str) -> list[app_commands.Choice[str]]:
+        """Single steps (one piece's move, a deploy's next piece) matching what was typed,
+        those starting with it first; `end` while a turn is in progress."""
         game = await self._autocomplete_game(interaction)
         if game is None:
             return []
-        moves = await self.service.legal_moves(game)
-        return _choices([(m, m) for m in moves], current.strip())
+        steps = [s for p in await self.service.step_choices(game) for s in p.steps]
+        if await self.service.can_end_turn(game):
+            steps.insert(0, "end")
+        typed = current.strip().lower()
+        steps.sort(key=lambda s: not s.lower().startswith(typed))
+        return _choices([(s, s) for s in steps], typed)
 
     async def origin_squares(self, interaction: discord.Interaction,
                              current: str) -> list[app_commands.Choice[str]]:
         game = await self._autocomplete_game(interaction)
-        if game is None or game.is_over:
+        if game is None:
             return []
-        variant = get_variant(game.variant)
-        position = await self.service.position(game)
-        origins = sorted({m.origin for m in variant.legal_moves(position)})
-        return _choices([(o, o) for o in origins], current.strip())
+        pieces = await self.service.step_choices(game)
+        return _choices([(f"{p.piece} on {p.origin}", p.origin) for p in pieces],
+                        current.strip())
 
     # --- finding things -------------------------------------------------------------
     def _challenge_place(self, interaction: discord.Interaction) -> str:
@@ -169,33 +180,18 @@ class PlayCommands(commands.Cog, name="Playing"):
         return [found[k] for k in sorted(found)]
 
     async def _find_game(self, interaction: discord.Interaction, player: Player,
-                         game_id: int | None, to_move: bool = False) -> Game | Refusal:
-        """The game a command means: the one numbered, the one of this thread, or the only
-        one of the sender's games (where it is their turn, for a move)."""
-        if game_id is not None or isinstance(interaction.channel, discord.Thread):
-            place = place_of(interaction.channel)
-            found = await self.service.find_game(player, place, game_id, to_move)
-            if isinstance(found, Refusal) and found.reason == Reason.NO_GAME_HERE:
-                # a game's thread after its end: the game is still the one meant here
-                finished = await self.service.games(place=place, active=False)
-                if len(finished) == 1:
-                    found = finished[0]
-                else:
-                    found = Refusal(Reason.NO_GAME_HERE, "There is no game in progress here. "
-                                                         "Start one with `/challenge`.")
-        else:
-            games = await self.service.games(player)
-            if to_move and len(games) > 1:
-                games = [g for g in games if g.to_move == g.side_of(player.id)] or games
-            if len(games) == 1:
-                found = games[0]
-            elif not games:
-                found = Refusal(Reason.NO_GAME_HERE, "You have no game in progress. Start one "
-                                                     "with `/challenge`.")
-            else:
-                listed = ", ".join(f"#{g.id} ({g.names[0]} vs {g.names[1]})" for g in games)
-                found = Refusal(Reason.WHICH_GAME, f"You play several games: {listed}. Say "
-                                                   f"which with the `game` option.")
+                         game_id: int | None, to_move: bool = False,
+                         purpose: str | None = None) -> Game | Refusal:
+        """The game a command means, by the service's one rule (`bot.inference`): the one
+        numbered, the one of this thread, the sender's only one, ... A game's thread after
+        its end still means that game."""
+        place = place_of(interaction.channel)
+        found = await self.service.find_game(player, place, game_id, to_move, purpose)
+        if isinstance(found, Refusal) and found.reason == Reason.NO_GAME_HERE \
+                and isinstance(interaction.channel, discord.Thread):
+            finished = await self.service.games(place=place, active=False)
+            if len(finished) == 1:
+                found = finished[0]
         if isinstance(found, Game):
             logs.set_context(game_id=found.id)
         return found
@@ -209,18 +205,19 @@ class PlayCommands(commands.Cog, name="Playing"):
                            side="Which side you play (default: random)",
                            days="Time per move (default: the server's)",
                            rated="Whether the game counts for ratings (default: yes)",
-                           clock="Or a Fischer clock and/or a total: 3d+1d max10d total60d")
+                           clock="Or a Fischer clock and/or a total: 3d+1d max10d total60d",
+                           computer="Play the computer at this level (it accepts at once)")
     @app_commands.autocomplete(variant=variant_names, mode=mode_names, days=day_choices)
-    @app_commands.choices(side=SIDES)
+    @app_commands.choices(side=SIDES, computer=COMPUTER_LEVELS)
     async def challenge(self, interaction: discord.Interaction,
                         opponent: discord.User | None = None, variant: str | None = None,
                         mode: str | None = None, side: int | None = None,
                         days: int | None = None, rated: bool = True,
-                        clock: str | None = None) -> None:
-        """Challenge someone, or anyone here, to a correspondence game."""
+                        clock: str | None = None, computer: int | None = None) -> None:
+        """Challenge someone, or anyone here, or the computer, to a correspondence game."""
         sender = await self.bot.player_of(interaction.user)
         place = self._challenge_place(interaction)
-        if opponent is None and not interaction.guild_id:
+        if opponent is None and computer is None and not interaction.guild_id:
             await self.bot.answer(interaction, "In a DM, name your opponent: "
                                                "`/challenge opponent:@name`. To challenge "
                                                "anyone, use `/challenge` in a server.")
@@ -244,6 +241,12 @@ class PlayCommands(commands.Cog, name="Playing"):
             return
         if time_control and time_control.fischer:
             days = 0  # the bank replaces days per move
+        if computer is not None or (opponent is not None and self.bot.user is not None
+                                    and opponent.id == self.bot.user.id):
+            await self._challenge_computer(interaction, sender, place, computer, variant, mode,
+                                           None if side in (None, -1) else side, days or None,
+                                           rated)
+            return
         target = None
         if opponent is not None:
             if opponent.bot:
@@ -261,8 +264,26 @@ class PlayCommands(commands.Cog, name="Playing"):
         number = result.challenge.id  # type: ignore[union-attr]
         who = opponent.mention + ", you are challenged" if opponent else "Anyone here may accept"
         await interaction.response.send_message(
-            discord_times(f"{result.message}\n{who}: press Accept, or "
+            discord_times(f"{result.words(TRANSPORT)}\n{who}: press Accept, or "
                           f"`/accept challenge:{number}`."), view=challenge_view(number))
+        await self.bot.flush()
+
+    async def _challenge_computer(self, interaction: discord.Interaction, sender: Player,
+                                  place: str, level: int | None, variant: str | None,
+                                  mode: str | None, side: int | None, days: int | None,
+                                  rated: bool) -> None:
+        """The computer accepts at once: the game's thread opens with the board."""
+        result = await self.bot.computer.challenge(sender, place, level, variant, mode, side,
+                                                   days, rated=rated)
+        if isinstance(result, Refusal):
+            await self.bot.answer(interaction, result)
+            return
+        await interaction.response.defer(thinking=True)
+        assert result.game is not None
+        thread = await self._open_thread(interaction, result.game)
+        where = (f"Play in {thread.mention}." if thread is not None
+                 else f"Play here with `/move game:{result.game.id}`.")
+        await interaction.followup.send(f"{result.message}\n{where}")
         await self.bot.flush()
 
     @app_commands.command(name="accept")
@@ -314,7 +335,7 @@ class PlayCommands(commands.Cog, name="Playing"):
         else:  # an e-mail challenge: the game has no thread
             where = (f"Your opponent plays by e-mail: their moves come to you by DM. Play "
                      f"with `/move game:{game.id}`.")
-        await interaction.followup.send(f"{result.message}\n{where}")
+        await interaction.followup.send(f"{result.words(TRANSPORT)}\n{where}")
         await self.bot.flush()
         return True
 
@@ -376,7 +397,8 @@ class PlayCommands(commands.Cog, name="Playing"):
                    game: int | None = None) -> None:
         """Play a move. Example: /move move:c3-d4"""
         sender = await self.bot.player_of(interaction.user)
-        found = await self._find_game(interaction, sender, game, to_move=True)
+        found = await self._find_game(interaction, sender, game, to_move=True,
+                                      purpose=END_TURN if move.strip().lower() == "end" else None)
         if isinstance(found, Refusal):
             await self.bot.answer(interaction, found)
             return
@@ -386,20 +408,10 @@ class PlayCommands(commands.Cog, name="Playing"):
             return
         assert result.game is not None
         try:
-            await self.bot.send_board(interaction, result.game, self._move_lead(result))
+            await self.bot.send_move(interaction, result)
         except discord.HTTPException as error:  # the move is stored: say so elsewhere
             await self._confirm_elsewhere(interaction.user, interaction.channel, result, error)
         await self._moved(result, sender)
-
-    @staticmethod
-    def _move_lead(result: Done) -> str:
-        game = result.game
-        assert game is not None
-        lead = f"**{result.move}** played in game #{game.id}."
-        if result.answer:  # the opponent's recorded answer was played at once
-            lead += (f" {game.names[1 - game.to_move]} answered at once with "
-                     f"**{result.answer}**, a conditional move.")
-        return lead
 
     async def _moved(self, result: Done, sender: Player) -> None:
         """After a move: offers it made moot say so; the notifications go out."""
@@ -448,12 +460,9 @@ class PlayCommands(commands.Cog, name="Playing"):
                     await message.reply(hint, mention_author=False)
             return
         assert result.game is not None
-        lead = self._move_lead(result)
         try:
-            if result.game.is_over:
-                lead += "\n" + await live.ending_text(self.bot, result.game)
             async with message.channel.typing():
-                reply = await self.bot.board_message(result.game, lead)
+                reply = await self.bot.move_message(result)
             sent = await message.reply(**reply, mention_author=False)
             await self.bot.board_sent(result.game, sent, message.channel.id)
         except discord.HTTPException as error:  # the move is stored: say so elsewhere
@@ -501,7 +510,7 @@ class PlayCommands(commands.Cog, name="Playing"):
             await self.bot.answer(interaction, found)
             return
         await self.bot.send_board(interaction, found, pictures.header(found) + ".",
-                                  perspective=found.side_of(sender.id) or 0)
+                                  perspective=found.side_of(sender.id))
         notes = await self.service.notes_text(sender, found.id)
         if notes:  # the board may be public: the notes go to their author alone
             await interaction.followup.send(notes, ephemeral=True)
@@ -518,29 +527,13 @@ class PlayCommands(commands.Cog, name="Playing"):
         if isinstance(found, Refusal):
             await self.bot.answer(interaction, found)
             return
-        node = square.strip().lower()
-        variant = get_variant(found.variant)
-        position = await self.service.position(found)
-        legal = [m for m in variant.legal_moves(position) if m.origin == node]
-        if not legal:
-            await self.bot.answer(interaction, f"No piece on {node} can move now in game "
-                                               f"#{found.id}.")
-            return
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        targets = tuple(sorted({m.target for m in legal}))
-        texts = sorted(variant.format_move(position, m) for m in legal)
-        picture = await pictures.picture(self.service, found, highlights=targets,
-                                         selected=node, show_last=False,
-                                         perspective=found.side_of(sender.id) or 0)
-        await interaction.followup.send(
-            f"From {node}: " + " ".join(f"`{t}`" for t in texts)[:1900],
-            file=picture or discord.utils.MISSING, ephemeral=True)
+        await show_piece(self.bot, interaction, found, square)
 
     # --- the end of games and offers ------------------------------------------------
     async def _game_action(self, interaction: discord.Interaction, game: int | None,
-                           action: str) -> None:
+                           action: str, purpose: str | None = None) -> None:
         sender = await self.bot.player_of(interaction.user)
-        found = await self._find_game(interaction, sender, game)
+        found = await self._find_game(interaction, sender, game, purpose=purpose)
         if isinstance(found, Refusal):
             await self.bot.answer(interaction, found)
             return
@@ -570,7 +563,8 @@ class PlayCommands(commands.Cog, name="Playing"):
     async def draw(self, interaction: discord.Interaction, decline: bool = False,
                    game: int | None = None) -> None:
         """Offer a draw, or accept the one offered."""
-        await self._game_action(interaction, game, "decline_draw" if decline else "offer_draw")
+        await self._game_action(interaction, game, "decline_draw" if decline else "offer_draw",
+                                purpose=f"{ANSWER} draw")
 
     @app_commands.command(name="takeback")
     @app_commands.describe(decline="Turn down your opponent's request instead", game=GAME_HELP)
@@ -579,7 +573,7 @@ class PlayCommands(commands.Cog, name="Playing"):
                        game: int | None = None) -> None:
         """Ask to take your last turn back, or accept your opponent's request."""
         sender = await self.bot.player_of(interaction.user)
-        found = await self._find_game(interaction, sender, game)
+        found = await self._find_game(interaction, sender, game, purpose=f"{ANSWER} takeback")
         if isinstance(found, Refusal):
             await self.bot.answer(interaction, found)
             return

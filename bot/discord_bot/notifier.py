@@ -31,8 +31,9 @@ import discord
 from ..model import Notification, Player
 from ..outbox import UNREACHABLE, DeliveryFailure
 from . import live, logs, pictures
+from .pickers import fit
 from .places import TRANSPORT, is_discord_place, target_of
-from .views import offer_view
+from .views import offer_view, with_watch_link
 
 if TYPE_CHECKING:
     from .app import CommandPost
@@ -147,7 +148,8 @@ class Notifier:
             await self._settle_from_elsewhere(n, player.id)
         if player.preferences.get(DM_PREFERENCE) or elsewhere:
             view = offer_view(n.game_id, offer[0]) if offer and n.game_id else None
-            sent = await self._dm(player.address, n.text, await self._board(n, player.id), view)
+            board = await self._board(n, player.id)
+            sent = await self._dm(player.address, n.text, board, await self._link(n, board, view))
             if sent is not None:
                 if offer is not None:
                     await self._offer_posted(n, offer, sent)
@@ -169,7 +171,8 @@ class Notifier:
             if game is not None and await live.offer_here(self.bot, game, *offer):
                 return  # the reply that made the offer is in the thread, with its buttons
             view = offer_view(n.game_id, offer[0])
-        sent = await self._post(n.place, f"<@{player.address}> {n.text}", view, file)
+        sent = await self._post(n.place, f"<@{player.address}> {n.text}",
+                                await self._link(n, file, view), file)
         if offer is not None and sent is not None:
             await self._offer_posted(n, offer, sent)
 
@@ -204,6 +207,13 @@ class Notifier:
         if game is not None:
             await live.offer_posted(self.bot, game, offer[0], offer[1], sent, sent.channel.id)
 
+    async def _link(self, n: Notification, board: discord.File | None,
+                    view: discord.ui.View | None = None) -> discord.ui.View | None:
+        """``view`` with the game's web link when the message shows its board."""
+        if board is None or n.game_id is None:
+            return view
+        return with_watch_link(view, await self.bot.service.game_link(n.game_id))
+
     async def _announced(self, n: Notification, player: Player) -> bool:
         """Whether ``n`` tells of a new challenge made here by /challenge: an open challenge
         to the player, in this Discord place, made when the notice was."""
@@ -236,7 +246,7 @@ class Notifier:
                                   "from the bot", permanent=True)
         if isinstance(channel, discord.Thread) and channel.archived:
             await channel.edit(archived=False)
-        return await channel.send(discord_times(text)[:2000], view=view or discord.utils.MISSING,
+        return await channel.send(fit(discord_times(text)), view=view or discord.utils.MISSING,
                                   file=file or discord.utils.MISSING)
 
     async def _private(self, place: str | None) -> bool:
@@ -260,7 +270,7 @@ class Notifier:
         """Send a DM; None when Discord refuses it (DMs closed)."""
         try:
             user = await self.bot.known_user(int(address))
-            return await user.send(discord_times(text)[:2000], file=file or discord.utils.MISSING,
+            return await user.send(fit(discord_times(text)), file=file or discord.utils.MISSING,
                                    view=view or discord.utils.MISSING)
         except (discord.Forbidden, discord.NotFound, ValueError):
             return None

@@ -11,11 +11,10 @@ from collections.abc import Callable
 
 import discord
 
-from engine import EngineError, Move, get_variant
+from engine import get_variant
 
 from ..model import Game
 from ..picture import game_info
-from ..records import END
 from ..service import GameService
 from .places import server_key
 
@@ -60,27 +59,14 @@ def warm_up() -> None:
         _render(variant.start_position(variant.modes[0]), variant=variant)
 
 
-async def last_move(service: GameService, game: Game) -> Move | None:
-    """The last step played in ``game``, to mark on the picture."""
-    if game.ply == 0:
-        return None
-    played = await service.played_moves(game.id)
-    if not played or played[-1].text == END:
-        return None
-    before = await service.position(game, game.ply - 1)
-    try:
-        return get_variant(game.variant).parse_move(before, played[-1].text)
-    except EngineError:
-        return None
-
-
 async def picture(service: GameService, game: Game, *, perspective: int = 0,
                   highlights: tuple[str, ...] = (), selected: str | None = None,
                   show_last: bool = True) -> discord.File | None:
-    """The board of ``game`` now as an attachment (None without a renderer)."""
+    """The board of ``game`` now as an attachment (None without a renderer), with every
+    step of the last turn marked."""
     variant = get_variant(game.variant)
     position = await service.position(game)
-    last = await last_move(service, game) if show_last else None
+    last = await service.turn_moves(game) if show_last else None
     result = service.describe_result(game) if game.is_over else ""
     info = game_info(game, await service.played_moves(game.id))
     png = await asyncio.to_thread(

@@ -14,6 +14,7 @@ from ..model import Game
 from ..results import Refusal
 from . import logs, pictures
 from .failures import answering_failures
+from .pickers import show_pieces
 
 if TYPE_CHECKING:
     from .app import CommandPost
@@ -70,10 +71,7 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                 view=flip_view(game, side))
             return
         if self.action == "moves":
-            moves = await service.legal_moves(game)
-            text = (f"Legal moves in game #{game.id}: " + " ".join(f"`{m}`" for m in moves)
-                    if moves else f"There is no legal move in game #{game.id} now.")
-            await bot.answer(interaction, text[:1990])
+            await show_pieces(bot, interaction, game)
             return
         action = {
             "resign": "resign", "draw": "offer_draw",
@@ -89,11 +87,22 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                     pressed=self.action.startswith(("accept-", "decline-")))
 
 
-def game_view(game: Game) -> discord.ui.View:
-    """The buttons of a game in progress, with answers to a standing offer."""
+def game_view(game: Game, perspective: int = 0) -> discord.ui.View:
+    """The buttons of a game in progress (Flip board shows the side opposite
+    ``perspective``, the side the picture is seen from)."""
     view = discord.ui.View(timeout=None)
     for action in ("moves", "flip", "draw", "resign"):
-        view.add_item(GameButton(action, game.id))
+        view.add_item(GameButton(action, game.id, perspective if action == "flip" else 0))
+    return view
+
+
+def with_watch_link(view: discord.ui.View | None, link: str | None) -> discord.ui.View | None:
+    """``view`` (a new one if None) with a button opening the game's web page; ``view``
+    itself when there is no page to open."""
+    if not link:
+        return view
+    view = view or discord.ui.View(timeout=None)
+    view.add_item(discord.ui.Button(label="Watch in a browser", url=link))
     return view
 
 

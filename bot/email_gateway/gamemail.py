@@ -10,16 +10,16 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Sequence
 from email.message import EmailMessage
 
-from engine import EngineError, Move, get_variant
+from engine import Move, get_variant
 
 from ..commands import Commands
 from ..model import Challenge, Game, PlayedMove, Player
-from ..records import END
+from ..phrasing import phrase
 from ..service import GameService
 from ..textboard import caption, text_board
+from ..turns import numbered_turns
 from .inbound import ChallengeTag, GameTag, Tag
 from .outbound import Picture, compose, game_root, reply_address
 
@@ -40,7 +40,9 @@ def challenge_subject(challenge: Challenge) -> str:
             f"{get_variant(challenge.variant).display_name}")
 
 
-def _board_png(game: Game, position: object, last: Move | None, result: str) -> bytes | None:
+def _board_png(game: Game, position: object, last: list[Move], result: str,
+               perspective: int = 0, highlights: tuple[str, ...] = (),
+               selected: str | None = None) -> bytes | None:
     """The board as PNG bytes, or None without a renderer (CPU work: run it in a thread)."""
     try:
         from renderer import render
@@ -48,7 +50,8 @@ def _board_png(game: Game, position: object, last: Move | None, result: str) -> 
         return None
     try:
         return render(position, last_move=last, caption=f"Game #{game.id}: {game.names[0]} vs "
-                                                      f"{game.names[1]}", result=result)
+                                                      f"{game.names[1]}", result=result,
+                      perspective=perspective, highlights=highlights, selected=selected)
     except Exception:  # a picture must never stop a mail
         log.warning("rendering game #%s failed", game.id, exc_info=True)
         return None
@@ -74,15 +77,24 @@ class GameMails:
     async def game_mail(self, recipient: Player, game: Game, text: str, *,
                         in_reply_to: str | None = None, references: tuple[str, ...] = (),
                         message_id: str | None = None, ply: int | None = None,
-                        keyed: bool = True) -> EmailMessage:
-        """A mail about ``game``: ``text``, the game as text, and the board picture. A
-        player's copy carries their key (in Reply-To and as a fallback line)."""
+                        keyed: bool = True, highlights: tuple[str, ...] = (),
+                        selected: str | None = None) -> EmailMessage:
+        """A mail about ``game``: ``text``, the game as text, and the board picture, seen
+        from the reader's side (a watcher's: the side to move), with the whole last turn
+        marked, or a piece's moves (``selected``, ``highlights``). A player's copy carries
+        their key (in Reply-To and as a fallback line)."""
         tag = await self.tag_for(recipient, game) if keyed else None
         body = [text, "", *await self.game_text(game, recipient, tag)]
-        picture = await self._picture(game, ply)
+        side = game.side_of(recipient.id) if recipient.id else None
+        picture = await self._picture(game, ply, game.to_move if side is None else side,
+                                      highlights, selected)
         if picture is None:
             body += ["", "(No board picture: the renderer is not available.)"]
-        return compose(self.address, recipient.address, game_subject(game), "\n".join(body),
+        link = await self.service.game_link(game.id)
+        if link:
+            body += ["", f"Watch the game in a browser: {link}"]
+        return compose(self.address, recipient.address, game_subject(game),
+                       phrase("\n".join(body), "email"),
                        tag=tag, game_id=game.id,
                        in_reply_to=in_reply_to or game_root(game.id, self.address),
                        references=references, message_id=message_id, picture=picture,
@@ -102,7 +114,7 @@ class GameMails:
         marked = await self._marked(game)
         lines += ["", text_board(rules, position, marked)]
         lines += [""] if game.is_over else [caption(rules, position), ""]
-        lines += _move_list(played, rules.side_names)
+        lines += _move_list(numbered_turns(game, played))
         lines += ["", *await self._what_to_send(game, reader, tag)]
         return lines
 
@@ -136,30 +148,19 @@ class GameMails:
         return what
 
     async def _marked(self, game: Game) -> list[str]:
-        move = await self._last_move(game, game.ply)
-        if move is None:
-            return []
-        return [node for step in move.steps for node in (step.origin, step.target) if node]
+        """The points of every step of the last turn, to mark on the text board."""
+        return [p for move in await self.service.turn_moves(game) for p in move.touched]
 
-    async def _picture(self, game: Game, ply: int | None) -> Picture | None:
+    async def _picture(self, game: Game, ply: int | None, perspective: int = 0,
+                       highlights: tuple[str, ...] = (), selected: str | None = None,
+                       ) -> Picture | None:
         ply = game.ply if ply is None else max(0, min(ply, game.ply))
         position = await self.service.position(game, ply)
-        last = await self._last_move(game, ply)
+        last = [] if selected else await self.service.turn_moves(game, ply)
         result = self.service.describe_result(game) if game.is_over else ""
-        png = await asyncio.to_thread(_board_png, game, position, last, result)
+        png = await asyncio.to_thread(_board_png, game, position, last, result, perspective,
+                                      highlights, selected)
         return Picture(png, f"game-{game.id}-{ply}.png") if png else None
-
-    async def _last_move(self, game: Game, ply: int) -> Move | None:
-        if ply == 0:
-            return None
-        played = await self.service.played_moves(game.id)
-        if ply > len(played) or played[ply - 1].text == END:
-            return None
-        before = await self.service.position(game, ply - 1)
-        try:
-            return get_variant(game.variant).parse_move(before, played[ply - 1].text)
-        except EngineError:
-            return None
 
 
 def _last_turn(played: list[PlayedMove]) -> list[PlayedMove]:
@@ -170,9 +171,9 @@ def _last_turn(played: list[PlayedMove]) -> list[PlayedMove]:
     return [m for m in played if m.turn == turn]
 
 
-def _move_list(played: list[PlayedMove], side_names: Sequence[str]) -> list[str]:
-    if not played:
+def _move_list(turns: list[str]) -> list[str]:
+    """The last turns, numbered as in the game's record."""
+    if not turns:
         return ["No moves yet."]
-    shown = [f"  {m.ply + 1}. {side_names[m.side]}: {m.text}" for m in played[-LAST_MOVES:]]
-    more = "" if len(played) <= LAST_MOVES else f" (the last {LAST_MOVES} of {len(played)})"
-    return [f"Moves{more}:", *shown]
+    more = "" if len(turns) <= LAST_MOVES else f" (the last {LAST_MOVES} of {len(turns)})"
+    return [f"Moves{more}:", *(f"  {line}" for line in turns[-LAST_MOVES:])]

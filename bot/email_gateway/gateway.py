@@ -39,9 +39,11 @@ from engine import get_variant
 from ..boundary import game_number
 from ..clock import format_time
 from ..commands import Reply, _reply
+from ..computer import Computer
 from ..config import Settings
 from ..model import Challenge, Game, Notification, Player
 from ..outbox import DeliveryFailure
+from ..phrasing import phrase
 from ..results import Reason, Refusal, Result
 from ..service import GameService
 from .gamemail import GameMails, challenge_subject
@@ -109,12 +111,12 @@ class EmailGateway(GameMails):
     """Turns mails into service calls and service answers and notifications into mails."""
 
     def __init__(self, service: GameService, settings: Settings,
-                 send: Send | None = None) -> None:
+                 send: Send | None = None, computer: Computer | None = None) -> None:
         self.service = service
         self.settings = settings
         self.address = settings.email_address
         self.send = send or Mailer(settings).send
-        self.commands = MailCommands(service, self.find_player)
+        self.commands = MailCommands(service, self.find_player, TRANSPORT, computer)
         self.outbox_ready = asyncio.Event()  # set when a command may have queued mail
         self.courier = service.courier(TRANSPORT, self._deliver)
         self._watched: set[tuple[int, int, str]] = set()  # (game, ply, kind) sent to watchers
@@ -216,7 +218,8 @@ class EmailGateway(GameMails):
         await self._answer(player, mail, reply, keyed)
         if reply.ok and reply.game is not None and outcome in ("moved", *ACTED):
             game = await self.service.game(reply.game.id)
-            if game is not None:  # what the mover's answer says, the watchers get too
+            # what the mover's answer says, the watchers get too, once the turn is whole
+            if game is not None and not await self.service.can_end_turn(game):
                 await self._copy_to_watchers(game, "news", reply.text)
         if digest and (outcome == "moved" or reply.ok):  # once all it owes is queued
             await self.service.mark_seen(digest)
@@ -399,8 +402,9 @@ class EmailGateway(GameMails):
 
     @staticmethod
     def commands_reply(result: Result) -> Reply:
-        """A service result in the shared wording of answers."""
-        return _reply(result)
+        """A service result in the words of mail."""
+        reply = _reply(result)
+        return replace(reply, text=phrase(reply.text, TRANSPORT))
 
     async def _with_ratings(self, reply: Reply) -> Reply:
         """A rated game's result, with both players' ratings (as the opponent's mail has)."""
@@ -434,7 +438,8 @@ class EmailGateway(GameMails):
                 "to": player.address, "subject": _re(mail.subject),
                 "in_reply_to": mail.message_id, "references": list(mail.references),
                 "ply": reply.ply, "challenge": challenge.id if challenge else None,
-                "picture": str(reply.pictures[0]) if reply.pictures else None})
+                "picture": str(reply.pictures[0]) if reply.pictures else None,
+                "highlights": list(reply.highlights), "selected": reply.selected})
 
     async def _answer_mail(self, note: Notification, game: Game | None,
                            message_id: str) -> EmailMessage:
@@ -448,7 +453,9 @@ class EmailGateway(GameMails):
         if game is not None and player.id:
             return await self.game_mail(player, game, note.text,
                                         in_reply_to=p.get("in_reply_to"), references=refs,
-                                        ply=p.get("ply"), message_id=message_id)
+                                        ply=p.get("ply"), message_id=message_id,
+                                        highlights=tuple(p.get("highlights") or ()),
+                                        selected=p.get("selected"))
         challenge = await self.service.get_challenge(p["challenge"]) \
             if p.get("challenge") is not None and player.id else None
         if challenge is not None:

@@ -9,8 +9,10 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+from collections.abc import Awaitable, Callable
 
 from .. import redact
+from ..computer import Computer
 from ..config import ConfigError, Settings, add_db_option, settings_for
 from ..scheduler import Scheduler
 from ..service import GameService
@@ -52,14 +54,18 @@ async def _one_pass(gateway: EmailGateway) -> None:
 
 async def run_email_gateway(service: GameService, settings: Settings,
                             stop: asyncio.Event | None = None,
-                            started: asyncio.Future[EmailGateway] | None = None) -> None:
+                            started: asyncio.Future[EmailGateway] | None = None,
+                            computer: Computer | None = None) -> None:
     """Receive (SMTP server and/or IMAP mailbox) and send mail for ``service`` until
     ``stop`` is set (or the task is cancelled). ``started`` gets the gateway once the
-    server listens. The caller runs the scheduler (the Discord bot does)."""
+    server listens. The caller runs the scheduler and the ``computer`` (the Discord bot
+    does)."""
     if not settings.email_address:
         raise ConfigError("set COMMANDPOST_EMAIL_ADDRESS to run the e-mail gateway")
     stop = stop or asyncio.Event()
-    gateway = EmailGateway(service, settings)
+    gateway = EmailGateway(service, settings, computer=computer)
+    if computer is not None:
+        computer.on_answer.append(_ready(gateway))
     server = None
     if settings.email_listen_port:
         server = await start_smtp_server(gateway, settings.email_listen_host,
@@ -89,13 +95,24 @@ async def run(settings: Settings) -> int:
         return 1
     async with service:
         stop = asyncio.Event()
+        computer = Computer(service)
         scheduler = asyncio.create_task(Scheduler(service).run(stop))
+        thinking = asyncio.create_task(computer.run(stop))
         try:
-            await run_email_gateway(service, settings, stop)
+            await run_email_gateway(service, settings, stop, computer=computer)
         finally:
             stop.set()
             await scheduler
+            await thinking
+            computer.close()
     return 0
+
+
+def _ready(gateway: EmailGateway) -> Callable[[], Awaitable[None]]:
+    """A listener that has the gateway mail what the computer's answer queued."""
+    async def ready() -> None:
+        gateway.outbox_ready.set()
+    return ready
 
 
 def main(argv: list[str]) -> int:

@@ -45,7 +45,7 @@ async def test_thousands_of_digits_are_refused_without_reading_them_all(typed):
 
 async def test_a_superscript_digit_is_not_a_game_number(typed, service, alice, bob, start_game):
     # isdigit() holds for ², int() fails: it is no number, so the game here is meant
-    assert await typed("board #²") == ("There is no game in progress here. Start one with "
+    assert await typed("board #²") == ("You have no game in progress. Start one with "
                                        "`challenge NAME`.")
     assert await typed("accept #²") == ("`accept` does not take '#²'. For example: `accept`; "
                                         "`accept #4`")

@@ -79,17 +79,18 @@ async def test_two_players_play_at_one_keyboard(session, settings):
     out = await session("accept")
     assert "Game #1 started: Alice (White) vs bob (Black)" in out
     assert await session("as Alice") == "You are Alice. Your move in game #1."
-    assert await session("moves b2") == ("6 legal moves: b2-a3/D b2-a3/H b2-b4/D b2-b4/H "
-                                         "b2=D b2=H")
+    out = (await session("moves b2")).splitlines()
+    assert out[0] == "F on b2: 6 moves: b2-a3/D b2-a3/H b2-b4/D b2-b4/H b2=D b2=H"
+    assert out[7:9] == ["3  .*    D     H     D     H", "2     F     F     F     F"]
     out = await session("b2-a3/D")
     lines = out.splitlines()
-    assert lines[0] == "b2-a3/D played in game #1. bob (Black) is to move."
+    assert lines[0] == "1. b2-a3/D played in game #1. bob (Black) is to move."
     assert lines[4:7] == ["6     .     .     .     .", "5  .     .     .     .     .",
                           "4     .     .     .     ."]
     assert lines[7] == "3  F*    D     H     D     H"
     assert lines[8] == "2     D*    F     F     F"
     assert lines[11] == "Black to move, move 1."
-    assert lines[13].startswith("  [to bob] Alice played b2-a3/D in game #1")
+    assert lines[13].startswith("  [to bob] Alice played 1. b2-a3/D in game #1")
     assert await session("h8-i7/D") == ("It is not your turn in game #1: bob (Black) is to "
                                         "move.")
     await session("as bob")
@@ -162,7 +163,7 @@ async def test_a_game_over_shows_in_ratings_and_leaderboard(session):
     await session("accept")
     await session("as Alice")
     out = await session("c3xd4")
-    assert out.startswith("c3xd4 played in game #1. Game over: Alice (White) wins: Black has "
+    assert out.startswith("1. c3xd4 played in game #1. Game over: Alice (White) wins: Black has "
                           "no Commander left (1-0).")
     # the text board says the result, not whose move it would be
     assert "Black to move" not in out
@@ -270,7 +271,7 @@ async def test_moving_ends_a_vacation_and_says_so(session):
     await _game_on(session)
     await session("vacation 3")
     out = await session("b2-a3/D")
-    assert out.splitlines()[0] == ("b2-a3/D played in game #1. bob (Black) is to move. Moving "
+    assert out.splitlines()[0] == ("1. b2-a3/D played in game #1. bob (Black) is to move. Moving "
                                    "ends your vacation: your clocks run again.")
     assert await session("back") == "You are not on vacation."
 
@@ -278,8 +279,9 @@ async def test_moving_ends_a_vacation_and_says_so(session):
 async def test_moves_on_the_opponents_turn_say_whose_they_are(session):
     await _game_on(session)
     await session("as bob")
-    assert await session("moves b2") == ("Alice (White) is to move; their 6 legal moves: "
-                                         "b2-a3/D b2-a3/H b2-b4/D b2-b4/H b2=D b2=H")
+    out = (await session("moves b2")).splitlines()
+    assert out[0] == ("Alice (White) is to move. F on b2: 6 moves: b2-a3/D b2-a3/H b2-b4/D "
+                      "b2-b4/H b2=D b2=H")
 
 
 async def test_file_errors_are_answered(session, tmp_path):

@@ -40,20 +40,20 @@ async def test_lines_fire_partly_match_get_dropped_and_survive_a_restart(
     service = await GameService.open(settings, now=clock)
     try:
         done = await service.move(bob, game.id, "h8-i7/D")
-        assert done.message == ("h8-i7/D played in game #1. Alice (White) is to move. Alice "
+        assert done.message == ("1... h8-i7/D played in game #1. Alice (White) is to move. Alice "
                                 "answered at once with a3-b4/D, a conditional move. Your move.")
         assert (done.game.to_move, done.game.turns) == (1, 3)
         assert [m.text for m in await service.played_moves(game.id)] == [
             "b2-a3/D", "h8-i7/D", "a3-b4/D"]
         assert await _texts(service) == [
-            ("bob", "your-move", "Alice played a3-b4/D (a conditional move) in game #1 (Clash "
+            ("bob", "your-move", "Alice played 2. a3-b4/D (a conditional move) in game #1 (Clash "
                                  "of Command). Your move. There is no clock."),
             ("alice", "forecast", "Bob played h8-i7/D in game #1 (Clash of Command); your "
                                   "conditional move a3-b4/D was played in answer.")]
         # the line's rest is kept; the other branch is gone with its move
         assert await service.forecast_lines(alice, game.id) == ["if c7-c5 then h2-h4/D"]
         done = await service.move(bob, game.id, "a7-b6")
-        assert done.message == "a7-b6 played in game #1. Alice (White) is to move."
+        assert done.message == "2... a7-b6 played in game #1. Alice (White) is to move."
         assert await service.forecast_lines(alice, game.id) == []
         assert (await _texts(service))[-1] == (
             "alice", "forecast", "Bob played a7-b6 in game #1, which none of your conditional "

@@ -71,7 +71,7 @@ async def test_a_game_is_won_by_the_rules_and_rated(service, alice, bob, start_g
     game = await start_game(alice, bob, start_fen=WIN_IN_ONE, rated=True)
     done = await service.move(alice, game.id, "c3xd4")
     assert done.ok
-    assert done.message == ("c3xd4 played in game #1. Game over: Alice (White) wins: Black has "
+    assert done.message == ("1. c3xd4 played in game #1. Game over: Alice (White) wins: Black has "
                             "no Commander left (1-0).")
     game = await service.game(game.id)
     assert (game.status, game.result, game.winner) == ("over", "1-0", 0)
@@ -136,23 +136,6 @@ async def test_a_move_is_stored_in_canonical_notation(service, alice, bob, start
     game = await start_game(alice, bob)
     done = await service.move(alice, game.id, "  Factor b2 - a3 / droid ")
     assert done.ok and done.move == "b2-a3/D"
-
-
-async def test_a_player_plays_several_games_at_once(service, alice, bob, carol, start_game):
-    first = await start_game(alice, bob)
-    second = await start_game(carol, alice)
-    assert [g.id for g in await service.games(alice)] == [first.id, second.id]
-    found = await service.find_game(alice, PLACE, to_move=True)
-    assert found.id == first.id  # the only one where it is Alice's move
-    await service.move(alice, first.id, "b2-a3/D")
-    await service.move(carol, second.id, "b2-a3/D")
-    found = await service.find_game(alice, PLACE, to_move=True)
-    assert found.id == second.id
-    refused = await service.find_game(alice, PLACE)
-    assert refused.reason == Reason.WHICH_GAME
-    assert refused.message == ("There are several games here: #1 (Alice vs Bob), #2 (Carol vs "
-                               "Alice). Say which, as in `board #1`.")
-    assert (await service.find_game(alice, "console:elsewhere")).reason == Reason.NO_GAME_HERE
 
 
 async def test_a_spectator_finds_the_only_game_of_the_place(service, alice, bob, carol,

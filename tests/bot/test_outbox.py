@@ -33,7 +33,7 @@ async def test_a_notification_is_stored_with_its_move_or_not_at_all(service, ali
     assert (await service.move(alice, game.id, "b2-a3/D")).ok
     notes = await service.pending_notifications("console")
     assert [(n.address, n.kind, n.game_id) for n in notes] == [("bob", "your-move", game.id)]
-    assert notes[0].text == ("Alice played b2-a3/D in game #1 (Clash of Command). Your move. "
+    assert notes[0].text == ("Alice played 1. b2-a3/D in game #1 (Clash of Command). Your move. "
                              "There is no clock.")
 
 

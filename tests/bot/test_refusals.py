@@ -104,7 +104,8 @@ async def test_end_without_a_turn_in_progress(service, game, bob):
     for refused in (await service.end_turn(bob, game.id), await service.move(bob, game.id, "end")):
         assert (refused.reason, refused.message) == (
             Reason.NO_TURN_IN_PROGRESS,
-            "You have no turn in progress to end in game #1; send a move.")
+            "There is no turn in progress to end in game #1: your turn has not started: send "
+            "a move.")
 
 
 async def test_clash_has_no_draw_by_agreement(service, game, bob):

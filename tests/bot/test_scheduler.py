@@ -42,7 +42,7 @@ async def test_each_move_starts_the_next_players_clock(service, game, clock, ali
     assert done.game.clock.deadline == clock() + 3 * DAY
     assert done.game.clock.reminder_due == clock() + 2.4 * DAY
     assert await _notes(service) == [
-        ("bob", "your-move", "Alice played b2-a3/D in game #1 (Clash of Command). Your move. "
+        ("bob", "your-move", "Alice played 1. b2-a3/D in game #1 (Clash of Command). Your move. "
                              "You have 3 days (until 2026-03-07 12:00 UTC).")]
 
 
@@ -143,7 +143,7 @@ async def test_a_turn_that_starts_during_a_vacation_starts_paused(service, game,
     done = await service.move(alice, game.id, "b2-a3/D")
     assert done.game.clock.paused_remaining == 3 * DAY
     notes = await _notes(service)
-    assert notes[-1] == ("bob", "your-move", "Alice played b2-a3/D in game #1 (Clash of "
+    assert notes[-1] == ("bob", "your-move", "Alice played 1. b2-a3/D in game #1 (Clash of "
                                              "Command). Your move. Your clock is paused while "
                                              "you are on vacation.")
 

@@ -25,12 +25,14 @@ async def test_the_same_player_moves_until_the_turn_is_complete(service, game, a
     done = await service.move(alice, game.id, "b2-a3/D")
     assert done.message == ("b2-a3/D played in game #1. Your turn goes on: send the next step, "
                             "or `end` to finish it.")
+    assert done.goes_on and done.turn is None
     assert done.game.to_move == 0 and done.game.turns == 0
     assert await kinds(service) == []  # nobody is told anything in the middle of a turn
     refused = await service.move(bob, game.id, "h8-i7/D")
     assert refused.reason == Reason.NOT_YOUR_TURN
     done = await service.move(alice, game.id, "h2-h4/D")
-    assert done.message == "h2-h4/D played in game #1. Bob (Black) is to move."
+    assert done.message == "1. b2-a3/D | h2-h4/D played in game #1. Bob (Black) is to move."
+    assert done.turn == "b2-a3/D | h2-h4/D" and not done.goes_on
     assert (done.game.to_move, done.game.turns, done.game.ply) == (1, 1, 2)
     assert await kinds(service) == [("bob", "your-move")]
     played = await service.played_moves(game.id)
@@ -41,7 +43,7 @@ async def test_the_same_player_moves_until_the_turn_is_complete(service, game, a
 async def test_end_closes_a_turn_early(service, game, alice, bob):
     await service.move(alice, game.id, "b2-a3/D")
     done = await service.move(alice, game.id, "end")
-    assert done.message == "end played in game #1. Bob (Black) is to move."
+    assert done.message == "1. b2-a3/D | end played in game #1. Bob (Black) is to move."
     assert [(m.text, m.partial) for m in await service.played_moves(game.id)] == [
         ("b2-a3/D", True), ("end", False)]
     assert (await service.end_turn(bob, game.id)).reason == Reason.NO_TURN_IN_PROGRESS

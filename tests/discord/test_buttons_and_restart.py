@@ -47,7 +47,8 @@ async def test_buttons_and_reminders_carry_on_after_a_restart(world):
     await world.bot.tick()
     assert "Reminder" in thread.last_message.content
     r = await world.alice.click(opener, label="Legal moves")
-    assert r.ephemeral and "Legal moves" in r.response.content
+    assert r.ephemeral and r.response.content == ("13 pieces of alice can move in game #1. "
+                                                  "Choose one to see its moves on the board.")
     move = (await world.service.legal_moves(game))[0]
     r = await world.alice.slash(thread, "move", move=move)
     assert not r.ephemeral

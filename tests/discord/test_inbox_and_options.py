@@ -52,7 +52,7 @@ async def test_a_challenge_says_when_it_expires_as_a_discord_timestamp(world):
     r = await world.alice.slash(world.channel, "challenge", opponent=world.bob, variant="clash",
                                 side=0)
     expires = int(START + 7 * DAY)
-    assert f"It expires <t:{expires}:f>." in r.response.content
+    assert f"It expires <t:{expires}:f> (<t:{expires}:R>)." in r.response.content
 
 
 async def test_games_lists_your_turn_first_by_time_left_with_links(world):
@@ -125,14 +125,15 @@ async def test_the_low_time_alarm_reaches_the_player_where_they_read(world):
     deadline = int(START + DAY)
     assert thread.last_message.content == (
         f"{world.alice.mention} Reminder: game #1 (Clash of Command) against bob waits for "
-        f"your move. You have 2 hours 24 minutes (until <t:{deadline}:f>).")
+        f"your move. You have 2 hours 24 minutes (until <t:{deadline}:f> (<t:{deadline}:R>)).")
     await world.alice.slash(thread, "move", move="b2-a3/D")
     await world.bob.slash(world.channel, "notify", dm=True)
     world.clock.t += 0.9 * DAY
     await world.bot.tick()
+    later = deadline + int(0.9 * DAY)
     assert world.bob.user.dm_channel.history()[-1].content == (
         f"Reminder: game #1 (Clash of Command) against alice waits for your move. You have "
-        f"2 hours 24 minutes (until <t:{deadline + int(0.9 * DAY)}:f>).")
+        f"2 hours 24 minutes (until <t:{later}:f> (<t:{later}:R>)).")
 
 
 async def test_games_shows_a_spectator_this_servers_live_games(world):

@@ -73,3 +73,30 @@ async def test_every_variant_plays_to_the_end_by_slash_and_typed_moves(world):
                 await world.bob.slash(thread, "resign")
         game = await world.service.game(game.id)
         assert game.is_over, get_variant(game.variant).name
+
+
+async def test_challenge_the_computer_it_accepts_and_answers_in_the_thread(world):
+    from concurrent.futures import ThreadPoolExecutor
+
+    from bot.computer import Computer
+    pool = ThreadPoolExecutor(1)
+    world.bot.computer = Computer(world.service, executor=pool, depth=1)
+    try:
+        r = await world.alice.slash(world.channel, "challenge", variant="clash", side=0,
+                                    computer=2)
+        assert r.response.content.startswith(
+            "Computer (level 2) accepts at once. Game #1 started: alice (White) vs Computer "
+            "(level 2) (Black), Clash of Command. alice (White) moves first.\nPlay in <#")
+        thread = world.channel.threads[-1]
+        game = (await world.service.games(place=None))[-1]
+        r = await world.alice.slash(thread, "move", move="b2-a3/D")
+        assert not r.ephemeral
+        assert await world.bot.computer.play_due() == 1
+        await world.bot.flush()
+        game = await world.service.game(game.id)
+        answer = (await world.service.played_moves(game.id))[1].text
+        assert game.to_move == 0 and game.ply == 2
+        assert any(answer in m.content and world.alice.mention in m.content
+                   for m in thread.history())
+    finally:
+        pool.shutdown()

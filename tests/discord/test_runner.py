@@ -13,7 +13,7 @@ async def test_the_email_gateway_runs_beside_the_bot_when_configured(tmp_path, m
     seen: dict[str, object] = {}
     gateway_running = asyncio.Event()
 
-    async def gateway(service, settings):
+    async def gateway(service, settings, **_):
         seen["service"] = service
         gateway_running.set()
         try:
@@ -36,7 +36,7 @@ async def test_the_email_gateway_runs_beside_the_bot_when_configured(tmp_path, m
 
 
 async def test_without_an_email_address_only_the_bot_runs(tmp_path, monkeypatch):
-    async def gateway(service, settings):
+    async def gateway(service, settings, **_):
         raise AssertionError("the e-mail gateway must not run")
 
     async def start(self, token, **_):

@@ -37,7 +37,7 @@ async def test_notes_and_conditional_moves_by_mail(mail):
 
     await post.send(f"Bob <{BOB}>", "h8-i7/D", to=bob_keyed)
     answer = text_of(await relay.next_to(BOB))
-    assert answer.startswith("h8-i7/D played in game #1. Alice (White) is to move. Alice "
+    assert answer.startswith("1... h8-i7/D played in game #1. Alice (White) is to move. Alice "
                              "answered at once with a3-b4/D, a conditional move. Your move.")
     told = text_of(await relay.next_to(ALICE))
     assert told.startswith("Bob played h8-i7/D in game #1 (Clash of Command); your "

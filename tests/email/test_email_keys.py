@@ -67,7 +67,8 @@ async def test_a_command_without_a_key_is_answered_with_the_keyed_address(mail, 
     assert str(answer["Reply-To"]) == f"play+1.0.{token}@games.test"
     assert (await mail.service.game(1)).ply == 0
     await mail.post.send(f"Alice <{ALICE}>", f"move {move}", reply_to=answer)
-    assert mail.text_of(await mail.relay.next_to(ALICE)).startswith(f"{move} played in game #1")
+    answer = mail.text_of(await mail.relay.next_to(ALICE))
+    assert answer.split(" ", 1)[1].startswith(f"{move} played in game #1")  # after "1. "
 
 
 async def test_a_forged_accept_starts_no_game(mail):
@@ -148,7 +149,7 @@ async def test_greetings_and_signatures_around_a_move_from_thunderbird(mail, gam
                             f"Hi Bob,\n\n{dashed}\n\nCheers,\nAlice")
     await mail.post.send(ALICE, raw=raw, to=str(game[ALICE]["Reply-To"]))
     answer = mail.text_of(await mail.relay.next_to(ALICE))
-    assert answer.startswith(f"{move} played in game #1. bob (Black) is to move.\r\n\r\n")
+    assert answer.startswith(f"1. {move} played in game #1. bob (Black) is to move.\r\n\r\n")
     assert [m.text for m in await mail.service.played_moves(1)] == [move]
 
 
@@ -157,7 +158,7 @@ async def test_a_gmail_reply_html_first_with_a_quote_below(mail, game):
     raw = gmail_reply(f"Alice <{ALICE}>", game[ALICE], f"move\u00a0{move}")
     await mail.post.send(ALICE, raw=raw, to=str(game[ALICE]["Reply-To"]))
     answer = mail.text_of(await mail.relay.next_to(ALICE))
-    assert answer.startswith(f"{move} played in game #1.")
+    assert answer.startswith(f"1. {move} played in game #1.")
 
 
 async def test_a_latin_1_reply_is_read(mail, game):
@@ -242,4 +243,5 @@ async def test_a_reply_to_the_bare_address_finds_the_key_in_the_quoted_fallback_
     raw = thunderbird_reply(f"Alice <{ALICE}>", game[ALICE], f"move {move}")
     raw = raw.replace(str(game[ALICE]["Reply-To"]).encode(), OURS.encode(), 1)  # To: only
     await mail.post.send(ALICE, raw=raw, to=OURS)
-    assert mail.text_of(await mail.relay.next_to(ALICE)).startswith(f"{move} played in game #1")
+    answer = mail.text_of(await mail.relay.next_to(ALICE))
+    assert answer.split(" ", 1)[1].startswith(f"{move} played in game #1")  # after "1. "

@@ -1,0 +1,325 @@
+"""The computer as a player: one player per variant and level, which accepts challenges at
+once, answers each move within its level's time, offers and accepts draws and resigns lost
+games.
+
+The search (`engine.search`) is CPU work: it runs in a `ProcessPoolExecutor`, so the event
+loop never waits for it, and at most ``Settings.computer_searches`` searches run at once.
+What the computer has to do is read from the database on every pass (`Computer.play_due`):
+the games where a computer player is to move, or has a draw offer or a takeback request to
+answer. So a restart in the middle of the computer's turn simply finds that game again and
+thinks again; nothing is kept only in memory except the count of bad scores behind a
+resignation.
+
+The computer only ever looks at games it plays in: the passes select games by the computer
+players' ids, and no command asks it about any other game (no engine help in games between
+people).
+
+Choices where the issue is silent:
+
+* A computer player's address is ``VARIANT/LEVEL`` on the ``computer`` transport and its
+  name ``Computer (level N)``; its rating is kept per variant like anyone's, and since
+  there is one player per variant and level, per level too.
+* Resigning: when two of its searches in a row (in one run of the service) score the game
+  as lost: a forced loss seen, or `RESIGN_SCORE` centipawns down.
+* Draws (variants that allow them): it accepts an offer when its last search does not
+  score it better than `DRAW_ACCEPT_SCORE`; it offers one in a level position
+  (`DRAW_OFFER_SCORE`) once `MIN_TURNS_TO_OFFER` turns have been played, at most once every
+  `OFFER_EVERY` turns.
+* Takebacks: accepted in unrated games (a learner's game), declined in rated ones.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+import time
+from collections.abc import Awaitable, Callable
+from concurrent.futures import Executor, ProcessPoolExecutor
+from dataclasses import dataclass
+
+from engine import EngineError, all_variants, get_variant
+from engine.search import LEVELS, WIN, Thinker
+
+from .model import Game, Player
+from .results import Done, Reason, Refusal, Result
+from .service import GameService
+
+log = logging.getLogger(__name__)
+
+TRANSPORT = "computer"
+WORDS = ("computer", "cpu", "bot", "engine")
+DEFAULT_LEVEL = 3
+RESIGN_SCORE = -1500
+DRAW_ACCEPT_SCORE = 30
+DRAW_OFFER_SCORE = 15
+MIN_TURNS_TO_OFFER = 60
+OFFER_EVERY = 20
+
+
+@dataclass(frozen=True)
+class Answer:
+    """What a search in the pool sends back: the move's text and its score (for the mover)."""
+
+    text: str
+    score: int
+    seconds: float
+
+
+def think(variant: str, fen: str, level: int, seed: int, seconds: float | None = None,
+          depth: int | None = None) -> Answer:
+    """One search, run in a worker process: the canonical text of the computer's move."""
+    rules = get_variant(variant)
+    position = rules.parse_position(fen)
+    thinker = Thinker(rules.name, time.monotonic, seed)
+    thought = thinker.think(position, LEVELS[level], seconds, depth)
+    return Answer(rules.format_move(position, thought.move), thought.score, thought.seconds)
+
+
+def computer_address(variant: str, level: int) -> str:
+    return f"{get_variant(variant).name}/{level}"
+
+
+def computer_name(level: int) -> str:
+    return f"Computer (level {level})"
+
+
+def level_of(player: Player) -> int | None:
+    """The level of a computer player, None for a person."""
+    if player.transport != TRANSPORT:
+        return None
+    return int(player.address.rsplit("/", 1)[1])
+
+
+def read_level(words: list[str]) -> tuple[int | None, list[str]] | None:
+    """If ``words`` start with a word for the computer: (its level, or None for the default,
+    and the other words); None when they do not. ``computer 4``, ``computer level 4`` and
+    ``computer L4`` name level 4."""
+    if not words or words[0].lower() not in WORDS:
+        return None
+    rest = list(words[1:])
+    level = None
+    if rest and rest[0].lower() == "level":
+        rest = rest[1:]
+        if not rest:
+            return 0, []
+    if rest:
+        word = rest[0].lower().removeprefix("l")
+        if word.isdigit():
+            level, rest = int(word), rest[1:]
+    return level, rest
+
+
+def level_error(level: int) -> str:
+    return f"There is no level {level}: the computer plays at levels 1 to {max(LEVELS)}."
+
+
+def levels_help() -> str:
+    return "; ".join(f"{lv.number}: {lv.description} ({lv.seconds:g} s a move)"
+                     for lv in LEVELS.values())
+
+
+class Computer:
+    """The computer players of one service, with the process pool their searches run in."""
+
+    def __init__(self, service: GameService, searches: int | None = None,
+                 executor: Executor | None = None, seconds: float | None = None,
+                 depth: int | None = None) -> None:
+        self.service = service
+        self.searches = searches or service.settings.computer_searches
+        self._executor = executor
+        self.seconds = seconds  # overrides every level's time (tests, benchmarks)
+        self.depth = depth  # overrides every level's depth (tests)
+        self._slots = asyncio.Semaphore(self.searches)
+        self._busy: set[int] = set()
+        self._lost: dict[int, int] = {}  # game id -> its moves in a row scored as lost
+        self._offered: dict[int, int] = {}  # game id -> turn of the last draw offer
+        self._wake = asyncio.Event()
+        #: called after a pass that answered something (transports deliver what it queued)
+        self.on_answer: list[Callable[[], Awaitable[None]]] = []
+
+    def wake(self) -> None:
+        """Make the running loop (`run`) look for games now."""
+        self._wake.set()
+
+    # --- the pool -------------------------------------------------------------------
+    @property
+    def executor(self) -> Executor:
+        if self._executor is None:
+            # spawn: the service's threads (database, event loop) must not be forked
+            self._executor = ProcessPoolExecutor(
+                self.searches, mp_context=multiprocessing.get_context("spawn"))
+        return self._executor
+
+    def close(self) -> None:
+        if self._executor is not None:
+            self._executor.shutdown(wait=False, cancel_futures=True)
+            self._executor = None
+
+    # --- players and challenges -----------------------------------------------------
+    async def player(self, variant: str, level: int) -> Player:
+        """The computer player of ``variant`` at ``level``."""
+        return await self.service.player(TRANSPORT, computer_address(variant, level),
+                                         computer_name(level))
+
+    async def challenge(self, sender: Player, place: str, level: int | None = None,
+                        variant: str | None = None, mode: str | None = None,
+                        side: int | None = None, days: int | None = None,
+                        start_fen: str | None = None, rated: bool | None = None) -> Result:
+        """Challenge the computer: it accepts at once and the game starts."""
+        level = DEFAULT_LEVEL if level is None else level
+        if level not in LEVELS:
+            return Refusal(Reason.NO_SUCH_LEVEL, level_error(level))
+        try:
+            rules = get_variant(variant) if variant else all_variants()[0]
+        except EngineError:
+            return await self.service.challenge(sender, place, None, variant)  # its refusal
+        opponent = await self.player(rules.name, level)
+        made = await self.service.challenge(sender, place, opponent, rules.name, mode, side,
+                                            days, start_fen, rated)
+        if isinstance(made, Refusal):
+            return made
+        assert made.challenge is not None
+        accepted = await self.service.accept(opponent, made.challenge.id)
+        if isinstance(accepted, Refusal):
+            return accepted
+        game = accepted.game
+        assert game is not None
+        rules = get_variant(game.variant)
+        return Done(f"{computer_name(level)} accepts at once. Game #{game.id} started: "
+                    f"{self.service._players_line(game, rules)}, {rules.display_name}. "
+                    f"{game.names[game.to_move]} ({rules.side_names[game.to_move]}) moves "
+                    f"first.", game=game, challenge=accepted.challenge)
+
+    # --- what the computer has to do ------------------------------------------------
+    async def due_games(self) -> list[Game]:
+        """Active games in which a computer player has something to answer."""
+        async with self.service.db.snapshot() as s:
+            rows = await s.all(Game.GAME_SQL + " WHERE g.status = 'active' AND "
+                               "(a.transport = ? OR b.transport = ?) ORDER BY g.id",
+                               (TRANSPORT, TRANSPORT))
+        games = [Game.from_row(r) for r in rows]
+        return [g for g in games if g.id not in self._busy and self._needs_answer(g)]
+
+    def _needs_answer(self, game: Game) -> bool:
+        for side in (0, 1):
+            if game.transports[side] != TRANSPORT:
+                continue
+            other = 1 - side
+            if game.to_move == side or game.draw_offer == other or \
+                    game.takeback_offer == other:
+                return True
+        return False
+
+    async def play_due(self) -> int:
+        """Answer in every game where a computer player has something to do, each in its
+        own task (at most ``searches`` searches at once); how many games were answered."""
+        await self.service.deliver(TRANSPORT, _drop)
+        games = await self.due_games()
+        for game in games:
+            self._busy.add(game.id)
+        results = await asyncio.gather(*(self._answer(g) for g in games),
+                                       return_exceptions=True)
+        for game, result in zip(games, results, strict=True):
+            if isinstance(result, BaseException):
+                log.error("the computer could not answer in game #%d", game.id,
+                          exc_info=result)
+        await self.service.deliver(TRANSPORT, _drop)
+        if games:
+            for listener in self.on_answer:
+                await listener()
+        return len(games)
+
+    async def run(self, stop: asyncio.Event, poll_seconds: float = 1.0) -> None:
+        """Pass after pass until ``stop`` is set (the first pass finds the games whose
+        answer a restart interrupted)."""
+        while not stop.is_set():
+            try:
+                await self.play_due()
+            except Exception:
+                log.exception("computer pass failed; retrying")
+            waits = [asyncio.ensure_future(stop.wait()), asyncio.ensure_future(self._wake.wait())]
+            await asyncio.wait(waits, timeout=poll_seconds, return_when=asyncio.FIRST_COMPLETED)
+            for waiting in waits:
+                waiting.cancel()
+            self._wake.clear()
+
+    async def _answer(self, game: Game) -> None:
+        try:
+            side = 0 if game.transports[0] == TRANSPORT else 1
+            me = await self.service.get_player(game.players[side])
+            assert me is not None
+            if game.takeback_offer == 1 - side:
+                await self._answer_takeback(me, game)
+                return
+            if game.draw_offer == 1 - side:
+                await self._answer_draw(me, game)
+                return
+            if game.to_move == side:
+                await self._move(me, game)
+        finally:
+            self._busy.discard(game.id)
+
+    async def search(self, game: Game, level: int, seconds: float | None = None) -> Answer:
+        """Search the game's position in the pool (waiting for a free slot)."""
+        seed = game.id * 1009 + game.ply
+        async with self._slots:
+            loop = asyncio.get_running_loop()
+            return await loop.run_in_executor(self.executor, think, game.variant, game.fen,
+                                              level, seed,
+                                              self.seconds if seconds is None else seconds,
+                                              self.depth)
+
+    async def _move(self, me: Player, game: Game) -> None:
+        level = level_of(me)
+        assert level is not None
+        answer = await self.search(game, level)
+        if self._should_resign(game, answer.score):
+            await self.service.resign(me, game.id)
+            return
+        result = await self.service.move(me, game.id, answer.text, expected_ply=game.ply)
+        if isinstance(result, Refusal):
+            log.warning("computer move %r refused in game #%d: %s", answer.text, game.id,
+                        result.message)
+            return
+        after = result.game
+        if after is not None and not after.is_over and self._should_offer(after, answer.score):
+            self._offered[game.id] = after.turns
+            await self.service.offer_draw(me, game.id)
+
+    def _should_resign(self, game: Game, score: int) -> bool:
+        lost = score <= -WIN + 1000 or score <= RESIGN_SCORE
+        self._lost[game.id] = self._lost.get(game.id, 0) + 1 if lost else 0
+        return self._lost[game.id] >= 2
+
+    def _should_offer(self, game: Game, score: int) -> bool:
+        if not get_variant(game.variant).draw_by_agreement or game.draw_offer is not None:
+            return False
+        last = self._offered.get(game.id)
+        return (abs(score) <= DRAW_OFFER_SCORE and game.turns >= MIN_TURNS_TO_OFFER
+                and (last is None or game.turns - last >= OFFER_EVERY))
+
+    async def _answer_draw(self, me: Player, game: Game) -> None:
+        level = level_of(me)
+        assert level is not None
+        side = game.side_of(me.id)
+        score = 0
+        if game.to_move == side:
+            score = (await self.search(game, level)).score
+        else:  # judge from the opponent's side: its best is our worst
+            score = -(await self.search(game, level)).score
+        if score <= DRAW_ACCEPT_SCORE:
+            await self.service.accept_draw(me, game.id)
+        else:
+            await self.service.decline_draw(me, game.id)
+
+    async def _answer_takeback(self, me: Player, game: Game) -> None:
+        if game.rated:
+            await self.service.decline_takeback(me, game.id)
+        else:
+            await self.service.accept_takeback(me, game.id)
+
+
+async def _drop(notification: object) -> None:
+    """Notifications to the computer need no delivery: it reads the games themselves."""
+

@@ -1,0 +1,240 @@
+"""Legal-move help on Discord, one step at a time, with select menus.
+
+The first menu lists the pieces that can move (``n on g8``: 2 moves); choosing one
+answers, to the chooser only, with that piece's moves highlighted on the board and a
+second menu of its moves; choosing a move plays it, as `/move` would. When the turn goes
+on (a Chieftain's second move, a Commander Chess deploy's next piece), the answer to the
+move carries the menu of the next step and an End turn button. Each menu and button is a
+`discord.ui.DynamicItem` whose custom id holds the game, the move number it was made for
+and the piece (``cp-pick:GAME:PLY[:PAGE]``, ``cp-step:GAME:PLY:POINT[:PAGE]``,
+``cp-end:GAME:PLY``), so those sent before a restart keep working after it; one made for
+an earlier position is refused as "the position has changed".
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from ..model import Game, Player
+from ..results import Done, Refusal
+from ..turns import PieceSteps
+from . import live, logs, pictures
+
+if TYPE_CHECKING:
+    from .app import CommandPost
+
+OPTIONS = 25  # Discord's limit of options per select menu
+ROWS = 5  # and of rows per message
+TEXT_LIMIT = 1900
+
+
+def words_within(words: list[str], limit: int = TEXT_LIMIT, more: str = " … and {n} more"
+                 ) -> str:
+    """``words`` joined by spaces, as many as fit in ``limit`` characters, never cutting one;
+    the rest counted."""
+    out: list[str] = []
+    size = 0
+    for k, word in enumerate(words):
+        if size + len(word) + 1 + len(more) + 4 > limit:
+            return " ".join(out) + more.format(n=len(words) - k)
+        out.append(word)
+        size += len(word) + 1
+    return " ".join(out)
+
+
+def fit(text: str, limit: int = 2000) -> str:
+    """``text`` within Discord's message limit, cut at a line or word break (never inside
+    a word), saying that more was left out."""
+    if len(text) <= limit:
+        return text
+    note = "\n… (more left out)"
+    head = text[:limit - len(note)]
+    cut = max(head.rfind("\n"), head.rfind(" "))
+    return (head[:cut] if cut > 0 else head).rstrip() + note
+
+
+def _pages(items: list[Any]) -> list[list[Any]]:
+    return [items[k:k + OPTIONS] for k in range(0, len(items), OPTIONS)][:ROWS - 1]
+
+
+class PiecePicker(discord.ui.DynamicItem[discord.ui.Select[Any]],
+                  template=r"cp-pick:(?P<game>\d+):(?P<ply>\d+)(?::(?P<page>\d+))?"):
+    """A menu of the pieces that can move in one game at one move number."""
+
+    def __init__(self, game_id: int, ply: int, pieces: list[PieceSteps] | None = None,
+                 page: int = 0) -> None:
+        options = [discord.SelectOption(label=f"{p.piece} on {p.origin}", value=p.origin,
+                                        description=f"{len(p.steps)} move"
+                                                    f"{'s' if len(p.steps) != 1 else ''}")
+                   for p in pieces or []] or [discord.SelectOption(label="…", value="-")]
+        super().__init__(discord.ui.Select(
+            custom_id=f"cp-pick:{game_id}:{ply}" + (f":{page}" if page else ""),
+            placeholder="Choose a piece to move", options=options))
+        self.game_id, self.ply = game_id, ply
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction,
+                             item: discord.ui.Select[Any], match: Any) -> PiecePicker:
+        return cls(int(match["game"]), int(match["ply"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        bot: CommandPost = interaction.client  # type: ignore[assignment]
+        logs.set_context(game_id=self.game_id)
+        origin = (interaction.data or {}).get("values", ["-"])[0]  # type: ignore[union-attr]
+        game = await _current(bot, interaction, self.game_id, self.ply)
+        if game is None:
+            return
+        await show_piece(bot, interaction, game, origin)
+
+
+class StepPicker(discord.ui.DynamicItem[discord.ui.Select[Any]],
+                 template=r"cp-step:(?P<game>\d+):(?P<ply>\d+):(?P<origin>[a-z]+\d+)"
+                          r"(?::(?P<page>\d+))?"):
+    """A menu of one piece's next steps; choosing one plays it."""
+
+    def __init__(self, game_id: int, ply: int, origin: str, steps: tuple[str, ...] = (),
+                 page: int = 0) -> None:
+        options = [discord.SelectOption(label=s[:100], value=s[:100]) for s in steps] or [
+            discord.SelectOption(label="…", value="-")]
+        super().__init__(discord.ui.Select(
+            custom_id=f"cp-step:{game_id}:{ply}:{origin}" + (f":{page}" if page else ""),
+            placeholder=f"Choose the move from {origin}", options=options))
+        self.game_id, self.ply, self.origin = game_id, ply, origin
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction,
+                             item: discord.ui.Select[Any], match: Any) -> StepPicker:
+        return cls(int(match["game"]), int(match["ply"]), match["origin"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        bot: CommandPost = interaction.client  # type: ignore[assignment]
+        logs.set_context(game_id=self.game_id)
+        text = (interaction.data or {}).get("values", ["-"])[0]  # type: ignore[union-attr]
+        sender = await bot.player_of(interaction.user)
+        result = await bot.service.move(sender, self.game_id, text, expected_ply=self.ply)
+        if isinstance(result, Refusal):
+            await bot.answer(interaction, result)
+            return
+        await _play(bot, interaction, result, sender)
+
+
+class EndTurnButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                    template=r"cp-end:(?P<game>\d+):(?P<ply>\d+)"):
+    """Finish the turn in progress now (``end``), for the move number it was made for."""
+
+    def __init__(self, game_id: int, ply: int) -> None:
+        super().__init__(discord.ui.Button(label="End turn", style=discord.ButtonStyle.primary,
+                                           custom_id=f"cp-end:{game_id}:{ply}"))
+        self.game_id, self.ply = game_id, ply
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction,
+                             item: discord.ui.Button[Any], match: Any) -> EndTurnButton:
+        return cls(int(match["game"]), int(match["ply"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        bot: CommandPost = interaction.client  # type: ignore[assignment]
+        logs.set_context(game_id=self.game_id)
+        sender = await bot.player_of(interaction.user)
+        result = await bot.service.end_turn(sender, self.game_id, expected_ply=self.ply)
+        if isinstance(result, Refusal):
+            await bot.answer(interaction, result)
+            return
+        await _play(bot, interaction, result, sender)
+
+
+async def _play(bot: CommandPost, interaction: discord.Interaction, result: Done,
+                sender: Player) -> None:
+    """Answer a step played from a menu or button as `/move` would: the move's message (the
+    live board in the game's thread), offers it made moot settled, the news sent."""
+    assert result.game is not None
+    await bot.send_move(interaction, result)
+    await live.settle_offers(bot, result.game, sender.display_name)
+    await bot.flush()
+
+
+async def _current(bot: CommandPost, interaction: discord.Interaction, game_id: int,
+                   ply: int) -> Game | None:
+    """The game, if the menu still fits its position; otherwise the chooser is told."""
+    game = await bot.service.game(game_id)
+    if game is None:
+        await bot.answer(interaction, f"There is no game #{game_id}.")
+        return None
+    if game.is_over:
+        await bot.answer(interaction, f"Game #{game.id} is over: "
+                                      f"{bot.service.describe_result(game)}.")
+        return None
+    if game.ply != ply:
+        await bot.answer(interaction, f"The position in game #{game.id} has changed since this "
+                                      f"menu was made: press Legal moves again.")
+        return None
+    return game
+
+
+def piece_view(game: Game, pieces: list[PieceSteps]) -> discord.ui.View | None:
+    """The menu (or menus, 25 pieces each) of the pieces that can move."""
+    if not pieces:
+        return None
+    view = discord.ui.View(timeout=None)
+    for page, chunk in enumerate(_pages(pieces)):
+        view.add_item(PiecePicker(game.id, game.ply, chunk, page))
+    return view
+
+
+def step_view(game: Game, piece: PieceSteps) -> discord.ui.View:
+    """The menu (or menus, 25 moves each) of one piece's next steps."""
+    view = discord.ui.View(timeout=None)
+    for page, chunk in enumerate(_pages(list(piece.steps))):
+        view.add_item(StepPicker(game.id, game.ply, piece.origin, tuple(chunk), page))
+    return view
+
+
+async def next_step_view(bot: CommandPost, game: Game) -> discord.ui.View | None:
+    """For a turn that goes on: the menu of the next step (the piece's moves when only one
+    piece can go on, as in a deploy; else the pieces)."""
+    pieces = await bot.service.step_choices(game)
+    view = step_view(game, pieces[0]) if len(pieces) == 1 else piece_view(game, pieces)
+    if await bot.service.can_end_turn(game):
+        view = view or discord.ui.View(timeout=None)
+        view.add_item(EndTurnButton(game.id, game.ply))
+    return view
+
+
+async def show_pieces(bot: CommandPost, interaction: discord.Interaction, game: Game) -> None:
+    """Answer (to the asker only) with the menu of the pieces that can move."""
+    pieces = await bot.service.step_choices(game)
+    if not pieces:
+        await bot.answer(interaction, f"There is no legal move in game #{game.id} now.")
+        return
+    mover = game.names[game.to_move]
+    text = (f"{len(pieces)} piece{'s' if len(pieces) != 1 else ''} of {mover} can move in "
+            f"game #{game.id}. Choose one to see its moves on the board.")
+    await interaction.response.send_message(text, view=piece_view(game, pieces) or
+                                            discord.utils.MISSING, ephemeral=True)
+
+
+async def show_piece(bot: CommandPost, interaction: discord.Interaction, game: Game,
+                     origin: str, viewer_side: int | None = None) -> None:
+    """Answer (to the asker only) with the moves of the piece on ``origin``: the board with
+    its targets highlighted, the moves as text and the menu that plays one."""
+    origin = origin.strip().lower()
+    found = await bot.service.step_choices(game, origin) if re.fullmatch(
+        r"[a-z]+\d+", origin) else []
+    if not found:
+        await bot.answer(interaction, f"No piece on {origin} can move now in game #{game.id}.")
+        return
+    piece = found[0]
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    sender = await bot.player_of(interaction.user)
+    side = game.side_of(sender.id) if viewer_side is None else viewer_side
+    picture = await pictures.picture(bot.service, game, highlights=piece.targets,
+                                     selected=origin, show_last=False,
+                                     perspective=game.to_move if side is None else side)
+    moves = [f"`{s}`" for s in piece.steps]
+    text = (f"{piece.piece} on {origin}: {len(moves)} move{'s' if len(moves) != 1 else ''}: "
+            + words_within(moves))
+    await interaction.followup.send(text, file=picture or discord.utils.MISSING,
+                                    view=step_view(game, piece), ephemeral=True)

@@ -1,0 +1,95 @@
+"""Words that fit each transport: the service names commands and moments as tokens, and each
+transport phrases them in its own syntax.
+
+The service writes what a player can do next as a command token, ``{{draw decline}}`` or
+``{{board #12}}``, and a moment as ``{{time 1772452800}}``. `phrase` turns them into the
+transport's language: the console's and e-mail's command words (```draw decline```), the
+Discord slash command with its option (```/draw decline:True```) and Discord timestamps
+(``<t:…:f>``). A text without tokens is left as it is, so phrasing twice is harmless.
+Notifications are phrased when they are queued (the recipient's transport is known then);
+answers when the transport shows them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from .clock import format_time
+
+TOKEN = re.compile(r"\{\{([a-z]+)((?: [^{}]*)?)\}\}")
+CONSOLE, DISCORD, EMAIL = "console", "discord", "email"
+
+
+def command(word: str, args: str = "") -> str:
+    """A command token: what a player may send next (``command("draw", "decline")``)."""
+    return "{{" + " ".join(w for w in (word, args) if w) + "}}"
+
+
+def moment(t: float) -> str:
+    """A time token, phrased as each transport shows times."""
+    return "{{time " + str(int(t)) + "}}"
+
+
+def _words(word: str, args: str) -> str:
+    """The console's and e-mail's command words."""
+    if word == "withdraw":  # how to withdraw one's own challenge
+        return f"; withdraw it with `cancel {args}`"
+    examples = {"challenge": "challenge NAME", "move": "move c3-d4"}
+    if word in examples and not args:
+        return f"`{examples[word]}`"
+    return f"`{word}{' ' + args if args else ''}`"
+
+
+def _number(args: str) -> str:
+    return next((w[1:] for w in args.split() if w.startswith("#") and w[1:].isdigit()), "")
+
+
+def _slash(word: str, args: str) -> str:
+    """The Discord slash command that does what ``word args`` does elsewhere."""
+    number = _number(args)
+    declining = "decline" in args.split()
+    if word == "end":
+        return "`/move move:end`"
+    if word == "withdraw":  # Discord has no command to withdraw a challenge: it expires
+        return " (it expires by itself if nobody accepts it)"
+    if word in ("draw", "takeback"):
+        return f"`/{word}{' decline:True' if declining else ''}`"
+    if word == "back":
+        return "`/vacation end:True`"
+    if word in ("accept", "decline"):
+        return f"`/{word}{f' challenge:{number}' if number else ''}`"
+    if word in ("board", "move", "moves", "resign", "export", "games", "watch"):
+        return f"`/{word}{f' game:{number}' if number else ''}`"
+    if word == "help":
+        return "the slash commands (type `/`)"
+    return f"`/{word}`"
+
+
+def _time_text(args: str) -> str:
+    return format_time(float(args))
+
+
+def _discord_time(args: str) -> str:
+    t = int(float(args))
+    return f"<t:{t}:f> (<t:{t}:R>)"
+
+
+PHRASES: dict[str, tuple[Callable[[str, str], str], Callable[[str], str]]] = {
+    CONSOLE: (_words, _time_text),
+    EMAIL: (_words, _time_text),
+    DISCORD: (_slash, _discord_time),
+}
+
+
+def phrase(text: str, transport: str) -> str:
+    """``text`` with its tokens in ``transport``'s language (console words by default)."""
+    if "{{" not in text:
+        return text
+    commands, times = PHRASES.get(transport, PHRASES[CONSOLE])
+
+    def one(match: re.Match[str]) -> str:
+        word, args = match[1], match[2].strip()
+        return times(args) if word == "time" else commands(word, args)
+
+    return TOKEN.sub(one, text)

@@ -1,0 +1,139 @@
+"""Turns as players see them: a turn is one thing in every message.
+
+A turn entered step by step is stored as several move rows; players read it as one entry,
+the variant's text for the whole turn, under one full-move number as in chess records
+(``3.`` for the first side's turn, ``3...`` for the second's), in notices, lists, records
+and pictures alike. A picture of the position after a turn marks every step of it.
+
+Legal moves are offered one step at a time, grouped by the piece that makes them, so a
+Chieftain turn of two moves or a Commander Chess deploy is never listed as every whole
+combination.
+
+`Turns` is part of `bot.service.GameService` (which provides the database, reading games
+and positions).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+
+from engine import EngineError, Move, Position, Variant, get_variant
+
+from .model import Game, PlayedMove
+from .records import END, STEP_SEPARATOR, turn_label
+
+
+def whole_turn(rules: Variant, start: Position | None, texts: Sequence[str]) -> str:
+    """The text of a turn entered as ``texts`` from ``start``: the variant's one entry for
+    the whole turn where it has one, else the steps as played."""
+    if len(texts) == 1:
+        return texts[0]
+    whole = rules.turn_record(start, texts) if start is not None else None
+    return whole or STEP_SEPARATOR.join(texts)
+
+
+@dataclass(frozen=True)
+class PieceSteps:
+    """The steps one piece (or stack) may make next: its point, its symbols, the texts."""
+
+    origin: str
+    piece: str
+    steps: tuple[str, ...]
+    targets: tuple[str, ...]  # the points the steps reach, to highlight
+
+
+def group_steps(rules: Variant, position: Position, node: str | None = None,
+                ) -> list[PieceSteps]:
+    """The single steps that may come next (`Variant.next_steps`), grouped by the point
+    they start from, in board order; only those from ``node`` if given."""
+    by_origin: dict[str, list[Move]] = {}
+    for move in rules.next_steps(position):
+        if not move.steps:
+            continue  # ``end``: offered apart
+        if node is None or move.origin == node:
+            by_origin.setdefault(move.origin, []).append(move)
+    order = {name: k for k, name in enumerate(rules.topology.nodes)}
+    out = []
+    for origin in sorted(by_origin, key=lambda o: order.get(o, 0)):
+        moves = by_origin[origin]
+        targets = {t for m in moves for s in m.steps for t in (s.target, *s.captures)}
+        out.append(PieceSteps(origin, "".join(p.symbol for p in rules.pieces_at(position, origin)),
+                              tuple(sorted({rules.format_move(position, m) for m in moves})),
+                              tuple(sorted(targets - {origin}, key=lambda t: order.get(t, 0)))))
+    return out
+
+
+def numbered_turns(game: Game, played: Sequence[PlayedMove]) -> list[str]:
+    """The turns of ``played`` (a game's stored steps, or the first of them) as numbered
+    record lines (``3... Ng8-f6, Md7-d6``); a turn in progress shows its steps so far."""
+    rules = get_variant(game.variant)
+    start = rules.parse_position(game.start_fen)
+    turns: list[list[PlayedMove]] = []
+    for step in played:
+        if not turns or turns[-1][0].turn != step.turn:
+            turns.append([])
+        turns[-1].append(step)
+    lines = []
+    for k, steps in enumerate(turns):
+        texts = [s.text for s in steps]
+        text = (whole_turn(rules, _before(rules, game, played, steps[0].ply), texts)
+                if not steps[-1].partial else STEP_SEPARATOR.join(texts) + " …")
+        lines.append(f"{turn_label(start, k)} {text}")
+    return lines
+
+
+def _before(rules: Variant, game: Game, played: Sequence[PlayedMove], ply: int) -> Position:
+    """The position before step ``ply``, from the stored position after the step before."""
+    return rules.parse_position(played[ply - 1].fen if ply else game.start_fen)
+
+
+class Turns:
+    """Whole turns, their numbers and the steps offered next (mixed into the service)."""
+
+    played_moves: Callable[[int], Awaitable[list[PlayedMove]]]
+    position: Callable[..., Awaitable[Position]]  # the position now, or after a step
+
+    async def turn_moves(self, game: Game, ply: int | None = None) -> list[Move]:
+        """Every step of the turn that ends with step ``ply`` (default: now), to mark on
+        a picture: the whole last turn, or the steps so far of a turn in progress."""
+        ply = game.ply if ply is None else max(0, min(ply, game.ply))
+        if ply == 0:
+            return []
+        played = (await self.played_moves(game.id))[:ply]
+        if not played:
+            return []
+        last = played[-1]
+        rules = get_variant(game.variant)
+        moves = []
+        for step in played:
+            if step.turn != last.turn or step.text == END:
+                continue
+            before = _before(rules, game, played, step.ply)
+            try:
+                moves.append(rules.parse_move(before, step.text))
+            except EngineError:  # a stored step always reads; a picture must never fail
+                continue
+        return moves
+
+    async def turn_lines(self, game: Game, last: int | None = None) -> tuple[list[str], int]:
+        """The game's turns as numbered record lines (`numbered_turns`), only the ``last``
+        ones if given, and how many turns there are."""
+        lines = numbered_turns(game, await self.played_moves(game.id))
+        return (lines if last is None else lines[-last:]), len(lines)
+
+    async def step_choices(self, game: Game, node: str | None = None) -> list[PieceSteps]:
+        """The steps the player to move may make next, grouped by piece."""
+        if game.is_over:
+            return []
+        rules = get_variant(game.variant)
+        position = await self.position(game)
+        return group_steps(rules, position, node.strip().lower() if node else None)
+
+    async def can_end_turn(self, game: Game) -> bool:
+        """Whether the player to move has a turn in progress that `end` may close."""
+        return not game.is_over and (await self.position(game)).in_progress
+
+    def steps_left(self, game: Game, position: Position) -> int | None:
+        """How many more steps the turn in progress allows (None: no fixed count)."""
+        return get_variant(game.variant).steps_left(position)

@@ -1,0 +1,11 @@
+"""The web pages: anyone with a game's link watches it in a browser.
+
+* `server` — the aiohttp application: routes, security headers, the rate limit.
+* `views` — what a page shows of a game, read through the game service (never more than
+  the players see: names, sides, ratings, moves, the clock).
+* `pages` — the HTML, with its one stylesheet and one script of our own inline.
+* `live` — server-sent events: every page open on a game is told when it changes.
+* `runner` — ``commandpost web``, and the server started beside the bot.
+
+The server is read-only: it never changes a game.
+"""

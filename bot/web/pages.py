@@ -1,0 +1,274 @@
+"""The HTML of the web pages: a game, the list of live games, a rules document, an error.
+
+Every page carries the same stylesheet and script, inline and written here; the
+Content-Security-Policy allows exactly these two (by their SHA-256) and nothing from
+anywhere else. The script only improves the page: without it, the steps are links, the
+times are shown in UTC and a reload shows new moves. With it, the times are in the
+viewer's time zone, the arrow keys (and Home/End) step through the game, and the page
+follows the game through its event stream.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+from html import escape
+
+from markdown_it import MarkdownIt
+
+from .views import GameView
+
+STYLE = """
+:root{color-scheme:light dark;--ink:#1d1b18;--paper:#faf8f3;--line:#c9c2b3;--accent:#8a4b12}
+@media (prefers-color-scheme:dark){:root{--ink:#ece8df;--paper:#1b1a18;--line:#4a463f;
+--accent:#f0a55a}}
+*{box-sizing:border-box}
+body{margin:0 auto;max-width:72rem;padding:1rem;font:1rem/1.5 system-ui,sans-serif;
+color:var(--ink);background:var(--paper)}
+a{color:var(--accent)}
+a:focus-visible,button:focus-visible{outline:3px solid var(--accent);outline-offset:2px}
+header{display:flex;flex-wrap:wrap;gap:.5rem 1.5rem;align-items:baseline}
+h1{font-size:1.4rem;margin:.2rem 0}
+.game{display:grid;grid-template-columns:minmax(0,640px) minmax(14rem,1fr);gap:1.5rem}
+@media (max-width:50rem){.game{grid-template-columns:1fr}}
+.board img{width:100%;height:auto;display:block;border:1px solid var(--line)}
+nav.steps{display:flex;gap:.4rem;margin:.6rem 0;flex-wrap:wrap;align-items:center}
+nav.steps a{display:inline-block;min-width:2.8rem;padding:.3rem .6rem;border:1px solid
+var(--line);border-radius:.3rem;text-align:center;text-decoration:none}
+nav.steps a[aria-disabled=true]{opacity:.4;pointer-events:none}
+.players{list-style:none;padding:0;margin:0}
+.players li{margin:.2rem 0}
+.swatch{display:inline-block;width:.9rem;height:.9rem;border:1px solid var(--ink);
+border-radius:50%;vertical-align:-.1rem;margin-right:.4rem}
+.c-white{background:#f4f1e8}.c-black{background:#26231f}.c-red{background:#c8372d}
+.c-blue{background:#2f5fb3}
+ol.moves{padding-left:2.2rem;max-height:28rem;overflow:auto}
+ol.moves a{text-decoration:none;padding:0 .2rem}
+ol.moves a[aria-current=step]{background:var(--accent);color:var(--paper);border-radius:.2rem}
+.side{font-size:.85rem;opacity:.75;margin-right:.3rem}
+.note{font-size:.9rem;opacity:.8}
+table{border-collapse:collapse}
+td,th{border:1px solid var(--line);padding:.2rem .5rem;text-align:left}
+pre,code{font-family:ui-monospace,monospace}
+pre{overflow:auto;padding:.5rem;border:1px solid var(--line)}
+.rules img{max-width:100%;height:auto}
+"""
+
+SCRIPT = """
+(function () {
+  "use strict";
+  function localTimes(root) {
+    root.querySelectorAll("time[datetime]").forEach(function (t) {
+      var d = new Date(t.getAttribute("datetime"));
+      if (isNaN(d)) { return; }
+      t.textContent = d.toLocaleString(undefined, {dateStyle: "medium", timeStyle: "short"});
+      t.title = d.toString();
+    });
+  }
+  localTimes(document);
+  var keys = {ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last"};
+  document.addEventListener("keydown", function (e) {
+    if (e.altKey || e.ctrlKey || e.metaKey || e.shiftKey) { return; }
+    var t = e.target;
+    if (t && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName))) { return; }
+    var link = keys[e.key] && document.getElementById(keys[e.key]);
+    if (link && link.getAttribute("href")) { e.preventDefault(); location.assign(link.href); }
+  });
+  var page = document.body.dataset;
+  if (!page.events || !window.EventSource) { return; }
+  function setLink(id, ply, href) {
+    var a = document.getElementById(id);
+    if (!a) { return; }
+    if (href === null) { a.removeAttribute("href"); a.setAttribute("aria-disabled", "true"); }
+    else { a.setAttribute("href", href); a.removeAttribute("aria-disabled"); }
+  }
+  function moveList(s, shown) {
+    var list = document.getElementById("moves");
+    list.textContent = "";
+    s.turns.forEach(function (turn) {
+      var li = document.createElement("li");
+      li.value = turn[0];
+      var side = document.createElement("span");
+      side.className = "side";
+      side.textContent = turn[1];
+      li.appendChild(side);
+      turn[2].forEach(function (step) {
+        var a = document.createElement("a");
+        a.href = "?ply=" + step[0];
+        a.textContent = step[1];
+        if (step[0] === shown) { a.setAttribute("aria-current", "step"); }
+        li.appendChild(a);
+        li.appendChild(document.createTextNode(" "));
+      });
+      list.appendChild(li);
+    });
+  }
+  function update(s) {
+    var live = page.live === "1";
+    var shown = live ? s.ply : Number(page.ply);
+    moveList(s, shown);
+    setLink("last", s.ply, shown === s.ply ? null : s.live);
+    setLink("next", s.ply, shown < s.ply ? "?ply=" + (shown + 1) : null);
+    var status = document.getElementById("status");
+    status.textContent = s.status + " ";
+    if (s.deadline) {
+      var t = document.createElement("time");
+      t.setAttribute("datetime", s.deadline);
+      t.textContent = s.deadline;
+      status.appendChild(t);
+      localTimes(status);
+    }
+    if (!live) { return; }
+    var img = document.getElementById("board");
+    img.src = s.board;
+    img.alt = s.alt;
+    page.ply = String(s.ply);
+    setLink("prev", s.ply, s.ply > 0 ? "?ply=" + (s.ply - 1) : null);
+    setLink("first", s.ply, s.ply > 0 ? "?ply=0" : null);
+    document.getElementById("shown").textContent = s.shown;
+  }
+  var source = new EventSource(page.events);
+  source.addEventListener("state", function (e) { update(JSON.parse(e.data)); });
+  // a page kept for the back button holds no stream; shown again, it is read afresh
+  window.addEventListener("pagehide", function () { source.close(); });
+  window.addEventListener("pageshow", function (e) { if (e.persisted) { location.reload(); } });
+})();
+"""
+
+
+def _digest(text: str) -> str:
+    return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode()).digest()).decode() + "'"
+
+
+CSP = ("default-src 'none'; img-src 'self'; connect-src 'self'; "
+       f"style-src {_digest(STYLE)}; script-src {_digest(SCRIPT)}; "
+       "base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+
+_markdown = MarkdownIt("commonmark", {"html": False}).enable("table")
+
+
+def page(title: str, body: str, data: dict[str, str] | None = None) -> str:
+    """A whole HTML document around ``body`` (already HTML)."""
+    attrs = "".join(f' data-{k}="{escape(v)}"' for k, v in (data or {}).items())
+    return (f'<!doctype html>\n<html lang="en"><head><meta charset="utf-8">'
+            f'<meta name="viewport" content="width=device-width,initial-scale=1">'
+            f'<meta name="referrer" content="no-referrer">'
+            f"<title>{escape(title)}</title><style>{STYLE}</style></head>"
+            f"<body{attrs}>{body}<script>{SCRIPT}</script></body></html>\n")
+
+
+def error_page(status: int, message: str) -> str:
+    heading = {404: "Not found", 429: "Slow down", 400: "Bad request"}.get(status, "Error")
+    return page(f"{heading} — commandpost",
+                f"<main><h1>{heading}</h1><p>{escape(message)}</p>"
+                f'<p><a href="/live">Games being played</a></p></main>')
+
+
+def step_label(view: GameView, ply: int) -> str:
+    if ply == 0:
+        return "Start position"
+    step = view.steps[ply - 1]
+    return f"Step {ply} of {view.last_ply}: {view.variant.side_names[step.side]} {step.text}"
+
+
+def _link(href: str | None, label: str, key: str, name: str) -> str:
+    if href is None:
+        return f'<a id="{key}" aria-disabled="true" aria-label="{name}">{label}</a>'
+    return f'<a id="{key}" href="{escape(href)}" aria-label="{name}">{label}</a>'
+
+
+def _status(view: GameView) -> str:
+    text = escape(view.status)
+    if view.deadline:
+        text += f' <time datetime="{view.deadline}">{view.deadline.replace("T", " ")}</time>'
+    return text
+
+
+def _players(view: GameView) -> str:
+    items = []
+    for s in view.sides:
+        rating = f"{s.rating}{'?' if s.provisional else ''}"
+        items.append(f'<li><span class="swatch c-{s.colour}" aria-hidden="true"></span>'
+                     f'{escape(s.name)} <span class="side">({escape(s.side_name)}, '
+                     f"rating {rating})</span></li>")
+    return '<ul class="players">' + "".join(items) + "</ul>"
+
+
+def _moves(view: GameView, shown: int) -> str:
+    items = []
+    for number, side, steps in view.turns():
+        links = " ".join(
+            f'<a href="?ply={st.ply}"{" aria-current=step" if st.ply == shown else ""}>'
+            f"{escape(st.text)}</a>" for st in steps)
+        items.append(f'<li value="{number}"><span class="side">'
+                     f"{escape(view.variant.side_names[side])}</span>{links} </li>")
+    return "".join(items)
+
+
+def game_page(view: GameView, shown: int, live: bool, base: str) -> str:
+    """The page of a game showing the position after ``shown`` steps; ``live``: the
+    latest position, followed as the game goes on. ``base`` is the page's own path."""
+    g, v = view.game, view.variant
+    last = view.last_ply
+    names = f"{view.sides[0].name} vs {view.sides[1].name}"
+    nav = " ".join((
+        _link("?ply=0" if shown > 0 else None, "«", "first", "First position"),
+        _link(f"?ply={shown - 1}" if shown > 0 else None, "◀", "prev", "Previous step"),
+        _link(f"?ply={shown + 1}" if shown < last else None, "▶", "next", "Next step"),
+        _link(base if not live else None, "»", "last", "Latest position"),
+    ))
+    body = (
+        f"<header><h1>Game #{g.id}: {escape(names)}</h1><span>{escape(v.display_name)}"
+        f' · <a href="/rules/{escape(v.name)}">rules</a></span></header>'
+        f'<main class="game"><section class="board" aria-label="Board">'
+        f'<img id="board" src="{base}/board/{shown}-{view.picture_key(shown)}.png" '
+        f'width="640" alt="{escape(view.alt_text(shown))}">'
+        f'<nav class="steps" aria-label="Steps">{nav}'
+        f' <span id="shown" aria-live="polite">{escape(step_label(view, shown))}</span></nav>'
+        f'<p class="note">Keys: ← → step, Home/End first/latest. Replay: '
+        f'<a href="{base}/replay.gif" download>GIF</a> · '
+        f'<a href="{base}/replay.png" download>animated PNG</a></p></section>'
+        f"<section><h2>Players</h2>{_players(view)}"
+        f'<p id="status" aria-live="polite">{_status(view)}</p>'
+        f'<h2>Moves</h2><ol class="moves" id="moves">{_moves(view, shown)}</ol>'
+        f"</section></main>")
+    return page(f"Game #{g.id}: {names} — commandpost", body,
+                {"events": f"{base}/events", "live": "1" if live else "0", "ply": str(shown)})
+
+
+def state_event(view: GameView, base: str) -> dict[str, object]:
+    """What the event stream tells an open page: the latest position and the move list."""
+    last = view.last_ply
+    return {
+        "ply": last,
+        "board": f"{base}/board/{last}-{view.picture_key(last)}.png",
+        "alt": view.alt_text(last),
+        "shown": step_label(view, last),
+        "status": view.status,
+        "deadline": view.deadline,
+        "live": base,
+        "over": view.game.is_over,
+        "turns": [[n, view.variant.side_names[side], [[st.ply, st.text] for st in steps]]
+                  for n, side, steps in view.turns()],
+    }
+
+
+def live_page(games: list[tuple[int, str, str, str, str]]) -> str:
+    """The games anyone may watch: (id, link, players, variant, whose turn)."""
+    rows = "".join(f'<li><a href="{escape(link)}">#{gid} {escape(players)}</a> '
+                   f'<span class="side">{escape(variant)} · {escape(turn)}</span></li>'
+                   for gid, link, players, variant, turn in games)
+    body = ("<header><h1>Games being played</h1></header><main>"
+            + (f"<ul>{rows}</ul>" if rows else "<p>No game is being played just now.</p>")
+            + '<p class="note">Rules: <a href="/rules/clash">Clash of Command</a> · '
+              '<a href="/rules/commander">Commander Chess</a> · '
+              '<a href="/rules/combined-arms">Combined Arms</a> · '
+              '<a href="/rules/mini-chieftain">Chieftain</a></p></main>')
+    return page("Games being played — commandpost", body)
+
+
+def rules_page(title: str, markdown: str) -> str:
+    """A rules document as HTML (raw HTML in the Markdown is shown as text)."""
+    html = _markdown.render(markdown)
+    return page(f"{title} — commandpost", f'<main class="rules">{html}</main>'
+                                           f'<p><a href="/live">Games being played</a></p>')

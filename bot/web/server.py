@@ -1,0 +1,392 @@
+"""The web application: routes, pictures, the event stream, security headers and the
+per-address rate limit.
+
+| route                                   | what                         | cache            |
+| --------------------------------------- | ---------------------------- | ---------------- |
+| ``/live``                               | games anyone may watch       | none             |
+| ``/game/<id>-<token>[?ply=N]``          | a game's page                | none             |
+| ``/game/<id>-<token>/events``           | its server-sent events       | none             |
+| ``/game/<id>-<token>/board/<N>-<k>.png``| the picture of step N        | immutable        |
+| ``/game/<id>-<token>/board.png``        | the picture now              | none             |
+| ``/game/<id>-<token>/replay.gif``/``.png``| the animated replay        | none (ETag)      |
+| ``/rules/<variant>``                    | the variant's rules document | an hour          |
+| ``/rules/diagrams/<name>.png``          | the documents' diagrams      | a day            |
+
+A wrong token, a malformed one and a game that does not exist all get the same 404 page.
+Nothing here writes to the database, except that a game's watch token is made the first
+time a list of live games shows it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import time
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
+
+from aiohttp import web
+
+from engine import EngineError, get_variant
+from renderer import render, render_replay
+
+from ..config import Settings
+from ..model import Game
+from ..rules_docs import document_path, rules_folder
+from ..service import GameService
+from . import pages
+from .live import LiveHub
+from .views import GameView, read_view
+
+PICTURE_SIZE = 640
+REPLAY_SIZE = 400
+CACHED_VIEWS = 256
+CACHED_PICTURES = 512
+CACHED_PAGES = 256
+HEARTBEAT_SECONDS = 20.0
+IMMUTABLE = "public, max-age=31536000, immutable"
+NO_CACHE = "no-cache"
+KEY = re.compile(r"(\d{1,18})-([0-9a-fA-F]{1,64})")
+DIAGRAM = re.compile(r"[a-z0-9][a-z0-9-]{0,80}\.png")
+NOT_FOUND = "There is no game at this address. Check the link you were given."
+
+SITE = web.AppKey("site", "Site")
+
+
+class RateLimiter:
+    """A token bucket per client address: ``per_minute`` requests, in bursts of a third."""
+
+    MAX_CLIENTS = 10_000
+
+    def __init__(self, per_minute: int, clock: Callable[[], float] = time.monotonic) -> None:
+        self.rate = per_minute / 60.0
+        self.burst = max(1.0, per_minute / 3)
+        self.clock = clock
+        self._buckets: dict[str, tuple[float, float]] = {}
+
+    def allow(self, client: str) -> float:
+        """0 if the request may go ahead, else the seconds until it could."""
+        now = self.clock()
+        tokens, then = self._buckets.get(client, (self.burst, now))
+        tokens = min(self.burst, tokens + (now - then) * self.rate)
+        if tokens < 1:
+            self._buckets[client] = (tokens, now)
+            return (1 - tokens) / self.rate
+        if len(self._buckets) >= self.MAX_CLIENTS:
+            self._forget_idle(now)
+        self._buckets[client] = (tokens - 1, now)
+        return 0.0
+
+    def _forget_idle(self, now: float) -> None:
+        """Drop the buckets that have filled up again (their clients look new anyway)."""
+        full = now - self.burst / self.rate
+        self._buckets = {k: v for k, v in self._buckets.items() if v[1] > full}
+
+
+class Site:
+    """The state the handlers share: views and pictures of games, the live hub."""
+
+    def __init__(self, service: GameService, settings: Settings) -> None:
+        self.service = service
+        self.settings = settings
+        self.limiter = RateLimiter(settings.web_rate_limit)
+        self.hub = LiveHub(service, self._event_of)
+        self._views: OrderedDict[int, GameView] = OrderedDict()
+        self._pictures: OrderedDict[tuple[object, ...], bytes] = OrderedDict()
+        self._drawing: dict[tuple[object, ...], asyncio.Future[bytes]] = {}
+        self._events: dict[int, tuple[str, bytes]] = {}
+        self._pages: OrderedDict[tuple[object, ...], str] = OrderedDict()
+
+    # --- games ----------------------------------------------------------------------
+    async def watched(self, request: web.Request) -> tuple[Game, str]:
+        """The game named by the request's ``<id>-<token>``, or a 404."""
+        match = KEY.fullmatch(request.match_info["key"])
+        game = None
+        if match is not None:
+            game = await self.service.watched_game(int(match[1]), match[2])
+        if game is None:
+            raise web.HTTPNotFound(text=NOT_FOUND)
+        return game, f"/game/{game.id}-{match[2].lower()}"  # type: ignore[index]
+
+    async def view(self, game: Game) -> GameView:
+        """The view of ``game``, shared while the game does not change."""
+        cached = self._views.get(game.id)
+        if cached is None or cached.game != game:
+            cached = await read_view(self.service, game)
+            self._views[game.id] = cached
+            while len(self._views) > CACHED_VIEWS:
+                self._views.popitem(last=False)
+        self._views.move_to_end(game.id)
+        return cached
+
+    def page(self, view: GameView, shown: int, live: bool, base: str) -> str:
+        """The HTML of a game page, built once per version of the game and step shown."""
+        key = (view.game.id, view.version, shown, live, base)
+        html = self._pages.get(key)
+        if html is None:
+            html = self._pages[key] = pages.game_page(view, shown, live, base)
+            while len(self._pages) > CACHED_PAGES:
+                self._pages.popitem(last=False)
+        return html
+
+    async def _event_of(self, game_id: int) -> tuple[str, bytes] | None:
+        """The ``state`` event of a game as it is now."""
+        game = await self.service.game(game_id)
+        if game is None:
+            return None
+        token = await self.service.watch_token(game.id)
+        return await self.event(game, f"/game/{game.id}-{token!s}")
+
+    async def event(self, game: Game, base: str) -> tuple[str, bytes]:
+        view = await self.view(game)
+        cached = self._events.get(game.id)
+        if cached is None or cached[0] != view.version:
+            data = json.dumps(pages.state_event(view, base), separators=(",", ":"))
+            cached = (view.version, f"id: {view.version}\nevent: state\ndata: {data}\n\n".encode())
+            self._events[game.id] = cached
+        return cached
+
+    # --- pictures -------------------------------------------------------------------
+    async def picture(self, key: tuple[object, ...], draw: Callable[[], bytes]) -> bytes:
+        """A picture drawn once in a worker thread and kept, however many ask at once."""
+        if key in self._pictures:
+            self._pictures.move_to_end(key)
+            return self._pictures[key]
+        if key in self._drawing:
+            return await asyncio.shield(self._drawing[key])
+        future: asyncio.Future[bytes] = asyncio.get_running_loop().create_future()
+        self._drawing[key] = future
+        try:
+            png = await asyncio.to_thread(draw)
+        except BaseException as err:
+            future.set_exception(err)
+            future.exception()  # read, so that nobody waiting is no error of its own
+            raise
+        finally:
+            self._drawing.pop(key, None)
+        future.set_result(png)
+        self._pictures[key] = png
+        while len(self._pictures) > CACHED_PICTURES:
+            self._pictures.popitem(last=False)
+        return png
+
+    async def board(self, view: GameView, ply: int) -> bytes:
+        g = view.game
+
+        def draw() -> bytes:
+            return render(view.position(ply), variant=view.variant, size=PICTURE_SIZE,
+                          last_move=view.last_move(ply), result=view.result_on(ply),
+                          theme=self.settings.theme,
+                          caption=f"#{g.id} {view.sides[0].name} vs {view.sides[1].name}")
+
+        return await self.picture(("board", g.variant, view.picture_key(ply)), draw)
+
+    async def replay(self, view: GameView, fmt: str) -> bytes:
+        def draw() -> bytes:
+            plies = range(view.last_ply + 1)
+            return render_replay([view.position(p) for p in plies],
+                                 [view.last_move(p) for p in plies], variant=view.variant,
+                                 size=REPLAY_SIZE, fmt=fmt, result=view.result_on(view.last_ply),
+                                 theme=self.settings.theme)
+
+        return await self.picture(("replay", view.game.id, view.version, fmt), draw)
+
+
+# --- handlers -----------------------------------------------------------------------
+def _site(request: web.Request) -> Site:
+    return request.app[SITE]
+
+
+def _html(text: str, status: int = 200, cache: str = NO_CACHE) -> web.Response:
+    return web.Response(text=text, status=status, content_type="text/html",
+                        headers={"Cache-Control": cache})
+
+
+def _ply(request: web.Request) -> int | None:
+    raw = request.query.get("ply")
+    if raw is None:
+        return None
+    if not raw.strip().isdigit():
+        raise web.HTTPBadRequest(text=f"{raw!r} is not a step: give a whole number, as in "
+                                      f"?ply=3 (0 is the start).")
+    return int(raw)
+
+
+async def home(request: web.Request) -> web.Response:
+    raise web.HTTPFound("/live")
+
+
+async def live(request: web.Request) -> web.Response:
+    site = _site(request)
+    rows = []
+    for game, token in await site.service.public_games():
+        view = await site.view(game)
+        rows.append((game.id, f"/game/{game.id}-{token}",
+                     f"{view.sides[0].name} vs {view.sides[1].name}",
+                     view.variant.display_name, view.status.removesuffix(", by")))
+    return _html(pages.live_page(rows))
+
+
+async def game_page(request: web.Request) -> web.Response:
+    site = _site(request)
+    game, base = await site.watched(request)
+    ply = _ply(request)
+    view = await site.view(game)
+    return _html(site.page(view, view.clamp(ply), ply is None, base))
+
+
+async def board_at(request: web.Request) -> web.Response:
+    site = _site(request)
+    game, _ = await site.watched(request)
+    view = await site.view(game)
+    ply = int(request.match_info["ply"])
+    if ply > view.last_ply or request.match_info["digest"] != view.picture_key(ply):
+        raise web.HTTPNotFound(text="This picture is no longer part of the game (a move was "
+                                    "taken back). Open the game's page again.")
+    png = await site.board(view, ply)
+    return web.Response(body=png, content_type="image/png", headers={"Cache-Control": IMMUTABLE})
+
+
+async def board_now(request: web.Request) -> web.Response:
+    site = _site(request)
+    game, _ = await site.watched(request)
+    view = await site.view(game)
+    png = await site.board(view, view.last_ply)
+    return web.Response(body=png, content_type="image/png", headers={"Cache-Control": NO_CACHE})
+
+
+async def replay(request: web.Request) -> web.Response:
+    site = _site(request)
+    game, _ = await site.watched(request)
+    view = await site.view(game)
+    fmt = request.match_info["fmt"]
+    etag = f'"{view.version}-{fmt}"'
+    headers = {"Cache-Control": NO_CACHE, "ETag": etag,
+               "Content-Disposition": f'attachment; filename="game-{game.id}.{fmt}"'}
+    if request.headers.get("If-None-Match") == etag:
+        return web.Response(status=304, headers=headers)
+    data = await site.replay(view, fmt)
+    return web.Response(body=data, content_type=f"image/{fmt}", headers=headers)
+
+
+async def events(request: web.Request) -> web.StreamResponse:
+    site = _site(request)
+    game, base = await site.watched(request)
+    response = web.StreamResponse(headers={"Content-Type": "text/event-stream",
+                                           "Cache-Control": NO_CACHE,
+                                           "X-Accel-Buffering": "no"})
+    await response.prepare(request)
+    async with site.hub.subscribe(game.id) as queue:
+        version, first = await site.event(game, base)
+        site.hub.seen(game.id, version)
+        await response.write(b"retry: 3000\n\n" + first)
+        while True:
+            try:
+                data = await asyncio.wait_for(queue.get(), HEARTBEAT_SECONDS)
+            except TimeoutError:
+                data = b": still here\n\n"
+            if not data:  # the server is stopping
+                break
+            try:
+                await response.write(data)
+            except ConnectionError:
+                break
+    return response
+
+
+async def rules(request: web.Request) -> web.Response:
+    try:
+        variant = get_variant(request.match_info["variant"])
+    except (EngineError, KeyError, ValueError):
+        variant = None
+    path = document_path(variant) if variant is not None else None
+    if path is None or not path.is_file():
+        raise web.HTTPNotFound(text="There is no rules document of that name. The variants "
+                                    "are clash, commander, combined-arms, mini-chieftain and "
+                                    "micro-chieftain.")
+    html = pages.rules_page(f"{variant.display_name} rules",  # type: ignore[union-attr]
+                            path.read_text(encoding="utf-8"))
+    return _html(html, cache="public, max-age=3600")
+
+
+async def diagram(request: web.Request) -> web.FileResponse:
+    name = request.match_info["name"]
+    folder = rules_folder()
+    path = folder / "diagrams" / name if folder is not None and DIAGRAM.fullmatch(name) else None
+    if path is None or not path.is_file():
+        raise web.HTTPNotFound(text="There is no such diagram.")
+    return web.FileResponse(path, headers={"Cache-Control": "public, max-age=86400",
+                                           "Content-Type": "image/png"})
+
+
+# --- the application ----------------------------------------------------------------
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+
+@web.middleware
+async def guard(request: web.Request, handler: Handler) -> web.StreamResponse:
+    """The rate limit, and friendly pages for errors."""
+    wait = _site(request).limiter.allow(request.remote or "?")
+    if wait:
+        return _too_many(wait)
+    try:
+        return await handler(request)
+    except web.HTTPException as err:
+        if err.status < 400:
+            raise
+        message = err.text if err.text and not err.text.startswith(str(err.status)) else \
+            "There is nothing at this address."
+        if err.status == 405:
+            message = "This site is read-only: pages are only looked at."
+        response = _html(pages.error_page(err.status, message), status=err.status)
+        if err.status == 405:
+            response.headers["Allow"] = "GET, HEAD"
+        return response
+
+
+def _too_many(wait: float) -> web.Response:
+    response = _html(pages.error_page(429, "Too many requests from your address; wait a "
+                                           "moment and try again."), status=429)
+    response.headers["Retry-After"] = str(max(1, round(wait)))
+    return response
+
+
+async def _security_headers(request: web.Request, response: web.StreamResponse) -> None:
+    response.headers.setdefault("Content-Security-Policy", pages.CSP)
+    response.headers["X-Content-Type-Options"] = "nosniff"
+    response.headers["Referrer-Policy"] = "no-referrer"  # the address holds the token
+    response.headers["X-Frame-Options"] = "DENY"
+    response.headers["Cross-Origin-Resource-Policy"] = "same-origin"
+    response.headers.setdefault("Cache-Control", NO_CACHE)
+
+
+def make_app(service: GameService, settings: Settings | None = None) -> web.Application:
+    """The web application on ``service`` (its live updates start with the application)."""
+    app = web.Application(middlewares=[guard])
+    site = Site(service, settings or service.settings)
+    app[SITE] = site
+    app.on_response_prepare.append(_security_headers)
+
+    async def lifetime(app: web.Application):  # type: ignore[no-untyped-def]
+        await site.hub.start()
+        yield
+        await site.hub.stop()
+
+    app.cleanup_ctx.append(lifetime)
+
+    async def end_streams(app: web.Application) -> None:
+        site.hub.close_all()
+
+    app.on_shutdown.append(end_streams)
+    app.router.add_get("/", home)
+    app.router.add_get("/live", live)
+    app.router.add_get("/game/{key}", game_page)
+    app.router.add_get("/game/{key}/events", events)
+    app.router.add_get("/game/{key}/board.png", board_now)
+    app.router.add_get(r"/game/{key}/board/{ply:\d{1,6}}-{digest:[0-9a-f]{16}}.png", board_at)
+    app.router.add_get("/game/{key}/replay.{fmt:gif|png}", replay)
+    app.router.add_get("/rules/diagrams/{name}", diagram)
+    app.router.add_get("/rules/{variant}", rules)
+    return app
+

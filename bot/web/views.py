@@ -1,0 +1,170 @@
+"""What a web page shows of a game: read once per change of the game, then shared by
+every page, picture and event about it.
+
+Only what the players themselves see is read: display names (an e-mail address is cut
+to its local part), sides and their colours, ratings, the moves, whose turn it is and
+until when, and the result. Addresses, tokens and preferences never leave the service.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from engine import EngineError, Move, Position, Variant, get_variant
+
+from ..model import Game, PlayedMove
+from ..records import END
+from ..service import GameService
+
+EMAIL = re.compile(r"([\w.+-]+)@[\w-]+(?:\.[\w-]+)+")
+SIDE_COLOURS = ("white", "black", "red", "blue")  # each a class of the page's stylesheet
+
+
+def public_name(text: str) -> str:
+    """A name (or a text naming players) as strangers may see it: an e-mail address loses
+    its domain."""
+    return EMAIL.sub(r"\1@…", text)
+
+
+def side_colour(variant: Variant, side: int) -> str:
+    """The colour of a side's pieces, as a name the stylesheet knows."""
+    name = variant.side_names[side].lower()
+    return name if name in SIDE_COLOURS else SIDE_COLOURS[min(side, 1)]
+
+
+def version_text(revision: int, status: str, updated_at: float) -> str:
+    """A game's version: it changes whenever anything a spectator sees changes."""
+    return f"{revision}.{status}.{updated_at!r}"
+
+
+@dataclass(frozen=True)
+class Side:
+    """One player as a page shows them."""
+
+    name: str
+    side_name: str
+    colour: str  # white, black, red or blue
+    rating: int
+    provisional: bool
+
+
+@dataclass(frozen=True)
+class Step:
+    """One stored step: the position after it is ``ply``."""
+
+    ply: int
+    turn: int
+    side: int
+    text: str
+
+
+@dataclass(frozen=True)
+class GameView:
+    """A game at one version: everything its pages, pictures and events need."""
+
+    game: Game
+    variant: Variant
+    sides: tuple[Side, Side]
+    steps: tuple[Step, ...]
+    fens: tuple[str, ...]  # the position after each ply, the start first
+    status: str  # who is to move, or how the game ended
+
+    @property
+    def version(self) -> str:
+        return version_text(self.game.revision, self.game.status, self.game.updated_at)
+
+    @property
+    def last_ply(self) -> int:
+        return len(self.fens) - 1
+
+    @property
+    def deadline(self) -> str | None:
+        """The deadline as an ISO 8601 time in UTC, when the clock runs."""
+        d = self.game.clock.deadline
+        if self.game.is_over or d is None or self.game.clock.paused:
+            return None
+        return datetime.fromtimestamp(d, UTC).isoformat(timespec="seconds").replace("+00:00",
+                                                                                     "Z")
+
+    def clamp(self, ply: int | None) -> int:
+        return self.last_ply if ply is None else max(0, min(ply, self.last_ply))
+
+    def position(self, ply: int) -> Position:
+        return self.variant.parse_position(self.fens[ply])
+
+    def last_move(self, ply: int) -> Move | None:
+        """The step that led to ``ply``, to mark on its picture."""
+        if ply == 0 or self.steps[ply - 1].text == END:
+            return None
+        try:
+            return self.variant.parse_move(self.position(ply - 1), self.steps[ply - 1].text)
+        except EngineError:
+            return None
+
+    def picture_key(self, ply: int) -> str:
+        """Names the picture of ``ply`` by what it shows, so a URL never changes meaning
+        (a takeback makes the same ply another position) and may be cached for ever."""
+        text = self.steps[ply - 1].text if ply else ""
+        seed = f"{self.game.variant}|{self.fens[ply]}|{text}|{self.result_on(ply)}"
+        return hashlib.sha256(seed.encode()).hexdigest()[:16]
+
+    def result_on(self, ply: int) -> str:
+        """The result written on the picture of ``ply`` (the last one of a finished game)."""
+        return self.status if self.game.is_over and ply == self.last_ply else ""
+
+    def alt_text(self, ply: int) -> str:
+        """The position in words, pieces by square, for people who cannot see the picture."""
+        position = self.position(ply)
+        names = self.variant.piece_names
+        per_side: list[list[str]] = [[], []]
+        for node in self.variant.topology.nodes:
+            for piece in self.variant.pieces_at(position, node):
+                name = names.get(piece.letter, piece.letter)
+                per_side[piece.side].append(f"{'heroic ' if piece.heroic else ''}{name} {node}")
+        where = "the start" if ply == 0 else f"step {ply} ({self.steps[ply - 1].text})"
+        parts = [f"{self.variant.display_name} board at {where}."]
+        for side in (0, 1):
+            listed = ", ".join(per_side[side]) or "no pieces"
+            parts.append(f"{self.variant.side_names[side]}: {listed}.")
+        parts.append(f"{self.variant.side_names[position.side]} to move.")
+        return " ".join(parts)
+
+    def turns(self) -> list[tuple[int, int, list[Step]]]:
+        """The steps grouped by turn: (turn number from 1, side, steps)."""
+        out: list[tuple[int, int, list[Step]]] = []
+        for step in self.steps:
+            if not out or out[-1][0] != step.turn + 1:
+                out.append((step.turn + 1, step.side, []))
+            out[-1][2].append(step)
+        return out
+
+
+def describe(service: GameService, game: Game, variant: Variant) -> str:
+    """Whose turn it is, or how the game ended (without the deadline)."""
+    if game.is_over:
+        return public_name(f"Game over: {service.describe_result(game)}.")
+    side = game.to_move
+    line = f"{public_name(game.names[side])} ({variant.side_names[side]}) to move"
+    if game.clock.paused:
+        return line + "; the clock is paused (vacation)."
+    return line + ("." if game.clock.deadline is None else ", by")
+
+
+async def read_view(service: GameService, game: Game) -> GameView:
+    """The view of ``game`` as stored now."""
+    variant = get_variant(game.variant)
+    played: list[PlayedMove] = await service.played_moves(game.id)
+    sides = []
+    for side in (0, 1):
+        player = await service.get_player(game.players[side])
+        rating, count = (await service.rating(player, game.variant) if player else (None, 0))
+        sides.append(Side(public_name(game.names[side]), variant.side_names[side],
+                          side_colour(variant, side),
+                          round(rating.rating) if rating else 1500, count == 0))
+    steps = tuple(Step(p.ply + 1, p.turn, p.side, p.text) for p in played)
+    fens = (game.start_fen, *(p.fen for p in played))
+    return GameView(game, variant, (sides[0], sides[1]), steps, fens,
+                    describe(service, game, variant))

@@ -1,0 +1,133 @@
+"""The computer player: one search core (``core.py``) and one game per variant.
+
+Pure like the rest of the engine: no I/O, no threads or processes, and no clock of its own
+— the caller passes ``clock`` (seconds from any origin, e.g. ``time.monotonic``), so a test
+can drive time by hand and a search is reproducible for a given seed.
+
+Each variant's module here (``clash.py``, ``commander.py``, ``combined_arms.py``,
+``chieftain.py``) turns the engine's own raw move generator into a `core.Game` and holds
+the evaluation written from that variant's rules. The move the computer plays is always
+turned back into the engine's `Move` value and is one of `Variant.legal_moves` (tests
+assert it over thousands of random positions).
+
+Levels
+======
+Each level is a time per move and a maximum depth (plies; in mini-/micro-Chieftain a ply
+is one move of a turn), plus random noise on the root moves' scores that makes the weak
+levels uneven like a beginner:
+
+====== ========= ======= ======= ====================================================
+level  time (s)  depth   noise   plays like
+====== ========= ======= ======= ====================================================
+1      0.5       1       150     a beginner: takes what is offered, often misjudges
+2      1         2       60      a casual player: sees the reply to its move
+3      2         3       20      a club player: short combinations
+4      4         4       0       a strong player: tactics four plies deep
+5      8         64      0       the strongest the time allows (iterative deepening)
+====== ========= ======= ======= ====================================================
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from ..move import Move
+from ..position import Position
+from .chieftain import ChieftainGame
+from .clash import ClashGame
+from .combined_arms import CombinedArmsGame
+from .commander import CommanderGame
+from .core import WIN, Result, Search
+
+__all__ = ["LEVELS", "Level", "Thought", "Thinker", "game_for", "WIN"]
+
+
+@dataclass(frozen=True)
+class Level:
+    """A strength of the computer: time per move (seconds), depth (plies), root noise."""
+
+    number: int
+    seconds: float
+    depth: int
+    noise: int
+    description: str
+
+
+LEVELS: dict[int, Level] = {
+    1: Level(1, 0.5, 1, 150, "a beginner: takes what is offered, often misjudges"),
+    2: Level(2, 1.0, 2, 60, "a casual player: sees the reply to its move"),
+    3: Level(3, 2.0, 3, 20, "a club player: short combinations"),
+    4: Level(4, 4.0, 4, 0, "a strong player: tactics four plies deep"),
+    5: Level(5, 8.0, 64, 0, "the strongest the time allows"),
+}
+
+_GAMES: dict[str, Any] = {
+    "clash": ClashGame(),
+    "commander": CommanderGame(),
+    "combined-arms": CombinedArmsGame(),
+    "mini-chieftain": ChieftainGame(),
+    "micro-chieftain": ChieftainGame(),
+}
+
+#: Share of the time left that each step of a multi-step turn may use.
+STEP_SHARE = 0.55
+
+
+def game_for(variant: str) -> Any:
+    """The search's `core.Game` for a variant id."""
+    return _GAMES[variant]
+
+
+@dataclass
+class Thought:
+    """The move the computer plays and what it thought of it."""
+
+    move: Move
+    score: int  # centipawns from the mover's side; near ±WIN a forced result
+    depth: int
+    nodes: int
+    seconds: float
+
+
+class Thinker:
+    """The computer for one variant: keeps its transposition table between moves."""
+
+    def __init__(self, variant: str, clock: Callable[[], float], seed: int = 0) -> None:
+        self.variant = variant
+        self.game = game_for(variant)
+        self.clock = clock
+        self.search = Search(self.game, clock, seed)
+
+    def think(self, position: Position, level: Level | int, seconds: float | None = None,
+              depth: int | None = None) -> Thought:
+        """The computer's move in ``position`` (which must have a legal move). ``seconds``
+        and ``depth`` override the level's own."""
+        lv = LEVELS[level] if isinstance(level, int) else level
+        budget = lv.seconds if seconds is None else seconds
+        max_depth = lv.depth if depth is None else depth
+        start = self.clock()
+        game = self.game
+        state = game.root(position)
+        side = game.side(state)
+        # a turn of several steps (a Chieftain turn, a deploy) is searched step by step,
+        # each step with a share of the time left
+        codes: list = []
+        nodes = 0
+        first: Result | None = None
+        while True:
+            left = budget * 0.95 - (self.clock() - start)
+            share = left * STEP_SHARE if codes or game.several_steps(state) else left
+            r = self.search.run(state, max_depth, max(share, 0.0), lv.noise)
+            nodes += r.nodes
+            first = first or r
+            codes.append(r.move)
+            state = game.play(state, r.move)
+            if game.side(state) != side or game.result(state) is not None:
+                break
+        first.nodes = nodes
+        return self._thought(game.to_turn(position, codes), first, start)
+
+    def _thought(self, move: Move, r: Result, start: float) -> Thought:
+        return Thought(move, r.score, r.depth, r.nodes, self.clock() - start)

@@ -1,0 +1,133 @@
+"""The computer's Combined Arms Brigade Chess: the engine's raw moves and an evaluation.
+
+Material (centipawns), from what each arm can do under these rules rather than in chess:
+
+* **Infantry (P) 100**: moves and captures one square in any direction, so it is worth a
+  little more than a chess pawn in practice, but it remains the unit of account.
+* **Armour (N) 325**: exactly three orthogonal steps killing every enemy it passes, the
+  only piece that can kill several pieces in one move.
+* **Light artillery (B) 300**: a bishop's slide plus a shot at anything within two squares,
+  before or after moving: it attacks without being exposed.
+* **Heavy artillery (R) 450**: a rook's slide or a shot three or four squares away in any
+  direction: the longest reach on the board, and it keeps the Queen away.
+* **Aviation (Q) 850**: flies anywhere not covered by enemy artillery and then acts as
+  infantry, armour or light artillery.
+* **King**: no material value (losing it loses the game); its safety is a term below.
+
+Position terms: centralisation of infantry, armour and aviation (+4 per step nearer the
+centre: more squares in reach, the mobility term), infantry advancement (+6 per rank,
+promotion on the last), **artillery ranges** (+18 per enemy piece other than the King that
+a Bishop has within 2 squares or a Rook exactly 3–4 squares away: a shot it can fire next
+move), and King safety (-20 per enemy piece within three orthogonal steps, which armour
+and infantry cover; shots cannot kill a King).
+"""
+
+from __future__ import annotations
+
+from ..combined_arms import (
+    BISHOP_RANGE,
+    CASTLE,
+    ROOK_RANGE,
+    _legal,
+    _make,
+    _to_move,
+)
+from ..move import Move
+from ..position import Position
+from .board import OneMoveGame, State
+from .zobrist import SIDE, board_key, moved_key
+
+VALUES = {"P": 100, "N": 325, "B": 300, "R": 450, "Q": 850, "K": 0}
+KING_CAPTURE = 20_000  # ordering value of killing the King (the game's end)
+CENTRE = 4
+ADVANCE = 6
+RANGE_THREAT = 18
+KING_THREAT = 20
+_VALUE = {**VALUES, **{k.lower(): v for k, v in VALUES.items()}}
+_CENTRE = tuple(CENTRE * (3 - int(max(abs(i % 8 - 3.5), abs(i // 8 - 3.5)))) for i in range(64))
+_MAN3 = tuple(sum(1 << t for t in range(64) if 0 < abs(t % 8 - i % 8) + abs(t // 8 - i // 8) <= 3)
+              for i in range(64))
+
+
+def _square_value(letter: str, side: int, i: int) -> int:
+    """Material and placement of one piece on square ``i``, for side 0 (White)."""
+    value = VALUES[letter]
+    if letter == "P":
+        return value + ADVANCE * (i // 8 if side == 0 else 7 - i // 8) + _CENTRE[i] // 2
+    if letter == "N" or letter == "Q":
+        return value + _CENTRE[i]
+    return value
+
+
+#: Per piece letter (either case) and square: its material and placement, signed for White.
+_TABLE = {(letter if side == 0 else letter.lower()):
+          tuple((1 - 2 * side) * _square_value(letter, side, i) for i in range(64))
+          for letter in VALUES for side in (0, 1)}
+
+
+def _kills(mask: int) -> tuple[int, ...]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return tuple(out)
+
+
+class CombinedArmsGame(OneMoveGame):
+    """`Game` for Combined Arms: a state is (cells, side, key); a move is a raw move."""
+
+    royal = "K"
+    quiescence_depth = 3  # aviation can capture from almost anywhere: a short horizon
+
+    def moves(self, state: State) -> list:
+        return _legal(state[0], state[1])
+
+    def play(self, state: State, raw: tuple) -> State:
+        cells, side, key = state
+        after = tuple(_make(cells, raw))
+        if raw[3] == CASTLE:
+            key = board_key(after, 1 - side)
+        else:
+            key = moved_key(key, cells, after, (raw[0], raw[1], *_kills(raw[2]))) ^ SIDE
+        return after, 1 - side, key
+
+    def gain(self, state: State, raw: tuple) -> int:
+        kills, promo = raw[2], raw[3]
+        total = 0
+        cells = state[0]
+        while kills:
+            low = kills & -kills
+            p = cells[low.bit_length() - 1]
+            total += KING_CAPTURE if p in ("K", "k") else _VALUE[p]  # type: ignore[index]
+            kills ^= low
+        if promo and promo != CASTLE:
+            total += VALUES[promo] - VALUES["P"]
+        return total
+
+    def evaluate(self, state: State) -> int:
+        cells, side = state[0], state[1]
+        total = 0
+        occupied = [0, 0]  # pieces other than the King, per side
+        artillery: list[tuple[int, int, int]] = []  # (sign, side, range mask)
+        kings = [-1, -1]
+        for i, p in enumerate(cells):
+            if p is None:
+                continue
+            total += _TABLE[p][i]
+            if p == "K" or p == "k":
+                kings[p == "k"] = i
+                continue
+            s = 0 if p < "a" else 1
+            occupied[s] |= 1 << i
+            if p in "BbRr":
+                artillery.append((1 - 2 * s, s, (BISHOP_RANGE if p in "Bb" else ROOK_RANGE)[i]))
+        for sign, s, reach in artillery:
+            total += sign * RANGE_THREAT * (reach & occupied[1 - s]).bit_count()
+        for s in (0, 1):
+            if kings[s] >= 0:
+                total -= (1 - 2 * s) * KING_THREAT * (_MAN3[kings[s]] & occupied[1 - s]).bit_count()
+        return total if side == 0 else -total
+
+    def to_move(self, position: Position, raw: tuple) -> Move:
+        return _to_move(position.cells, raw)

@@ -1,0 +1,295 @@
+"""The search core: negamax alpha-beta with iterative deepening, shared by every variant.
+
+The core knows nothing of any variant. It talks to a `Game` (one per variant, in the
+variant's own module of this package): the moves of a state, the state after a move, who
+is to move, a Zobrist key, a static evaluation and which moves are captures. States and
+moves are whatever the game chooses (the engine's raw tuples): the core only stores them.
+
+* **Negamax alpha-beta** with a principal-variation window at the root.
+* **Turns of several steps** (Chieftain): a step that leaves the same side to move is
+  searched with the same window and no change of sign; each step costs one ply. Inside a
+  turn that has started, only the `Game.step_width` best-ordered steps are searched (plus
+  ending the turn, which the game lists first), so a turn of two or more steps stays
+  searchable.
+* **Iterative deepening** under a time limit. Time comes from an injected ``clock``
+  (seconds, any origin), so the core has no I/O and tests can drive time by hand. A search
+  that runs out of time in the middle of an iteration keeps the best move of the last
+  complete one (or of the current one, once its first move has been searched).
+* **Transposition table**: a dict keyed by the game's Zobrist key: depth, score, bound and
+  best move; cleared when it passes `TT_LIMIT` entries.
+* **Move ordering**: the table's move, then captures by the victim's value less a tenth of
+  the mover's (MVV-LVA), then two killer moves per ply, then the history heuristic.
+* **Quiescence**: at the horizon, captures (shots included) are searched until none is
+  left or `QS_DEPTH` plies, standing pat on the static evaluation.
+* **Determinism**: for a given seed, depth and clock readings the same move comes out.
+  The seed also draws the root noise of the weaker levels (a beginner's unevenness).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+INF = 10_000_000
+WIN = 1_000_000  # score of a won game; a faster win scores higher (WIN - ply)
+TT_LIMIT = 400_000
+QS_DEPTH = 6
+DELTA = 200  # centipawns a capture's position may add beyond its material
+EXACT, LOWER, UPPER = 0, 1, 2
+
+
+class Game(Protocol):
+    """What the search core asks of a variant's game (states and moves are opaque)."""
+
+    def moves(self, state: Any) -> Sequence[Hashable]:
+        """Every legal next step (a whole turn for single-move variants)."""
+
+    def play(self, state: Any, move: Hashable) -> Any:
+        """The state after ``move`` (one of `moves`)."""
+
+    def side(self, state: Any) -> int:
+        """Who is to move: 0 or 1."""
+
+    def key(self, state: Any) -> int:
+        """The Zobrist key: equal states, equal keys."""
+
+    def result(self, state: Any) -> int | None:
+        """None while the game goes on; once it is decided (royal pieces gone), `WIN`
+        for the side to move, `WIN` negated, or 0."""
+
+    def stuck(self, state: Any) -> int:
+        """The score for the side to move when it has no legal move: `WIN` negated when
+        that loses (checkmate), 0 for a draw."""
+
+    def evaluate(self, state: Any) -> int:
+        """Static evaluation in centipawns, from the side to move's point of view."""
+
+    def gain(self, state: Any, move: Hashable) -> int:
+        """What ``move`` captures (0 for a quiet move), for ordering and quiescence."""
+
+    def several_steps(self, state: Any) -> bool:
+        """Whether the turn starting in ``state`` may take several steps (its first step
+        then gets a share of the time only)."""
+
+    def step_width(self, state: Any) -> int:
+        """How many steps to search in this state: 0 for all of them. When the steps are
+        cut to the best-ordered ones, the first move `moves` lists (ending the turn) is
+        searched too."""
+
+
+class OutOfTime(Exception):
+    """Raised inside the search when the clock passes the deadline."""
+
+
+@dataclass
+class Result:
+    """What a search found: the best move, its score, the depth completed, nodes and time."""
+
+    move: Hashable | None
+    score: int = 0
+    depth: int = 0
+    nodes: int = 0
+    seconds: float = 0.0
+    scores: dict = field(default_factory=dict)  # root move -> score at the last depth
+
+
+class Search:
+    """One search at a time over ``game``; the table, killers and history persist between
+    calls so the steps of one turn and successive turns reuse what was learned."""
+
+    def __init__(self, game: Game, clock: Callable[[], float], seed: int = 0) -> None:
+        self.game = game
+        self.clock = clock
+        self.rng = random.Random(seed)
+        self.table: dict[int, tuple[int, int, int, Hashable | None]] = {}
+        self.killers: dict[int, list[Hashable]] = {}
+        self.history: dict[Hashable, int] = {}
+        self.nodes = 0
+        self.deadline = float("inf")
+
+    # --- the public entry ---------------------------------------------------------------
+    def run(self, state: Any, depth: int, seconds: float, noise: int = 0) -> Result:
+        """Search ``state`` to ``depth`` plies or until ``seconds`` pass; ``noise`` (in
+        centipawns) is added, drawn per root move from the seed, to play less well."""
+        start = self.clock()
+        self.deadline = start + seconds
+        self.nodes = 0
+        moves = list(self.game.moves(state))
+        if not moves:
+            return Result(None)
+        offsets = {m: self.rng.randint(-noise, noise) if noise else 0 for m in moves}
+        result = Result(moves[0])
+        for d in range(1, depth + 1):
+            try:
+                move, score, scores = self._root(state, moves, d, offsets, result)
+            except OutOfTime:
+                break
+            result = Result(move, score, d, self.nodes, self.clock() - start, scores)
+            moves.sort(key=lambda m: -scores.get(m, -INF))
+            if abs(score) >= WIN - 1000 or len(moves) == 1:
+                break
+            # the next iteration costs several times this one: do not start what cannot end
+            if self.clock() - start > seconds * 0.45:
+                break
+        result.nodes = self.nodes
+        result.seconds = self.clock() - start
+        return result
+
+    def _root(self, state: Any, moves: list, depth: int, offsets: dict,
+              partial: Result) -> tuple[Hashable, int, dict]:
+        game = self.game
+        side = game.side(state)
+        alpha, beta = -INF, INF
+        best, best_move = -INF, moves[0]
+        scores: dict = {}
+        for m in moves:
+            n = offsets[m]
+            child = game.play(state, m)
+            try:
+                if game.side(child) == side:
+                    score = self._negamax(child, depth - 1, alpha - n, beta - n, 1) + n
+                else:
+                    score = -self._negamax(child, depth - 1, n - beta, n - alpha, 1) + n
+            except OutOfTime:
+                if scores:  # the last depth's best move was searched first: keep the better
+                    partial.move, partial.score = best_move, best
+                raise
+            scores[m] = score
+            if score > best:
+                best, best_move = score, m
+                alpha = max(alpha, score)
+        self.table[game.key(state)] = (depth, best, EXACT, best_move)
+        return best_move, best, scores
+
+    # --- the tree -----------------------------------------------------------------------
+    def _tick(self) -> None:
+        # a node costs tens of microseconds to milliseconds (a Commander Chess turn list):
+        # reading the clock every 8 nodes keeps the overrun small at a negligible cost
+        self.nodes += 1
+        if not self.nodes & 7 and self.clock() >= self.deadline:
+            raise OutOfTime
+
+    def _negamax(self, state: Any, depth: int, alpha: int, beta: int, ply: int) -> int:
+        self._tick()
+        game = self.game
+        decided = game.result(state)
+        if decided is not None:
+            return decided - ply if decided > 0 else decided + ply if decided < 0 else 0
+        if depth <= 0:
+            return self._quiesce(state, alpha, beta, ply, 0)
+        key = game.key(state)
+        entry = self.table.get(key)
+        hint = None
+        if entry is not None:
+            e_depth, e_score, e_flag, hint = entry
+            if e_depth >= depth:
+                if e_flag == EXACT:
+                    return e_score
+                if e_flag == LOWER and e_score >= beta:
+                    return e_score
+                if e_flag == UPPER and e_score <= alpha:
+                    return e_score
+        moves = game.moves(state)
+        if not moves:
+            stuck = game.stuck(state)
+            return stuck + ply if stuck <= -WIN else stuck
+        ordered = self._order(state, moves, hint, ply)
+        width = game.step_width(state)
+        if width and len(ordered) > width:
+            ordered = ordered[:width]
+            if moves[0] not in ordered:  # the game's first move is always searched
+                ordered.append(moves[0])
+        side = game.side(state)
+        alpha0 = alpha
+        best, best_move = -INF, ordered[0]
+        for m in ordered:
+            child = game.play(state, m)
+            score = self._child(child, side, depth - 1, alpha, beta, ply + 1,
+                                best_move is not m and best > -INF)
+            if score > best:
+                best, best_move = score, m
+                if score > alpha:
+                    alpha = score
+                    if alpha >= beta:
+                        if not game.gain(state, m):
+                            self._remember(m, ply, depth)
+                        break
+        flag = UPPER if best <= alpha0 else LOWER if best >= beta else EXACT
+        if len(self.table) > TT_LIMIT:
+            self.table.clear()
+        self.table[key] = (depth, best, flag, best_move)
+        return best
+
+    def _child(self, child: Any, side: int, depth: int, alpha: int, beta: int, ply: int,
+               scout: bool) -> int:
+        """The score of ``child`` for ``side`` (the mover before it). After the first move
+        a null window is tried first (principal variation search): most moves only need to
+        be shown worse than the best so far."""
+        same = self.game.side(child) == side
+        if scout and beta - alpha > 1:
+            score = (self._negamax(child, depth, alpha, alpha + 1, ply) if same
+                     else -self._negamax(child, depth, -alpha - 1, -alpha, ply))
+            if score <= alpha:
+                return score
+        if same:
+            return self._negamax(child, depth, alpha, beta, ply)
+        return -self._negamax(child, depth, -beta, -alpha, ply)
+
+    def _quiesce(self, state: Any, alpha: int, beta: int, ply: int, qdepth: int) -> int:
+        game = self.game
+        decided = game.result(state)
+        if decided is not None:
+            return decided - ply if decided > 0 else decided + ply if decided < 0 else 0
+        stand = game.evaluate(state)
+        if stand >= beta or qdepth >= getattr(game, "quiescence_depth", QS_DEPTH):
+            return stand
+        alpha = max(alpha, stand)
+        best = stand
+        noisy = [(g, m) for m in game.moves(state) if (g := game.gain(state, m)) > 0]
+        if not noisy:
+            return stand
+        noisy.sort(key=lambda gm: -gm[0])
+        side = game.side(state)
+        for g, m in noisy:
+            if stand + g + DELTA <= alpha:
+                break  # delta pruning: even this capture cannot lift the score to alpha
+            self._tick()
+            child = game.play(state, m)
+            if game.side(child) == side:
+                score = self._quiesce(child, alpha, beta, ply + 1, qdepth + 1)
+            else:
+                score = -self._quiesce(child, -beta, -alpha, ply + 1, qdepth + 1)
+            if score > best:
+                best = score
+                if score > alpha:
+                    alpha = score
+                    if alpha >= beta:
+                        break
+        return best
+
+    # --- ordering -------------------------------------------------------------------------
+    def _order(self, state: Any, moves: Sequence[Hashable], hint: Hashable | None,
+               ply: int) -> list[Hashable]:
+        game = self.game
+        killers = self.killers.get(ply, ())
+        history = self.history
+
+        def rank(m: Hashable) -> int:
+            if m == hint:
+                return -10 * INF
+            g = game.gain(state, m)
+            if g:
+                return -INF - g
+            if m in killers:
+                return -INF // 2
+            return -history.get(m, 0)
+        return sorted(moves, key=rank)
+
+    def _remember(self, move: Hashable, ply: int, depth: int) -> None:
+        killers = self.killers.setdefault(ply, [])
+        if move not in killers:
+            killers.insert(0, move)
+            del killers[2:]
+        self.history[move] = self.history.get(move, 0) + depth * depth

@@ -1,0 +1,201 @@
+"""The computer as a player: challenged at the console, it accepts at once and answers;
+it resigns lost games, answers draw offers and takebacks, thinks again after a restart,
+never blocks the event loop and never looks at a game between people."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from concurrent.futures import Executor, Future, ThreadPoolExecutor
+
+import pytest
+
+from bot.computer import Computer
+from bot.console import Console
+from bot.service import GameService
+from engine import get_variant
+
+PLACE = "console:test"
+
+
+class Refusing(Executor):
+    """A pool that must not be used: the computer has nothing to search."""
+
+    def submit(self, fn, /, *args, **kwargs) -> Future:  # type: ignore[override]
+        raise AssertionError("the computer searched a position")
+
+
+@pytest.fixture
+def threads():
+    pool = ThreadPoolExecutor(1)
+    yield pool
+    pool.shutdown()
+
+
+@pytest.fixture
+async def console(service, settings, threads):
+    lines: list[str] = []
+    console = Console(service, settings, out=lines.append)
+    console.computer = Computer(service, executor=threads, seconds=5.0, depth=1)
+    console.commands.computer = console.computer
+    await console.switch("Alice")
+
+    async def run(line: str) -> str:
+        start = len(lines)
+        assert await console.run_line(line)
+        return "\n".join(lines[start:])
+    return run
+
+
+async def test_the_computer_accepts_at_once_and_answers_at_the_console(console, service):
+    out = await console("challenge computer 2 clash white")
+    assert out.splitlines()[0] == (
+        "Computer (level 2) accepts at once. Game #1 started: Alice (White) vs Computer "
+        "(level 2) (Black), Clash of Command. Alice (White) moves first.")
+    out = await console("b2-a3/D")
+    assert out.splitlines()[0] == ("1. b2-a3/D played in game #1. Computer (level 2) (Black) is "
+                                   "to move.")
+    game = await service.game(1)
+    assert game.to_move == 0 and game.ply == 2  # the computer has answered
+    played = await service.played_moves(1)
+    assert f"[to alice] Computer (level 2) played 1... {played[1].text} in game #1" in out
+
+
+async def test_the_computer_moves_first_when_it_has_the_first_side(console, service):
+    await console("challenge computer commander blue")
+    game = await service.game(1)
+    assert game.names == ("Computer (level 3)", "Alice") and game.ply == 1
+    rules = get_variant("commander")
+    played = (await service.played_moves(1))[0].text
+    rules.parse_move(rules.start_position(), played)  # a legal first move
+
+
+async def test_a_level_that_does_not_exist_is_refused(console):
+    assert await console("challenge computer 9 clash") == (
+        "There is no level 9: the computer plays at levels 1 to 5.")
+    assert await console("challenge computer level") == (
+        "There is no level 0: the computer plays at levels 1 to 5.")
+
+
+async def test_each_variant_and_level_is_its_own_rated_player(service, alice, threads):
+    computer = Computer(service, executor=threads, depth=1)
+    done = await computer.challenge(alice, PLACE, 4, "cab", side=0)
+    other = await computer.challenge(alice, PLACE, 1, "cab", side=0)
+    assert done.game.names[1] == "Computer (level 4)"
+    assert done.game.players[1] != other.game.players[1]
+    assert done.game.rated
+    assert await service.resign(alice, done.game.id)
+    rating, games = await service.rating(await computer.player("combined-arms", 4),
+                                         "combined-arms")
+    assert games == 1 and rating.rating > 1500
+
+
+async def test_the_computer_resigns_a_lost_game(service, alice, threads):
+    computer = Computer(service, executor=threads, depth=1)
+    # Black (the computer) has only its King against Queen and two Rooks
+    fen = "7k/8/8/8/8/8/8/R2QK2R w - - 0 1"
+    done = await computer.challenge(alice, PLACE, 3, "combined-arms", side=0, start_fen=fen)
+    game_id = done.game.id
+    assert (await service.move(alice, game_id, "Ra1-a2")).ok
+    await computer.play_due()
+    assert (await service.game(game_id)).is_over is False
+    assert (await service.move(alice, game_id, "Ra2-a3")).ok
+    await computer.play_due()
+    game = await service.game(game_id)
+    assert service.describe_result(game) == ("Alice (White) wins: Computer (level 3) "
+                                             "resigned (1-0)")
+
+
+@pytest.mark.parametrize(("fen", "answer"), [
+    ("q6k/8/8/8/8/8/8/7K w - - 0 1", "declined"),  # the computer (Black) has a Queen
+    ("7k/8/8/8/8/8/8/Q6K w - - 0 1", "accepted"),  # Alice has it
+])
+async def test_the_computer_answers_a_draw_offer(service, alice, threads, fen, answer):
+    computer = Computer(service, executor=threads, depth=1)
+    done = await computer.challenge(alice, PLACE, 3, "combined-arms", side=0, start_fen=fen)
+    game_id = done.game.id
+    assert (await service.offer_draw(alice, game_id)).ok
+    await computer.play_due()
+    game = await service.game(game_id)
+    if answer == "accepted":
+        assert game.is_over and game.result == "1/2-1/2"
+    else:
+        assert not game.is_over and game.draw_offer is None
+
+
+async def test_a_restart_in_the_middle_of_the_computers_turn_makes_it_think_again(
+        settings, clock, alice):
+    service = await GameService.open(settings, now=clock, rng=random.Random(1))
+    gate = asyncio.Event()
+
+    class Stuck(Executor):
+        """A search that never comes back: the service stops in the middle of it."""
+
+        def submit(self, fn, /, *args, **kwargs) -> Future:  # type: ignore[override]
+            gate.set()
+            return Future()
+
+    first = Computer(service, executor=Stuck(), depth=1)
+    done = await first.challenge(alice, PLACE, 2, "mini-chieftain", side=1)
+    task = asyncio.create_task(first.play_due())
+    await gate.wait()
+    task.cancel()
+    await service.close()
+    service = await GameService.open(settings, now=clock, rng=random.Random(1))
+    pool = ThreadPoolExecutor(1)
+    try:
+        again = Computer(service, executor=pool, depth=1)
+        assert await again.play_due() == 1
+        game = await service.game(done.game.id)
+        assert game.to_move == 1 and game.turns == 1
+    finally:
+        pool.shutdown()
+        await service.close()
+
+
+async def test_the_computer_never_looks_at_a_game_between_people(service, alice, bob,
+                                                                 start_game):
+    game = await start_game(alice, bob)
+    assert (await service.move(alice, game.id, "b2-a3/D")).ok
+    computer = Computer(service, executor=Refusing(), depth=1)
+    assert await computer.play_due() == 0
+
+
+async def test_the_event_loop_runs_while_the_computer_thinks(service, alice):
+    computer = Computer(service, searches=1, seconds=1.0)  # a real process pool
+    try:
+        done = await computer.challenge(alice, PLACE, 5, "clash", side=1)
+        # the worker process starts first: what is measured is the loop while it thinks
+        await asyncio.get_running_loop().run_in_executor(computer.executor, int)
+        lag = 0.0
+        stop = asyncio.Event()
+
+        async def ticker() -> None:
+            nonlocal lag
+            while not stop.is_set():
+                before = time.perf_counter()
+                await asyncio.sleep(0.01)
+                lag = max(lag, time.perf_counter() - before - 0.01)
+        ticking = asyncio.create_task(ticker())
+        answer = await computer.search(done.game, 5)  # one second of thinking
+        stop.set()
+        await ticking
+        assert lag < 0.05, lag
+        assert answer.seconds > 0.25  # it thought (no new depth past 45% of its time)
+        assert await computer.play_due() == 1
+        assert (await service.game(done.game.id)).ply == 1
+    finally:
+        computer.close()
+
+
+async def test_the_computer_offers_a_draw_only_in_a_level_long_game(service, alice):
+    from dataclasses import replace
+    computer = Computer(service, executor=Refusing())
+    done = await computer.challenge(alice, PLACE, 3, "combined-arms", side=0)
+    game = done.game
+    assert not computer._should_offer(replace(game, turns=20), 0)  # too early
+    assert computer._should_offer(replace(game, turns=60), 0)
+    assert not computer._should_offer(replace(game, turns=60), 200)  # it is better
+    clash = (await computer.challenge(alice, PLACE, 3, "clash", side=0)).game
+    assert not computer._should_offer(replace(clash, turns=60), 0)  # no draws by agreement

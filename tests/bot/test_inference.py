@@ -1,0 +1,73 @@
+"""The game you mean: one rule for a command without a game number, with two and three
+games (the place's game, the only game where it is your turn, the only offer to answer,
+the only turn to end, otherwise the list with whose turn it is)."""
+
+from __future__ import annotations
+
+from bot.inference import ANSWER, END_TURN
+from bot.results import Reason
+
+from .conftest import PLACE
+
+
+async def test_with_two_games_the_one_where_it_is_your_turn(service, alice, bob, carol,
+                                                            start_game):
+    first = await start_game(alice, bob)
+    second = await start_game(carol, alice)
+    assert (await service.find_game(alice, PLACE)).id == first.id  # Alice moves in #1 only
+    await service.move(alice, first.id, "b2-a3/D")
+    refused = await service.find_game(alice, PLACE)  # no game waits for her
+    assert refused.reason == Reason.WHICH_GAME
+    assert refused.message == (
+        "There are several games: #1 Alice vs Bob (Clash of Command, Bob to move), #2 Carol vs "
+        "Alice (Clash of Command, Carol to move). Say which, as in `board #1`.")
+    await service.move(carol, second.id, "b2-a3/D")
+    # Alice moves in #2 only; Bob and Carol each play one game
+    assert (await service.find_game(alice, PLACE)).id == second.id
+    assert (await service.find_game(bob, PLACE)).id == first.id
+    assert (await service.find_game(carol, "console:elsewhere")).id == second.id
+
+
+async def test_with_three_games_an_offer_and_a_turn_to_end(service, alice, bob, carol,
+                                                           start_game, pairs):
+    first = await start_game(alice, bob)
+    second = await start_game(alice, carol)
+    third = await start_game(bob, alice, variant="pairs")
+    await service.move(alice, first.id, "b2-a3/D")
+    await service.move(bob, third.id, "b2-a3/D")
+    await service.move(bob, third.id, "end")
+    # Alice to move in #2 and #3: which one is not clear ...
+    refused = await service.find_game(alice, PLACE)
+    assert refused.reason == Reason.WHICH_GAME
+    assert refused.message == (
+        "There are several games: #1 Alice vs Bob (Clash of Command, Bob to move), #2 Alice vs "
+        "Carol (Clash of Command, Alice to move), #3 Bob vs Alice (Pairs of Clash, Alice to "
+        "move). Say which, as in `board #1`.")
+    assert refused.words("discord").endswith("Say which, as in `/board game:1`.")
+    # ... but an offer is answered where it was made, and `end` goes to the turn in progress
+    assert (await service.offer_draw(bob, third.id)).ok  # Clash has no draws; Pairs has
+    assert (await service.find_game(alice, PLACE, purpose=f"{ANSWER} draw")).id == third.id
+    assert (await service.find_game(alice, PLACE, purpose=f"{ANSWER} takeback")).reason == \
+        Reason.WHICH_GAME
+    assert (await service.move(alice, third.id, "h8-i7/D")).goes_on
+    assert (await service.find_game(alice, PLACE, purpose=END_TURN)).id == third.id
+    # a number always wins
+    assert (await service.find_game(alice, PLACE, second.id)).id == second.id
+
+
+async def test_the_game_of_the_place_comes_first(service, alice, bob, carol, start_game):
+    await start_game(alice, bob)
+    await service.challenge(alice, "console:room", carol, "clash", side=0)
+    await service.accept(carol, 2)  # the second challenge
+    games = await service.games(alice)
+    in_room = next(g for g in games if g.place == "console:room")
+    assert (await service.find_game(alice, "console:room")).id == in_room.id
+    assert (await service.find_game(bob, "console:room")).id == in_room.id  # a spectator
+
+
+async def test_nobody_with_no_game_is_told_how_to_start_one(service, alice):
+    refused = await service.find_game(alice, PLACE)
+    assert (refused.reason, refused.message) == (
+        Reason.NO_GAME_HERE, "You have no game in progress. Start one with `challenge NAME`.")
+    assert refused.words("discord") == ("You have no game in progress. Start one with "
+                                        "`/challenge`.")

@@ -1,0 +1,84 @@
+"""The search core: exact choices in small positions, time limits on an injected clock,
+determinism per seed, and turns of several steps."""
+
+from __future__ import annotations
+
+from engine import get_variant
+from engine.search import LEVELS, WIN, Thinker
+from engine.search.clash import ClashGame
+from engine.search.core import Search
+
+
+class SteppingClock:
+    """Each reading is ``tick`` seconds after the previous one: time runs with the work."""
+
+    def __init__(self, tick: float) -> None:
+        self.now, self.tick = 0.0, tick
+
+    def __call__(self) -> float:
+        self.now += self.tick
+        return self.now
+
+
+def still_clock() -> float:
+    return 0.0
+
+
+def test_combined_arms_kills_the_king_when_it_can() -> None:
+    variant = get_variant("combined-arms")
+    position = variant.parse_position("8/8/8/8/8/8/3k4/3P3K w - - 0 1")
+    thought = Thinker("combined-arms", still_clock).think(position, LEVELS[5], depth=3)
+    assert variant.format_move(position, thought.move) == "Pd1xd2"
+    assert thought.score == WIN - 1
+
+
+def test_clash_takes_the_last_commander() -> None:
+    variant = get_variant("clash")
+    position = variant.parse_position("2c1f/4/2B2/4/5/4/5/4/C4 w 1")
+    thought = Thinker("clash", still_clock).think(position, LEVELS[5], depth=3)
+    assert variant.format_move(position, thought.move) == "e7xe9"
+
+
+def test_a_search_stops_at_its_time_limit() -> None:
+    clock = SteppingClock(0.001)  # every clock reading costs a millisecond
+    variant = get_variant("clash")
+    thought = Thinker("clash", clock).think(variant.start_position(), LEVELS[5], seconds=2.0)
+    assert thought.seconds <= 2.0 * 1.1
+    assert thought.depth >= 1
+    assert thought.move in variant.legal_moves(variant.start_position())
+
+
+def test_the_same_seed_plays_the_same_moves() -> None:
+    variant = get_variant("mini-chieftain")
+    position = variant.start_position()
+    first = [Thinker("mini-chieftain", still_clock, seed=s).think(position, LEVELS[1]).move
+             for s in range(6)]
+    again = [Thinker("mini-chieftain", still_clock, seed=s).think(position, LEVELS[1]).move
+             for s in range(6)]
+    assert first == again
+    assert len(set(first)) > 1  # the beginner's noise varies with the seed
+
+
+def test_a_chieftain_turn_of_two_moves_is_searched_step_by_step() -> None:
+    variant = get_variant("mini-chieftain")
+    position = variant.start_position()
+    thought = Thinker("mini-chieftain", still_clock).think(position, LEVELS[4], depth=3)
+    assert thought.move.kind == "turn" and len(thought.move.steps) == 2
+    assert thought.move in variant.legal_moves(position)
+
+
+def test_the_start_is_not_scored_as_won() -> None:
+    game = ClashGame()
+    position = get_variant("clash").start_position()
+    result = Search(game, still_clock).run(game.root(position), 2, 1.0)
+    assert abs(result.score) < 1000 and result.depth == 2
+
+
+def test_clash_never_gives_up_its_last_commander() -> None:
+    variant = get_variant("clash")
+    # Black's last Commander on e9 could turn into a Factor or a Brute: that loses at once
+    position = variant.parse_position("2c1f/4/5/4/5/4/5/4/C4 b 1")
+    for seed in range(4):
+        thought = Thinker("clash", still_clock, seed).think(position, LEVELS[1], depth=1)
+        after = variant.make_move(position, thought.move)
+        assert "c" in after.cells, variant.format_move(position, thought.move)

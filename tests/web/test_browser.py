@@ -1,0 +1,178 @@
+"""The game page in a real browser: headless Chromium driven by Selenium (Debian's
+``chromium`` and ``chromium-driver``). The browser is installed by the test set-up when it
+is missing and the tests run as root; a browser that cannot start fails the test with the
+command that installs it."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+import subprocess
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from aiohttp.test_utils import TestServer
+from PIL import Image
+
+from bot.config import Settings
+from bot.model import Game, Player
+from bot.service import GameService
+from bot.web.server import SITE, make_app
+
+from .conftest import play
+
+# Debian's packages put both on the PATH; selenium is pointed at this driver and never
+# downloads one of its own
+BINARIES = ("chromium", "chromedriver")
+INSTALL = "apt-get update && apt-get install -y chromium chromium-driver"
+WINDOW = (1200, 1000)
+
+
+def _found() -> bool:
+    return all(shutil.which(name) for name in BINARIES)
+
+
+def _install() -> str:
+    """Install the browser when it is missing and we may; what went wrong, if anything."""
+    if _found():
+        return ""
+    if not hasattr(os, "geteuid") or os.geteuid() != 0 or shutil.which("apt-get") is None:
+        return "not running as root with apt-get"
+    command = ["apt-get", "install", "-y", "-q", "chromium", "chromium-driver"]
+    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+    if subprocess.run(command, env=env, capture_output=True).returncode != 0:
+        subprocess.run(["apt-get", "update", "-q"], env=env, capture_output=True)
+        done = subprocess.run(command, env=env, capture_output=True, text=True)
+        if done.returncode != 0:
+            return done.stderr[-500:]
+    return ""
+
+
+@pytest.fixture(scope="session")
+def browser_installed() -> None:
+    problem = _install()
+    if problem or not _found():
+        pytest.fail(f"headless Chromium is not installed ({problem or 'binaries missing'}); "
+                    f"install it with: {INSTALL}")
+
+
+@pytest.fixture
+def driver(browser_installed: None, tmp_path: Path) -> Iterator[Any]:
+    """A headless Chromium in the Asia/Ho_Chi_Minh time zone (UTC+7, no summer time)."""
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = shutil.which("chromium") or "chromium"
+    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update",
+                 "--disable-sync", "--lang=en-US", f"--user-data-dir={tmp_path / 'profile'}",
+                 f"--window-size={WINDOW[0]},{WINDOW[1]}"):
+        options.add_argument(flag)
+    service = Service(executable_path=shutil.which("chromedriver"),
+                      env={**os.environ, "TZ": "Asia/Ho_Chi_Minh"})
+    try:
+        browser = webdriver.Chrome(options=options, service=service)
+    except Exception as err:
+        pytest.fail(f"headless Chromium did not start ({err}); install it with: {INSTALL}")
+    try:
+        yield browser
+    finally:
+        browser.quit()
+
+
+async def until(driver: Any, check: Callable[[Any], Any], seconds: float = 5.0) -> Any:
+    """Wait (in a thread, so that the server goes on serving) until ``check`` holds."""
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    return await asyncio.to_thread(
+        WebDriverWait(driver, seconds, poll_frequency=0.05).until, check)
+
+
+async def press(driver: Any, key: str) -> None:
+    from selenium.webdriver.common.by import By
+
+    body = await asyncio.to_thread(driver.find_element, By.TAG_NAME, "body")
+    await asyncio.to_thread(body.send_keys, key)
+
+
+def current_step(driver: Any) -> str:
+    return driver.execute_script(
+        "var a = document.querySelector('#moves a[aria-current=step]');"
+        "return a ? a.textContent : '';")
+
+
+def board_loaded(driver: Any) -> bool:
+    return driver.execute_script(
+        "var i = document.getElementById('board'); return i.complete && i.naturalWidth > 0;")
+
+
+async def test_watching_a_game_in_a_browser(driver: Any, service: GameService, game: Game,
+                                            players: tuple[Player, Player],
+                                            web_settings: Settings, tmp_path: Path) -> None:
+    from selenium.webdriver.common.keys import Keys
+
+    app = make_app(service, web_settings)
+    async with TestServer(app, host="127.0.0.1") as server:
+        path = (await service.game_link(game.id) or "").removeprefix("https://games.example.org")
+        url = str(server.make_url(path))
+        played = [p.text for p in await service.played_moves(game.id)]
+        await asyncio.to_thread(driver.get, url)
+        await until(driver, board_loaded)
+        # the deadline in the viewer's time zone: 12:00 UTC is 7 PM in Ho Chi Minh City
+        deadline = driver.execute_script("return document.querySelector('#status time')"
+                                         ".textContent")
+        assert deadline == "Mar 5, 2026, 7:00 PM"
+        # stepping with the keyboard: each step is an address
+        await press(driver, Keys.HOME)
+        await until(driver, lambda d: d.current_url.endswith("?ply=0"))
+        await until(driver, board_loaded)
+        assert current_step(driver) == ""
+        await press(driver, Keys.ARROW_RIGHT)
+        await until(driver, lambda d: d.current_url.endswith("?ply=1"))
+        assert current_step(driver) == played[0]
+        await press(driver, Keys.ARROW_RIGHT)
+        await until(driver, lambda d: d.current_url.endswith("?ply=2"))
+        await press(driver, Keys.ARROW_LEFT)
+        await until(driver, lambda d: d.current_url.endswith("?ply=1"))
+        await press(driver, Keys.END)
+        await until(driver, lambda d: d.current_url == url)
+        assert current_step(driver) == played[1]
+        # the page follows the game: a move played through the service shows within 2 s
+        hub = app[SITE].hub
+        for _ in range(200):
+            if hub.viewers(game.id):
+                break
+            await asyncio.sleep(0.025)
+        assert hub.viewers(game.id) == 1
+        old_src = driver.execute_script("return document.getElementById('board').src")
+        started = time.monotonic()
+        text = await play(service, game.id, players[0])
+        await until(driver, lambda d: current_step(d) == text, seconds=2.0)
+        assert time.monotonic() - started < 2.0
+        await until(driver, lambda d: d.execute_script(
+            "return document.getElementById('board').src") != old_src)
+        await until(driver, board_loaded)
+        status = driver.execute_script("return document.getElementById('status').textContent")
+        assert status.startswith("bob@… (Black) to move, by ")
+        alt = driver.execute_script("return document.getElementById('board').alt")
+        assert alt.startswith(f"Clash of Command board at step 3 ({text}). White: ")
+        shot = tmp_path / "game-page.png"
+        assert await asyncio.to_thread(driver.save_screenshot, str(shot))
+        rect = driver.execute_script(
+            "var r = document.getElementById('board').getBoundingClientRect();"
+            "return [r.left, r.top, r.width, r.height, window.devicePixelRatio];")
+    image = Image.open(shot).convert("RGB")
+    viewport = driver.execute_script("return [window.innerWidth, window.innerHeight]")
+    assert image.size == tuple(viewport)
+    left, top, width, height, ratio = rect
+    assert ratio == 1 and 300 <= width <= 640 and height > width
+    board = image.crop((int(left), int(top), int(left + width), int(min(top + height,
+                                                                         image.height))))
+    colours = board.getcolors(maxcolors=1 << 16)
+    assert colours is None or len(colours) > 50  # a drawn board, not a blank box
+    assert board.convert("L").getextrema()[1] - board.convert("L").getextrema()[0] > 100
