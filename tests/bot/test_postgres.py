@@ -125,16 +125,27 @@ GAMES = 16
 PLIES = 16
 
 
-async def test_processes_racing_on_the_same_games_have_each_move_accepted_once(
-        postgres_server):
-    url = await postgres_server.create()
+async def _host_with_games(url: str, count: int, moved: bool = False,
+                           ) -> tuple[GameService, list[int]]:
+    """A service on ``url`` with ``count`` Clash of Command games of Alice and Bob (with
+    Alice's first move, if ``moved``); the games' ids."""
     service = await GameService.open(Settings(db_path=url))
     alice = await service.player("console", "alice", "Alice")
     bob = await service.player("console", "bob", "Bob")
     game_ids = []
-    for _ in range(GAMES):
+    for _ in range(count):
         made = await service.challenge(alice, "console:race", bob, variant="clash", side=0)
-        game_ids.append((await service.accept(bob, made.challenge.id)).game.id)
+        game = (await service.accept(bob, made.challenge.id)).game
+        if moved:
+            assert (await service.move(alice, game.id, (await service.legal_moves(game))[0])).ok
+        game_ids.append(game.id)
+    return service, game_ids
+
+
+async def test_processes_racing_on_the_same_games_have_each_move_accepted_once(
+        postgres_server):
+    url = await postgres_server.create()
+    service, game_ids = await _host_with_games(url, GAMES)
     children = [subprocess.Popen(
         [sys.executable, str(RACE_CHILD), url, str(seed), str(PLIES),
          ",".join(map(str, game_ids))], cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
@@ -159,12 +170,7 @@ async def test_processes_racing_on_the_same_games_have_each_move_accepted_once(
 
 async def test_deliverers_in_several_processes_send_each_notification_once(postgres_server):
     url = await postgres_server.create()
-    service = await GameService.open(Settings(db_path=url))
-    alice = await service.player("console", "alice", "Alice")
-    bob = await service.player("console", "bob", "Bob")
-    for _ in range(GAMES):
-        made = await service.challenge(alice, "console:post", bob, variant="clash", side=0)
-        await service.accept(bob, made.challenge.id)
+    service, _ = await _host_with_games(url, GAMES)
     async with service.db.snapshot() as s:
         queued = [r["id"] for r in await s.all("SELECT id FROM outbox")]
     children = [subprocess.Popen(
@@ -201,12 +207,7 @@ async def test_two_schedulers_queue_a_daily_digest_once(postgres_server):
 async def test_db_check_on_postgresql_replays_every_game_and_leaves_the_file_checks(
         postgres_server):
     url = await postgres_server.create()
-    service = await GameService.open(Settings(db_path=url))
-    alice = await service.player("console", "alice", "Alice")
-    bob = await service.player("console", "bob", "Bob")
-    made = await service.challenge(alice, "console:check", bob, variant="clash", side=0)
-    game = (await service.accept(bob, made.challenge.id)).game
-    assert (await service.move(alice, game.id, (await service.legal_moves(game))[0])).ok
+    service, _ = await _host_with_games(url, 1, moved=True)
     await service.close()
     lines: list[str] = []
     assert await dbcheck.check(url, lines.append) == 0
