@@ -23,16 +23,25 @@ the disk before it is acknowledged) and ``normal`` (it survives a crash of the p
 not of the machine). The processor time per move is given too: unlike the wall-clock
 figures, it hardly depends on what else the machine is doing.
 
-Run: ``.venv/bin/python bench/service.py [--seconds S] [--runs N] [--rate R] [--sync MODE]``
+With ``--db postgresql`` the same saturated workload runs on PostgreSQL too (a server of
+its own, started by `pgserver`, flushing every commit like ``full``), with 1, 10 and 100
+games spread over 1, 2 and 4 service processes on one database, each compared with
+SQLite's single process at 100 games measured in the same run (target: 4 processes on
+PostgreSQL at least twice that).
+
+Run: ``.venv/bin/python bench/service.py [--seconds S] [--runs N] [--rate R] [--sync MODE]
+[--db postgresql]``
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import multiprocessing
 import os
 import platform
 import random
+import sys
 import tempfile
 import time
 from collections import deque
@@ -111,9 +120,11 @@ class Games:
         return self.ready.popleft()
 
 
-async def _open(directory: Path, sync: str, scripts: list[list[str]],
+async def _open(directory: Path | str, sync: str, scripts: list[list[str]],
                 pool: int) -> tuple[GameService, Games]:
-    settings = Settings(db_path=directory / "bench.db", db_sync=sync)
+    # a folder holds a SQLite file; a postgresql:// URL is a database on the bench's server
+    target = directory if isinstance(directory, str) else directory / "bench.db"
+    settings = Settings(db_path=target, db_sync=sync)
     service = await GameService.open(settings)
     players = [await service.player("bench", f"player{k}") for k in range(8)]
     games = Games(service, players, scripts)
@@ -129,7 +140,7 @@ async def _move(service: GameService, players: tuple[Player, Player], game_id: i
 
 
 # --- the workloads ----------------------------------------------------------------------------
-async def saturated(directory: Path, sync: str, n_games: int, seconds: float,
+async def saturated(directory: Path | str, sync: str, n_games: int, seconds: float,
                     scripts: list[list[str]]) -> Run:
     service, games = await _open(directory, sync, scripts, pool=n_games + 20 + 100 * int(seconds))
     latencies: list[float] = []
@@ -152,7 +163,7 @@ async def saturated(directory: Path, sync: str, n_games: int, seconds: float,
     return Run(len(latencies), elapsed, latencies, cpu)
 
 
-async def paced(directory: Path, sync: str, n_games: int, seconds: float, rate: float,
+async def paced(directory: Path | str, sync: str, n_games: int, seconds: float, rate: float,
                 scripts: list[list[str]], seed: int) -> Run:
     service, games = await _open(directory, sync, scripts, pool=n_games + int(rate * seconds / 20))
     latencies: list[float] = []
@@ -225,8 +236,9 @@ def _median_run(runs: list[Run]) -> Run:
 
 
 async def measure(sync: str, seconds: float, runs: int, rate: float,
-                  scripts: list[list[str]]) -> bool:
-    """One table of figures for one ``synchronous`` setting; whether the target is met."""
+                  scripts: list[list[str]]) -> Run:
+    """One table of figures for one ``synchronous`` setting; the saturated run with 100
+    games (what PostgreSQL is compared with)."""
 
     async def median(make) -> Run:
         found = []
@@ -255,18 +267,87 @@ async def measure(sync: str, seconds: float, runs: int, rate: float,
         and steady.percentile(0.99) < TARGET_P99_MS
     print(f"  target with 100 games (≥ {TARGET_RATE:g} moves/s, p99 < {TARGET_P99_MS:g} ms at "
           f"{rate:g} moves/s): {'met' if ok else 'NOT met'}\n")
-    return ok
+    return best
 
 
-async def main(seconds: float, runs: int, rate: float, modes: Sequence[str]) -> None:
+# --- PostgreSQL, one or several processes -----------------------------------------------------
+PROCESS_COUNTS = (1, 2, 4)
+
+
+def _saturated_process(url: str, n_games: int, seconds: float, start_at: float) -> Run:
+    """One service process of a PostgreSQL run: its own share of the games, started at the
+    same moment as the others."""
+    scripts = random_games(60, seed=int(start_at * 1000) % 9973 + n_games)
+    time.sleep(max(0.0, start_at - time.time()))
+    return asyncio.run(saturated(url, "full", n_games, seconds, scripts))
+
+
+def _processes(url: str, n_games: int, n_processes: int, seconds: float) -> Run:
+    """``n_games`` saturated clients spread over ``n_processes`` processes on one database."""
+    context = multiprocessing.get_context("spawn")
+    start_at = time.time() + 4.0 + n_processes  # every process has imported by then
+    shares = [n_games // n_processes + (k < n_games % n_processes) for k in range(n_processes)]
+    with context.Pool(n_processes) as pool:
+        runs = pool.starmap(_saturated_process,
+                            [(url, share, seconds, start_at) for share in shares if share])
+    return Run(sum(r.moves for r in runs), max(r.seconds for r in runs),
+               [t for r in runs for t in r.latencies], sum(r.cpu for r in runs))
+
+
+async def measure_postgres(server, seconds: float, runs: int, sqlite_best: Run | None,
+                           ) -> None:
+    """Saturated moves/s on one PostgreSQL database, by games and by service processes."""
+    print("PostgreSQL (pgserver, fsync on, one database per run), saturated")
+    print(f"  {'games':>5}  {'processes':>9} {'moves/s':>8} {'× SQLite':>9} "
+          f"{'p50 ms':>8} {'p99 ms':>8} {'CPU ms/move':>12}")
+    best = None
+    for n in GAME_COUNTS:
+        for p in PROCESS_COUNTS:
+            if p > n:  # a process without a game of its own would measure nothing
+                continue
+            found = []
+            for _ in range(runs):
+                url = await server.create()
+                found.append(await asyncio.to_thread(_processes, url, n, p, seconds))
+                await server.drop(url)
+            run = _median_run(found)
+            ratio = run.rate / sqlite_best.rate if sqlite_best else float("nan")
+            print(f"  {n:>5}  {p:>9} {run.rate:8.0f} {ratio:9.2f} {run.percentile(0.5):8.2f} "
+                  f"{run.percentile(0.99):8.2f} {run.cpu / max(run.moves, 1) * 1000:12.2f}")
+            if n == 100 and p == 4:
+                best = run
+    if best is not None and sqlite_best is not None:
+        ok = best.rate >= 2 * sqlite_best.rate
+        print(f"  target (4 processes, 100 games, ≥ 2× SQLite's {sqlite_best.rate:.0f} "
+              f"moves/s in one process): {'met' if ok else 'NOT met'}\n")
+
+
+def _local_postgres():
+    """The tests' pgserver helper, durable (the bench measures flushed commits)."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "bot"))
+    from local_postgres import LocalPostgres
+
+    return LocalPostgres(durable=True)
+
+
+async def main(seconds: float, runs: int, rate: float, modes: Sequence[str],
+               databases: Sequence[str] = ("sqlite",)) -> None:
     print(f"commandpost game service — Clash of Command, one SQLite file in WAL mode, "
           f"{seconds:g} s per run, median of {runs} runs")
     print(f"{platform.python_implementation()} {platform.python_version()} on "
           f"{platform.machine()}, {os.cpu_count()} CPUs, load average "
           f"{os.getloadavg()[0]:.1f}; rendering excluded; moves chosen beforehand\n")
     scripts = random_games(300, seed=1)
+    sqlite_best = None
     for sync in modes:
-        await measure(sync, seconds, runs, rate, scripts)
+        best = await measure(sync, seconds, runs, rate, scripts)
+        sqlite_best = sqlite_best or best  # the first setting measured: full by default
+    if "postgresql" in databases:
+        server = _local_postgres()
+        try:
+            await measure_postgres(server, seconds, runs, sqlite_best)
+        finally:
+            server.stop()
 
 
 def _row(n: int, workload: str, run: Run, floor: Run) -> None:
@@ -282,5 +363,9 @@ if __name__ == "__main__":
     parser.add_argument("--rate", type=float, default=TARGET_RATE, help="paced arrival rate")
     parser.add_argument("--sync", choices=("full", "normal"), action="append",
                         help="SQLite synchronous setting (COMMANDPOST_DB_SYNC); default: both")
+    parser.add_argument("--db", choices=("sqlite", "postgresql"), action="append",
+                        help="postgresql: also PostgreSQL (its own pgserver) with 1, 2 and 4 "
+                             "service processes, beside SQLite; default: SQLite only")
     args = parser.parse_args()
-    asyncio.run(main(args.seconds, args.runs, args.rate, args.sync or ("full", "normal")))
+    asyncio.run(main(args.seconds, args.runs, args.rate, args.sync or ("full", "normal"),
+                     args.db or ("sqlite",)))

@@ -8,6 +8,7 @@
 * ``commandpost render VARIANT [POSITION] -o FILE`` and ``commandpost gallery DIR`` —
   board pictures.
 * ``commandpost diagrams docs/rules`` — the pictures of the rules documents.
+* ``commandpost db copy SQLITE_FILE postgresql://…`` — move a host's data to PostgreSQL.
 * ``commandpost outbox`` — undelivered notifications: list, retry, drop, prune.
 * ``commandpost web`` — the game pages in a browser (`bot.web`).
 """
@@ -25,7 +26,7 @@ COMMANDS = {
     "discord": "bot.discord_bot.app",
     "render": "bot.render_cli",
     "gallery": "bot.render_cli:gallery_main",
-    "db": "bot.dbcheck",
+    "db": "bot.db_copy",  # `db copy` there; `db check` handed on to bot.dbcheck
     "diagrams": "bot.rules_diagrams:diagrams_main",
     "outbox": "bot.outbox_cli",
     "web": "bot.web.runner",

@@ -293,7 +293,7 @@ class ChallengeDesk:
         now = self.now()
         async with self.db.transaction() as s:
             rows = await s.all(Challenge.CHALLENGE_SQL + " WHERE c.status = 'open' "
-                               "AND c.expires_at <= ?", (now,))
+                               "AND c.expires_at <= ?" + s.claim("c"), (now,))
             for row in rows:
                 await self._expire(s, Challenge.from_row(row), now)
         return len(rows)

@@ -39,7 +39,9 @@ variable.
 | ``COMMANDPOST_WEB_PORT``             | ``web_port``             | ``8080``           |
 | ``COMMANDPOST_WEB_RATE_LIMIT``       | ``web_rate_limit``       | ``300`` (per min.) |
 
-Relative paths are taken from the working directory. The e-mail gateway
+Relative paths are taken from the working directory. ``COMMANDPOST_DB`` may instead be a
+``postgresql://user:password@host/database`` URL: the service then keeps its state in that
+PostgreSQL database (`bot.storage_postgres`), which several processes may share. The e-mail gateway
 (`bot.email_gateway`) runs when ``COMMANDPOST_EMAIL_ADDRESS`` is set; ``email_relay_tls`` is
 ``auto`` (STARTTLS when the relay offers it), ``starttls`` (required), ``tls`` (implicit
 TLS, usually port 465) or ``none``. The web pages (`bot.web`) run beside the bot when
@@ -68,7 +70,9 @@ class ConfigError(ValueError):
 class Settings:
     """Everything the host can configure; each field names its environment variable."""
 
-    db_path: Path = field(default=Path("commandpost.db"), metadata={"env": "COMMANDPOST_DB"})
+    # a file (SQLite), or a postgresql://user:password@host/database URL (PostgreSQL)
+    db_path: Path | str = field(default=Path("commandpost.db"),
+                                metadata={"env": "COMMANDPOST_DB"})
     # "full": every accepted move is on disk before it is acknowledged (survives power loss);
     # "normal": it survives a crash of the process but not of the machine, and is faster.
     db_sync: str = field(default="full", metadata={"env": "COMMANDPOST_DB_SYNC"})
@@ -182,6 +186,8 @@ class Settings:
 
 
 def _convert(name: str, raw: str, default: object) -> object:
+    if name == "COMMANDPOST_DB" and raw.startswith(("postgresql://", "postgres://")):
+        return raw  # a PostgreSQL server's URL, not a file (a Path would fold its "//")
     if isinstance(default, Path):
         return Path(raw).expanduser()
     if isinstance(default, int):
@@ -200,8 +206,15 @@ def _convert(name: str, raw: str, default: object) -> object:
 
 def add_db_option(parser: argparse.ArgumentParser) -> None:
     """The ``--db FILE`` option every command that opens the database shares."""
-    parser.add_argument("--db", type=Path, help="database file (default: $COMMANDPOST_DB or "
-                                                "commandpost.db)")
+    parser.add_argument("--db", type=db_target,
+                        help="database file or postgresql:// URL (default: $COMMANDPOST_DB or "
+                             "commandpost.db)")
+
+
+def db_target(text: str) -> Path | str:
+    """A ``--db`` value: a PostgreSQL URL stays text (a `Path` would fold its ``//`` and
+    name a file instead), anything else is a file's path."""
+    return text if text.startswith(("postgresql://", "postgres://")) else Path(text)
 
 
 def settings_for(args: argparse.Namespace) -> Settings:

@@ -297,8 +297,8 @@ def run(settings: Settings, name: str, lines: Callable[[str], str] = input) -> i
 def _session(runner: asyncio.Runner, service: GameService, settings: Settings, name: str,
              lines: Callable[[str], str]) -> int:
     console = Console(service, settings, bold=sys.stdout.isatty())
-    print(f"commandpost console on {settings.db_path}. Type `help` for the commands, "
-          f"`as NAME` to choose who is typing, `quit` to leave.")
+    print(f"commandpost console on {redact.redact_url(settings.db_path)}. Type `help` for the "
+          f"commands, `as NAME` to choose who is typing, `quit` to leave.")
     warm_up(settings.theme)
     runner.run(console.switch(name))
     runner.run(console.run_line("games"))

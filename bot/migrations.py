@@ -11,11 +11,14 @@ from typing import NamedTuple
 
 
 class Migration(NamedTuple):
-    """One step of the schema: its version number, what it does, its statements."""
+    """One step of the schema: its version number, what it does, its statements (written
+    for SQLite; `bot.storage_postgres.postgres_ddl` rewrites them for PostgreSQL unless the
+    step gives PostgreSQL's own statements, where the two must differ)."""
 
     version: int
     description: str
     statements: tuple[str, ...]
+    postgres: tuple[str, ...] | None = None
 
 
 INITIAL = Migration(1, "players, challenges, games, moves, outbox, ratings, vacations", (
@@ -205,6 +208,12 @@ WATCH_TOKENS = Migration(11, "watch tokens: the secret of each game's web page",
         created_at REAL NOT NULL)""",
 ))
 
+OUTBOX_CLAIMS = Migration(12, "outbox claims: a deliverer's lease on what it is sending", (
+    # set (on a database several processes share) while one deliverer sends the
+    # notification: the others skip it until then; NULL: nobody is sending it
+    "ALTER TABLE outbox ADD COLUMN claimed_until REAL",
+))
+
 CORRESPONDENCE = Migration(13, "private notes, conditional moves and clock choices", (
     """CREATE TABLE game_notes (
         id INTEGER PRIMARY KEY,
@@ -232,4 +241,4 @@ CORRESPONDENCE = Migration(13, "private notes, conditional moves and clock choic
 
 MIGRATIONS: tuple[Migration, ...] = (INITIAL, EMAIL_TOKENS, SERVERS, DELIVERY, MAIL_LEDGER,
                                       TRANSPORT_POSTS, IMPORT_CHALLENGES, WATCH_TOKENS,
-                                      CORRESPONDENCE)
+                                      OUTBOX_CLAIMS, CORRESPONDENCE)

@@ -20,6 +20,14 @@ try) lives in the row, so a restart continues it. When a notification is given u
 is kept as failed with the reason, and when it was a player's news of a game, the game
 says so where the opponent and the place can see it (`tell_unreachable`).
 
+Several deliverers of one transport (processes on one PostgreSQL database) share the work:
+each takes a notification before sending it (`claim`: its row locked ``FOR UPDATE SKIP
+LOCKED`` while a lease, ``claimed_until``, is written), and the others skip it while the
+lease lasts, so each is sent once. A deliverer killed mid-send leaves its lease to run out
+(`LEASE`); then another sends that notification, as a restart would. On SQLite one process
+delivers a transport's rows, so nothing is leased and a restart sends the one in flight at
+once.
+
 What the clock does then: it keeps running. A player is "unreachable" when one
 transport refuses to deliver to them, which does not prove they cannot see the game (the
 thread, the web page); pausing the clock would let anyone stall a game by closing their
@@ -50,6 +58,7 @@ JITTER = 0.2  # each wait is stretched or shrunk at random by up to this share
 KEEP_DELIVERED = 7 * DAY  # delivered rows older than this are pruned
 LANES_AT_ONCE = 256  # sends in flight at the same time, per transport
 PER_DESTINATION = 4  # sends in flight to one destination: a slow one holds only these
+LEASE = 120.0  # seconds a claimed notification is left to its deliverer (longer than a send)
 UNREACHABLE = "unreachable"
 HOW = {"discord": "on Discord", "email": "by mail", "console": "on the console"}
 
@@ -62,7 +71,11 @@ HEADS_SQL = f"""{SELECT} WHERE o.id IN (
                     SELECT MIN(id) FROM outbox WHERE transport = ? AND delivered_at IS NULL
                     AND failed_at IS NULL GROUP BY lane)
                 AND (o.next_attempt_at IS NULL OR o.next_attempt_at <= ?)
+                AND (o.claimed_until IS NULL OR o.claimed_until <= ?)
                 ORDER BY o.id LIMIT ?"""
+CLAIM_SQL = f"""{SELECT} WHERE o.id = ? AND {WAITING}
+                AND (o.next_attempt_at IS NULL OR o.next_attempt_at <= ?)
+                AND (o.claimed_until IS NULL OR o.claimed_until <= ?)"""
 LANE_HEAD_SQL = f"""{SELECT} WHERE o.transport = ? AND o.lane = ? AND {WAITING}
                     ORDER BY o.id LIMIT 1"""
 
@@ -109,8 +122,50 @@ async def due_heads(db: Database, transport: str, now: float, limit: int = 1000,
                     ) -> list[Notification]:
     """The first notification of each lane of ``transport``, where it is due."""
     async with db.snapshot() as s:
-        rows = await s.all(HEADS_SQL, (transport, now, limit))
+        rows = await s.all(HEADS_SQL, (transport, now, now, limit))
     return [Notification.from_row(r) for r in rows]
+
+
+async def claim_heads(db: Database, transport: str, now: float, limit: int = 1000,
+                      ) -> list[Notification]:
+    """The due lane heads of ``transport`` (`due_heads`), taken for sending: on a database
+    several processes share, rows another deliverer is claiming are skipped and the ones
+    returned are leased to this one (`LEASE`)."""
+    if not db.shared:
+        return await due_heads(db, transport, now, limit)
+    async with db.transaction() as s:
+        rows = await s.all(HEADS_SQL + s.claim("o"), (transport, now, now, limit))
+        await _lease(s, [r["id"] for r in rows], now + LEASE)
+    return [Notification.from_row(r) for r in rows]
+
+
+async def release(db: Database, notes: list[Notification]) -> None:
+    """Give back claimed notifications unsent (their lane was busy here after all)."""
+    if notes and db.shared:
+        async with db.transaction() as s:
+            await _lease(s, [n.id for n in notes], None)
+
+
+async def _lease(s: Session, ids: list[int], until: float | None) -> None:
+    if ids:
+        marks = ", ".join("?" for _ in ids)
+        await s.execute(f"UPDATE outbox SET claimed_until = ? WHERE id IN ({marks})",
+                        (until, *ids))
+
+
+async def claim(db: Database, note: Notification, now: float) -> Notification | None:
+    """Take a notification for sending: it as it is now, or None when it is no longer this
+    deliverer's to send (another one holds it, sent it or put it off since it was read).
+    Only a database several processes share needs the lease; on SQLite this deliverer is
+    the only one."""
+    if not db.shared:
+        return note
+    async with db.transaction() as s:
+        row = await s.one(CLAIM_SQL + s.claim("o"), (note.id, now, now))
+        if row is None:
+            return None
+        await _lease(s, [note.id], now + LEASE)
+    return Notification.from_row(row)
 
 
 async def mark_delivered(db: Database, ids: list[int], now: float) -> None:
@@ -147,7 +202,8 @@ async def record_failure(db: Database, note: Notification, failure: DeliveryFail
                             (attempts, failure.reason, now, note.id))
             await tell_unreachable(s, note, failure.reason, now)
         else:
-            await s.execute("UPDATE outbox SET attempts = ?, failure = ?, next_attempt_at = ? "
+            await s.execute("UPDATE outbox SET attempts = ?, failure = ?, next_attempt_at = ?, "
+                            "claimed_until = NULL "
                             "WHERE id = ?", (attempts, failure.reason,
                                              now + retry_delay(attempts, rng,
                                                                failure.retry_after), note.id))
@@ -256,17 +312,21 @@ class Courier:
             self._rescan = True
             while self._rescan:
                 self._rescan = False
-                for head in await due_heads(self.db, self.transport, self.now()):
+                busy = []
+                for head in await claim_heads(self.db, self.transport, self.now()):
                     if head.lane in self._busy:
                         self._again.add(head.lane)
+                        busy.append(head)  # its task claims it when it comes to it
                     else:
                         task = asyncio.create_task(self._work_lane(head))
                         self._busy[head.lane] = task
                         started.append(task)
+                await release(self.db, busy)
         return started
 
     async def _work_lane(self, head: Notification) -> int:
-        """Send a lane's notifications in order until it is empty or must wait."""
+        """Send a lane's notifications in order until it is empty or must wait; ``head``
+        is claimed already, each next one is claimed before it is sent."""
         sent = 0
         lane = head.lane
         try:
@@ -275,12 +335,12 @@ class Courier:
             while note is not None:
                 async with self._destination(destination), self._slots:
                     sent += await self._try(note)
-                note = await self._next_in_lane(lane)
+                note = await self._take_next(lane)
                 if note is None and lane in self._again:
                     # news came while this lane was busy (a pass skipped it): look again;
                     # no await between this check and leaving, so none is stranded
                     self._again.discard(lane)
-                    note = await self._next_in_lane(lane)
+                    note = await self._take_next(lane)
         finally:
             del self._busy[lane]
             self._again.discard(lane)
@@ -307,6 +367,12 @@ class Courier:
             return False
         await mark_delivered(self.db, [note.id], self.now())
         return True
+
+    async def _take_next(self, lane: str) -> Notification | None:
+        """The lane's next due notification, claimed; None when there is none or another
+        deliverer has taken the lane (it sends the rest, in order)."""
+        note = await self._next_in_lane(lane)
+        return None if note is None else await claim(self.db, note, self.now())
 
     async def _next_in_lane(self, lane: str) -> Notification | None:
         """The lane's next notification if it is due (a failed try leaves it waiting)."""

@@ -13,11 +13,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-from pathlib import Path
 
 from . import outbox
 from .clock import DAY, format_time
-from .config import ConfigError, Settings, add_db_option, settings_for
+from .config import ConfigError, Settings, add_db_option, db_target, settings_for
 from .model import Notification
 from .service import GameService
 from .storage import StorageError
@@ -83,8 +82,9 @@ def parser() -> argparse.ArgumentParser:
     prune.add_argument("--days", type=float, default=outbox.KEEP_DELIVERED / DAY,
                        help="keep those delivered within this many days (default: 7)")
     for action in (retry, drop, prune):  # --db before or after the action's name
-        action.add_argument("--db", type=Path, default=argparse.SUPPRESS,
-                            help="database file (default: $COMMANDPOST_DB or commandpost.db)")
+        action.add_argument("--db", type=db_target, default=argparse.SUPPRESS,
+                            help="database file or postgresql:// URL (default: "
+                                 "$COMMANDPOST_DB or commandpost.db)")
     return p
 
 

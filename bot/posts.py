@@ -82,12 +82,16 @@ class Posts:
         now = self.now()
         sent = 0
         async with self.db.transaction() as s:
+            # claimed like the scheduler's other work: a second scheduler skips the players
+            # this one holds, and reads their last digest (a statement of its own, so it
+            # sees what this one committed) only once they are free
             players = await s.all(
-                "SELECT p.id, p.transport, t.value AS last FROM players p "
-                "LEFT JOIN transport_state t ON t.key = 'digest:' || p.id "
-                "WHERE json_extract(p.preferences, '$.digest') = 1")
+                "SELECT p.id, p.transport FROM players p "
+                "WHERE json_extract(p.preferences, '$.digest') = 1" + s.claim("p"))
             for p in players:
-                if p["last"] is not None and float(p["last"]) > now - DAY:
+                last = await s.one("SELECT value FROM transport_state WHERE key = ?",
+                                   (f"digest:{p['id']}",))
+                if last is not None and float(last["value"]) > now - DAY:
                     continue
                 rows = await s.all(
                     Game.GAME_SQL + " WHERE g.status = 'active' AND "

@@ -20,6 +20,16 @@ TOKEN = re.compile(r"(?<![0-9A-Fa-f])[0-9A-Fa-f]{20}(?![0-9A-Fa-f])")
 REDACTED = "[key]"
 
 
+# the password of a database URL (postgresql://user:password@host/... or ?password=...)
+URL_PASSWORD = re.compile(r"(?<=://)([^:/@\s]*):[^@/\s]*@")
+QUERY_PASSWORD = re.compile(r"([?&]password=)[^&\s]*")
+
+
+def redact_url(target: object) -> str:
+    """A database file or URL as it may be shown: a URL's password replaced by ``***``."""
+    return QUERY_PASSWORD.sub(r"\1***", URL_PASSWORD.sub(r"\1:***@", str(target)))
+
+
 def redact(text: str) -> str:
     """``text`` with every game token replaced by ``[key]``."""
     return TOKEN.sub(REDACTED, text)

@@ -337,6 +337,7 @@ class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Room
                     turn: bool = False) -> Game | Refusal:
         """The game, if ``sender`` may act in it now; the refusal otherwise. A game whose
         deadline has passed is lost on time here and then refused as over."""
+        await s.lock_game(game_id)  # another process's change to it waits for this one
         game = await self._game(s, game_id)
         if game is None:
             return Refusal(Reason.NO_SUCH_GAME, f"There is no game #{game_id}.")
@@ -773,7 +774,7 @@ class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Room
         now = self.now()
         async with self.db.transaction() as s:
             rows = await s.all(Game.GAME_SQL + " WHERE g.status = 'active' AND g.deadline <= ? "
-                               "ORDER BY g.deadline", (now,))
+                               "ORDER BY g.deadline" + s.claim("g"), (now,))
             for row in rows:
                 await self._lose_on_time(s, Game.from_row(row))
         return len(rows)
@@ -782,7 +783,8 @@ class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Room
         now = self.now()
         async with self.db.transaction() as s:
             rows = await s.all(Game.GAME_SQL + " WHERE g.status = 'active' "
-                               "AND g.reminder_due <= ? AND g.deadline > ?", (now, now))
+                               "AND g.reminder_due <= ? AND g.deadline > ?" + s.claim("g"),
+                               (now, now))
             for row in rows:
                 game = Game.from_row(row)
                 rules = get_variant(game.variant)

@@ -39,7 +39,7 @@ class Standings:
                 "INSERT INTO ratings (player_id, variant, rating, deviation, volatility, games, "
                 "updated_at) VALUES (?, ?, ?, ?, ?, 1, ?) ON CONFLICT (player_id, variant) "
                 "DO UPDATE SET rating = excluded.rating, deviation = excluded.deviation, "
-                "volatility = excluded.volatility, games = games + 1, "
+                "volatility = excluded.volatility, games = ratings.games + 1, "
                 "updated_at = excluded.updated_at",
                 (player_id, game.variant, rating.rating, rating.deviation, rating.volatility,
                  now))

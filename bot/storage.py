@@ -6,8 +6,8 @@ be read by column name.
 writer connection (transactions are serialised by an asyncio lock and begin IMMEDIATE, so
 another process writing the same file waits for its turn; those that queue up are committed
 together) and one reader connection that sees only committed data. Another driver
-(PostgreSQL) would implement the same three methods; the SQL of the service sticks to what
-both understand.
+(PostgreSQL, `bot.storage_postgres`, chosen by a ``postgresql://`` URL) implements the same
+methods; the SQL of the service sticks to what both understand.
 
 The schema is versioned: `MIGRATIONS` lists the steps in order, the ``schema_migrations``
 table records which were applied, and `open_database` applies the missing ones in one
@@ -18,6 +18,7 @@ upgrade leaves it as it was.
 from __future__ import annotations
 
 import asyncio
+import re
 import sqlite3
 import struct
 import time
@@ -102,9 +103,21 @@ class Session(Protocol):
     async def all(self, sql: str, params: Params = ()) -> list[Row]:
         """Every row of a query."""
 
+    async def lock_game(self, game_id: int) -> None:
+        """Hold the game's row for the rest of the transaction (other processes changing
+        it wait); call it before reading a game that the transaction may change."""
+
+    def claim(self, table: str) -> str:
+        """The suffix of a query taking due work from ``table`` (its alias): the rows it
+        returns are this transaction's, and rows another process holds are skipped."""
+
 
 class Database(Protocol):
     """Where the service keeps its state."""
+
+    # whether several service processes may use it at once (PostgreSQL): work that one of
+    # them takes for a while (a notification being sent) is then leased in the database
+    shared: bool
 
     def transaction(self) -> Any:
         """``async with db.transaction() as s``: all or nothing, committed on exit."""
@@ -140,9 +153,17 @@ class _SqliteSession:
     async def all(self, sql: str, params: Params = ()) -> list[Row]:
         return list(await self.connection.execute_fetchall(sql, params))
 
+    async def lock_game(self, game_id: int) -> None:
+        """Nothing to do: a write transaction holds the file's one writer lock."""
+
+    def claim(self, table: str) -> str:
+        return ""  # the writer is serialised: every row of a transaction is its own
+
 
 class SqliteDatabase:
     """The SQLite driver: one file, WAL, a serialised writer and a reader."""
+
+    shared = False  # one service process per file (each transport delivers its own rows)
 
     def __init__(self, path: Path, writer: aiosqlite.Connection,
                  reader: aiosqlite.Connection) -> None:
@@ -276,10 +297,20 @@ async def _connect(path: Path, sync: str,
 async def open_database(path: Path | str, sync: str = "full",
                         migrations: Sequence[Migration] = MIGRATIONS,
                         now: Any = time.time, check: bool = True,
-                        busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> SqliteDatabase:
+                        busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> Any:
     """Open (or create) the database file, check it (``PRAGMA quick_check``, unless
     ``check`` is False) and bring its schema up to date. Every failure is a
-    `StorageError` naming the file, and leaves no connection open."""
+    `StorageError` naming the file, and leaves no connection open. A ``postgresql://``
+    URL opens that server instead (`bot.storage_postgres`)."""
+    if isinstance(path, str) and path.startswith(("postgresql://", "postgres://")):
+        from .storage_postgres import open_postgres  # asyncpg only when it is used
+
+        return await open_postgres(path, migrations, now)
+    if re.match(r"postgres(ql)?:/[^/]", str(path)):
+        # a URL that went through Path() lost a slash: a new empty file there would hide
+        # every row of the server behind a quiet "nothing found"
+        raise StorageError(f"cannot open the database {str(path)!r}: it looks like a "
+                           f"PostgreSQL URL that lost a slash; give it as postgresql://...")
     path = Path(path)
     try:
         if path.parent != Path(""):
@@ -400,11 +431,24 @@ async def integrity_check(db: SqliteDatabase) -> list[str]:
     return [] if problems == ["ok"] else problems
 
 
-async def _migrate(connection: aiosqlite.Connection, migrations: Sequence[Migration],
-                   now: Any) -> None:
+def check_order(migrations: Sequence[Migration]) -> None:
+    """Migrations must be numbered in increasing order, each number once."""
     versions = [m.version for m in migrations]
     if versions != sorted(set(versions)):
         raise StorageError("migrations must have increasing, distinct version numbers")
+
+
+def refuse_newer(current: int, migrations: Sequence[Migration]) -> None:
+    """A database upgraded by a newer commandpost is not touched by this one."""
+    latest = migrations[-1].version if migrations else 0
+    if current > latest:
+        raise StorageError(f"the database has schema version {current}, newer than this "
+                           f"commandpost knows ({latest}); upgrade commandpost")
+
+
+async def _migrate(connection: aiosqlite.Connection, migrations: Sequence[Migration],
+                   now: Any) -> None:
+    check_order(migrations)
     await connection.execute("BEGIN IMMEDIATE")
     try:
         await connection.execute(
@@ -412,10 +456,7 @@ async def _migrate(connection: aiosqlite.Connection, migrations: Sequence[Migrat
             " version INTEGER PRIMARY KEY, description TEXT NOT NULL, applied_at REAL NOT NULL)")
         rows = await connection.execute_fetchall("SELECT MAX(version) FROM schema_migrations")
         current = int(list(rows)[0][0] or 0)
-        latest = versions[-1] if versions else 0
-        if current > latest:
-            raise StorageError(f"the database has schema version {current}, newer than this "
-                               f"commandpost knows ({latest}); upgrade commandpost")
+        refuse_newer(current, migrations)
         for migration in migrations:
             if migration.version <= current:
                 continue

@@ -155,7 +155,8 @@ class Vacations:
     async def process_vacations(self) -> int:
         now = self.now()
         async with self.db.transaction() as s:
-            rows = await s.all("SELECT * FROM players WHERE vacation_until <= ?", (now,))
+            rows = await s.all("SELECT * FROM players WHERE vacation_until <= ?"
+                               + s.claim("players"), (now,))
             for row in rows:
                 player = Player.from_row(row)
                 assert player.vacation_until is not None

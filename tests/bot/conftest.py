@@ -1,10 +1,18 @@
 """Shared fixtures for the service tests: a clock moved by hand, a service on a real
-SQLite file in a temporary directory, players and a way to start games."""
+database, players and a way to start games.
+
+Every test that uses the service runs twice: on a SQLite file in a temporary directory
+(``[sqlite]``) and on its own database of a real PostgreSQL server (``[postgresql]``, one
+server per test run, see `local_postgres`). A test about SQLite itself (its file, its
+locking) is marked ``@pytest.mark.sqlite_only``, and so is a long test bound by the engine
+whose storage another test covers on both drivers (its ``reason`` says which), to keep the
+run short."""
 
 from __future__ import annotations
 
 import random
-from collections.abc import AsyncIterator, Awaitable, Callable
+import sys
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -18,6 +26,13 @@ from bot.service import GameService
 from engine import IllegalMoveError, Move, Outcome, Position, Step, Variant
 from engine.clash import ClashOfCommand
 
+HERE = str(Path(__file__).resolve().parent)
+if HERE not in sys.path:  # tests/ is not a package: the helper module next to this one
+    sys.path.insert(0, HERE)
+
+from local_postgres import LocalPostgres  # noqa: E402
+
+DRIVERS = ("sqlite", "postgresql")
 START = datetime(2026, 3, 2, 12, 0, tzinfo=UTC).timestamp()  # a Monday, mid-year
 PLACE = "console:test"
 
@@ -40,9 +55,41 @@ def clock() -> ManualClock:
     return ManualClock()
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "sqlite_only(reason): runs on the SQLite driver only")
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """Each test on a database runs on both drivers (SQLite only when marked so)."""
+    if "db_target" not in metafunc.fixturenames:
+        return
+    only_sqlite = metafunc.definition.get_closest_marker("sqlite_only") is not None
+    metafunc.parametrize("db_target", DRIVERS[:1] if only_sqlite else DRIVERS, indirect=True)
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[LocalPostgres]:
+    """One PostgreSQL server for the whole run, started when a test first needs it."""
+    server = LocalPostgres()
+    yield server
+    server.stop()
+
+
 @pytest.fixture
-def settings(tmp_path: Path) -> Settings:
-    return Settings(db_path=tmp_path / "games.db", vacation_days=10, challenge_days=7,
+async def db_target(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Path | str]:
+    """Where the test's database is: a SQLite file, or a fresh PostgreSQL database's URL."""
+    if request.param == "sqlite":
+        yield tmp_path / "games.db"
+        return
+    server: LocalPostgres = request.getfixturevalue("postgres_server")
+    url = await server.create()
+    yield url
+    await server.drop(url)
+
+
+@pytest.fixture
+def settings(tmp_path: Path, db_target: Path | str) -> Settings:
+    return Settings(db_path=db_target, vacation_days=10, challenge_days=7,
                     pictures_dir=tmp_path / "boards")
 
 

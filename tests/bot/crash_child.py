@@ -25,7 +25,8 @@ PLACE = "console:crash"
 
 async def main(database: str, acks: str, seed: int, received: str | None = None) -> None:
     rng = random.Random(seed)
-    service = await GameService.open(Settings(db_path=Path(database)), rng=rng)
+    target = database if database.startswith("postgresql://") else Path(database)
+    service = await GameService.open(Settings(db_path=target), rng=rng)
     players = [await service.player("console", name) for name in ("alice", "bob", "carol")]
     out = os.open(acks, os.O_WRONLY | os.O_APPEND | os.O_CREAT)
     inbox = os.open(received, os.O_WRONLY | os.O_APPEND | os.O_CREAT) if received else None

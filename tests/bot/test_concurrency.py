@@ -14,6 +14,7 @@ import pytest
 
 from bot.results import Reason
 from bot.service import GameService
+from bot.storage import SqliteDatabase
 
 
 @pytest.fixture
@@ -105,5 +106,6 @@ async def test_many_games_played_at_once_by_two_services_stay_sound(service, oth
     for g in games:
         assert await service.verify(g.id) == []
         assert len(await other.played_moves(g.id)) == accepted[g.id]
-    async with service.db.snapshot() as s:
-        assert (await s.one("PRAGMA integrity_check"))[0] == "ok"
+    if isinstance(service.db, SqliteDatabase):  # the file itself is sound too
+        async with service.db.snapshot() as s:
+            assert (await s.one("PRAGMA integrity_check"))[0] == "ok"

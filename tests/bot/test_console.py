@@ -192,6 +192,7 @@ def test_commandpost_without_arguments_runs_the_console_on_the_configured_databa
     assert "#1 alice → bob: Clash of Command" in again.stdout
 
 
+@pytest.mark.sqlite_only(reason="engine-bound; its storage runs on both in test_games.py")
 @pytest.mark.parametrize("variant", [v.name for v in all_variants()])
 async def test_a_whole_game_of_every_variant_is_challenged_played_and_finished(
         session, service, variant):

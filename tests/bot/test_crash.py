@@ -13,7 +13,9 @@ import time
 from collections import Counter
 from pathlib import Path
 
+from bot import outbox
 from bot.service import GameService
+from bot.storage import SqliteDatabase
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
@@ -27,7 +29,7 @@ def _acks(path: Path) -> list[tuple[int, int, str]]:
     return [(int(g), int(p), t) for g, p, t in (line.split(" ", 2) for line in lines)]
 
 
-def _run_and_kill(database: Path, acks: Path, seed: int, rng: random.Random,
+def _run_and_kill(database: Path | str, acks: Path, seed: int, rng: random.Random,
                   *received: Path) -> None:
     before = len(_acks(acks))
     child = subprocess.Popen(
@@ -57,8 +59,9 @@ async def test_moves_survive_a_process_killed_at_random_moments(tmp_path, settin
 
     service = await GameService.open(settings)
     try:
-        async with service.db.snapshot() as s:
-            assert (await s.one("PRAGMA integrity_check"))[0] == "ok"
+        if isinstance(service.db, SqliteDatabase):  # the file itself is sound too
+            async with service.db.snapshot() as s:
+                assert (await s.one("PRAGMA integrity_check"))[0] == "ok"
         stored = {}
         games = await service.games(None, "console:crash") + await service.games(
             None, "console:crash", active=False)
@@ -97,7 +100,9 @@ async def test_a_kill_between_stored_and_delivered_loses_no_notification(tmp_pat
     acks, received = tmp_path / "acks.txt", tmp_path / "received.txt"
     for round_number in range(4):
         _run_and_kill(settings.db_path, acks, round_number, rng, received)
-    service = await GameService.open(settings)
+    # on PostgreSQL the one in flight at a kill is leased to the killed deliverer: it goes
+    # out once the lease has run out (on SQLite at once)
+    service = await GameService.open(settings, now=lambda: time.time() + outbox.LEASE + 1)
     try:
         async def receive(notification) -> None:
             with received.open("a") as inbox:

@@ -216,3 +216,23 @@ async def test_a_new_vacation_first_closes_one_that_ran_out_unnoticed(service, g
     assert await service.vacation_left(alice) == pytest.approx(8 * DAY)  # 2 of 10 days so far
     game = await service.game(game.id)
     assert game.clock.paused_remaining == pytest.approx(2.5 * DAY)  # 3 days less the half day
+
+
+async def test_two_schedulers_at_once_apply_each_time_out_and_reminder_once(
+        service, settings, clock, alice, bob, carol, start_game):
+    """Two processes' schedulers on one database (two services with their own connections):
+    each due game is taken by one of them, so nothing is applied or announced twice."""
+    games = [await start_game(alice, bob, days=3), await start_game(carol, bob, days=3)]
+    other = await GameService.open(settings, now=clock)
+    try:
+        clock.advance(days=2.5)
+        reminders = await asyncio.gather(service.process_reminders(), other.process_reminders())
+        clock.advance(days=1)
+        timeouts = await asyncio.gather(service.process_timeouts(), other.process_timeouts())
+    finally:
+        await other.close()
+    assert (sum(reminders), sum(timeouts)) == (2, 2)
+    kinds = [kind for _, kind, _ in await _notes(service)]
+    assert (kinds.count("reminder"), kinds.count("game-over")) == (2, 6)
+    assert [(await service.game(g.id)).reason for g in games] == [
+        "Alice ran out of time", "Carol ran out of time"]

@@ -187,3 +187,19 @@ async def test_a_failing_transaction_in_a_group_takes_only_its_own_changes_back(
         assert stored == ["p1", "p2", "p3", "p5", "p6", "p7"]
     finally:
         await db.close()
+
+
+async def test_a_postgresql_url_that_became_a_path_is_refused_not_made_a_file(tmp_path: Path,
+                                                                              monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(StorageError, match="looks like a PostgreSQL URL that lost a slash"):
+        await open_database(Path("postgresql://bob:pw@db/commandpost"))
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_every_db_option_keeps_a_postgresql_url_whole():
+    from bot.outbox_cli import parser
+
+    url = "postgresql://bob@db/commandpost"
+    assert parser().parse_args(["retry", "--failed", "--db", url]).db == url
+    assert parser().parse_args(["--db", url]).db == url

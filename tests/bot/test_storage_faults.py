@@ -41,6 +41,7 @@ async def _fill_the_disk(service: GameService) -> None:
     await _writer(service, f"PRAGMA max_page_count = {list(row)[0][0]}")
 
 
+@pytest.mark.sqlite_only(reason="a fault of the SQLite file")
 async def test_a_full_disk_is_a_storage_error_that_changes_nothing(service, alice):
     alice = await service.set_preference(alice, "note", "x" * 4000)  # a page of its own
     await _fill_the_disk(service)
@@ -52,6 +53,7 @@ async def test_a_full_disk_is_a_storage_error_that_changes_nothing(service, alic
     assert set((await service.get_player(alice.id)).preferences) == {"note", "more"}
 
 
+@pytest.mark.sqlite_only(reason="a fault of the SQLite file")
 async def test_a_database_locked_past_the_timeout_is_a_storage_error(settings, clock):
     db = await open_database(settings.db_path, busy_timeout_ms=20)
     service = GameService(db, settings, clock)
@@ -72,6 +74,7 @@ async def test_a_database_locked_past_the_timeout_is_a_storage_error(settings, c
     await service.close()
 
 
+@pytest.mark.sqlite_only(reason="a fault of the SQLite file")
 async def test_a_read_only_database_is_a_storage_error(service, alice, bob):
     await _writer(service, "PRAGMA query_only = ON")  # what a read-only file answers
     with pytest.raises(StorageError, match="^the database file is read-only"):
