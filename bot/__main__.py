@@ -11,6 +11,9 @@
 * ``commandpost db copy SQLITE_FILE postgresql://…`` — move a host's data to PostgreSQL.
 * ``commandpost outbox`` — undelivered notifications: list, retry, drop, prune.
 * ``commandpost web`` — the game pages in a browser (`bot.web`).
+* ``commandpost scheduler`` — time-outs, reminders, expiries and the computer's moves as a
+  process of its own (`bot.scheduler_cli`).
+* ``commandpost discord --shards 0-3 --shard-count 16`` — a share of the bot's shards.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ COMMANDS = {
     "diagrams": "bot.rules_diagrams:diagrams_main",
     "outbox": "bot.outbox_cli",
     "web": "bot.web.runner",
+    "scheduler": "bot.scheduler_cli",
 }
 
 

@@ -14,12 +14,11 @@ from __future__ import annotations
 import argparse
 import asyncio
 
+from .cli import open_service
 from . import outbox
 from .clock import DAY, format_time
 from .config import ConfigError, Settings, add_db_option, db_target, settings_for
 from .model import Notification
-from .service import GameService
-from .storage import StorageError
 
 
 def describe(note: Notification, now: float) -> str:
@@ -39,10 +38,8 @@ def describe(note: Notification, now: float) -> str:
 
 
 async def run(settings: Settings, args: argparse.Namespace) -> int:
-    try:
-        service = await GameService.open(settings)
-    except StorageError as err:
-        print(f"commandpost: {err}")
+    service = await open_service(settings)
+    if service is None:
         return 1
     async with service:
         db, now = service.db, service.now()

@@ -10,11 +10,13 @@ DM are fetched once and kept."""
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import hashlib
 import json
 import logging
 import signal
+from dataclasses import replace
 
 import discord
 from discord import app_commands
@@ -395,13 +397,38 @@ async def sync(settings: Settings) -> int:
 
 
 def main(argv: list[str]) -> int:
-    """``commandpost discord``: run the Discord bot with the settings from the environment;
-    ``commandpost discord sync``: upload its slash commands now."""
-    if argv and argv[0] not in ("sync",):
-        print("usage: commandpost discord [sync]")
-        return 2
+    """``commandpost discord [--shards IDS] [--shard-count N]``: run the Discord bot with
+    the settings from the environment (the options override `COMMANDPOST_SHARD_IDS` and
+    `COMMANDPOST_SHARD_COUNT`); ``commandpost discord sync``: upload its slash commands
+    now."""
+    parser = argparse.ArgumentParser(prog="commandpost discord",
+                                     description="Run the Discord bot (or `sync` its "
+                                                 "commands).")
+    parser.add_argument("action", nargs="?", choices=("sync",))
+    parser.add_argument("--shards", metavar="IDS",
+                        help="the shards this process runs, as 0-3 or 0,1,2,3")
+    parser.add_argument("--shard-count", metavar="N", type=int,
+                        help="the bot's total number of shards")
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exit_:  # a wrong word or option: argparse said why
+        return int(exit_.code or 0)
     settings = Settings.from_env()
+    if args.shards is not None:
+        settings = replace(settings, discord_shard_ids=args.shards)
+    if args.shard_count is not None:
+        settings = replace(settings, discord_shard_count=args.shard_count)
+    try:
+        shards = shard_ids(settings.discord_shard_ids)
+    except ValueError:
+        print(f"commandpost discord: {settings.discord_shard_ids!r} is not a list of shards "
+              f"(say 0-3 or 0,1,2,3)")
+        return 2
+    if shards and settings.discord_shard_count and max(shards) >= settings.discord_shard_count:
+        print(f"commandpost discord: shard {max(shards)} is beyond the "
+              f"{settings.discord_shard_count} shards of --shard-count (numbered from 0)")
+        return 2
     if not settings.discord_token:
         print("commandpost discord: set COMMANDPOST_DISCORD_TOKEN to the bot's token")
         return 2
-    return asyncio.run(sync(settings) if argv else run(settings))
+    return asyncio.run(sync(settings) if args.action else run(settings))

@@ -11,12 +11,12 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 
+from ..cli import open_service
 from .. import redact
 from ..computer import Computer
 from ..config import ConfigError, Settings, add_db_option, settings_for
 from ..scheduler import Scheduler
 from ..service import GameService
-from ..storage import StorageError
 from .gateway import EmailGateway
 from .server import poll_imap, start_smtp_server, tls_context
 
@@ -88,10 +88,8 @@ async def run_email_gateway(service: GameService, settings: Settings,
 
 async def run(settings: Settings) -> int:
     """The gateway and the scheduler on the configured database, until interrupted."""
-    try:
-        service = await GameService.open(settings)
-    except StorageError as err:
-        print(f"commandpost: {err}")
+    service = await open_service(settings)
+    if service is None:
         return 1
     async with service:
         stop = asyncio.Event()
