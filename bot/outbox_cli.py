@@ -14,8 +14,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 
-from .cli import open_service
 from . import outbox
+from .cli import open_service
 from .clock import DAY, format_time
 from .config import ConfigError, Settings, add_db_option, db_target, settings_for
 from .model import Notification

@@ -11,8 +11,8 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 
-from ..cli import open_service
 from .. import redact
+from ..cli import open_service
 from ..computer import Computer
 from ..config import ConfigError, Settings, add_db_option, settings_for
 from ..scheduler import Scheduler

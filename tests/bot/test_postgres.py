@@ -15,9 +15,9 @@ import asyncpg
 import pytest
 
 from bot import db_copy, dbcheck
-from bot.redact import redact_url
 from bot.config import Settings
 from bot.migrations import MIGRATIONS, Migration
+from bot.redact import redact_url
 from bot.service import GameService
 from bot.storage import StorageError, open_database
 from bot.storage_postgres import open_postgres, postgres_ddl, translate
