@@ -45,7 +45,7 @@ async def test_a_move_whose_answer_died_with_the_process_is_answered_after_the_r
                                              "address to write to:\n  Game #1: Alice vs bob ")
         assert CARRIED_OUT == ("Your mail was received and carried out, but its answer was "
                                "lost on the way; here is where your games stand now.")
-        assert "(Clash of Command), bob to move: play+1.1." in text  # her keyed address for the game
+        assert "(Clash of Command), bob to move: play+1.1." in text  # her keyed address
         assert str(answer["Reply-To"]).startswith("play+1.1.")
         assert str(answer["In-Reply-To"]) == str(mail.post.sent[-1]["Message-ID"])
         assert await mail.relay.nothing_to(ALICE)  # once
