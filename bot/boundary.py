@@ -327,6 +327,8 @@ RULES: dict[str, Rule] = {
     "import_game.text": _text(MAX_RECORD, "record", Reason.BAD_RECORD),
     # an answer or notification a transport owes (an answer may carry a game's record)
     "queue_notification.text": _text(MAX_RECORD, "notification"),
+    "settle_answer.text": _text(MAX_RECORD, "notification"),
+    "note_id": _id("notification", Reason.BAD_INPUT),
     "payload": _payload,
     "lane": _text(MAX_WORD + MAX_ADDRESS, "lane"),
     "token": _text(MAX_WORD, "key"),

@@ -101,14 +101,15 @@ def lane_of(player_id: int | None, place: str | None, game_id: int | None) -> st
 async def notify(s: Session, now: float, *, transport: str, kind: str, text: str,
                  player_id: int | None = None, place: str | None = None,
                  game_id: int | None = None, payload: Mapping[str, Any] | None = None,
-                 lane: str | None = None) -> int:
+                 lane: str | None = None, due: float | None = None) -> int:
     """Queue a notification inside the caller's transaction; its id. Its lane is its
-    destination and game unless given."""
+    destination and game unless given; it is due at once unless ``due`` says when."""
     return await s.insert(
         "INSERT INTO outbox (transport, player_id, place, game_id, kind, text, created_at, "
-        "lane, payload) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "lane, payload, next_attempt_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (transport, player_id, place, game_id, kind, text, now,
-         lane or lane_of(player_id, place, game_id), json.dumps(payload) if payload else None))
+         lane or lane_of(player_id, place, game_id), json.dumps(payload) if payload else None,
+         due))
 
 
 async def pending(db: Database, transport: str, limit: int = 100) -> list[Notification]:
@@ -166,6 +167,19 @@ async def claim(db: Database, note: Notification, now: float) -> Notification | 
             return None
         await _lease(s, [note.id], now + LEASE)
     return Notification.from_row(row)
+
+
+async def settle(db: Database, note_id: int, text: str, payload: Mapping[str, Any] | None,
+                 **where: object) -> bool:
+    """Put the real answer in a held placeholder and make it due now (`bot.answers`);
+    ``where`` may move it (``place``, ``game_id``, ``lane``). Whether it was still there
+    to settle (not sent already after its hold ran out)."""
+    sets = "".join(f", {column} = ?" for column in where)
+    async with db.transaction() as s:
+        return bool(await s.execute(
+            f"UPDATE outbox SET text = ?, payload = ?, next_attempt_at = NULL{sets} "
+            f"WHERE id = ? AND delivered_at IS NULL AND failed_at IS NULL",
+            (text, json.dumps(payload) if payload else None, *where.values(), note_id)))
 
 
 async def mark_delivered(db: Database, ids: list[int], now: float) -> None:

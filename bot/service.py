@@ -41,6 +41,7 @@ from engine import (
 )
 
 from . import outbox
+from .answers import Recording
 from .archive import Archive
 from .boundary import guard
 from .challenges import ChallengeDesk
@@ -131,7 +132,7 @@ class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Room
 
     def __init__(self, db: Database, settings: Settings | None = None, now: Clock = system_clock,
                  rng: random.Random | None = None) -> None:
-        self.db = db
+        self.db = Recording(db, now)  # records the answer a transport owes (bot.answers)
         self.settings = settings or Settings()
         self.now = now
         self.rng = rng or random.Random()
@@ -830,6 +831,18 @@ class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Room
             return await outbox.notify(s, self.now(), transport=transport, kind=kind,
                                        text=text, player_id=player_id, place=place,
                                        game_id=game_id, payload=payload, lane=lane)
+
+    async def settle_answer(self, note_id: int, text: str, lane: str,
+                            payload: dict[str, Any] | None = None, place: str | None = None,
+                            game_id: int | None = None) -> bool:
+        """Put a command's real answer in its held placeholder, where it goes, and make it
+        due (see `bot.answers`); whether it was still there to settle."""
+        return await outbox.settle(self.db, note_id, text, payload, place=place,
+                                   game_id=game_id, lane=lane)
+
+    async def answered(self, note_id: int) -> None:
+        """A command's placeholder answer is not needed: the transport answered itself."""
+        await outbox.mark_delivered(self.db, [note_id], self.now())
 
     def courier(self, transport: str,
                 send: Callable[[Notification], Awaitable[None]]) -> outbox.Courier:

@@ -15,6 +15,7 @@ from discord.ext import commands
 from engine import EngineError, all_variants, get_variant
 from engine.search import LEVELS
 
+from ..answers import Owed, owe_answer
 from ..clock import ALLOWED_DAYS
 from ..inference import ANSWER, END_TURN
 from ..model import Challenge, Game, Player
@@ -45,6 +46,9 @@ log = logging.getLogger(__name__)
 SITE = re.compile(r'^\[Site "[^"\n]*"\]', re.MULTILINE)
 MAX_LISTED = 25
 MAX_CHOICES = 25
+# a move's confirmation when the process died before replying (see `bot.answers`)
+MOVE_PLAYED = ("Your move in game #{game} is played, but I could not answer it where you "
+               "played it (I was restarted). `/board game:{game}` shows the game now.")
 GAME_HELP = "The game's number (default: the one here, or your only one)"
 SIDES = [app_commands.Choice(name="first (White/Red)", value=0),
          app_commands.Choice(name="second (Black/Blue)", value=1),
@@ -402,16 +406,37 @@ class PlayCommands(commands.Cog, name="Playing"):
         if isinstance(found, Refusal):
             await self.bot.answer(interaction, found)
             return
-        result = await self.service.move(sender, found.id, move)
+        with owe_answer(self._owed(sender, found.id, interaction.channel)) as owed:
+            result = await self.service.move(sender, found.id, move)
         if isinstance(result, Refusal):
+            await self._answered(owed)
             await self.bot.answer(interaction, result)
             return
         assert result.game is not None
         try:
             await self.bot.send_move(interaction, result)
         except discord.HTTPException as error:  # the move is stored: say so elsewhere
-            await self._confirm_elsewhere(interaction.user, interaction.channel, result, error)
+            await self._confirm_elsewhere(interaction.user, interaction.channel, result, error,
+                                          owed)
+        else:
+            await self._answered(owed)
         await self._moved(result, sender)
+
+    @staticmethod
+    def _owed(sender: Player, game_id: int, channel: object) -> Owed:
+        """The confirmation a move owes its player, recorded with the move: by DM (or in
+        the channel) if the process dies before the reply (see `bot.answers`)."""
+        parent = getattr(channel, "parent_id", None)
+        place = channel_place(parent) if parent else place_of(channel)
+        return Owed("discord", "confirmation", MOVE_PLAYED.format(game=game_id),
+                    player_id=sender.id, place=place, game_id=game_id,
+                    lane=f"player:{sender.id}/{game_id}",
+                    payload={"dm": True, "or_channel": True})
+
+    async def _answered(self, owed: Owed) -> None:
+        """The reply went out: the confirmation recorded with the move is not needed."""
+        if owed.row_id is not None:
+            await self.service.answered(owed.row_id)
 
     async def _moved(self, result: Done, sender: Player) -> None:
         """After a move: offers it made moot say so; the notifications go out."""
@@ -450,8 +475,10 @@ class PlayCommands(commands.Cog, name="Playing"):
                 if isinstance(result, Refusal):
                     await message.reply(self.bot_text(result), mention_author=False)
             return
-        result = await self.service.move(sender, game.id, text)
+        with owe_answer(self._owed(sender, game.id, message.channel)) as owed:
+            result = await self.service.move(sender, game.id, text)
         if isinstance(result, Refusal):
+            await self._answered(owed)
             if result.reason in (Reason.ILLEGAL_MOVE, Reason.AMBIGUOUS_MOVE):
                 await message.reply(self.bot_text(result), mention_author=False)
             elif result.reason == Reason.BAD_MOVE:
@@ -466,11 +493,14 @@ class PlayCommands(commands.Cog, name="Playing"):
             sent = await message.reply(**reply, mention_author=False)
             await self.bot.board_sent(result.game, sent, message.channel.id)
         except discord.HTTPException as error:  # the move is stored: say so elsewhere
-            await self._confirm_elsewhere(message.author, message.channel, result, error)
+            await self._confirm_elsewhere(message.author, message.channel, result, error,
+                                          owed)
+        else:
+            await self._answered(owed)
         await self._moved(result, sender)
 
     async def _confirm_elsewhere(self, user: discord.abc.User, channel: object, result: Done,
-                                 error: discord.HTTPException) -> None:
+                                 error: discord.HTTPException, owed: Owed) -> None:
         """A move is stored, but Discord refused its reply: confirm it by DM (or, if DMs
         are closed, in the thread's channel), and post the news the reply carried in the
         game's place for the opponent, both through the outbox so that they are retried."""
@@ -481,12 +511,14 @@ class PlayCommands(commands.Cog, name="Playing"):
         text = (f"Your move **{result.move}** in game #{game.id} is played; I could not answer "
                 f"in {where} (Discord refused: {error.status} {error.text}). Ask a server "
                 f"admin to run `/server check`.")
-        sender = await self.bot.player_of(user)
         parent = getattr(channel, "parent_id", None)
-        await self.service.queue_notification(
-            "discord", "confirmation", text, player_id=sender.id, game_id=game.id,
-            place=channel_place(parent) if parent else game.place,
-            payload={"dm": True, "or_channel": True})
+        place = channel_place(parent) if parent else game.place
+        if owed.row_id is None or not await self.service.settle_answer(
+                owed.row_id, text, owed.lane, owed.payload, place, game.id):
+            sender = await self.bot.player_of(user)
+            await self.service.queue_notification(
+                "discord", "confirmation", text, player_id=sender.id, game_id=game.id,
+                place=place, payload=owed.payload)
         mentions = await self.bot.mentions(game)
         news = f"**{result.move}** played in game #{game.id}."
         if not game.is_over:

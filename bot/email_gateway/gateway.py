@@ -19,10 +19,9 @@ Every answer is written to the outbox before `receive` returns, that is before o
 server says 250 to the sender's: a relay that is down, or a restart, delays an answer but
 never loses it (it is mailed by the outbox's delivery, with retries, like every
 notification; the mail is composed when it is sent, so it carries the key of that moment).
-The command's change itself is committed by the service just before, in its own
-transaction; a crash between the two leaves the sender's server without its 250, so it
-sends the mail again, and the repeated command is answered as stale (it ran already): a
-command is marked as carried out only once its answer is queued.
+A command that changes something writes a placeholder of its answer in the same
+transaction as the change (`bot.answers`), and the answer replaces it: a crash between the
+two still answers the sender, after a short hold, with their games and keys (`CARRIED_OUT`).
 """
 
 from __future__ import annotations
@@ -36,6 +35,7 @@ from pathlib import Path
 
 from engine import get_variant
 
+from ..answers import Owed, owe_answer
 from ..boundary import game_number
 from ..clock import format_time
 from ..commands import Reply, _reply
@@ -71,6 +71,9 @@ WATCHED_KINDS = frozenset({"news", "game-start", "your-move", "game-over", "take
 ONCE_WORDS = frozenset({"move", "end", "resign", "abort", "accept", "decline", "cancel"})
 SILENT = Reply("", ok=False)  # over a limit again: no answer
 ANSWER = "answer"  # the outbox kind of an answer to a mail
+# what a command's answer says when it was lost (see `bot.answers`): the games follow
+CARRIED_OUT = ("Your mail was received and carried out, but its answer was lost on the way; "
+               "here is where your games stand now.")
 Send = Callable[[EmailMessage], Awaitable[None]]
 
 
@@ -201,6 +204,7 @@ class EmailGateway(GameMails):
         if limited is SILENT:
             return "dropped: over the rate limit"
         player = keyed.player if keyed else await self._sender(mail, word)
+        owed: Owed | None = None
         digest = f"cmd:{keyed.tag}:{line.lower()}" if keyed and word in ONCE_WORDS else None
         if limited is not None:
             reply, outcome = limited, "refused: rate-limited"
@@ -213,9 +217,11 @@ class EmailGateway(GameMails):
         elif digest and await self.service.seen_before(digest):
             return "dropped: a duplicate (this command with this key was carried out)"
         else:
-            reply, outcome = await self._command(player, keyed, line, mail.lines[index + 1:])
+            with owe_answer(self._owed(player, mail)) as owed:
+                reply, outcome = await self._command(player, keyed, line,
+                                                     mail.lines[index + 1:])
         reply = await self._with_ratings(reply)
-        await self._answer(player, mail, reply, keyed)
+        await self._answer(player, mail, reply, keyed, owed)
         if reply.ok and reply.game is not None and outcome in ("moved", *ACTED):
             game = await self.service.game(reply.game.id)
             # what the mover's answer says, the watchers get too, once the turn is whole
@@ -420,26 +426,38 @@ class EmailGateway(GameMails):
         return replace(reply, text=f"{reply.text}\nRatings now: {', '.join(ratings)}.")
 
     # --- answers ----------------------------------------------------------------------
+    @staticmethod
+    def _owed(player: Player, mail: Inbound | MailRefusal) -> Owed:
+        """The answer a command owes its sender, as recorded with its change: until the
+        real one replaces it, an answer that lists the sender's games with their keys."""
+        return Owed(TRANSPORT, ANSWER, CARRIED_OUT, player_id=player.id or None, place=PLACE,
+                    lane=f"answer:{player.address}/", payload=_threading(player, mail))
+
     async def _answer(self, player: Player, mail: Inbound | MailRefusal, reply: Reply,
-                      key: Key | None) -> None:
+                      key: Key | None, owed: Owed | None = None) -> None:
         """Queue the command's answer to its sender (see `_answer_mail`): about a game, a
         game mail with the sender's key; about a challenge, with its key; else with the
-        sender's games and challenges listed, each with its keyed address."""
+        sender's games and challenges listed, each with its keyed address. A command that
+        changed something recorded a placeholder with its change (`bot.answers`): the
+        answer replaces it."""
         text = reply.text
         if reply.record and reply.record != text:
             text += "\n\n" + reply.record
         game = reply.game or (key.game if key else None)
         game_id = game.id if game is not None and player.id else None
         challenge = await self._challenge_of(player, reply, key) if game_id is None else None
+        lane = f"answer:{player.address}/{game_id or ''}"
         # a picture file that goes with a text answer (a rules diagram) is named by its path
+        payload = _threading(player, mail) | {
+            "ply": reply.ply, "challenge": challenge.id if challenge else None,
+            "picture": str(reply.pictures[0]) if reply.pictures else None,
+            "highlights": list(reply.highlights), "selected": reply.selected}
+        if owed is not None and owed.row_id is not None and await self.service.settle_answer(
+                owed.row_id, text, lane, payload, PLACE, game_id):
+            return
         await self.service.queue_notification(
             TRANSPORT, ANSWER, text, player_id=player.id or None, place=PLACE,
-            game_id=game_id, lane=f"answer:{player.address}/{game_id or ''}", payload={
-                "to": player.address, "subject": _re(mail.subject),
-                "in_reply_to": mail.message_id, "references": list(mail.references),
-                "ply": reply.ply, "challenge": challenge.id if challenge else None,
-                "picture": str(reply.pictures[0]) if reply.pictures else None,
-                "highlights": list(reply.highlights), "selected": reply.selected})
+            game_id=game_id, lane=lane, payload=payload)
 
     async def _answer_mail(self, note: Notification, game: Game | None,
                            message_id: str) -> EmailMessage:
@@ -649,6 +667,12 @@ def _more_steps(lines: tuple[str, ...]) -> list[str]:
         else:
             break
     return steps
+
+
+def _threading(player: Player, mail: Inbound | MailRefusal) -> dict[str, object]:
+    """Where an answer to ``mail`` goes, and the thread it keeps."""
+    return {"to": player.address, "subject": _re(mail.subject),
+            "in_reply_to": mail.message_id, "references": list(mail.references)}
 
 
 def _re(subject: str) -> str:
