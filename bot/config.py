@@ -225,6 +225,16 @@ def settings_for(args: argparse.Namespace) -> Settings:
     return Settings.from_env()
 
 
+def settings_or_say(args: argparse.Namespace) -> Settings | None:
+    """`settings_for`, or None with the configuration error printed (the caller exits with
+    status 2)."""
+    try:
+        return settings_for(args)
+    except ConfigError as err:
+        print(f"commandpost: {err}")
+        return None
+
+
 def _check_theme(name: str) -> None:
     """Refuse a theme the renderer does not know (any name goes without a renderer)."""
     try:

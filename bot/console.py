@@ -32,7 +32,7 @@ from engine import get_variant
 from . import redact
 from .commands import Commands, Reply
 from .computer import Computer
-from .config import ConfigError, Settings, add_db_option, settings_for
+from .config import Settings, add_db_option, settings_or_say
 from .model import Game, Notification, Player
 from .picture import game_info, write_png
 from .results import STORAGE_DOWN, Reason, Refusal
@@ -331,10 +331,8 @@ def main(argv: list[str]) -> int:
     add_db_option(parser)
     parser.add_argument("--as", dest="name", default=None, help="who is typing at first")
     args = parser.parse_args(argv)
-    try:
-        settings = settings_for(args)
-    except ConfigError as err:
-        print(f"commandpost: {err}")
+    settings = settings_or_say(args)
+    if settings is None:
         return 2
     redact.configure("WARNING")  # failures reach stderr, game keys never
     name = args.name or _login_name()

@@ -17,7 +17,7 @@ import asyncio
 from . import outbox
 from .cli import open_service
 from .clock import DAY, format_time
-from .config import ConfigError, Settings, add_db_option, db_target, settings_for
+from .config import Settings, add_db_option, db_target, settings_or_say
 from .model import Notification
 
 
@@ -90,9 +90,7 @@ def main(argv: list[str]) -> int:
     if args.action == "retry" and not (args.ids or args.failed):
         print("commandpost outbox retry: name the notifications (their #numbers) or --failed")
         return 2
-    try:
-        settings = settings_for(args)
-    except ConfigError as err:
-        print(f"commandpost: {err}")
+    settings = settings_or_say(args)
+    if settings is None:
         return 2
     return asyncio.run(run(settings, args))

@@ -18,7 +18,7 @@ import signal
 from . import redact
 from .cli import open_service
 from .computer import Computer
-from .config import ConfigError, Settings, add_db_option, settings_for
+from .config import Settings, add_db_option, settings_or_say
 from .scheduler import Scheduler
 
 log = logging.getLogger(__name__)
@@ -53,10 +53,8 @@ def main(argv: list[str]) -> int:
         description="Apply time-outs, reminders and expiries, and play the computer's moves.")
     add_db_option(parser)
     args = parser.parse_args(argv)
-    try:
-        settings = settings_for(args)
-    except ConfigError as err:
-        print(f"commandpost: {err}")
+    settings = settings_or_say(args)
+    if settings is None:
         return 2
     redact.configure(settings.log_level)
     return asyncio.run(run(settings))
