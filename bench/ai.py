@@ -55,7 +55,7 @@ def _letters(values: dict[str, int]) -> Callable[[object, int], int]:
 
 
 def _stack(cell: object, side: int) -> int:
-    from engine.commander_pieces import STACKS
+    from engine.commander.pieces import STACKS
     info = STACKS[cell]  # type: ignore[index]
     return stack_value(cell) if info.side == side else -stack_value(cell)  # type: ignore[arg-type]
 

@@ -25,10 +25,10 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from ..commander import to_move
-from ..commander_board import TOPO, ZONE
-from ..commander_pieces import PIECES, POINTS, STACKS
-from ..commander_rules import (
+from ..commander.variant import to_move
+from ..commander.board import TOPO, ZONE
+from ..commander.pieces import PIECES, POINTS, STACKS
+from ..commander.rules import (
     CAPTURES,
     SUICIDE,
     apply_steps,

@@ -540,7 +540,7 @@ if __name__ == "__main__":
 import pytest  # noqa: E402
 
 from engine import Position, get_variant  # noqa: E402
-from engine import commander_rules as engine_rules  # noqa: E402
+from engine.commander import rules as engine_rules  # noqa: E402
 
 VARIANT = get_variant("commander")
 

@@ -16,7 +16,7 @@ import pytest
 
 from engine import IllegalMoveError, Position, PositionError, get_variant
 from engine.boards import COMMANDER
-from engine.commander_board import NAMES, ZONE
+from engine.commander.board import NAMES, ZONE
 
 V = get_variant("commander")
 FILLER = {"g1": "C", "j1": "E", "k1": "E", "h12": "c", "j12": "e", "k12": "e"}

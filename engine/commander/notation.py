@@ -1,7 +1,7 @@
 """Commander Chess notation: FEN (§9.1), SAN and LAN writers (§9.2, §9.3) and the reading
 of move texts into patterns that legal turns are matched against (§9.4).
 
-Writers work on raw turns (`commander_rules`); the variant turns them into `Move` values.
+Writers work on raw turns (`rules`); the variant turns them into `Move` values.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from .commander_board import (
+from .board import (
     FILES,
     LAND_CAPABLE,
     N_FILES,
@@ -21,9 +21,9 @@ from .commander_board import (
     file_of,
     rank_of,
 )
-from .commander_pieces import FULL_SET, PIECES, STACKS, canonical, split_stack
-from .commander_rules import KIND_SYMBOL, STAY, RawTurn
-from .errors import MoveSyntaxError, PositionError
+from .pieces import FULL_SET, PIECES, STACKS, canonical, split_stack
+from .rules import KIND_SYMBOL, STAY, RawTurn
+from ..errors import MoveSyntaxError, PositionError
 
 # --- FEN (§9.1) -----------------------------------------------------------------------------
 _FEN_ITEM = re.compile(r"1[01]|[1-9]|\((?:\+?[A-Za-z]){1,}\)|\+?[A-Za-z]|.")

@@ -5,11 +5,10 @@ lists every decision taken where the original rules are silent, each with its te
 Section marks (§) below refer to the numbered rules specification the engine was
 built from; the players' document says the same in its own words.
 
-The rules live in four modules: `commander_pieces` (pieces, stacks, carry table),
-`commander_board` (rays, terrain reach, zones), `commander_rules` (generation, attacks,
-legality, making turns on raw tuples) and `commander_notation` (FEN, SAN, LAN, reading move
-texts). This module is the `Variant`: it turns raw turns into `Move` values and back,
-matches move texts, explains refusals and decides the end of the game.
+The rules live in four sibling modules: `pieces` (pieces, stacks, carry table), `board`
+(rays, terrain reach, zones), `rules` (generation, attacks, legality, making turns on raw
+tuples) and `notation` (FEN, SAN, LAN, reading move texts). This module is the `Variant`:
+it turns raw turns into `Move` values and back, matches move texts, explains refusals and decides the end of the game.
 
 Move values. A single piece or whole stack acting is ``Move((step,))`` with ``kind=""``;
 its step's ``unit`` is the unit in move notation (``"T"``, ``"(N+FT)"``) and its ``kind``
@@ -61,7 +60,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from .commander_board import (
+from .board import (
     ALIGN,
     HEAVY_REACH,
     INDEX,
@@ -76,7 +75,7 @@ from .commander_board import (
     file_of,
     rank_of,
 )
-from .commander_notation import (
+from .notation import (
     Pattern,
     StepPattern,
     UnitPattern,
@@ -89,7 +88,7 @@ from .commander_notation import (
     stay_part,
     step_text,
 )
-from .commander_pieces import (
+from .pieces import (
     CAPTURE_BLOCKED,
     FULL_SET,
     MERGE,
@@ -101,7 +100,7 @@ from .commander_pieces import (
     canonical,
     split_stack,
 )
-from .commander_rules import (
+from .rules import (
     CAPTURE,
     CAPTURES,
     JOIN,
@@ -125,10 +124,10 @@ from .commander_rules import (
     unit_options,
     zone_masks,
 )
-from .errors import EngineError, IllegalMoveError, PositionError
-from .move import Move, Step
-from .position import Piece, Position
-from .variant import ONGOING, Outcome, Variant, register
+from ..errors import EngineError, IllegalMoveError, PositionError
+from ..move import Move, Step
+from ..position import Piece, Position
+from ..variant import ONGOING, Outcome, Variant, register
 
 START = ("6c4/1n2fh1hf2/3a2s2a1/2n1gt1tg2/2ie2m2ei/11/11/2IE2M2EI/2N1GT1TG2/3A2S2A1/"
          "1N2FH1HF2/6C4 r - - 0 1")
@@ -912,7 +911,7 @@ class CommanderChess(Variant):
     def _air_reason(self, zones: Sequence[int], origin: int, d: int, k: int, heroic: bool,
                     capture: bool) -> str:
         path = RAY[origin][d][:k]
-        from .commander_rules import flight_status
+        from .rules import flight_status
         status = SAFE if heroic else flight_status(zones, path)
         if status == SHOT_DOWN:
             return ("the air force would be shot down by enemy air defence on the way "

@@ -9,8 +9,8 @@ topology's compass order N, NE, E, SE, S, SW, W, NW (even = orthogonal).
 
 from __future__ import annotations
 
-from .boards import COMMANDER
-from .topology import NO_NODE
+from ..boards import COMMANDER
+from ..topology import NO_NODE
 
 TOPO = COMMANDER
 NAMES: tuple[str, ...] = TOPO.nodes

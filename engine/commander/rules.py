@@ -1,6 +1,6 @@
 """Commander Chess rules on raw values: every legal turn, attacks, and making a turn.
 
-A board is a sequence of 132 cells, ``None`` or a stack string (`commander_pieces`). A raw
+A board is a sequence of 132 cells, ``None`` or a stack string (`pieces`). A raw
 turn is ``(origin, steps, deploy)``; a raw step is ``(unit, target, kind)`` where ``unit`` is
 the acting stack string (a whole stack, or one piece in a deploy), ``target`` the square it
 goes to or fires at, and ``kind`` one of `QUIET`, `CAPTURE`, `STAY`, `SUICIDE`, `JOIN`.
@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .commander_board import (
+from .board import (
     ALIGN,
     DIRECTIONS,
     HEAVY_REACH,
@@ -40,7 +40,7 @@ from .commander_board import (
     ZONE,
     between,
 )
-from .commander_pieces import (
+from .pieces import (
     AIR,
     CAPTURE_BLOCKED,
     GROUND,
