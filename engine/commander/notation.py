@@ -11,6 +11,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 from typing import NamedTuple
 
+from ..errors import MoveSyntaxError, PositionError
 from .board import (
     FILES,
     LAND_CAPABLE,
@@ -23,7 +24,6 @@ from .board import (
 )
 from .pieces import FULL_SET, PIECES, STACKS, canonical, split_stack
 from .rules import KIND_SYMBOL, STAY, RawTurn
-from ..errors import MoveSyntaxError, PositionError
 
 # --- FEN (§9.1) -----------------------------------------------------------------------------
 _FEN_ITEM = re.compile(r"1[01]|[1-9]|\((?:\+?[A-Za-z]){1,}\)|\+?[A-Za-z]|.")

@@ -8,7 +8,8 @@ built from; the players' document says the same in its own words.
 The rules live in four sibling modules: `pieces` (pieces, stacks, carry table), `board`
 (rays, terrain reach, zones), `rules` (generation, attacks, legality, making turns on raw
 tuples) and `notation` (FEN, SAN, LAN, reading move texts). This module is the `Variant`:
-it turns raw turns into `Move` values and back, matches move texts, explains refusals and decides the end of the game.
+it turns raw turns into `Move` values and back, matches move texts, explains refusals
+and decides the end of the game.
 
 Move values. A single piece or whole stack acting is ``Move((step,))`` with ``kind=""``;
 its step's ``unit`` is the unit in move notation (``"T"``, ``"(N+FT)"``) and its ``kind``
@@ -60,6 +61,10 @@ from collections import defaultdict
 from collections.abc import Sequence
 from typing import NamedTuple
 
+from ..errors import EngineError, IllegalMoveError, PositionError
+from ..move import Move, Step
+from ..position import Piece, Position
+from ..variant import ONGOING, Outcome, Variant, register
 from .board import (
     ALIGN,
     HEAVY_REACH,
@@ -124,10 +129,6 @@ from .rules import (
     unit_options,
     zone_masks,
 )
-from ..errors import EngineError, IllegalMoveError, PositionError
-from ..move import Move, Step
-from ..position import Piece, Position
-from ..variant import ONGOING, Outcome, Variant, register
 
 START = ("6c4/1n2fh1hf2/3a2s2a1/2n1gt1tg2/2ie2m2ei/11/11/2IE2M2EI/2N1GT1TG2/3A2S2A1/"
          "1N2FH1HF2/6C4 r - - 0 1")

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from ..commander.variant import to_move
 from ..commander.board import TOPO, ZONE
 from ..commander.pieces import PIECES, POINTS, STACKS
 from ..commander.rules import (
@@ -37,6 +36,7 @@ from ..commander.rules import (
     legal_turns,
     make_turn,
 )
+from ..commander.variant import to_move
 from ..move import Move
 from ..position import Position
 from .core import WIN
