@@ -194,16 +194,23 @@ def air_threat(board: Board, target: int, by: int) -> bool:
 # --- end of turn (§6.2, §6.3) ---------------------------------------------------------------
 def end_of_turn(board: list[str | None], mover: int) -> None:
     """Promotion by check for the mover, then the last guard of both sides, in place."""
-    enemy = commander_square(board, 1 - mover)
-    if enemy is not None:
-        by_square: dict[int, list[int]] = {}
-        for q, i in attackers(board, enemy, mover):
-            if not PIECES[STACKS[board[q]].pieces[i]].heroic:  # type: ignore[index]
-                by_square.setdefault(q, []).append(i)
-        for q, indices in by_square.items():
-            board[q] = promote(board[q], indices)  # type: ignore[arg-type]
+    promote_checkers(board, mover, commander_square(board, 1 - mover))
     last_guard(board, 0)
     last_guard(board, 1)
+
+
+def promote_checkers(board: list[str | None], mover: int, enemy: int | None) -> list[int]:
+    """Promotion by check (§6.2), in place: every piece of ``mover`` attacking the enemy
+    commander on ``enemy`` becomes heroic. Returns the squares whose stacks changed."""
+    if enemy is None:
+        return []
+    by_square: dict[int, list[int]] = {}
+    for q, i in attackers(board, enemy, mover):
+        if not PIECES[STACKS[board[q]].pieces[i]].heroic:  # type: ignore[index]
+            by_square.setdefault(q, []).append(i)
+    for q, indices in by_square.items():
+        board[q] = promote(board[q], indices)  # type: ignore[arg-type]
+    return list(by_square)
 
 
 def last_guard(board: list[str | None], side: int) -> None:
@@ -444,7 +451,28 @@ def legal_turns(cells: Board, side: int) -> list[RawTurn]:
     enemy = commander_square(board, 1 - side)
     if own is None or enemy is None:
         return []
-    safety = Safety(board, side, own, enemy)
+    return _turns(board, side, Safety(board, side, own, enemy))
+
+
+class _Unchecked:
+    """A `Safety` that allows every turn (for `pseudo_legal_turns`)."""
+
+    @staticmethod
+    def allows(*_: object) -> bool:
+        return True
+
+
+def pseudo_legal_turns(cells: Board, side: int) -> list[RawTurn]:
+    """Every turn of ``side`` that obeys the rules of movement, in `legal_turns`' order,
+    without the test that the mover's commander survives unattacked (§7.4 items 2–3):
+    `legal_turns` is the same list less the turns that fail it. A search that answers
+    such a turn by capturing the commander needs no more (and a turn costs a fraction)."""
+    return _turns(list(cells), side, _Unchecked())  # type: ignore[arg-type]
+
+
+def _turns(board: list[str | None], side: int, safety: Safety) -> list[RawTurn]:
+    """Every turn of ``side`` that ``safety`` allows."""
+    cells = tuple(board)
     zones = zone_masks(board, 1 - side)
     out: list[RawTurn] = []
     for origin, stack in enumerate(cells):

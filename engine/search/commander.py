@@ -2,9 +2,10 @@
 
 Material follows the rules' own scale (§8.4 points, ×10 to centipawns), which already ranks
 the pieces by reach and by what they can take: Navy 80, Air force 40, Artillery 30, Tank
-and Missile 20, Infantry, Engineer, Anti-aircraft gun and Militia 10. Two changes:
+and Missile 20, Infantry, Engineer, Anti-aircraft gun and Militia 10. Three changes:
 
-* the **Commander** has no material value (capturing it ends the game); its safety is a
+* the **Commander** has no material value (capturing it ends the game: as a capture it
+  gains `COMMANDER_CAPTURE`, more than everything else on the board); its safety is a
   term below;
 * a **Headquarters** scores 0 points but carries the Commander and blocks: 50;
 * a **hero** (§6.5: a piece that gives check becomes heroic) moves and captures further,
@@ -12,35 +13,65 @@ and Missile 20, Infantry, Engineer, Anti-aircraft gun and Militia 10. Two change
 
 Position terms:
 
-* **Commander safety**: -150 when the Commander is attacked (the side to move must answer;
-  the other side cannot be left in check), -25 per enemy piece within three squares.
+* **Commander safety**: -150 when the side to move is in check (it must answer), -25 per
+  enemy piece within three squares of a Commander, more (`HUNT`) as that Commander's
+  side runs out of pieces — the drive to go for the enemy Commander and for its guard:
+  every piece that comes near it, and every guard taken, scores.
+* **Guards**: +8 per friendly piece next to the own Commander (a guard blocks the lines
+  to it).
 * **Air defence cover** (§4): the Commander standing outside every friendly air-defence
-  zone while the enemy has an air force that could reach it: -60.
+  zone while the enemy has an air force: -60.
 * **Terrain** (§1): a land or heavy piece across the river (+15), where it attacks the
   enemy's half; a Navy on open sea files a–b is where it moves freely (+10) — the mobility
   term, since reach on this board is decided by terrain.
+
+The search's own representation (speed): a state carries its Zobrist key, the material
+and terrain score and both Commanders' squares, all updated from the squares a turn
+changed. Inside the tree a side's turns are the engine's **pseudo-legal** turns
+(`pseudo_legal_turns`: the rules of movement without the test that the mover's Commander
+is left unattacked, a third of the cost); a turn that leaves the Commander attacked is
+refuted by its capture one ply later, which the quiescence search sees, since taking the
+Commander is a capture worth more than anything. Only the root (the move actually played)
+and sides down to `EXACT_STACKS` stacks (where stalemate, a draw, must not be mistaken for
+checkmate) use the engine's legal turns. The quiescence search generates captures only,
+for the stacks with an enemy within their capture range.
 """
 
 from __future__ import annotations
 
 from typing import NamedTuple
 
-from ..commander.board import TOPO, ZONE
-from ..commander.pieces import PIECES, POINTS, STACKS
+from ..commander.board import (
+    ALIGN,
+    LAND_CAPABLE,
+    N_SQUARES,
+    NAVY_REACH,
+    RAY,
+    TOPO,
+    ZONE,
+    between,
+)
+from ..commander.pieces import CAPTURE_BLOCKED, PIECES, POINTS, STACKS
 from ..commander.rules import (
+    CAPTURE,
     CAPTURES,
+    STAY,
     SUICIDE,
     apply_steps,
     attacked,
     commander_square,
+    last_guard,
     legal_turns,
-    make_turn,
+    promote_checkers,
+    pseudo_legal_turns,
+    unit_options,
+    zone_masks,
 )
 from ..commander.variant import to_move
 from ..move import Move
 from ..position import Position
 from .core import WIN
-from .zobrist import board_key, number
+from .zobrist import SIDE, board_key, number
 
 VALUES = {letter: 10 * points for letter, points in POINTS.items()}
 VALUES["C"] = 0
@@ -49,16 +80,33 @@ COMMANDER_CAPTURE = 20_000
 HERO = 0.4
 IN_CHECK = 150
 NEAR_COMMANDER = 25
+HUNT = 60  # per missing guard below `FEW_GUARDS`, on each enemy piece near the Commander
+FEW_GUARDS = 8
+GUARD = 8
 UNCOVERED = 60
 ACROSS_RIVER = 15
 OPEN_SEA = 10
+EXACT_STACKS = 4  # a side with this many stacks or fewer gets the engine's legal turns
+CACHE_LIMIT = 20_000
 _RANK = tuple(c[1] for c in TOPO.coords)
 _FILE = tuple(c[0] for c in TOPO.coords)
 _ZONES = tuple(tuple(frozenset(z) for z in level) for level in ZONE)
 #: The value of each piece string (heroes included), looked up per piece.
 _PIECE_VALUE = {p: int(VALUES[i.letter] * (1 + HERO if i.heroic else 1)) for p, i in PIECES.items()}
+#: Squares within three files and ranks of each square (the Commander's surroundings),
+#: and those next to it.
+_NEAR3 = tuple(tuple(t for t in range(N_SQUARES) if t != q and abs(_FILE[t] - _FILE[q]) <= 3
+                     and abs(_RANK[t] - _RANK[q]) <= 3) for q in range(N_SQUARES))
+_NEXT = tuple(frozenset(r[0] for r in RAY[q] if r) for q in range(N_SQUARES))
+#: Squares on the eight rays of each square within k steps, for k = 0..5.
+_WITHIN = tuple(tuple(frozenset(t for ray in RAY[q] for t in ray[:k]) for k in range(6))
+                for q in range(N_SQUARES))
 
-State = tuple[tuple[str | None, ...], int, int, "Deploy | None"]
+# a state: cells, side to move, key, deploy in progress (or None), whether its turns must
+# be the engine's legal ones, the Commanders' squares (-1: gone), material and terrain
+# (Red's view), each side's pieces besides its Commander and its air forces
+CELLS, SIDE_TO_MOVE, KEY, DEPLOY, EXACT, COMMANDERS, SCORE, GUARDS, AIR = range(9)
+State = tuple
 END = "end"
 STEP_WIDTH = 5  # deploy steps searched after the first (ending the deploy is always searched)
 
@@ -70,106 +118,311 @@ def stack_value(stack: str) -> int:
     return value + COMMANDER_CAPTURE if info.has_commander else value
 
 
-class Deploy(NamedTuple):
-    """A deploy in progress: the board at the start of the turn, the stack's square, the
-    steps so far and the legal deploys that begin with them."""
+class _Squares(dict):
+    """(square, stack) -> the stack's material and terrain score there, Red's view."""
 
-    start: tuple[str | None, ...]
+    def __missing__(self, found: tuple[int, str]) -> int:
+        q, stack = found
+        info = STACKS[stack]
+        score = 0
+        for p in info.pieces:
+            score += _PIECE_VALUE[p]
+            letter = PIECES[p].letter
+            if letter != "N" and letter != "C" and (_RANK[q] >= 6) == (info.side == 0):
+                score += ACROSS_RIVER
+        if info.letter == "N" and _FILE[q] < 2:
+            score += OPEN_SEA
+        self[found] = value = score if info.side == 0 else -score
+        return value
+
+
+_SQUARE_SCORE = _Squares()
+
+
+class _Counts(dict):
+    """stack -> (side, pieces besides a Commander, air forces)."""
+
+    def __missing__(self, stack: str) -> tuple[int, int, int]:
+        info = STACKS[stack]
+        air = sum(1 for p in info.pieces if PIECES[p].letter == "F")
+        self[stack] = counts = (info.side, info.guards, air)
+        return counts
+
+
+_COUNTS = _Counts()
+
+
+class _Reach(dict):
+    """stack -> the farthest its leader captures, any direction and target (0: never)."""
+
+    def __missing__(self, stack: str) -> int:
+        lead = PIECES[STACKS[stack].leader]
+        self[stack] = reach = min(5, max(max(c) for c in lead.capture))
+        return reach
+
+
+_REACH = _Reach()
+
+
+class _CaptureRays(dict):
+    """(stack, square) -> per direction (the squares within capture range, the ranges per
+    target class, whether the first piece stops it, each square's kind of capture: normal
+    or stay), read from the engine's tables as `unit_options` reads them; None for an air
+    force or a Commander leading (their captures depend on more than the board's rays)."""
+
+    def __missing__(self, found: tuple[str, int]) -> tuple | None:
+        stack, origin = found
+        lead = PIECES[STACKS[stack].leader]
+        letter = lead.letter
+        rays = None
+        if letter not in "CF":
+            rays = []
+            for d in range(8):
+                ranges = lead.capture[d]
+                ray = RAY[origin][d][:max(ranges)]
+                if not ray:
+                    continue
+                if letter == "N":  # fires over anything; lands where it could sail
+                    sail = NAVY_REACH[origin][d]
+                    kinds = tuple(CAPTURE if k <= sail else STAY for k in range(1, len(ray) + 1))
+                else:  # lands on land only; the stay capture otherwise (§3.2)
+                    kinds = tuple(CAPTURE if LAND_CAPABLE[t] else STAY for t in ray)
+                rays.append((ray, ranges, letter in CAPTURE_BLOCKED, kinds))
+            rays = tuple(rays)
+        self[found] = rays
+        return rays
+
+
+_CAPTURE_RAYS = _CaptureRays()
+
+
+def _may_capture(cells: tuple, origin: int, facing: int) -> bool:
+    """Whether a Commander on ``origin`` may have a capture: a piece next to it, or the
+    enemy Commander on ``facing`` in a clear file or rank."""
+    if any(cells[t] is not None for t in _NEXT[origin]):
+        return True
+    line = ALIGN[origin].get(facing)
+    return bool(line) and not line[0] & 1 and all(cells[q] is None
+                                                  for q in between(origin, facing))
+
+
+class Deploy(NamedTuple):
+    """A deploy in progress: the state at the start of the turn, the stack's square, the
+    steps so far and the deploys (legal, or pseudo-legal inside the tree) that begin with
+    them."""
+
+    base: State
     origin: int
     steps: tuple[tuple, ...]
     candidates: tuple[tuple, ...]
 
 
-class CommanderGame:
-    """`Game` for Commander Chess. A state is (cells, side, key, deploy): ``deploy`` is
-    None at the start of a turn, else the `Deploy` in progress (``cells`` then show its
-    steps made). A move is a raw whole-stack turn, a deploy step ``("step", origin, raw
-    step)``, or
-    `END` (the deploy stops here). Deploys are searched one step at a time (rules §5.5:
-    one piece after another from the stack): their steps come from the engine's own list
-    of complete legal deploys, so every path ends in a legal turn."""
+def _commander(cells: tuple, side: int) -> int:
+    q = commander_square(cells, side)
+    return -1 if q is None else q
 
-    quiescence_depth = 3  # a turn list costs a millisecond here: keep the horizon short
+
+def _state(cells: tuple, side: int, base: State | None, deploy: Deploy | None,
+           exact: bool, touched: object = range(N_SQUARES)) -> State:
+    """The state of ``cells`` with ``side`` to move. Key, score, Commanders and counts are
+    updated from ``base`` (the state the change started from) over the ``touched``
+    squares, which hold every square that differs (or counted afresh without a base)."""
+    if base is None:
+        key = board_key(cells, side)
+        score = sum(_SQUARE_SCORE[(q, s)] for q, s in enumerate(cells) if s is not None)
+        commanders = (_commander(cells, 0), _commander(cells, 1))
+        counts = [0, 0, 0, 0]  # Red's and Blue's guards, Red's and Blue's air forces
+        for s in cells:
+            if s is not None:
+                owner, guards, air = _COUNTS[s]
+                counts[owner] += guards
+                counts[2 + owner] += air
+    else:
+        old = base[CELLS]
+        key = base[KEY] ^ (SIDE if side != base[SIDE_TO_MOVE] else 0)
+        score = base[SCORE]
+        counts = [*base[GUARDS], *base[AIR]]
+        moved = False
+        for q in touched:  # type: ignore[attr-defined]
+            a, b = old[q], cells[q]
+            if a is not b and a != b:
+                if a is not None:
+                    key ^= number(q, a)
+                    score -= _SQUARE_SCORE[(q, a)]
+                    owner, guards, air = _COUNTS[a]
+                    counts[owner] -= guards
+                    counts[2 + owner] -= air
+                    moved = moved or guards < STACKS[a].size
+                if b is not None:
+                    key ^= number(q, b)
+                    score += _SQUARE_SCORE[(q, b)]
+                    owner, guards, air = _COUNTS[b]
+                    counts[owner] += guards
+                    counts[2 + owner] += air
+                    moved = moved or guards < STACKS[b].size
+        commanders = base[COMMANDERS]
+        if moved:
+            commanders = (_commander(cells, 0), _commander(cells, 1))
+    if deploy is not None:
+        key ^= number(-1 - deploy.origin, deploy.steps)
+    return (cells, side, key, deploy, exact, commanders, score, (counts[0], counts[1]),
+            (counts[2], counts[3]))
+
+
+class CommanderGame:
+    """`Game` for Commander Chess. A state is a tuple (see `CELLS`...`SCORE`): ``deploy``
+    is None at the start of a turn, else the `Deploy` in progress (``cells`` then show its
+    steps made). A move is a raw whole-stack turn, a deploy step ``("step", origin, raw
+    step)``, or `END` (the deploy stops here). Deploys are searched one step at a time
+    (rules §5.5: one piece after another from the stack): their steps come from the
+    engine's own list of complete deploys, so every path ends in a turn of that list."""
+
+    quiescence_depth = 4
 
     def __init__(self) -> None:
-        self._turns: dict[tuple, list] = {}
+        self._lists: dict[tuple, tuple[list, list]] = {}
 
     def root(self, position: Position) -> State:
-        return position.cells, position.side, board_key(position.cells, position.side), None
+        """The position's state; its turns are the engine's legal ones."""
+        return _state(position.cells, position.side, None, None, True)
 
-    def _legal(self, cells: tuple[str | None, ...], side: int) -> list:
-        """The engine's legal turns, kept for the positions whose deploys are being
-        searched (a deploy's steps read them again)."""
-        found = self._turns.get((cells, side))
+    # --- turns --------------------------------------------------------------------------
+    def _turns(self, state: State) -> tuple[list, list]:
+        """(the search's moves, the complete turns) of a state at the start of a turn,
+        kept while the tree comes back to them (iterative deepening, deploys)."""
+        cells, side = state[CELLS], state[SIDE_TO_MOVE]
+        found = self._lists.get((cells, side, state[EXACT]))
         if found is None:
-            if len(self._turns) > 2000:
-                self._turns.clear()
-            found = self._turns[(cells, side)] = legal_turns(cells, side)
+            if len(self._lists) > CACHE_LIMIT:
+                self._lists.clear()
+            exact = state[EXACT] or _few_stacks(cells, side)
+            turns = (legal_turns if exact else pseudo_legal_turns)(cells, side)
+            whole = [t for t in turns if not t[2]]
+            firsts = list(dict.fromkeys(("step", t[0], t[1][0]) for t in turns if t[2]))
+            found = self._lists[(cells, side, state[EXACT])] = (whole + firsts, turns)
         return found
 
     def moves(self, state: State) -> list:
-        cells, side, _, deploy = state
+        deploy = state[DEPLOY]
         if deploy is None:
-            turns = self._legal(cells, side)
-            whole = [t for t in turns if not t[2]]
-            firsts = list(dict.fromkeys(("step", t[0], t[1][0]) for t in turns if t[2]))
-            return whole + firsts
+            return self._turns(state)[0]
         n = len(deploy.steps)
         done = any(len(t[1]) == n for t in deploy.candidates)
         following = list(dict.fromkeys(("step", deploy.origin, t[1][n])
                                        for t in deploy.candidates if len(t[1]) > n))
         return [END, *following] if done else following
 
+    def captures(self, state: State) -> list:
+        """The captures of whole stacks (quiescence), as `pseudo_legal_turns` lists them:
+        read off each stack's capture rays; air forces and Commanders, whose captures
+        depend on air defence and lines of sight, ask the engine for their options."""
+        if state[DEPLOY] is not None:
+            return self.moves(state)
+        cells, side = state[CELLS], state[SIDE_TO_MOVE]
+        facing = state[COMMANDERS][1 - side]
+        board = None
+        zones = None
+        out: list = []
+        add = out.append
+        for origin in range(N_SQUARES):
+            stack = cells[origin]
+            if stack is None or STACKS[stack].side != side:
+                continue
+            rays = _CAPTURE_RAYS[(stack, origin)]
+            if rays is None:  # an air force or a Commander leads
+                if STACKS[stack].letter == "C" and not _may_capture(cells, origin, facing):
+                    continue
+                if board is None:
+                    board = list(cells)
+                if zones is None and STACKS[stack].letter == "F":
+                    zones = zone_masks(board, 1 - side)
+                options: list[tuple[int, int]] = []
+                unit_options(board, origin, side, stack, None, zones, options)  # type: ignore
+                out.extend((origin, ((stack, t, kind),), False) for t, kind in options
+                           if kind in CAPTURES)
+                continue
+            for ray, ranges, blocked, kinds in rays:
+                for k, t in enumerate(ray):
+                    s = cells[t]
+                    if s is None:
+                        continue
+                    o = STACKS[s]
+                    if o.side != side and k < ranges[o.target]:
+                        add((origin, ((stack, t, kinds[k]),), False))
+                    if blocked:
+                        break
+        return out
+
     def play(self, state: State, move: tuple) -> State:
-        cells, side, key, deploy = state
+        deploy = state[DEPLOY]
         if move == END:
-            return self._finish(deploy.start, side, (deploy.origin, deploy.steps, True))
+            return self._finish(deploy.base, (deploy.origin, deploy.steps, True))
         if move[0] != "step":
-            return self._finish(cells, side, move)
+            return self._finish(state, move)
         origin, step = move[1], move[2]
         if deploy is None:
-            deploy = Deploy(cells, origin, (), tuple(t for t in self._legal(cells, side)
+            turns = self._turns(state)[1]
+            deploy = Deploy(state, origin, (), tuple(t for t in turns
                                                      if t[2] and t[0] == origin))
         steps = deploy.steps + (step,)
         n = len(steps)
         candidates = tuple(t for t in deploy.candidates if t[1][:n] == steps)
         if all(len(t[1]) == n for t in candidates):  # complete, and nothing extends it
-            return self._finish(deploy.start, side, (deploy.origin, steps, True))
-        board = list(deploy.start)
+            return self._finish(deploy.base, (deploy.origin, steps, True))
+        base = deploy.base
+        board = list(base[CELLS])
         apply_steps(board, deploy.origin, steps, True)
-        after = tuple(board)
-        key = board_key(after, side) ^ number(-1 - deploy.origin, steps)
-        return after, side, key, Deploy(deploy.start, deploy.origin, steps, candidates)
+        return _state(tuple(board), base[SIDE_TO_MOVE], base,
+                      Deploy(base, deploy.origin, steps, candidates), False,
+                      {deploy.origin, *(step[1] for step in steps)})
 
-    def _finish(self, cells: tuple[str | None, ...], side: int, turn: tuple) -> State:
-        board, _, _ = make_turn(cells, side, turn)
-        after = tuple(board)
-        # the end of a turn may promote pieces anywhere (heroes): the key is recomputed
-        return after, 1 - side, board_key(after, 1 - side), None
+    def _finish(self, base: State, turn: tuple) -> State:
+        """The state after a whole turn from ``base``, end-of-turn promotions included
+        (the engine's `make_turn`, on the squares it may change)."""
+        mover = base[SIDE_TO_MOVE]
+        board = list(base[CELLS])
+        origin, steps, deploy = turn
+        _, took = apply_steps(board, origin, steps, deploy)
+        touched = {origin, *(step[1] for step in steps)}  # a set: a square counts once
+        if took:  # the game is over: no end-of-turn promotions
+            return _state(tuple(board), 1 - mover, base, None, False, touched)
+        enemy = base[COMMANDERS][1 - mover]
+        if enemy >= 0:
+            touched.update(promote_checkers(board, mover, enemy))
+        state = _state(tuple(board), 1 - mover, base, None, False, touched)
+        guards = state[GUARDS]
+        if guards[0] == 1 or guards[1] == 1:  # a last guard becomes heroic (§6.3)
+            last_guard(board, 0)
+            last_guard(board, 1)
+            state = _state(tuple(board), 1 - mover, base, None, False)
+        return state
 
+    # --- the game's state ---------------------------------------------------------------
     def side(self, state: State) -> int:
-        return state[1]
+        return state[SIDE_TO_MOVE]
 
     def key(self, state: State) -> int:
-        return state[2]
+        return state[KEY]
 
     def result(self, state: State) -> int | None:
-        cells, side = state[0], state[1]
-        if commander_square(cells, side) is None:
+        commanders, side = state[COMMANDERS], state[SIDE_TO_MOVE]
+        if commanders[side] < 0:
             return -WIN
-        return WIN if commander_square(cells, 1 - side) is None else None
+        return WIN if commanders[1 - side] < 0 else None
 
     def stuck(self, state: State) -> int:
-        cells, side = state[0], state[1]
-        own = commander_square(cells, side)
-        if own is not None and attacked(cells, own, 1 - side):
+        cells, side = state[CELLS], state[SIDE_TO_MOVE]
+        own = state[COMMANDERS][side]
+        if state[DEPLOY] is not None:
+            return -WIN // 2  # a pseudo-legal deploy step that no complete deploy follows
+        if own >= 0 and attacked(cells, own, 1 - side):
             return -WIN  # checkmated
         return 0  # stalemate is a draw
 
     def gain(self, state: State, move: tuple) -> int:
         if move == END:
             return 0
-        cells = state[0]
+        cells = state[CELLS]
         total = 0
         for unit, target, kind in ((move[2],) if move[0] == "step" else move[1]):
             if kind in CAPTURES:
@@ -185,46 +438,20 @@ class CommanderGame:
         return any(m[0] == "step" for m in self.moves(state))
 
     def step_width(self, state: State) -> int:
-        return STEP_WIDTH if state[3] is not None else 0
+        return STEP_WIDTH if state[DEPLOY] is not None else 0
 
+    # --- evaluation ---------------------------------------------------------------------
     def evaluate(self, state: State) -> int:
-        cells, side = state[0], state[1]
-        score = [0, 0]
-        commanders = [-1, -1]
-        air = [False, False]
-        providers: list[list[tuple[int, int]]] = [[], []]
-        pieces_at: list[list[int]] = [[], []]
-        for q, stack in enumerate(cells):
-            if stack is None:
-                continue
-            info = STACKS[stack]
-            s = info.side
-            pieces_at[s].append(q)
-            for p in info.pieces:
-                score[s] += _PIECE_VALUE[p]
-                letter = PIECES[p].letter
-                if letter == "F":
-                    air[s] = True
-                elif letter != "N" and letter != "C" and (_RANK[q] >= 6) == (s == 0):
-                    score[s] += ACROSS_RIVER
-            if info.has_commander:
-                commanders[s] = q
-            if info.zone:
-                providers[s].append((info.zone, q))
-            if info.letter == "N" and _FILE[q] < 2:
-                score[s] += OPEN_SEA
+        cells, side = state[CELLS], state[SIDE_TO_MOVE]
+        commanders, guards, air = state[COMMANDERS], state[GUARDS], state[AIR]
+        total = state[SCORE]
         for s in (0, 1):
             c = commanders[s]
-            if c < 0:
-                continue
-            if attacked(cells, c, 1 - s):
-                score[s] -= IN_CHECK
-            cf, cr = _FILE[c], _RANK[c]
-            score[s] -= NEAR_COMMANDER * sum(
-                1 for q in pieces_at[1 - s] if abs(_FILE[q] - cf) <= 3 and abs(_RANK[q] - cr) <= 3)
-            if air[1 - s] and not any(c in _ZONES[z][q] for z, q in providers[s]):
-                score[s] -= UNCOVERED
-        total = score[0] - score[1]
+            if c >= 0:
+                term = _commander_terms(cells, c, s, guards[s], air[1 - s])
+                total += term if s == 0 else -term
+        if commanders[side] >= 0 and attacked(cells, commanders[side], 1 - side):
+            total += -IN_CHECK if side == 0 else IN_CHECK
         return total if side == 0 else -total
 
     def to_turn(self, position: Position, moves: list) -> Move:
@@ -234,3 +461,42 @@ class CommanderGame:
             return to_move(moves[0])
         steps = tuple(m[2] for m in moves if m != END)
         return to_move((moves[0][1], steps, True))
+
+
+def _commander_terms(cells: tuple, c: int, side: int, count: int, enemy_air: int) -> int:
+    """The safety of ``side``'s Commander on ``c``: enemy pieces around it, each worth more
+    as ``side``'s guards (``count`` pieces besides the Commander) run out, the guards next
+    to it, and air-defence cover when the enemy has air forces (zones reach three
+    squares at most, so the providers covering it stand among those around it)."""
+    near = guards = 0
+    zones = _ZONES
+    here = STACKS[cells[c]]
+    covered = bool(here.zone) and c in zones[here.zone][c]
+    for q in _NEAR3[c]:
+        s = cells[q]
+        if s is not None:
+            info = STACKS[s]
+            if info.side != side:
+                near += 1
+            elif info.zone and not covered and c in zones[info.zone][q]:
+                covered = True
+    for q in _NEXT[c]:
+        s = cells[q]
+        if s is not None and STACKS[s].side == side:
+            guards += 1
+    pressure = NEAR_COMMANDER + HUNT * max(0, FEW_GUARDS - count) // 2
+    score = GUARD * guards - pressure * near
+    if enemy_air and not covered:
+        score -= UNCOVERED
+    return score
+
+
+def _few_stacks(cells: tuple, side: int) -> bool:
+    """Whether ``side`` has at most `EXACT_STACKS` stacks."""
+    n = 0
+    for s in cells:
+        if s is not None and STACKS[s].side == side:
+            n += 1
+            if n > EXACT_STACKS:
+                return False
+    return True

@@ -69,6 +69,9 @@ class Game(Protocol):
     def gain(self, state: Any, move: Hashable) -> int:
         """What ``move`` captures (0 for a quiet move), for ordering and quiescence."""
 
+    # optional: ``captures(state)``, the moves among `moves` that may capture, used by the
+    # quiescence search instead of `moves` when a game has it
+
     def several_steps(self, state: Any) -> bool:
         """Whether the turn starting in ``state`` may take several steps (its first step
         then gets a share of the time only)."""
@@ -247,7 +250,9 @@ class Search:
             return stand
         alpha = max(alpha, stand)
         best = stand
-        noisy = [(g, m) for m in game.moves(state) if (g := game.gain(state, m)) > 0]
+        # a game may list its captures alone (cheaper than every move); optional
+        source = game.captures if hasattr(game, "captures") else game.moves
+        noisy = [(g, m) for m in source(state) if (g := game.gain(state, m)) > 0]
         if not noisy:
             return stand
         noisy.sort(key=lambda gm: -gm[0])
