@@ -27,13 +27,11 @@ well and risk less).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
-from ..clash import FORWARD, NAMES, NEIGHBOURS, NO_NODE, STEP, TOPO, generate, make_raw
+from ..clash import FORWARD, N_NODES, NAMES, NEIGHBOURS, NO_NODE, STEP, TOPO, generate, make_raw
 from ..move import Move, Step
 from ..position import Position
 from .board import OneMoveGame, State
-from .zobrist import SIDE, moved_key
+from .zobrist import SIDE, number
 
 VALUES = {"C": 1000, "F": 300, "S": 650, "B": 250, "H": 180, "D": 120}
 #: What the last, second from last and third from last Commander are worth.
@@ -49,22 +47,71 @@ _TOP = max(_RANK)
 _NEAR2 = tuple(frozenset(NEIGHBOURS[i]) | {t for m in NEIGHBOURS[i] for t in NEIGHBOURS[m]}
                for i in range(len(NAMES)))
 _THREATS = ("BHS", "bhs")
+_BUILDERS = {"C": 0, "F": 0, "c": 1, "f": 1}
+#: The nodes straight or diagonally forward of each node, per side (where a builder builds).
+_FORWARD_NODES = tuple(tuple(tuple(STEP[d][i] for d in FORWARD[s] if STEP[d][i] != NO_NODE)
+                             for i in range(len(NAMES))) for s in (0, 1))
+#: The material of n Commanders.
+_COMMANDERS = tuple(sum(LAST_COMMANDERS[:n]) + VALUES["C"] * max(0, n - len(LAST_COMMANDERS))
+                    for n in range(64))
+
+
+class _Squares(dict):
+    """(node, piece) -> the piece's material and placement there, White's view: its value
+    (a Commander's comes from how many are left), Droids' and Hawks' advance, Commanders'
+    staying home."""
+
+    def __missing__(self, found: tuple[int, str]) -> int:
+        i, p = found
+        s = 0 if p.isupper() else 1
+        kind = p.upper()
+        rows = _RANK[i] if s == 0 else _TOP - _RANK[i]
+        score = 0
+        if kind == "C":
+            score -= COMMANDER_FORWARD * rows
+        else:
+            score += VALUES[kind]
+            if kind == "D" or kind == "H":
+                score += ADVANCE * rows
+        self[found] = value = score if s == 0 else -score
+        return value
+
+
+_SQUARE_SCORE = _Squares()
 
 
 class ClashGame(OneMoveGame):
-    """`Game` for Clash of Command: a state is (cells, side, key); a move is a raw move."""
+    """`Game` for Clash of Command: a state is (cells, side, key, placement score: the
+    sum of `_SQUARE_SCORE`, updated move by move); a move is a raw move."""
 
     royal = "C"
     quiescence_depth = 6
 
+    def root(self, position: Position) -> State:
+        cells = position.cells
+        return (*super().root(position),
+                sum(_SQUARE_SCORE[(i, p)] for i, p in enumerate(cells) if p is not None))
+
     def moves(self, state: State) -> list:
         return generate(state[0], state[1])
 
+    def captures(self, state: State) -> list:
+        """The moves that capture (quiescence)."""
+        return [m for m in generate(state[0], state[1]) if m[2]]
+
     def play(self, state: State, raw: tuple) -> State:
-        cells, side, key = state
+        cells, side, key, score = state
         after = tuple(make_raw(cells, side, raw))
-        key = moved_key(key, cells, after, (raw[0], raw[1], *raw[2])) ^ SIDE
-        return after, 1 - side, key
+        for i in {raw[0], raw[1], *raw[2]}:
+            a, b = cells[i], after[i]
+            if a != b:
+                if a is not None:
+                    key ^= number(i, a)
+                    score -= _SQUARE_SCORE[(i, a)]
+                if b is not None:
+                    key ^= number(i, b)
+                    score += _SQUARE_SCORE[(i, b)]
+        return after, 1 - side, key ^ SIDE, score
 
     def gain(self, state: State, raw: tuple) -> int:
         caps = raw[2]
@@ -80,30 +127,28 @@ class ClashGame(OneMoveGame):
 
     def evaluate(self, state: State) -> int:
         cells, side = state[0], state[1]
-        score = [0, 0]
-        commanders: list[list[int]] = [[], []]
-        for i, p in enumerate(cells):
-            if p is None:
+        total = state[3]
+        commanders = [0, 0]
+        for i in range(N_NODES):
+            p = cells[i]
+            if p is None or p not in _BUILDERS:
                 continue
-            s = 0 if p.isupper() else 1
-            kind = p.upper()
-            if kind != "C":
-                score[s] += VALUES[kind]
-            if kind == "C" or kind == "F":
-                score[s] += BUILD_ROOM * _room(cells, i, s)
-                if kind == "C":
-                    commanders[s].append(i)
-                    score[s] -= COMMANDER_FORWARD * (_RANK[i] if s == 0 else _TOP - _RANK[i])
-            elif kind == "D" or kind == "H":
-                score[s] += ADVANCE * (_RANK[i] if s == 0 else _TOP - _RANK[i])
-        for s in (0, 1):
-            n = len(commanders[s])
-            score[s] += sum(LAST_COMMANDERS[:n]) + VALUES["C"] * max(0, n - len(LAST_COMMANDERS))
-            threats = _THREATS[1 - s]
-            for c in commanders[s]:
-                score[s] -= THREAT * sum(1 for t in _NEAR2[c] if cells[t] is not None
-                                         and cells[t] in threats)  # type: ignore[operator]
-        total = score[0] - score[1]
+            s = _BUILDERS[p]
+            room = 0
+            for t in _FORWARD_NODES[s][i]:
+                if cells[t] is None:
+                    room += 1
+            threat = 0
+            if p == "C" or p == "c":
+                commanders[s] += 1
+                threats = _THREATS[1 - s]
+                for t in _NEAR2[i]:
+                    q = cells[t]
+                    if q is not None and q in threats:
+                        threat += 1
+            value = BUILD_ROOM * room - THREAT * threat
+            total += value if s == 0 else -value
+        total += _COMMANDERS[commanders[0]] - _COMMANDERS[commanders[1]]
         return total if side == 0 else -total
 
     def to_move(self, position: Position, raw: tuple) -> Move:
@@ -111,13 +156,3 @@ class ClashGame(OneMoveGame):
         unit = position.cells[i].upper()  # type: ignore[union-attr]
         return Move((Step(NAMES[i], NAMES[t], tuple(NAMES[c] for c in caps), unit, "", drop,
                           becomes),))
-
-
-def _room(cells: Sequence[str | None], i: int, side: int) -> int:
-    """Empty nodes straight or diagonally forward of ``i`` (where a builder can build)."""
-    n = 0
-    for d in FORWARD[side]:
-        t = STEP[d][i]
-        if t != NO_NODE and cells[t] is None:
-            n += 1
-    return n
