@@ -286,6 +286,10 @@ class CommanderGame:
         """The position's state; its turns are the engine's legal ones."""
         return _state(position.cells, position.side, None, None, True)
 
+    def inner(self, position: Position) -> State:
+        """The position's state as the tree sees it: its turns are the pseudo-legal ones."""
+        return _state(position.cells, position.side, None, None, False)
+
     # --- turns --------------------------------------------------------------------------
     def _turns(self, state: State) -> tuple[list, list]:
         """(the search's moves, the complete turns) of a state at the start of a turn,

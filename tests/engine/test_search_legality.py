@@ -11,8 +11,11 @@ import pytest
 
 from engine import Position, get_variant
 from engine.chieftain import make_step
-from engine.search import LEVELS, Thinker, game_for
+from engine.commander.pieces import STACKS
+from engine.commander.rules import CAPTURES, attacked, legal_turns, pseudo_legal_turns
+from engine.search import LEVELS, WIN, Thinker, game_for
 from engine.search.chieftain import END
+from engine.search.commander import END as COMMANDER_END
 from engine.search.zobrist import board_key
 
 #: Random positions checked per variant (Commander Chess's move lists cost more).
@@ -66,6 +69,19 @@ def whole_turns(game, state) -> list[tuple[list, object]]:
                 walk(after, path + [move])
     walk(state, [])
     return found
+
+
+def play_turn(game, state, turn: tuple):
+    """The state after a raw Commander Chess turn, played as the search plays it."""
+    origin, steps, deploy = turn
+    if not deploy:
+        return game.play(state, turn)
+    side = game.side(state)
+    for step in steps:
+        state = game.play(state, ("step", origin, step))
+    if game.side(state) == side:
+        state = game.play(state, COMMANDER_END)
+    return state
 
 
 @pytest.mark.parametrize("name", SINGLE_MOVE)
@@ -132,3 +148,60 @@ def test_chosen_moves_are_legal(name: str) -> None:
     for position in random_positions(name, 25, seed=11):
         thought = thinker.think(position, LEVELS[1], depth=1)
         assert thought.move in variant.legal_moves(position)
+
+
+def test_commander_tree_turns_are_the_legal_turns_and_their_refuted_rest() -> None:
+    """Inside the tree Commander Chess's turns are the engine's pseudo-legal ones: the
+    legal turns in the same order, plus turns that leave the mover's Commander attacked
+    (the reply can take it: one of the reply's moves captures it) or lost."""
+    game = game_for("commander")
+    for position in random_positions("commander", 200, seed=5):
+        cells, side = position.cells, position.side
+        legal = legal_turns(cells, side)
+        pseudo = pseudo_legal_turns(cells, side)
+        assert [t for t in pseudo if t in set(legal)] == legal
+        inner = game.inner(position)
+        if len([s for s in cells if s is not None and STACKS[s].side == side]) > 4:
+            assert game.moves(inner)[:len([t for t in pseudo if not t[2]])] == \
+                [t for t in pseudo if not t[2]]
+        for turn in set(pseudo) - set(legal):
+            after = play_turn(game, inner, turn)
+            if game.result(after) is None:  # the mover's Commander stands, attacked
+                mover = game.side(inner)
+                commander = after[5][mover]
+                assert attacked(after[0], commander, 1 - mover)
+                assert any(step[1] == commander and step[2] in CAPTURES
+                           for m in game.moves(after)
+                           for step in (m[1] if m[0] != "step" else (m[2],))), turn
+            else:
+                assert game.result(after) == WIN  # the mover lost its own Commander
+
+
+def test_commander_quiescence_captures_are_the_engine_captures() -> None:
+    """The quiescence search's captures are exactly the whole-stack captures among the
+    engine's pseudo-legal turns (read off precomputed rays, checked here)."""
+    game = game_for("commander")
+    for position in random_positions("commander", 1500, seed=3):
+        state = game.inner(position)
+        expected = {t for t in pseudo_legal_turns(position.cells, position.side)
+                    if not t[2] and t[1][0][2] in CAPTURES}
+        found = game.captures(state)
+        assert len(found) == len(set(found)) and set(found) == expected
+
+
+@pytest.mark.parametrize("name", ["clash", "commander"])
+def test_incremental_scores_are_the_fresh_ones(name: str) -> None:
+    """The material and placement the search keeps in its states, updated move by move,
+    equal those counted afresh on the position reached."""
+    game = game_for(name)
+    rng = random.Random(9)
+    for position in random_positions(name, 300, seed=13):
+        state = game.root(position)
+        turns = whole_turns(game, state) if name == "commander" else [
+            ([m], game.play(state, m)) for m in game.moves(state)]
+        for _, after in rng.sample(turns, min(3, len(turns))):
+            fresh = game.root(Position(name, after[0], after[1]))
+            if name == "clash":
+                assert after[2:] == fresh[2:]
+            else:
+                assert (after[2], after[5:]) == (fresh[2], fresh[5:])
