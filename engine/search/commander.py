@@ -42,14 +42,12 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from ..commander.board import (
-    ALIGN,
     LAND_CAPABLE,
     N_SQUARES,
     NAVY_REACH,
     RAY,
     TOPO,
     ZONE,
-    between,
 )
 from ..commander.pieces import CAPTURE_BLOCKED, PIECES, POINTS, STACKS
 from ..commander.rules import (
@@ -165,21 +163,23 @@ _REACH = _Reach()
 
 
 class _CaptureRays(dict):
-    """(stack, square) -> per direction (the squares within capture range, the ranges per
+    """(stack, square) -> per direction (the squares a capture may reach, the ranges per
     target class, whether the first piece stops it, each square's kind of capture: normal
-    or stay), read from the engine's tables as `unit_options` reads them; None for an air
-    force or a Commander leading (their captures depend on more than the board's rays)."""
+    or stay, whether it takes the enemy Commander at any distance), read from the engine's
+    tables as `unit_options` reads them; None for an air force leading (its captures
+    depend on air defence)."""
 
     def __missing__(self, found: tuple[str, int]) -> tuple | None:
         stack, origin = found
         lead = PIECES[STACKS[stack].leader]
         letter = lead.letter
         rays = None
-        if letter not in "CF":
+        if letter != "F":
             rays = []
             for d in range(8):
                 ranges = lead.capture[d]
-                ray = RAY[origin][d][:max(ranges)]
+                far = letter == "C" and not d & 1  # the Commander's long-distance capture
+                ray = RAY[origin][d] if far else RAY[origin][d][:max(ranges)]
                 if not ray:
                     continue
                 if letter == "N":  # fires over anything; lands where it could sail
@@ -187,23 +187,13 @@ class _CaptureRays(dict):
                     kinds = tuple(CAPTURE if k <= sail else STAY for k in range(1, len(ray) + 1))
                 else:  # lands on land only; the stay capture otherwise (§3.2)
                     kinds = tuple(CAPTURE if LAND_CAPABLE[t] else STAY for t in ray)
-                rays.append((ray, ranges, letter in CAPTURE_BLOCKED, kinds))
+                rays.append((ray, ranges, letter in CAPTURE_BLOCKED, kinds, far))
             rays = tuple(rays)
         self[found] = rays
         return rays
 
 
 _CAPTURE_RAYS = _CaptureRays()
-
-
-def _may_capture(cells: tuple, origin: int, facing: int) -> bool:
-    """Whether a Commander on ``origin`` may have a capture: a piece next to it, or the
-    enemy Commander on ``facing`` in a clear file or rank."""
-    if any(cells[t] is not None for t in _NEXT[origin]):
-        return True
-    line = ALIGN[origin].get(facing)
-    return bool(line) and not line[0] & 1 and all(cells[q] is None
-                                                  for q in between(origin, facing))
 
 
 class Deploy(NamedTuple):
@@ -318,40 +308,44 @@ class CommanderGame:
 
     def captures(self, state: State) -> list:
         """The captures of whole stacks (quiescence), as `pseudo_legal_turns` lists them:
-        read off each stack's capture rays; air forces and Commanders, whose captures
-        depend on air defence and lines of sight, ask the engine for their options."""
+        read off each stack's capture rays; air forces, whose captures depend on air
+        defence, ask the engine for their options when an enemy is within their reach."""
         if state[DEPLOY] is not None:
             return self.moves(state)
         cells, side = state[CELLS], state[SIDE_TO_MOVE]
-        facing = state[COMMANDERS][1 - side]
-        board = None
-        zones = None
+        own: list[int] = []
+        enemy: set[int] = set()
+        for q in range(N_SQUARES):
+            s = cells[q]
+            if s is not None:
+                if STACKS[s].side == side:
+                    own.append(q)
+                else:
+                    enemy.add(q)
+        board = zones = None
         out: list = []
         add = out.append
-        for origin in range(N_SQUARES):
+        for origin in own:
             stack = cells[origin]
-            if stack is None or STACKS[stack].side != side:
-                continue
             rays = _CAPTURE_RAYS[(stack, origin)]
-            if rays is None:  # an air force or a Commander leads
-                if STACKS[stack].letter == "C" and not _may_capture(cells, origin, facing):
+            if rays is None:  # an air force leads
+                if not enemy & _WITHIN[origin][_REACH[stack]]:
                     continue
                 if board is None:
                     board = list(cells)
-                if zones is None and STACKS[stack].letter == "F":
                     zones = zone_masks(board, 1 - side)
                 options: list[tuple[int, int]] = []
                 unit_options(board, origin, side, stack, None, zones, options)  # type: ignore
                 out.extend((origin, ((stack, t, kind),), False) for t, kind in options
                            if kind in CAPTURES)
                 continue
-            for ray, ranges, blocked, kinds in rays:
+            for ray, ranges, blocked, kinds, far in rays:
                 for k, t in enumerate(ray):
                     s = cells[t]
                     if s is None:
                         continue
                     o = STACKS[s]
-                    if o.side != side and k < ranges[o.target]:
+                    if o.side != side and (k < ranges[o.target] or far and o.has_commander):
                         add((origin, ((stack, t, kinds[k]),), False))
                     if blocked:
                         break
