@@ -45,6 +45,7 @@ from ..commander.board import (
     LAND_CAPABLE,
     N_SQUARES,
     NAVY_REACH,
+    ORTHOGONAL,
     RAY,
     TOPO,
     ZONE,
@@ -99,6 +100,9 @@ _NEXT = tuple(frozenset(r[0] for r in RAY[q] if r) for q in range(N_SQUARES))
 #: Squares on the eight rays of each square within k steps, for k = 0..5.
 _WITHIN = tuple(tuple(frozenset(t for ray in RAY[q] for t in ray[:k]) for k in range(6))
                 for q in range(N_SQUARES))
+#: Squares on the four orthogonal rays of each square (the Commander's long capture).
+_ORTHOGONAL_LINES = tuple(frozenset(t for d in ORTHOGONAL for t in RAY[q][d])
+                          for q in range(N_SQUARES))
 
 # a state: cells, side to move, key, deploy in progress (or None), whether its turns must
 # be the engine's legal ones, the Commanders' squares (-1: gone), material and terrain
@@ -322,15 +326,17 @@ class CommanderGame:
                     own.append(q)
                 else:
                     enemy.add(q)
+        facing = state[COMMANDERS][1 - side]
         board = zones = None
         out: list = []
         add = out.append
         for origin in own:
             stack = cells[origin]
+            if not enemy & _WITHIN[origin][_REACH[stack]] and not (
+                    facing in _ORTHOGONAL_LINES[origin] and STACKS[stack].letter == "C"):
+                continue  # no enemy within reach (nor the enemy Commander in line)
             rays = _CAPTURE_RAYS[(stack, origin)]
             if rays is None:  # an air force leads
-                if not enemy & _WITHIN[origin][_REACH[stack]]:
-                    continue
                 if board is None:
                     board = list(cells)
                     zones = zone_masks(board, 1 - side)

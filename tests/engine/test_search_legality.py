@@ -205,3 +205,14 @@ def test_incremental_scores_are_the_fresh_ones(name: str) -> None:
                 assert after[2:] == fresh[2:]
             else:
                 assert (after[2], after[5:]) == (fresh[2], fresh[5:])
+
+
+@pytest.mark.parametrize(("name", "count"), [("clash", 100), ("commander", 30)])
+def test_searched_moves_are_legal(name: str, count: int) -> None:
+    """Searches two plies deep (the tree's own generators at work below the root) play
+    legal moves of the engine."""
+    variant = get_variant(name)
+    thinker = Thinker(name, FakeClock(), seed=4)
+    for position in random_positions(name, count, seed=17):
+        thought = thinker.think(position, LEVELS[2], depth=2)
+        assert thought.move in variant.legal_moves(position)
