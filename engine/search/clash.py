@@ -23,6 +23,11 @@ safety (-35 per enemy Brute, Hawk or Slicer within two nodes, which can reach it
 move), and Commanders staying home (-40 per row a Commander has stepped forward: a
 Commander builds only by stepping forward, where it meets the enemy; Factors build as
 well and risk less).
+
+Speed: the material and the placement terms (every term but room and threats) are a sum
+over the pieces of a per-node value, kept in the state and updated from the nodes a move
+changes, as the Zobrist key is; the evaluation itself looks at builders only. The
+quiescence search takes the capturing moves alone.
 """
 
 from __future__ import annotations
