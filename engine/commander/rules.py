@@ -470,8 +470,24 @@ def pseudo_legal_turns(cells: Board, side: int) -> list[RawTurn]:
     return _turns(list(cells), side, _Unchecked())  # type: ignore[arg-type]
 
 
-def _turns(board: list[str | None], side: int, safety: Safety) -> list[RawTurn]:
-    """Every turn of ``side`` that ``safety`` allows."""
+def pseudo_legal_moves(cells: Board, side: int) -> list[RawTurn]:
+    """The whole-stack moves among `pseudo_legal_turns` (no deploys)."""
+    return _turns(list(cells), side, _Unchecked(), False)  # type: ignore[arg-type]
+
+
+def pseudo_legal_deploys(cells: Board, side: int, origin: int) -> list[RawTurn]:
+    """The deploys of the stack on ``origin`` among `pseudo_legal_turns`."""
+    board = list(cells)
+    out: list[RawTurn] = []
+    _extend(board, origin, side, zone_masks(board, 1 - side), _Unchecked(),  # type: ignore
+            STACKS[board[origin]].pieces, (), False, (), (origin,), (), out)  # type: ignore
+    return out
+
+
+def _turns(board: list[str | None], side: int, safety: Safety,
+           deploys: bool = True) -> list[RawTurn]:
+    """Every turn of ``side`` that ``safety`` allows (whole-stack moves only unless
+    ``deploys``)."""
     cells = tuple(board)
     zones = zone_masks(board, 1 - side)
     out: list[RawTurn] = []
@@ -488,7 +504,7 @@ def _turns(board: list[str | None], side: int, safety: Safety) -> list[RawTurn]:
                 out.append((origin, ((stack, t, kind),), False))
             board[t] = old
             board[origin] = stack
-        if STACKS[stack].size > 1:
+        if deploys and STACKS[stack].size > 1:
             _extend(board, origin, side, zones, safety, STACKS[stack].pieces, (), False,
                     (), (origin,), (), out)
     return out

@@ -13,7 +13,8 @@ and Missile 20, Infantry, Engineer, Anti-aircraft gun and Militia 10. Three chan
 
 Position terms:
 
-* **Commander safety**: -150 when the side to move is in check (it must answer), -25 per
+* **Commander safety**: -150 when the side to move is in check (it must answer; tested
+  when an enemy piece stands within three squares), -25 per
   enemy piece within three squares of a Commander, more (`HUNT`) as that Commander's
   side runs out of pieces — the drive to go for the enemy Commander and for its guard:
   every piece that comes near it, and every guard taken, scores.
@@ -50,7 +51,7 @@ from ..commander.board import (
     TOPO,
     ZONE,
 )
-from ..commander.pieces import CAPTURE_BLOCKED, PIECES, POINTS, STACKS
+from ..commander.pieces import CAPTURE_BLOCKED, PIECES, POINTS, REMOVE, STACKS
 from ..commander.rules import (
     CAPTURE,
     CAPTURES,
@@ -62,7 +63,8 @@ from ..commander.rules import (
     last_guard,
     legal_turns,
     promote_checkers,
-    pseudo_legal_turns,
+    pseudo_legal_deploys,
+    pseudo_legal_moves,
     unit_options,
     zone_masks,
 )
@@ -285,19 +287,37 @@ class CommanderGame:
         return _state(position.cells, position.side, None, None, False)
 
     # --- turns --------------------------------------------------------------------------
-    def _turns(self, state: State) -> tuple[list, list]:
-        """(the search's moves, the complete turns) of a state at the start of a turn,
-        kept while the tree comes back to them (iterative deepening, deploys)."""
+    def _turns(self, state: State) -> tuple[list, list | None]:
+        """(the search's moves, the complete turns when they are the legal ones) of a
+        state at the start of a turn, kept while the tree comes back to them (iterative
+        deepening, deploys). Inside the tree a deploy's first steps are every piece's
+        options (a step that no complete deploy follows leads to a dead end, `stuck`);
+        the deploys themselves are listed when one of their steps is played."""
         cells, side = state[CELLS], state[SIDE_TO_MOVE]
         found = self._lists.get((cells, side, state[EXACT]))
         if found is None:
             if len(self._lists) > CACHE_LIMIT:
                 self._lists.clear()
-            exact = state[EXACT] or _few_stacks(cells, side)
-            turns = (legal_turns if exact else pseudo_legal_turns)(cells, side)
-            whole = [t for t in turns if not t[2]]
-            firsts = list(dict.fromkeys(("step", t[0], t[1][0]) for t in turns if t[2]))
-            found = self._lists[(cells, side, state[EXACT])] = (whole + firsts, turns)
+            if state[EXACT] or _few_stacks(cells, side):
+                turns = legal_turns(cells, side)
+                whole = [t for t in turns if not t[2]]
+                firsts = list(dict.fromkeys(("step", t[0], t[1][0]) for t in turns if t[2]))
+                found = (whole + firsts, turns)
+            else:
+                found = (pseudo_legal_moves(cells, side) + _first_steps(cells, side), None)
+            self._lists[(cells, side, state[EXACT])] = found
+        return found
+
+    def _deploys(self, state: State, origin: int) -> tuple:
+        """The deploys of the stack on ``origin`` (legal ones when the state's turns are)."""
+        turns = self._turns(state)[1]
+        if turns is not None:
+            return tuple(t for t in turns if t[2] and t[0] == origin)
+        cells, side = state[CELLS], state[SIDE_TO_MOVE]
+        found = self._lists.get((cells, side, origin))
+        if found is None:
+            found = self._lists[(cells, side, origin)] = tuple(
+                pseudo_legal_deploys(cells, side, origin))
         return found
 
     def moves(self, state: State) -> list:
@@ -365,13 +385,12 @@ class CommanderGame:
             return self._finish(state, move)
         origin, step = move[1], move[2]
         if deploy is None:
-            turns = self._turns(state)[1]
-            deploy = Deploy(state, origin, (), tuple(t for t in turns
-                                                     if t[2] and t[0] == origin))
+            deploy = Deploy(state, origin, (), self._deploys(state, origin))
         steps = deploy.steps + (step,)
         n = len(steps)
         candidates = tuple(t for t in deploy.candidates if t[1][:n] == steps)
-        if all(len(t[1]) == n for t in candidates):  # complete, and nothing extends it
+        # complete, and nothing extends it (no candidate at all: a dead end, see `stuck`)
+        if candidates and all(len(t[1]) == n for t in candidates):
             return self._finish(deploy.base, (deploy.origin, steps, True))
         base = deploy.base
         board = list(base[CELLS])
@@ -452,10 +471,11 @@ class CommanderGame:
         for s in (0, 1):
             c = commanders[s]
             if c >= 0:
-                term = _commander_terms(cells, c, s, guards[s], air[1 - s])
+                term, near = _commander_terms(cells, c, s, guards[s], air[1 - s])
+                # in check: only asked with an enemy piece near (the attack test costs)
+                if s == side and near and attacked(cells, c, 1 - s):
+                    term -= IN_CHECK
                 total += term if s == 0 else -term
-        if commanders[side] >= 0 and attacked(cells, commanders[side], 1 - side):
-            total += -IN_CHECK if side == 0 else IN_CHECK
         return total if side == 0 else -total
 
     def to_turn(self, position: Position, moves: list) -> Move:
@@ -467,11 +487,13 @@ class CommanderGame:
         return to_move((moves[0][1], steps, True))
 
 
-def _commander_terms(cells: tuple, c: int, side: int, count: int, enemy_air: int) -> int:
+def _commander_terms(cells: tuple, c: int, side: int, count: int,
+                     enemy_air: int) -> tuple[int, int]:
     """The safety of ``side``'s Commander on ``c``: enemy pieces around it, each worth more
     as ``side``'s guards (``count`` pieces besides the Commander) run out, the guards next
     to it, and air-defence cover when the enemy has air forces (zones reach three
-    squares at most, so the providers covering it stand among those around it)."""
+    squares at most, so the providers covering it stand among those around it). Returns
+    the score and how many enemy pieces are near."""
     near = guards = 0
     zones = _ZONES
     here = STACKS[cells[c]]
@@ -492,7 +514,31 @@ def _commander_terms(cells: tuple, c: int, side: int, count: int, enemy_air: int
     score = GUARD * guards - pressure * near
     if enemy_air and not covered:
         score -= UNCOVERED
-    return score
+    return score, near
+
+
+def _first_steps(cells: tuple, side: int) -> list:
+    """Every first step of a deploy of ``side`` (each piece's options, as `rules._extend`
+    tries them first), as the search's moves."""
+    board = zones = None
+    out: list = []
+    for origin, stack in enumerate(cells):
+        if stack is None:
+            continue
+        info = STACKS[stack]
+        if info.size < 2 or info.side != side:
+            continue
+        if board is None:
+            board = list(cells)
+            zones = zone_masks(board, 1 - side)
+        for i, piece in enumerate(info.pieces):
+            if piece in info.pieces[:i]:
+                continue
+            options: list[tuple[int, int]] = []
+            unit_options(board, origin, side, piece, REMOVE[(stack, piece)], zones,  # type: ignore
+                         options)
+            out.extend(("step", origin, (piece, t, kind)) for t, kind in options)
+    return out
 
 
 def _few_stacks(cells: tuple, side: int) -> bool:
