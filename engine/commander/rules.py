@@ -475,12 +475,15 @@ def pseudo_legal_moves(cells: Board, side: int) -> list[RawTurn]:
     return _turns(list(cells), side, _Unchecked(), False)  # type: ignore[arg-type]
 
 
-def pseudo_legal_deploys(cells: Board, side: int, origin: int) -> list[RawTurn]:
-    """The deploys of the stack on ``origin`` among `pseudo_legal_turns`."""
+def pseudo_legal_deploys(cells: Board, side: int, origin: int,
+                         first: RawStep | None = None) -> list[RawTurn]:
+    """The deploys of the stack on ``origin`` among `pseudo_legal_turns` (those that
+    begin with the step ``first`` when given)."""
     board = list(cells)
     out: list[RawTurn] = []
     _extend(board, origin, side, zone_masks(board, 1 - side), _Unchecked(),  # type: ignore
-            STACKS[board[origin]].pieces, (), False, (), (origin,), (), out)  # type: ignore
+            STACKS[board[origin]].pieces, (), False, (), (origin,), (), out,  # type: ignore
+            first)
     return out
 
 
@@ -531,18 +534,21 @@ def _place(board: list[str | None], origin: int, t: int, kind: int, unit: str,
 def _extend(board: list[str | None], origin: int, side: int, zones: Sequence[int],
             safety: Safety, remaining: tuple[str, ...], steps: tuple[RawStep, ...],
             moved: bool, targets: tuple[int, ...], emptied: tuple[int, ...],
-            captured: tuple[str, ...], out: list[RawTurn]) -> None:
+            captured: tuple[str, ...], out: list[RawTurn], only: RawStep | None = None) -> None:
     """Add every deploy that continues ``steps`` with one more step of a piece still able
-    to act (§5.5); pieces that are alike are tried once."""
+    to act (§5.5); pieces that are alike are tried once. ``only``: the one next step to
+    try (all when None)."""
     here = board[origin]
     for i, piece in enumerate(remaining):
-        if piece in remaining[:i]:
+        if piece in remaining[:i] or only is not None and only[0] != piece:
             continue
         left = REMOVE[(here, piece)]  # type: ignore[index]
         rest = remaining[:i] + remaining[i + 1:]
         options: list[tuple[int, int]] = []
         unit_options(board, origin, side, piece, left, zones, options)
         for t, kind in options:
+            if only is not None and (only[1] != t or only[2] != kind):
+                continue
             old = board[t]
             _place(board, origin, t, kind, piece, left)
             steps2 = steps + ((piece, t, kind),)

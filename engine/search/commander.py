@@ -308,16 +308,17 @@ class CommanderGame:
             self._lists[(cells, side, state[EXACT])] = found
         return found
 
-    def _deploys(self, state: State, origin: int) -> tuple:
-        """The deploys of the stack on ``origin`` (legal ones when the state's turns are)."""
+    def _deploys(self, state: State, origin: int, first: tuple) -> tuple:
+        """The deploys of the stack on ``origin`` that begin with the step ``first``
+        (legal ones when the state's turns are)."""
         turns = self._turns(state)[1]
         if turns is not None:
-            return tuple(t for t in turns if t[2] and t[0] == origin)
+            return tuple(t for t in turns if t[2] and t[0] == origin and t[1][0] == first)
         cells, side = state[CELLS], state[SIDE_TO_MOVE]
-        found = self._lists.get((cells, side, origin))
+        found = self._lists.get((cells, side, origin, first))
         if found is None:
-            found = self._lists[(cells, side, origin)] = tuple(
-                pseudo_legal_deploys(cells, side, origin))
+            found = self._lists[(cells, side, origin, first)] = tuple(
+                pseudo_legal_deploys(cells, side, origin, first))
         return found
 
     def moves(self, state: State) -> list:
@@ -385,7 +386,7 @@ class CommanderGame:
             return self._finish(state, move)
         origin, step = move[1], move[2]
         if deploy is None:
-            deploy = Deploy(state, origin, (), self._deploys(state, origin))
+            deploy = Deploy(state, origin, (), self._deploys(state, origin, step))
         steps = deploy.steps + (step,)
         n = len(steps)
         candidates = tuple(t for t in deploy.candidates if t[1][:n] == steps)
