@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING
 import discord
 from discord.utils import MISSING
 
-from ..model import Player
-from ..results import Done
+from ..service.model import Player
+from ..service.results import Done
 from . import live
 from .places import TRANSPORT
 from .views import offer_view

@@ -22,13 +22,13 @@ import discord
 from discord import app_commands
 from discord.ext import commands, tasks
 
-from ..computer import Computer
 from ..config import Settings
 from ..email_gateway.runner import run_email_gateway
-from ..model import Game, Player
-from ..phrasing import phrase
-from ..results import Done, Refusal, Result
 from ..service import GameService
+from ..service.computer import Computer
+from ..service.model import Game, Player
+from ..service.phrasing import phrase
+from ..service.results import Done, Refusal, Result
 from ..storage import StorageError
 from ..web.runner import start_web
 from . import failures, live, logs, pictures

@@ -10,7 +10,7 @@ from discord.ext import commands
 
 from engine import EngineError, get_variant
 
-from ..results import Refusal
+from ..service.results import Refusal
 from . import live, logs, permissions
 from .commands_play import DAYS, PlayCommands
 from .places import server_key, target_of

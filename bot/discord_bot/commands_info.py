@@ -11,9 +11,9 @@ from discord.ext import commands
 from engine import EngineError, all_variants, get_variant
 
 from ..commands import Commands
-from ..posts import DIGEST
-from ..results import Refusal
-from ..rules_docs import as_discord, messages, rules_part
+from ..service.posts import DIGEST
+from ..service.results import Refusal
+from ..service.rules_docs import as_discord, messages, rules_part
 from .commands_play import PlayCommands
 from .notifier import DM_PREFERENCE
 from .places import TRANSPORT

@@ -9,8 +9,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from ..model import Game, Player
-from ..results import Refusal
+from ..service.model import Game, Player
+from ..service.results import Refusal
 from .commands_play import GAME_HELP, PlayCommands
 
 if TYPE_CHECKING:

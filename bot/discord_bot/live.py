@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from ..model import Game
-from ..posts import Post
+from ..service.model import Game
+from ..service.posts import Post
 from .places import TRANSPORT, target_of
 
 if TYPE_CHECKING:

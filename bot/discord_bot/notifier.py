@@ -28,8 +28,8 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from ..model import Notification, Player
-from ..outbox import UNREACHABLE, DeliveryFailure
+from ..service.model import Notification, Player
+from ..service.outbox import UNREACHABLE, DeliveryFailure
 from . import live, logs, pictures
 from .pickers import fit
 from .places import TRANSPORT, is_discord_place, target_of

@@ -18,9 +18,9 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from ..model import Game, Player
-from ..results import Done, Refusal
-from ..turns import PieceSteps
+from ..service.model import Game, Player
+from ..service.results import Done, Refusal
+from ..service.turns import PieceSteps
 from . import live, logs, pictures
 
 if TYPE_CHECKING:

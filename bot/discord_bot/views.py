@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from ..model import Game
-from ..results import Refusal
+from ..service.model import Game
+from ..service.results import Refusal
 from . import logs, pictures
 from .failures import answering_failures
 from .pickers import show_pieces
