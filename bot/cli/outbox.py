@@ -18,7 +18,7 @@ from ..config import Settings, add_db_option, db_target, settings_or_say
 from ..service import outbox
 from ..service.clock import DAY, format_time
 from ..service.model import Notification
-from .common import open_service
+from ..startup import open_service
 
 
 def describe(note: Notification, now: float) -> str:

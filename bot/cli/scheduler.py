@@ -19,7 +19,7 @@ from .. import redact
 from ..config import Settings, add_db_option, settings_or_say
 from ..service.computer import Computer
 from ..service.scheduler import Scheduler
-from .common import open_service
+from ..startup import open_service
 
 log = logging.getLogger(__name__)
 

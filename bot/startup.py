@@ -1,11 +1,12 @@
-"""What the `commandpost` sub-commands share: the service opened on the configured
-database, or a one-line reason why it cannot be (for the caller to exit with status 1)."""
+"""What a `commandpost` process does first, whichever it is (a sub-command in `bot.cli`,
+the e-mail gateway): open the service on the configured database, or say in one line why
+it cannot be opened (for the caller to exit with status 1)."""
 
 from __future__ import annotations
 
-from ..config import Settings
-from ..service import GameService
-from ..storage import StorageError
+from .config import Settings
+from .service import GameService
+from .storage import StorageError
 
 
 async def open_service(settings: Settings) -> GameService | None:
