@@ -32,6 +32,7 @@ from ..service.results import Done, Refusal, Result
 from ..storage import StorageError
 from ..web.runner import start_web
 from . import failures, live, logs, pictures
+from .client import result_text
 from .notifier import Notifier, discord_times
 from .pickers import EndTurnButton, PiecePicker, StepPicker, fit, next_step_view
 from .places import TRANSPORT, target_of
@@ -309,23 +310,13 @@ class CommandPost(commands.AutoShardedBot):
     async def answer(self, interaction: discord.Interaction, result: Result | str,
                      *, public: bool = False) -> None:
         """Answer with a refusal (only the sender sees it) or a plain message."""
-        text = fit(discord_times(phrase(result if isinstance(result, str) else _text(result),
+        text = fit(discord_times(phrase(result if isinstance(result, str) else result_text(result),
                                         TRANSPORT)))
         ephemeral = isinstance(result, Refusal) or not public
         if interaction.response.is_done():
             await interaction.followup.send(text, ephemeral=ephemeral)
         else:
             await interaction.response.send_message(text, ephemeral=ephemeral)
-
-
-def _text(result: Result) -> str:
-    if isinstance(result, Refusal):
-        text = result.words(TRANSPORT)
-        if result.candidates:
-            text += "\n" + "\n".join(f"• `{c}`" for c in result.candidates)
-        return text
-    assert isinstance(result, Done)
-    return result.words(TRANSPORT)
 
 
 def create_bot(service: GameService, settings: Settings | None = None) -> CommandPost:

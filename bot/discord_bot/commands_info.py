@@ -21,13 +21,13 @@ from .places import TRANSPORT
 DISCORD_COMMAND = "`/rules variant:{variant} piece:…`"
 
 if TYPE_CHECKING:
-    from .app import CommandPost
+    from .client import Bot
 
 
 class InfoCommands(commands.Cog, name="Information"):
     """Rules, standings, vacations and following games."""
 
-    def __init__(self, bot: CommandPost) -> None:
+    def __init__(self, bot: Bot) -> None:
         self.bot = bot
         self.service = bot.service
         self.words = Commands(bot.service, lambda name: bot.service.find_player(TRANSPORT, name))

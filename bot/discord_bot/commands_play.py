@@ -25,6 +25,7 @@ from ..service.timecontrol import TimeControl, is_clock_word, parse_time_control
 from ..storage import StorageError
 from . import hints, live, logs, permissions, pictures
 from .actions import acted
+from .client import result_text
 from .notifier import discord_times
 from .pickers import show_piece
 from .places import (
@@ -40,7 +41,7 @@ from .places import (
 from .views import challenge_view
 
 if TYPE_CHECKING:
-    from .app import CommandPost
+    from .client import Bot
 
 log = logging.getLogger(__name__)
 SITE = re.compile(r'^\[Site "[^"\n]*"\]', re.MULTILINE)
@@ -70,7 +71,7 @@ def _choices(items: list[tuple[str, str]], current: str) -> list[app_commands.Ch
 class PlayCommands(commands.Cog, name="Playing"):
     """Challenges, moves and the end of games."""
 
-    def __init__(self, bot: CommandPost) -> None:
+    def __init__(self, bot: Bot) -> None:
         self.bot = bot
         self.service = bot.service
 
@@ -528,8 +529,7 @@ class PlayCommands(commands.Cog, name="Playing"):
 
     @staticmethod
     def bot_text(result: Refusal) -> str:
-        from .app import _text
-        return _text(result)
+        return result_text(result)
 
     @app_commands.command(name="board")
     @app_commands.describe(game=GAME_HELP)
