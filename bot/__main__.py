@@ -26,7 +26,7 @@ import sys
 COMMANDS = {
     "console": "bot.console.console",
     "email": "bot.email_gateway.runner",
-    "discord": "bot.discord_bot.app",
+    "discord": "bot.cli.run",
     "render": "bot.cli.render",
     "gallery": "bot.cli.render:gallery_main",
     "db": "bot.cli.db_copy",  # `db copy` there; `db check` handed on to bot.cli.dbcheck
