@@ -27,15 +27,19 @@ Position terms:
   term, since reach on this board is decided by terrain.
 
 The search's own representation (speed): a state carries its Zobrist key, the material
-and terrain score and both Commanders' squares, all updated from the squares a turn
-changed. Inside the tree a side's turns are the engine's **pseudo-legal** turns
-(`pseudo_legal_turns`: the rules of movement without the test that the mover's Commander
-is left unattacked, a third of the cost); a turn that leaves the Commander attacked is
-refuted by its capture one ply later, which the quiescence search sees, since taking the
-Commander is a capture worth more than anything. Only the root (the move actually played)
-and sides down to `EXACT_STACKS` stacks (where stalemate, a draw, must not be mistaken for
-checkmate) use the engine's legal turns. The quiescence search generates captures only,
-for the stacks with an enemy within their capture range.
+and terrain score, both Commanders' squares and each side's count of pieces and air
+forces, all updated from the squares a turn changed (the end-of-turn promotions
+included). Inside the tree a side's turns are the engine's **pseudo-legal** ones (the
+rules of movement without the test that the mover's Commander is left unattacked,
+`rules.pseudo_legal_turns`): a turn that leaves the Commander attacked is refuted by its
+capture one ply later, since taking the Commander is a capture worth more than anything.
+A deploy's first steps are every piece's options, and the deploys that begin with a step
+are generated when that step is played (a first step that no complete deploy follows is
+a dead end, scored as a heavy loss). Only the root (the move actually played) and sides
+down to `EXACT_STACKS` stacks (where stalemate, a draw, must not be mistaken for
+checkmate) use the engine's legal turns. The quiescence search generates whole-stack
+captures only, read off precomputed capture rays for the stacks with an enemy within
+reach (a passenger's capture, a deploy step, waits for the full search).
 """
 
 from __future__ import annotations
