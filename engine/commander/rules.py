@@ -493,20 +493,24 @@ def _turns(board: list[str | None], side: int, safety: Safety,
     ``deploys``)."""
     cells = tuple(board)
     zones = zone_masks(board, 1 - side)
+    unchecked = isinstance(safety, _Unchecked)
     out: list[RawTurn] = []
     for origin, stack in enumerate(cells):
         if stack is None or STACKS[stack].side != side:
             continue
         options: list[tuple[int, int]] = []
         unit_options(board, origin, side, stack, None, zones, options)
-        for t, kind in options:
-            old = board[t]
-            _place(board, origin, t, kind, stack, None)
-            if safety.allows(board, origin, (t,), (origin, t),
-                             (old,) if kind in CAPTURES else ()):  # type: ignore[arg-type]
-                out.append((origin, ((stack, t, kind),), False))
-            board[t] = old
-            board[origin] = stack
+        if unchecked:  # every option is a turn: nothing to play on the board
+            out.extend((origin, ((stack, t, kind),), False) for t, kind in options)
+        else:
+            for t, kind in options:
+                old = board[t]
+                _place(board, origin, t, kind, stack, None)
+                if safety.allows(board, origin, (t,), (origin, t),
+                                 (old,) if kind in CAPTURES else ()):  # type: ignore[arg-type]
+                    out.append((origin, ((stack, t, kind),), False))
+                board[t] = old
+                board[origin] = stack
         if deploys and STACKS[stack].size > 1:
             _extend(board, origin, side, zones, safety, STACKS[stack].pieces, (), False,
                     (), (origin,), (), out)
