@@ -9,6 +9,7 @@ import os
 import random
 import subprocess
 import sys
+import time
 from collections import Counter
 from pathlib import Path
 
@@ -16,6 +17,7 @@ import asyncpg
 import pytest
 
 from bot import db_copy, dbcheck
+from bot.clock import DAY
 from bot.config import Settings
 from bot.migrations import MIGRATIONS, Migration
 from bot.records import END
@@ -28,6 +30,7 @@ from engine import Position, Variant, get_variant
 ROOT = Path(__file__).resolve().parents[2]
 RACE_CHILD = Path(__file__).with_name("race_child.py")
 DELIVER_CHILD = Path(__file__).with_name("deliver_child.py")
+SCHEDULER_CHILD = Path(__file__).with_name("scheduler_child.py")
 
 
 def test_placeholders_are_numbered_outside_string_literals():
@@ -128,16 +131,19 @@ GAMES = 16
 PAIRS = 1000
 
 
-async def _host_with_games(url: str, count: int, moved: bool = False,
+async def _host_with_games(url: str, count: int, moved: bool = False, now: float | None = None,
                            ) -> tuple[GameService, list[int]]:
     """A service on ``url`` with ``count`` Clash of Command games of Alice and Bob (with
-    Alice's first move, if ``moved``); the games' ids."""
-    service = await GameService.open(Settings(db_path=url))
+    Alice's first move, if ``moved``; started at ``now`` with three days per move, if
+    given); the games' ids."""
+    clock = {} if now is None else {"now": lambda: now}
+    service = await GameService.open(Settings(db_path=url), **clock)
     alice = await service.player("console", "alice", "Alice")
     bob = await service.player("console", "bob", "Bob")
     game_ids = []
     for _ in range(count):
-        made = await service.challenge(alice, "console:race", bob, variant="clash", side=0)
+        made = await service.challenge(alice, "console:race", bob, variant="clash", side=0,
+                                       days=None if now is None else 3)
         game = (await service.accept(bob, made.challenge.id)).game
         if moved:
             assert (await service.move(alice, game.id, (await service.legal_moves(game))[0])).ok
@@ -252,6 +258,38 @@ async def test_two_schedulers_queue_a_daily_digest_once(postgres_server):
     assert [n.kind for n in await first.pending_notifications("console")].count("digest") == 1
     for service in (first, second):
         await service.close()
+    await postgres_server.drop(url)
+
+
+async def test_two_scheduler_processes_apply_each_time_out_and_reminder_once(
+        postgres_server):
+    """Games started days ago with three days per move: some are out of time, some are due
+    a reminder. Two scheduler processes started at once apply each time-out once and send
+    each reminder once between them."""
+    url = await postgres_server.create()
+    for days_ago, count in ((10, GAMES), (2.5, GAMES)):  # out of time; due a reminder
+        service, _ = await _host_with_games(url, count, now=time.time() - days_ago * DAY)
+        await service.close()
+    children = [subprocess.Popen(
+        [sys.executable, str(SCHEDULER_CHILD), url], cwd=ROOT, stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE, text=True) for _ in range(2)]
+    outputs = await asyncio.to_thread(_run_together, children)
+    applied = Counter()
+    for out in outputs:
+        applied.update({kind: int(n) for kind, n in (line.split() for line in out.splitlines())})
+    assert (applied["timeouts"], applied["reminders"]) == (GAMES, GAMES)
+    service = await GameService.open(Settings(db_path=url))
+    games = await service.games(None, "console:race") + await service.games(
+        None, "console:race", active=False)
+    assert sorted(g.reason for g in games) == [""] * GAMES + ["Alice ran out of time"] * GAMES
+    async with service.db.snapshot() as s:
+        rows = await s.all("SELECT game_id, kind FROM outbox WHERE kind IN "
+                           "('reminder', 'game-over')")
+    sent = Counter((r["game_id"], r["kind"]) for r in rows)
+    over = {g.id for g in games if g.is_over}
+    assert sent == {**{(g.id, "game-over"): 3 for g in games if g.id in over},
+                    **{(g.id, "reminder"): 1 for g in games if g.id not in over}}
+    await service.close()
     await postgres_server.drop(url)
 
 
