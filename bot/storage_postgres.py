@@ -216,7 +216,8 @@ class _Begun:
 
     def __getattr__(self, name: str) -> Any:
         method = getattr(self._session._raw, name)
-        if not inspect.iscoroutinefunction(method):
+        # (the pool hands out a proxy whose methods are plain functions: ask the class)
+        if not inspect.iscoroutinefunction(getattr(asyncpg.Connection, name, None)):
             return method
 
         async def call(*args: Any, **kwargs: Any) -> Any:

@@ -120,6 +120,40 @@ async def test_a_connection_lost_inside_a_transaction_is_a_storage_error(postgre
     await postgres_server.drop(url)
 
 
+async def test_a_lock_sent_with_the_begin_holds_the_game_until_the_transaction_ends(
+        postgres_server):
+    url = await postgres_server.create()
+    service, (game_id,) = await _host_with_games(url, 1)
+    other = await asyncpg.connect(url)
+    grab = "SELECT id FROM games WHERE id = $1 FOR UPDATE NOWAIT"
+    async with service.db.transaction() as s:
+        await s.lock_game(game_id)  # the session's first statement: one message with BEGIN
+        with pytest.raises(asyncpg.LockNotAvailableError):
+            await other.execute(grab, game_id)
+        await s.execute("UPDATE games SET updated_at = 1 WHERE id = ?", (game_id,))
+    assert await other.fetchval("SELECT updated_at FROM games WHERE id = $1 FOR UPDATE NOWAIT",
+                                game_id) == 1
+    await other.close()
+    await service.close()
+    await postgres_server.drop(url)
+
+
+async def test_statements_sent_on_the_connection_itself_are_part_of_the_transaction(
+        postgres_server):
+    url = await postgres_server.create()
+    db = await open_postgres(url)
+    with pytest.raises(RuntimeError, match="changed my mind"):
+        async with db.transaction() as s:
+            await s.connection.execute("CREATE TABLE scratch (n BIGINT)")
+            await s.connection.copy_records_to_table("scratch", records=[(1,), (2,)])
+            assert await s.one("SELECT COUNT(*) AS n FROM scratch") == (2,)
+            raise RuntimeError("changed my mind")
+    async with db.snapshot() as s:  # rolled back with the transaction
+        assert await s.one("SELECT to_regclass('scratch') AS t") == (None,)
+    await db.close()
+    await postgres_server.drop(url)
+
+
 def test_the_configured_url_is_kept_as_a_url():
     url = "postgresql://bot:secret@db.example.org:5432/commandpost"
     assert Settings.from_env({"COMMANDPOST_DB": url}).db_path == url
