@@ -10,8 +10,8 @@ import sys
 from collections import Counter
 
 from bot.config import Settings
-from bot.scheduler import Scheduler
 from bot.service import GameService
+from bot.service.scheduler import Scheduler
 
 
 async def main(url: str) -> None:

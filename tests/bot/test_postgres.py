@@ -16,15 +16,15 @@ from pathlib import Path
 import asyncpg
 import pytest
 
-from bot import db_copy, dbcheck
-from bot.clock import DAY
+from bot.cli import db_copy, dbcheck
 from bot.config import Settings
-from bot.migrations import MIGRATIONS, Migration
-from bot.records import END
 from bot.redact import redact_url
 from bot.service import GameService
+from bot.service.clock import DAY
+from bot.service.records import END
 from bot.storage import StorageError, open_database
-from bot.storage_postgres import open_postgres, postgres_ddl, translate
+from bot.storage.migrations import MIGRATIONS, Migration
+from bot.storage.postgres import open_postgres, postgres_ddl, translate
 from engine import Position, Variant, get_variant
 
 ROOT = Path(__file__).resolve().parents[2]
