@@ -54,6 +54,7 @@ class Owed:
     row_id: int | None = None  # the placeholder's outbox row, once committed
     open: bool = True  # False once the command is over (a task that outlives it records none)
     recording: bool = False  # a transaction is writing the placeholder now
+    settled: bool = False  # the transport put its real answer in the placeholder
     task: asyncio.Task[Any] | None = None  # the command's task: the only one that records
 
     @property
