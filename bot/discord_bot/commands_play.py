@@ -26,7 +26,7 @@ from ..timecontrol import TimeControl, is_clock_word, parse_time_control
 from . import hints, live, logs, permissions, pictures
 from .actions import acted
 from .notifier import discord_times
-from .owing import deed_of, owing, owing_move
+from .owing import CHALLENGE_POST, GAME_THREAD, deed_of, owing, owing_move
 from .pickers import show_piece
 from .places import (
     TRANSPORT,
@@ -36,7 +36,6 @@ from .places import (
     place_of,
     server_key,
     target_of,
-    thread_place,
 )
 from .views import challenge_view
 
@@ -256,7 +255,8 @@ class PlayCommands(commands.Cog, name="Playing"):
                 return
             target = await self.bot.player_of(opponent)
             logs.set_context(user_id=interaction.user.id)
-        async with owing(self.bot, sender, interaction.channel, "challenge"):
+        async with owing(self.bot, sender, interaction.channel, "challenge",
+                         post=CHALLENGE_POST, post_in=place):
             result = await self.service.challenge(
                 sender, place, target, variant, mode, None if side in (None, -1) else side,
                 days or None, rated=rated, time_control=time_control and time_control.text())
@@ -284,7 +284,7 @@ class PlayCommands(commands.Cog, name="Playing"):
                 return
             await interaction.response.defer(thinking=True)
             assert result.game is not None
-            thread = await self._open_thread(interaction, result.game)
+            thread = await live.open_thread(self.bot, result.game)
             where = (f"Play in {thread.mention}." if thread is not None
                      else f"Play here with `/move game:{result.game.id}`.")
             await interaction.followup.send(f"{result.message}\n{where}")
@@ -324,7 +324,8 @@ class PlayCommands(commands.Cog, name="Playing"):
                                                                          challenge.place):
             return False
         async with owing(self.bot, sender, interaction.channel, "accept",
-                         challenge_id=challenge_id):
+                         challenge_id=challenge_id, post=GAME_THREAD,
+                         post_in=challenge.place if challenge else None):
             result = await self.service.accept(sender, challenge_id)
             if isinstance(result, Refusal):
                 await self.bot.answer(interaction, result)
@@ -333,7 +334,7 @@ class PlayCommands(commands.Cog, name="Playing"):
             game = result.game
             assert game is not None
             logs.set_context(game_id=game.id)
-            thread = await self._open_thread(interaction, game)
+            thread = await live.open_thread(self.bot, game)
             await interaction.followup.send(f"{result.words(TRANSPORT)}\n"
                                             f"{_where_to_play(game, thread)}")
         await self.bot.flush()
@@ -351,29 +352,6 @@ class PlayCommands(commands.Cog, name="Playing"):
         if missing:
             await self.bot.answer(interaction, permissions.refusal(channel, missing))
         return bool(missing)
-
-    async def _open_thread(self, interaction: discord.Interaction,
-                           game: Game) -> discord.Thread | None:
-        """Start the game's thread in its channel, move the game there, show the board."""
-        channel_id = target_of(game.place)
-        channel = self.bot.get_channel(channel_id) if channel_id else None
-        if not isinstance(channel, discord.TextChannel):
-            log.warning("game #%s: no text channel for %s", game.id, game.place)
-            return None
-        variant = get_variant(game.variant)
-        name = f"#{game.id} {game.names[0]} vs {game.names[1]} ({variant.display_name})"
-        try:
-            thread = await channel.create_thread(name=name[:100],
-                                                 type=discord.ChannelType.public_thread,
-                                                 auto_archive_duration=10080)
-        except discord.HTTPException:
-            log.exception("cannot open a thread for game #%s", game.id)
-            return None
-        moved = await self.service.relocate(game.id, thread_place(channel.id, thread.id))
-        sent = await thread.send(**await self.bot.board_message(
-            moved or game, pictures.header(game) + ". Type your moves here, or use `/move`."))
-        await self.bot.board_sent(moved or game, sent, thread.id)
-        return thread
 
     @app_commands.command(name="decline")
     @app_commands.describe(challenge="The challenge to decline (default: the only one for you)")

@@ -31,9 +31,9 @@ import discord
 from ..model import Notification, Player
 from ..outbox import UNREACHABLE, DeliveryFailure
 from . import live, logs, pictures
-from .owing import BOARD_POST
 from .pickers import fit
 from .places import TRANSPORT, is_discord_place, target_of
+from .reply_posts import REPLY_POSTS, post_for_reply
 from .views import offer_view, with_watch_link
 
 if TYPE_CHECKING:
@@ -109,8 +109,8 @@ class Notifier:
     async def _to_place(self, n: Notification) -> None:
         if n.kind in SAID_BY_THE_REPLY or n.kind == "challenge":
             return
-        if n.kind == BOARD_POST:
-            await self._board_post(n)
+        if n.kind in REPLY_POSTS:  # what a command's reply posts, after the reply died
+            await post_for_reply(self.bot, n, self._post)
             return
         if n.kind == UNREACHABLE and not is_discord_place(n.place):
             return
@@ -126,25 +126,6 @@ class Notifier:
             for watcher in await self.bot.service.watchers(n.game_id):
                 if watcher.preferences.get(DM_PREFERENCE):
                     await self._copy_to_watcher(watcher, n.text)
-
-    async def _board_post(self, n: Notification) -> None:
-        """The post a move's reply makes in the game's thread (the board, the opponent
-        mentioned), owed because the reply never went out (`owing`). Not when the game
-        has changed since, or ended: a later reply or the game's end notice said it."""
-        game = await self.bot.service.game(n.game_id) if n.game_id is not None else None
-        mover = game.side_of(n.payload.get("mover", 0)) if game is not None else None
-        if (game is None or mover is None or game.is_over or game.to_move == mover
-                or game.updated_at > n.created_at):
-            return
-        last = [m for m in await self.bot.service.played_moves(game.id)
-                if m.turn == game.turns - 1]
-        turn = " ".join(m.text for m in last if m.text != "end")
-        message = await self.bot.board_message(
-            game, f"{game.names[mover]} played **{turn}** in game #{game.id}.")
-        sent = await self._post(n.place, str(message["content"]), message.get("view"),
-                                message.get("file"))
-        if sent is not None:
-            await self.bot.board_sent(game, sent, sent.channel.id)
 
     async def _copy_to_watcher(self, watcher: Player, text: str) -> None:
         """A watcher's copy is a courtesy: its failure must not send the news again."""

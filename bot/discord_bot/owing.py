@@ -3,8 +3,9 @@ change (`bot.answers`), the same way for every command that changes a game or a 
 
 A command runs its service call and its reply inside `owing`. The call's transaction
 records a held confirmation for the member (by DM, or in the channel if DMs are closed),
-worded for what the command did (`DONE`); a move also records the board its reply posts
-in the game's thread, with the opponent's mention (`BOARD_POST`, posted by the notifier).
+worded for what the command did (`DONE`); with it, what the reply posts for others to see
+(a move's board in the game's thread with the opponent's mention, an accepted challenge's
+thread, a challenge's announcement), made by delivery when the reply died (`reply_posts`).
 Then:
 
 - the reply went out: the placeholders are marked answered, nothing more is sent;
@@ -37,12 +38,16 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 CONFIRMATION = "confirmation"
-BOARD_POST = "board-post"  # the board a move's reply posts in the game's thread
-RESTARTED = "{done}, but my answer was lost (I was restarted). {look}"
+# what a reply posts for others to see, owed with the answer (made by `reply_posts`)
+BOARD_POST = "board-post"  # a move's: the board in the game's thread, the opponent mentioned
+GAME_THREAD = "game-thread"  # an acceptance's: the game's thread, opened with its board
+CHALLENGE_POST = "challenge-post"  # a challenge's: its announcement, with its buttons
+RESTARTED = "{done}, but my answer was lost (I was restarted).{look}"
 REFUSED = ("{done}; I could not answer in {where} (Discord refused: {status} {text}). Ask a "
            "server admin to run `/server check`.")
-LOOK_AT_GAME = "`/board game:{game}` shows the game now."
-LOOK_AT_GAMES = "`/games` lists your games."
+LOOK_AT_GAME = " `/board game:{game}` shows the game now."
+LOOK_AT_GAMES = " `/games` lists your games."  # a game started: its number is not known yet
+STARTS_A_GAME = {"accept", "computer"}
 # what each command did, as its confirmation says it
 DONE = {
     "move": "Your move in game #{game} is played",
@@ -70,20 +75,22 @@ def done_text(deed: str, game: int | None = None, challenge: int | None = None) 
 
 def confirmation(deed: str, game: int | None = None, challenge: int | None = None) -> str:
     """The confirmation a member gets when the process died before its reply."""
-    look = LOOK_AT_GAME.format(game=game) if game is not None else LOOK_AT_GAMES
+    look = (LOOK_AT_GAME.format(game=game) if game is not None
+            else LOOK_AT_GAMES if deed in STARTS_A_GAME else "")
     return RESTARTED.format(done=done_text(deed, game, challenge), look=look)
 
 
 def owed_answer(sender: Player, channel: object, deed: str, game_id: int | None = None,
-                challenge_id: int | None = None, board_in: str | None = None) -> Owed:
+                challenge_id: int | None = None, post: str | None = None,
+                post_in: str | None = None) -> Owed:
     """The confirmation ``deed`` owes ``sender``, by DM (or in the channel: a thread's
-    parent, if DMs are closed); with ``board_in``, the board post a move's reply makes in
-    that place (the game's thread)."""
+    parent, if DMs are closed); with ``post``, the post of that kind its reply makes in
+    ``post_in`` (a move's board in the game's thread, ...)."""
     parent = getattr(channel, "parent_id", None)
     place = channel_place(parent) if parent else place_of(channel)
-    more = () if board_in is None else (
-        Owed(TRANSPORT, BOARD_POST, "", None, board_in, lane_of(None, board_in, game_id),
-             game_id, {"mover": sender.id}),)
+    more = () if post is None or not is_discord_place(post_in) else (
+        Owed(TRANSPORT, post, "", None, post_in, lane_of(None, post_in, game_id), game_id,
+             {"mover": sender.id, "challenger": sender.id, "challenge": challenge_id}),)
     return Owed(TRANSPORT, CONFIRMATION, confirmation(deed, game_id, challenge_id),
                 player_id=sender.id, place=place, game_id=game_id,
                 lane=f"player:{sender.id}/{'' if game_id is None else game_id}",
@@ -103,17 +110,16 @@ def owing_move(bot: CommandPost, sender: Player, channel: object, game: Game,
                deed: str = "move") -> AbstractAsyncContextManager[Owed]:
     """`owing` for a move: its confirmation, and the board its reply posts in the game's
     thread (a game played elsewhere, by mail, has none)."""
-    return owing(bot, sender, channel, deed, game.id,
-                 board_in=game.place if is_discord_place(game.place) else None)
+    return owing(bot, sender, channel, deed, game.id, post=BOARD_POST, post_in=game.place)
 
 
 @asynccontextmanager
 async def owing(bot: CommandPost, sender: Player, channel: object, deed: str,
                 game_id: int | None = None, challenge_id: int | None = None,
-                board_in: str | None = None) -> AsyncIterator[Owed]:
+                post: str | None = None, post_in: str | None = None) -> AsyncIterator[Owed]:
     """Run a command's service call and reply owing its answer (see the module's text).
     The body may settle the confirmation itself (``owed.settled``)."""
-    owed = owed_answer(sender, channel, deed, game_id, challenge_id, board_in)
+    owed = owed_answer(sender, channel, deed, game_id, challenge_id, post, post_in)
     with owe_answer(owed):
         try:
             yield owed

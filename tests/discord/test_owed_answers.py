@@ -7,7 +7,7 @@ owed."""
 from __future__ import annotations
 
 from bot import answers
-from bot.discord_bot.commands_play import PlayCommands
+from bot.discord_bot import commands_play, live
 
 from .test_play import _start
 
@@ -27,7 +27,8 @@ def _dies_before_replying(world, monkeypatch) -> None:
 
     for name in ("reply", "send_board", "send_move"):
         monkeypatch.setattr(world.bot, name, dies)
-    monkeypatch.setattr(PlayCommands, "_open_thread", dies)
+    monkeypatch.setattr(live, "open_thread", dies)
+    monkeypatch.setattr(commands_play, "challenge_view", dies)
 
 
 async def _after_the_restart(world, monkeypatch) -> None:
@@ -105,17 +106,45 @@ async def test_a_draw_offer_whose_reply_died_is_confirmed_once(world, monkeypatc
         f"game now."]
 
 
-async def test_an_acceptance_whose_reply_died_is_confirmed_once(world, monkeypatch):
+async def test_an_acceptance_whose_reply_died_is_confirmed_and_its_thread_opened(
+        world, monkeypatch):
     r = await world.alice.slash(world.channel, "challenge", opponent=world.bob,
-                                variant="clash")
+                                variant="clash", side=0, days=3)
     assert not r.ephemeral
     _dies_before_replying(world, monkeypatch)
     await world.bob.slash(world.channel, "accept")
-    assert len(await world.service.games()) == 1
+    [game] = await world.service.games()
+    assert world.channel.threads == []  # the reply that opens it died
     await _after_the_restart(world, monkeypatch)
     assert _confirmations(world.bob) == [
         f"You accepted challenge #1: the game has started, {LOST} `/games` lists your games."]
     assert _confirmations(world.alice) == []
+    [thread] = world.channel.threads  # opened by delivery, once, with the board
+    [opener] = thread.history()
+    deadline = int((await world.service.game(game.id)).clock.deadline)
+    assert opener.content == (
+        f"Game #{game.id}: alice (White) vs bob (Black), Clash of Command. Type your moves "
+        f"here, or use `/move`.\n{world.alice.mention} (White) to move, by <t:{deadline}:f> "
+        f"(<t:{deadline}:R>).")
+    assert (await world.service.game(game.id)).place.endswith(f"/{thread.id}")
+    await world.restart()
+    await world.bot.flush()
+    assert len(world.channel.threads) == 1
+
+
+async def test_a_challenge_whose_reply_died_is_confirmed_and_announced(world, monkeypatch):
+    _dies_before_replying(world, monkeypatch)
+    await world.alice.slash(world.channel, "challenge", opponent=world.bob, variant="clash")
+    assert len(await world.service.challenges()) == 1
+    before = len(world.channel.history())
+    await _after_the_restart(world, monkeypatch)
+    assert _confirmations(world.alice) == [f"Your challenge is made, {LOST}"]
+    [post] = world.channel.history()[before:]  # the announcement the reply would have made
+    assert post.content == (f"alice challenges {world.bob.mention} to Clash of Command "
+                            f"(challenge #1): press Accept, or `/accept challenge:1`.")
+    r = await world.bob.click(post, label="Accept")
+    assert not r.ephemeral
+    assert len(await world.service.games()) == 1
 
 
 async def test_a_resign_button_whose_reply_died_is_confirmed_once(world, monkeypatch):
@@ -146,4 +175,6 @@ async def test_commands_and_buttons_answered_as_usual_leave_nothing_owed(world):
     await world.bot.flush()
     assert _confirmations(world.alice) == [] and _confirmations(world.bob) == []
     assert not [n for n in await world.service.pending_notifications("discord")
-                if n.kind in ("confirmation", "board-post")]
+                if n.kind in ("confirmation", "board-post", "game-thread", "challenge-post")]
+    assert len(world.channel.threads) == 1
+    assert len([m for m in world.channel.history() if "Accept" in m.content]) == 1
