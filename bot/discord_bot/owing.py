@@ -10,8 +10,9 @@ Then:
 
 - the reply went out: the placeholders are marked answered, nothing more is sent;
 - Discord refused the reply (403, 404, ...): the confirmation goes by DM at once, with
-  the reason, and the board post to the thread (a /move or typed move says more itself:
-  `PlayCommands._confirm_elsewhere`);
+  the reason, and the posts for others are made now (a /move or typed move says more
+  itself: `PlayCommands._confirm_elsewhere`); the error still reaches the command's error
+  handler, which answers the member where Discord lets it;
 - anything else, or a process that dies before the reply: the placeholders stay, and are
   delivered once their hold is over, after a restart too. The member gets exactly one
   confirmation, and the opponent the thread's post the reply would have made.
@@ -124,9 +125,9 @@ async def owing(bot: CommandPost, sender: Player, channel: object, deed: str,
         try:
             yield owed
         except discord.HTTPException as error:
-            if owed.row_id is None or owed.settled:
-                raise  # nothing was changed, or the body told the member already
-            await _refused(bot, owed, channel, error)
+            if owed.row_id is not None and not owed.settled:
+                await _refused(bot, owed, channel, error)
+            raise  # and the member is answered where Discord lets us (`failures`)
     await bot.service.answered(*[o.row_id for o in (owed, *owed.more)
                                  if o.row_id is not None and not o.settled])
 

@@ -178,3 +178,24 @@ async def test_commands_and_buttons_answered_as_usual_leave_nothing_owed(world):
                 if n.kind in ("confirmation", "board-post", "game-thread", "challenge-post")]
     assert len(world.channel.threads) == 1
     assert len([m for m in world.channel.history() if "Accept" in m.content]) == 1
+
+
+async def test_a_resignation_whose_reply_discord_refuses_is_confirmed_by_dm_at_once(world):
+    thread, game = await _start(world)
+    world.env.inject_error("POST", "/webhooks/*", status=403, code=50013,
+                           message="Missing Permissions", times=1)
+    r = await world.alice.slash(thread, "resign")
+    world.env._errors.clear()  # the refusal is logged; it is the point here
+    assert (await world.service.game(game.id)).is_over
+    assert r.response.content == (  # the member is answered where Discord lets us
+        "Discord refused me here (403 Missing Permissions): I lack a permission in this "
+        "channel. Ask a server admin to run `/server check`.")
+    await world.bot.flush()
+    assert world.alice.user.dm_channel.history()[-1].content == (
+        f"You resigned game #{game.id}; I could not answer in <#{thread.id}> (Discord "
+        f"refused: 403 Missing Permissions). Ask a server admin to run `/server check`.")
+    await world.restart()
+    world.clock.t += answers.HOLD + 1
+    await world.bot.flush()
+    assert [m.content.startswith("You resigned") for m in
+            world.alice.user.dm_channel.history()].count(True) == 1
