@@ -24,17 +24,23 @@ def _later() -> float:
     return time.time() + answers.HOLD + 1  # the restarted process: the hold has run out
 
 
-async def test_a_move_whose_answer_died_with_the_process_is_answered_after_the_restart(
-        mail, game, monkeypatch):  # noqa: F811
+async def _move_dies_before_its_answer(mail, game, monkeypatch) -> None:  # noqa: F811
+    """Alice mails a move; the process dies after carrying it out, before answering, so
+    her mail gets no 250 (her server will send it again)."""
     move = (await mail.service.legal_moves(await mail.service.game(1)))[0]
 
     async def dies(*args: object) -> None:
-        raise RuntimeError("the process died")  # after the command, before its answer
+        raise RuntimeError("the process died")
 
     monkeypatch.setattr(EmailGateway, "_answer", dies)
-    with pytest.raises(aiosmtplib.SMTPResponseException):  # no 250 for the mail
+    with pytest.raises(aiosmtplib.SMTPResponseException):
         await mail.post.send(f"Alice <{ALICE}>", f"move {move}", reply_to=game["alice"])
     monkeypatch.undo()
+
+
+async def test_a_move_whose_answer_died_with_the_process_is_answered_after_the_restart(
+        mail, game, monkeypatch):  # noqa: F811
+    await _move_dies_before_its_answer(mail, game, monkeypatch)
     assert await mail.relay.nothing_to(ALICE)  # the placeholder is held meanwhile
     service = await GameService.open(mail.settings, now=_later, rng=random.Random(3))
     try:
@@ -71,15 +77,7 @@ async def test_a_move_answered_as_usual_leaves_nothing_owed(mail, game):  # noqa
 
 async def test_a_mail_sent_again_after_the_crash_gets_no_second_answer(
         mail, game, monkeypatch):  # noqa: F811
-    move = (await mail.service.legal_moves(await mail.service.game(1)))[0]
-
-    async def dies(*args: object) -> None:
-        raise RuntimeError("the process died")  # after the command, before its answer
-
-    monkeypatch.setattr(EmailGateway, "_answer", dies)
-    with pytest.raises(aiosmtplib.SMTPResponseException):  # no 250: the sender's server
-        await mail.post.send(f"Alice <{ALICE}>", f"move {move}", reply_to=game["alice"])
-    monkeypatch.undo()
+    await _move_dies_before_its_answer(mail, game, monkeypatch)
     first = mail.post.sent[-1]
     service = await GameService.open(mail.settings, now=_later, rng=random.Random(3))
     gateway = EmailGateway(service, mail.settings)
