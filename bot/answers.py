@@ -57,11 +57,6 @@ class Owed:
     settled: bool = False  # the transport put its real answer in the placeholder
     task: asyncio.Task[Any] | None = None  # the command's task: the only one that records
 
-    @property
-    def row_ids(self) -> list[int]:
-        """The committed placeholders: the answer's and those of ``more``."""
-        return [o.row_id for o in (self, *self.more) if o.row_id is not None]
-
 
 _owed: ContextVar[Owed | None] = ContextVar("owed_answer", default=None)
 
