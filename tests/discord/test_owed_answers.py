@@ -25,7 +25,7 @@ def _dies_before_replying(world, monkeypatch) -> None:
     async def dies(*args: object, **kwargs: object) -> None:
         raise RuntimeError("the process died")
 
-    for name in ("reply", "send_board", "send_move"):
+    for name in ("reply", "send_board", "send_move", "move_message"):
         monkeypatch.setattr(world.bot, name, dies)
     monkeypatch.setattr(live, "open_thread", dies)
     monkeypatch.setattr(commands_play, "challenge_view", dies)
@@ -67,6 +67,23 @@ async def test_a_move_whose_reply_died_is_confirmed_and_its_board_posted_after_t
     await world.bot.flush()
     assert len(thread.history()) == before + 1
     assert len(_confirmations(world.alice)) == 1
+
+
+async def test_a_typed_move_whose_reply_died_is_confirmed_and_its_board_posted(
+        world, monkeypatch):
+    thread, game = await _start(world)
+    move = (await world.service.legal_moves(game))[0]
+    _dies_before_replying(world, monkeypatch)
+    await world.alice.send(thread, move)
+    assert (await world.service.game(game.id)).ply == 1
+    before = len(thread.history())
+    await _after_the_restart(world, monkeypatch)
+    assert _confirmations(world.alice) == [
+        f"Your move in game #{game.id} is played, {LOST} `/board game:{game.id}` shows the "
+        f"game now."]
+    [post] = thread.history()[before:]
+    assert post.content.startswith(f"alice played **{move}** in game #{game.id}.\n"
+                                   f"{world.bob.mention} (Black) to move, by <t:")
 
 
 async def test_a_move_answered_as_usual_leaves_nothing_owed(world):
