@@ -121,6 +121,10 @@ async def test_a_draw_offer_whose_reply_died_is_confirmed_once(world, monkeypatc
     assert _confirmations(world.alice) == [
         f"You offered a draw in game #{game.id}, {LOST} `/board game:{game.id}` shows the "
         f"game now."]
+    offer = thread.last_message  # bob is asked in the thread, with the buttons
+    assert offer.content == (f"{world.bob.mention} alice offers a draw in game #{game.id}. "
+                             f"Answer with `/draw` to accept or `/draw decline:True`.")
+    assert [b.label for b in offer.components[0].children] == ["Accept draw", "Decline draw"]
 
 
 async def test_an_acceptance_whose_reply_died_is_confirmed_and_its_thread_opened(
