@@ -1,5 +1,5 @@
 """The answer a Discord command or button owes for the change it makes, recorded with that
-change (`bot.answers`), the same way for every command that changes a game or a challenge.
+change (`bot.service.answers`), the same way for every command that changes a game or a challenge.
 
 A command runs its service call and its reply inside `owing`. The call's transaction
 records a held confirmation for the member (by DM, or in the channel if DMs are closed),
@@ -29,13 +29,13 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from ..answers import Owed, owe_answer
-from ..model import Game, Player
-from ..outbox import lane_of
+from ..service.answers import Owed, owe_answer
+from ..service.model import Game, Player
+from ..service.outbox import lane_of
 from .places import TRANSPORT, channel_place, is_discord_place, place_of
 
 if TYPE_CHECKING:
-    from .app import CommandPost
+    from .client import Bot
 
 log = logging.getLogger(__name__)
 CONFIRMATION = "confirmation"
@@ -107,7 +107,7 @@ def deed_of(game: Game, sender: Player, action: str) -> str:
     return action
 
 
-def owing_move(bot: CommandPost, sender: Player, channel: object, game: Game,
+def owing_move(bot: Bot, sender: Player, channel: object, game: Game,
                deed: str = "move") -> AbstractAsyncContextManager[Owed]:
     """`owing` for a move: its confirmation, and the board its reply posts in the game's
     thread (a game played elsewhere, by mail, has none)."""
@@ -115,7 +115,7 @@ def owing_move(bot: CommandPost, sender: Player, channel: object, game: Game,
 
 
 @asynccontextmanager
-async def owing(bot: CommandPost, sender: Player, channel: object, deed: str,
+async def owing(bot: Bot, sender: Player, channel: object, deed: str,
                 game_id: int | None = None, challenge_id: int | None = None,
                 post: str | None = None, post_in: str | None = None) -> AsyncIterator[Owed]:
     """Run a command's service call and reply owing its answer (see the module's text).
@@ -132,7 +132,7 @@ async def owing(bot: CommandPost, sender: Player, channel: object, deed: str,
                                  if o.row_id is not None and not o.settled])
 
 
-async def _refused(bot: CommandPost, owed: Owed, channel: object,
+async def _refused(bot: Bot, owed: Owed, channel: object,
                    error: discord.HTTPException) -> None:
     """Discord refused the reply to a command that changed something: the member's
     confirmation goes by DM now, saying why it is not where they asked."""

@@ -12,25 +12,25 @@ import discord
 
 from engine import get_variant
 
-from ..model import Notification
+from ..service.model import Notification
 from . import live
 from .owing import BOARD_POST, CHALLENGE_POST, GAME_THREAD
 from .places import TRANSPORT, target_of
 from .views import challenge_view
 
 if TYPE_CHECKING:
-    from .app import CommandPost
+    from .client import Bot
 
 Post = Callable[..., Awaitable[discord.Message | None]]
 
 
-async def post_for_reply(bot: CommandPost, n: Notification, post: Post) -> None:
+async def post_for_reply(bot: Bot, n: Notification, post: Post) -> None:
     """Make the post of ``n`` (one of `REPLY_POSTS`) with ``post`` (place, text, view,
     file), if it is still due."""
     await REPLY_POSTS[n.kind](bot, n, post)
 
 
-async def _board(bot: CommandPost, n: Notification, post: Post) -> None:
+async def _board(bot: Bot, n: Notification, post: Post) -> None:
     """The board after a move, the opponent mentioned; not when the game changed since
     the move, or ended (its end notice shows the final board)."""
     game = await bot.service.game(n.game_id) if n.game_id is not None else None
@@ -47,7 +47,7 @@ async def _board(bot: CommandPost, n: Notification, post: Post) -> None:
         await bot.board_sent(game, sent, sent.channel.id)
 
 
-async def _game_thread(bot: CommandPost, n: Notification, post: Post) -> None:
+async def _game_thread(bot: Bot, n: Notification, post: Post) -> None:
     """The thread of a game started by an acceptance, opened with the board; not when the
     game has its thread already or has moved on."""
     challenge = await bot.service.get_challenge(int(n.payload.get("challenge") or 0))
@@ -58,7 +58,7 @@ async def _game_thread(bot: CommandPost, n: Notification, post: Post) -> None:
     await live.open_thread(bot, game)
 
 
-async def _challenge(bot: CommandPost, n: Notification, post: Post) -> None:
+async def _challenge(bot: Bot, n: Notification, post: Post) -> None:
     """A challenge's announcement with its buttons, while it is open."""
     # the challenger's latest open one here made by then: the one the reply announces
     found = [c for c in await bot.service.challenges(place=n.place)

@@ -6,8 +6,8 @@ owed."""
 
 from __future__ import annotations
 
-from bot import answers
 from bot.discord_bot import commands_play, live
+from bot.service import answers
 
 from .test_play import _start
 
