@@ -27,8 +27,11 @@ def _dies_before_replying(world, monkeypatch) -> None:
 
     for name in ("reply", "send_board", "send_move", "move_message"):
         monkeypatch.setattr(world.bot, name, dies)
+    def dies_at_once(*args: object) -> None:
+        raise RuntimeError("the process died")
+
     monkeypatch.setattr(live, "open_thread", dies)
-    monkeypatch.setattr(commands_play, "challenge_view", dies)
+    monkeypatch.setattr(commands_play, "challenge_view", dies_at_once)
 
 
 async def _after_the_restart(world, monkeypatch) -> None:
