@@ -277,7 +277,8 @@ class PlayCommands(commands.Cog, name="Playing"):
                                   mode: str | None, side: int | None, days: int | None,
                                   rated: bool) -> None:
         """The computer accepts at once: the game's thread opens with the board."""
-        async with owing(self.bot, sender, interaction.channel, "computer"):
+        async with owing(self.bot, sender, interaction.channel, "computer", post=GAME_THREAD,
+                         post_in=place):
             result = await self.bot.computer.challenge(sender, place, level, variant, mode,
                                                        side, days, rated=rated)
             if isinstance(result, Refusal):

@@ -12,7 +12,7 @@ import discord
 
 from engine import get_variant
 
-from ..service.model import Notification
+from ..service.model import Challenge, Notification
 from . import live
 from .owing import BOARD_POST, CHALLENGE_POST, GAME_THREAD
 from .places import TRANSPORT, target_of
@@ -48,14 +48,16 @@ async def _board(bot: Bot, n: Notification, post: Post) -> None:
 
 
 async def _game_thread(bot: Bot, n: Notification, post: Post) -> None:
-    """The thread of a game started by an acceptance, opened with the board; not when the
-    game has its thread already or has moved on."""
-    challenge = await bot.service.get_challenge(int(n.payload.get("challenge") or 0))
-    game = (await bot.service.game(challenge.game_id)
-            if challenge is not None and challenge.game_id is not None else None)
-    if game is None or game.is_over or game.ply or "/" in game.place.partition(":")[2]:
-        return
-    await live.open_thread(bot, game)
+    """The thread of a game started by an acceptance (the challenge's game) or a challenge
+    to the computer (the challenger's latest game here), opened with the board; not when
+    the game has its thread already (it is no longer played in the channel) or is over."""
+    number = n.payload.get("challenge")
+    challenge = await bot.service.get_challenge(int(number)) if number else None
+    here = [g for g in await bot.service.games(place=n.place)
+            if (g.id == challenge.game_id if isinstance(challenge, Challenge)
+                else n.payload.get("challenger") in g.players and g.created_at <= n.created_at)]
+    if here:
+        await live.open_thread(bot, max(here, key=lambda g: g.id))
 
 
 async def _challenge(bot: Bot, n: Notification, post: Post) -> None:

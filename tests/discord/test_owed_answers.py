@@ -156,6 +156,20 @@ async def test_an_acceptance_whose_reply_died_is_confirmed_and_its_thread_opened
     assert len(world.channel.threads) == 1
 
 
+async def test_a_game_against_the_computer_whose_reply_died_gets_its_thread(
+        world, monkeypatch):
+    _dies_before_replying(world, monkeypatch)
+    await world.alice.slash(world.channel, "challenge", variant="clash", side=0, computer=2)
+    [game] = await world.service.games()
+    await _after_the_restart(world, monkeypatch)
+    assert _confirmations(world.alice) == [
+        f"Your game against the computer has started, {LOST} `/games` lists your games."]
+    [thread] = world.channel.threads
+    assert thread.history()[0].content.startswith(
+        f"Game #{game.id}: alice (White) vs Computer (level 2) (Black), Clash of Command. "
+        f"Type your moves here, or use `/move`.\n{world.alice.mention} (White) to move")
+
+
 async def test_a_challenge_whose_reply_died_is_confirmed_and_announced(world, monkeypatch):
     _dies_before_replying(world, monkeypatch)
     await world.alice.slash(world.channel, "challenge", opponent=world.bob, variant="clash")
