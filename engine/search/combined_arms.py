@@ -24,12 +24,29 @@ and infantry cover; shots cannot kill a King).
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+
 from ..combined_arms import (
+    ARMOUR,
     BISHOP_RANGE,
+    BIT,
     CASTLE,
+    FULL,
+    LETTERS,
+    MAN2,
+    MAN3,
+    NEIGH8,
+    PROMOTIONS,
+    RANK,
     ROOK_RANGE,
+    _after_is_safe,
+    _bishop_moves,
+    _in_check,
     _legal,
     _make,
+    _masks,
+    _queen_moves,
+    _sides,
     _to_move,
 )
 from ..move import Move
@@ -74,6 +91,69 @@ def _kills(mask: int) -> tuple[int, ...]:
     return tuple(out)
 
 
+def _pawn_captures(pawns: int, side: int, empty: int, e_occ: int, add: Callable) -> None:
+    """Infantry's kills (one step onto an enemy) and promotions (onto the last rank)."""
+    last = RANK[7] if side == 0 else RANK[0]
+    while pawns:
+        low = pawns & -pawns
+        pawns ^= low
+        s = low.bit_length() - 1
+        near = NEIGH8[s]
+        for tb in _singles((near & e_occ) | (near & empty & last)):
+            t = tb.bit_length() - 1
+            kills = tb & e_occ
+            if tb & last:
+                for p in PROMOTIONS:
+                    add((s, t, kills, p))
+            else:
+                add((s, t, kills, ""))
+
+
+def _singles(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low)
+        mask ^= low
+    return out
+
+
+def pseudo_captures(cells: Sequence[str | None], side: int, m: dict[str, int]) -> list[tuple]:
+    """The moves of `engine.combined_arms._pseudo` that kill or promote, generated
+    without the quiet ones (castling never kills): quiescence's move list."""
+    own, foe = LETTERS[side], LETTERS[1 - side]
+    u_occ = m[own[0]] | m[own[1]] | m[own[2]] | m[own[3]] | m[own[4]] | m[own[5]]
+    e_k = m[foe[0]]
+    e_occ = e_k | m[foe[1]] | m[foe[2]] | m[foe[3]] | m[foe[4]] | m[foe[5]]
+    enemies = e_occ & ~e_k
+    empty = FULL ^ (u_occ | e_occ)
+    out: list[tuple] = []
+    add = out.append
+    _pawn_captures(m[own[5]], side, empty, e_occ, add)
+    for s in _kills(m[own[4]]):  # armour: the paths that pass or stop on an enemy
+        effects = set()
+        for final, passed, final_bit, touched, _paths in ARMOUR[s]:
+            kills = (passed & enemies) | (final_bit & e_occ)
+            if kills and not touched & u_occ:
+                effects.add((s, final, kills, ""))
+        out.extend(effects)
+    for s in _kills(m[own[3]]):  # light artillery: its shots, before or after sliding
+        moves: list[tuple] = []
+        _bishop_moves(s, empty, enemies, moves.append)
+        out.extend(r for r in moves if r[2])
+    for s in _kills(m[own[2]]):
+        for x in _singles(ROOK_RANGE[s] & enemies):
+            add((s, s, x, ""))
+    for s in _kills(m[own[1]]):
+        moves = []
+        _queen_moves(s, u_occ, e_occ, e_k, m[foe[3]], m[foe[2]], empty, moves.append)
+        out.extend(r for r in moves if r[2])
+    for s in _kills(m[own[0]]):
+        for tb in _singles(NEIGH8[s] & e_occ):
+            add((s, tb.bit_length() - 1, tb, ""))
+    return out
+
+
 class CombinedArmsGame(OneMoveGame):
     """`Game` for Combined Arms: a state is (cells, side, key); a move is a raw move."""
 
@@ -104,6 +184,34 @@ class CombinedArmsGame(OneMoveGame):
         if promo and promo != CASTLE:
             total += VALUES[promo] - VALUES["P"]
         return total
+
+    def captures(self, state: State) -> list[tuple[int, tuple]]:
+        """The legal moves that kill or promote, with their gain (`core.noisy_moves`).
+        In the rare position where no move is legal and the rules allow any move (§4)
+        this lists only the legal-looking ones: quiescence may miss a capture there,
+        never play an illegal one (the moves played come from `moves`)."""
+        cells, side = state[0], state[1]
+        m = _masks(cells)
+        s = _sides(m, side)
+        if s is None:
+            return []
+        k, e_k = s.k, s.e_k
+        # as in the engine's `_legal`: unless in check, a move away from the King that
+        # kills nothing within three steps of it cannot expose it when no enemy Queen can
+        # reach it (none left, or our artillery keeps the King's square in range)
+        quiet_safe = not _in_check(s)
+        region = MAN3[k]
+        guards = ((BISHOP_RANGE[k] & s.u_b) | (ROOK_RANGE[k] & s.u_r)) & ~MAN2[k]
+        no_queen = not s.e_q
+        gain = self.gain
+        out = []
+        for raw in pseudo_captures(cells, side, m):
+            o, kills = raw[0], raw[2]
+            if (kills & e_k or (quiet_safe and o != k and not kills & region
+                                and (no_queen or guards & ~BIT[o]))
+                    or _after_is_safe(cells, s, raw)):
+                out.append((gain(state, raw), raw))
+        return out
 
     def evaluate(self, state: State) -> int:
         cells, side = state[0], state[1]
