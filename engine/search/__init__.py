@@ -29,7 +29,7 @@ level  time (s)  depth   noise   plays like
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -101,14 +101,17 @@ class Thinker:
         self.search = Search(self.game, clock, seed)
 
     def think(self, position: Position, level: Level | int, seconds: float | None = None,
-              depth: int | None = None) -> Thought:
+              depth: int | None = None, history: Sequence[Position] = ()) -> Thought:
         """The computer's move in ``position`` (which must have a legal move). ``seconds``
-        and ``depth`` override the level's own."""
+        and ``depth`` override the level's own; ``history``, the game's earlier positions,
+        lets the search see repetitions (each scores as a draw)."""
         lv = LEVELS[level] if isinstance(level, int) else level
         budget = lv.seconds if seconds is None else seconds
         max_depth = lv.depth if depth is None else depth
         start = self.clock()
         game = self.game
+        self.search.seen = frozenset(game.key(game.root(p)) for p in history
+                                     if not p.in_progress)
         state = game.root(position)
         side = game.side(state)
         # a turn of several steps (a Chieftain turn, a deploy) is searched step by step,

@@ -21,6 +21,8 @@ moves are whatever the game chooses (the engine's raw tuples): the core only sto
   the mover's (MVV-LVA), then two killer moves per ply, then the history heuristic.
 * **Quiescence**: at the horizon, captures (shots included) are searched until none is
   left or `QS_DEPTH` plies, standing pat on the static evaluation.
+* **Repetition**: a position of the game so far (`Search.seen`) reached again in the tree
+  scores as a draw (the rules draw at the third time; the search does not wait for it).
 * **Determinism**: for a given seed, depth and clock readings the same move comes out.
   The seed also draws the root noise of the weaker levels (a beginner's unevenness).
 """
@@ -121,6 +123,9 @@ class Search:
         self.history: dict[Hashable, int] = {}
         self.nodes = 0
         self.deadline = float("inf")
+        #: keys of the game's earlier positions: reaching one again scores as a draw, so
+        #: the side ahead avoids repeating and the side behind seeks it
+        self.seen: frozenset[int] = frozenset()
 
     # --- the public entry ---------------------------------------------------------------
     def run(self, state: Any, depth: int, seconds: float, noise: int = 0) -> Result:
@@ -193,6 +198,8 @@ class Search:
         if depth <= 0:
             return self._quiesce(state, alpha, beta, ply, 0)
         key = game.key(state)
+        if key in self.seen:
+            return 0
         entry = self.table.get(key)
         hint = None
         if entry is not None:
