@@ -154,14 +154,36 @@ def pseudo_captures(cells: Sequence[str | None], side: int, m: dict[str, int]) -
     return out
 
 
+CACHE_LIMIT = 50_000
+
+
+def _remember(cache: dict, state: State, listed: list) -> None:
+    """Keep a move list of ``state`` (lists are never changed once made)."""
+    if len(cache) >= CACHE_LIMIT:
+        cache.clear()
+    cache[state[2]] = (state[0], listed)
+
+
 class CombinedArmsGame(OneMoveGame):
     """`Game` for Combined Arms: a state is (cells, side, key); a move is a raw move."""
 
     royal = "K"
     quiescence_depth = 3  # aviation can capture from almost anywhere: a short horizon
 
+    def __init__(self) -> None:
+        # Move lists by Zobrist key, checked against the board: iterative deepening and
+        # transpositions reach the same positions again and again, and the Aviation's
+        # moves cost most of a node. Cleared when full.
+        self._moves: dict[int, tuple[tuple, list]] = {}
+        self._captures: dict[int, tuple[tuple, list]] = {}
+
     def moves(self, state: State) -> list:
-        return _legal(state[0], state[1])
+        found = self._moves.get(state[2])
+        if found is not None and found[0] == state[0]:
+            return found[1]
+        moves = _legal(state[0], state[1])
+        _remember(self._moves, state, moves)
+        return moves
 
     def play(self, state: State, raw: tuple) -> State:
         cells, side, key = state
@@ -186,10 +208,22 @@ class CombinedArmsGame(OneMoveGame):
         return total
 
     def captures(self, state: State) -> list[tuple[int, tuple]]:
-        """The legal moves that kill or promote, with their gain (`core.noisy_moves`).
-        In the rare position where no move is legal and the rules allow any move (§4)
-        this lists only the legal-looking ones: quiescence may miss a capture there,
-        never play an illegal one (the moves played come from `moves`)."""
+        """The legal moves that kill or promote (`capture_list`), remembered by key."""
+        found = self._captures.get(state[2])
+        if found is not None and found[0] == state[0]:
+            return found[1]
+        listed = self.capture_list(state)
+        _remember(self._captures, state, listed)
+        return listed
+
+    def capture_list(self, state: State) -> list[tuple[int, tuple]]:
+        """The legal moves that kill or promote, with their gain (`core.noisy_moves`):
+        one per effect on material (piece, kills, promotion), whatever square it ends on
+        — an Aviation or light artillery may make the same kill from dozens of squares,
+        and quiescence only asks what can be won. In the rare position where no move is
+        legal and the rules allow any move (§4) this lists only the legal-looking ones:
+        quiescence may miss a capture there, never play an illegal one (the moves played
+        come from `moves`)."""
         cells, side = state[0], state[1]
         m = _masks(cells)
         s = _sides(m, side)
@@ -205,11 +239,16 @@ class CombinedArmsGame(OneMoveGame):
         no_queen = not s.e_q
         gain = self.gain
         out = []
+        effects = set()
         for raw in pseudo_captures(cells, side, m):
             o, kills = raw[0], raw[2]
+            effect = (o, kills, raw[3])
+            if effect in effects:
+                continue
             if (kills & e_k or (quiet_safe and o != k and not kills & region
                                 and (no_queen or guards & ~BIT[o]))
                     or _after_is_safe(cells, s, raw)):
+                effects.add(effect)
                 out.append((gain(state, raw), raw))
         return out
 

@@ -81,7 +81,8 @@ class Game(Protocol):
         searched too."""
 
     # Optional: ``captures(state)``, the legal moves with a positive `gain` as (gain, move)
-    # pairs, for a game that can list them faster than all its moves. Quiescence uses it
+    # pairs, for a game that can list them faster than all its moves (it may list one
+    # move of several that take the same pieces with the same piece). Quiescence uses it
     # when present (`noisy_moves`); a game without it is searched the same way.
 
 
@@ -270,7 +271,7 @@ class Search:
         noisy = noisy_moves(game, state)
         if not noisy:
             return stand
-        noisy.sort(key=lambda gm: -gm[0])
+        noisy = sorted(noisy, key=lambda gm: -gm[0])  # the game may keep its lists
         side = game.side(state)
         for g, m in noisy:
             if stand + g + DELTA <= alpha:

@@ -117,10 +117,35 @@ def test_chieftain_steps_are_the_engine_steps(name: str) -> None:
             code = rng.choice(moves)
             played.append(code)
             state = game.play(state, code)
+            if game.side(state) == side:  # the next moves carried in the state are right
+                assert game.moves(state) == game.moves((*state[:7], None))
         turn = game.to_turn(position, played)
         after = variant.apply(position, turn)  # checks every move of the turn in order
         assert state[0].cells == after.cells and game.side(state) == after.side
         assert state[1] == board_key(after.cells, after.side)
+        # the score and masks carried move by move are those of the board
+        assert state[2:7] == game.root(after)[2:7]
+
+
+@pytest.mark.parametrize("name", ["combined-arms", "mini-chieftain", "micro-chieftain"])
+def test_quiescence_captures_are_the_capturing_moves(name: str) -> None:
+    """The games' own capture lists (quiescence's moves) are legal moves that gain
+    something, with that gain, and take every way of winning material the engine's moves
+    have, in every random position and turn in progress (Combined Arms lists one move per
+    piece, kills and promotion, whatever square it ends on; Chieftain every move)."""
+    game = game_for(name)
+
+    def effect(move: object) -> object:
+        return (move[0], move[2], move[3]) if name == "combined-arms" else move
+
+    for position in random_positions(name, POSITIONS[name]):
+        state = game.root(position)
+        capturing = {m: g for m in game.moves(state) if (g := game.gain(state, m)) > 0}
+        listed = game.captures(state)
+        assert all(capturing[m] == g for g, m in listed)
+        effects = [effect(m) for _, m in listed]
+        assert len(effects) == len(set(effects))
+        assert set(effects) == {effect(m) for m in capturing}
 
 
 @pytest.mark.parametrize("name", ["clash", "combined-arms", "commander", "mini-chieftain",
