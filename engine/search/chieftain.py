@@ -92,6 +92,7 @@ class ChieftainGame:
     `END`."""
 
     quiescence_depth = 4
+    pruning = True
 
     def root(self, position: Position) -> State:
         turn = turn_from_position(position)
@@ -177,6 +178,13 @@ class ChieftainGame:
         cells = turn.cells
         return [(_VALUE[cells[c & 63]], c) for c in codes  # type: ignore[index]
                 if enemy >> (c & 63) & 1]
+
+    def in_danger(self, state: State) -> bool:
+        """Whether an enemy piece stands within two squares of one of the mover's
+        Chieftains (futility pruning's guard; the safety term's threat)."""
+        side = state[0].side
+        chiefs, enemy = (state[5], state[4]) if side == 0 else (state[6], state[3])
+        return any(_NEAR2[c] & enemy for c in _bits(chiefs))
 
     def several_steps(self, state: State) -> bool:
         """Whether the turn starting in ``state`` may take several steps."""

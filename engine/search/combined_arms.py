@@ -51,8 +51,8 @@ from ..combined_arms import (
 )
 from ..move import Move
 from ..position import Position
-from .board import OneMoveGame, State
-from .zobrist import SIDE, board_key, moved_key
+from .board import OneMoveGame
+from .zobrist import SIDE, board_key, number
 
 VALUES = {"P": 100, "N": 325, "B": 300, "R": 450, "Q": 850, "K": 0}
 KING_CAPTURE = 20_000  # ordering value of killing the King (the game's end)
@@ -154,10 +154,26 @@ def pseudo_captures(cells: Sequence[str | None], side: int, m: dict[str, int]) -
     return out
 
 
+#: A state: cells, side to move, Zobrist key, White's material and placement score, and
+#: one bitboard per piece letter (`_BOARD` order), updated move by move.
+ArmsState = tuple[tuple, int, int, int, tuple[int, ...]]
+_BOARD = {letter: i for i, letter in enumerate("KQRBNPkqrbnp")}
+
+
+def _board_terms(cells: Sequence[str | None], side: int) -> tuple[int, int, tuple[int, ...]]:
+    """The key, score and bitboards of a board, computed from scratch."""
+    score, bits = 0, [0] * 12
+    for i, p in enumerate(cells):
+        if p is not None:
+            score += _TABLE[p][i]
+            bits[_BOARD[p]] |= 1 << i
+    return board_key(cells, side), score, tuple(bits)
+
+
 CACHE_LIMIT = 50_000
 
 
-def _remember(cache: dict, state: State, listed: list) -> None:
+def _remember(cache: dict, state: ArmsState, listed: list) -> None:
     """Keep a move list of ``state`` (lists are never changed once made)."""
     if len(cache) >= CACHE_LIMIT:
         cache.clear()
@@ -168,6 +184,7 @@ class CombinedArmsGame(OneMoveGame):
     """`Game` for Combined Arms: a state is (cells, side, key); a move is a raw move."""
 
     royal = "K"
+    pruning = True
     quiescence_depth = 3  # aviation can capture from almost anywhere: a short horizon
 
     def __init__(self) -> None:
@@ -177,7 +194,7 @@ class CombinedArmsGame(OneMoveGame):
         self._moves: dict[int, tuple[tuple, list]] = {}
         self._captures: dict[int, tuple[tuple, list]] = {}
 
-    def moves(self, state: State) -> list:
+    def moves(self, state: ArmsState) -> list:
         found = self._moves.get(state[2])
         if found is not None and found[0] == state[0]:
             return found[1]
@@ -185,16 +202,31 @@ class CombinedArmsGame(OneMoveGame):
         _remember(self._moves, state, moves)
         return moves
 
-    def play(self, state: State, raw: tuple) -> State:
-        cells, side, key = state
+    def root(self, position: Position) -> ArmsState:
+        cells, side = position.cells, position.side
+        return (cells, side, *_board_terms(cells, side))
+
+    def play(self, state: ArmsState, raw: tuple) -> ArmsState:
+        cells, side, key, score, boards = state
         after = tuple(_make(cells, raw))
         if raw[3] == CASTLE:
-            key = board_key(after, 1 - side)
-        else:
-            key = moved_key(key, cells, after, (raw[0], raw[1], *_kills(raw[2]))) ^ SIDE
-        return after, 1 - side, key
+            return (after, 1 - side, *_board_terms(after, 1 - side))
+        bits = list(boards)
+        for i in {raw[0], raw[1], *_kills(raw[2])}:
+            was, now = cells[i], after[i]
+            if was == now:
+                continue
+            if was is not None:
+                key ^= number(i, was)
+                score -= _TABLE[was][i]
+                bits[_BOARD[was]] ^= 1 << i
+            if now is not None:
+                key ^= number(i, now)
+                score += _TABLE[now][i]
+                bits[_BOARD[now]] |= 1 << i
+        return after, 1 - side, key ^ SIDE, score, tuple(bits)
 
-    def gain(self, state: State, raw: tuple) -> int:
+    def gain(self, state: ArmsState, raw: tuple) -> int:
         kills, promo = raw[2], raw[3]
         total = 0
         cells = state[0]
@@ -207,7 +239,12 @@ class CombinedArmsGame(OneMoveGame):
             total += VALUES[promo] - VALUES["P"]
         return total
 
-    def captures(self, state: State) -> list[tuple[int, tuple]]:
+    def in_danger(self, state: ArmsState) -> bool:
+        """Whether the King of the side to move is attacked (futility pruning's guard)."""
+        sides = _sides(_masks(state[0]), state[1])
+        return sides is not None and _in_check(sides)
+
+    def captures(self, state: ArmsState) -> list[tuple[int, tuple]]:
         """The legal moves that kill or promote (`capture_list`), remembered by key."""
         found = self._captures.get(state[2])
         if found is not None and found[0] == state[0]:
@@ -216,7 +253,7 @@ class CombinedArmsGame(OneMoveGame):
         _remember(self._captures, state, listed)
         return listed
 
-    def capture_list(self, state: State) -> list[tuple[int, tuple]]:
+    def capture_list(self, state: ArmsState) -> list[tuple[int, tuple]]:
         """The legal moves that kill or promote, with their gain (`core.noisy_moves`):
         one per effect on material (piece, kills, promotion), whatever square it ends on
         — an Aviation or light artillery may make the same kill from dozens of squares,
@@ -252,29 +289,22 @@ class CombinedArmsGame(OneMoveGame):
                 out.append((gain(state, raw), raw))
         return out
 
-    def evaluate(self, state: State) -> int:
-        cells, side = state[0], state[1]
-        total = 0
-        occupied = [0, 0]  # pieces other than the King, per side
-        artillery: list[tuple[int, int, int]] = []  # (sign, side, range mask)
-        kings = [-1, -1]
-        for i, p in enumerate(cells):
-            if p is None:
-                continue
-            total += _TABLE[p][i]
-            if p == "K" or p == "k":
-                kings[p == "k"] = i
-                continue
-            s = 0 if p < "a" else 1
-            occupied[s] |= 1 << i
-            if p in "BbRr":
-                artillery.append((1 - 2 * s, s, (BISHOP_RANGE if p in "Bb" else ROOK_RANGE)[i]))
-        for sign, s, reach in artillery:
-            total += sign * RANGE_THREAT * (reach & occupied[1 - s]).bit_count()
-        for s in (0, 1):
-            if kings[s] >= 0:
-                total -= (1 - 2 * s) * KING_THREAT * (_MAN3[kings[s]] & occupied[1 - s]).bit_count()
-        return total if side == 0 else -total
+    def evaluate(self, state: ArmsState) -> int:
+        """Material and placement (carried in the state), artillery ranges and King
+        safety from the piece bitboards."""
+        total, b = state[3], state[4]
+        occupied = (b[1] | b[2] | b[3] | b[4] | b[5], b[7] | b[8] | b[9] | b[10] | b[11])
+        for s, sign in ((0, RANGE_THREAT), (1, -RANGE_THREAT)):
+            base, enemy = 6 * s, occupied[1 - s]
+            for i in _kills(b[base + 3]):
+                total += sign * (BISHOP_RANGE[i] & enemy).bit_count()
+            for i in _kills(b[base + 2]):
+                total += sign * (ROOK_RANGE[i] & enemy).bit_count()
+            king = b[base]
+            if king:
+                total -= (sign // RANGE_THREAT) * KING_THREAT * (
+                    _MAN3[king.bit_length() - 1] & enemy).bit_count()
+        return total if state[1] == 0 else -total
 
     def to_move(self, position: Position, raw: tuple) -> Move:
         return _to_move(position.cells, raw)

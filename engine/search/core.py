@@ -19,6 +19,10 @@ moves are whatever the game chooses (the engine's raw tuples): the core only sto
   best move; cleared when it passes `TT_LIMIT` entries.
 * **Move ordering**: the table's move, then captures by the victim's value less a tenth of
   the mover's (MVV-LVA), then two killer moves per ply, then the history heuristic.
+* **Futility pruning** (games with ``pruning = True``): within two plies of the horizon a
+  position far above beta is cut on its static evaluation, and at the last ply one far
+  below alpha searches only captures — unless the game's ``in_danger`` says the side to
+  move is threatened.
 * **Quiescence**: at the horizon, captures (shots included) are searched until none is
   left or `QS_DEPTH` plies, standing pat on the static evaluation.
 * **Repetition**: a position of the game so far (`Search.seen`) reached again in the tree
@@ -39,6 +43,7 @@ WIN = 1_000_000  # score of a won game; a faster win scores higher (WIN - ply)
 TT_LIMIT = 400_000
 QS_DEPTH = 6
 DELTA = 200  # centipawns a capture's position may add beyond its material
+FUTILITY = 200  # centipawns per ply of depth left that a quiet move is not expected to add
 EXACT, LOWER, UPPER = 0, 1, 2
 
 
@@ -80,6 +85,8 @@ class Game(Protocol):
         cut to the best-ordered ones, the first move `moves` lists (ending the turn) is
         searched too."""
 
+    # Optional: ``pruning = True`` (futility pruning, `Search._futile`) and
+    # ``in_danger(state)``: whether the side to move's royal pieces are threatened.
     # Optional: ``captures(state)``, the legal moves with a positive `gain` as (gain, move)
     # pairs, for a game that can list them faster than all its moves (it may list one
     # move of several that take the same pieces with the same piece). Quiescence uses it
@@ -127,6 +134,7 @@ class Search:
         #: keys of the game's earlier positions: reaching one again scores as a draw, so
         #: the side ahead avoids repeating and the side behind seeks it
         self.seen: frozenset[int] = frozenset()
+        self.prune = bool(getattr(game, "pruning", False))
 
     # --- the public entry ---------------------------------------------------------------
     def run(self, state: Any, depth: int, seconds: float, noise: int = 0) -> Result:
@@ -212,6 +220,10 @@ class Search:
                     return e_score
                 if e_flag == UPPER and e_score <= alpha:
                     return e_score
+        if depth <= 2 and self.prune and -WIN // 2 < alpha and beta < WIN // 2:
+            cut = self._futile(state, depth, alpha, beta, ply)
+            if cut is not None:
+                return cut
         moves = game.moves(state)
         if not moves:
             stuck = game.stuck(state)
@@ -242,6 +254,26 @@ class Search:
             self.table.clear()
         self.table[key] = (depth, best, flag, best_move)
         return best
+
+    def _futile(self, state: Any, depth: int, alpha: int, beta: int,
+                ply: int) -> int | None:
+        """Futility pruning near the horizon, for games that ask for it (``pruning``):
+        a position so far above beta that a quiet reply cannot bring it back is cut at
+        once (static null move), and one so far below alpha at the last ply gains only
+        by captures, so only they are searched (razoring to quiescence). Never when the
+        side to move is threatened (the game's optional ``in_danger``)."""
+        game = self.game
+        stand = game.evaluate(state)
+        margin = FUTILITY * depth
+        if stand - margin >= beta:
+            return None if self._in_danger(state) else stand
+        if depth == 1 and stand + margin <= alpha and not self._in_danger(state):
+            return self._quiesce(state, alpha, beta, ply, 0)
+        return None
+
+    def _in_danger(self, state: Any) -> bool:
+        danger = getattr(self.game, "in_danger", None)
+        return bool(danger and danger(state))
 
     def _child(self, child: Any, side: int, depth: int, alpha: int, beta: int, ply: int,
                scout: bool) -> int:

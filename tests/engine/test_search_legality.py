@@ -80,6 +80,7 @@ def test_search_turns_are_the_engine_moves(name: str) -> None:
         expected = variant.make_move(position, move)
         assert after[0] == expected.cells and after[1] == expected.side
         assert after[2] == board_key(expected.cells, expected.side)  # incremental Zobrist
+        assert after[3:] == game.root(expected)[3:]  # and whatever else a state carries
 
 
 def test_commander_deploys_are_searched_step_by_step() -> None:
