@@ -29,6 +29,7 @@ level  time (s)  depth   noise   plays like
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -105,6 +106,18 @@ class Thinker:
         """The computer's move in ``position`` (which must have a legal move). ``seconds``
         and ``depth`` override the level's own; ``history``, the game's earlier positions,
         lets the search see repetitions (each scores as a draw)."""
+        # the search makes millions of small tuples and no reference cycles: the cyclic
+        # garbage collector's passes over a large table would only add pauses to the move
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            return self._think(position, level, seconds, depth, history)
+        finally:
+            if collecting:
+                gc.enable()
+
+    def _think(self, position: Position, level: Level | int, seconds: float | None,
+               depth: int | None, history: Sequence[Position]) -> Thought:
         lv = LEVELS[level] if isinstance(level, int) else level
         budget = lv.seconds if seconds is None else seconds
         max_depth = lv.depth if depth is None else depth

@@ -170,12 +170,13 @@ def _board_terms(cells: Sequence[str | None], side: int) -> tuple[int, int, tupl
     return board_key(cells, side), score, tuple(bits)
 
 
-CACHE_LIMIT = 50_000
+#: Move lists kept (whole lists, about 60 moves each, and capture lists): a few MB.
+MOVES_KEPT, CAPTURES_KEPT = 4_000, 20_000
 
 
-def _remember(cache: dict, state: ArmsState, listed: list) -> None:
+def _remember(cache: dict, state: ArmsState, listed: list, limit: int) -> None:
     """Keep a move list of ``state`` (lists are never changed once made)."""
-    if len(cache) >= CACHE_LIMIT:
+    if len(cache) >= limit:
         cache.clear()
     cache[state[2]] = (state[0], listed)
 
@@ -199,7 +200,7 @@ class CombinedArmsGame(OneMoveGame):
         if found is not None and found[0] == state[0]:
             return found[1]
         moves = _legal(state[0], state[1])
-        _remember(self._moves, state, moves)
+        _remember(self._moves, state, moves, MOVES_KEPT)
         return moves
 
     def root(self, position: Position) -> ArmsState:
@@ -250,7 +251,7 @@ class CombinedArmsGame(OneMoveGame):
         if found is not None and found[0] == state[0]:
             return found[1]
         listed = self.capture_list(state)
-        _remember(self._captures, state, listed)
+        _remember(self._captures, state, listed, CAPTURES_KEPT)
         return listed
 
     def capture_list(self, state: ArmsState) -> list[tuple[int, tuple]]:
