@@ -28,6 +28,7 @@ from collections.abc import Callable, Sequence
 
 from ..combined_arms import (
     ARMOUR,
+    ARMOUR_THROUGH,
     BISHOP_RANGE,
     BIT,
     CASTLE,
@@ -40,12 +41,13 @@ from ..combined_arms import (
     RANK,
     ROOK_RANGE,
     _after_is_safe,
+    _armour_ok,
     _bishop_moves,
+    _cover,
     _in_check,
     _legal,
     _make,
     _masks,
-    _queen_moves,
     _sides,
     _to_move,
 )
@@ -118,6 +120,49 @@ def _singles(mask: int) -> list[int]:
     return out
 
 
+def _queen_kills(s: int, u_occ: int, e_occ: int, e_k: int, e_b: int, e_r: int, empty: int,
+                 add: Callable) -> None:
+    """One Aviation move per set of pieces it can kill (`engine.combined_arms._queen_moves`
+    lists every final square of each): a shot or an infantry capture of each piece it
+    can reach, then the armour paths, skipping the flight squares from which no path can
+    kill anything not already listed (fewer than two enemies within three steps)."""
+    cov = _cover(e_b, e_r)
+    qb = 1 << s
+    launch = (empty & ~cov) | qb
+    blockers = u_occ & ~qb
+    enemies = e_occ & ~e_k
+    artillery = e_b | e_r
+    found: set[int] = set()
+    for xb in _singles(enemies):  # a shot from any square within 2 of the piece
+        fs = BISHOP_RANGE[xb.bit_length() - 1] & launch
+        if fs:
+            found.add(xb)
+            add((s, (fs & -fs).bit_length() - 1, xb, ""))
+    for tb in _singles(e_occ):  # infantry moving onto it, judged after the kill
+        t = tb.bit_length() - 1
+        if (tb not in found and NEIGH8[t] & launch
+                and not ((BISHOP_RANGE[t] & e_b & ~tb) or (ROOK_RANGE[t] & e_r & ~tb))):
+            found.add(tb)
+            add((s, t, tb, ""))
+    for f in _kills(launch):  # armour actions that kill: the paths through an enemy
+        near = MAN3[f] & e_occ
+        if not near & (near - 1) and near in found:
+            continue  # one piece within reach, and its kill is listed
+        through = ARMOUR_THROUGH[f]
+        for xb in _singles(near):
+            for final, passed, final_bit, touched, paths in through[xb.bit_length() - 1]:
+                if touched & blockers:
+                    continue
+                kills = (passed & enemies) | (final_bit & e_occ)
+                if not kills or kills in found:
+                    continue  # it only passed over the King, or that kill is listed
+                if touched & ~qb & cov and (not kills & artillery
+                                             or not _armour_ok(paths, s, e_b, e_r)):
+                    continue
+                found.add(kills)
+                add((s, final, kills, ""))
+
+
 def pseudo_captures(cells: Sequence[str | None], side: int, m: dict[str, int]) -> list[tuple]:
     """The moves of `engine.combined_arms._pseudo` that kill or promote, generated
     without the quiet ones (castling never kills): quiescence's move list."""
@@ -145,9 +190,7 @@ def pseudo_captures(cells: Sequence[str | None], side: int, m: dict[str, int]) -
         for x in _singles(ROOK_RANGE[s] & enemies):
             add((s, s, x, ""))
     for s in _kills(m[own[1]]):
-        moves = []
-        _queen_moves(s, u_occ, e_occ, e_k, m[foe[3]], m[foe[2]], empty, moves.append)
-        out.extend(r for r in moves if r[2])
+        _queen_kills(s, u_occ, e_occ, e_k, m[foe[3]], m[foe[2]], empty, add)
     for s in _kills(m[own[0]]):
         for tb in _singles(NEIGH8[s] & e_occ):
             add((s, tb.bit_length() - 1, tb, ""))
@@ -258,10 +301,12 @@ class CombinedArmsGame(OneMoveGame):
         """The legal moves that kill or promote, with their gain (`core.noisy_moves`):
         one per effect on material (piece, kills, promotion), whatever square it ends on
         — an Aviation or light artillery may make the same kill from dozens of squares,
-        and quiescence only asks what can be won. In the rare position where no move is
-        legal and the rules allow any move (§4) this lists only the legal-looking ones:
-        quiescence may miss a capture there, never play an illegal one (the moves played
-        come from `moves`)."""
+        and quiescence only asks what can be won (the Aviation's is the first square
+        found, so should that one leave the King attacked where another would not, the
+        kill is missing here). In the rare position where no move is legal and the rules
+        allow any move (§4) this lists only the legal-looking ones. Either way quiescence
+        may miss a capture, never play an illegal one (the moves played come from
+        `moves`)."""
         cells, side = state[0], state[1]
         m = _masks(cells)
         s = _sides(m, side)
