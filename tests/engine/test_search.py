@@ -48,6 +48,16 @@ def test_a_search_stops_at_its_time_limit() -> None:
     assert thought.move in variant.legal_moves(variant.start_position())
 
 
+def test_the_8x8_searches_stop_at_their_time_limit() -> None:
+    for name in ("combined-arms", "mini-chieftain"):
+        clock = SteppingClock(0.001)
+        variant = get_variant(name)
+        position = variant.start_position()
+        thought = Thinker(name, clock).think(position, LEVELS[5], seconds=0.5)
+        assert thought.seconds <= 0.5 * 1.1
+        assert thought.depth >= 1 and thought.move in variant.legal_moves(position)
+
+
 def test_the_same_seed_plays_the_same_moves() -> None:
     variant = get_variant("mini-chieftain")
     position = variant.start_position()

@@ -19,6 +19,8 @@ from engine.search.zobrist import board_key
 POSITIONS = {"clash": 2000, "combined-arms": 1000, "mini-chieftain": 2000,
              "micro-chieftain": 2000, "commander": 500}
 SINGLE_MOVE = ("clash", "combined-arms", "commander")
+#: Positions where the computer's chosen move is checked (the 8x8 games search fastest).
+CHOSEN = {"combined-arms": 200, "mini-chieftain": 200, "micro-chieftain": 200}
 
 
 def random_positions(name: str, count: int, seed: int = 7) -> Iterator[Position]:
@@ -155,6 +157,10 @@ def test_chosen_moves_are_legal(name: str) -> None:
     variant = get_variant(name)
     clock = FakeClock()
     thinker = Thinker(name, clock, seed=1)
-    for position in random_positions(name, 25, seed=11):
+    for position in random_positions(name, CHOSEN.get(name, 25), seed=11):
         thought = thinker.think(position, LEVELS[1], depth=1)
+        assert thought.move in variant.legal_moves(position)
+    # deeper searches (futility pruning, turns of several moves) on fewer
+    for position in random_positions(name, CHOSEN.get(name, 0) // 10, seed=13):
+        thought = thinker.think(position, LEVELS[5], depth=2)
         assert thought.move in variant.legal_moves(position)
