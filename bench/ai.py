@@ -29,7 +29,8 @@ Search speed: nodes per second of the level-5 search from ``--positions`` positi
 random games per variant, ``--speed-seconds`` each, beside a textbook alpha-beta (negamax,
 iterative deepening, material evaluation, captures first, no quiescence) over python-chess
 searching positions of random chess games for the same time; the two alternate position
-by position, so both see the same machine load (target: >= 0.5x).
+by position in one process and are timed on its processor time, so the load of a shared
+machine slows neither (target: >= 0.5x).
 
 Run: ``.venv/bin/python bench/ai.py [--games 100] [--scale 0.125] [--variants clash,...]
 [--parts speed,random,greedy,ladder]`` (the full matches take hours on a 2-core machine).
@@ -206,7 +207,7 @@ def random_positions(variant: Variant, count: int, seed: int) -> list[Position]:
 def variant_speed(variant: Variant, positions: int, seconds: float) -> tuple[float, float]:
     """Nodes/s of the level-5 search and of the python-chess anchor, measured position
     by position in turn."""
-    thinker = Thinker(variant.name, time.perf_counter)
+    thinker = Thinker(variant.name, time.process_time)
     nodes, spent, anchor_nodes, anchor_spent = 0, 0.0, 0, 0.0
     for i, position in enumerate(random_positions(variant, positions, 5)):
         n, t = chess_search(random.Random(5 + i), seconds)
@@ -238,7 +239,7 @@ class ChessSearch:
 
     def negamax(self, board: chess.Board, depth: int, alpha: int, beta: int) -> int:
         self.nodes += 1
-        if not self.nodes & 127 and time.perf_counter() > self.deadline:
+        if not self.nodes & 127 and time.process_time() > self.deadline:
             raise TimeoutError
         if board.is_checkmate():
             return -100_000
@@ -268,14 +269,14 @@ def chess_search(rng: random.Random, seconds: float) -> tuple[int, float]:
             board.push(rng.choice(moves))
         if not board.is_game_over():
             break
-    start = time.perf_counter()
+    start = time.process_time()
     search = ChessSearch(start + seconds)
     try:
         for depth in range(1, 64):
             search.negamax(board, depth, -10**9, 10**9)
     except TimeoutError:
         pass
-    return search.nodes, time.perf_counter() - start
+    return search.nodes, time.process_time() - start
 
 
 # --- the report -----------------------------------------------------------------------------
