@@ -26,9 +26,9 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bot import outbox
-from bot.model import Notification
-from bot.outbox import Courier, DeliveryFailure
+from bot.service import outbox
+from bot.service.model import Notification
+from bot.service.outbox import Courier, DeliveryFailure
 from bot.storage import open_database
 
 GAMES = 1_000

@@ -27,7 +27,7 @@ from collections.abc import Callable, Sequence
 
 import PIL
 
-from bot.render_cli import numbered_moves, seeded_game
+from bot.cli.render import numbered_moves, seeded_game
 from engine import Move, Position, Variant, all_variants
 from renderer import GameInfo, render
 

@@ -50,8 +50,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bot.config import Settings
-from bot.model import Player
 from bot.service import GameService
+from bot.service.model import Player
 from bot.storage import open_database
 from engine import get_variant
 

@@ -12,7 +12,7 @@
 * ``commandpost outbox`` — undelivered notifications: list, retry, drop, prune.
 * ``commandpost web`` — the game pages in a browser (`bot.web`).
 * ``commandpost scheduler`` — time-outs, reminders, expiries and the computer's moves as a
-  process of its own (`bot.scheduler_cli`).
+  process of its own (`bot.cli.scheduler`).
 * ``commandpost discord --shards 0-3 --shard-count 16`` — a share of the bot's shards.
 """
 
@@ -24,16 +24,16 @@ import sys
 
 # subcommand -> module whose main(argv) runs it
 COMMANDS = {
-    "console": "bot.console",
+    "console": "bot.console.console",
     "email": "bot.email_gateway.runner",
-    "discord": "bot.discord_bot.app",
-    "render": "bot.render_cli",
-    "gallery": "bot.render_cli:gallery_main",
-    "db": "bot.db_copy",  # `db copy` there; `db check` handed on to bot.dbcheck
-    "diagrams": "bot.rules_diagrams:diagrams_main",
-    "outbox": "bot.outbox_cli",
+    "discord": "bot.cli.run",
+    "render": "bot.cli.render",
+    "gallery": "bot.cli.render:gallery_main",
+    "db": "bot.cli.db_copy",  # `db copy` there; `db check` handed on to bot.cli.dbcheck
+    "diagrams": "bot.cli.rules_diagrams:diagrams_main",
+    "outbox": "bot.cli.outbox",
     "web": "bot.web.runner",
-    "scheduler": "bot.scheduler_cli",
+    "scheduler": "bot.cli.scheduler",
 }
 
 

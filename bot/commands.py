@@ -16,20 +16,20 @@ from pathlib import Path
 
 from engine import EngineError, all_variants, get_variant
 
-from .boundary import MAX_ID, game_number, no_such, parse_number
-from .clock import format_duration, parse_days
-from .computer import Computer, read_level
-from .inference import ANSWER, END_TURN
-from .model import Game, Player
-from .phrasing import command, moment, phrase
-from .posts import DIGEST
-from .results import STORAGE_DOWN, Done, Reason, Refusal, Result
-from .rules_docs import as_plain_text, rules_part
 from .service import GameService
+from .service.boundary import MAX_ID, game_number, no_such, parse_number
+from .service.clock import format_duration, parse_days
+from .service.computer import Computer, read_level
+from .service.inference import ANSWER, END_TURN
+from .service.model import Game, Player
+from .service.phrasing import command, moment, phrase
+from .service.posts import DIGEST
+from .service.results import STORAGE_DOWN, Done, Reason, Refusal, Result
+from .service.rules_docs import as_plain_text, rules_part
+from .service.timecontrol import describe_clock, is_clock_word, parse_time_control
+from .service.turns import find_turn, turn_ends
+from .service.words import plural
 from .storage import StorageError
-from .timecontrol import describe_clock, is_clock_word, parse_time_control
-from .turns import find_turn, turn_ends
-from .words import plural
 
 log = logging.getLogger(__name__)
 FindPlayer = Callable[[str], Awaitable[Player | Refusal]]

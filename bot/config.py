@@ -41,7 +41,7 @@ variable.
 
 Relative paths are taken from the working directory. ``COMMANDPOST_DB`` may instead be a
 ``postgresql://user:password@host/database`` URL: the service then keeps its state in that
-PostgreSQL database (`bot.storage_postgres`), which several processes may share. The e-mail gateway
+PostgreSQL database (`bot.storage.postgres`), which several processes may share. The e-mail gateway
 (`bot.email_gateway`) runs when ``COMMANDPOST_EMAIL_ADDRESS`` is set; ``email_relay_tls`` is
 ``auto`` (STARTTLS when the relay offers it), ``starttls`` (required), ``tls`` (implicit
 TLS, usually port 465) or ``none``. The web pages (`bot.web`) run beside the bot when

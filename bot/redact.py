@@ -14,7 +14,7 @@ import re
 import sys
 from typing import TextIO
 
-# a game token: 20 hex digits (bot.tokens.TOKEN_BYTES), alone or in a key game.ply.token;
+# a game token: 20 hex digits (bot.service.tokens.TOKEN_BYTES), alone or in a key game.ply.token;
 # the token is what must not be seen, the game and move numbers are useful in a log
 TOKEN = re.compile(r"(?<![0-9A-Fa-f])[0-9A-Fa-f]{20}(?![0-9A-Fa-f])")
 REDACTED = "[key]"

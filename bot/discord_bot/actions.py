@@ -11,14 +11,14 @@ from typing import TYPE_CHECKING
 import discord
 from discord.utils import MISSING
 
-from ..model import Player
-from ..results import Done
+from ..service.model import Player
+from ..service.results import Done
 from . import live
 from .places import TRANSPORT
 from .views import offer_view
 
 if TYPE_CHECKING:
-    from .app import CommandPost
+    from .client import Bot
 
 # service action -> (what is offered, how the opponent's offer is answered)
 OFFERS = {"offer_draw": "draw", "request_takeback": "takeback"}
@@ -27,7 +27,7 @@ ANSWERS = {"accept_draw": "accepted", "decline_draw": "declined",
            "accept_takeback": "accepted", "decline_takeback": "declined"}
 
 
-async def acted(bot: CommandPost, interaction: discord.Interaction, sender: Player,
+async def acted(bot: Bot, interaction: discord.Interaction, sender: Player,
                 action: str, result: Done, pressed: bool = False) -> None:
     """Answer ``interaction`` after ``action`` was carried out (``pressed``: by a button
     of the message the interaction came from)."""

@@ -1,6 +1,7 @@
 """The bot: `create_bot` builds a `commands.AutoShardedBot` on a game service, with the
 command cogs, the buttons that survive restarts, the scheduler loop and the outbox
-delivery; `run` is the process (logging, signals, graceful shutdown).
+delivery; `run` is the process (logging, signals, graceful shutdown), which the runner
+in `bot.cli.run` starts with whatever runs beside the bot (e-mail, web pages).
 
 The command tree is uploaded to Discord only when it changed: its hash is kept by the
 service, and ``commandpost discord sync`` uploads it whatever the hash says. Uploading
@@ -10,28 +11,27 @@ DM are fetched once and kept."""
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import hashlib
 import json
 import logging
 import signal
-from dataclasses import replace
+from collections.abc import Callable, Sequence
+from contextlib import AbstractAsyncContextManager, AsyncExitStack
 
 import discord
 from discord import app_commands
 from discord.ext import commands, tasks
 
-from ..computer import Computer
 from ..config import Settings
-from ..email_gateway.runner import run_email_gateway
-from ..model import Game, Player
-from ..phrasing import phrase
-from ..results import Done, Refusal, Result
 from ..service import GameService
+from ..service.computer import Computer
+from ..service.model import Game, Player
+from ..service.phrasing import phrase
+from ..service.results import Done, Refusal, Result
 from ..storage import StorageError
-from ..web.runner import start_web
 from . import failures, live, logs, pictures
+from .client import result_text
 from .notifier import Notifier, discord_times
 from .pickers import EndTurnButton, PiecePicker, StepPicker, fit, next_step_view
 from .places import TRANSPORT, target_of
@@ -309,7 +309,7 @@ class CommandPost(commands.AutoShardedBot):
     async def answer(self, interaction: discord.Interaction, result: Result | str,
                      *, public: bool = False) -> None:
         """Answer with a refusal (only the sender sees it) or a plain message."""
-        text = fit(discord_times(phrase(result if isinstance(result, str) else _text(result),
+        text = fit(discord_times(phrase(result if isinstance(result, str) else result_text(result),
                                         TRANSPORT)))
         ephemeral = isinstance(result, Refusal) or not public
         if interaction.response.is_done():
@@ -318,14 +318,9 @@ class CommandPost(commands.AutoShardedBot):
             await interaction.response.send_message(text, ephemeral=ephemeral)
 
 
-def _text(result: Result) -> str:
-    if isinstance(result, Refusal):
-        text = result.words(TRANSPORT)
-        if result.candidates:
-            text += "\n" + "\n".join(f"• `{c}`" for c in result.candidates)
-        return text
-    assert isinstance(result, Done)
-    return result.words(TRANSPORT)
+# something run beside the bot on its service: entered before the bot starts, left when it
+# stops (the e-mail gateway, the game pages)
+Beside = Callable[[GameService, CommandPost], AbstractAsyncContextManager[object]]
 
 
 def create_bot(service: GameService, settings: Settings | None = None) -> CommandPost:
@@ -343,8 +338,10 @@ async def _open_service(settings: Settings) -> GameService | None:
         return None
 
 
-async def run(settings: Settings) -> int:
-    """Run the bot until it is stopped (SIGINT/SIGTERM), then close cleanly."""
+async def run(settings: Settings, beside: Sequence[Beside] = ()) -> int:
+    """Run the bot until it is stopped (SIGINT/SIGTERM), then close cleanly; ``beside``
+    starts what runs beside the bot on its service (the runner in `bot.cli.run` chooses),
+    and each is stopped when the bot stops."""
     service = await _open_service(settings)
     if service is None:
         return 1
@@ -355,24 +352,16 @@ async def run(settings: Settings) -> int:
             loop.add_signal_handler(signum, lambda: asyncio.ensure_future(bot.close()))
         except NotImplementedError:  # not on this platform
             pass
-    # with an e-mail address configured, the e-mail gateway runs beside the bot on the
-    # same service (the bot's scheduler serves both)
-    mail = (asyncio.create_task(run_email_gateway(service, settings, computer=bot.computer))
-            if settings.email_address else None)
-    # with a web address configured, the game pages are served beside the bot too
-    web = await start_web(service, settings) if settings.web_url else None
     try:
-        async with bot:
-            await bot.start(settings.discord_token)
+        async with AsyncExitStack() as companions:
+            for start in beside:
+                await companions.enter_async_context(start(service, bot))
+            async with bot:
+                await bot.start(settings.discord_token)
     except discord.LoginFailure:
         log.error("Discord refused the token in COMMANDPOST_DISCORD_TOKEN")
         return 1
     finally:
-        if mail is not None:
-            mail.cancel()
-            await asyncio.gather(mail, return_exceptions=True)
-        if web is not None:
-            await web.cleanup()
         await service.close()
         log.info("stopped")
     return 0
@@ -394,41 +383,3 @@ async def sync(settings: Settings) -> int:
         await service.close()
     print("commandpost discord sync: the command tree is uploaded")
     return 0
-
-
-def main(argv: list[str]) -> int:
-    """``commandpost discord [--shards IDS] [--shard-count N]``: run the Discord bot with
-    the settings from the environment (the options override `COMMANDPOST_SHARD_IDS` and
-    `COMMANDPOST_SHARD_COUNT`); ``commandpost discord sync``: upload its slash commands
-    now."""
-    parser = argparse.ArgumentParser(prog="commandpost discord",
-                                     description="Run the Discord bot (or `sync` its "
-                                                 "commands).")
-    parser.add_argument("action", nargs="?", choices=("sync",))
-    parser.add_argument("--shards", metavar="IDS",
-                        help="the shards this process runs, as 0-3 or 0,1,2,3")
-    parser.add_argument("--shard-count", metavar="N", type=int,
-                        help="the bot's total number of shards")
-    try:
-        args = parser.parse_args(argv)
-    except SystemExit as exit_:  # a wrong word or option: argparse said why
-        return int(exit_.code or 0)
-    settings = Settings.from_env()
-    if args.shards is not None:
-        settings = replace(settings, discord_shard_ids=args.shards)
-    if args.shard_count is not None:
-        settings = replace(settings, discord_shard_count=args.shard_count)
-    try:
-        shards = shard_ids(settings.discord_shard_ids)
-    except ValueError:
-        print(f"commandpost discord: {settings.discord_shard_ids!r} is not a list of shards "
-              f"(say 0-3 or 0,1,2,3)")
-        return 2
-    if shards and settings.discord_shard_count and max(shards) >= settings.discord_shard_count:
-        print(f"commandpost discord: shard {max(shards)} is beyond the "
-              f"{settings.discord_shard_count} shards of --shard-count (numbered from 0)")
-        return 2
-    if not settings.discord_token:
-        print("commandpost discord: set COMMANDPOST_DISCORD_TOKEN to the bot's token")
-        return 2
-    return asyncio.run(sync(settings) if args.action else run(settings))

@@ -10,7 +10,7 @@ from discord.ext import commands
 
 from engine import EngineError, get_variant
 
-from ..results import Refusal
+from ..service.results import Refusal
 from . import live, logs, permissions
 from .commands_play import DAYS, PlayCommands
 from .places import server_key, target_of
@@ -19,7 +19,7 @@ THEME_CHOICES = [app_commands.Choice(name="classic", value="classic"),
                  app_commands.Choice(name="colour-blind", value="colour-blind")]
 
 if TYPE_CHECKING:
-    from .app import CommandPost
+    from .client import Bot
 
 RULINGS = [app_commands.Choice(name="first side wins", value="0"),
            app_commands.Choice(name="second side wins", value="1"),
@@ -32,7 +32,7 @@ RULINGS = [app_commands.Choice(name="first side wins", value="0"),
 class AdminCommands(commands.GroupCog, group_name="server"):
     """Server settings and rulings (Manage Server)."""
 
-    def __init__(self, bot: CommandPost) -> None:
+    def __init__(self, bot: Bot) -> None:
         self.bot = bot
         self.service = bot.service
         super().__init__()

@@ -11,9 +11,9 @@ from discord.ext import commands
 from engine import EngineError, all_variants, get_variant
 
 from ..commands import Commands
-from ..posts import DIGEST
-from ..results import Refusal
-from ..rules_docs import as_discord, messages, rules_part
+from ..service.posts import DIGEST
+from ..service.results import Refusal
+from ..service.rules_docs import as_discord, messages, rules_part
 from .commands_play import PlayCommands
 from .notifier import DM_PREFERENCE
 from .places import TRANSPORT
@@ -21,13 +21,13 @@ from .places import TRANSPORT
 DISCORD_COMMAND = "`/rules variant:{variant} piece:…`"
 
 if TYPE_CHECKING:
-    from .app import CommandPost
+    from .client import Bot
 
 
 class InfoCommands(commands.Cog, name="Information"):
     """Rules, standings, vacations and following games."""
 
-    def __init__(self, bot: CommandPost) -> None:
+    def __init__(self, bot: Bot) -> None:
         self.bot = bot
         self.service = bot.service
         self.words = Commands(bot.service, lambda name: bot.service.find_player(TRANSPORT, name))

@@ -9,12 +9,12 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from ..model import Game, Player
-from ..results import Refusal
+from ..service.model import Game, Player
+from ..service.results import Refusal
 from .commands_play import GAME_HELP, PlayCommands
 
 if TYPE_CHECKING:
-    from .app import CommandPost
+    from .client import Bot
 
 LINES_ID = "forecast-lines"
 
@@ -49,7 +49,7 @@ class ForecastForm(discord.ui.Modal):
 class CorrespondenceCommands(commands.Cog, name="Correspondence"):
     """Notes and conditional moves, seen by their author only."""
 
-    def __init__(self, bot: CommandPost, play: PlayCommands) -> None:
+    def __init__(self, bot: Bot, play: PlayCommands) -> None:
         self.bot = bot
         self.service = bot.service
         self.play = play

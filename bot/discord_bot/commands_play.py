@@ -15,16 +15,17 @@ from discord.ext import commands
 from engine import EngineError, all_variants, get_variant
 from engine.search import LEVELS
 
-from ..answers import Owed, owe_answer
-from ..clock import ALLOWED_DAYS
-from ..inference import ANSWER, END_TURN
-from ..model import Challenge, Game, Player
-from ..posts import time_left
-from ..results import STORAGE_DOWN, Done, Reason, Refusal
+from ..service.answers import Owed, owe_answer
+from ..service.clock import ALLOWED_DAYS
+from ..service.inference import ANSWER, END_TURN
+from ..service.model import Challenge, Game, Player
+from ..service.posts import time_left
+from ..service.results import STORAGE_DOWN, Done, Reason, Refusal
+from ..service.timecontrol import TimeControl, is_clock_word, parse_time_control
 from ..storage import StorageError
-from ..timecontrol import TimeControl, is_clock_word, parse_time_control
 from . import hints, live, logs, permissions, pictures
 from .actions import acted
+from .client import result_text
 from .notifier import discord_times
 from .pickers import show_piece
 from .places import (
@@ -40,13 +41,13 @@ from .places import (
 from .views import challenge_view
 
 if TYPE_CHECKING:
-    from .app import CommandPost
+    from .client import Bot
 
 log = logging.getLogger(__name__)
 SITE = re.compile(r'^\[Site "[^"\n]*"\]', re.MULTILINE)
 MAX_LISTED = 25
 MAX_CHOICES = 25
-# a move's confirmation when the process died before replying (see `bot.answers`)
+# a move's confirmation when the process died before replying (see `bot.service.answers`)
 MOVE_PLAYED = ("Your move in game #{game} is played, but I could not answer it where you "
                "played it (I was restarted). `/board game:{game}` shows the game now.")
 GAME_HELP = "The game's number (default: the one here, or your only one)"
@@ -70,7 +71,7 @@ def _choices(items: list[tuple[str, str]], current: str) -> list[app_commands.Ch
 class PlayCommands(commands.Cog, name="Playing"):
     """Challenges, moves and the end of games."""
 
-    def __init__(self, bot: CommandPost) -> None:
+    def __init__(self, bot: Bot) -> None:
         self.bot = bot
         self.service = bot.service
 
@@ -186,7 +187,7 @@ class PlayCommands(commands.Cog, name="Playing"):
     async def _find_game(self, interaction: discord.Interaction, player: Player,
                          game_id: int | None, to_move: bool = False,
                          purpose: str | None = None) -> Game | Refusal:
-        """The game a command means, by the service's one rule (`bot.inference`): the one
+        """The game a command means, by the service's one rule (`bot.service.inference`): the one
         numbered, the one of this thread, the sender's only one, ... A game's thread after
         its end still means that game."""
         place = place_of(interaction.channel)
@@ -425,7 +426,7 @@ class PlayCommands(commands.Cog, name="Playing"):
     @staticmethod
     def _owed(sender: Player, game_id: int, channel: object) -> Owed:
         """The confirmation a move owes its player, recorded with the move: by DM (or in
-        the channel) if the process dies before the reply (see `bot.answers`)."""
+        the channel) if the process dies before the reply (see `bot.service.answers`)."""
         parent = getattr(channel, "parent_id", None)
         place = channel_place(parent) if parent else place_of(channel)
         return Owed("discord", "confirmation", MOVE_PLAYED.format(game=game_id),
@@ -528,8 +529,7 @@ class PlayCommands(commands.Cog, name="Playing"):
 
     @staticmethod
     def bot_text(result: Refusal) -> str:
-        from .app import _text
-        return _text(result)
+        return result_text(result)
 
     @app_commands.command(name="board")
     @app_commands.describe(game=GAME_HELP)

@@ -12,7 +12,7 @@ from typing import Any, TypeVar
 import discord
 from discord import app_commands
 
-from ..results import STORAGE_DOWN
+from ..service.results import STORAGE_DOWN
 from ..storage import StorageError
 
 log = logging.getLogger(__name__)

@@ -15,8 +15,8 @@ import re
 
 from engine import get_variant
 
-from ..model import Game
 from ..service import GameService
+from ..service.model import Game
 
 POINT = re.compile(r"[a-z]\d{1,2}")
 MAX_WORDS = 3

@@ -16,12 +16,12 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from ..model import Game
-from ..posts import Post
+from ..service.model import Game
+from ..service.posts import Post
 from .places import TRANSPORT, target_of
 
 if TYPE_CHECKING:
-    from .app import CommandPost
+    from .client import Bot
 
 log = logging.getLogger(__name__)
 BOARD = "board"
@@ -41,7 +41,7 @@ def _post(game_id: int, kind: str, message: discord.abc.Snowflake,
     return Post(game_id, kind, str(channel_id), str(message.id))
 
 
-async def edit(bot: CommandPost, post: Post, **changes: object) -> None:
+async def edit(bot: Bot, post: Post, **changes: object) -> None:
     """Edit one remembered message (it may be gone or closed: then only log it)."""
     channel = bot.get_partial_messageable(int(post.channel))
     try:
@@ -50,7 +50,7 @@ async def edit(bot: CommandPost, post: Post, **changes: object) -> None:
         log.warning("could not edit message %s in %s", post.message, post.channel)
 
 
-async def board_posted(bot: CommandPost, game: Game, message: discord.abc.Snowflake | None,
+async def board_posted(bot: Bot, game: Game, message: discord.abc.Snowflake | None,
                        channel_id: int) -> None:
     """``message`` now shows ``game``'s board: the previous board message loses its
     buttons, and this one (if it has buttons, the game going on) is the live one."""
@@ -65,7 +65,7 @@ async def board_posted(bot: CommandPost, game: Game, message: discord.abc.Snowfl
         await bot.service.remember_post(TRANSPORT, _post(game.id, BOARD, message, channel_id))
 
 
-async def offer_posted(bot: CommandPost, game: Game, kind: str, side: int,
+async def offer_posted(bot: Bot, game: Game, kind: str, side: int,
                        message: discord.abc.Snowflake | None, channel_id: int) -> None:
     """``message`` carries the buttons of ``side``'s offer of ``kind`` in ``game``."""
     if message is not None:
@@ -73,7 +73,7 @@ async def offer_posted(bot: CommandPost, game: Game, kind: str, side: int,
             TRANSPORT, _post(game.id, offer_kind(kind, side), message, channel_id))
 
 
-async def offer_here(bot: CommandPost, game: Game, kind: str, side: int) -> bool:
+async def offer_here(bot: Bot, game: Game, kind: str, side: int) -> bool:
     """Whether the offer already has a message with buttons in the game's thread."""
     thread = target_of(game.place) if game.place else None
     posts = await bot.service.posts(TRANSPORT, game.id, offer_kind(kind, side))
@@ -92,7 +92,7 @@ def outcome(game: Game, kind: str, side: int, answer: str | None, by: str,
     return f"{what} lapsed: {lapse or f'{by} moved instead'}."
 
 
-async def settle_offers(bot: CommandPost, game: Game, by: str, answer: str | None = None,
+async def settle_offers(bot: Bot, game: Game, by: str, answer: str | None = None,
                         answered: tuple[str, int] | None = None, lapse: str | None = None,
                         pressed: discord.Interaction | None = None) -> bool:
     """Edit the messages of every offer that no longer stands in ``game``: they say what
@@ -120,7 +120,7 @@ async def settle_offers(bot: CommandPost, game: Game, by: str, answer: str | Non
     return edited
 
 
-async def ending_text(bot: CommandPost, game: Game) -> str:
+async def ending_text(bot: Bot, game: Game) -> str:
     """The announcement of ``game``'s end, in the third person, with the reason and the
     rating changes: the service's notice for the game's place."""
     for note in await bot.service.pending_notifications(TRANSPORT, 500):
@@ -129,7 +129,7 @@ async def ending_text(bot: CommandPost, game: Game) -> str:
     return f"Game #{game.id} is over: {bot.service.describe_result(game)}."
 
 
-async def ending_announced(bot: CommandPost, game: Game,
+async def ending_announced(bot: Bot, game: Game,
                            message: discord.abc.Snowflake | None, channel_id: int) -> None:
     """A reply in ``channel_id`` announced ``game``'s end (the thread's notice is not
     posted again)."""
@@ -137,13 +137,13 @@ async def ending_announced(bot: CommandPost, game: Game,
         await bot.service.remember_post(TRANSPORT, _post(game.id, END, message, channel_id))
 
 
-async def end_said_in(bot: CommandPost, game_id: int, place: str | None) -> bool:
+async def end_said_in(bot: Bot, game_id: int, place: str | None) -> bool:
     """Whether a reply already announced the game's end in ``place``."""
     target = target_of(place) if place else None
     return any(p.channel == str(target) for p in await bot.service.posts(TRANSPORT, game_id, END))
 
 
-async def retire_board(bot: CommandPost, game: Game) -> None:
+async def retire_board(bot: Bot, game: Game) -> None:
     """Take the buttons off the game's live board (the game is over)."""
     previous = await bot.service.posts(TRANSPORT, game.id, BOARD)
     for post in previous:

@@ -28,15 +28,15 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from ..model import Notification, Player
-from ..outbox import UNREACHABLE, DeliveryFailure
+from ..service.model import Notification, Player
+from ..service.outbox import UNREACHABLE, DeliveryFailure
 from . import live, logs, pictures
 from .pickers import fit
 from .places import TRANSPORT, is_discord_place, target_of
 from .views import offer_view, with_watch_link
 
 if TYPE_CHECKING:
-    from .app import CommandPost
+    from .client import Bot
 
 log = logging.getLogger(__name__)
 DM_PREFERENCE = "discord_dm"
@@ -79,7 +79,7 @@ def _retry_after(error: discord.HTTPException) -> float | None:
 class Notifier:
     """Sends one notification to where it belongs."""
 
-    def __init__(self, bot: CommandPost) -> None:
+    def __init__(self, bot: Bot) -> None:
         self.bot = bot
 
     async def send(self, notification: Notification) -> None:

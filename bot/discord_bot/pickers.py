@@ -18,13 +18,13 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from ..model import Game, Player
-from ..results import Done, Refusal
-from ..turns import PieceSteps
+from ..service.model import Game, Player
+from ..service.results import Done, Refusal
+from ..service.turns import PieceSteps
 from . import live, logs, pictures
 
 if TYPE_CHECKING:
-    from .app import CommandPost
+    from .client import Bot
 
 OPTIONS = 25  # Discord's limit of options per select menu
 ROWS = 5  # and of rows per message
@@ -81,7 +81,7 @@ class PiecePicker(discord.ui.DynamicItem[discord.ui.Select[Any]],
         return cls(int(match["game"]), int(match["ply"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        bot: CommandPost = interaction.client  # type: ignore[assignment]
+        bot: Bot = interaction.client  # type: ignore[assignment]
         logs.set_context(game_id=self.game_id)
         origin = (interaction.data or {}).get("values", ["-"])[0]  # type: ignore[union-attr]
         game = await _current(bot, interaction, self.game_id, self.ply)
@@ -110,7 +110,7 @@ class StepPicker(discord.ui.DynamicItem[discord.ui.Select[Any]],
         return cls(int(match["game"]), int(match["ply"]), match["origin"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        bot: CommandPost = interaction.client  # type: ignore[assignment]
+        bot: Bot = interaction.client  # type: ignore[assignment]
         logs.set_context(game_id=self.game_id)
         text = (interaction.data or {}).get("values", ["-"])[0]  # type: ignore[union-attr]
         sender = await bot.player_of(interaction.user)
@@ -136,7 +136,7 @@ class EndTurnButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         return cls(int(match["game"]), int(match["ply"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        bot: CommandPost = interaction.client  # type: ignore[assignment]
+        bot: Bot = interaction.client  # type: ignore[assignment]
         logs.set_context(game_id=self.game_id)
         sender = await bot.player_of(interaction.user)
         result = await bot.service.end_turn(sender, self.game_id, expected_ply=self.ply)
@@ -146,7 +146,7 @@ class EndTurnButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         await _play(bot, interaction, result, sender)
 
 
-async def _play(bot: CommandPost, interaction: discord.Interaction, result: Done,
+async def _play(bot: Bot, interaction: discord.Interaction, result: Done,
                 sender: Player) -> None:
     """Answer a step played from a menu or button as `/move` would: the move's message (the
     live board in the game's thread), offers it made moot settled, the news sent."""
@@ -156,7 +156,7 @@ async def _play(bot: CommandPost, interaction: discord.Interaction, result: Done
     await bot.flush()
 
 
-async def _current(bot: CommandPost, interaction: discord.Interaction, game_id: int,
+async def _current(bot: Bot, interaction: discord.Interaction, game_id: int,
                    ply: int) -> Game | None:
     """The game, if the menu still fits its position; otherwise the chooser is told."""
     game = await bot.service.game(game_id)
@@ -192,7 +192,7 @@ def step_view(game: Game, piece: PieceSteps) -> discord.ui.View:
     return view
 
 
-async def next_step_view(bot: CommandPost, game: Game) -> discord.ui.View | None:
+async def next_step_view(bot: Bot, game: Game) -> discord.ui.View | None:
     """For a turn that goes on: the menu of the next step (the piece's moves when only one
     piece can go on, as in a deploy; else the pieces)."""
     pieces = await bot.service.step_choices(game)
@@ -203,7 +203,7 @@ async def next_step_view(bot: CommandPost, game: Game) -> discord.ui.View | None
     return view
 
 
-async def show_pieces(bot: CommandPost, interaction: discord.Interaction, game: Game) -> None:
+async def show_pieces(bot: Bot, interaction: discord.Interaction, game: Game) -> None:
     """Answer (to the asker only) with the menu of the pieces that can move."""
     pieces = await bot.service.step_choices(game)
     if not pieces:
@@ -216,7 +216,7 @@ async def show_pieces(bot: CommandPost, interaction: discord.Interaction, game: 
                                             discord.utils.MISSING, ephemeral=True)
 
 
-async def show_piece(bot: CommandPost, interaction: discord.Interaction, game: Game,
+async def show_piece(bot: Bot, interaction: discord.Interaction, game: Game,
                      origin: str, viewer_side: int | None = None) -> None:
     """Answer (to the asker only) with the moves of the piece on ``origin``: the board with
     its targets highlighted, the moves as text and the menu that plays one."""

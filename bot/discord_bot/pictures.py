@@ -13,9 +13,9 @@ import discord
 
 from engine import get_variant
 
-from ..model import Game
-from ..picture import game_info
+from ..pictures import game_info
 from ..service import GameService
+from ..service.model import Game
 from .places import server_key
 
 log = logging.getLogger(__name__)

@@ -10,14 +10,14 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from ..model import Game
-from ..results import Refusal
+from ..service.model import Game
+from ..service.results import Refusal
 from . import logs, pictures
 from .failures import answering_failures
 from .pickers import show_pieces
 
 if TYPE_CHECKING:
-    from .app import CommandPost
+    from .client import Bot
 
 log = logging.getLogger(__name__)
 
@@ -53,7 +53,7 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
     @answering_failures
     async def callback(self, interaction: discord.Interaction) -> None:
-        bot: CommandPost = interaction.client  # type: ignore[assignment]
+        bot: Bot = interaction.client  # type: ignore[assignment]
         logs.set_context(game_id=self.game_id)
         sender = await bot.player_of(interaction.user)
         service = bot.service
@@ -138,7 +138,7 @@ class ChallengeButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
     @answering_failures
     async def callback(self, interaction: discord.Interaction) -> None:
-        bot: CommandPost = interaction.client  # type: ignore[assignment]
+        bot: Bot = interaction.client  # type: ignore[assignment]
         sender = await bot.player_of(interaction.user)
         if self.action == "accept":
             from .commands_play import PlayCommands

@@ -15,11 +15,11 @@ from email.message import EmailMessage
 from engine import Move, get_variant
 
 from ..commands import Commands
-from ..model import Challenge, Game, PlayedMove, Player
-from ..phrasing import phrase
 from ..service import GameService
+from ..service.model import Challenge, Game, PlayedMove, Player
+from ..service.phrasing import phrase
+from ..service.turns import numbered_turns
 from ..textboard import caption, text_board
-from ..turns import numbered_turns
 from .inbound import ChallengeTag, GameTag, Tag
 from .outbound import Picture, compose, game_root, reply_address
 

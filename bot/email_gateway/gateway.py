@@ -20,7 +20,7 @@ server says 250 to the sender's: a relay that is down, or a restart, delays an a
 never loses it (it is mailed by the outbox's delivery, with retries, like every
 notification; the mail is composed when it is sent, so it carries the key of that moment).
 A command that changes something writes a placeholder of its answer in the same
-transaction as the change (`bot.answers`), and the answer replaces it: a crash between the
+transaction as the change (`bot.service.answers`), and the answer replaces it: a crash between the
 two still answers the sender, after a short hold, with their games and keys (`CARRIED_OUT`).
 """
 
@@ -35,17 +35,17 @@ from pathlib import Path
 
 from engine import get_variant
 
-from ..answers import Owed, owe_answer
-from ..boundary import game_number
-from ..clock import format_time
 from ..commands import Reply, _reply
-from ..computer import Computer
 from ..config import Settings
-from ..model import Challenge, Game, Notification, Player
-from ..outbox import DeliveryFailure
-from ..phrasing import phrase
-from ..results import Reason, Refusal, Result
 from ..service import GameService
+from ..service.answers import Owed, owe_answer
+from ..service.boundary import game_number
+from ..service.clock import format_time
+from ..service.computer import Computer
+from ..service.model import Challenge, Game, Notification, Player
+from ..service.outbox import DeliveryFailure
+from ..service.phrasing import phrase
+from ..service.results import Reason, Refusal, Result
 from .gamemail import GameMails, challenge_subject
 from .inbound import Drop, GameTag, Inbound, Tag, read_mail
 from .inbound import Refusal as MailRefusal
@@ -71,7 +71,7 @@ WATCHED_KINDS = frozenset({"news", "game-start", "your-move", "game-over", "take
 ONCE_WORDS = frozenset({"move", "end", "resign", "abort", "accept", "decline", "cancel"})
 SILENT = Reply("", ok=False)  # over a limit again: no answer
 ANSWER = "answer"  # the outbox kind of an answer to a mail
-# what a command's answer says when it was lost (see `bot.answers`): the games follow
+# what a command's answer says when it was lost (see `bot.service.answers`): the games follow
 CARRIED_OUT = ("Your mail was received and carried out, but its answer was lost on the way; "
                "here is where your games stand now.")
 Send = Callable[[EmailMessage], Awaitable[None]]
@@ -438,7 +438,7 @@ class EmailGateway(GameMails):
         """Queue the command's answer to its sender (see `_answer_mail`): about a game, a
         game mail with the sender's key; about a challenge, with its key; else with the
         sender's games and challenges listed, each with its keyed address. A command that
-        changed something recorded a placeholder with its change (`bot.answers`): the
+        changed something recorded a placeholder with its change (`bot.service.answers`): the
         answer replaces it."""
         text = reply.text
         if reply.record and reply.record != text:

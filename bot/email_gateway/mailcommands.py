@@ -9,10 +9,10 @@ or say `stop`.
 
 from __future__ import annotations
 
-from ..boundary import game_number
 from ..commands import Commands, Reply, _reply
-from ..model import Player
-from ..results import Refusal
+from ..service.boundary import game_number
+from ..service.model import Player
+from ..service.results import Refusal
 from .reading import NAME_CHARS, clean_header
 
 TRANSPORT = "email"

@@ -21,7 +21,7 @@ from email.utils import formatdate, make_msgid
 import aiosmtplib
 
 from ..config import Settings
-from ..outbox import DeliveryFailure
+from ..service.outbox import DeliveryFailure
 from .inbound import Tag, display_address
 from .reading import clean_header
 

@@ -12,11 +12,11 @@ import logging
 from collections.abc import Awaitable, Callable
 
 from .. import redact
-from ..cli import open_service
-from ..computer import Computer
 from ..config import ConfigError, Settings, add_db_option, settings_for
-from ..scheduler import Scheduler
 from ..service import GameService
+from ..service.computer import Computer
+from ..service.scheduler import Scheduler
+from ..startup import open_service
 from .gateway import EmailGateway
 from .server import poll_imap, start_smtp_server, tls_context
 

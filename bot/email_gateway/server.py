@@ -23,7 +23,7 @@ import aioimaplib
 from aiosmtpd.smtp import SMTP
 
 from ..config import ConfigError, Settings
-from ..results import STORAGE_DOWN
+from ..service.results import STORAGE_DOWN
 from ..storage import StorageError
 from .gateway import EmailGateway
 from .outbound import domain_of

@@ -32,9 +32,9 @@ from engine import EngineError, get_variant
 from renderer import render, render_replay
 
 from ..config import Settings
-from ..model import Game
-from ..rules_docs import document_path, rules_folder
 from ..service import GameService
+from ..service.model import Game
+from ..service.rules_docs import document_path, rules_folder
 from . import pages
 from .live import LiveHub
 from .views import GameView, read_view

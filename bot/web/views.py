@@ -15,9 +15,9 @@ from datetime import UTC, datetime
 
 from engine import EngineError, Move, Position, Variant, get_variant
 
-from ..model import Game, PlayedMove
-from ..records import END
 from ..service import GameService
+from ..service.model import Game, PlayedMove
+from ..service.records import END
 
 EMAIL = re.compile(r"([\w.+-]+)@[\w-]+(?:\.[\w-]+)+")
 SIDE_COLOURS = ("white", "black", "red", "blue")  # each a class of the page's stylesheet

@@ -19,10 +19,10 @@ from pathlib import Path
 import pytest
 
 import engine.variant as variant_module
-from bot.clock import DAY
 from bot.config import Settings
-from bot.model import Game, Player
 from bot.service import GameService
+from bot.service.clock import DAY
+from bot.service.model import Game, Player
 from engine import IllegalMoveError, Move, Outcome, Position, Step, Variant
 from engine.clash import ClashOfCommand
 

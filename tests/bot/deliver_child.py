@@ -8,8 +8,8 @@ import asyncio
 import sys
 
 from bot.config import Settings
-from bot.model import Notification
 from bot.service import GameService
+from bot.service.model import Notification
 
 
 async def main(url: str) -> None:

@@ -41,7 +41,7 @@ class LocalPostgres:
         return await asyncpg.connect(self.url("postgres"))
 
     async def _make_template(self) -> None:
-        from bot.storage_postgres import open_postgres
+        from bot.storage.postgres import open_postgres
 
         admin = await self._admin()
         try:

@@ -9,11 +9,10 @@ import threading
 
 import pytest
 
-import bot.service as service_module
-from bot import boundary
-from bot.console import Console, run
-from bot.results import Reason, Refusal
-from bot.service import GameService
+import bot.service.service as service_module
+from bot.console.console import Console, run
+from bot.service import GameService, boundary
+from bot.service.results import Reason, Refusal
 
 from .conftest import PLACE
 from .test_console import Session

@@ -15,14 +15,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot import boundary
 from bot.commands import Commands
 from bot.config import Settings
-from bot.console import Console
+from bot.console.console import Console
 from bot.email_gateway.gateway import EmailGateway
-from bot.posts import Post
-from bot.results import Refusal
-from bot.service import GameService
+from bot.service import GameService, boundary
+from bot.service.posts import Post
+from bot.service.results import Refusal
 
 from .conftest import ManualClock
 

@@ -6,7 +6,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from bot.clock import (
+from bot.service.clock import (
     DAY,
     TurnClock,
     format_duration,

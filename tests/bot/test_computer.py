@@ -11,9 +11,9 @@ from concurrent.futures import Executor, Future, ThreadPoolExecutor
 
 import pytest
 
-from bot.computer import Computer
-from bot.console import Console
+from bot.console.console import Console
 from bot.service import GameService
+from bot.service.computer import Computer
 from engine import get_variant
 
 PLACE = "console:test"

@@ -12,8 +12,8 @@ from collections import Counter
 
 import pytest
 
-from bot.results import Reason
 from bot.service import GameService
+from bot.service.results import Reason
 from bot.storage import SqliteDatabase
 
 

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-import bot.picture
-from bot.console import Console
+import bot.pictures
+from bot.console.console import Console
 from bot.textboard import caption, text_board
 from engine import all_variants, get_variant
 
@@ -114,7 +114,7 @@ async def test_the_board_picture_is_written_to_a_file(session, settings):
 
 async def test_without_the_renderer_there_is_no_picture_but_the_game_goes_on(
         session, settings, monkeypatch):
-    monkeypatch.setattr(bot.picture, "_renderer", lambda: None)
+    monkeypatch.setattr(bot.pictures, "_renderer", lambda: None)
     await session("challenge bob white")
     await session("as bob")
     out = await session("accept")
@@ -312,7 +312,7 @@ async def test_terminal_keys_are_not_read_as_a_move(session):
 
 
 def test_markdown_is_shown_bold_on_a_terminal_and_plain_elsewhere():
-    from bot.console import terminal_text
+    from bot.console.console import terminal_text
     text = "# Moves\n**Armour** moves *two* points; see [rules](https://x.org) or `moves`."
     assert terminal_text(text) == ("Moves\nArmour moves two points; see rules (https://x.org) "
                                    "or `moves`.")
@@ -320,7 +320,7 @@ def test_markdown_is_shown_bold_on_a_terminal_and_plain_elsewhere():
 
 
 def test_ctrl_c_cancels_the_line_and_ctrl_d_quits(settings, capsys):
-    from bot.console import run
+    from bot.console.console import run
     typed = iter([KeyboardInterrupt, "challenge", EOFError])
 
     def lines(prompt: str) -> str:
@@ -337,7 +337,7 @@ def test_ctrl_c_cancels_the_line_and_ctrl_d_quits(settings, capsys):
 
 
 def test_the_pictures_are_warmed_in_the_background():
-    from bot.console import warm_up
+    from bot.console.console import warm_up
     from renderer.picture import _palette_for
     _palette_for.cache_clear()
     thread = warm_up("colour-blind")

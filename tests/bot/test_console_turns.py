@@ -9,8 +9,8 @@ import re
 
 import pytest
 
-import bot.picture
-from bot.console import Console
+import bot.pictures
+from bot.console.console import Console
 
 CHIEFTAIN = "6n1/3mcc2/8/8/8/4M3/8/3C4 w - 1"  # White: one Chieftain; Black: two
 COMMANDER = "7c1ee/11/11/11/11/11/11/11/4(TI)6/11/11/6C2EE r - - 0 1"
@@ -46,7 +46,7 @@ async def keys(service, settings, monkeypatch) -> Keyboard:
         drawn.append(options)
         return b"\x89PNG fake"
 
-    monkeypatch.setattr(bot.picture, "_renderer", lambda: render)
+    monkeypatch.setattr(bot.pictures, "_renderer", lambda: render)
     lines: list[str] = []
     console = Console(service, settings, out=lines.append)
     await console.switch("alice")

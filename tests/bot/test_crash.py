@@ -13,8 +13,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from bot import outbox
-from bot.service import GameService
+from bot.service import GameService, outbox
 from bot.storage import SqliteDatabase
 
 HERE = Path(__file__).resolve().parent

@@ -5,8 +5,8 @@ illegal, and are cleared by a takeback."""
 from __future__ import annotations
 
 from bot.commands import Commands
-from bot.results import Reason
 from bot.service import GameService
+from bot.service.results import Reason
 
 LINE = "if h8-i7/D then a3-b4/D then if c7-c5 then h2-h4/D".split()
 

@@ -7,9 +7,9 @@ import random
 
 import pytest
 
-from bot.clock import DAY
-from bot.results import Reason
 from bot.service import GameService
+from bot.service.clock import DAY
+from bot.service.results import Reason
 from engine import all_variants, get_variant
 
 PLACE = "console:test"

@@ -4,8 +4,8 @@ the only turn to end, otherwise the list with whose turn it is)."""
 
 from __future__ import annotations
 
-from bot.inference import ANSWER, END_TURN
-from bot.results import Reason
+from bot.service.inference import ANSWER, END_TURN
+from bot.service.results import Reason
 
 from .conftest import PLACE
 

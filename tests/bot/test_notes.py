@@ -4,7 +4,7 @@ opponent and watchers never do, on the console or by e-mail (Discord: tests/disc
 from __future__ import annotations
 
 from bot.commands import Commands
-from bot.results import Reason
+from bot.service.results import Reason
 
 from .test_console import Session, session  # noqa: F401  (the console fixture)
 

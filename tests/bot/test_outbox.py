@@ -5,31 +5,30 @@ from __future__ import annotations
 
 import pytest
 
-import bot.outbox
-from bot import outbox
-from bot.clock import DAY, format_time
-from bot.model import Notification
-from bot.outbox import DeliveryFailure
-from bot.service import GameService
+import bot.service.outbox
+from bot.service import GameService, outbox
+from bot.service.clock import DAY, format_time
+from bot.service.model import Notification
+from bot.service.outbox import DeliveryFailure
 
 
 async def test_a_notification_is_stored_with_its_move_or_not_at_all(service, alice, bob,
                                                                    start_game, monkeypatch):
     game = await start_game(alice, bob)
     await service.deliver("console", _collect([]))
-    real_notify = bot.outbox.notify
+    real_notify = bot.service.outbox.notify
 
     async def notify_then_fail(*args, **kwargs):
         await real_notify(*args, **kwargs)
         raise RuntimeError("the process dies here")
 
-    monkeypatch.setattr(bot.outbox, "notify", notify_then_fail)
+    monkeypatch.setattr(bot.service.outbox, "notify", notify_then_fail)
     with pytest.raises(RuntimeError):
         await service.move(alice, game.id, "b2-a3/D")
     assert (await service.game(game.id)).ply == 0
     assert await service.played_moves(game.id) == []
     assert await service.pending_notifications("console") == []
-    monkeypatch.setattr(bot.outbox, "notify", real_notify)
+    monkeypatch.setattr(bot.service.outbox, "notify", real_notify)
     assert (await service.move(alice, game.id, "b2-a3/D")).ok
     notes = await service.pending_notifications("console")
     assert [(n.address, n.kind, n.game_id) for n in notes] == [("bob", "your-move", game.id)]

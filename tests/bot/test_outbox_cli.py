@@ -5,10 +5,9 @@ from __future__ import annotations
 
 import asyncio
 
-from bot import outbox
 from bot.__main__ import main
-from bot.outbox import DeliveryFailure
-from bot.service import GameService
+from bot.service import GameService, outbox
+from bot.service.outbox import DeliveryFailure
 
 from .conftest import START
 

@@ -14,13 +14,13 @@ from pathlib import Path
 import asyncpg
 import pytest
 
-from bot import db_copy, dbcheck
+from bot.cli import db_copy, dbcheck
 from bot.config import Settings
-from bot.migrations import MIGRATIONS, Migration
 from bot.redact import redact_url
 from bot.service import GameService
 from bot.storage import StorageError, open_database
-from bot.storage_postgres import open_postgres, postgres_ddl, translate
+from bot.storage.migrations import MIGRATIONS, Migration
+from bot.storage.postgres import open_postgres, postgres_ddl, translate
 
 ROOT = Path(__file__).resolve().parents[2]
 RACE_CHILD = Path(__file__).with_name("race_child.py")

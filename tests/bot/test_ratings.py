@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.ratings import Rating, rate_game, update
+from bot.service.ratings import Rating, rate_game, update
 
 
 def test_glickmans_worked_example():

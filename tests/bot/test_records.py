@@ -6,8 +6,8 @@ import random
 
 import pytest
 
-from bot.records import RecordError, read_record, write_record
-from bot.results import Reason
+from bot.service.records import RecordError, read_record, write_record
+from bot.service.results import Reason
 from engine import get_variant
 
 PLACE = "console:test"

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.results import Reason
 from bot.service import GameService
+from bot.service.results import Reason
 
 PLACE = "console:test"
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from bot.model import Player
-from bot.results import Reason
 from bot.service import GameService
+from bot.service.model import Player
+from bot.service.results import Reason
 
 
 async def _game(service: GameService, alice: Player, bob: Player, place: str = "discord:10"):

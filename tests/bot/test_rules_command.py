@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.console import Console
+from bot.console.console import Console
 
 RULES = Path(__file__).resolve().parents[2] / "docs" / "rules"
 CLASH_TOPICS = ("pieces (Commander, Factor, Droid, Hawk, Brute, Slicer) or a section (the "

@@ -1,11 +1,11 @@
-"""Reading, splitting and shaping the players' rules documents (``bot/rules_docs.py``)."""
+"""Reading, splitting and shaping the players' rules documents (``bot/service/rules_docs.py``)."""
 
 from __future__ import annotations
 
 import pytest
 
-from bot import rules_docs
-from bot.rules_docs import (
+from bot.service import rules_docs
+from bot.service.rules_docs import (
     as_discord,
     as_plain_text,
     messages,

@@ -8,10 +8,10 @@ import asyncio
 
 import pytest
 
-from bot.clock import DAY
-from bot.results import Reason
-from bot.scheduler import Scheduler
 from bot.service import GameService
+from bot.service.clock import DAY
+from bot.service.results import Reason
+from bot.service.scheduler import Scheduler
 
 PLACE = "console:test"
 

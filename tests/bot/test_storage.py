@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from bot.config import ConfigError, Settings
-from bot.migrations import MIGRATIONS, Migration
 from bot.storage import StorageError, open_database
+from bot.storage.migrations import MIGRATIONS, Migration
 
 LATEST = MIGRATIONS[-1].version
 ADD_NOTE = Migration(LATEST + 1, "players get a note",
@@ -198,7 +198,7 @@ async def test_a_postgresql_url_that_became_a_path_is_refused_not_made_a_file(tm
 
 
 def test_every_db_option_keeps_a_postgresql_url_whole():
-    from bot.outbox_cli import parser
+    from bot.cli.outbox import parser
 
     url = "postgresql://bob@db/commandpost"
     assert parser().parse_args(["retry", "--failed", "--db", url]).db == url

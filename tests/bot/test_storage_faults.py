@@ -13,11 +13,11 @@ from pathlib import Path
 
 import pytest
 
+from bot.cli.dbcheck import check
 from bot.config import Settings
-from bot.console import Console
-from bot.dbcheck import check
-from bot.results import STORAGE_DOWN
+from bot.console.console import Console
 from bot.service import GameService
+from bot.service.results import STORAGE_DOWN
 from bot.storage import (
     DamagedDatabase,
     StorageError,

@@ -4,8 +4,8 @@ clock moved by hand."""
 
 from __future__ import annotations
 
-from bot.clock import DAY
 from bot.commands import Commands
+from bot.service.clock import DAY
 
 from .conftest import START
 
@@ -117,7 +117,7 @@ async def test_a_takeback_restarts_the_turn_from_the_bank(service, clock, alice,
 
 async def test_the_picture_shows_the_waiting_sides_bank(service, clock, alice, bob,
                                                         start_game):
-    from bot.picture import game_info
+    from bot.pictures import game_info
     game = await start_game(alice, bob, time_control="3d+1d")
     info = game_info(game, [], now=clock.t)
     assert info.clocks == ("3 days left", "3 days in the bank")

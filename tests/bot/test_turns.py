@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.results import Reason
 from bot.service import GameService
+from bot.service.results import Reason
 
 START = "bcccc/ffff/hdhd1/4/5/4/1DHDH/FFFF/CCCCB w 1 -"
 

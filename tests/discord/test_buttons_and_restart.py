@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from bot.clock import DAY
+from bot.service.clock import DAY
 
 from .test_play import _start
 

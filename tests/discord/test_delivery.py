@@ -7,9 +7,9 @@ from types import SimpleNamespace
 
 import discord
 
-from bot import outbox
-from bot.clock import DAY
 from bot.discord_bot.notifier import failure_of
+from bot.service import outbox
+from bot.service.clock import DAY
 
 from .test_play import _start
 

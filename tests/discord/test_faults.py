@@ -8,7 +8,7 @@ import asyncio
 import sqlite3
 
 from bot.discord_bot.app import SCHEDULER_SECONDS
-from bot.results import STORAGE_DOWN
+from bot.service.results import STORAGE_DOWN
 from bot.storage import StorageError, storage_error
 
 from .test_play import _start

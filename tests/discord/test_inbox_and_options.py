@@ -6,8 +6,8 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
-from bot.clock import DAY
 from bot.commands import Commands
+from bot.service.clock import DAY
 
 from .conftest import START
 from .test_play import _start

@@ -4,7 +4,7 @@ answered as usual leaves nothing owed."""
 
 from __future__ import annotations
 
-from bot import answers
+from bot.service import answers
 
 from .test_play import _start
 

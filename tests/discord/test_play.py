@@ -78,7 +78,7 @@ async def test_every_variant_plays_to_the_end_by_slash_and_typed_moves(world):
 async def test_challenge_the_computer_it_accepts_and_answers_in_the_thread(world):
     from concurrent.futures import ThreadPoolExecutor
 
-    from bot.computer import Computer
+    from bot.service.computer import Computer
     pool = ThreadPoolExecutor(1)
     world.bot.computer = Computer(world.service, executor=pool, depth=1)
     try:

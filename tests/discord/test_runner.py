@@ -1,12 +1,14 @@
-"""`commandpost discord`: the runner opens the service, runs the bot, and runs the e-mail
-gateway beside it when an e-mail address is configured."""
+"""`commandpost discord`: the runner (`bot.cli.run`) opens the service, runs the bot, and
+runs the e-mail gateway beside it when an e-mail address is configured, the game pages
+when a web address is."""
 
 from __future__ import annotations
 
 import asyncio
 
-import bot.discord_bot.app as app
+import bot.cli.run as runner
 from bot.config import Settings
+from bot.discord_bot.app import CommandPost
 
 
 async def test_the_email_gateway_runs_beside_the_bot_when_configured(tmp_path, monkeypatch):
@@ -26,11 +28,11 @@ async def test_the_email_gateway_runs_beside_the_bot_when_configured(tmp_path, m
         await gateway_running.wait()
         seen["token"] = token
 
-    monkeypatch.setattr(app, "run_email_gateway", gateway)
-    monkeypatch.setattr(app.CommandPost, "start", start)
+    monkeypatch.setattr(runner, "run_email_gateway", gateway)
+    monkeypatch.setattr(CommandPost, "start", start)
     settings = Settings.from_env({}, db_path=tmp_path / "g.db", discord_token="t0ken",
                                  email_address="play@games.example.org")
-    assert await app.run(settings) == 0
+    assert await runner.run(settings) == 0
     assert seen["token"] == "t0ken" and seen["stopped"] is True
     assert seen["service"] is not None
 
@@ -42,7 +44,29 @@ async def test_without_an_email_address_only_the_bot_runs(tmp_path, monkeypatch)
     async def start(self, token, **_):
         return None
 
-    monkeypatch.setattr(app, "run_email_gateway", gateway)
-    monkeypatch.setattr(app.CommandPost, "start", start)
+    monkeypatch.setattr(runner, "run_email_gateway", gateway)
+    monkeypatch.setattr(CommandPost, "start", start)
     settings = Settings.from_env({}, db_path=tmp_path / "g.db", discord_token="t0ken")
-    assert await app.run(settings) == 0
+    assert await runner.run(settings) == 0
+
+
+async def test_the_game_pages_run_beside_the_bot_when_configured(tmp_path, monkeypatch):
+    events: list[str] = []
+
+    class Pages:
+        async def cleanup(self):
+            events.append("pages closed")
+
+    async def start_web(service, settings):
+        events.append(f"pages on {settings.web_url}")
+        return Pages()
+
+    async def start(self, token, **_):
+        events.append("bot ran")
+
+    monkeypatch.setattr(runner, "start_web", start_web)
+    monkeypatch.setattr(CommandPost, "start", start)
+    settings = Settings.from_env({}, db_path=tmp_path / "g.db", discord_token="t0ken",
+                                 web_url="https://games.example.org")
+    assert await runner.run(settings) == 0
+    assert events == ["pages on https://games.example.org", "bot ran", "pages closed"]

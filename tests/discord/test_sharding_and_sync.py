@@ -10,6 +10,7 @@ import discord
 import simcord
 from discord import app_commands
 
+import bot.cli.run as runner
 import bot.discord_bot.app as app
 from bot.config import Settings
 from bot.discord_bot import create_bot
@@ -67,10 +68,10 @@ async def test_discord_sync_uploads_whatever_the_hash_says(world):
 
 def test_discord_sync_is_the_only_subcommand(monkeypatch, capsys):
     monkeypatch.setenv("COMMANDPOST_DISCORD_TOKEN", "t0ken")
-    assert app.main(["nonesuch"]) == 2
+    assert runner.main(["nonesuch"]) == 2
     assert "invalid choice: 'nonesuch' (choose from 'sync')" in capsys.readouterr().err
     monkeypatch.delenv("COMMANDPOST_DISCORD_TOKEN")
-    assert app.main(["sync"]) == 2
+    assert runner.main(["sync"]) == 2
 
 
 def test_a_process_runs_the_shards_its_options_name(monkeypatch, capsys):
@@ -81,14 +82,14 @@ def test_a_process_runs_the_shards_its_options_name(monkeypatch, capsys):
     async def run(settings):
         ran.append((settings.discord_shard_ids, settings.discord_shard_count))
         return 0
-    monkeypatch.setattr(app, "run", run)
-    assert app.main(["--shards", "4-7", "--shard-count", "16"]) == 0
-    assert app.main([]) == 0  # without options, the environment's settings
+    monkeypatch.setattr(runner, "run", run)
+    assert runner.main(["--shards", "4-7", "--shard-count", "16"]) == 0
+    assert runner.main([]) == 0  # without options, the environment's settings
     assert ran == [("4-7", 16), ("0", 0)]
-    assert app.main(["--shards", "12-16", "--shard-count", "16"]) == 2
+    assert runner.main(["--shards", "12-16", "--shard-count", "16"]) == 2
     assert capsys.readouterr().out == ("commandpost discord: shard 16 is beyond the 16 shards "
                                        "of --shard-count (numbered from 0)\n")
-    assert app.main(["--shards", "a-b"]) == 2
+    assert runner.main(["--shards", "a-b"]) == 2
     assert capsys.readouterr().out == ("commandpost discord: 'a-b' is not a list of shards "
                                        "(say 0-3 or 0,1,2,3)\n")
     assert ran == [("4-7", 16), ("0", 0)]

@@ -151,7 +151,7 @@ async def test_a_commander_deploy_step_by_step_with_the_menus(world, drawn):
 
 async def test_offers_vacations_reminders_and_several_games_in_discord_words(world):
     w = world
-    from bot.clock import DAY
+    from bot.service.clock import DAY
 
     from .test_play import _start
     thread, game = await _start(w, "mini-chieftain", days=1)

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.rules_diagrams import DIAGRAMS, diagrams_main, piece_reach, stale_diagrams
-from bot.rules_docs import DOCUMENTS, Document, document, find_section
+from bot.cli.rules_diagrams import DIAGRAMS, diagrams_main, piece_reach, stale_diagrams
+from bot.service.rules_docs import DOCUMENTS, Document, document, find_section
 from engine import Variant, all_variants, get_variant
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -12,12 +12,11 @@ from typing import Any
 import pytest
 from aiosmtpd.smtp import SMTP
 
-from bot import outbox
 from bot.email_gateway import runner
 from bot.email_gateway.gateway import EmailGateway
 from bot.email_gateway.runner import deliver_forever
 from bot.email_gateway.server import start_smtp_server
-from bot.service import GameService
+from bot.service import GameService, outbox
 
 from .conftest import Post, Relay, text_of
 from .test_email_refusals import game  # noqa: F401  (the fixture: a game by mail)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
 
-from bot.computer import Computer
+from bot.service.computer import Computer
 
 ALICE = "alice@players.test"
 

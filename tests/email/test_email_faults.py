@@ -18,8 +18,8 @@ import bot.email_gateway.server as server_module
 from bot import redact
 from bot.email_gateway.inbound import ADDRESS_TAG
 from bot.email_gateway.runner import deliver_forever
-from bot.results import STORAGE_DOWN
-from bot.scheduler import Scheduler
+from bot.service.results import STORAGE_DOWN
+from bot.service.scheduler import Scheduler
 from bot.storage import StorageError, storage_error
 
 from .test_email_game import test_a_whole_game_by_email

@@ -16,10 +16,10 @@ from email.parser import BytesParser
 import aiosmtplib
 import pytest
 
-from bot.clock import format_time
 from bot.email_gateway.gateway import HOUR, EmailGateway
 from bot.email_gateway.server import start_smtp_server
 from bot.service import GameService
+from bot.service.clock import format_time
 
 ALICE = "alice@players.test"
 BOB = "bob@players.test"

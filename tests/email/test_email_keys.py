@@ -10,7 +10,7 @@ from dataclasses import replace
 import pytest
 
 from bot.email_gateway.inbound import ADDRESS_TAG
-from bot.rules_docs import as_plain_text, rules_part
+from bot.service.rules_docs import as_plain_text, rules_part
 from engine import get_variant
 
 from .conftest import gmail_reply, thunderbird_reply

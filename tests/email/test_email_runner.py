@@ -10,12 +10,12 @@ from email.message import EmailMessage
 
 import pytest
 
-from bot import outbox
 from bot.config import ConfigError
 from bot.email_gateway.gateway import EmailGateway
 from bot.email_gateway.inbound import command_lines
 from bot.email_gateway.runner import run_email_gateway
 from bot.email_gateway.server import poll_imap_once
+from bot.service import outbox
 
 ALICE = "alice@players.test"
 MAILBOX = "play@games.test"

@@ -9,9 +9,8 @@ import time
 import aiosmtplib
 import pytest
 
-from bot import answers, outbox
 from bot.email_gateway.gateway import CARRIED_OUT, EmailGateway
-from bot.service import GameService
+from bot.service import GameService, answers, outbox
 
 from .conftest import text_of
 from .test_email_refusals import game  # noqa: F401  (the fixture: a game by mail)

@@ -8,7 +8,7 @@ import io
 import pytest
 from PIL import Image
 
-from bot.render_cli import seeded_game
+from bot.cli.render import seeded_game
 from engine import all_variants
 from renderer import GameInfo, compose, get_theme, render
 from renderer.fonts import font

@@ -6,7 +6,7 @@ import io
 
 from PIL import Image
 
-from bot.render_cli import gallery_main, main, seeded_game
+from bot.cli.render import gallery_main, main, seeded_game
 from engine import all_variants, get_variant
 
 

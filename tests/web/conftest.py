@@ -12,8 +12,8 @@ import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
 from bot.config import Settings
-from bot.model import Game, Player
 from bot.service import GameService
+from bot.service.model import Game, Player
 from bot.web.server import make_app
 
 START = datetime(2026, 3, 2, 12, 0, tzinfo=UTC).timestamp()

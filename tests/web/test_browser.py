@@ -19,8 +19,8 @@ from aiohttp.test_utils import TestServer
 from PIL import Image
 
 from bot.config import Settings
-from bot.model import Game, Player
 from bot.service import GameService
+from bot.service.model import Game, Player
 from bot.web.server import SITE, make_app
 
 from .conftest import play

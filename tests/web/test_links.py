@@ -10,8 +10,8 @@ import aiohttp
 import pytest
 
 from bot.config import ConfigError, Settings
-from bot.model import Game
 from bot.service import GameService
+from bot.service.model import Game
 from bot.web.runner import start_web
 
 

@@ -10,8 +10,8 @@ import re
 from aiohttp.test_utils import TestClient, TestServer
 
 from bot.config import Settings
-from bot.model import Game, Player
 from bot.service import GameService
+from bot.service.model import Game, Player
 from bot.web.pages import CSP
 from bot.web.server import IMMUTABLE, SITE, make_app
 

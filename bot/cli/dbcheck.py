@@ -1,0 +1,97 @@
+"""``commandpost db check``: a full check of the database for the host — first the
+write-ahead log (a damaged one would lose committed moves once SQLite opens the file, so
+nothing is opened then), SQLite's ``integrity_check`` of every page and index, then every
+game replayed from its start position and move list and compared with what is stored.
+
+    commandpost db check [--db FILE]
+
+On a PostgreSQL database (``--db postgresql://...``) the file checks are SQLite's and do not
+apply (the server looks after its own pages): the check says so and replays every game.
+
+It exits with 0 when everything is sound, 1 when something is damaged (each problem is
+printed) and 2 when the database cannot be opened at all. It opens the file even when the
+start-up check would refuse it: finding out what is damaged is its job.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+from collections.abc import Callable
+from pathlib import Path
+
+from ..config import ConfigError, add_db_option, settings_for
+from ..service import GameService
+from ..storage import StorageError, integrity_check, open_database, wal_damage
+
+SERVER_CHECKS = ("integrity_check: SQLite's check of a database file; a PostgreSQL server "
+                 "checks its own pages")
+
+
+async def check(settings_db: object, out: Callable[[str], None] = print) -> int:
+    """Check the database file (or PostgreSQL database) ``settings_db``; the exit status."""
+    server = isinstance(settings_db, str) and settings_db.startswith(
+        ("postgresql://", "postgres://"))
+    lost = None if server else wal_damage(Path(settings_db))  # type: ignore[arg-type]
+    if lost:  # opening the file would drop what the log still holds: stop before
+        out(f"commandpost: {lost}. Keep a copy of the database and its -wal file.")
+        return 1
+    try:
+        db = await open_database(settings_db, check=False)  # type: ignore[arg-type]
+    except StorageError as err:
+        out(f"commandpost: {err}")
+        return 2
+    service = GameService(db)
+    try:
+        problems = [] if server else await _check_file(db, out)
+        if server:
+            out(SERVER_CHECKS)
+        try:
+            damaged = await _replay_games(service, out)
+        except StorageError as err:
+            out(f"the games cannot be read: {err}")
+            damaged = 1
+    finally:
+        await service.close()
+    return 1 if problems or damaged else 0
+
+
+async def _check_file(db: object, out: Callable[[str], None]) -> list[str]:
+    """SQLite's ``integrity_check`` of every page and index, printed; the problems."""
+    try:
+        problems = await integrity_check(db)  # type: ignore[arg-type]
+    except StorageError as err:  # so damaged that the check itself stops
+        problems = [str(err)]
+    out("integrity_check: " + ("ok" if not problems else f"{len(problems)} problem(s)"))
+    for problem in problems:
+        out(f"  {problem}")
+    return problems
+
+
+async def _replay_games(service: GameService, out: Callable[[str], None]) -> int:
+    """Replay every game (in a worker thread: it is CPU work); how many are damaged."""
+    games = await service.games(active=True) + await service.games(active=False)
+    damaged = 0
+    for game in sorted(games, key=lambda g: g.id):
+        problems = await service.verify(game.id)
+        if problems:
+            damaged += 1
+            out(f"game #{game.id}: " + "; ".join(problems))
+    out(f"{len(games)} game(s) replayed: " + ("all sound" if not damaged
+                                              else f"{damaged} damaged"))
+    return damaged
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="commandpost db",
+                                     description="Look after the database.")
+    sub = parser.add_subparsers(dest="action", required=True)
+    checking = sub.add_parser("check", help="check every page and replay every game")
+    add_db_option(checking)
+    args = parser.parse_args(argv)
+    try:
+        path = settings_for(args).db_path
+    except ConfigError as err:
+        print(f"commandpost: {err}")
+        return 2
+    return asyncio.run(check(path))

@@ -1,0 +1,91 @@
+"""`commandpost discord` (the main job when a Discord token is configured): the Discord
+bot, and beside it on the same service the e-mail gateway when an e-mail address is
+configured (the bot's scheduler serves both) and the game pages when a web address is.
+The transports never import each other; this runner is where they meet."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import functools
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import replace
+
+from ..config import Settings
+from ..discord_bot.app import Beside, CommandPost, shard_ids, sync
+from ..discord_bot.app import run as run_bot
+from ..email_gateway.runner import run_email_gateway
+from ..service import GameService
+from ..web.runner import start_web
+
+
+@asynccontextmanager
+async def email_beside(settings: Settings, service: GameService,
+                       bot: CommandPost) -> AsyncIterator[None]:
+    """The e-mail gateway on the bot's service, stopped when the bot stops."""
+    mail = asyncio.create_task(run_email_gateway(service, settings, computer=bot.computer))
+    try:
+        yield
+    finally:
+        mail.cancel()
+        await asyncio.gather(mail, return_exceptions=True)
+
+
+@asynccontextmanager
+async def web_beside(settings: Settings, service: GameService,
+                     bot: CommandPost) -> AsyncIterator[None]:
+    """The game pages on the bot's service, closed when the bot stops."""
+    web = await start_web(service, settings)
+    try:
+        yield
+    finally:
+        await web.cleanup()
+
+
+async def run(settings: Settings) -> int:
+    """Run the bot, with what ``settings`` asks to run beside it, until it is stopped."""
+    beside: list[Beside] = []
+    if settings.email_address:
+        beside.append(functools.partial(email_beside, settings))
+    if settings.web_url:
+        beside.append(functools.partial(web_beside, settings))
+    return await run_bot(settings, beside)
+
+
+def main(argv: list[str]) -> int:
+    """``commandpost discord [--shards IDS] [--shard-count N]``: run the Discord bot with
+    the settings from the environment (the options override `COMMANDPOST_SHARD_IDS` and
+    `COMMANDPOST_SHARD_COUNT`); ``commandpost discord sync``: upload its slash commands
+    now."""
+    parser = argparse.ArgumentParser(prog="commandpost discord",
+                                     description="Run the Discord bot (or `sync` its "
+                                                 "commands).")
+    parser.add_argument("action", nargs="?", choices=("sync",))
+    parser.add_argument("--shards", metavar="IDS",
+                        help="the shards this process runs, as 0-3 or 0,1,2,3")
+    parser.add_argument("--shard-count", metavar="N", type=int,
+                        help="the bot's total number of shards")
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exit_:  # a wrong word or option: argparse said why
+        return int(exit_.code or 0)
+    settings = Settings.from_env()
+    if args.shards is not None:
+        settings = replace(settings, discord_shard_ids=args.shards)
+    if args.shard_count is not None:
+        settings = replace(settings, discord_shard_count=args.shard_count)
+    try:
+        shards = shard_ids(settings.discord_shard_ids)
+    except ValueError:
+        print(f"commandpost discord: {settings.discord_shard_ids!r} is not a list of shards "
+              f"(say 0-3 or 0,1,2,3)")
+        return 2
+    if shards and settings.discord_shard_count and max(shards) >= settings.discord_shard_count:
+        print(f"commandpost discord: shard {max(shards)} is beyond the "
+              f"{settings.discord_shard_count} shards of --shard-count (numbered from 0)")
+        return 2
+    if not settings.discord_token:
+        print("commandpost discord: set COMMANDPOST_DISCORD_TOKEN to the bot's token")
+        return 2
+    return asyncio.run(sync(settings) if args.action else run(settings))

@@ -1,0 +1,346 @@
+"""The console transport: a local session on the game service and its database.
+
+The same command words as on every transport (`help` lists them), a text picture of the
+board after each command that shows one, and the PNG written to a file whose path is
+printed (when the renderer is installed). Two people can play at one keyboard: `as NAME`
+switches who is typing. Notifications for anyone are printed after each command.
+
+It behaves like a terminal program: the standard library's `readline` (where present)
+gives line editing and history; Ctrl-C cancels the line being typed (or the command
+running) and Ctrl-D quits; every answer is one message, never a traceback (an unexpected
+failure is logged and answered in one line); Markdown in answers is shown as bold on a
+terminal, plain otherwise. The pictures' caches are warmed in the background at start.
+
+    commandpost console [--db FILE] [--as NAME]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import errno
+import getpass
+import logging
+import re
+import sys
+import threading
+from collections.abc import Callable
+from pathlib import Path
+
+from engine import get_variant
+
+from .. import redact
+from ..commands import Commands, Reply
+from ..config import Settings, add_db_option, settings_or_say
+from ..pictures import game_info, write_png
+from ..service import GameService
+from ..service.computer import Computer
+from ..service.model import Game, Notification, Player
+from ..service.results import STORAGE_DOWN, Reason, Refusal
+from ..service.scheduler import Scheduler
+from ..storage import StorageError
+from ..textboard import caption, text_board
+
+log = logging.getLogger(__name__)
+
+TRANSPORT = "console"
+PLACE = "console:local"
+# the console's own words, beside the service's (`help WORD` shows these)
+CONSOLE_HELP = {
+    "as": "as: Switch who is typing (two players at one keyboard).\n\nas bob",
+    "import": ("import: Continue a game from a record file (written by `export`) against "
+               "someone: it becomes a challenge they accept.\n\nimport game.txt vs bob"),
+    "quit": "quit: Leave the console (Ctrl-D does too; Ctrl-C cancels the line).\n\nquit",
+}
+CONSOLE_HELP["exit"] = CONSOLE_HELP["quit"].replace("quit:", "exit:", 1)
+NAME = re.compile(r"[^\W_][\w .'-]{0,39}")
+BOLD, PLAIN = "\033[1m", "\033[0m"
+
+
+def terminal_text(text: str, bold: bool = False) -> str:
+    """Markdown as a terminal shows it: ``**strong**`` and headings in bold (or plain),
+    ``*emphasis*`` plain, ``[text](link)`` as "text (link)"; code spans keep their marks,
+    which name what to type."""
+    on, off = (BOLD, PLAIN) if bold else ("", "")
+    text = re.sub(r"\[([^\]]+)\]\(([^)]+)\)", r"\1 (\2)", text)
+    text = re.sub(r"^#{1,6}\s+(.*)$", lambda m: on + m.group(1) + off, text, flags=re.M)
+    text = re.sub(r"\*\*(.+?)\*\*|__(.+?)__", lambda m: on + (m.group(1) or m.group(2)) + off,
+                  text)
+    return re.sub(r"(?<![\w*])\*(?!\s)(.+?)(?<!\s)\*(?![\w*])", r"\1", text)
+
+
+def file_error(action: str, path: str, err: OSError) -> str:
+    """"cannot write /x/y.txt: no such folder", in words a player knows."""
+    reason = {errno.ENOENT: "no such folder" if action == "write" else "no such file",
+              errno.EISDIR: "it is a folder", errno.ENOTDIR: "a part of the path is a file",
+              errno.EACCES: "permission denied", errno.EPERM: "permission denied",
+              errno.ENOSPC: "the disk is full", errno.EROFS: "the disk is read-only"}.get(
+        err.errno or 0, (err.strerror or str(err)).lower())
+    return f"cannot {action} {path}: {reason}"
+
+
+class Console:
+    """One console session: who is typing, and the service it talks to."""
+
+    def __init__(self, service: GameService, settings: Settings,
+                 out: Callable[[str], None] = print, bold: bool = False) -> None:
+        self.service = service
+        self.settings = settings
+        self.bold = bold
+        self._print = out
+        self.computer = Computer(service)
+        self.commands = Commands(service, self.find_player, computer=self.computer)
+        self.scheduler = Scheduler(service)
+        self.player: Player | None = None
+
+    def out(self, text: str) -> None:
+        self._print(terminal_text(text, self.bold))
+
+    async def find_player(self, name: str) -> Player | Refusal:
+        """At the console anyone may be named: a new name is a new player, if it reads as a
+        name (a letter or digit first: ``#3`` and ``-1`` are no one's names)."""
+        name = name.strip()
+        if not NAME.fullmatch(name):
+            return Refusal(Reason.NO_SUCH_PLAYER, f"{name!r} is not a name: a name starts "
+                                                  f"with a letter or a digit.")
+        return await self.service.player(TRANSPORT, name.lower(), name)
+
+    async def switch(self, name: str) -> None:
+        found = await self.find_player(name)
+        if isinstance(found, Refusal):
+            self.out(found.message)
+            return
+        self.player = found
+        waiting = [g for g in await self.service.games(self.player)
+                   if g.to_move == g.side_of(self.player.id)]
+        note = (f" Your move in game{'s' if len(waiting) > 1 else ''} "
+                + ", ".join(f"#{g.id}" for g in waiting) + "." if waiting else "")
+        self.out(f"You are {self.player.display_name}.{note}")
+
+    async def run_line(self, line: str) -> bool:
+        """Run one line typed at the console; False when the session should end. Whatever
+        happens, the answer is printed as one message: never a traceback."""
+        line = line.strip()
+        words = line.split()
+        if not words:
+            return True
+        if any(ord(ch) < 32 or ord(ch) == 127 for ch in line):
+            self.out("That line holds terminal keys (an arrow key, say), not a command: "
+                     "type it again.")
+            return True
+        if words[0].lower() in ("quit", "exit"):
+            if len(words) == 1:
+                return False
+            self.out(f"`{words[0].lower()}` takes nothing after it: say just `quit`.")
+            return True
+        try:
+            await self._run(words, line)
+        except StorageError as err:  # rolled back: the player is told, the host logs why
+            log.error("console command not carried out: %s", err)
+            self.out(STORAGE_DOWN)
+        except Exception as err:  # an answer, never a traceback; the details go to the log
+            log.exception("console command %r failed", line)
+            self.out(f"Sorry, that failed ({type(err).__name__}: {err}). "
+                     f"Try again, or type `help`.")
+        return True
+
+    async def _run(self, words: list[str], line: str) -> None:
+        word = words[0].lower()
+        await self.scheduler.run_due()
+        if word == "as":
+            if len(words) < 2:
+                self.out("Say who you are: `as NAME`.")
+            else:
+                await self.switch(" ".join(words[1:]))
+        else:
+            if self.player is None:
+                self.out("Say who you are first: `as NAME`.")
+                return
+            reply = await self._command(self.player, words, line)
+            await self.show(reply)
+            await self.computer.play_due()  # the computer answers before the next prompt
+        await self.service.deliver(TRANSPORT, self._print_notification)
+
+    async def _command(self, player: Player, words: list[str], line: str) -> Reply:
+        word = words[0].lower()
+        if word == "import":
+            return await self._import(player, words[1:])
+        if word == "export":
+            return await self._export(player, words)
+        if word == "help":
+            if len(words) > 2:
+                return Reply("Say one word: `help WORD`, or `help` for the list.", ok=False)
+            if len(words) == 2 and words[1].lower() in CONSOLE_HELP:
+                return Reply(CONSOLE_HELP[words[1].lower()])
+            reply = await self.commands.handle(player, PLACE, line)
+            if len(words) == 2 and words[1].lower() == "export":
+                reply = Reply(reply.text + "\n  export #3 game.txt   (the console also writes "
+                                           "the record to a file)")
+            if len(words) == 1:
+                extra = ("\n  as NAME      Switch who is typing (two players at one keyboard)."
+                         "\n  import FILE vs NAME  Continue a game from a record file."
+                         "\n  export [#N] FILE    Also write the record to a file."
+                         "\n  quit         Leave the console.")
+                reply = Reply(reply.text + extra)
+            return reply
+        return await self.commands.handle(player, PLACE, line)
+
+    async def _export(self, player: Player, words: list[str]) -> Reply:
+        """`export [#N] [FILE]`: the record, and the file written (or why not)."""
+        paths = [w for w in words[1:] if not w.startswith("#")]
+        if len(paths) > 1:
+            return Reply(f"Give one file: `export #3 game.txt` (I read {len(paths)}: "
+                         f"{', '.join(paths)}).", ok=False)
+        path = paths[0] if paths else None
+        if path and path.startswith("-"):
+            return Reply(f"{path!r} looks like an option, not a file name: say "
+                         f"`export #3 ./{path}` if you mean it.", ok=False)
+        reply = await self.commands.handle(player, PLACE, " ".join(
+            w for w in words if w != path))
+        if path and reply.record:
+            try:
+                Path(path).write_text(reply.record, encoding="utf-8")
+            except OSError as err:
+                return Reply(f"I {file_error('write', path, err)}.", ok=False)
+            return Reply(f"{reply.record}\nWritten to {path}.")
+        return reply
+
+    async def _import(self, player: Player, args: list[str]) -> Reply:
+        if len(args) < 3 or args[-2].lower() != "vs":
+            return Reply("Say which file and against whom: `import game.txt vs bob`.", ok=False)
+        path = " ".join(args[:-2])
+        try:
+            text = Path(path).read_text(encoding="utf-8")
+        except UnicodeDecodeError:
+            return Reply(f"I cannot read {path}: it is not a text file.", ok=False)
+        except OSError as err:
+            return Reply(f"I {file_error('read', path, err)}.", ok=False)
+        return await self.commands.import_record(player, PLACE, text, args[-1])
+
+    async def show(self, reply: Reply) -> None:
+        """Print a reply, and the board it shows (as text, and as a PNG file)."""
+        self.out(reply.text)
+        for picture in reply.pictures:
+            self.out(f"Picture: {picture}")
+        if reply.game is None:
+            return
+        game = reply.game
+        variant = get_variant(game.variant)
+        ply = game.ply if reply.ply is None else max(0, min(reply.ply, game.ply))
+        position = await self.service.position(game, ply)
+        # the whole last turn is marked; a piece's moves replace it when asked for
+        last = [] if reply.selected else await self.service.turn_moves(game, ply)
+        marked = reply.highlights or tuple(p for m in last for p in m.touched)
+        self.out(text_board(variant, position, marked))
+        result = self.service.describe_result(game) if game.is_over and ply >= game.ply else ""
+        self.out(f"Game over: {result}." if result else caption(variant, position))
+        path = self.settings.pictures_dir / f"game-{game.id}-{ply}.png"
+        info = game_info(game, await self.service.played_moves(game.id), ply)
+        written, note = write_png(position, path, last, result=result, info=info,
+                                  theme=self.settings.theme,
+                                  perspective=self._perspective(game, position.side),
+                                  highlights=reply.highlights, selected=reply.selected)
+        self.out(f"Picture: {written}" if written else f"({note})")
+
+    def _perspective(self, game: Game, to_move: int) -> int:
+        """The side of whoever is typing, or the side to move for a spectator."""
+        side = game.side_of(self.player.id) if self.player else None
+        return to_move if side is None else side
+
+    async def _print_notification(self, notification: Notification) -> None:
+        to = notification.address if notification.player_id is not None else "everyone here"
+        self.out(f"  [to {to}] {notification.text}")
+
+
+def _readline() -> None:
+    """Line editing and history for `input`, where the standard library has them."""
+    try:
+        import readline  # noqa: F401  (importing it is what turns it on)
+    except ImportError:  # Windows, or Python built without it
+        pass
+
+
+def warm_up(theme: str) -> threading.Thread:
+    """Draw every variant's start once in a background thread, so the first picture of a
+    game is as fast as the others (the board, sprites and palette are cached)."""
+    def work() -> None:
+        try:
+            from engine import all_variants
+            from renderer import render
+            for variant in all_variants():
+                render(variant.start_position(), variant=variant, theme=theme)
+        except Exception:  # warming is a nicety: without it pictures are drawn anyway
+            log.debug("warming the pictures failed", exc_info=True)
+    thread = threading.Thread(target=work, name="warm-pictures", daemon=True)
+    thread.start()
+    return thread
+
+
+def run(settings: Settings, name: str, lines: Callable[[str], str] = input) -> int:
+    """A console session until `quit` or the end of input (Ctrl-D).
+
+    Lines are read outside the event loop, so Ctrl-C while typing raises at once and
+    cancels the line; Ctrl-C while a command runs cancels the command."""
+    _readline()
+    with asyncio.Runner() as runner:
+        try:
+            service = runner.run(GameService.open(settings))
+        except StorageError as err:
+            print(f"commandpost: {err}")
+            return 1
+        try:
+            return _session(runner, service, settings, name, lines)
+        finally:
+            runner.run(service.close())
+
+
+def _session(runner: asyncio.Runner, service: GameService, settings: Settings, name: str,
+             lines: Callable[[str], str]) -> int:
+    console = Console(service, settings, bold=sys.stdout.isatty())
+    print(f"commandpost console on {redact.redact_url(settings.db_path)}. Type `help` for the "
+          f"commands, `as NAME` to choose who is typing, `quit` to leave.")
+    warm_up(settings.theme)
+    runner.run(console.switch(name))
+    runner.run(console.run_line("games"))
+    try:
+        while True:
+            prompt = f"{console.player.display_name}> " if console.player else "> "
+            try:
+                line = lines(prompt)
+            except EOFError:
+                print()
+                return 0
+            except KeyboardInterrupt:
+                print("^C (line cancelled; Ctrl-D or `quit` leaves)")
+                continue
+            except UnicodeDecodeError:
+                print("That line is not UTF-8 text; nothing was done. Type it again.")
+                continue
+            try:
+                if not runner.run(console.run_line(line)):
+                    return 0
+            except KeyboardInterrupt:
+                print("(cancelled)")
+    finally:
+        console.computer.close()
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="commandpost console",
+                                     description="Play correspondence games at the terminal.")
+    add_db_option(parser)
+    parser.add_argument("--as", dest="name", default=None, help="who is typing at first")
+    args = parser.parse_args(argv)
+    settings = settings_or_say(args)
+    if settings is None:
+        return 2
+    redact.configure("WARNING")  # failures reach stderr, game keys never
+    name = args.name or _login_name()
+    return run(settings, name)
+
+
+def _login_name() -> str:
+    try:
+        return getpass.getuser()
+    except Exception:  # no login name in this environment
+        return "player"

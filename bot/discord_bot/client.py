@@ -1,0 +1,77 @@
+"""The bot as its parts see it: the command cogs, views, pickers, live boards and the
+notifier take the bot's type from here (`Bot`, what they call on it) and not from
+`app`, which builds the bot out of them; and `result_text`, how a result reads here."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Protocol
+
+from ..service.results import Done, Refusal, Result
+from .places import TRANSPORT
+
+if TYPE_CHECKING:
+    import discord
+    from discord.ext import commands
+
+    from ..config import Settings
+    from ..service import GameService
+    from ..service.computer import Computer
+    from ..service.model import Game, Player
+
+
+class Bot(Protocol):
+    """What the bot's parts use of `app.CommandPost` (a discord.py bot)."""
+
+    service: GameService
+    settings: Settings
+    computer: Computer
+
+    @property
+    def user(self) -> discord.ClientUser | None: ...
+
+    def get_channel(self, id: int, /) -> Any: ...
+
+    async def fetch_channel(self, channel_id: int, /) -> Any: ...
+
+    def get_partial_messageable(self, id: int, **kwargs: Any) -> discord.PartialMessageable: ...
+
+    def get_cog(self, name: str, /) -> commands.Cog | None: ...
+
+    async def known_user(self, user_id: int) -> discord.User: ...
+
+    async def flush(self) -> None: ...
+
+    async def player_of(self, user: discord.abc.User) -> Player: ...
+
+    async def mentions(self, game: Game) -> tuple[str, str]: ...
+
+    async def board_message(self, game: Game, lead: str, perspective: int | None = None,
+                            mention: bool = True) -> dict[str, object]: ...
+
+    async def reply(self, interaction: discord.Interaction, **message: object,
+                    ) -> discord.InteractionMessage | discord.WebhookMessage | None: ...
+
+    async def send_board(self, interaction: discord.Interaction, game: Game, lead: str,
+                         perspective: int | None = None,
+                         message: dict[str, object] | None = None) -> None: ...
+
+    async def board_sent(self, game: Game, sent: discord.abc.Snowflake | None,
+                         channel_id: int) -> None: ...
+
+    async def move_message(self, result: Done) -> dict[str, object]: ...
+
+    async def send_move(self, interaction: discord.Interaction, result: Done) -> None: ...
+
+    async def answer(self, interaction: discord.Interaction, result: Result | str,
+                     *, public: bool = False) -> None: ...
+
+
+def result_text(result: Result) -> str:
+    """A result in Discord's words: a refusal with its candidates as a list."""
+    if isinstance(result, Refusal):
+        text = result.words(TRANSPORT)
+        if result.candidates:
+            text += "\n" + "\n".join(f"• `{c}`" for c in result.candidates)
+        return text
+    assert isinstance(result, Done)
+    return result.words(TRANSPORT)

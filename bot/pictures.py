@@ -1,0 +1,89 @@
+"""Board pictures as PNG files, through the renderer when it is installed.
+
+The renderer is imported only when a picture is wanted, so the service runs (and a console
+game is played) without it: `write_png` then writes nothing and says why. Rendering never
+runs inside a database transaction: a transport draws after the move is stored.
+`game_info` gathers what a picture says around the board from the stored game.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from engine import Move, Position
+
+from .service.clock import describe_days, format_duration, format_time
+from .service.model import Game, PlayedMove
+from .service.turns import numbered_turns
+
+log = logging.getLogger(__name__)
+LAST_MOVES = 12  # moves the picture's panel lists at most
+
+
+def _renderer() -> Callable[..., bytes] | None:
+    """The renderer's ``render`` function, or None while there is none."""
+    try:
+        from renderer import render
+    except ImportError:
+        return None
+    return render if callable(render) else None
+
+
+def game_info(game: Game, played: Sequence[PlayedMove], ply: int | None = None,
+              now: float | None = None) -> Any:
+    """The renderer's `GameInfo` for ``game`` after ``ply`` steps (default: now): number,
+    players, deadline, each side's clock and the last moves numbered by turn (None without
+    a renderer)."""
+    try:
+        from renderer import GameInfo
+    except ImportError:
+        return None
+    ply = game.ply if ply is None else ply
+    current = ply >= game.ply and not game.is_over
+    now = time.time() if now is None else now
+    deadline, clocks = "", ("", "")
+    if current and game.days is not None:
+        per_move = describe_days(game.days)
+        mover = game.to_move
+        if game.clock.paused:
+            left = "clock paused: vacation"
+        elif game.clock.deadline is not None:
+            deadline = f"until {format_time(game.clock.deadline)}"
+            left = f"{format_duration(game.clock.deadline - now)} left"
+        else:
+            left = per_move
+        clocks = (left, per_move) if mover == 0 else (per_move, left)
+        if game.banks[1 - mover] is not None:  # Fischer: the waiting side's bank
+            bank = f"{format_duration(game.banks[1 - mover] or 0)} in the bank"
+            clocks = (left, bank) if mover == 0 else (bank, left)
+    # whole turns under their numbers, as in the record and the notices
+    moves = numbered_turns(game, played[:ply])
+    return GameInfo(number=game.id, players=game.names, deadline=deadline, clocks=clocks,
+                    moves=tuple(moves[-LAST_MOVES:]))
+
+
+def write_png(position: Position, path: Path, last_move: Move | Sequence[Move] | None = None,
+              caption: str = "", result: str = "", info: Any = None,
+              theme: str = "classic", **options: object) -> tuple[Path | None, str]:
+    """Draw ``position`` into ``path`` in ``theme`` (``last_move``: one move or every step
+    of the last turn; ``options``: the renderer's, such as ``perspective`` and
+    ``highlights``); the path written (None if none) and a note."""
+    render = _renderer()
+    if render is None:
+        return None, "no picture: the renderer is not available"
+    try:
+        png = render(position, last_move=last_move, caption=caption, result=result, info=info,
+                     theme=theme, **options)
+    except Exception as err:  # a picture must never break a game
+        log.debug("rendering failed", exc_info=True)
+        return None, f"no picture: rendering failed ({err})"
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(png)
+    except OSError as err:
+        return None, f"no picture: cannot write {path}: {err.strerror or err}"
+    return path, str(path)

@@ -1,0 +1,286 @@
+"""Whole games as records: export a game as text, import a record to continue or keep it,
+and verify a stored game by replaying it from its start position and move list.
+
+`Archive` is part of `bot.service.GameService`; the record format is `bot.service.records`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from engine import EngineError, Outcome, Position, Variant, get_variant
+
+from ..config import Settings
+from ..storage import Database, Session
+from . import outbox
+from .clock import DAY, Clock, parse_days, start_turn
+from .model import Challenge, Game, PlayedMove, Player
+from .notes import record_comments
+from .records import RecordError, read_record, replay, write_record
+from .results import Done, Reason, Refusal, Result
+from .timecontrol import describe_clock
+from .words import plural
+
+
+class Archive:
+    """The record commands of the game service (which provides the database, the clock,
+    reading games, `_create_game` and `_finish`)."""
+
+    db: Database
+    now: Clock
+    settings: Settings
+
+    async def _game_with_moves(self, game_id: int) -> tuple[Game | None, list[PlayedMove]]:
+        """A game and its moves as they were at one moment."""
+        async with self.db.snapshot() as s:
+            game = await self._game(s, game_id)
+            rows = await s.all("SELECT * FROM moves WHERE game_id = ? ORDER BY ply", (game_id,))
+        return game, [PlayedMove.from_row(r) for r in rows]
+
+    async def export(self, game_id: int, reader: Player | None = None) -> Result:
+        """The game as a record text (in ``Done.text``); ``reader``'s own notes on the game
+        follow as comment lines (nobody else's)."""
+        game, played = await self._game_with_moves(game_id)
+        if game is None:
+            return Refusal(Reason.NO_SUCH_GAME, f"There is no game #{game_id}.")
+        rules = get_variant(game.variant)
+        turns = _turns(played)
+        # the Site is the game's web page when there is one, else where it is played
+        site = await self.game_link(game_id) or game.place  # type: ignore[attr-defined]
+        tags = {"Variant": rules.name, "Mode": game.mode, "Site": site,
+                "Date": datetime.fromtimestamp(game.created_at, UTC).strftime("%Y.%m.%d"),
+                rules.side_names[0]: game.names[0], rules.side_names[1]: game.names[1],
+                "Result": game.result}
+        if game.reason:
+            tags["Termination"] = game.reason
+        tags["TimeControl"] = describe_clock(game.days, game.time_control)
+        tags["Rated"] = "yes" if game.rated else "no"
+        tags["FEN"] = game.start_fen
+        start = rules.parse_position(game.start_fen)
+        record = write_record(tags, start, _record_entries(rules, start, turns), game.result)
+        if reader is not None and game.side_of(reader.id) is not None:
+            record += record_comments(await self.notes(reader, game_id))  # type: ignore[attr-defined]
+        return Done(f"Record of game #{game_id}.", game=game, text=record)
+
+    async def import_game(self, sender: Player, place: str, text: str,
+                          opponent: Player) -> Result:
+        """Start a game from a record, to continue it (or to keep a finished one) with the
+        record's time control. The players take the sides whose tags bear their names (the
+        sender plays the first side when neither is named); imported games are unrated.
+        Players import through `offer_import`: the opponent accepts the game first."""
+        plan = await asyncio.to_thread(_read_import, text, sender, opponent)  # CPU work
+        if isinstance(plan, Refusal):
+            return plan
+        async with self.db.transaction() as s:
+            game = await self._store_import(s, plan, place, sender, opponent, self.now())
+        return self._imported(game, plan)
+
+    async def offer_import(self, sender: Player, place: str, text: str,
+                           opponent: Player) -> Result:
+        """Offer ``opponent`` to continue a recorded game: a challenge carrying the record
+        (checked now), which becomes the game when they accept (nobody is put into a game
+        without asking)."""
+        plan = await asyncio.to_thread(_read_import, text, sender, opponent)  # CPU work
+        if isinstance(plan, Refusal):
+            return plan
+        now = self.now()
+        rules = plan.rules
+        async with self.db.transaction() as s:
+            challenge_id = await s.insert(
+                "INSERT INTO challenges (challenger_id, opponent_id, place, variant, mode, side, "
+                "days, start_fen, rated, status, created_at, expires_at, record) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, NULL, 0, 'open', ?, ?, ?)",
+                (sender.id, opponent.id, place, rules.name, plan.mode, plan.side, plan.days,
+                 now, now + self.settings.challenge_days * DAY, text))
+            offer = (f"to continue a recorded game of {rules.display_name} "
+                     f"({plural(len(plan.steps), 'step')} played; {sender.display_name} plays "
+                     f"{rules.side_names[plan.side]})")
+            await outbox.notify(s, now, transport=opponent.transport, kind="challenge",
+                                player_id=opponent.id, place=place,
+                                text=f"{sender.display_name} invites you {offer}. Answer with "
+                                     f"`accept #{challenge_id}` or `decline #{challenge_id}`.")
+        return Done(f"Challenge #{challenge_id} sent to {opponent.display_name}: {offer}. The "
+                    f"game starts when {opponent.display_name} accepts.")
+
+    async def _accept_import(self, s: Session, challenge: Challenge, challenger: Player,
+                             sender: Player, now: float) -> Result:
+        """Accepting a challenge that carries a record: the recorded game, continued."""
+        plan = await asyncio.to_thread(_read_import, challenge.record or "", challenger, sender)
+        if isinstance(plan, Refusal):
+            return plan
+        game = await self._store_import(s, plan, challenge.place, challenger, sender, now,
+                                        announce=False)
+        await self._notify_side(s, game, plan.side, "game-start", now,
+                                f"{sender.display_name} accepted challenge #{challenge.id}: "
+                                f"game #{game.id} continues the recorded game, "
+                                f"{self._players_line(game, plan.rules)}.")
+        return self._imported(game, plan)
+
+    async def _store_import(self, s: Session, plan: _Import, place: str, sender: Player,
+                            opponent: Player, now: float, announce: bool = True) -> Game:
+        """The imported game stored (moves, clock, and its end if the record has one)."""
+        rules, steps, final = plan.rules, plan.steps, plan.final
+        players = (sender.id, opponent.id) if plan.side == 0 else (opponent.id, sender.id)
+        game = await self._create_game(s, rules, plan.mode, place, players, plan.start, False,
+                                       plan.days, now, None, announce=False)
+        for ply, step in enumerate(steps):
+            await s.execute(
+                "INSERT INTO moves (game_id, ply, turn, side, text, fen, partial, played_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (game.id, ply, step.turn, step.side, step.text,
+                 rules.format_position(step.position), int(step.position.in_progress), now))
+        turns = sum(1 for st in steps if not st.position.in_progress)
+        clock = start_turn(plan.days, now, paused=game.on_vacation(final.side, now))
+        await s.execute(
+            "UPDATE games SET fen = ?, to_move = ?, ply = ?, turns = ?, revision = 1, "
+            "deadline = ?, reminder_due = ?, paused_remaining = ? WHERE id = ?",
+            (rules.format_position(final), final.side, len(steps), turns, clock.deadline,
+             clock.reminder_due, clock.paused_remaining, game.id))
+        game = await self._game(s, game.id)
+        assert game is not None
+        if announce:
+            text = (f"{sender.display_name} imported a game record as game #{game.id}: "
+                    f"{self._players_line(game, rules)}, {rules.display_name}.")
+            await self._notify_side(s, game, 1 - plan.side, "game-start", now, text)
+        outcome, result = plan.outcome, plan.result
+        if outcome.is_over:
+            game = await self._finish(s, game, rules, outcome.winner, outcome.reason, now,
+                                      draw=outcome.status == "draw", actor=sender.id)
+        elif result != "*":
+            winner = {"1-0": 0, "0-1": 1}.get(result)
+            game = await self._finish(s, game, rules, winner, plan.termination, now,
+                                      draw=winner is None, actor=sender.id)
+        return game
+
+    def _imported(self, game: Game, plan: _Import) -> Done:
+        where = "finished" if game.is_over else "in progress"
+        return Done(f"Imported as game #{game.id} ({where}, {plural(len(plan.steps), 'step')}): "
+                    f"{self._players_line(game, plan.rules)}.", game=game)
+
+    async def verify(self, game_id: int) -> list[str]:
+        """Replay the game from its start and move list and compare every stored position;
+        the problems found (none for a sound game)."""
+        game, played = await self._game_with_moves(game_id)
+        if game is None:
+            return [f"there is no game #{game_id}"]
+        # a replay is CPU work that a long game makes longer than a few milliseconds
+        return await asyncio.to_thread(_compare, game, played)
+
+
+def _compare(game: Game, played: list[PlayedMove]) -> list[str]:
+    """What differs between a stored game and its replay."""
+    rules = get_variant(game.variant)
+    problems = []
+    if [p.ply for p in played] != list(range(game.ply)):
+        problems.append(f"the moves are numbered {[p.ply for p in played]}, "
+                        f"expected 0..{game.ply - 1}")
+    try:
+        steps = list(replay(rules, rules.parse_position(game.start_fen), _turns(played)))
+    except (RecordError, EngineError) as err:
+        return problems + [f"the moves do not replay: {err}"]
+    for p, step in zip(played, steps, strict=True):
+        fen = rules.format_position(step.position)
+        if fen != p.fen or p.partial != step.position.in_progress or p.side != step.side:
+            problems.append(f"step {p.ply} ({p.text}) stored {p.fen!r}, replay gives {fen!r}")
+    final = rules.format_position(steps[-1].position) if steps else game.start_fen
+    if final != game.fen:
+        problems.append(f"the game holds {game.fen!r}, replay gives {final!r}")
+    if game.turns != sum(1 for p in played if not p.partial):
+        problems.append(f"the game counts {game.turns} turns")
+    return problems
+
+
+def _record_entries(rules: Variant, start: Position,
+                    turns: list[list[str]]) -> list[list[str]]:
+    """Each complete turn entered step by step as the variant's one text for the whole
+    turn (a deploy's full SAN, a Chieftain turn), where it has one; other turns as played."""
+    before = [start]  # the position at the start of each turn
+    for step in replay(rules, start, turns):
+        if not step.position.in_progress:
+            before.append(step.position)
+    entries = []
+    for k, steps in enumerate(turns):
+        whole = None
+        if len(steps) > 1 and k + 1 < len(before):
+            whole = rules.turn_record(before[k], steps)
+        entries.append([whole] if whole else steps)
+    return entries
+
+
+def _turns(played: list[PlayedMove]) -> list[list[str]]:
+    """The steps of each turn, from the stored moves."""
+    turns: list[list[str]] = []
+    for p in played:
+        if p.turn == len(turns):
+            turns.append([])
+        turns[-1].append(p.text)
+    return turns
+
+
+def _days(time_control: str) -> int | None:
+    """Days per move from a TimeControl tag as `describe_days` writes it (``3 days per
+    move``, ``no clock``)."""
+    words = time_control.lower().removesuffix(" per move")
+    return parse_days("none" if words == "no clock" else words)
+
+
+@dataclass(frozen=True)
+class _Import:
+    """A record read and replayed, ready to become a game."""
+
+    rules: Variant
+    mode: str
+    days: int | None
+    start: Position
+    steps: list[Any]
+    final: Position
+    outcome: Outcome
+    result: str
+    termination: str
+    side: int  # the importer's side
+
+
+def _read_import(text: str, sender: Player, opponent: Player) -> _Import | Refusal:
+    """Read and replay a record to import: the game it describes, or why it cannot be."""
+    if opponent.id == sender.id:
+        return Refusal(Reason.SELF_CHALLENGE, "You cannot play a game against yourself.")
+    try:
+        record = read_record(text)
+        rules = get_variant(record.tags.get("Variant", ""))
+    except (RecordError, EngineError) as err:
+        return Refusal(Reason.BAD_RECORD, f"That record cannot be imported: {err}")
+    mode = record.tags.get("Mode", rules.modes[0])
+    if mode not in rules.modes:
+        return Refusal(Reason.BAD_RECORD, f"That record cannot be imported: "
+                                          f"{rules.display_name} has no mode {mode!r}.")
+    try:
+        days = _days(record.tags.get("TimeControl", "no clock"))
+    except ValueError as err:
+        return Refusal(Reason.BAD_RECORD, f"That record cannot be imported: {err}.")
+    try:
+        start = (rules.parse_position(record.tags["FEN"]) if "FEN" in record.tags
+                 else rules.start_position(mode))
+        steps = list(replay(rules, start, record.turns))
+    except (RecordError, EngineError) as err:
+        return Refusal(Reason.BAD_RECORD, f"That record cannot be imported: {err}")
+    final = steps[-1].position if steps else start
+    boundaries = [start] + [st.position for st in steps if not st.position.in_progress]
+    outcome = rules.outcome(final, boundaries[:-1] if not final.in_progress else boundaries,
+                            mode)
+    result = record.tags.get("Result", record.result)
+    if outcome.is_over and result not in ("*", outcome.score):
+        return Refusal(Reason.BAD_RECORD, f"That record cannot be imported: it says "
+                                          f"{result}, but the game ended {outcome.score} "
+                                          f"({outcome.reason}).")
+    named = [record.tags.get(n, "").lower() for n in rules.side_names]
+    if sender.display_name.lower() in named:
+        side = named.index(sender.display_name.lower())
+    elif opponent.display_name.lower() in named:
+        side = 1 - named.index(opponent.display_name.lower())
+    else:
+        side = 0
+    return _Import(rules, mode, days, start, steps, final, outcome, result,
+                   record.tags.get("Termination", "as recorded"), side)

@@ -1,0 +1,203 @@
+"""The service's state as plain values: players, challenges, games, played moves and
+notifications, each read from one database row.
+
+A *place* is where a game is played and followed, written ``transport:where`` (for
+example ``console:local`` or ``discord:1234567890``); notifications about a place are
+delivered by that transport.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from .clock import TurnClock
+
+Row = Mapping[str, Any]
+
+
+def place_transport(place: str) -> str:
+    """The transport that serves ``place`` (the part before the first colon)."""
+    return place.split(":", 1)[0]
+
+
+@dataclass(frozen=True)
+class Player:
+    """Someone known to a transport: a console name, a Discord user, an e-mail address."""
+
+    id: int
+    transport: str
+    address: str
+    display_name: str
+    preferences: Mapping[str, Any] = field(default_factory=dict)
+    vacation_until: float | None = None
+
+    @classmethod
+    def from_row(cls, row: Row) -> Player:
+        return cls(row["id"], row["transport"], row["address"], row["display_name"],
+                   json.loads(row["preferences"]), row["vacation_until"])
+
+    def on_vacation(self, now: float) -> bool:
+        return self.vacation_until is not None and self.vacation_until > now
+
+
+@dataclass(frozen=True)
+class Challenge:
+    """An invitation to a game, to one opponent or to anyone in the place."""
+
+    id: int
+    challenger_id: int
+    challenger_name: str
+    opponent_id: int | None
+    opponent_name: str | None
+    place: str
+    variant: str
+    mode: str
+    side: int | None  # the challenger's side; None: chosen at random on acceptance
+    days: int | None
+    start_fen: str | None
+    rated: bool
+    status: str  # open, accepted, declined, cancelled, expired
+    game_id: int | None
+    created_at: float
+    expires_at: float
+    record: str | None = None  # the record of a game to continue (an import), if any
+    time_control: str | None = None  # a clock choice beyond days per move (bot.service.timecontrol)
+
+    CHALLENGE_SQL = """SELECT c.*, a.display_name AS challenger_name,
+                              b.display_name AS opponent_name
+                       FROM challenges c JOIN players a ON a.id = c.challenger_id
+                       LEFT JOIN players b ON b.id = c.opponent_id"""
+
+    @classmethod
+    def from_row(cls, row: Row) -> Challenge:
+        return cls(row["id"], row["challenger_id"], row["challenger_name"], row["opponent_id"],
+                   row["opponent_name"], row["place"], row["variant"], row["mode"], row["side"],
+                   row["days"], row["start_fen"], bool(row["rated"]), row["status"],
+                   row["game_id"], row["created_at"], row["expires_at"],
+                   row["record"] if "record" in row.keys() else None,
+                   row["time_control"] if "time_control" in row.keys() else None)
+
+
+@dataclass(frozen=True)
+class Game:
+    """A game as stored: who plays which side, where, the position now and the clock."""
+
+    id: int
+    variant: str
+    mode: str
+    place: str
+    players: tuple[int, int]  # player ids by side
+    names: tuple[str, str]
+    transports: tuple[str, str]
+    vacation_until: tuple[float | None, float | None]
+    start_fen: str
+    fen: str
+    to_move: int
+    ply: int  # move rows so far: the move number a new move is expected to have
+    turns: int  # completed turns
+    revision: int  # changes whenever the move list changes
+    status: str  # active, over, aborted
+    result: str  # 1-0, 0-1, 1/2-1/2, *
+    winner: int | None
+    reason: str
+    rated: bool
+    days: int | None
+    clock: TurnClock
+    draw_offer: int | None
+    takeback_offer: int | None
+    created_at: float
+    updated_at: float
+    ended_at: float | None
+    time_control: str | None = None  # a clock choice beyond days per move (bot.service.timecontrol)
+    banks: tuple[float | None, float | None] = (None, None)  # Fischer: seconds in each bank
+
+    GAME_SQL = """SELECT g.*, a.display_name AS name0, b.display_name AS name1,
+                         a.transport AS transport0, b.transport AS transport1,
+                         a.vacation_until AS vacation0, b.vacation_until AS vacation1
+                  FROM games g JOIN players a ON a.id = g.player0
+                  JOIN players b ON b.id = g.player1"""
+
+    @classmethod
+    def from_row(cls, row: Row) -> Game:
+        return cls(
+            row["id"], row["variant"], row["mode"], row["place"],
+            (row["player0"], row["player1"]), (row["name0"], row["name1"]),
+            (row["transport0"], row["transport1"]), (row["vacation0"], row["vacation1"]),
+            row["start_fen"], row["fen"], row["to_move"], row["ply"], row["turns"],
+            row["revision"], row["status"], row["result"], row["winner"], row["reason"],
+            bool(row["rated"]), row["days"],
+            TurnClock(row["deadline"], row["reminder_due"], row["paused_remaining"]),
+            row["draw_offer"], row["takeback_offer"], row["created_at"], row["updated_at"],
+            row["ended_at"], *_clock_choice(row))
+
+    @property
+    def is_over(self) -> bool:
+        return self.status != "active"
+
+    def side_of(self, player_id: int) -> int | None:
+        """The side ``player_id`` plays, or None for a spectator."""
+        if player_id == self.players[0]:
+            return 0
+        if player_id == self.players[1]:
+            return 1
+        return None
+
+    def on_vacation(self, side: int, now: float) -> bool:
+        until = self.vacation_until[side]
+        return until is not None and until > now
+
+
+def _clock_choice(row: Row) -> tuple[str | None, tuple[float | None, float | None]]:
+    """A game row's clock choice and Fischer banks (absent before migration 13)."""
+    if "time_control" not in row.keys():
+        return None, (None, None)
+    return row["time_control"], (row["bank0"], row["bank1"])
+
+
+@dataclass(frozen=True)
+class PlayedMove:
+    """One stored step of a game: its canonical text and the position after it."""
+
+    ply: int
+    turn: int  # completed turns before it
+    side: int
+    text: str  # canonical move text, or "end"
+    fen: str
+    partial: bool  # the turn goes on after it
+    played_at: float
+
+    @classmethod
+    def from_row(cls, row: Row) -> PlayedMove:
+        return cls(row["ply"], row["turn"], row["side"], row["text"], row["fen"],
+                   bool(row["partial"]), row["played_at"])
+
+
+@dataclass(frozen=True)
+class Notification:
+    """A message waiting in the outbox for its transport to deliver it."""
+
+    id: int
+    transport: str
+    player_id: int | None  # None: addressed to the place
+    address: str | None  # the recipient's address on the transport
+    place: str | None
+    game_id: int | None
+    kind: str
+    text: str
+    created_at: float
+    lane: str = ""  # one destination's news of one game: delivered in order
+    attempts: int = 0  # tries so far
+    failure: str | None = None  # why the last try failed
+    failed_at: float | None = None  # set with the verdict: given up on
+    next_attempt_at: float | None = None  # when a failed try is tried again
+    payload: Mapping[str, Any] = field(default_factory=dict)  # what the transport needs besides
+
+    @classmethod
+    def from_row(cls, row: Row) -> Notification:
+        return cls(row["id"], row["transport"], row["player_id"], row["address"], row["place"],
+                   row["game_id"], row["kind"], row["text"], row["created_at"], row["lane"],
+                   row["attempts"], row["failure"], row["failed_at"], row["next_attempt_at"],
+                   json.loads(row["payload"]) if row["payload"] else {})

@@ -1,0 +1,131 @@
+"""What a service call answers: `Done` when it was carried out, `Refusal` when it was not.
+
+A refusal is a value, never an exception: it names its `Reason` (for programs and tests)
+and carries a message for the player (for people), plus the candidate moves when a move
+text was ambiguous. Nothing is stored when a call is refused, except a loss on time that
+the refused call found due.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import ClassVar
+
+from .model import Challenge, Game, Player
+from .phrasing import phrase
+
+
+def _phrased(result: Refusal | Done) -> None:
+    """Keep the service's text (with command and time tokens) as ``template`` and give
+    ``message`` in console words, the default wording."""
+    if not result.template or phrase(result.template, "console") != result.message:
+        # a new result, or one copied with a new message (`dataclasses.replace`)
+        object.__setattr__(result, "template", result.message)
+    object.__setattr__(result, "message", phrase(result.template, "console"))
+
+# what every transport answers when a command met a storage fault (full disk, locked or
+# read-only database): the transaction was rolled back, so the player may simply try again
+STORAGE_DOWN = ("The service cannot store moves right now; nothing was changed. Please try "
+                "again later.")
+
+
+class Reason(StrEnum):
+    """Why a command was refused."""
+
+    # the fixed order of validation of game commands
+    NO_SUCH_GAME = "no-such-game"
+    GAME_OVER = "game-over"
+    NOT_A_PLAYER = "not-a-player"
+    POSITION_CHANGED = "position-changed"
+    NOT_YOUR_TURN = "not-your-turn"
+    BAD_MOVE = "bad-move"  # not readable as a move
+    ILLEGAL_MOVE = "illegal-move"
+    AMBIGUOUS_MOVE = "ambiguous-move"
+    # which game or challenge a command without a number means
+    NO_GAME_HERE = "no-game-here"
+    WHICH_GAME = "which-game"
+    # game actions
+    NO_TURN_IN_PROGRESS = "no-turn-in-progress"
+    DRAW_NOT_ALLOWED = "draw-not-allowed"
+    ALREADY_OFFERED = "already-offered"
+    NO_OFFER = "no-offer"
+    NOTHING_TO_TAKE_BACK = "nothing-to-take-back"
+    TOO_LATE_TO_ABORT = "too-late-to-abort"
+    # challenges
+    UNKNOWN_VARIANT = "unknown-variant"
+    UNKNOWN_MODE = "unknown-mode"
+    BAD_TIME_CONTROL = "bad-time-control"
+    BAD_POSITION = "bad-position"
+    SELF_CHALLENGE = "self-challenge"
+    NO_SUCH_CHALLENGE = "no-such-challenge"
+    WHICH_CHALLENGE = "which-challenge"
+    CHALLENGE_CLOSED = "challenge-closed"
+    NOT_YOUR_CHALLENGE = "not-your-challenge"
+    NO_SUCH_LEVEL = "no-such-level"  # the computer's levels
+    # players
+    NO_SUCH_PLAYER = "no-such-player"
+    ALREADY_ON_VACATION = "already-on-vacation"
+    NO_VACATION_LEFT = "no-vacation-left"
+    NOT_ON_VACATION = "not-on-vacation"
+    BAD_NOTE = "bad-note"
+    BAD_FORECAST = "bad-forecast"
+    # records
+    BAD_RECORD = "bad-record"
+    # arguments refused at the service boundary (`bot.service.boundary`)
+    BAD_INPUT = "bad-input"
+    BAD_DAYS = "bad-days"
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """A command that was not carried out, and why."""
+
+    reason: Reason
+    message: str
+    candidates: tuple[str, ...] = ()
+    template: str = ""  # the message with its tokens, for `words`
+    games: tuple[Game, ...] = ()  # the games a WHICH_GAME refusal lists
+    ok: ClassVar[bool] = False
+
+    def __post_init__(self) -> None:
+        _phrased(self)
+
+    def words(self, transport: str) -> str:
+        """The message in ``transport``'s language (`bot.service.phrasing`)."""
+        return phrase(self.template, transport)
+
+    def __str__(self) -> str:
+        return self.message
+
+
+@dataclass(frozen=True)
+class Done:
+    """A command that was carried out: a message for the sender and what it changed."""
+
+    message: str
+    game: Game | None = None
+    challenge: Challenge | None = None
+    player: Player | None = None
+    move: str | None = None  # the canonical text of an accepted move
+    text: str | None = None  # a longer answer (a game record, a list)
+    turn: str | None = None  # the whole turn, when this step closed it
+    number: str | None = None  # that turn's number as in records (``3.``, ``3...``)
+    steps_left: int | None = None  # in a turn that goes on: steps still allowed, if counted
+    goes_on: bool = False  # the mover's turn goes on after this step
+    template: str = ""  # the message with its tokens, for `words`
+    answer: str | None = None  # the opponent's conditional move played at once after it
+    ok: ClassVar[bool] = True
+
+    def __post_init__(self) -> None:
+        _phrased(self)
+
+    def words(self, transport: str) -> str:
+        """The message in ``transport``'s language (`bot.service.phrasing`)."""
+        return phrase(self.template, transport)
+
+    def __str__(self) -> str:
+        return self.message
+
+
+Result = Done | Refusal

@@ -1,0 +1,127 @@
+"""Where games live and who follows them: a game moved to its own room (a Discord thread),
+the games inside a place, the watchers of a game, the settings of a server, and the
+rulings of a server's admins (abort or adjudicate any game there).
+
+`Rooms` is part of `bot.service.GameService`; it uses the service's database, clock and
+its `_finish`. A place may have rooms below it, written ``transport:where/room``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any
+
+from engine import get_variant
+
+from ..storage import Database
+from .clock import Clock
+from .model import Game, Player
+from .results import Done, Reason, Refusal, Result
+
+
+class Rooms:
+    """Rooms, watchers, server settings and admin rulings (mixed into the game service)."""
+
+    db: Database
+    now: Clock
+
+    # --- rooms ----------------------------------------------------------------------
+    async def relocate(self, game_id: int, place: str) -> Game | None:
+        """Move a game to ``place`` (its own room); the game, or None if there is none."""
+        async with self.db.transaction() as s:
+            changed = await s.execute("UPDATE games SET place = ? WHERE id = ?", (place, game_id))
+            row = await s.one(Game.GAME_SQL + " WHERE g.id = ?", (game_id,)) if changed else None
+        return Game.from_row(row) if row else None
+
+    async def games_within(self, place: str, active: bool = True) -> list[Game]:
+        """Games in ``place`` or in a room below it (``place/...``)."""
+        status = "g.status = 'active'" if active else "g.status != 'active'"
+        async with self.db.snapshot() as s:
+            rows = await s.all(
+                Game.GAME_SQL + f" WHERE {status} AND (g.place = ? OR "
+                "(g.place >= ? AND g.place < ?)) ORDER BY g.id",
+                (place, place + "/", place + "0"))  # '0' sorts right after '/'
+        return [Game.from_row(r) for r in rows]
+
+    # --- watchers -------------------------------------------------------------------
+    async def watch(self, player: Player, game_id: int) -> Result:
+        """Follow a game's notifications."""
+        async with self.db.transaction() as s:
+            row = await s.one(Game.GAME_SQL + " WHERE g.id = ?", (game_id,))
+            if row is None:
+                return Refusal(Reason.NO_SUCH_GAME, f"There is no game #{game_id}.")
+            await s.execute("INSERT OR IGNORE INTO watchers (game_id, player_id, created_at) "
+                            "VALUES (?, ?, ?)", (game_id, player.id, self.now()))
+        return Done(f"You are watching game #{game_id}.", game=Game.from_row(row))
+
+    async def unwatch(self, player: Player, game_id: int) -> Result:
+        """Stop following a game."""
+        async with self.db.transaction() as s:
+            gone = await s.execute("DELETE FROM watchers WHERE game_id = ? AND player_id = ?",
+                                   (game_id, player.id))
+        if not gone:
+            return Refusal(Reason.NO_SUCH_GAME, f"You are not watching game #{game_id}.")
+        return Done(f"You no longer watch game #{game_id}.")
+
+    async def watchers(self, game_id: int) -> list[Player]:
+        async with self.db.snapshot() as s:
+            rows = await s.all("SELECT p.* FROM watchers w JOIN players p ON p.id = w.player_id "
+                               "WHERE w.game_id = ? ORDER BY w.created_at, p.id", (game_id,))
+        return [Player.from_row(r) for r in rows]
+
+    async def watched_games(self, player: Player) -> list[Game]:
+        """The live games ``player`` watches."""
+        async with self.db.snapshot() as s:
+            rows = await s.all(Game.GAME_SQL + " JOIN watchers w ON w.game_id = g.id "
+                               "WHERE w.player_id = ? AND g.status = 'active' ORDER BY g.id",
+                               (player.id,))
+        return [Game.from_row(r) for r in rows]
+
+    # --- server settings ------------------------------------------------------------
+    async def server_settings(self, server: str) -> dict[str, Any]:
+        """The settings a server's admins chose (an empty dict: the host's defaults)."""
+        async with self.db.snapshot() as s:
+            row = await s.one("SELECT settings FROM server_settings WHERE server = ?", (server,))
+        return json.loads(row["settings"]) if row else {}
+
+    async def set_server_settings(self, server: str, changes: Mapping[str, Any]) -> dict[str, Any]:
+        """Change some settings of a server (a value of None removes the setting)."""
+        async with self.db.transaction() as s:
+            row = await s.one("SELECT settings FROM server_settings WHERE server = ?", (server,))
+            settings = json.loads(row["settings"]) if row else {}
+            settings.update(changes)
+            settings = {k: v for k, v in settings.items() if v is not None}
+            await s.execute(
+                "INSERT INTO server_settings (server, settings, updated_at) VALUES (?, ?, ?) "
+                "ON CONFLICT (server) DO UPDATE SET settings = excluded.settings, "
+                "updated_at = excluded.updated_at",
+                (server, json.dumps(settings, sort_keys=True), self.now()))
+        return settings
+
+    # --- admin rulings --------------------------------------------------------------
+    async def adjudicate(self, game_id: int, winner: int | None, by: str,
+                         abort: bool = False) -> Result:
+        """End a game by an admin's ruling: ``winner`` wins (None: a draw), or it is
+        aborted (unrated) whatever has been played."""
+        async with self.db.transaction() as s:
+            row = await s.one(Game.GAME_SQL + " WHERE g.id = ?", (game_id,))
+            if row is None:
+                return Refusal(Reason.NO_SUCH_GAME, f"There is no game #{game_id}.")
+            game = Game.from_row(row)
+            if game.is_over:
+                return Refusal(Reason.GAME_OVER, f"Game #{game_id} is already over.")
+            rules = get_variant(game.variant)
+            if abort:
+                reason = f"aborted by {by}"
+            elif winner is None:
+                reason = f"adjudicated a draw by {by}"
+            else:
+                reason = f"adjudicated by {by}"
+            game = await self._finish(s, game, rules, winner, reason,  # type: ignore[attr-defined]
+                                      self.now(), draw=winner is None and not abort,
+                                      aborted=abort)
+        verb = "aborted" if abort else "adjudicated"
+        return Done(f"Game #{game_id} {verb}: {self.describe_result(game)}.",  # type: ignore[attr-defined]
+                    game=replace(game))

@@ -1,0 +1,323 @@
+"""The players' rules documents (``docs/rules/*.md``): read, split and shaped per transport.
+
+A document is Markdown: a ``#`` title, an introduction, then ``##`` sections (the board,
+the pieces, special rules, the end of the game, notation, the choices this project made)
+with ``###`` parts; each piece is one ``###`` part under "The pieces", named
+``Name (letter)``, with its picture ``![...](diagrams/NAME.png)``. `rules_part` finds
+what a player asks for (a piece by name or letter, or a section by a word of its title);
+`as_plain_text` and `as_discord` shape it for the console and mail, or for Discord.
+
+The documents are read from the source tree beside the packages (the bot runs from the
+repository, ``pip install -e .``); the Docker image copies ``docs/rules`` to the same
+place relative to its working directory, which is the second place looked at.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from engine import Variant
+
+PLACES = (Path(__file__).resolve().parents[2] / "docs" / "rules", Path("docs") / "rules")
+# variant id -> its document (the two Chieftain games share one)
+DOCUMENTS = {
+    "clash": "clash.md",
+    "commander": "commander.md",
+    "combined-arms": "combined-arms.md",
+    "mini-chieftain": "chieftain.md",
+    "micro-chieftain": "chieftain.md",
+}
+PIECES_SECTION = "The pieces"
+IMAGE = re.compile(r"!\[([^\]]*)\]\(([^)\s]+)\)")
+LINK = re.compile(r"(?<!!)\[([^\]]+)\]\(([^)\s]+)\)")
+
+
+@dataclass(frozen=True)
+class Section:
+    """A ``##`` section or a ``###`` part: its title, level, Markdown (heading included)
+    and the pictures it shows (paths relative to the rules folder)."""
+
+    title: str
+    level: int
+    text: str
+    parent: str = ""
+
+    @property
+    def pictures(self) -> tuple[str, ...]:
+        return tuple(path for _, path in IMAGE.findall(self.text))
+
+
+@dataclass(frozen=True)
+class Document:
+    """One rules document: its file name, title, introduction and sections in order."""
+
+    file_name: str
+    title: str
+    intro: str
+    sections: tuple[Section, ...]
+
+    def section(self, title: str) -> Section | None:
+        return next((s for s in self.sections if s.title == title), None)
+
+    def pieces(self) -> tuple[Section, ...]:
+        return tuple(s for s in self.sections if s.parent == PIECES_SECTION)
+
+
+def rules_folder() -> Path | None:
+    """The folder holding the documents, or None when they are not installed."""
+    return next((place for place in PLACES if (place / "clash.md").is_file()), None)
+
+
+def document_path(variant: Variant) -> Path | None:
+    folder = rules_folder()
+    name = DOCUMENTS.get(variant.name)
+    return None if folder is None or name is None else folder / name
+
+
+@lru_cache(maxsize=8)
+def _read(path: Path, stamp: float) -> Document:
+    return parse_document(path.name, path.read_text(encoding="utf-8"))
+
+
+def document(variant: Variant) -> Document | None:
+    """The variant's document, or None when the documents are not installed."""
+    path = document_path(variant)
+    if path is None or not path.is_file():
+        return None
+    return _read(path, path.stat().st_mtime)
+
+
+def parse_document(file_name: str, text: str) -> Document:
+    """Split Markdown into its title, introduction and ``##``/``###`` sections. Headings
+    inside fenced blocks are text, not headings."""
+    title, intro, sections = "", [], []
+    current: list[str] | None = None
+    heading: tuple[str, int, str] = ("", 0, "")
+    parent, fenced = "", False
+
+    def close() -> None:
+        if current is not None:
+            sections.append(Section(heading[0], heading[1], "\n".join(current).strip(),
+                                    heading[2]))
+
+    for line in text.splitlines():
+        if line.lstrip().startswith("```"):
+            fenced = not fenced
+        level = len(line) - len(line.lstrip("#")) if not fenced else 0
+        if level and line[level:level + 1] == " ":
+            name = line[level + 1:].strip()
+            if level == 1:
+                title = name
+                continue
+            if level in (2, 3):
+                close()
+                parent = name if level == 2 else parent
+                heading, current = (name, level, parent if level == 3 else ""), [line]
+                continue
+        (intro if current is None else current).append(line)
+    close()
+    return Document(file_name, title, "\n".join(intro).strip(), tuple(sections))
+
+
+def _words(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", " ", text.lower()).strip()
+
+
+def find_section(doc: Document, variant: Variant, topic: str) -> Section | None:
+    """The part a player asks for: a piece by letter or name, else the first section
+    whose title contains the words asked for."""
+    wanted = _words(topic)
+    if not wanted:
+        return None
+    for letter, name in variant.piece_names.items():
+        if wanted in (letter.lower(), _words(name)):
+            return next((s for s in doc.pieces() if _words(s.title).startswith(_words(name))),
+                        None)
+    return next((s for s in doc.sections if wanted in _words(s.title)), None)
+
+
+@dataclass(frozen=True)
+class RulesPart:
+    """What a `rules` command shows: Markdown, and pictures (paths of PNG files)."""
+
+    markdown: str
+    pictures: tuple[Path, ...]
+    found: bool = True
+
+
+def topics(doc: Document, variant: Variant) -> str:
+    """The words a player may ask about: the pieces, then the sections."""
+    pieces = ", ".join(name for name in variant.piece_names.values())
+    sections = ", ".join(s.title.lower() for s in doc.sections if s.level == 2
+                         and s.title != PIECES_SECTION)
+    return f"pieces ({pieces}) or a section ({sections})"
+
+
+TEXT_COMMAND = "`rules {variant} TOPIC`"
+
+
+def rules_part(variant: Variant, topic: str = "", command: str = TEXT_COMMAND) -> RulesPart:
+    """The part of ``variant``'s document about ``topic`` (a piece or a section); without
+    a topic, the introduction and the board. Unknown topics say what may be asked, with
+    ``command`` (the transport's way of asking, ``{variant}`` filled in)."""
+    doc = document(variant)
+    folder = rules_folder()
+    if doc is None or folder is None:
+        text = variant.rules_text or f"{variant.display_name}: no rules text yet."
+        return RulesPart(text, ())
+    where = f"docs/rules/{doc.file_name}"
+    ask = f"{command.format(variant=variant.name)} shows one part: {topics(doc, variant)}."
+    if not topic.strip():
+        board = doc.section("The board")
+        body = [f"# {doc.title}", doc.intro]
+        if board is not None:
+            body.append(board.text)
+        body.append(f"{ask} The whole document: {where}.")
+        pictures = _own_pictures(board.pictures if board is not None else (), variant)
+        return RulesPart("\n\n".join(body), tuple(folder / p for p in pictures))
+    section = find_section(doc, variant, topic)
+    if section is None:
+        return RulesPart(f"The rules of {variant.display_name} have no part about "
+                         f"{topic.strip()!r}. {ask}", (), found=False)
+    text = f"{section.text}\n\n(From {where}, “{section.title}”.)"
+    return RulesPart(text, tuple(folder / p for p in section.pictures))
+
+
+def _own_pictures(pictures: tuple[str, ...], variant: Variant) -> tuple[str, ...]:
+    """The pictures of a shared section that belong to ``variant``: a document covering
+    two games shows both boards, a player asking about one gets its own."""
+    others = [name for name in DOCUMENTS if name != variant.name]
+    return tuple(p for p in pictures
+                 if not any(Path(p).name.startswith(f"{other}-") for other in others))
+
+
+# --- shaping for a transport ------------------------------------------------------------
+def tables_as_lists(markdown: str) -> str:
+    """Markdown tables as lists (chat windows and mail do not draw tables): one item per
+    row, ``first: second; third``; the header row and the rule row go."""
+    out: list[str] = []
+    header = True
+    for line in markdown.splitlines():
+        if not line.startswith("|"):
+            out.append(line)
+            header = True
+            continue
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if header or set("".join(cells)) <= set("-: "):
+            header = False
+            continue
+        out.append(f"- {cells[0]}: {'; '.join(c for c in cells[1:] if c)}")
+    return "\n".join(out)
+
+
+def as_plain_text(markdown: str) -> str:
+    """Markdown as plain text for the console and mail: no markup signs, pictures named
+    by their caption, links by their words, fenced blocks indented."""
+    lines, fenced = [], False
+    for line in tables_as_lists(markdown).splitlines():
+        if line.lstrip().startswith("```"):
+            fenced = not fenced
+            continue
+        if fenced:
+            lines.append("    " + line)
+            continue
+        if IMAGE.fullmatch(line.strip()):
+            continue  # the transport attaches the picture or names its file
+        line = LINK.sub(lambda m: m.group(1), line)
+        heading = re.match(r"(#{1,6}) (.*)", line)
+        if heading:
+            title = heading.group(2)
+            lines += [title.upper() if len(heading.group(1)) <= 2 else title,
+                      ("=" if len(heading.group(1)) <= 2 else "-") * len(title)]
+            continue
+        line = re.sub(r"\*\*([^*]+)\*\*", r"\1", line)
+        line = re.sub(r"(?<![\w*])\*([^*\s][^*]*)\*(?![\w*])", r"\1", line)
+        line = re.sub(r"`([^`]*)`", r"\1", line)
+        lines.append(line)
+    return re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip()
+
+
+BLOCK_START = re.compile(r"(- |\d+\. |\||#|!\[|```)")
+
+
+def unwrap(markdown: str) -> str:
+    """Join the hard-wrapped lines of each paragraph and list item (a chat window wraps
+    by itself); headings, table rows and fenced blocks keep their lines."""
+    out: list[str] = []
+    fenced = joinable = False
+    for line in markdown.splitlines():
+        if line.lstrip().startswith("```"):
+            fenced = not fenced
+            out.append(line)
+            joinable = False
+            continue
+        stripped = line.strip()
+        if fenced or not stripped:
+            out.append(line)
+            joinable = False
+            continue
+        if joinable and not BLOCK_START.match(stripped):
+            out[-1] += " " + stripped
+            continue
+        out.append(line)
+        joinable = not stripped.startswith(("|", "#", "!["))
+    return "\n".join(out)
+
+
+def as_discord(markdown: str) -> str:
+    """Markdown for a Discord message: pictures go as attachments (dropped here), links
+    to files of the repository keep their words (Discord cannot follow them), paragraphs
+    are unwrapped."""
+    text = IMAGE.sub("", tables_as_lists(markdown))
+    text = LINK.sub(lambda m: m.group(1) if "://" not in m.group(2) else m.group(0), text)
+    return re.sub(r"\n{3,}", "\n\n", unwrap(text)).strip()
+
+
+def messages(text: str, limit: int) -> list[str]:
+    """``text`` in pieces of at most ``limit`` characters, cut between lines (between
+    paragraphs where possible); a fenced block cut in two is closed and opened again."""
+    pieces: list[str] = []
+    current: list[str] = []
+    fence = ""  # the opening line of the block the current piece is inside, if any
+
+    def size(lines: list[str]) -> int:
+        return len("\n".join(lines)) + (4 if fence else 0)  # room for a closing fence
+
+    width = limit - 8  # a line longer than a message is cut anywhere
+    lines = [raw[k:k + width] for raw in text.split("\n") for k in range(0, len(raw) or 1, width)]
+    for line in lines:
+        if current and size(current + [line]) > limit:
+            cut = _paragraph_end(current)
+            head, current = current[:cut], current[cut:]
+            open_fence = _open_fence(head, pieces)
+            pieces.append("\n".join(head + (["```"] if open_fence else [])).strip("\n"))
+            if open_fence:
+                current = [open_fence] + current
+        current.append(line)
+        if line.lstrip().startswith("```"):
+            fence = "" if fence else line.strip()
+    if "\n".join(current).strip():
+        pieces.append("\n".join(current).strip("\n"))
+    return pieces
+
+
+def _paragraph_end(lines: list[str]) -> int:
+    """Where to cut ``lines``: after the last blank line in their second half, else at the
+    end."""
+    for k in range(len(lines) - 1, len(lines) // 2, -1):
+        if not lines[k].strip():
+            return k + 1
+    return len(lines)
+
+
+def _open_fence(head: list[str], before: list[str]) -> str:
+    """The opening line of a fenced block left open at the end of ``head`` (with the
+    pieces ``before`` it), or ""."""
+    opened = ""
+    for line in "\n".join([*before, *head]).split("\n"):
+        if line.lstrip().startswith("```"):
+            opened = "" if opened else line.strip()
+    return opened

@@ -1,0 +1,850 @@
+"""The game service: the one API that every transport (console, Discord, e-mail) calls.
+
+Every command is one database transaction. Game commands are validated in a fixed order —
+the game exists, it is not over, the sender plays in it, the position is the one the sender
+saw (when they say which), it is their turn, the move is legal — and a refusal is a
+`Refusal` value with a clear message, never an exception. Everything about the rules comes
+from the game's `Variant`; the service never asks which variant it is.
+
+A move is stored as a row with the position after it, so showing a game never replays it;
+a turn of several steps is several rows, the turn going on while the position says it is
+in progress. Notifications are written to the outbox in the transaction that causes them.
+Time comes from an injected ``now()`` callable; timeouts, reminders, expiring challenges
+and ending vacations are applied by `bot.service.scheduler` through the ``process_*`` methods.
+
+This module holds players, games, moves and the end of a game; the service's other
+commands live beside it in `bot.service`, one topic per module, and are mixed in:
+challenges (`challenges`), vacations (`vacations`), ratings (`standings`) and game records
+(`archive`); game tokens for e-mail (`tokens`) with what e-mail remembers
+(`mail_ledger`); and watching games from the web (`watching`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import random
+import time
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, replace
+from typing import Any, TypeVar
+
+from engine import (
+    AmbiguousMoveError,
+    EngineError,
+    MoveSyntaxError,
+    Position,
+    Variant,
+    get_variant,
+)
+
+from ..config import Settings
+from ..storage import DamagedDatabase, Database, Session, StorageError, open_database
+from . import outbox
+from .answers import Recording
+from .archive import Archive
+from .boundary import guard
+from .challenges import ChallengeDesk
+from .clock import (
+    Clock,
+    TurnClock,
+    format_duration,
+    start_turn,
+    system_clock,
+)
+from .forecasts import Forecasts
+from .inference import GameInference
+from .mail_ledger import MailLedger
+from .model import Game, Notification, PlayedMove, Player, place_transport
+from .notes import Notes
+from .phrasing import command, moment, phrase
+from .posts import Posts
+from .records import END, turn_label
+from .results import Done, Reason, Refusal, Result
+from .rooms import Rooms
+from .standings import Standings
+from .timecontrol import TimeControls, describe_clock
+from .tokens import GameTokens
+from .turns import Turns, whole_turn
+from .vacations import Vacations
+from .watching import Watching
+from .words import or_list, plural
+
+CACHED_GAMES = 512
+SLOW_RULES = 0.002  # seconds of rules work that send it to a worker thread
+T = TypeVar("T")
+_rules_seconds: dict[str, float] = {}  # per variant: the average time of its rules work
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class _Line:
+    """A game's positions, kept between commands so that a move re-reads none of them."""
+
+    revision: int
+    position: Position
+    boundaries: list[Position]  # positions where a turn ended, the start first
+
+
+async def _rules_work(rules: Variant, work: Callable[..., T], *args: object) -> T:
+    """``work(*args)``: in a worker thread while the variant's rules work takes more than
+    `SLOW_RULES` seconds on average, so that other players are served meanwhile; on the
+    event loop otherwise, where a quick variant's work costs less than a thread hop."""
+    if _rules_seconds.get(rules.name, 0.0) > SLOW_RULES:
+        return await asyncio.to_thread(_timed, rules.name, work, *args)
+    return _timed(rules.name, work, *args)
+
+
+def _timed(variant: str, work: Callable[..., T], *args: object) -> T:
+    started = time.perf_counter()
+    try:
+        return work(*args)
+    finally:  # a moving average: one slow call on a busy machine changes little
+        spent = time.perf_counter() - started
+        _rules_seconds[variant] = 0.9 * _rules_seconds.get(variant, spent) + 0.1 * spent
+
+
+def _play(rules: Variant, position: Position, text: str) -> tuple[str, Position]:
+    """The canonical text of the move ``text`` and the position after it (EngineError if
+    it cannot be played)."""
+    move = rules.parse_move(position, text)
+    return rules.format_move(position, move), rules.make_move(position, move)
+
+
+def _legal_texts(rules: Variant, position: Position, node: str | None) -> list[str]:
+    moves = rules.legal_moves(position)
+    if node is not None:
+        node = node.strip().lower()
+        moves = [m for m in moves if m.origin == node]
+    return sorted(rules.format_move(position, m) for m in moves)
+
+
+def _score(winner: int | None) -> str:
+    return {0: "1-0", 1: "0-1"}.get(winner, "1/2-1/2")  # type: ignore[arg-type]
+
+
+@guard  # every argument of every public method is checked before the method runs
+class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Rooms, Posts,
+                  Turns, GameInference, MailLedger, Notes, Forecasts, TimeControls, Watching):
+    """Players, challenges, games, clocks, ratings, records and the outbox."""
+
+    def __init__(self, db: Database, settings: Settings | None = None, now: Clock = system_clock,
+                 rng: random.Random | None = None) -> None:
+        self.db = Recording(db, now)  # records the answer a transport owes (bot.service.answers)
+        self.settings = settings or Settings()
+        self.now = now
+        self.rng = rng or random.Random()
+        self._lines: OrderedDict[int, _Line] = OrderedDict()
+
+    @classmethod
+    async def open(cls, settings: Settings | None = None, now: Clock = system_clock,
+                   rng: random.Random | None = None) -> GameService:
+        """The service on the configured database, its schema brought up to date."""
+        settings = settings or Settings.from_env()
+        try:
+            db = await open_database(settings.db_path, settings.db_sync, now=now)
+        except DamagedDatabase as err:
+            if settings.db_damaged != "start":
+                raise
+            log.warning("starting on a damaged database, as told: %s", err)
+            db = await open_database(settings.db_path, settings.db_sync, now=now, check=False)
+        return cls(db, settings, now, rng)
+
+    async def close(self) -> None:
+        await self.db.close()
+
+    async def __aenter__(self) -> GameService:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    # --- players --------------------------------------------------------------------
+    async def player(self, transport: str, address: str,
+                     display_name: str | None = None) -> Player | Refusal:
+        """The player known to ``transport`` as ``address``, created on first sight; a new
+        ``display_name`` replaces the old one. Both are cleaned first (`bot.service.boundary`); an
+        address with nothing left is refused."""
+        name = (display_name or address).strip()
+        async with self.db.snapshot() as s:
+            row = await s.one("SELECT * FROM players WHERE transport = ? AND address = ?",
+                              (transport, address))
+        if row is not None and (display_name is None or row["display_name"] == name):
+            return Player.from_row(row)
+        # a player created meanwhile by another command keeps its name unless one is given
+        rename = "UPDATE SET display_name = excluded.display_name" if display_name else "NOTHING"
+        async with self.db.transaction() as s:
+            await s.execute(
+                "INSERT INTO players (transport, address, display_name, created_at) "
+                f"VALUES (?, ?, ?, ?) ON CONFLICT (transport, address) DO {rename}",
+                (transport, address, name, self.now()))
+            row = await s.one("SELECT * FROM players WHERE transport = ? AND address = ?",
+                              (transport, address))
+        assert row is not None
+        return Player.from_row(row)
+
+    async def get_player(self, player_id: int) -> Player | None:
+        async with self.db.snapshot() as s:
+            row = await s.one("SELECT * FROM players WHERE id = ?", (player_id,))
+        return Player.from_row(row) if row else None
+
+    async def find_player(self, transport: str, name: str) -> Player | Refusal:
+        """The player of ``transport`` whose address or display name is ``name``."""
+        async with self.db.snapshot() as s:
+            rows = await s.all(
+                "SELECT * FROM players WHERE transport = ? AND (address = ? OR "
+                "display_name = ? COLLATE NOCASE) ORDER BY address = ? DESC, id",
+                (transport, name, name, name))
+        if not rows:
+            return Refusal(Reason.NO_SUCH_PLAYER, f"I do not know anyone called {name!r}.")
+        if len(rows) > 1 and rows[0]["address"] != name:
+            return Refusal(Reason.NO_SUCH_PLAYER, f"Several players are called {name!r}; "
+                                                  f"name the one you mean more exactly.")
+        return Player.from_row(rows[0])
+
+    async def set_preference(self, player: Player, key: str, value: object) -> Player:
+        """Store one preference of ``player`` (a JSON value)."""
+        preferences = {**player.preferences, key: value}
+        async with self.db.transaction() as s:
+            await s.execute("UPDATE players SET preferences = ? WHERE id = ?",
+                            (json.dumps(preferences, sort_keys=True), player.id))
+        return replace(player, preferences=preferences)
+
+    # --- starting games -------------------------------------------------------------
+    async def _create_game(self, s: Session, rules: Variant, mode: str, place: str,
+                           players: tuple[int, int], start: Position, rated: bool,
+                           days: int | None, now: float, challenge_id: int | None,
+                           actor: int | None = None, announce: bool = True) -> Game:
+        fen = rules.format_position(start)
+        game_id = await s.insert(
+            "INSERT INTO games (variant, mode, place, player0, player1, start_fen, fen, to_move, "
+            "status, rated, days, challenge_id, created_at, updated_at) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'active', ?, ?, ?, ?, ?)",
+            (rules.name, mode, place, players[0], players[1], fen, fen, start.side, int(rated),
+             days, challenge_id, now, now))
+        game = await self._game(s, game_id)
+        assert game is not None
+        clock = start_turn(days, now, paused=game.on_vacation(start.side, now))
+        clock = await self._opening_clock(s, game, challenge_id, start.side, now, clock)
+        await self._set_clock(s, game.id, clock)
+        game = await self._game(s, game.id)  # with the clock and its choice
+        assert game is not None
+        if not announce:
+            return game
+        text = self._game_started(game, rules)
+        for side in (0, 1):
+            if game.players[side] != actor:
+                await self._notify_side(s, game, side, "game-start", now, text)
+        await outbox.notify(s, now, transport=place_transport(place), kind="game-start",
+                            place=place, game_id=game.id,
+                            text=phrase(text, place_transport(place)))
+        return game
+
+    def _game_started(self, game: Game, rules: Variant) -> str:
+        return (f"Game #{game.id} started: {self._players_line(game, rules)}, "
+                f"{rules.display_name}, {describe_clock(game.days, game.time_control)}. "
+                f"{game.names[game.to_move]} ({rules.side_names[game.to_move]}) moves first.")
+
+    def _players_line(self, game: Game, rules: Variant) -> str:
+        return (f"{game.names[0]} ({rules.side_names[0]}) vs "
+                f"{game.names[1]} ({rules.side_names[1]})")
+
+    async def _set_clock(self, s: Session, game_id: int, clock: TurnClock) -> None:
+        await s.execute("UPDATE games SET deadline = ?, reminder_due = ?, paused_remaining = ? "
+                        "WHERE id = ?",
+                        (clock.deadline, clock.reminder_due, clock.paused_remaining, game_id))
+
+    async def _notify_side(self, s: Session, game: Game, side: int, kind: str, now: float,
+                           text: str) -> None:
+        transport = game.transports[side]
+        await outbox.notify(s, now, transport=transport, kind=kind, text=phrase(text, transport),
+                            player_id=game.players[side], place=game.place, game_id=game.id)
+
+    # --- reading games --------------------------------------------------------------
+    async def _game(self, s: Session, game_id: int) -> Game | None:
+        row = await s.one(Game.GAME_SQL + " WHERE g.id = ?", (game_id,))
+        return Game.from_row(row) if row else None
+
+    async def game(self, game_id: int) -> Game | None:
+        async with self.db.snapshot() as s:
+            return await self._game(s, game_id)
+
+    async def games(self, player: Player | None = None, place: str | None = None,
+                    active: bool = True) -> list[Game]:
+        """Games of ``player`` and/or in ``place``, active ones or finished ones."""
+        clauses, params = ["g.status = 'active'" if active else "g.status != 'active'"], []
+        if player is not None:
+            clauses.append("(g.player0 = ? OR g.player1 = ?)")
+            params += [player.id, player.id]
+        if place is not None:
+            clauses.append("g.place = ?")
+            params.append(place)
+        async with self.db.snapshot() as s:
+            rows = await s.all(Game.GAME_SQL + " WHERE " + " AND ".join(clauses)
+                               + " ORDER BY g.id", params)
+        return [Game.from_row(r) for r in rows]
+
+    async def played_moves(self, game_id: int) -> list[PlayedMove]:
+        async with self.db.snapshot() as s:
+            rows = await s.all("SELECT * FROM moves WHERE game_id = ? ORDER BY ply", (game_id,))
+        return [PlayedMove.from_row(r) for r in rows]
+
+    async def position(self, game: Game, ply: int | None = None) -> Position:
+        """The position now, or after the first ``ply`` steps (0: the start)."""
+        rules = get_variant(game.variant)
+        if ply is None or ply >= game.ply:
+            line = self._lines.get(game.id)
+            if line is not None and line.revision == game.revision:
+                return line.position
+            return rules.parse_position(game.fen)
+        if ply <= 0:
+            return rules.parse_position(game.start_fen)
+        async with self.db.snapshot() as s:
+            row = await s.one("SELECT fen FROM moves WHERE game_id = ? AND ply = ?",
+                              (game.id, ply - 1))
+        return rules.parse_position(row["fen"] if row else game.fen)
+
+    async def legal_moves(self, game: Game, node: str | None = None) -> list[str]:
+        """The canonical texts of the legal moves now (only those from ``node``)."""
+        rules = get_variant(game.variant)
+        if game.is_over:
+            return []
+        position = await self.position(game)
+        return await _rules_work(rules, _legal_texts, rules, position, node)
+
+    async def _line(self, s: Session, game: Game, rules: Variant) -> _Line:
+        """The game's positions, from the cache when it is current. The entry is taken out
+        of the cache: the caller puts the new one back once its transaction has committed."""
+        line = self._lines.pop(game.id, None)
+        if line is not None and line.revision == game.revision:
+            return line
+        rows = await s.all("SELECT fen FROM moves WHERE game_id = ? AND partial = 0 "
+                           "ORDER BY ply", (game.id,))
+        start = rules.parse_position(game.start_fen)
+        boundaries = [] if start.in_progress else [start]
+        boundaries += [rules.parse_position(r["fen"]) for r in rows]
+        return _Line(game.revision, rules.parse_position(game.fen), boundaries)
+
+    def _keep(self, game_id: int, line: _Line) -> None:
+        self._lines[game_id] = line
+        self._lines.move_to_end(game_id)
+        while len(self._lines) > CACHED_GAMES:
+            self._lines.popitem(last=False)
+
+    # --- validation -----------------------------------------------------------------
+    async def _open(self, s: Session, game_id: int, sender: Player, expected_ply: int | None = None,
+                    turn: bool = False) -> Game | Refusal:
+        """The game, if ``sender`` may act in it now; the refusal otherwise. A game whose
+        deadline has passed is lost on time here and then refused as over."""
+        await s.lock_game(game_id)  # another process's change to it waits for this one
+        game = await self._game(s, game_id)
+        if game is None:
+            return Refusal(Reason.NO_SUCH_GAME, f"There is no game #{game_id}.")
+        if not game.is_over and self._time_is_up(game, self.now()):
+            game = await self._lose_on_time(s, game)
+        if game.is_over:
+            return Refusal(Reason.GAME_OVER, f"Game #{game.id} is over: "
+                                             f"{self.describe_result(game)}.")
+        side = game.side_of(sender.id)
+        if side is None:
+            return Refusal(Reason.NOT_A_PLAYER, f"You are not playing in game #{game.id} "
+                                                f"({game.names[0]} vs {game.names[1]}).")
+        if expected_ply is not None and expected_ply != game.ply:
+            return Refusal(Reason.POSITION_CHANGED,
+                           f"The position in game #{game.id} has changed since you looked "
+                           f"at it. Look at the board again and send your move if it still "
+                           f"fits.")
+        if turn and game.to_move != side:
+            rules = get_variant(game.variant)
+            return Refusal(Reason.NOT_YOUR_TURN,
+                           f"It is not your turn in game #{game.id}: "
+                           f"{game.names[game.to_move]} ({rules.side_names[game.to_move]}) "
+                           f"is to move.")
+        return game
+
+    @staticmethod
+    def _time_is_up(game: Game, now: float) -> bool:
+        return game.clock.deadline is not None and game.clock.deadline <= now
+
+    # --- moves ----------------------------------------------------------------------
+    async def move(self, sender: Player, game_id: int, text: str,
+                   expected_ply: int | None = None) -> Result:
+        """Play ``text`` in the game (``end`` closes a turn of several steps).
+        ``expected_ply`` is the game's ``ply`` when the sender looked at it: if another
+        move came first, the move is refused as 'the position has changed'."""
+        if text.strip().lower() == END:
+            return await self.end_turn(sender, game_id, expected_ply)
+        async with self.db.transaction() as s:
+            game = await self._open(s, game_id, sender, expected_ply, turn=True)
+            if isinstance(game, Refusal):
+                return game
+            rules = get_variant(game.variant)
+            line = await self._line(s, game, rules)
+            try:
+                canonical, after = await _rules_work(rules, _play, rules, line.position, text)
+            except EngineError as err:
+                self._keep(game.id, line)
+                return self._move_refusal(err, text)
+            done, line = await self._advance(s, game, rules, line, canonical, after)
+            done, line = await self._answer_forecast(s, rules, line, done)
+        self._keep(game_id, line)
+        self._game_changed(game_id)
+        return await self.back_by_moving(sender, done)
+
+    @staticmethod
+    def _move_refusal(err: EngineError, text: str) -> Refusal:
+        quoted = getattr(err, "text", "") or text.strip()
+        reason = getattr(err, "reason", str(err))
+        if isinstance(err, AmbiguousMoveError):
+            return Refusal(Reason.AMBIGUOUS_MOVE,
+                           f"{quoted} is ambiguous: it could be {or_list(err.candidates)}. "
+                           f"Send the one you mean.", err.candidates)
+        if isinstance(err, MoveSyntaxError):
+            return Refusal(Reason.BAD_MOVE, f"I cannot read {quoted!r} as a move: {reason}.")
+        return Refusal(Reason.ILLEGAL_MOVE, f"{quoted} is not a legal move here: {reason}.")
+
+    async def end_turn(self, sender: Player, game_id: int,
+                       expected_ply: int | None = None) -> Result:
+        """Close a turn of several steps before its allowance is used."""
+        async with self.db.transaction() as s:
+            game = await self._open(s, game_id, sender, expected_ply)
+            if isinstance(game, Refusal):
+                return game
+            rules = get_variant(game.variant)
+            line = await self._line(s, game, rules)
+            if game.to_move != game.side_of(sender.id) or not line.position.in_progress:
+                self._keep(game.id, line)
+                return self._nothing_to_end(game, sender, rules)
+            try:
+                after = rules.end_turn(line.position)
+            except EngineError as err:
+                self._keep(game.id, line)
+                return self._move_refusal(err, END)
+            done, line = await self._advance(s, game, rules, line, END, after)
+            done, line = await self._answer_forecast(s, rules, line, done)
+        self._keep(game_id, line)
+        self._game_changed(game_id)
+        return done
+
+    @staticmethod
+    def _nothing_to_end(game: Game, sender: Player, rules: Variant) -> Refusal:
+        mover = game.to_move
+        if mover == game.side_of(sender.id):
+            why = "your turn has not started: send a move"
+        else:
+            why = (f"your turn is over, and {game.names[mover]} ({rules.side_names[mover]}) "
+                   f"is to move")
+        return Refusal(Reason.NO_TURN_IN_PROGRESS,
+                       f"There is no turn in progress to end in game #{game.id}: {why}.")
+
+    async def _advance(self, s: Session, game: Game, rules: Variant, line: _Line, text: str,
+                       after: Position, conditional: bool = False) -> tuple[Done, _Line]:
+        """Store one step: the move row, the game row, the clock, the end of the game and
+        the notifications (``conditional``: the step answers a recorded line)."""
+        now = self.now()
+        mover = line.position.side
+        turn_done = not after.in_progress
+        turn_start = line.boundaries[-1] if line.boundaries else None
+        outcome = await _rules_work(rules, rules.outcome, after, list(line.boundaries),
+                                    game.mode)
+        fen = rules.format_position(after)
+        await s.execute(
+            "INSERT INTO moves (game_id, ply, turn, side, text, fen, partial, played_at) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (game.id, game.ply, game.turns, mover, text, fen, int(after.in_progress), now))
+        clock, draw_offer, takeback_offer = game.clock, game.draw_offer, game.takeback_offer
+        if turn_done:
+            clock = start_turn(game.days, now, paused=game.on_vacation(after.side, now))
+            clock = await self._next_clock(s, game, mover, now, clock)
+            # by moving, the mover declines what the opponent offered
+            draw_offer = None if draw_offer == 1 - mover else draw_offer
+            takeback_offer = None if takeback_offer == 1 - mover else takeback_offer
+        turns = game.turns + turn_done
+        changed = await s.execute(
+            "UPDATE games SET fen = ?, to_move = ?, ply = ply + 1, turns = ?, "
+            "revision = revision + 1, deadline = ?, reminder_due = ?, paused_remaining = ?, "
+            "draw_offer = ?, takeback_offer = ?, updated_at = ? "
+            "WHERE id = ? AND ply = ? AND revision = ?",
+            (fen, after.side, turns, clock.deadline, clock.reminder_due, clock.paused_remaining,
+             draw_offer, takeback_offer, now, game.id, game.ply, game.revision))
+        if changed != 1:  # cannot happen while the transaction holds the write lock
+            raise StorageError(f"game #{game.id} changed inside a transaction")
+        game = replace(game, fen=fen, to_move=after.side, ply=game.ply + 1, turns=turns,
+                       revision=game.revision + 1, clock=clock, draw_offer=draw_offer,
+                       takeback_offer=takeback_offer, updated_at=now)
+        if turn_done:
+            line.boundaries.append(after)
+        line = _Line(game.revision, after, line.boundaries)
+        turn = None
+        if turn_done:
+            turn = whole_turn(rules, turn_start, await self._turn_texts(s, game.id, game.turns - 1))
+        label = turn_label(rules.parse_position(game.start_fen), game.turns - turn_done)
+        if turn is not None:
+            message = f"{label} {turn} played in game #{game.id}."
+        else:
+            message = f"{text} played in game #{game.id}."
+        left = None if turn_done else rules.steps_left(after)
+        if outcome.is_over:
+            game = await self._finish(s, game, rules, outcome.winner, outcome.reason,
+                                      draw=outcome.status == "draw", now=now,
+                                      actor=game.players[mover],
+                                      news=f"{game.names[mover]} played {label} {turn or text}. ")
+            message += f" Game over: {self.describe_result(game)}."
+        elif not turn_done:
+            allowed = ("send the next step" if left is None
+                       else f"{plural(left, 'more move')} allowed")
+            message += f" Your turn goes on: {allowed}, or {command('end')} to finish it."
+        else:
+            nxt = after.side
+            message += f" {game.names[nxt]} ({rules.side_names[nxt]}) is to move."
+            if await self._answer_ready(s, game, rules, after):
+                return Done(message, game=game, move=text), line  # they are told with it
+            await self._notify_side(
+                s, game, nxt, "your-move", now,
+                f"{game.names[mover]} played {label} {turn}"
+                f"{' (a conditional move)' if conditional else ''} in game #{game.id} "
+                f"({rules.display_name}). Your move. {self._clock_text(game)}")
+        return Done(message, game=game, move=text, turn=turn, number=label, steps_left=left,
+                    goes_on=not turn_done and not outcome.is_over), line
+
+    @staticmethod
+    async def _turn_texts(s: Session, game_id: int, turn: int) -> list[str]:
+        """The stored steps of turn number ``turn`` (completed turns before it)."""
+        rows = await s.all("SELECT text FROM moves WHERE game_id = ? AND turn = ? ORDER BY ply",
+                           (game_id, turn))
+        return [r["text"] for r in rows]
+
+    def _clock_text(self, game: Game) -> str:
+        clock = game.clock
+        if clock.paused:
+            return "Your clock is paused while you are on vacation."
+        if clock.deadline is None:
+            return "There is no clock."
+        return (f"You have {format_duration(clock.deadline - self.now())} "
+                f"(until {moment(clock.deadline)}).")
+
+    # --- the end of a game ----------------------------------------------------------
+    def describe_result(self, game: Game) -> str:
+        """``alice (White) wins: Black has no Commander left (1-0)``, ``drawn ...``."""
+        if game.status == "aborted":
+            return f"aborted ({game.reason})"
+        if game.status == "active":
+            return "in progress"
+        if game.winner is None:
+            return f"drawn, {game.reason} ({game.result})"
+        rules = get_variant(game.variant)
+        return (f"{game.names[game.winner]} ({rules.side_names[game.winner]}) wins: "
+                f"{game.reason} ({game.result})")
+
+    async def _finish(self, s: Session, game: Game, rules: Variant, winner: int | None,
+                      reason: str, now: float, draw: bool = False, aborted: bool = False,
+                      actor: int | None = None, news: str = "") -> Game:
+        """End the game: result, ratings, notifications to the place and to the players
+        (except ``actor``, the player whose command ended it, who has the answer);
+        ``news`` (the turn that ended it) comes first."""
+        status = "aborted" if aborted else "over"
+        result = "*" if aborted else _score(None if draw else winner)
+        winner = None if draw or aborted else winner
+        await s.execute(
+            "UPDATE games SET status = ?, result = ?, winner = ?, reason = ?, ended_at = ?, "
+            "updated_at = ?, deadline = NULL, reminder_due = NULL, paused_remaining = NULL, "
+            "draw_offer = NULL, takeback_offer = NULL WHERE id = ?",
+            (status, result, winner, reason, now, now, game.id))
+        game = replace(game, status=status, result=result, winner=winner, reason=reason,
+                       ended_at=now, updated_at=now, clock=TurnClock(), draw_offer=None,
+                       takeback_offer=None)
+        rating_note = ""
+        if game.rated and not aborted:
+            rating_note = await self._rate(s, game, rules, now)
+        text = (f"{news}Game #{game.id} ({rules.display_name}, {self._players_line(game, rules)}) "
+                f"is over: {self.describe_result(game)}.{rating_note}")
+        for side in (0, 1):
+            if game.players[side] != actor:
+                await self._notify_side(s, game, side, "game-over", now, text)
+        await outbox.notify(s, now, transport=place_transport(game.place), kind="game-over",
+                            place=game.place, game_id=game.id,
+                            text=phrase(text, place_transport(game.place)))
+        return game
+
+    async def _lose_on_time(self, s: Session, game: Game) -> Game:
+        rules = get_variant(game.variant)
+        loser = game.to_move
+        assert game.clock.deadline is not None
+        return await self._finish(s, game, rules, 1 - loser,
+                                  f"{game.names[loser]} ran out of time", game.clock.deadline)
+
+    async def resign(self, sender: Player, game_id: int) -> Result:
+        """Give up the game."""
+        async with self.db.transaction() as s:
+            game = await self._open(s, game_id, sender)
+            if isinstance(game, Refusal):
+                return game
+            rules = get_variant(game.variant)
+            side = game.side_of(sender.id)
+            assert side is not None
+            game = await self._finish(s, game, rules, 1 - side, f"{sender.display_name} resigned",
+                                      self.now(), actor=sender.id)
+        return Done(f"You resigned game #{game_id}: {self.describe_result(game)}.", game=game)
+
+    async def abort(self, sender: Player, game_id: int) -> Result:
+        """Call the game off, unrated, while at most one side has moved."""
+        async with self.db.transaction() as s:
+            game = await self._open(s, game_id, sender)
+            if isinstance(game, Refusal):
+                return game
+            rows = await s.all("SELECT DISTINCT side FROM moves WHERE game_id = ?", (game.id,))
+            if len(rows) == 2:
+                return Refusal(Reason.TOO_LATE_TO_ABORT,
+                               f"Both sides have moved in game #{game.id}, so it can no longer "
+                               f"be aborted; you may resign.")
+            game = await self._finish(s, game, get_variant(game.variant), None,
+                                      f"aborted by {sender.display_name}", self.now(),
+                                      aborted=True, actor=sender.id)
+        return Done(f"Game #{game_id} aborted.", game=game)
+
+    # --- draws ----------------------------------------------------------------------
+    async def offer_draw(self, sender: Player, game_id: int) -> Result:
+        """Offer a draw; if the opponent has offered one already, the game is drawn."""
+        async with self.db.transaction() as s:
+            game = await self._open(s, game_id, sender)
+            if isinstance(game, Refusal):
+                return game
+            rules = get_variant(game.variant)
+            if not rules.draw_by_agreement:
+                return Refusal(Reason.DRAW_NOT_ALLOWED,
+                               f"{rules.display_name} has no draws by agreement.")
+            side = game.side_of(sender.id)
+            assert side is not None
+            if game.draw_offer == 1 - side:
+                return await self._agree_draw(s, game, rules, sender)
+            if game.draw_offer == side:
+                return Refusal(Reason.ALREADY_OFFERED,
+                               f"You have already offered a draw in game #{game.id}.")
+            now = self.now()
+            await s.execute("UPDATE games SET draw_offer = ?, updated_at = ? WHERE id = ?",
+                            (side, now, game.id))
+            await self._notify_side(s, game, 1 - side, "draw-offer", now,
+                                    f"{sender.display_name} offers a draw in game #{game.id}. "
+                                    f"Answer with {command('draw')} to accept or "
+                                    f"{command('draw', 'decline')}.")
+        return Done(f"Draw offered in game #{game_id}.", game=replace(game, draw_offer=side))
+
+    async def accept_draw(self, sender: Player, game_id: int) -> Result:
+        """Accept the opponent's draw offer."""
+        async with self.db.transaction() as s:
+            game = await self._offered(s, game_id, sender, "draw_offer")
+            if isinstance(game, Refusal):
+                return game
+            return await self._agree_draw(s, game, get_variant(game.variant), sender)
+
+    async def _agree_draw(self, s: Session, game: Game, rules: Variant, sender: Player) -> Done:
+        game = await self._finish(s, game, rules, None, "by agreement", self.now(), draw=True,
+                                  actor=sender.id)
+        return Done(f"Game #{game.id} is drawn by agreement.", game=game)
+
+    async def decline_draw(self, sender: Player, game_id: int) -> Result:
+        """Turn down the opponent's draw offer."""
+        async with self.db.transaction() as s:
+            game = await self._offered(s, game_id, sender, "draw_offer")
+            if isinstance(game, Refusal):
+                return game
+            now = self.now()
+            await s.execute("UPDATE games SET draw_offer = NULL, updated_at = ? WHERE id = ?",
+                            (now, game.id))
+            await self._notify_side(s, game, 1 - game.side_of(sender.id), "draw-offer", now,
+                                    f"{sender.display_name} declined your draw offer in game "
+                                    f"#{game.id}.")
+        return Done(f"Draw offer declined in game #{game_id}.", game=replace(game, draw_offer=None))
+
+    async def _offered(self, s: Session, game_id: int, sender: Player,
+                       column: str) -> Game | Refusal:
+        """The game, if the opponent of ``sender`` has an offer standing in ``column``."""
+        game = await self._open(s, game_id, sender)
+        if isinstance(game, Refusal):
+            return game
+        side = game.side_of(sender.id)
+        offer = game.draw_offer if column == "draw_offer" else game.takeback_offer
+        if offer != 1 - side:  # type: ignore[operator]
+            what = "draw offer" if column == "draw_offer" else "takeback request"
+            return Refusal(Reason.NO_OFFER, f"There is no {what} from your opponent to answer "
+                                            f"in game #{game.id}.")
+        return game
+
+    # --- takebacks ------------------------------------------------------------------
+    async def request_takeback(self, sender: Player, game_id: int) -> Result:
+        """Ask the opponent to let you take your last turn back."""
+        async with self.db.transaction() as s:
+            game = await self._open(s, game_id, sender)
+            if isinstance(game, Refusal):
+                return game
+            side = game.side_of(sender.id)
+            assert side is not None
+            if game.takeback_offer == side:
+                return Refusal(Reason.ALREADY_OFFERED,
+                               f"You have already asked for a takeback in game #{game.id}.")
+            if game.takeback_offer == 1 - side:
+                return Refusal(Reason.ALREADY_OFFERED,
+                               f"{game.names[1 - side]} has asked for a takeback in game "
+                               f"#{game.id}; answer it with {command('takeback')} or "
+                               f"{command('takeback', 'decline')} first.")
+            if await self._last_turn(s, game.id, side) is None:
+                return Refusal(Reason.NOTHING_TO_TAKE_BACK,
+                               f"You have no completed turn to take back in game #{game.id}.")
+            now = self.now()
+            await s.execute("UPDATE games SET takeback_offer = ?, updated_at = ? WHERE id = ?",
+                            (side, now, game.id))
+            await self._notify_side(s, game, 1 - side, "takeback-request", now,
+                                    f"{sender.display_name} asks to take back their last turn "
+                                    f"in game #{game.id}. Answer with {command('takeback')} to "
+                                    f"accept or {command('takeback', 'decline')}.")
+        return Done(f"Takeback requested in game #{game_id}.",
+                    game=replace(game, takeback_offer=side))
+
+    @staticmethod
+    async def _last_turn(s: Session, game_id: int, side: int) -> int | None:
+        row = await s.one("SELECT MAX(turn) AS turn FROM moves WHERE game_id = ? AND side = ? "
+                          "AND partial = 0", (game_id, side))
+        return None if row is None or row["turn"] is None else int(row["turn"])
+
+    async def accept_takeback(self, sender: Player, game_id: int) -> Result:
+        """Let the opponent take their last turn back (with everything played after it)."""
+        async with self.db.transaction() as s:
+            game = await self._offered(s, game_id, sender, "takeback_offer")
+            if isinstance(game, Refusal):
+                return game
+            rules = get_variant(game.variant)
+            requester = 1 - game.side_of(sender.id)  # type: ignore[operator]
+            turn = await self._last_turn(s, game.id, requester)
+            assert turn is not None
+            await s.execute("DELETE FROM moves WHERE game_id = ? AND turn >= ?", (game.id, turn))
+            row = await s.one("SELECT COUNT(*) AS n, MAX(ply) AS last FROM moves "
+                              "WHERE game_id = ?", (game.id,))
+            assert row is not None
+            last = await s.one("SELECT fen FROM moves WHERE game_id = ? AND ply = ?",
+                               (game.id, row["last"]))
+            fen = last["fen"] if last else game.start_fen
+            position = rules.parse_position(fen)
+            now = self.now()
+            clock = start_turn(game.days, now, paused=game.on_vacation(position.side, now))
+            clock = await self._clock_again(s, game, position.side, now, clock)
+            await s.execute(
+                "UPDATE games SET fen = ?, to_move = ?, ply = ?, turns = ?, "
+                "revision = revision + 1, deadline = ?, reminder_due = ?, paused_remaining = ?, "
+                "draw_offer = NULL, takeback_offer = NULL, updated_at = ? WHERE id = ?",
+                (fen, position.side, row["n"], turn, clock.deadline, clock.reminder_due,
+                 clock.paused_remaining, now, game.id))
+            self._lines.pop(game.id, None)
+            await self._drop_forecasts(s, game.id)
+            game = await self._game(s, game.id)
+            assert game is not None
+            await self._notify_side(s, game, requester, "takeback", now,
+                                    f"{sender.display_name} accepted your takeback in game "
+                                    f"#{game.id}. {game.names[position.side]} is to move.")
+        return Done(f"Takeback accepted in game #{game_id}: "
+                    f"{game.names[position.side]} is to move.", game=game)
+
+    async def decline_takeback(self, sender: Player, game_id: int) -> Result:
+        """Turn down the opponent's takeback request."""
+        async with self.db.transaction() as s:
+            game = await self._offered(s, game_id, sender, "takeback_offer")
+            if isinstance(game, Refusal):
+                return game
+            now = self.now()
+            await s.execute("UPDATE games SET takeback_offer = NULL, updated_at = ? "
+                            "WHERE id = ?", (now, game.id))
+            await self._notify_side(s, game, 1 - game.side_of(sender.id), "takeback", now,
+                                    f"{sender.display_name} declined your takeback request in "
+                                    f"game #{game.id}.")
+        return Done(f"Takeback declined in game #{game_id}.",
+                    game=replace(game, takeback_offer=None))
+
+    # --- the scheduler's work -------------------------------------------------------
+    async def process_due(self) -> dict[str, int]:
+        """Apply everything that has fallen due: vacations that end, losses on time,
+        reminders and expired challenges, in that order; how many of each."""
+        return {"vacations": await self.process_vacations(),
+                "timeouts": await self.process_timeouts(),
+                "reminders": await self.process_reminders(),
+                "challenges": await self.process_challenges(),
+                "digests": await self.process_digests(),
+                "pruned": await outbox.prune(self.db, self.now())}
+
+    async def process_timeouts(self) -> int:
+        now = self.now()
+        async with self.db.transaction() as s:
+            rows = await s.all(Game.GAME_SQL + " WHERE g.status = 'active' AND g.deadline <= ? "
+                               "ORDER BY g.deadline" + s.claim("g"), (now,))
+            for row in rows:
+                await self._lose_on_time(s, Game.from_row(row))
+        return len(rows)
+
+    async def process_reminders(self) -> int:
+        now = self.now()
+        async with self.db.transaction() as s:
+            rows = await s.all(Game.GAME_SQL + " WHERE g.status = 'active' "
+                               "AND g.reminder_due <= ? AND g.deadline > ?" + s.claim("g"),
+                               (now, now))
+            for row in rows:
+                game = Game.from_row(row)
+                rules = get_variant(game.variant)
+                other = game.names[1 - game.to_move]
+                await self._notify_side(
+                    s, game, game.to_move, "reminder", now,
+                    f"Reminder: game #{game.id} ({rules.display_name}) against {other} waits "
+                    f"for your move. {self._clock_text(game)}")
+                await s.execute("UPDATE games SET reminder_due = NULL WHERE id = ?", (game.id,))
+        return len(rows)
+
+    async def next_due(self) -> float | None:
+        """When the scheduler next has something to do (None: nothing is waiting)."""
+        async with self.db.snapshot() as s:
+            row = await s.one(
+                "SELECT MIN(t) AS t FROM ("
+                " SELECT MIN(deadline) AS t FROM games WHERE status = 'active'"
+                " UNION ALL SELECT MIN(reminder_due) FROM games WHERE status = 'active'"
+                " UNION ALL SELECT MIN(vacation_until) FROM players"
+                " UNION ALL SELECT MIN(expires_at) FROM challenges WHERE status = 'open')")
+        return None if row is None or row["t"] is None else float(row["t"])
+
+
+    # --- the outbox -----------------------------------------------------------------
+    async def pending_notifications(self, transport: str, limit: int = 100,
+                                    ) -> list[Notification]:
+        return await outbox.pending(self.db, transport, limit)
+
+    async def deliver(self, transport: str,
+                      send: Callable[[Notification], Awaitable[None]]) -> int:
+        """Hand every due notification of ``transport`` to ``send``: each lane (one
+        destination's news of one game) in order, lanes independently (one pass)."""
+        return await outbox.deliver(self.db, transport, send, self.now)
+
+    async def queue_notification(self, transport: str, kind: str, text: str,
+                                 player_id: int | None = None, place: str | None = None,
+                                 game_id: int | None = None,
+                                 payload: dict[str, Any] | None = None,
+                                 lane: str | None = None) -> int:
+        """Queue a notification on its own (an answer a transport owes, written before
+        the transport acknowledges the request that caused it); its id."""
+        async with self.db.transaction() as s:
+            return await outbox.notify(s, self.now(), transport=transport, kind=kind,
+                                       text=text, player_id=player_id, place=place,
+                                       game_id=game_id, payload=payload, lane=lane)
+
+    async def settle_answer(self, note_id: int, text: str, lane: str,
+                            payload: dict[str, Any] | None = None, place: str | None = None,
+                            game_id: int | None = None) -> bool:
+        """Put a command's real answer in its held placeholder, where it goes, and make it
+        due (see `bot.service.answers`); whether it was still there to settle."""
+        return await outbox.settle(self.db, note_id, text, payload, place=place,
+                                   game_id=game_id, lane=lane)
+
+    async def answered(self, note_id: int) -> None:
+        """A command's placeholder answer is not needed: the transport answered itself."""
+        await outbox.mark_delivered(self.db, [note_id], self.now())
+
+    def courier(self, transport: str,
+                send: Callable[[Notification], Awaitable[None]]) -> outbox.Courier:
+        """A long-lived deliverer of ``transport``'s outbox (see `outbox.Courier`)."""
+        return outbox.Courier(self.db, transport, send, self.now)

@@ -1,0 +1,227 @@
+"""Clock choices beyond "N days per move": Fischer increments and a cap on a player's
+total time in the game.
+
+A time control is written as words a challenge takes (and stored as that text):
+
+- ``3d`` — 3 days for every move (the classic correspondence clock, `bot.service.clock`);
+- ``3d+1d`` — Fischer: a bank of 3 days to start with; each move adds 1 day to what was
+  left of it; ``max10d`` caps the bank at 10 days (without it, at no limit);
+- ``total30d`` — at most 30 days of thinking time in the whole game for each player (with
+  either of the above): a turn never lasts longer than what is left of it.
+
+Each player has a bank (Fischer) and the time they have spent (for the total), kept in
+the game row (``bank0``, ``bank1``, ``spent0``, ``spent1``). A turn's deadline is now plus
+what the player may use: the bank (Fischer) or the days per move, no more than the total
+left. When a turn ends, the time it took is what was available minus what is left
+(``deadline - now``; a vacation pauses it, so vacations never cost time). The reminder falls
+due at 80% of what was available. `TimeControls` is part of `bot.service.GameService`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ..storage import Session
+from .clock import DAY, REMINDER_AT, Clock, TurnClock, describe_days, format_duration
+from .model import Game
+
+_DAYS = r"(\d+(?:\.\d+)?)d"
+_FISCHER = re.compile(rf"^{_DAYS}\+{_DAYS}$")
+_CAP = re.compile(rf"^max{_DAYS}$")
+_TOTAL = re.compile(rf"^total{_DAYS}$")
+MAX_DAYS = 365.0
+
+
+@dataclass(frozen=True)
+class TimeControl:
+    """The clock of a game: days per move, or a Fischer bank; and a total per player."""
+
+    days: float  # classic: per move; Fischer: the bank at the start
+    increment: float | None = None  # Fischer: days added after each move (None: classic)
+    bank_max: float | None = None  # Fischer: the most the bank holds
+    total: float | None = None  # the most time a player may use in the whole game
+
+    @property
+    def fischer(self) -> bool:
+        return self.increment is not None
+
+    def text(self) -> str:
+        """The words that choose it: ``3d+1d max10d total30d``."""
+        words = [f"{self.days:g}d" + (f"+{self.increment:g}d" if self.fischer else "")]
+        if self.bank_max is not None:
+            words.append(f"max{self.bank_max:g}d")
+        if self.total is not None:
+            words.append(f"total{self.total:g}d")
+        return " ".join(words)
+
+    def describe(self) -> str:
+        """``3 days + 1 day per move, at most 10 days in the bank, 30 days in all``."""
+        if self.fischer:
+            assert self.increment is not None
+            parts = [f"{_days(self.days)} + {_days(self.increment)} per move"]
+            if self.bank_max is not None:
+                parts.append(f"at most {_days(self.bank_max)} in the bank")
+        else:
+            parts = [f"{_days(self.days)} per move"]
+        if self.total is not None:
+            parts.append(f"at most {_days(self.total)} in all")
+        return ", ".join(parts)
+
+
+def _days(n: float) -> str:
+    return f"{n:g} day{'s' if n != 1 else ''}"
+
+
+def describe_clock(days: int | None, time_control: str | None) -> str:
+    """A game's or challenge's clock in words: its choice, else its days per move."""
+    tc = read(time_control)
+    return tc.describe() if tc else describe_days(days)
+
+
+def is_clock_word(word: str) -> bool:
+    """Whether a challenge's word belongs to a time control of this module."""
+    low = word.lower()
+    return bool(_FISCHER.match(low) or _CAP.match(low) or _TOTAL.match(low))
+
+
+def parse_time_control(words: list[str], days: int | None) -> TimeControl | None:
+    """The time control of a challenge's clock words (with its days per move, if any);
+    None for the classic clock alone. ValueError with a friendly message otherwise."""
+    fischer = cap = total = None
+    for word in words:
+        low = word.lower()
+        if m := _FISCHER.match(low):
+            fischer = (float(m[1]), float(m[2]))
+        elif m := _CAP.match(low):
+            cap = float(m[1])
+        elif m := _TOTAL.match(low):
+            total = float(m[1])
+    if fischer is None and cap is None and total is None:
+        return None
+    if fischer is not None and days is not None:
+        raise ValueError(f"choose either {days}d per move or a Fischer clock such as 3d+1d, "
+                         f"not both")
+    if cap is not None and fischer is None:
+        raise ValueError("a bank maximum such as max10d needs a Fischer clock, as in "
+                         "`3d+1d max10d`")
+    if fischer is None and days is None:
+        raise ValueError("a total such as total30d needs a clock to cap, as in `3d total30d`")
+    base, increment = fischer if fischer else (float(days or 0), None)  # type: ignore[misc]
+    for value in (base, increment, cap, total):
+        if value is not None and not 0 < value <= MAX_DAYS:
+            raise ValueError(f"clock times are more than 0 and at most {MAX_DAYS:g} days")
+    if cap is not None and cap < base:
+        raise ValueError(f"the bank cannot start above its maximum ({base:g}d > {cap:g}d)")
+    return TimeControl(base, increment, cap, total)
+
+
+def read(text: str | None) -> TimeControl | None:
+    """A stored time control (its `TimeControl.text`)."""
+    if not text:
+        return None
+    words = text.split()
+    days = None if _FISCHER.match(words[0]) else int(float(words[0][:-1]))
+    return parse_time_control(words, days) or TimeControl(float(days or 0))
+
+
+def available(tc: TimeControl, bank: float, spent: float) -> float:
+    """Seconds a player may use on the turn that starts."""
+    per_turn = bank if tc.fischer else tc.days * DAY
+    if tc.total is not None:
+        per_turn = min(per_turn, max(0.0, tc.total * DAY - spent))
+    return per_turn
+
+
+def turn_clock(seconds: float, now: float, paused: bool) -> TurnClock:
+    if paused:
+        return TurnClock(paused_remaining=seconds)
+    return TurnClock(deadline=now + seconds, reminder_due=now + REMINDER_AT * seconds)
+
+
+def after_turn(tc: TimeControl, bank: float, spent: float, clock: TurnClock,
+               now: float) -> tuple[float, float]:
+    """The player's bank and time spent once their turn ends at ``now``."""
+    left = clock.paused_remaining if clock.paused else (clock.deadline or now) - now
+    used = max(0.0, available(tc, bank, spent) - max(0.0, left))
+    if tc.fischer:
+        assert tc.increment is not None
+        bank = bank - used + tc.increment * DAY
+        if tc.bank_max is not None:
+            bank = min(bank, tc.bank_max * DAY)
+    return bank, spent + used
+
+
+class TimeControls:
+    """The clock-choice hooks of the game service (which provides the clock)."""
+
+    now: Clock
+
+    async def _opening_clock(self, s: Session, game: Game, challenge_id: int | None,
+                             side: int, now: float, clock: TurnClock) -> TurnClock:
+        """The first turn's clock of a game from a challenge that chose a time control
+        (the control and the banks are stored in the game)."""
+        if challenge_id is None:
+            return clock
+        row = await s.one("SELECT time_control FROM challenges WHERE id = ?", (challenge_id,))
+        tc = read(row["time_control"]) if row else None
+        if tc is None:
+            return clock
+        bank = tc.days * DAY
+        # days per move stays set (rounded) so that vacations pause and resume the clock
+        await s.execute("UPDATE games SET time_control = ?, days = ?, bank0 = ?, bank1 = ?, "
+                        "spent0 = 0, spent1 = 0 WHERE id = ?",
+                        (tc.text(), max(1, round(tc.days)), bank, bank, game.id))
+        return turn_clock(available(tc, bank, 0.0), now, game.on_vacation(side, now))
+
+    async def _next_clock(self, s: Session, game: Game, mover: int, now: float,
+                          clock: TurnClock) -> TurnClock:
+        """After ``mover``'s turn: their bank and time spent, and the next turn's clock
+        (``clock`` as computed for days per move, kept for games without a choice)."""
+        tc, banks, spent = await _choice(s, game.id)
+        if tc is None:
+            return clock
+        banks[mover], spent[mover] = after_turn(tc, banks[mover], spent[mover], game.clock, now)
+        await s.execute("UPDATE games SET bank0 = ?, bank1 = ?, spent0 = ?, spent1 = ? "
+                        "WHERE id = ?", (*banks, *spent, game.id))
+        nxt = 1 - mover
+        return turn_clock(available(tc, banks[nxt], spent[nxt]), now,
+                          game.on_vacation(nxt, now))
+
+    async def _clock_again(self, s: Session, game: Game, side: int, now: float,
+                           clock: TurnClock) -> TurnClock:
+        """The clock of ``side``'s turn after a takeback: what their bank and total allow
+        now (a takeback gives no time back)."""
+        tc, banks, spent = await _choice(s, game.id)
+        if tc is None:
+            return clock
+        return turn_clock(available(tc, banks[side], spent[side]), now,
+                          game.on_vacation(side, now))
+
+    async def clock_state(self, game: Game) -> str:
+        """Each side's bank and total left, for notices and boards ('' for days per move
+        without a total)."""
+        async with self.db.snapshot() as s:  # type: ignore[attr-defined]
+            tc, banks, spent = await _choice(s, game.id)
+        if tc is None:
+            return ""
+        parts = []
+        for side in (0, 1):
+            bits = []
+            if tc.fischer:
+                bits.append(f"{format_duration(banks[side])} in the bank")
+            if tc.total is not None:
+                left = max(0.0, tc.total * DAY - spent[side])
+                bits.append(f"{format_duration(left)} left in all")
+            parts.append(f"{game.names[side]}: {', '.join(bits)}")
+        return f"Clock ({tc.describe()}): " + "; ".join(parts) + "."
+
+
+async def _choice(s: Session, game_id: int) -> tuple[TimeControl | None, list[float], list[float]]:
+    """A game's clock choice, its banks and the time each side has spent."""
+    row = await s.one("SELECT time_control, bank0, bank1, spent0, spent1 FROM games "
+                      "WHERE id = ?", (game_id,))
+    if row is None:
+        return None, [0.0, 0.0], [0.0, 0.0]
+    return (read(row["time_control"]), [row["bank0"] or 0.0, row["bank1"] or 0.0],
+            [row["spent0"] or 0.0, row["spent1"] or 0.0])

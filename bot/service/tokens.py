@@ -1,0 +1,79 @@
+"""Game and challenge tokens: one secret per player of each game (and of each challenge),
+which a transport without accounts of its own (e-mail) hands to that player and asks back
+with every command that changes the game or the challenge.
+
+`GameTokens` is part of `bot.service.GameService`; it uses the service's database and clock.
+A token is made the first time it is asked for and never changes, so every mail a player
+received for a game carries the same one.
+"""
+
+from __future__ import annotations
+
+import hmac
+import secrets
+
+from ..storage import Database
+from .clock import Clock
+from .results import Reason, Refusal
+
+TOKEN_BYTES = 10  # 20 hex digits: unguessable, and survives addresses folded to lower case
+# the table and its id column of each kind of token (fixed names, never user input)
+TOKEN_TABLES = {"game": ("game_tokens", "game_id"), "challenge": ("challenge_tokens",
+                                                                  "challenge_id")}
+OWNERS = {"game": "games", "challenge": "challenges"}
+
+
+class GameTokens:
+    """The token commands of the game service (which provides the database and clock)."""
+
+    db: Database
+    now: Clock
+
+    async def game_token(self, game_id: int, player_id: int) -> str | Refusal:
+        """The secret of ``player_id`` in game ``game_id``, made on first use."""
+        return await self._token("game", game_id, player_id)
+
+    async def token_holder(self, game_id: int, token: str) -> int | None:
+        """The player of game ``game_id`` whose secret is ``token``, if any."""
+        return await self._holder("game", game_id, token)
+
+    async def challenge_token(self, challenge_id: int, player_id: int) -> str | Refusal:
+        """The secret of ``player_id`` for challenge ``challenge_id``, made on first use."""
+        return await self._token("challenge", challenge_id, player_id)
+
+    async def challenge_token_holder(self, challenge_id: int, token: str) -> int | None:
+        """The player whose secret for challenge ``challenge_id`` is ``token``, if any."""
+        return await self._holder("challenge", challenge_id, token)
+
+    async def _token(self, kind: str, owner_id: int, player_id: int) -> str | Refusal:
+        """The token, or the refusal of a game (challenge) or player that does not exist."""
+        table, column = TOKEN_TABLES[kind]
+        select = f"SELECT token FROM {table} WHERE {column} = ? AND player_id = ?"
+        async with self.db.snapshot() as s:
+            row = await s.one(select, (owner_id, player_id))
+            exists = await s.one(f"SELECT (SELECT COUNT(*) FROM {OWNERS[kind]} WHERE id = ?) "
+                                 f"AS owner, (SELECT COUNT(*) FROM players WHERE id = ?) AS "
+                                 f"player", (owner_id, player_id))
+        if row is not None:
+            return str(row["token"])
+        if not exists or not exists["owner"] or not exists["player"]:
+            return Refusal(Reason.BAD_INPUT, f"There is no {kind} #{owner_id} with a player "
+                                             f"#{player_id}.")
+        async with self.db.transaction() as s:
+            # another command may have made it meanwhile: that one is kept
+            await s.execute(f"INSERT INTO {table} ({column}, player_id, token, created_at) "
+                            f"VALUES (?, ?, ?, ?) ON CONFLICT ({column}, player_id) DO NOTHING",
+                            (owner_id, player_id, secrets.token_hex(TOKEN_BYTES), self.now()))
+            row = await s.one(select, (owner_id, player_id))
+        assert row is not None
+        return str(row["token"])
+
+    async def _holder(self, kind: str, owner_id: int, token: str) -> int | None:
+        table, column = TOKEN_TABLES[kind]
+        async with self.db.snapshot() as s:
+            rows = await s.all(f"SELECT player_id, token FROM {table} WHERE {column} = ?",
+                               (owner_id,))
+        for row in rows:
+            if hmac.compare_digest(str(row["token"]), token.lower()):
+                return int(row["player_id"])
+        return None

@@ -1,0 +1,18 @@
+"""Storage: the `Database`/`Session` interface the game service talks to and its drivers —
+SQLite (`sqlite`, the default: a file path) and PostgreSQL (`postgres`: a
+``postgresql://`` address) — with the migrations both run (`migrations`)."""
+
+from .sqlite import (
+    DamagedDatabase,
+    Database,
+    Session,
+    SqliteDatabase,
+    StorageError,
+    integrity_check,
+    open_database,
+    storage_error,
+    wal_damage,
+)
+
+__all__ = ["DamagedDatabase", "Database", "Session", "SqliteDatabase", "StorageError",
+           "integrity_check", "open_database", "storage_error", "wal_damage"]

@@ -1,0 +1,471 @@
+"""Storage behind a small interface: a database hands out write transactions and read
+snapshots, each a `Session` that runs SQL with ``?`` placeholders and returns rows that can
+be read by column name.
+
+`SqliteDatabase` is the driver used now: one database file through aiosqlite, WAL mode, one
+writer connection (transactions are serialised by an asyncio lock and begin IMMEDIATE, so
+another process writing the same file waits for its turn; those that queue up are committed
+together) and one reader connection that sees only committed data. Another driver
+(PostgreSQL, `bot.storage.postgres`, chosen by a ``postgresql://`` URL) implements the same
+methods; the SQL of the service sticks to what both understand.
+
+The schema is versioned: `MIGRATIONS` lists the steps in order, the ``schema_migrations``
+table records which were applied, and `open_database` applies the missing ones in one
+transaction at start-up, so an older database is upgraded in place and a crash during the
+upgrade leaves it as it was.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import sqlite3
+import struct
+import time
+from collections.abc import AsyncIterator, Mapping, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+import aiosqlite
+
+from .migrations import MIGRATIONS, Migration
+
+Row = Mapping[str, Any]
+Params = Sequence[Any]
+BUSY_TIMEOUT_MS = 30_000
+DAMAGED_ENV = "COMMANDPOST_DB_DAMAGED"
+
+
+class StorageError(RuntimeError):
+    """The database cannot be used (newer schema, damaged file, full disk, ...); the
+    message says why in words a host understands."""
+
+
+class DamagedDatabase(StorageError):
+    """The start-up check found the database file damaged."""
+
+
+# what SQLite's result codes mean to a host, by the start of the code's name
+FAULTS = (
+    ("SQLITE_FULL", "the disk is full"),
+    ("SQLITE_BUSY", "the database is locked by another program"),
+    ("SQLITE_LOCKED", "the database is locked by another program"),
+    ("SQLITE_READONLY", "the database file is read-only"),
+    ("SQLITE_PERM", "the database file may not be written"),
+    ("SQLITE_CORRUPT", "the database file is damaged"),
+    ("SQLITE_NOTADB", "the file is not a database (or it is damaged)"),
+    ("SQLITE_IOERR", "the disk reported an input/output error"),
+    ("SQLITE_CANTOPEN", "the database file cannot be opened"),
+)
+
+
+def storage_error(err: sqlite3.Error, doing: str = "") -> StorageError:
+    """``err`` as a `StorageError` whose message a host understands."""
+    name = getattr(err, "sqlite_errorname", "") or ""
+    meaning = next((m for prefix, m in FAULTS if name.startswith(prefix)), None)
+    if meaning is None:  # an older SQLite without error names: read the text
+        text = str(err).lower()
+        meaning = next((m for key, m in (("disk is full", FAULTS[0][1]),
+                                          ("locked", FAULTS[1][1]),
+                                          ("readonly", FAULTS[3][1]),
+                                          ("malformed", FAULTS[5][1]),
+                                          ("not a database", FAULTS[6][1]))
+                        if key in text), "the database failed")
+    where = f" while {doing}" if doing else ""
+    return StorageError(f"{meaning}{where} ({err})")
+
+
+def _translating(method: Any) -> Any:
+    """A coroutine method whose SQLite errors become `StorageError`."""
+    async def run(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return await method(*args, **kwargs)
+        except sqlite3.Error as err:
+            raise storage_error(err) from err
+    run.__name__, run.__doc__ = method.__name__, method.__doc__
+    return run
+
+
+class Session(Protocol):
+    """SQL inside one transaction or one read snapshot."""
+
+    async def execute(self, sql: str, params: Params = ()) -> int:
+        """Run a statement; the number of rows it changed."""
+
+    async def insert(self, sql: str, params: Params = ()) -> int:
+        """Run an INSERT; the new row's id."""
+
+    async def one(self, sql: str, params: Params = ()) -> Row | None:
+        """The first row of a query, or None."""
+
+    async def all(self, sql: str, params: Params = ()) -> list[Row]:
+        """Every row of a query."""
+
+    async def lock_game(self, game_id: int) -> None:
+        """Hold the game's row for the rest of the transaction (other processes changing
+        it wait); call it before reading a game that the transaction may change."""
+
+    def claim(self, table: str) -> str:
+        """The suffix of a query taking due work from ``table`` (its alias): the rows it
+        returns are this transaction's, and rows another process holds are skipped."""
+
+
+class Database(Protocol):
+    """Where the service keeps its state."""
+
+    # whether several service processes may use it at once (PostgreSQL): work that one of
+    # them takes for a while (a notification being sent) is then leased in the database
+    shared: bool
+
+    def transaction(self) -> Any:
+        """``async with db.transaction() as s``: all or nothing, committed on exit."""
+
+    def snapshot(self) -> Any:
+        """``async with db.snapshot() as s``: consistent reads of committed data."""
+
+    async def close(self) -> None: ...
+
+
+@dataclass
+class _SqliteSession:
+    connection: aiosqlite.Connection
+
+    @_translating
+    async def execute(self, sql: str, params: Params = ()) -> int:
+        cursor = await self.connection.execute(sql, params)
+        return cursor.rowcount
+
+    @_translating
+    async def insert(self, sql: str, params: Params = ()) -> int:
+        cursor = await self.connection.execute(sql, params)
+        return int(cursor.lastrowid or 0)
+
+    @_translating
+    async def one(self, sql: str, params: Params = ()) -> Row | None:
+        # execute_fetchall is one round trip to the connection's thread; execute + fetchone
+        # would be two
+        rows = await self.connection.execute_fetchall(sql, params)
+        return rows[0] if rows else None  # type: ignore[index]
+
+    @_translating
+    async def all(self, sql: str, params: Params = ()) -> list[Row]:
+        return list(await self.connection.execute_fetchall(sql, params))
+
+    async def lock_game(self, game_id: int) -> None:
+        """Nothing to do: a write transaction holds the file's one writer lock."""
+
+    def claim(self, table: str) -> str:
+        return ""  # the writer is serialised: every row of a transaction is its own
+
+
+class SqliteDatabase:
+    """The SQLite driver: one file, WAL, a serialised writer and a reader."""
+
+    shared = False  # one service process per file (each transport delivers its own rows)
+
+    def __init__(self, path: Path, writer: aiosqlite.Connection,
+                 reader: aiosqlite.Connection) -> None:
+        self.path = path
+        self._writer = writer
+        self._reader = reader
+        self._write_lock = asyncio.Lock()
+        self._read_lock = asyncio.Lock()
+        self._batch: asyncio.Future[None] | None = None  # the transaction being filled
+        self._members = 0  # transactions in it so far
+        self._committers: set[asyncio.Task[None]] = set()
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[Session]:
+        # Group commit: transactions that queue up while one runs join its batch, each
+        # inside a savepoint, and the batch is committed once when their turns are over. A
+        # member returns only after the commit, so nothing is acknowledged before it is
+        # stored, while one disk flush serves many moves.
+        async with self._write_lock:
+            batch = self._batch
+            if batch is None:
+                await self._begin()
+                batch = self._batch = asyncio.get_running_loop().create_future()
+                committer = asyncio.create_task(self._commit(batch))
+                self._committers.add(committer)
+                committer.add_done_callback(self._committers.discard)
+            else:
+                await self._writer.execute("SAVEPOINT member")
+            first = not self._members
+            self._members += 1
+            try:
+                yield _SqliteSession(self._writer)
+            except BaseException:
+                await self._undo(batch, first)
+                raise
+        # savepoints are not released one by one: COMMIT releases them all
+        await asyncio.shield(batch)
+
+    async def _begin(self) -> None:
+        try:
+            await self._writer.execute("BEGIN IMMEDIATE")
+        except sqlite3.Error as err:
+            raise storage_error(err, "starting a transaction") from err
+
+    @_translating
+    async def _undo(self, batch: asyncio.Future[None], first: bool) -> None:
+        """Roll back one failed member of a batch, keeping the others' work."""
+        if first:  # nobody else has joined yet: the whole transaction is its own
+            self._batch = None
+            self._members = 0
+            if self._writer.in_transaction:
+                await self._writer.execute("ROLLBACK")
+            return
+        if self._writer.in_transaction:
+            await self._writer.execute("ROLLBACK TO member")  # the innermost: this member's
+            return
+        # SQLite gave up the whole transaction (a disk error): the batch is lost
+        self._batch = None
+        self._members = 0
+        batch.set_exception(StorageError("the transaction was rolled back by the database"))
+
+    async def _commit(self, batch: asyncio.Future[None]) -> None:
+        """Commit a batch once every member that queued before it has run."""
+        async with self._write_lock:
+            if self._batch is not batch:  # rolled back meanwhile
+                return
+            self._batch = None
+            self._members = 0
+            try:
+                await self._writer.execute("COMMIT")
+            except BaseException as err:
+                try:
+                    if self._writer.in_transaction:
+                        await self._writer.execute("ROLLBACK")
+                except sqlite3.Error:
+                    pass  # the commit's own error is the one to report
+                if isinstance(err, sqlite3.Error):
+                    err = storage_error(err, "committing")
+                batch.set_exception(err)
+                return
+            batch.set_result(None)
+
+    @asynccontextmanager
+    async def snapshot(self) -> AsyncIterator[Session]:
+        async with self._read_lock:
+            try:
+                await self._reader.execute("BEGIN")
+            except sqlite3.Error as err:
+                raise storage_error(err, "reading") from err
+            try:
+                yield _SqliteSession(self._reader)
+            finally:
+                if self._reader.in_transaction:
+                    try:
+                        await self._reader.execute("COMMIT")
+                    except sqlite3.Error as err:
+                        raise storage_error(err, "reading") from err
+
+    @property
+    def total_changes(self) -> int:
+        """Rows changed through this database since it was opened (tests use it to show
+        that a refused command wrote nothing)."""
+        return self._writer.total_changes
+
+    async def schema_version(self) -> int:
+        async with self.snapshot() as s:
+            row = await s.one("SELECT MAX(version) AS v FROM schema_migrations")
+        return int(row["v"] or 0) if row else 0
+
+    async def close(self) -> None:
+        await self._reader.close()
+        await self._writer.close()
+
+
+async def _connect(path: Path, sync: str,
+                   busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> aiosqlite.Connection:
+    connection = await aiosqlite.connect(path, isolation_level=None)
+    try:
+        connection.row_factory = sqlite3.Row
+        await connection.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
+        await connection.execute("PRAGMA journal_mode = WAL")
+        await connection.execute(f"PRAGMA synchronous = {sync.upper()}")
+        await connection.execute("PRAGMA foreign_keys = ON")
+    except BaseException:
+        # an open connection keeps its thread, and the process, alive
+        await connection.close()
+        raise
+    return connection
+
+
+async def open_database(path: Path | str, sync: str = "full",
+                        migrations: Sequence[Migration] = MIGRATIONS,
+                        now: Any = time.time, check: bool = True,
+                        busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> Any:
+    """Open (or create) the database file, check it (``PRAGMA quick_check``, unless
+    ``check`` is False) and bring its schema up to date. Every failure is a
+    `StorageError` naming the file, and leaves no connection open. A ``postgresql://``
+    URL opens that server instead (`bot.storage.postgres`)."""
+    if isinstance(path, str) and path.startswith(("postgresql://", "postgres://")):
+        from .postgres import open_postgres  # asyncpg only when it is used
+
+        return await open_postgres(path, migrations, now)
+    if re.match(r"postgres(ql)?:/[^/]", str(path)):
+        # a URL that went through Path() lost a slash: a new empty file there would hide
+        # every row of the server behind a quiet "nothing found"
+        raise StorageError(f"cannot open the database {str(path)!r}: it looks like a "
+                           f"PostgreSQL URL that lost a slash; give it as postgresql://...")
+    path = Path(path)
+    try:
+        if path.parent != Path(""):
+            path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise StorageError(f"cannot open the database {str(path)!r}: cannot make its folder "
+                           f"({err.strerror})") from err
+    if check:
+        lost = await asyncio.to_thread(wal_damage, path)
+        if lost:  # or a frame that another process was writing as it was read: look again
+            await asyncio.sleep(0.2)
+            lost = await asyncio.to_thread(wal_damage, path)
+        if lost:
+            raise DamagedDatabase(f"{lost}; opening the database would drop them for good. "
+                                  f"Keep a copy of {path.name} and {path.name}-wal, then set "
+                                  f"{DAMAGED_ENV}=start to start without them.")
+    writer = reader = None
+    try:
+        writer = await _connect(path, sync, busy_timeout_ms)
+        if check:
+            await _quick_check(writer, path)
+        await _migrate(writer, migrations, now)
+        reader = await _connect(path, sync, busy_timeout_ms)
+    except sqlite3.Error as err:
+        if writer is not None:
+            await writer.close()
+        raise StorageError(f"cannot open the database {str(path)!r}: "
+                           f"{storage_error(err)}") from err
+    except BaseException:
+        if writer is not None:
+            await writer.close()
+        raise
+    return SqliteDatabase(path, writer, reader)
+
+
+def wal_damage(path: Path) -> str | None:
+    """What a damaged write-ahead log of ``path`` would lose (None: nothing).
+
+    SQLite replays the log up to its first frame whose checksum fails and silently drops
+    the rest, committed transactions included. A frame that fails its checksum while its
+    salts say it belongs to the current log, followed (or itself marked) by the end of a
+    committed transaction, means that committed work would be lost: said here, before
+    SQLite is allowed to open the file."""
+    wal = path.with_name(path.name + "-wal")
+    try:
+        data = wal.read_bytes()
+    except OSError:
+        return None
+    if len(data) < 32:
+        return None
+    magic, _, page_size, _, salt1, salt2 = struct.unpack(">6I", data[:24])
+    if magic not in (0x377F0682, 0x377F0683):
+        return None
+    order = ">" if magic & 1 else "<"
+    check = _wal_checksum(data[:24], (0, 0), order)
+    if check != struct.unpack(">2I", data[24:32]):
+        return None  # no valid log at all: SQLite ignores it, nothing was committed in it
+    size, offset, frame = 24 + page_size, 32, 0
+    while offset + size <= len(data):
+        head = data[offset:offset + 24]
+        number, commit, s1, s2 = struct.unpack(">4I", head[:16])
+        if (s1, s2) != (salt1, salt2):
+            return None  # a frame of an older log: the current one ends here
+        check = _wal_checksum(head[:8] + data[offset + 24:offset + size], check, order)
+        if check != struct.unpack(">2I", head[16:24]):
+            commits = _commits_from(data, offset, size, (salt1, salt2))
+            if commits:
+                return (f"the write-ahead log {wal.name} is damaged at frame {frame + 1}: "
+                        f"{commits} committed transaction(s) after the damage cannot be "
+                        f"read back")
+            return None  # a torn write of a transaction that never committed
+        offset += size
+        frame += 1
+    return None
+
+
+def _commits_from(data: bytes, offset: int, size: int, salts: tuple[int, int]) -> int:
+    """Frames of the current log from ``offset`` on that end a committed transaction."""
+    commits = 0
+    while offset + size <= len(data):
+        _, commit, s1, s2 = struct.unpack(">4I", data[offset:offset + 16])
+        if (s1, s2) == salts and commit:
+            commits += 1
+        offset += size
+    return commits
+
+
+def _wal_checksum(chunk: bytes, start: tuple[int, int], order: str) -> tuple[int, int]:
+    """SQLite's WAL checksum of ``chunk``, continuing from ``start``."""
+    s0, s1 = start
+    words = struct.unpack(f"{order}{len(chunk) // 4}I", chunk)
+    for k in range(0, len(words), 2):
+        s0 = (s0 + words[k] + s1) & 0xFFFFFFFF
+        s1 = (s1 + words[k + 1] + s0) & 0xFFFFFFFF
+    return s0, s1
+
+
+async def _quick_check(connection: aiosqlite.Connection, path: Path) -> None:
+    """Refuse a database that SQLite's quick check finds damaged."""
+    try:
+        rows = await connection.execute_fetchall("PRAGMA quick_check(5)")
+    except sqlite3.DatabaseError as err:  # too damaged even to be checked
+        rows = [(str(err),)]
+    problems = [str(r[0]) for r in rows]
+    if problems != ["ok"]:
+        said = " ".join("; ".join(problems).replace("*** in database main ***", "").split())
+        raise DamagedDatabase(f"the database file {str(path)!r} is damaged: {said}. Run "
+                              f"`commandpost db check` for a full report, restore a backup, "
+                              f"or set {DAMAGED_ENV}=start to start on it anyway.")
+
+
+async def integrity_check(db: SqliteDatabase) -> list[str]:
+    """SQLite's full ``integrity_check`` (every page, index and constraint): the problems
+    found, none for a sound file."""
+    async with db.snapshot() as s:
+        rows = await s.all("PRAGMA integrity_check(100)")
+    problems = [str(r[0]) for r in rows]
+    return [] if problems == ["ok"] else problems
+
+
+def check_order(migrations: Sequence[Migration]) -> None:
+    """Migrations must be numbered in increasing order, each number once."""
+    versions = [m.version for m in migrations]
+    if versions != sorted(set(versions)):
+        raise StorageError("migrations must have increasing, distinct version numbers")
+
+
+def refuse_newer(current: int, migrations: Sequence[Migration]) -> None:
+    """A database upgraded by a newer commandpost is not touched by this one."""
+    latest = migrations[-1].version if migrations else 0
+    if current > latest:
+        raise StorageError(f"the database has schema version {current}, newer than this "
+                           f"commandpost knows ({latest}); upgrade commandpost")
+
+
+async def _migrate(connection: aiosqlite.Connection, migrations: Sequence[Migration],
+                   now: Any) -> None:
+    check_order(migrations)
+    await connection.execute("BEGIN IMMEDIATE")
+    try:
+        await connection.execute(
+            "CREATE TABLE IF NOT EXISTS schema_migrations ("
+            " version INTEGER PRIMARY KEY, description TEXT NOT NULL, applied_at REAL NOT NULL)")
+        rows = await connection.execute_fetchall("SELECT MAX(version) FROM schema_migrations")
+        current = int(list(rows)[0][0] or 0)
+        refuse_newer(current, migrations)
+        for migration in migrations:
+            if migration.version <= current:
+                continue
+            for statement in migration.statements:
+                await connection.execute(statement)
+            await connection.execute(
+                "INSERT INTO schema_migrations (version, description, applied_at) "
+                "VALUES (?, ?, ?)", (migration.version, migration.description, now()))
+    except BaseException:
+        await connection.execute("ROLLBACK")
+        raise
+    await connection.execute("COMMIT")
