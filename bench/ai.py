@@ -306,7 +306,7 @@ def run_variant(variant: Variant, args: argparse.Namespace) -> None:
                      lambda g: greedy_player(variant, random.Random(g)), args,
                      "points >= 90%"))
     if "ladder" in parts:
-        for level in range(2, 6):
+        for level in map(int, args.ladder.split(",")):
             report(match(variant, f"L{level} vs L{level - 1}", computer(level),
                          computer(level - 1), args, "points >= 65%"))
     for limit, seconds in sorted(timing.seconds.items()):
@@ -340,6 +340,8 @@ def main() -> None:
                         help="the computer's clock in matches: wall time, or this process's "
                              "processor time (the same strength on a loaded machine)")
     parser.add_argument("--parts", default="speed,random,greedy,ladder")
+    parser.add_argument("--ladder", default="2,3,4,5",
+                        help="the ladder's matches, by the higher level")
     parser.add_argument("--variants", default=",".join(v.name for v in all_variants()))
     args = parser.parse_args()
     times = ", ".join(f"L{n} {level_seconds(args, n):g} s" for n in LEVELS)

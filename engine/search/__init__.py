@@ -14,13 +14,14 @@ Levels
 ======
 Each level is a time per move and a maximum depth (plies; in mini-/micro-Chieftain a ply
 is one move of a turn), plus random noise on the root moves' scores that makes the weak
-levels uneven like a beginner:
+levels uneven like a beginner (level 1 may prefer a move up to six Men worse, level 2
+two: each level must win clearly against the one below, as a stronger player does):
 
 ====== ========= ======= ======= ====================================================
 level  time (s)  depth   noise   plays like
 ====== ========= ======= ======= ====================================================
-1      0.5       1       150     a beginner: takes what is offered, often misjudges
-2      1         2       60      a casual player: sees the reply to its move
+1      0.5       1       300     a beginner: takes what is offered, often misjudges
+2      1         2       100     a casual player: sees the reply to its move
 3      2         3       20      a club player: short combinations
 4      4         4       0       a strong player: tactics four plies deep
 5      8         64      0       the strongest the time allows (iterative deepening)
@@ -57,8 +58,8 @@ class Level:
 
 
 LEVELS: dict[int, Level] = {
-    1: Level(1, 0.5, 1, 150, "a beginner: takes what is offered, often misjudges"),
-    2: Level(2, 1.0, 2, 60, "a casual player: sees the reply to its move"),
+    1: Level(1, 0.5, 1, 300, "a beginner: takes what is offered, often misjudges"),
+    2: Level(2, 1.0, 2, 100, "a casual player: sees the reply to its move"),
     3: Level(3, 2.0, 3, 20, "a club player: short combinations"),
     4: Level(4, 4.0, 4, 0, "a strong player: tactics four plies deep"),
     5: Level(5, 8.0, 64, 0, "the strongest the time allows"),
