@@ -13,6 +13,7 @@ from engine import EngineError, get_variant
 from ..service.results import Refusal
 from . import live, logs, permissions
 from .commands_play import DAYS, PlayCommands
+from .owing import owing
 from .places import server_key, target_of
 
 THEME_CHOICES = [app_commands.Choice(name="classic", value="classic"),
@@ -124,16 +125,19 @@ class AdminCommands(commands.GroupCog, group_name="server"):
             await self.bot.answer(interaction, f"There is no game #{game} on this server.")
             return
         by = interaction.user.display_name
-        result = await self.service.adjudicate(
-            game, None if ruling in ("draw", "abort") else int(ruling), by,
-            abort=ruling == "abort")
-        if isinstance(result, Refusal) or result.game is None:
-            await self.bot.answer(interaction, result)
-            return
-        # the ruling's reply is the announcement of the end (not said again in the thread)
-        sent = await self.bot.reply(interaction,
-                                    content=await live.ending_text(self.bot, result.game))
-        await live.ending_announced(self.bot, result.game, sent, interaction.channel_id or 0)
+        sender = await self.bot.player_of(interaction.user)
+        async with owing(self.bot, sender, interaction.channel, "ruling", game):
+            result = await self.service.adjudicate(
+                game, None if ruling in ("draw", "abort") else int(ruling), by,
+                abort=ruling == "abort")
+            if isinstance(result, Refusal) or result.game is None:
+                await self.bot.answer(interaction, result)
+                return
+            # the ruling's reply is the announcement of the end (not said again in the thread)
+            sent = await self.bot.reply(interaction,
+                                        content=await live.ending_text(self.bot, result.game))
+            await live.ending_announced(self.bot, result.game, sent,
+                                        interaction.channel_id or 0)
         await self.bot.flush()
 
 

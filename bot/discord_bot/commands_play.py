@@ -15,7 +15,7 @@ from discord.ext import commands
 from engine import EngineError, all_variants, get_variant
 from engine.search import LEVELS
 
-from ..service.answers import Owed, owe_answer
+from ..service.answers import Owed
 from ..service.clock import ALLOWED_DAYS
 from ..service.inference import ANSWER, END_TURN
 from ..service.model import Challenge, Game, Player
@@ -27,6 +27,7 @@ from . import hints, live, logs, permissions, pictures
 from .actions import acted
 from .client import result_text
 from .notifier import discord_times
+from .owing import CHALLENGE_POST, GAME_THREAD, deed_of, owing, owing_move
 from .pickers import show_piece
 from .places import (
     TRANSPORT,
@@ -36,7 +37,6 @@ from .places import (
     place_of,
     server_key,
     target_of,
-    thread_place,
 )
 from .views import challenge_view
 
@@ -47,9 +47,6 @@ log = logging.getLogger(__name__)
 SITE = re.compile(r'^\[Site "[^"\n]*"\]', re.MULTILINE)
 MAX_LISTED = 25
 MAX_CHOICES = 25
-# a move's confirmation when the process died before replying (see `bot.service.answers`)
-MOVE_PLAYED = ("Your move in game #{game} is played, but I could not answer it where you "
-               "played it (I was restarted). `/board game:{game}` shows the game now.")
 GAME_HELP = "The game's number (default: the one here, or your only one)"
 SIDES = [app_commands.Choice(name="first (White/Red)", value=0),
          app_commands.Choice(name="second (Black/Blue)", value=1),
@@ -259,18 +256,20 @@ class PlayCommands(commands.Cog, name="Playing"):
                 return
             target = await self.bot.player_of(opponent)
             logs.set_context(user_id=interaction.user.id)
-        result = await self.service.challenge(sender, place, target, variant, mode,
-                                              None if side in (None, -1) else side,
-                                              days or None, rated=rated,
-                                              time_control=time_control and time_control.text())
-        if isinstance(result, Refusal):
-            await self.bot.answer(interaction, result)
-            return
-        number = result.challenge.id  # type: ignore[union-attr]
-        who = opponent.mention + ", you are challenged" if opponent else "Anyone here may accept"
-        await interaction.response.send_message(
-            discord_times(f"{result.words(TRANSPORT)}\n{who}: press Accept, or "
-                          f"`/accept challenge:{number}`."), view=challenge_view(number))
+        async with owing(self.bot, sender, interaction.channel, "challenge",
+                         post=CHALLENGE_POST, post_in=place):
+            result = await self.service.challenge(
+                sender, place, target, variant, mode, None if side in (None, -1) else side,
+                days or None, rated=rated, time_control=time_control and time_control.text())
+            if isinstance(result, Refusal):
+                await self.bot.answer(interaction, result)
+                return
+            number = result.challenge.id  # type: ignore[union-attr]
+            who = (opponent.mention + ", you are challenged" if opponent
+                   else "Anyone here may accept")
+            await interaction.response.send_message(
+                discord_times(f"{result.words(TRANSPORT)}\n{who}: press Accept, or "
+                              f"`/accept challenge:{number}`."), view=challenge_view(number))
         await self.bot.flush()
 
     async def _challenge_computer(self, interaction: discord.Interaction, sender: Player,
@@ -278,17 +277,19 @@ class PlayCommands(commands.Cog, name="Playing"):
                                   mode: str | None, side: int | None, days: int | None,
                                   rated: bool) -> None:
         """The computer accepts at once: the game's thread opens with the board."""
-        result = await self.bot.computer.challenge(sender, place, level, variant, mode, side,
-                                                   days, rated=rated)
-        if isinstance(result, Refusal):
-            await self.bot.answer(interaction, result)
-            return
-        await interaction.response.defer(thinking=True)
-        assert result.game is not None
-        thread = await self._open_thread(interaction, result.game)
-        where = (f"Play in {thread.mention}." if thread is not None
-                 else f"Play here with `/move game:{result.game.id}`.")
-        await interaction.followup.send(f"{result.message}\n{where}")
+        async with owing(self.bot, sender, interaction.channel, "computer", post=GAME_THREAD,
+                         post_in=place):
+            result = await self.bot.computer.challenge(sender, place, level, variant, mode,
+                                                       side, days, rated=rated)
+            if isinstance(result, Refusal):
+                await self.bot.answer(interaction, result)
+                return
+            await interaction.response.defer(thinking=True)
+            assert result.game is not None
+            thread = await live.open_thread(self.bot, result.game)
+            where = (f"Play in {thread.mention}." if thread is not None
+                     else f"Play here with `/move game:{result.game.id}`.")
+            await interaction.followup.send(f"{result.message}\n{where}")
         await self.bot.flush()
 
     @app_commands.command(name="accept")
@@ -324,23 +325,20 @@ class PlayCommands(commands.Cog, name="Playing"):
         if challenge is not None and await self._refused_for_permissions(interaction,
                                                                          challenge.place):
             return False
-        result = await self.service.accept(sender, challenge_id)
-        if isinstance(result, Refusal):
-            await self.bot.answer(interaction, result)
-            return False
-        await interaction.response.defer(thinking=True)
-        game = result.game
-        assert game is not None
-        logs.set_context(game_id=game.id)
-        thread = await self._open_thread(interaction, game)
-        if thread is not None:
-            where = f"Play in {thread.mention}."
-        elif is_discord_place(game.place):
-            where = f"Play here with `/move game:{game.id}`."
-        else:  # an e-mail challenge: the game has no thread
-            where = (f"Your opponent plays by e-mail: their moves come to you by DM. Play "
-                     f"with `/move game:{game.id}`.")
-        await interaction.followup.send(f"{result.words(TRANSPORT)}\n{where}")
+        async with owing(self.bot, sender, interaction.channel, "accept",
+                         challenge_id=challenge_id, post=GAME_THREAD,
+                         post_in=challenge.place if challenge else None):
+            result = await self.service.accept(sender, challenge_id)
+            if isinstance(result, Refusal):
+                await self.bot.answer(interaction, result)
+                return False
+            await interaction.response.defer(thinking=True)
+            game = result.game
+            assert game is not None
+            logs.set_context(game_id=game.id)
+            thread = await live.open_thread(self.bot, game)
+            await interaction.followup.send(f"{result.words(TRANSPORT)}\n"
+                                            f"{_where_to_play(game, thread)}")
         await self.bot.flush()
         return True
 
@@ -357,29 +355,6 @@ class PlayCommands(commands.Cog, name="Playing"):
             await self.bot.answer(interaction, permissions.refusal(channel, missing))
         return bool(missing)
 
-    async def _open_thread(self, interaction: discord.Interaction,
-                           game: Game) -> discord.Thread | None:
-        """Start the game's thread in its channel, move the game there, show the board."""
-        channel_id = target_of(game.place)
-        channel = self.bot.get_channel(channel_id) if channel_id else None
-        if not isinstance(channel, discord.TextChannel):
-            log.warning("game #%s: no text channel for %s", game.id, game.place)
-            return None
-        variant = get_variant(game.variant)
-        name = f"#{game.id} {game.names[0]} vs {game.names[1]} ({variant.display_name})"
-        try:
-            thread = await channel.create_thread(name=name[:100],
-                                                 type=discord.ChannelType.public_thread,
-                                                 auto_archive_duration=10080)
-        except discord.HTTPException:
-            log.exception("cannot open a thread for game #%s", game.id)
-            return None
-        moved = await self.service.relocate(game.id, thread_place(channel.id, thread.id))
-        sent = await thread.send(**await self.bot.board_message(
-            moved or game, pictures.header(game) + ". Type your moves here, or use `/move`."))
-        await self.bot.board_sent(moved or game, sent, thread.id)
-        return thread
-
     @app_commands.command(name="decline")
     @app_commands.describe(challenge="The challenge to decline (default: the only one for you)")
     @app_commands.autocomplete(challenge=open_challenges)
@@ -389,8 +364,10 @@ class PlayCommands(commands.Cog, name="Playing"):
         sender, found = await self._challenge_meant(interaction, challenge)
         if found is None:
             return
-        await self.bot.answer(interaction, await self.service.decline(sender, found.id),
-                              public=True)
+        async with owing(self.bot, sender, interaction.channel, "decline",
+                         challenge_id=found.id):
+            await self.bot.answer(interaction, await self.service.decline(sender, found.id),
+                                  public=True)
         await self.bot.flush()
 
     # --- moves ----------------------------------------------------------------------
@@ -407,37 +384,18 @@ class PlayCommands(commands.Cog, name="Playing"):
         if isinstance(found, Refusal):
             await self.bot.answer(interaction, found)
             return
-        with owe_answer(self._owed(sender, found.id, interaction.channel)) as owed:
+        async with owing_move(self.bot, sender, interaction.channel, found) as owed:
             result = await self.service.move(sender, found.id, move)
-        if isinstance(result, Refusal):
-            await self._answered(owed)
-            await self.bot.answer(interaction, result)
-            return
-        assert result.game is not None
-        try:
-            await self.bot.send_move(interaction, result)
-        except discord.HTTPException as error:  # the move is stored: say so elsewhere
-            await self._confirm_elsewhere(interaction.user, interaction.channel, result, error,
-                                          owed)
-        else:
-            await self._answered(owed)
+            if isinstance(result, Refusal):
+                await self.bot.answer(interaction, result)
+                return
+            assert result.game is not None
+            try:
+                await self.bot.send_move(interaction, result)
+            except discord.HTTPException as error:  # the move is stored: say so elsewhere
+                await self._confirm_elsewhere(interaction.user, interaction.channel, result,
+                                              error, owed)
         await self._moved(result, sender)
-
-    @staticmethod
-    def _owed(sender: Player, game_id: int, channel: object) -> Owed:
-        """The confirmation a move owes its player, recorded with the move: by DM (or in
-        the channel) if the process dies before the reply (see `bot.service.answers`)."""
-        parent = getattr(channel, "parent_id", None)
-        place = channel_place(parent) if parent else place_of(channel)
-        return Owed("discord", "confirmation", MOVE_PLAYED.format(game=game_id),
-                    player_id=sender.id, place=place, game_id=game_id,
-                    lane=f"player:{sender.id}/{game_id}",
-                    payload={"dm": True, "or_channel": True})
-
-    async def _answered(self, owed: Owed) -> None:
-        """The reply went out: the confirmation recorded with the move is not needed."""
-        if owed.row_id is not None:
-            await self.service.answered(owed.row_id)
 
     async def _moved(self, result: Done, sender: Player) -> None:
         """After a move: offers it made moot say so; the notifications go out."""
@@ -476,29 +434,32 @@ class PlayCommands(commands.Cog, name="Playing"):
                 if isinstance(result, Refusal):
                     await message.reply(self.bot_text(result), mention_author=False)
             return
-        with owe_answer(self._owed(sender, game.id, message.channel)) as owed:
+        async with owing_move(self.bot, sender, message.channel, game) as owed:
             result = await self.service.move(sender, game.id, text)
-        if isinstance(result, Refusal):
-            await self._answered(owed)
-            if result.reason in (Reason.ILLEGAL_MOVE, Reason.AMBIGUOUS_MOVE):
-                await message.reply(self.bot_text(result), mention_author=False)
-            elif result.reason == Reason.BAD_MOVE:
-                hint = await hints.near_miss(self.service, game, text)
-                if hint:  # almost a move; anything else is conversation
-                    await message.reply(hint, mention_author=False)
-            return
-        assert result.game is not None
-        try:
-            async with message.channel.typing():
-                reply = await self.bot.move_message(result)
-            sent = await message.reply(**reply, mention_author=False)
-            await self.bot.board_sent(result.game, sent, message.channel.id)
-        except discord.HTTPException as error:  # the move is stored: say so elsewhere
-            await self._confirm_elsewhere(message.author, message.channel, result, error,
-                                          owed)
-        else:
-            await self._answered(owed)
+            if isinstance(result, Refusal):
+                await self._refused_typed(message, game, text, result)
+                return
+            assert result.game is not None
+            try:
+                async with message.channel.typing():
+                    reply = await self.bot.move_message(result)
+                sent = await message.reply(**reply, mention_author=False)
+                await self.bot.board_sent(result.game, sent, message.channel.id)
+            except discord.HTTPException as error:  # the move is stored: say so elsewhere
+                await self._confirm_elsewhere(message.author, message.channel, result, error,
+                                              owed)
         await self._moved(result, sender)
+
+    async def _refused_typed(self, message: discord.Message, game: Game, text: str,
+                             result: Refusal) -> None:
+        """A typed move refused: said when it is a move; almost a move gets a hint;
+        anything else is conversation."""
+        if result.reason in (Reason.ILLEGAL_MOVE, Reason.AMBIGUOUS_MOVE):
+            await message.reply(self.bot_text(result), mention_author=False)
+        elif result.reason == Reason.BAD_MOVE:
+            hint = await hints.near_miss(self.service, game, text)
+            if hint:
+                await message.reply(hint, mention_author=False)
 
     async def _confirm_elsewhere(self, user: discord.abc.User, channel: object, result: Done,
                                  error: discord.HTTPException, owed: Owed) -> None:
@@ -514,8 +475,9 @@ class PlayCommands(commands.Cog, name="Playing"):
                 f"admin to run `/server check`.")
         parent = getattr(channel, "parent_id", None)
         place = channel_place(parent) if parent else game.place
-        if owed.row_id is None or not await self.service.settle_answer(
-                owed.row_id, text, owed.lane, owed.payload, place, game.id):
+        owed.settled = owed.row_id is not None and await self.service.settle_answer(
+            owed.row_id, text, owed.lane, owed.payload, place, game.id)
+        if not owed.settled:
             sender = await self.bot.player_of(user)
             await self.service.queue_notification(
                 "discord", "confirmation", text, player_id=sender.id, game_id=game.id,
@@ -569,11 +531,13 @@ class PlayCommands(commands.Cog, name="Playing"):
         if isinstance(found, Refusal):
             await self.bot.answer(interaction, found)
             return
-        result = await getattr(self.service, action)(sender, found.id)
-        if isinstance(result, Refusal):
-            await self.bot.answer(interaction, result)
-            return
-        await acted(self.bot, interaction, sender, action, result)
+        async with owing(self.bot, sender, interaction.channel,
+                         deed_of(found, sender, action), found.id):
+            result = await getattr(self.service, action)(sender, found.id)
+            if isinstance(result, Refusal):
+                await self.bot.answer(interaction, result)
+                return
+            await acted(self.bot, interaction, sender, action, result)
 
     @app_commands.command(name="resign")
     @app_commands.describe(game=GAME_HELP)
@@ -722,6 +686,17 @@ def _only_challenge(found: list[Challenge]) -> Challenge | Refusal:
                        for c in found)
     return Refusal(Reason.WHICH_CHALLENGE, f"There are several challenges: {listed}. Say "
                                            f"which, as in `/accept challenge:{found[0].id}`.")
+
+
+def _where_to_play(game: Game, thread: discord.Thread | None) -> str:
+    """Where an accepted challenge's game is played, for the reply that starts it."""
+    if thread is not None:
+        return f"Play in {thread.mention}."
+    if is_discord_place(game.place):
+        return f"Play here with `/move game:{game.id}`."
+    # an e-mail challenge: the game has no thread
+    return (f"Your opponent plays by e-mail: their moves come to you by DM. Play with "
+            f"`/move game:{game.id}`.")
 
 
 def _variant_key(name: str) -> str:

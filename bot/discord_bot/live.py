@@ -6,7 +6,8 @@ buttons where it was made and in the opponent's DM; once it is answered, accepte
 or made moot by a move or the end of the game, each of its messages is edited to say what
 happened, without buttons. The ids of these messages are kept by the service, so a restart
 in the middle changes nothing. A game's end is announced once: when a command's reply
-announced it, the service's notice for the game's thread is not posted again.
+announced it, the service's notice for the game's thread is not posted again. A game
+starts in a thread of its own, opened with its first live board (`open_thread`).
 """
 
 from __future__ import annotations
@@ -16,9 +17,12 @@ from typing import TYPE_CHECKING
 
 import discord
 
+from engine import get_variant
+
 from ..service.model import Game
 from ..service.posts import Post
-from .places import TRANSPORT, target_of
+from . import pictures
+from .places import TRANSPORT, target_of, thread_place
 
 if TYPE_CHECKING:
     from .client import Bot
@@ -166,3 +170,27 @@ def offer_text(game: Game, kind: str, side: int, opponent: str) -> str:
 def by_transport(transport: str) -> str:
     """A transport's name in a sentence: ``by e-mail``."""
     return {"email": "e-mail"}.get(transport, transport)
+
+
+async def open_thread(bot: Bot, game: Game) -> discord.Thread | None:
+    """Start the game's thread in its channel, move the game there, show the board (None:
+    there is no text channel, or Discord refused the thread)."""
+    channel_id = target_of(game.place)
+    channel = bot.get_channel(channel_id) if channel_id else None
+    if not isinstance(channel, discord.TextChannel):
+        log.warning("game #%s: no text channel for %s", game.id, game.place)
+        return None
+    variant = get_variant(game.variant)
+    name = f"#{game.id} {game.names[0]} vs {game.names[1]} ({variant.display_name})"
+    try:
+        thread = await channel.create_thread(name=name[:100],
+                                             type=discord.ChannelType.public_thread,
+                                             auto_archive_duration=10080)
+    except discord.HTTPException:
+        log.exception("cannot open a thread for game #%s", game.id)
+        return None
+    moved = await bot.service.relocate(game.id, thread_place(channel.id, thread.id))
+    sent = await thread.send(**await bot.board_message(  # type: ignore[arg-type]
+        moved or game, pictures.header(game) + ". Type your moves here, or use `/move`."))
+    await bot.board_sent(moved or game, sent, thread.id)
+    return thread

@@ -33,6 +33,7 @@ from ..service.outbox import UNREACHABLE, DeliveryFailure
 from . import live, logs, pictures
 from .pickers import fit
 from .places import TRANSPORT, is_discord_place, target_of
+from .reply_posts import REPLY_POSTS, post_for_reply
 from .views import offer_view, with_watch_link
 
 if TYPE_CHECKING:
@@ -107,6 +108,9 @@ class Notifier:
 
     async def _to_place(self, n: Notification) -> None:
         if n.kind in SAID_BY_THE_REPLY or n.kind == "challenge":
+            return
+        if n.kind in REPLY_POSTS:  # what a command's reply posts, after the reply died
+            await post_for_reply(self.bot, n, self._post)
             return
         if n.kind == UNREACHABLE and not is_discord_place(n.place):
             return

@@ -14,14 +14,16 @@ an earlier position is refused as "the position has changed".
 from __future__ import annotations
 
 import re
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 import discord
 
 from ..service.model import Game, Player
-from ..service.results import Done, Refusal
+from ..service.results import Refusal, Result
 from ..service.turns import PieceSteps
 from . import live, logs, pictures
+from .owing import owing_move
 
 if TYPE_CHECKING:
     from .client import Bot
@@ -114,11 +116,8 @@ class StepPicker(discord.ui.DynamicItem[discord.ui.Select[Any]],
         logs.set_context(game_id=self.game_id)
         text = (interaction.data or {}).get("values", ["-"])[0]  # type: ignore[union-attr]
         sender = await bot.player_of(interaction.user)
-        result = await bot.service.move(sender, self.game_id, text, expected_ply=self.ply)
-        if isinstance(result, Refusal):
-            await bot.answer(interaction, result)
-            return
-        await _play(bot, interaction, result, sender)
+        await _play(bot, interaction, sender, self.game_id, "move",
+                    lambda: bot.service.move(sender, self.game_id, text, expected_ply=self.ply))
 
 
 class EndTurnButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
@@ -139,19 +138,26 @@ class EndTurnButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         bot: Bot = interaction.client  # type: ignore[assignment]
         logs.set_context(game_id=self.game_id)
         sender = await bot.player_of(interaction.user)
-        result = await bot.service.end_turn(sender, self.game_id, expected_ply=self.ply)
+        await _play(bot, interaction, sender, self.game_id, "end_turn",
+                    lambda: bot.service.end_turn(sender, self.game_id, expected_ply=self.ply))
+
+
+async def _play(bot: Bot, interaction: discord.Interaction, sender: Player,
+                game_id: int, deed: str, play: Callable[[], Awaitable[Result]]) -> None:
+    """Play a step from a menu or button (``play``) and answer as `/move` would: the move's
+    message (the live board in the game's thread), offers it made moot settled, the news
+    sent; the answer is owed with the step (`owing`)."""
+    game = await bot.service.game(game_id)
+    if game is None:
+        await bot.answer(interaction, f"There is no game #{game_id}.")
+        return
+    async with owing_move(bot, sender, interaction.channel, game, deed):
+        result = await play()
         if isinstance(result, Refusal):
             await bot.answer(interaction, result)
             return
-        await _play(bot, interaction, result, sender)
-
-
-async def _play(bot: Bot, interaction: discord.Interaction, result: Done,
-                sender: Player) -> None:
-    """Answer a step played from a menu or button as `/move` would: the move's message (the
-    live board in the game's thread), offers it made moot settled, the news sent."""
-    assert result.game is not None
-    await bot.send_move(interaction, result)
+        assert result.game is not None
+        await bot.send_move(interaction, result)
     await live.settle_offers(bot, result.game, sender.display_name)
     await bot.flush()
 

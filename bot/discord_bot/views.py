@@ -14,6 +14,7 @@ from ..service.model import Game
 from ..service.results import Refusal
 from . import logs, pictures
 from .failures import answering_failures
+from .owing import deed_of, owing
 from .pickers import show_pieces
 
 if TYPE_CHECKING:
@@ -78,13 +79,15 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
             "accept-draw": "accept_draw", "decline-draw": "decline_draw",
             "accept-takeback": "accept_takeback", "decline-takeback": "decline_takeback",
         }[self.action]
-        result = await getattr(service, action)(sender, game.id)
-        if isinstance(result, Refusal):
-            await bot.answer(interaction, result)
-            return
         from .actions import acted
-        await acted(bot, interaction, sender, action, result,
-                    pressed=self.action.startswith(("accept-", "decline-")))
+        async with owing(bot, sender, interaction.channel, deed_of(game, sender, action),
+                         game.id):
+            result = await getattr(service, action)(sender, game.id)
+            if isinstance(result, Refusal):
+                await bot.answer(interaction, result)
+                return
+            await acted(bot, interaction, sender, action, result,
+                        pressed=self.action.startswith(("accept-", "decline-")))
 
 
 def game_view(game: Game, perspective: int = 0) -> discord.ui.View:
@@ -147,8 +150,10 @@ class ChallengeButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
             if await cog.accept_challenge(interaction, sender, self.challenge_id):
                 await _close_buttons(interaction)
             return
-        result = await bot.service.decline(sender, self.challenge_id)
-        await bot.answer(interaction, result, public=True)
+        async with owing(bot, sender, interaction.channel, "decline",
+                         challenge_id=self.challenge_id):
+            result = await bot.service.decline(sender, self.challenge_id)
+            await bot.answer(interaction, result, public=True)
         if not isinstance(result, Refusal):
             await _close_buttons(interaction)
         await bot.flush()

@@ -22,6 +22,8 @@ notification; the mail is composed when it is sent, so it carries the key of tha
 A command that changes something writes a placeholder of its answer in the same
 transaction as the change (`bot.service.answers`), and the answer replaces it: a crash between the
 two still answers the sender, after a short hold, with their games and keys (`CARRIED_OUT`).
+The mail is remembered as answered in that same transaction, so the sender's server sending
+it again after such a crash (no 250 came) gets no second answer: the held one is the answer.
 """
 
 from __future__ import annotations
@@ -42,10 +44,12 @@ from ..service.answers import Owed, owe_answer
 from ..service.boundary import game_number
 from ..service.clock import format_time
 from ..service.computer import Computer
+from ..service.mail_ledger import remember_seen
 from ..service.model import Challenge, Game, Notification, Player
 from ..service.outbox import DeliveryFailure
 from ..service.phrasing import phrase
 from ..service.results import Reason, Refusal, Result
+from ..storage import Session
 from .gamemail import GameMails, challenge_subject
 from .inbound import Drop, GameTag, Inbound, Tag, read_mail
 from .inbound import Refusal as MailRefusal
@@ -217,7 +221,7 @@ class EmailGateway(GameMails):
         elif digest and await self.service.seen_before(digest):
             return "dropped: a duplicate (this command with this key was carried out)"
         else:
-            with owe_answer(self._owed(player, mail)) as owed:
+            with owe_answer(self._owed(player, mail, digest)) as owed:
                 reply, outcome = await self._command(player, keyed, line,
                                                      mail.lines[index + 1:])
         reply = await self._with_ratings(reply)
@@ -427,11 +431,20 @@ class EmailGateway(GameMails):
 
     # --- answers ----------------------------------------------------------------------
     @staticmethod
-    def _owed(player: Player, mail: Inbound | MailRefusal) -> Owed:
+    def _owed(player: Player, mail: Inbound | MailRefusal, digest: str | None) -> Owed:
         """The answer a command owes its sender, as recorded with its change: until the
-        real one replaces it, an answer that lists the sender's games with their keys."""
+        real one replaces it, an answer that lists the sender's games with their keys.
+        The mail (its Message-ID, its keyed command) is remembered as answered with it:
+        the same mail sent again after a crash gets no second answer."""
+        seen = tuple(d for d in (f"id:{mail.message_id}" if mail.message_id else None,
+                                 digest) if d)
+
+        async def remember(s: Session, now: float) -> None:
+            await remember_seen(s, now, seen)
+
         return Owed(TRANSPORT, ANSWER, CARRIED_OUT, player_id=player.id or None, place=PLACE,
-                    lane=f"answer:{player.address}/", payload=_threading(player, mail))
+                    lane=f"answer:{player.address}/", payload=_threading(player, mail),
+                    with_it=remember if seen else None)
 
     async def _answer(self, player: Player, mail: Inbound | MailRefusal, reply: Reply,
                       key: Key | None, owed: Owed | None = None) -> None:

@@ -329,6 +329,7 @@ RULES: dict[str, Rule] = {
     "queue_notification.text": _text(MAX_RECORD, "notification"),
     "settle_answer.text": _text(MAX_RECORD, "notification"),
     "note_id": _id("notification", Reason.BAD_INPUT),
+    "note_ids": _each(_id("notification", Reason.BAD_INPUT)),
     "payload": _payload,
     "lane": _text(MAX_WORD + MAX_ADDRESS, "lane"),
     "token": _text(MAX_WORD, "key"),

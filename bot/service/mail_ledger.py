@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..storage import Database
+from ..storage import Database, Session
 from .clock import Clock
 
 SEEN_DAYS = 30  # how long a Message-ID or command is remembered as answered
@@ -60,12 +60,8 @@ class MailLedger:
 
     async def mark_seen(self, *digests: str) -> None:
         """Remember ``digests`` as answered (and forget those older than `SEEN_DAYS`)."""
-        now = self.now()
         async with self.db.transaction() as s:
-            await s.execute("DELETE FROM mail_seen WHERE seen_at < ?", (now - SEEN_DAYS * 86400,))
-            for digest in digests:
-                await s.execute("INSERT INTO mail_seen (digest, seen_at) VALUES (?, ?) "
-                                "ON CONFLICT (digest) DO NOTHING", (digest, now))
+            await remember_seen(s, self.now(), digests)
 
     async def mail_address(self, address: str) -> dict[str, float | None]:
         """What is known of ``address``: ``wrote_at``, ``invited_at``, ``stopped_at``."""
@@ -86,3 +82,13 @@ class MailLedger:
                                       f"WHERE address = ? AND {what} IS NULL",
                                       (self.now(), address))
         return changed > 0
+
+
+async def remember_seen(s: Session, now: float, digests: tuple[str, ...]) -> None:
+    """Inside the caller's transaction: remember ``digests`` as answered (and forget those
+    older than `SEEN_DAYS`). A command's answer owed by mail does it with the change the
+    command made (`bot.service.answers`), so a mail sent again after a crash is a duplicate."""
+    await s.execute("DELETE FROM mail_seen WHERE seen_at < ?", (now - SEEN_DAYS * 86400,))
+    for digest in digests:
+        await s.execute("INSERT INTO mail_seen (digest, seen_at) VALUES (?, ?) "
+                        "ON CONFLICT (digest) DO NOTHING", (digest, now))

@@ -840,9 +840,9 @@ class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Room
         return await outbox.settle(self.db, note_id, text, payload, place=place,
                                    game_id=game_id, lane=lane)
 
-    async def answered(self, note_id: int) -> None:
-        """A command's placeholder answer is not needed: the transport answered itself."""
-        await outbox.mark_delivered(self.db, [note_id], self.now())
+    async def answered(self, *note_ids: int) -> None:
+        """A command's placeholder answers are not needed: the transport answered itself."""
+        await outbox.mark_delivered(self.db, list(note_ids), self.now())
 
     def courier(self, transport: str,
                 send: Callable[[Notification], Awaitable[None]]) -> outbox.Courier:

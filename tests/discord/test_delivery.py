@@ -6,6 +6,7 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 import discord
+from simcord.http import client as simcord_client
 
 from bot.discord_bot.notifier import failure_of
 from bot.service import outbox
@@ -82,6 +83,38 @@ async def test_a_rate_limit_is_waited_out_then_the_news_arrives_once(world):
     assert (waiting.attempts, waiting.failure) == (1, f"Discord answered 429 {MISSING}")
     assert len(thread.history()) == before
     world.clock.t += outbox.FIRST_RETRY * 2
+    await world.bot.tick()
+    assert len(thread.history()) == before + 1
+    assert "Reminder" in thread.last_message.content
+    assert not await _waiting(world)
+
+
+async def test_a_429_with_retry_after_is_retried_when_it_asks_and_not_before(
+        world, monkeypatch):
+    # SimCord's fake HTTP response carries no headers; this one gives its 429s the
+    # Retry-After header Discord sends, so the whole path is real from there on: the
+    # discord.py exception, the judgement, the schedule in the outbox, the retry
+    wait = 300.0
+
+    class RateLimitedResponse(simcord_client._FakeResponse):
+        def __init__(self, status: int) -> None:
+            super().__init__(status)
+            if status == 429:
+                self.reason, self.headers = "Too Many Requests", {"Retry-After": str(wait)}
+
+    monkeypatch.setattr(simcord_client, "_FakeResponse", RateLimitedResponse)
+    thread, game = await _start(world)
+    _refuse_posts_in(world, thread, status=429, times=1)
+    before = len(thread.history())
+    await _reminders_due(world)
+    [waiting] = await _waiting(world)
+    asked = waiting.next_attempt_at - world.clock.t
+    assert wait <= asked <= wait * (1 + outbox.JITTER)  # never sooner than asked
+    assert (waiting.attempts, waiting.failure) == (1, f"Discord answered 429 {MISSING}")
+    world.clock.t += wait - 1  # the back-off alone would have tried again by now
+    await world.bot.tick()
+    assert len(thread.history()) == before
+    world.clock.t += asked - wait + 2
     await world.bot.tick()
     assert len(thread.history()) == before + 1
     assert "Reminder" in thread.last_message.content
