@@ -101,8 +101,9 @@ class ClashGame(OneMoveGame):
         return generate(state[0], state[1])
 
     def captures(self, state: State) -> list:
-        """The moves that capture (quiescence)."""
-        return [m for m in generate(state[0], state[1]) if m[2]]
+        """The moves that gain material, as (gain, move) for the quiescence search."""
+        gain = self.gain
+        return [(g, m) for m in generate(state[0], state[1]) if m[2] and (g := gain(state, m))]
 
     def play(self, state: State, raw: tuple) -> State:
         cells, side, key, score = state

@@ -336,11 +336,12 @@ class CommanderGame:
         return [END, *following] if done else following
 
     def captures(self, state: State) -> list:
-        """The captures of whole stacks (quiescence), as `pseudo_legal_turns` lists them:
+        """The captures of whole stacks that gain material, as (gain, move) for the
+        quiescence search, among those `pseudo_legal_turns` lists:
         read off each stack's capture rays; air forces, whose captures depend on air
         defence, ask the engine for their options when an enemy is within their reach."""
         if state[DEPLOY] is not None:
-            return self.moves(state)
+            return [(g, m) for m in self.moves(state) if (g := self.gain(state, m)) > 0]
         cells, side = state[CELLS], state[SIDE_TO_MOVE]
         own: list[int] = []
         enemy: set[int] = set()
@@ -380,7 +381,8 @@ class CommanderGame:
                         add((origin, ((stack, t, kinds[k]),), False))
                     if blocked:
                         break
-        return out
+        gain = self.gain
+        return [(g, m) for m in out if (g := gain(state, m)) > 0]
 
     def play(self, state: State, move: tuple) -> State:
         deploy = state[DEPLOY]
