@@ -1,0 +1,113 @@
+"""A reply Discord refuses never leaves the interaction "thinking…": a /move whose board
+Discord will not take (403, or no answer in time) is finished with the move's news in
+words, said once in the thread; the member's confirmation goes by DM as before. A reply
+that timed out but reached Discord after all is not answered again."""
+
+from __future__ import annotations
+
+import discord
+
+from bot.service import answers
+
+from .test_play import _start
+
+CONFIRMED = "Your move **{move}** in game #{game}"
+
+
+def _confirmations(world, move: str, game: int) -> list[str]:
+    dm = world.alice.user.dm_channel
+    return [m.content for m in (dm.history() if dm else [])
+            if m.content.startswith(CONFIRMED.format(move=move, game=game))]
+
+
+async def _after_a_restart(world) -> None:
+    """Whatever was held or pending is delivered (the answers' hold is over)."""
+    await world.restart()
+    world.clock.t += answers.HOLD + 1
+    await world.bot.flush()
+
+
+async def test_a_slash_move_whose_board_is_refused_is_finished_in_words(world):
+    thread, game = await _start(world)
+    move = (await world.service.legal_moves(game))[0]
+    world.env.inject_error("POST", "/webhooks/*", status=403, code=50013,
+                           message="Missing Permissions", times=1)
+    before = len(thread.history())
+    r = await world.alice.slash(thread, "move", move=move)
+    assert (await world.service.game(game.id)).ply == 1
+    assert r.acknowledged and not r._interaction.loading  # not left "thinking…"
+    assert not r.ephemeral and r.followups == []
+    news = (f"**{move}** played in game #{game.id}. {world.bob.mention}, your move.\n"
+            f"(I could not show the board here: Discord refused: 403 Missing Permissions. "
+            f"A server admin can run `/server check`.)")
+    assert r.response.content == news
+    await _after_a_restart(world)
+    assert [m.content for m in thread.history()[before:]] == [news]  # said once
+    assert _confirmations(world, move, game.id) == [
+        f"Your move **{move}** in game #{game.id} is played; I could not answer in "
+        f"<#{thread.id}> (Discord refused: 403 Missing Permissions). Ask a server admin to "
+        f"run `/server check`."]
+
+
+async def test_a_slash_move_refused_twice_still_tells_the_opponent_once(world):
+    thread, game = await _start(world)
+    move = (await world.service.legal_moves(game))[0]
+    world.env.inject_error("POST", "/webhooks/*", status=403, code=50013,
+                           message="Missing Permissions", times=2)
+    before = len(thread.history())
+    await world.alice.slash(thread, "move", move=move)
+    await _after_a_restart(world)
+    assert [m.content for m in thread.history()[before + 1:]] == [  # after the "thinking…"
+        f"**{move}** played in game #{game.id}. {world.bob.mention}, your move."]
+    assert len(_confirmations(world, move, game.id)) == 1
+
+
+async def test_a_slash_move_whose_board_times_out_is_finished_in_words(world, monkeypatch):
+    thread, game = await _start(world)
+    move = (await world.service.legal_moves(game))[0]
+    send = discord.Webhook.send
+    calls: list[object] = []
+
+    async def times_out_once(self, *args, **kwargs):
+        calls.append(kwargs.get("file"))
+        if len(calls) == 1:
+            raise TimeoutError
+        return await send(self, *args, **kwargs)
+
+    monkeypatch.setattr(discord.Webhook, "send", times_out_once)
+    before = len(thread.history())
+    r = await world.alice.slash(thread, "move", move=move)
+    assert not r._interaction.loading
+    news = (f"**{move}** played in game #{game.id}. {world.bob.mention}, your move.\n"
+            f"(I could not show the board here: Discord did not answer in time. A server "
+            f"admin can run `/server check`.)")
+    assert r.response.content == news
+    monkeypatch.undo()
+    await _after_a_restart(world)
+    assert [m.content for m in thread.history()[before:]] == [news]
+    assert _confirmations(world, move, game.id) == [
+        f"Your move **{move}** in game #{game.id} is played; I could not answer in "
+        f"<#{thread.id}> (Discord did not answer in time). Ask a server admin to run "
+        f"`/server check`."]
+
+
+async def test_a_slash_move_whose_board_timed_out_but_landed_is_not_answered_twice(
+        world, monkeypatch):
+    thread, game = await _start(world)
+    move = (await world.service.legal_moves(game))[0]
+    send = discord.Webhook.send
+
+    async def lands_then_times_out(self, *args, **kwargs):
+        await send(self, *args, **kwargs)
+        raise TimeoutError
+
+    monkeypatch.setattr(discord.Webhook, "send", lands_then_times_out)
+    before = len(thread.history())
+    r = await world.alice.slash(thread, "move", move=move)
+    monkeypatch.undo()
+    assert not r._interaction.loading and r.followups == []
+    assert r.response.content.startswith(f"1. **{move}** played in game #{game.id}.\n")
+    assert r.response.attachments  # the board
+    await _after_a_restart(world)
+    assert [m.id for m in thread.history()[before:]] == [r.response.id]
+    assert _confirmations(world, move, game.id) == []
