@@ -1,7 +1,8 @@
 """A reply Discord refuses never leaves the interaction "thinking…": a /move whose board
 Discord will not take (403, or no answer in time) is finished with the move's news in
 words, said once in the thread; the member's confirmation goes by DM as before. A reply
-that timed out but reached Discord after all is not answered again."""
+that timed out but reached Discord after all is not answered again. A game's thread is
+opened once, even when the process died between opening it and moving the game into it."""
 
 from __future__ import annotations
 
@@ -111,3 +112,35 @@ async def test_a_slash_move_whose_board_timed_out_but_landed_is_not_answered_twi
     await _after_a_restart(world)
     assert [m.id for m in thread.history()[before:]] == [r.response.id]
     assert _confirmations(world, move, game.id) == []
+
+
+async def test_a_thread_opened_just_before_the_process_died_is_used_not_opened_again(
+        world, monkeypatch):
+    r = await world.alice.slash(world.channel, "challenge", opponent=world.bob,
+                                variant="clash", side=0, days=3)
+    assert not r.ephemeral
+
+    async def dies(*args: object) -> None:
+        raise RuntimeError("the process died")
+
+    monkeypatch.setattr(world.service, "relocate", dies)  # after the thread is created
+    await world.bob.slash(world.channel, "accept")
+    world.env._errors.clear()  # the death is the point here
+    monkeypatch.undo()
+    [game] = await world.service.games()
+    [thread] = world.channel.threads
+    assert thread.history() == [] and not game.place.endswith(f"/{thread.id}")
+    await _after_a_restart(world)
+    await world.bot.flush()
+    assert [t.id for t in world.channel.threads] == [thread.id]  # one thread, the game in it
+    assert (await world.service.game(game.id)).place.endswith(f"/{thread.id}")
+    [opener] = thread.history()
+    deadline = int((await world.service.game(game.id)).clock.deadline)
+    assert opener.content == (
+        f"Game #{game.id}: alice (White) vs bob (Black), Clash of Command. Type your moves "
+        f"here, or use `/move`.\n{world.alice.mention} (White) to move, by <t:{deadline}:f> "
+        f"(<t:{deadline}:R>).")
+    assert opener.attachments and opener.components
+    move = (await world.service.legal_moves(game))[0]
+    r = await world.alice.slash(thread, "move", move=move)  # and the game is played there
+    assert not r.ephemeral and (await world.service.game(game.id)).ply == 1
