@@ -205,7 +205,22 @@ async def open_thread(bot: Bot, game: Game) -> discord.Thread | None:
             log.exception("cannot open a thread for game #%s", game.id)
             return None
     moved = await bot.service.relocate(game.id, thread_place(channel.id, thread.id))
-    sent = await thread.send(**await bot.board_message(  # type: ignore[arg-type]
-        moved or game, pictures.header(game) + ". Type your moves here, or use `/move`."))
-    await bot.board_sent(moved or game, sent, thread.id)
+    await _open_with_board(bot, moved or game, thread)
     return thread
+
+
+async def _open_with_board(bot: Bot, game: Game, thread: discord.abc.Messageable) -> None:
+    """The first post of a game's thread: the board, and how to play."""
+    sent = await thread.send(**await bot.board_message(  # type: ignore[arg-type]
+        game, pictures.header(game) + ". Type your moves here, or use `/move`."))
+    await bot.board_sent(game, sent, getattr(thread, "id", 0))
+
+
+async def finish_thread(bot: Bot, game: Game) -> None:
+    """A game moved into its thread by a process that died before showing the board there:
+    the board is shown now, unless the game has a live board or a move already."""
+    thread = target_of(game.place)
+    if (game.is_over or game.ply > 0 or thread is None
+            or await bot.service.posts(TRANSPORT, game.id, BOARD)):
+        return
+    await _open_with_board(bot, game, bot.get_partial_messageable(thread))

@@ -130,6 +130,31 @@ async def test_a_thread_opened_just_before_the_process_died_is_used_not_opened_a
     [game] = await world.service.games()
     [thread] = world.channel.threads
     assert thread.history() == [] and not game.place.endswith(f"/{thread.id}")
+    await _restarted_with_the_thread_opened(world, thread, game)
+
+
+async def test_a_thread_whose_game_was_moved_in_just_before_the_process_died_gets_its_board(
+        world, monkeypatch):
+    r = await world.alice.slash(world.channel, "challenge", opponent=world.bob,
+                                variant="clash", side=0, days=3)
+    assert not r.ephemeral
+
+    async def dies(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("the process died")
+
+    monkeypatch.setattr(world.bot, "board_message", dies)  # after the game is moved
+    await world.bob.slash(world.channel, "accept")
+    world.env._errors.clear()  # the death is the point here
+    monkeypatch.undo()
+    [game] = await world.service.games()
+    [thread] = world.channel.threads
+    assert thread.history() == [] and game.place.endswith(f"/{thread.id}")
+    await _restarted_with_the_thread_opened(world, thread, game)
+
+
+async def _restarted_with_the_thread_opened(world, thread, game) -> None:
+    """After a restart, delivery finishes what the acceptance began, once: one thread,
+    the game in it, opened with its board, where the game is played."""
     await _after_a_restart(world)
     await world.bot.flush()
     assert [t.id for t in world.channel.threads] == [thread.id]  # one thread, the game in it
