@@ -7,6 +7,7 @@ opened once, even when the process died between opening it and moving the game i
 from __future__ import annotations
 
 import discord
+import pytest
 
 from bot.service import answers
 
@@ -28,13 +29,19 @@ async def _after_a_restart(world) -> None:
     await world.bot.flush()
 
 
-async def test_a_slash_move_whose_board_is_refused_is_finished_in_words(world):
+async def _move_refused(world, times: int):
+    """A /move whose answers Discord refuses ``times`` times (403, Missing Permissions):
+    the thread, the game, the move, the thread's length before, the interaction."""
     thread, game = await _start(world)
     move = (await world.service.legal_moves(game))[0]
     world.env.inject_error("POST", "/webhooks/*", status=403, code=50013,
-                           message="Missing Permissions", times=1)
+                           message="Missing Permissions", times=times)
     before = len(thread.history())
-    r = await world.alice.slash(thread, "move", move=move)
+    return thread, game, move, before, await world.alice.slash(thread, "move", move=move)
+
+
+async def test_a_slash_move_whose_board_is_refused_is_finished_in_words(world):
+    thread, game, move, before, r = await _move_refused(world, 1)
     assert (await world.service.game(game.id)).ply == 1
     assert r.acknowledged and not r._interaction.loading  # not left "thinking…"
     assert not r.ephemeral and r.followups == []
@@ -51,12 +58,7 @@ async def test_a_slash_move_whose_board_is_refused_is_finished_in_words(world):
 
 
 async def test_a_slash_move_refused_twice_still_tells_the_opponent_once(world):
-    thread, game = await _start(world)
-    move = (await world.service.legal_moves(game))[0]
-    world.env.inject_error("POST", "/webhooks/*", status=403, code=50013,
-                           message="Missing Permissions", times=2)
-    before = len(thread.history())
-    await world.alice.slash(thread, "move", move=move)
+    thread, game, move, before, _ = await _move_refused(world, 2)
     await _after_a_restart(world)
     assert [m.content for m in thread.history()[before + 1:]] == [  # after the "thinking…"
         f"**{move}** played in game #{game.id}. {world.bob.mention}, your move."]
@@ -114,27 +116,12 @@ async def test_a_slash_move_whose_board_timed_out_but_landed_is_not_answered_twi
     assert _confirmations(world, move, game.id) == []
 
 
-async def test_a_thread_opened_just_before_the_process_died_is_used_not_opened_again(
-        world, monkeypatch):
-    r = await world.alice.slash(world.channel, "challenge", opponent=world.bob,
-                                variant="clash", side=0, days=3)
-    assert not r.ephemeral
-
-    async def dies(*args: object) -> None:
-        raise RuntimeError("the process died")
-
-    monkeypatch.setattr(world.service, "relocate", dies)  # after the thread is created
-    await world.bob.slash(world.channel, "accept")
-    world.env._errors.clear()  # the death is the point here
-    monkeypatch.undo()
-    [game] = await world.service.games()
-    [thread] = world.channel.threads
-    assert thread.history() == [] and not game.place.endswith(f"/{thread.id}")
-    await _restarted_with_the_thread_opened(world, thread, game)
-
-
-async def test_a_thread_whose_game_was_moved_in_just_before_the_process_died_gets_its_board(
-        world, monkeypatch):
+@pytest.mark.parametrize("dies_in, moved", [
+    ("relocate", False),  # the thread is created, the game not yet moved into it
+    ("board_message", True),  # the game is moved into it, its board not yet shown
+])
+async def test_an_acceptance_dying_while_opening_the_thread_gets_one_thread_after_restart(
+        world, monkeypatch, dies_in, moved):
     r = await world.alice.slash(world.channel, "challenge", opponent=world.bob,
                                 variant="clash", side=0, days=3)
     assert not r.ephemeral
@@ -142,13 +129,13 @@ async def test_a_thread_whose_game_was_moved_in_just_before_the_process_died_get
     async def dies(*args: object, **kwargs: object) -> None:
         raise RuntimeError("the process died")
 
-    monkeypatch.setattr(world.bot, "board_message", dies)  # after the game is moved
+    monkeypatch.setattr(world.service if dies_in == "relocate" else world.bot, dies_in, dies)
     await world.bob.slash(world.channel, "accept")
     world.env._errors.clear()  # the death is the point here
     monkeypatch.undo()
     [game] = await world.service.games()
     [thread] = world.channel.threads
-    assert thread.history() == [] and game.place.endswith(f"/{thread.id}")
+    assert thread.history() == [] and game.place.endswith(f"/{thread.id}") == moved
     await _restarted_with_the_thread_opened(world, thread, game)
 
 
