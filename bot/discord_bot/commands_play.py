@@ -396,9 +396,8 @@ class PlayCommands(commands.Cog, name="Playing"):
             try:
                 await self.bot.send_move(interaction, result)
             except (discord.HTTPException, TimeoutError) as error:  # the move is stored
-                landed = None if isinstance(error, discord.HTTPException) else \
-                    await failures.answer_landed(interaction)
-                if landed is not None:  # it timed out, but went through: answered once
+                landed = await failures.answer_landed(interaction)
+                if landed is not None:  # it went through after all (a timeout, a 5xx): once
                     await self.bot.board_sent(result.game, landed, interaction.channel_id or 0)
                 else:  # say so elsewhere, and end the interaction in words
                     await self._confirm_elsewhere(interaction.user, interaction.channel,

@@ -59,8 +59,9 @@ def why_not(error: discord.HTTPException | TimeoutError) -> str:
 
 
 async def answer_landed(interaction: discord.Interaction) -> discord.Message | None:
-    """After a reply that failed by timing out: the answer, if it reached Discord after all
-    (its original is no longer "thinking…"), so that it is not answered twice."""
+    """After a reply that failed (a timeout, a 5xx after retries): the answer, if it
+    reached Discord after all (its original is no longer "thinking…"), so that it is not
+    answered twice."""
     if not interaction.response.is_done():
         return None
     try:
