@@ -18,6 +18,7 @@ migration gives its own PostgreSQL statements where they must differ.
 
 from __future__ import annotations
 
+import inspect
 import re
 import time
 from collections.abc import AsyncIterator, Sequence
@@ -39,6 +40,9 @@ from .sqlite import (
 
 SCHEMA_LOCK = 0x636F6D6D  # the advisory lock migrations hold (one migrating process at once)
 POOL_SIZE = 10
+# prepared statements kept per connection: the service has some 150 distinct statements,
+# more than asyncpg's default 100, and one evicted costs an extra round trip to prepare again
+STATEMENT_CACHE = 512
 
 
 def is_postgres_url(target: object) -> bool:
@@ -123,38 +127,103 @@ def _fault(err: BaseException) -> StorageError:
 
 
 # --- sessions and the database ----------------------------------------------------------
-class PostgresSession:
-    """SQL inside one transaction or snapshot, on one pooled connection."""
+READ_COMMITTED = "BEGIN ISOLATION LEVEL READ COMMITTED"
+SNAPSHOT = "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"
 
-    def __init__(self, connection: asyncpg.Connection, db: PostgresDatabase) -> None:
-        self.connection = connection
+
+class PostgresSession:
+    """SQL inside one transaction or snapshot, on one pooled connection.
+
+    Each statement is a round trip to the server, so the session saves the ones it can:
+    its ``BEGIN`` waits for the first statement, and goes in the same message as the game's
+    lock when that comes first (as it does for every move); a session that ran nothing
+    sends neither ``BEGIN`` nor ``COMMIT``."""
+
+    def __init__(self, connection: asyncpg.Connection, db: PostgresDatabase,
+                 begin: str) -> None:
+        self._raw = connection
         self.db = db
+        self._begin = begin  # not sent yet; "" once it has been
+
+    @property
+    def connection(self) -> _Begun:
+        """The connection, for PostgreSQL's own statements (COPY, DDL, locks) inside the
+        session: each call sends the pending ``BEGIN`` first."""
+        return _Begun(self)
+
+    async def begin(self) -> asyncpg.Connection:
+        """The connection, inside the session's transaction."""
+        if self._begin:
+            await self._raw.execute(self._begin)
+            self._begin = ""
+        return self._raw
+
+    async def end(self, word: str) -> None:
+        """``COMMIT`` or ``ROLLBACK``, if a ``BEGIN`` was sent. A connection that cannot roll
+        back is closed, so the pool never hands out one inside a failed transaction."""
+        if self._begin or self._raw.is_closed():
+            return
+        if word == "COMMIT":
+            await self._raw.execute(word)
+            return
+        try:
+            await self._raw.execute(word)
+        except Exception:  # lost, or still busy with a cancelled statement
+            self._raw.terminate()
 
     async def execute(self, sql: str, params: Params = ()) -> int:
-        changed = _changed(await self.connection.execute(translate(sql), *params))
+        connection = await self.begin()
+        changed = _changed(await connection.execute(translate(sql), *params))
         self.db.total_changes += changed
         return changed
 
     async def insert(self, sql: str, params: Params = ()) -> int:
-        new_id = await self.connection.fetchval(_returning_id(sql), *params)
+        connection = await self.begin()
+        new_id = await connection.fetchval(_returning_id(sql), *params)
         self.db.total_changes += new_id is not None
         return int(new_id or 0)
 
     async def one(self, sql: str, params: Params = ()) -> Row | None:
-        return await self.connection.fetchrow(translate(sql), *params)
+        return await (await self.begin()).fetchrow(translate(sql), *params)
 
     async def all(self, sql: str, params: Params = ()) -> list[Row]:
-        return list(await self.connection.fetch(translate(sql), *params))
+        return list(await (await self.begin()).fetch(translate(sql), *params))
 
     async def lock_game(self, game_id: int) -> None:
         """Hold the game's row until the transaction ends: a second process changing the
         same game waits, then reads what the first one committed."""
-        await self.connection.execute("SELECT id FROM games WHERE id = $1 FOR UPDATE", game_id)
+        if not self._begin:
+            await self._raw.execute("SELECT id FROM games WHERE id = $1 FOR UPDATE", game_id)
+            return
+        # one message for both: the simple protocol takes several statements, but no
+        # parameters (the id is an integer, written into the text)
+        await self._raw.execute(f"{self._begin}; SELECT id FROM games WHERE id = "
+                                f"{int(game_id)} FOR UPDATE")
+        self._begin = ""
 
     def claim(self, table: str) -> str:
         """The suffix of a query taking due work: its rows locked for this transaction, and
         rows another process holds skipped, so two processes never take the same row."""
         return f" FOR UPDATE OF {table} SKIP LOCKED"
+
+
+class _Begun:
+    """A session's connection whose coroutine methods first send the session's pending
+    ``BEGIN`` (see `PostgresSession.connection`)."""
+
+    def __init__(self, session: PostgresSession) -> None:
+        self._session = session
+
+    def __getattr__(self, name: str) -> Any:
+        method = getattr(self._session._raw, name)
+        # (the pool hands out a proxy whose methods are plain functions: ask the class)
+        if not inspect.iscoroutinefunction(getattr(asyncpg.Connection, name, None)):
+            return method
+
+        async def call(*args: Any, **kwargs: Any) -> Any:
+            await self._session.begin()
+            return await method(*args, **kwargs)
+        return call
 
 
 class PostgresDatabase:
@@ -170,18 +239,24 @@ class PostgresDatabase:
         self.total_changes = 0
 
     @asynccontextmanager
-    async def _session(self, **options: Any) -> AsyncIterator[PostgresSession]:
+    async def _session(self, begin: str) -> AsyncIterator[PostgresSession]:
         try:
-            async with self._pool.acquire() as connection, connection.transaction(**options):
-                yield PostgresSession(connection, self)
+            async with self._pool.acquire() as connection:
+                session = PostgresSession(connection, self, begin)
+                try:
+                    yield session
+                except BaseException:
+                    await session.end("ROLLBACK")
+                    raise
+                await session.end("COMMIT")
         except _STORAGE_FAULTS as err:
             raise _fault(err) from err
 
     def transaction(self) -> Any:
-        return self._session()
+        return self._session(READ_COMMITTED)
 
     def snapshot(self) -> Any:
-        return self._session(isolation="repeatable_read", readonly=True)
+        return self._session(SNAPSHOT)
 
     schema_version = SqliteDatabase.schema_version  # the same query through a snapshot
 
@@ -199,11 +274,20 @@ async def _setup(connection: asyncpg.Connection) -> None:
                                     schema="pg_catalog", format="text")
 
 
+async def _keep(connection: asyncpg.Connection) -> None:
+    """What a connection needs when it goes back to the pool: nothing. Sessions leave no
+    state on it (no SET, LISTEN, cursor or session-level advisory lock: the migrations' lock
+    ends with their transaction), and the pool itself rolls back a transaction left open,
+    so asyncpg's default reset (``RESET ALL; UNLISTEN *; ...``) would cost a round trip to
+    the server after every transaction for nothing."""
+
+
 async def open_postgres(url: str, migrations: Sequence[Migration] = MIGRATIONS,
                         now: Any = time.time, pool_size: int = POOL_SIZE) -> PostgresDatabase:
     """Connect to the server at ``url`` and bring the schema up to date."""
     try:
-        pool = await asyncpg.create_pool(url, min_size=1, max_size=pool_size, init=_setup)
+        pool = await asyncpg.create_pool(url, min_size=1, max_size=pool_size, init=_setup,
+                                         reset=_keep, statement_cache_size=STATEMENT_CACHE)
     except (*_STORAGE_FAULTS, asyncpg.PostgresError, OSError) as err:
         raise StorageError(f"cannot connect to the PostgreSQL database: {err}") from err
     db = PostgresDatabase(url, pool)

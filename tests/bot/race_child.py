@@ -1,49 +1,34 @@
-"""One of several processes racing on the same games of one PostgreSQL database (see
-`test_postgres.py`): it says ``ready``, waits for ``go`` on its standard input, then keeps
-sending a move for whoever is to move, as seen a moment earlier, until every game is over
-or long enough. It prints ``won GAME PLY`` for each move accepted and ``refused REASON``
-for each refusal."""
+"""One of several processes racing on one game of one PostgreSQL database (see
+`test_postgres.py`). It opens the service once, says ``ready``, then for each line
+``PLY SIDE MOVE`` on its standard input sends that move for that side with
+``expected_ply=PLY`` and answers ``won`` or ``refused REASON``; an empty line ends it.
+
+The test writes the same ply to two processes at once and reads both answers before the
+next ply: a barrier, so each pair of moves really is sent together, while the processes
+(and their connections) stay alive from one pair to the next."""
 
 from __future__ import annotations
 
 import asyncio
-import random
 import sys
 
 from bot.config import Settings
 from bot.service import GameService
 
 
-async def race(service: GameService, game_ids: list[int], plies: int, rng: random.Random,
-               out: list[str]) -> None:
-    for game_id in game_ids:
-        while True:
-            game = await service.game(game_id)
-            assert game is not None
-            if game.is_over or game.ply >= plies:
-                break
-            player = await service.get_player(game.players[game.to_move])
-            moves = await service.legal_moves(game)
-            assert player is not None and moves
-            result = await service.move(player, game_id, rng.choice(moves),
-                                        expected_ply=game.ply)
-            out.append(f"won {game_id} {game.ply}" if result.ok
-                       else f"refused {result.reason.name}")
-
-
-async def main(url: str, seed: int, plies: int, game_ids: list[int]) -> None:
+async def main(url: str, game_id: int) -> None:
     service = await GameService.open(Settings(db_path=url))
     try:
+        players = [await service.player("console", name) for name in ("alice", "bob")]
         print("ready", flush=True)
-        sys.stdin.readline()  # "go": every process starts at once
-        out: list[str] = []
-        await asyncio.gather(*(race(service, game_ids, plies, random.Random(seed * 10 + k), out)
-                               for k in range(2)))
-        print("\n".join(out), flush=True)
+        while line := sys.stdin.readline().strip():
+            ply, side, text = line.split(" ", 2)
+            result = await service.move(players[int(side)], game_id, text,
+                                        expected_ply=int(ply))
+            print("won" if result.ok else f"refused {result.reason.name}", flush=True)
     finally:
         await service.close()
 
 
 if __name__ == "__main__":
-    asyncio.run(main(sys.argv[1], int(sys.argv[2]), int(sys.argv[3]),
-                     [int(g) for g in sys.argv[4].split(",")]))
+    asyncio.run(main(sys.argv[1], int(sys.argv[2])))

@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import asyncio
 import os
+import random
 import subprocess
 import sys
+import time
 from collections import Counter
 from pathlib import Path
 
@@ -18,13 +20,17 @@ from bot.cli import db_copy, dbcheck
 from bot.config import Settings
 from bot.redact import redact_url
 from bot.service import GameService
+from bot.service.clock import DAY
+from bot.service.records import END
 from bot.storage import StorageError, open_database
 from bot.storage.migrations import MIGRATIONS, Migration
 from bot.storage.postgres import open_postgres, postgres_ddl, translate
+from engine import Position, Variant, get_variant
 
 ROOT = Path(__file__).resolve().parents[2]
 RACE_CHILD = Path(__file__).with_name("race_child.py")
 DELIVER_CHILD = Path(__file__).with_name("deliver_child.py")
+SCHEDULER_CHILD = Path(__file__).with_name("scheduler_child.py")
 
 
 def test_placeholders_are_numbered_outside_string_literals():
@@ -114,6 +120,40 @@ async def test_a_connection_lost_inside_a_transaction_is_a_storage_error(postgre
     await postgres_server.drop(url)
 
 
+async def test_a_lock_sent_with_the_begin_holds_the_game_until_the_transaction_ends(
+        postgres_server):
+    url = await postgres_server.create()
+    service, (game_id,) = await _host_with_games(url, 1)
+    other = await asyncpg.connect(url)
+    grab = "SELECT id FROM games WHERE id = $1 FOR UPDATE NOWAIT"
+    async with service.db.transaction() as s:
+        await s.lock_game(game_id)  # the session's first statement: one message with BEGIN
+        with pytest.raises(asyncpg.LockNotAvailableError):
+            await other.execute(grab, game_id)
+        await s.execute("UPDATE games SET updated_at = 1 WHERE id = ?", (game_id,))
+    assert await other.fetchval("SELECT updated_at FROM games WHERE id = $1 FOR UPDATE NOWAIT",
+                                game_id) == 1
+    await other.close()
+    await service.close()
+    await postgres_server.drop(url)
+
+
+async def test_statements_sent_on_the_connection_itself_are_part_of_the_transaction(
+        postgres_server):
+    url = await postgres_server.create()
+    db = await open_postgres(url)
+    with pytest.raises(RuntimeError, match="changed my mind"):
+        async with db.transaction() as s:
+            await s.connection.execute("CREATE TABLE scratch (n BIGINT)")
+            await s.connection.copy_records_to_table("scratch", records=[(1,), (2,)])
+            assert await s.one("SELECT COUNT(*) AS n FROM scratch") == (2,)
+            raise RuntimeError("changed my mind")
+    async with db.snapshot() as s:  # rolled back with the transaction
+        assert await s.one("SELECT to_regclass('scratch') AS t") == (None,)
+    await db.close()
+    await postgres_server.drop(url)
+
+
 def test_the_configured_url_is_kept_as_a_url():
     url = "postgresql://bot:secret@db.example.org:5432/commandpost"
     assert Settings.from_env({"COMMANDPOST_DB": url}).db_path == url
@@ -122,19 +162,22 @@ def test_the_configured_url_is_kept_as_a_url():
 # --- several processes ------------------------------------------------------------------
 PROCESSES = 3
 GAMES = 16
-PLIES = 16
+PAIRS = 1000
 
 
-async def _host_with_games(url: str, count: int, moved: bool = False,
+async def _host_with_games(url: str, count: int, moved: bool = False, now: float | None = None,
                            ) -> tuple[GameService, list[int]]:
     """A service on ``url`` with ``count`` Clash of Command games of Alice and Bob (with
-    Alice's first move, if ``moved``); the games' ids."""
-    service = await GameService.open(Settings(db_path=url))
+    Alice's first move, if ``moved``; started at ``now`` with three days per move, if
+    given); the games' ids."""
+    clock = {} if now is None else {"now": lambda: now}
+    service = await GameService.open(Settings(db_path=url), **clock)
     alice = await service.player("console", "alice", "Alice")
     bob = await service.player("console", "bob", "Bob")
     game_ids = []
     for _ in range(count):
-        made = await service.challenge(alice, "console:race", bob, variant="clash", side=0)
+        made = await service.challenge(alice, "console:race", bob, variant="clash", side=0,
+                                       days=None if now is None else 3)
         game = (await service.accept(bob, made.challenge.id)).game
         if moved:
             assert (await service.move(alice, game.id, (await service.legal_moves(game))[0])).ok
@@ -142,28 +185,76 @@ async def _host_with_games(url: str, count: int, moved: bool = False,
     return service, game_ids
 
 
-async def test_processes_racing_on_the_same_games_have_each_move_accepted_once(
+def _next_pair(rules: Variant, position: Position, history: list[Position],
+               rng: random.Random) -> tuple[str, str]:
+    """Two different steps for the side to move (or one step and ``end``) that capture
+    nothing and do not end the game, so the game can go on for a thousand plies."""
+    pieces = sum(c is not None for c in position.cells)
+    earlier = history if position.in_progress else [*history, position]
+    steps = rules.next_steps(position)
+    rng.shuffle(steps)
+    found = [END] if position.in_progress else []
+    for step in steps:
+        after = rules.make_move(position, step)
+        if sum(c is not None for c in after.cells) == pieces \
+                and not rules.outcome(after, earlier).is_over:
+            found.append(rules.format_move(position, step))
+        if len(found) == 2:
+            return found[0], found[1]
+    raise AssertionError(f"no two quiet moves in {rules.format_position(position)}")
+
+
+def _race_pairs(children: list[subprocess.Popen], rules: Variant, rng: random.Random,
+                ) -> list[str]:
+    """Send each pair of moves to two of the ``children`` at once; each pair's answers
+    ``won`` and ``refused POSITION_CHANGED``; the winning moves in order."""
+    for child in children:
+        assert child.stdout.readline() == "ready\n"
+    position, history, won = rules.start_position(), [], []
+    for ply in range(PAIRS):
+        pair = children[ply % len(children)], children[(ply + 1) % len(children)]
+        texts = _next_pair(rules, position, history, rng)
+        for child, text in zip(pair, texts, strict=True):
+            child.stdin.write(f"{ply} {position.side} {text}\n")
+            child.stdin.flush()
+        answers = [child.stdout.readline().strip() for child in pair]
+        assert sorted(answers) == ["refused POSITION_CHANGED", "won"], (ply, texts, answers)
+        text = texts[answers.index("won")]
+        if not position.in_progress:
+            history.append(position)
+        position = rules.end_turn(position) if text == END else rules.make_move(
+            position, rules.parse_move(position, text))
+        won.append(text)
+    return won
+
+
+async def test_a_thousand_move_pairs_from_several_processes_have_one_move_accepted_each(
         postgres_server):
+    """Each ply of one game is sent twice at once, as two different moves (or a move and
+    ``end``) from two of several processes: one is stored and acknowledged, the other is
+    told the position changed, and the stored game replays. Micro-Chieftain's steps are
+    cheap, and quiet steps never end it, so a thousand pairs fit one game."""
     url = await postgres_server.create()
-    service, game_ids = await _host_with_games(url, GAMES)
+    service = await GameService.open(Settings(db_path=url))
+    alice = await service.player("console", "alice", "Alice")
+    bob = await service.player("console", "bob", "Bob")
+    made = await service.challenge(alice, "console:race", bob, variant="micro-chieftain",
+                                   side=0)
+    game = (await service.accept(bob, made.challenge.id)).game
     children = [subprocess.Popen(
-        [sys.executable, str(RACE_CHILD), url, str(seed), str(PLIES),
-         ",".join(map(str, game_ids))], cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-        text=True) for seed in range(PROCESSES)]
-    outputs = await asyncio.to_thread(_run_together, children)
-    won = Counter(tuple(map(int, line.split()[1:])) for out in outputs
-                  for line in out.splitlines() if line.startswith("won "))
-    refused = Counter(line.split()[1] for out in outputs for line in out.splitlines()
-                      if line.startswith("refused "))
-    stored = Counter()
-    for game_id in game_ids:
-        game = await service.game(game_id)
-        stored.update((game_id, ply) for ply in range(game.ply))
-        assert await service.verify(game_id) == []
-    assert won == stored  # every stored move was acknowledged to exactly one sender
-    assert max(won.values()) == 1 and sum(won.values()) >= 150
-    assert set(refused) <= {"POSITION_CHANGED", "NOT_YOUR_TURN", "GAME_OVER"}
-    assert sum(refused.values()) > 0  # they did compete
+        [sys.executable, str(RACE_CHILD), url, str(game.id)], cwd=ROOT,
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True) for _ in range(PROCESSES)]
+    try:
+        won = await asyncio.to_thread(_race_pairs, children, get_variant(game.variant),
+                                      random.Random(19))
+    finally:
+        for child in children:
+            child.communicate("\n", timeout=60)
+    assert [child.returncode for child in children] == [0] * PROCESSES
+    assert [m.text for m in await service.played_moves(game.id)] == won
+    game = await service.game(game.id)
+    assert (game.ply, game.is_over) == (PAIRS, False)
+    assert await service.verify(game.id) == []
     await service.close()
     await postgres_server.drop(url)
 
@@ -201,6 +292,38 @@ async def test_two_schedulers_queue_a_daily_digest_once(postgres_server):
     assert [n.kind for n in await first.pending_notifications("console")].count("digest") == 1
     for service in (first, second):
         await service.close()
+    await postgres_server.drop(url)
+
+
+async def test_two_scheduler_processes_apply_each_time_out_and_reminder_once(
+        postgres_server):
+    """Games started days ago with three days per move: some are out of time, some are due
+    a reminder. Two scheduler processes started at once apply each time-out once and send
+    each reminder once between them."""
+    url = await postgres_server.create()
+    for days_ago, count in ((10, GAMES), (2.5, GAMES)):  # out of time; due a reminder
+        service, _ = await _host_with_games(url, count, now=time.time() - days_ago * DAY)
+        await service.close()
+    children = [subprocess.Popen(
+        [sys.executable, str(SCHEDULER_CHILD), url], cwd=ROOT, stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE, text=True) for _ in range(2)]
+    outputs = await asyncio.to_thread(_run_together, children)
+    applied = Counter()
+    for out in outputs:
+        applied.update({kind: int(n) for kind, n in (line.split() for line in out.splitlines())})
+    assert (applied["timeouts"], applied["reminders"]) == (GAMES, GAMES)
+    service = await GameService.open(Settings(db_path=url))
+    games = await service.games(None, "console:race") + await service.games(
+        None, "console:race", active=False)
+    assert sorted(g.reason for g in games) == [""] * GAMES + ["Alice ran out of time"] * GAMES
+    async with service.db.snapshot() as s:
+        rows = await s.all("SELECT game_id, kind FROM outbox WHERE kind IN "
+                           "('reminder', 'game-over')")
+    sent = Counter((r["game_id"], r["kind"]) for r in rows)
+    over = {g.id for g in games if g.is_over}
+    assert sent == {**{(g.id, "game-over"): 3 for g in games if g.id in over},
+                    **{(g.id, "reminder"): 1 for g in games if g.id not in over}}
+    await service.close()
     await postgres_server.drop(url)
 
 
