@@ -457,7 +457,7 @@ class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Room
         clock, draw_offer, takeback_offer = game.clock, game.draw_offer, game.takeback_offer
         if turn_done:
             clock = start_turn(game.days, now, paused=game.on_vacation(after.side, now))
-            clock = await self._next_clock(s, game, mover, now, clock)
+            clock, game = await self._next_clock(s, game, mover, now, clock)
             # by moving, the mover declines what the opponent offered
             draw_offer = None if draw_offer == 1 - mover else draw_offer
             takeback_offer = None if takeback_offer == 1 - mover else takeback_offer

@@ -10,12 +10,11 @@ from typing import Any
 
 import aiosqlite
 import asyncpg
-import pytest
 
 from bot.service import GameService
 
 # what one move sends once the game's positions are cached, by driver (see the test)
-MOVE_STATEMENTS = {"sqlite": 10, "postgresql": 10}
+MOVE_STATEMENTS = {"sqlite": 9, "postgresql": 9}
 
 
 @contextmanager
