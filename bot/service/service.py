@@ -86,6 +86,11 @@ class _Line:
     revision: int
     position: Position
     boundaries: list[Position]  # positions where a turn ended, the start first
+    # what the transaction that reached this position has read already, for the answer of
+    # a recorded line after it (never cached: see `_keep`): the steps of the turn that led
+    # here, and the lines the player to move has recorded
+    turn_steps: list[str] | None = None
+    answers: list[dict[str, Any]] | None = None
 
 
 async def _rules_work(rules: Variant, work: Callable[..., T], *args: object) -> T:
@@ -328,7 +333,7 @@ class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Room
         return _Line(game.revision, rules.parse_position(game.fen), boundaries)
 
     def _keep(self, game_id: int, line: _Line) -> None:
-        self._lines[game_id] = line
+        self._lines[game_id] = replace(line, turn_steps=None, answers=None)
         self._lines.move_to_end(game_id)
         while len(self._lines) > CACHED_GAMES:
             self._lines.popitem(last=False)
@@ -445,6 +450,7 @@ class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Room
         the notifications (``conditional``: the step answers a recorded line)."""
         now = self.now()
         mover = line.position.side
+        first_step = not line.position.in_progress  # this step starts the mover's turn
         turn_done = not after.in_progress
         turn_start = line.boundaries[-1] if line.boundaries else None
         outcome = await _rules_work(rules, rules.outcome, after, list(line.boundaries),
@@ -478,8 +484,10 @@ class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Room
             line.boundaries.append(after)
         line = _Line(game.revision, after, line.boundaries)
         turn = None
-        if turn_done:
-            turn = whole_turn(rules, turn_start, await self._turn_texts(s, game.id, game.turns - 1))
+        if turn_done:  # a turn of one step needs no read to know its steps
+            line.turn_steps = ([text] if first_step
+                               else await self._turn_texts(s, game.id, game.turns - 1))
+            turn = whole_turn(rules, turn_start, line.turn_steps)
         label = turn_label(rules.parse_position(game.start_fen), game.turns - turn_done)
         if turn is not None:
             message = f"{label} {turn} played in game #{game.id}."
@@ -499,7 +507,8 @@ class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Room
         else:
             nxt = after.side
             message += f" {game.names[nxt]} ({rules.side_names[nxt]}) is to move."
-            if await self._answer_ready(s, game, rules, after):
+            line.answers = await self._recorded_lines(s, game)
+            if self._answer_ready(line.answers, rules, after):
                 return Done(message, game=game, move=text), line  # they are told with it
             await self._notify_side(
                 s, game, nxt, "your-move", now,

@@ -14,7 +14,7 @@ import asyncpg
 from bot.service import GameService
 
 # what one move sends once the game's positions are cached, by driver (see the test)
-MOVE_STATEMENTS = {"sqlite": 9, "postgresql": 9}
+MOVE_STATEMENTS = {"sqlite": 7, "postgresql": 7}
 
 
 @contextmanager
