@@ -15,6 +15,7 @@ from bot.service import GameService
 
 # what one move sends once the game's positions are cached, by driver (see the test)
 MOVE_STATEMENTS = {"sqlite": 7, "postgresql": 7}
+ANSWERED_STATEMENTS = {"sqlite": 12, "postgresql": 12}
 
 
 @contextmanager
@@ -49,14 +50,49 @@ def _statements(driver: str) -> Any:
             yield sent
 
 
+def _driver(db_target: object) -> str:
+    return "postgresql" if isinstance(db_target, str) else "sqlite"
+
+
 async def test_a_move_sends_a_fixed_number_of_statements(service: GameService, alice, bob,
                                                          start_game, db_target) -> None:
-    driver = "sqlite" if not isinstance(db_target, str) else "postgresql"
     game = await start_game(alice, bob)
     for player in (alice, bob):  # one move each: statements prepared, positions cached
         game = (await service.move(player, game.id, (await service.legal_moves(game))[0])).game
     text = (await service.legal_moves(game))[0]
-    with _statements(driver) as sent:
+    with _statements(_driver(db_target)) as sent:
         done = await service.move(alice, game.id, text)
     assert done.ok, done
-    assert len(sent) == MOVE_STATEMENTS[driver], sent
+    # BEGIN (with the game's lock on PostgreSQL), the game, the move, the game again, the
+    # waiting side's recorded lines, the opponent's notice, COMMIT
+    assert len(sent) == MOVE_STATEMENTS[_driver(db_target)], sent
+
+
+async def test_a_move_with_a_chosen_clock_adds_only_the_banks_write(
+        service: GameService, alice, bob, start_game, db_target) -> None:
+    game = await start_game(alice, bob, time_control="2d+1d")
+    for player in (alice, bob):
+        game = (await service.move(player, game.id, (await service.legal_moves(game))[0])).game
+    text = (await service.legal_moves(game))[0]
+    with _statements(_driver(db_target)) as sent:
+        assert (await service.move(alice, game.id, text)).ok
+    assert len(sent) == MOVE_STATEMENTS[_driver(db_target)] + 1, sent
+
+
+LINE = "if h8-i7/D then a3-b4/D then if c7-c5 then h2-h4/D".split()
+
+
+async def test_a_move_answered_by_a_recorded_line_reads_nothing_twice(
+        service: GameService, alice, bob, start_game, db_target) -> None:
+    counted: list[list[str]] = []
+    for _ in range(2):  # the first game prepares the statements
+        game = await start_game(alice, bob)
+        assert (await service.move(alice, game.id, "b2-a3/D")).ok
+        assert (await service.add_forecast(alice, game.id, LINE)).ok
+        with _statements(_driver(db_target)) as sent:
+            done = await service.move(bob, game.id, "h8-i7/D")
+        assert done.answer == "a3-b4/D", done
+        counted.append(sent)
+    # the step and the answer each: the move, the game, the other side's lines; then the
+    # lines left, the notices of both sides
+    assert len(counted[1]) == ANSWERED_STATEMENTS[_driver(db_target)], counted[1]
