@@ -84,6 +84,7 @@ class _Line:
     """A game's positions, kept between commands so that a move re-reads none of them."""
 
     revision: int
+    ply: int  # the steps played: a line behind by moves only reads the moves after them
     position: Position
     boundaries: list[Position]  # positions where a turn ended, the start first
     # what the transaction that reached this position has read already, for the answer of
@@ -325,12 +326,20 @@ class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Room
         line = self._lines.pop(game.id, None)
         if line is not None and line.revision == game.revision:
             return line
+        # another process has changed the game since: a move adds one to its revision and
+        # ply alike, a takeback one to the revision while it takes plies away, so a line
+        # that is as many revisions as plies behind lacks only the moves after its own
+        if line is not None and 0 < game.revision - line.revision == game.ply - line.ply:
+            rows = await s.all("SELECT fen FROM moves WHERE game_id = ? AND ply >= ? "
+                               "AND partial = 0 ORDER BY ply", (game.id, line.ply))
+            boundaries = line.boundaries + [rules.parse_position(r["fen"]) for r in rows]
+            return _Line(game.revision, game.ply, rules.parse_position(game.fen), boundaries)
         rows = await s.all("SELECT fen FROM moves WHERE game_id = ? AND partial = 0 "
                            "ORDER BY ply", (game.id,))
         start = rules.parse_position(game.start_fen)
         boundaries = [] if start.in_progress else [start]
         boundaries += [rules.parse_position(r["fen"]) for r in rows]
-        return _Line(game.revision, rules.parse_position(game.fen), boundaries)
+        return _Line(game.revision, game.ply, rules.parse_position(game.fen), boundaries)
 
     def _keep(self, game_id: int, line: _Line) -> None:
         self._lines[game_id] = replace(line, turn_steps=None, answers=None)
@@ -482,7 +491,7 @@ class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Room
                        takeback_offer=takeback_offer, updated_at=now)
         if turn_done:
             line.boundaries.append(after)
-        line = _Line(game.revision, after, line.boundaries)
+        line = _Line(game.revision, game.ply, after, line.boundaries)
         turn = None
         if turn_done:  # a turn of one step needs no read to know its steps
             line.turn_steps = ([text] if first_step

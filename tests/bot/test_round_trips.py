@@ -4,6 +4,7 @@ back onto the move's path shows here first."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from contextlib import contextmanager
 from typing import Any
@@ -12,6 +13,7 @@ import aiosqlite
 import asyncpg
 
 from bot.service import GameService
+from engine import get_variant
 
 # what one move sends once the game's positions are cached, by driver (see the test)
 MOVE_STATEMENTS = {"sqlite": 7, "postgresql": 7}
@@ -96,3 +98,48 @@ async def test_a_move_answered_by_a_recorded_line_reads_nothing_twice(
     # the step and the answer each: the move, the game, the other side's lines; then the
     # lines left, the notices of both sides
     assert len(counted[1]) == ANSWERED_STATEMENTS[_driver(db_target)], counted[1]
+
+
+FULL_RELOAD = "SELECT fen FROM moves WHERE game_id = ? AND partial = 0 ORDER BY ply"
+
+
+async def test_a_process_behind_by_moves_reads_only_the_new_ones(
+        service: GameService, settings, clock, alice, bob, start_game, db_target) -> None:
+    """Another process (here a second service on the same database) moved meanwhile: the
+    first reads the moves after the ones it knows, unless a takeback came between, when it
+    reads them all; either way it knows every position where a turn ended."""
+    other = await GameService.open(settings, now=clock)
+    game = await start_game(alice, bob)
+    rules = get_variant(game.variant)
+
+    async def play(svc: GameService, player) -> list[str]:
+        current = await svc.game(game.id)
+        assert current is not None
+        text = (await svc.legal_moves(current))[0]
+        with _statements(_driver(db_target)) as sent:
+            assert (await svc.move(player, game.id, text)).ok
+        return [re.sub(r"\$\d+", "?", q) for q in sent]
+
+    def turn_ends() -> list[str]:
+        return [rules.format_position(p) for p in service._lines[game.id].boundaries]
+
+    async def stored_turn_ends() -> list[str]:
+        played = await service.played_moves(game.id)
+        return [game.start_fen] + [m.fen for m in played if not m.partial]
+
+    await play(service, alice)
+    await play(other, bob)
+    await play(other, alice)
+    sent = await play(service, bob)
+    assert FULL_RELOAD not in sent
+    assert ("SELECT fen FROM moves WHERE game_id = ? AND ply >= ? AND partial = 0 "
+            "ORDER BY ply") in sent
+    assert turn_ends() == await stored_turn_ends()
+
+    assert (await other.request_takeback(bob, game.id)).ok
+    assert (await other.accept_takeback(alice, game.id)).ok  # revision up, plies down
+    await play(other, bob)
+    sent = await play(service, alice)
+    assert FULL_RELOAD in sent
+    assert turn_ends() == await stored_turn_ends()
+    await other.close()
