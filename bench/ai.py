@@ -9,18 +9,31 @@ players; colours alternate):
   (target: >= 90% of points);
 * each level against the level below (target: >= 65% of points).
 
-Every computer move has ``--seconds`` (the issue's figure: 1 s); a level keeps its own
-depth limit and noise. A game not decided after ``--turns`` turns is counted as a draw.
-The p99 time per computer move is reported beside ``--seconds`` (target: <= +10%).
+Time per move: every level thinks for its own documented time (`engine.search.LEVELS`:
+0.5, 1, 2, 4 and 8 s) times ``--scale``; the default 0.125 gives level 5 the issue's 1 s
+per move (level 1 then has 0.0625 s), so the levels stay as distinct as in play, each
+with its own depth limit and noise. ``--seconds`` instead gives every level the same time.
+
+A game not decided after ``--turns`` turns (a Chieftain turn is all its moves) is
+adjudicated on material (the values the evaluations use, the greedy player's): the side
+ahead by at least ``--margin`` centipawns (default 300: a minor piece, three Men) wins,
+else it is a draw; ``--margin 0`` counts every such game a draw. Draws by the rules
+(repetition, no move) stay draws. Both counts are printed.
+
+The p99 time per computer move is reported per level against its limit (target: <= the
+limit + 10%), on the clock the computer used: ``--clock wall`` (the default, as the bot
+plays) or ``--clock cpu``, this process's processor time, so that on a machine shared
+with other jobs each level still gets its own thinking time and plays at its strength.
 
 Search speed: nodes per second of the level-5 search from ``--positions`` positions of
-random games per variant, ``--seconds`` each, beside a textbook alpha-beta (negamax,
+random games per variant, ``--speed-seconds`` each, beside a textbook alpha-beta (negamax,
 iterative deepening, material evaluation, captures first, no quiescence) over python-chess
-searching positions of random chess games for the same time, in the same run (target:
->= 0.5x).
+searching positions of random chess games for the same time; the two alternate position
+by position in one process and are timed on its processor time, so the load of a shared
+machine slows neither (target: >= 0.5x).
 
-Run: ``.venv/bin/python bench/ai.py [--games 100] [--seconds 1] [--variants clash,...]``
-(the full matches take hours on a 2-core machine).
+Run: ``.venv/bin/python bench/ai.py [--games 100] [--scale 0.125] [--variants clash,...]
+[--parts speed,random,greedy,ladder]`` (the full matches take hours on a 2-core machine).
 """
 
 from __future__ import annotations
@@ -42,7 +55,7 @@ from engine.search.clash import VALUES as CLASH_VALUES
 from engine.search.combined_arms import VALUES as ARMS_VALUES
 from engine.search.commander import stack_value
 
-Chooser = Callable[[Position], Move]
+Chooser = Callable[[Position, list[Position]], Move]  # position, earlier ones
 
 
 # --- material (for the greedy player) -------------------------------------------------------
@@ -72,11 +85,11 @@ def material(variant: Variant, position: Position, side: int) -> int:
 
 # --- players --------------------------------------------------------------------------------
 def random_player(variant: Variant, rng: random.Random) -> Chooser:
-    return lambda position: rng.choice(variant.legal_moves(position))
+    return lambda position, _history: rng.choice(variant.legal_moves(position))
 
 
 def greedy_player(variant: Variant, rng: random.Random) -> Chooser:
-    def choose(position: Position) -> Move:
+    def choose(position: Position, _history: list[Position]) -> Move:
         side = position.side
         best, found = None, []
         for move in variant.legal_moves(position):
@@ -95,27 +108,32 @@ def greedy_player(variant: Variant, rng: random.Random) -> Chooser:
 
 @dataclass
 class Timing:
-    seconds: list[float] = field(default_factory=list)
-    nodes: int = 0
+    """Seconds per computer move, per time limit."""
+
+    seconds: dict[float, list[float]] = field(default_factory=dict)
+
+
+CLOCKS = {"wall": time.perf_counter, "cpu": time.process_time}
 
 
 def computer_player(variant: Variant, level: int, seconds: float, seed: int,
-                    timing: Timing) -> Chooser:
-    thinker = Thinker(variant.name, time.perf_counter, seed)
+                    timing: Timing, clock: Callable[[], float]) -> Chooser:
+    thinker = Thinker(variant.name, clock, seed)
+    spent = timing.seconds.setdefault(seconds, [])
 
-    def choose(position: Position) -> Move:
-        start = time.perf_counter()
-        thought = thinker.think(position, LEVELS[level], seconds)
-        timing.seconds.append(time.perf_counter() - start)
-        timing.nodes += thought.nodes
+    def choose(position: Position, history: list[Position]) -> Move:
+        start = clock()
+        thought = thinker.think(position, LEVELS[level], seconds, history=history)
+        spent.append(clock() - start)
         return thought.move
     return choose
 
 
 # --- matches --------------------------------------------------------------------------------
 def play_game(variant: Variant, players: tuple[Chooser, Chooser], rng: random.Random,
-              opening: int, turns: int) -> float:
-    """The first player's points (1, 1/2 or 0) in one game."""
+              opening: int, turns: int, margin: int) -> tuple[float, bool]:
+    """The first player's points (1, 1/2 or 0) in one game, and whether it was
+    adjudicated at the turn limit."""
     position = variant.start_position()
     history = [position]
     for _ in range(opening):
@@ -127,13 +145,16 @@ def play_game(variant: Variant, players: tuple[Chooser, Chooser], rng: random.Ra
     for _ in range(turns):
         outcome = variant.outcome(position, history[:-1])
         if outcome.is_over:
-            return 0.5 if outcome.winner is None else float(outcome.winner == 0)
-        position = variant.make_move(position, players[position.side](position))
+            return (0.5 if outcome.winner is None else float(outcome.winner == 0)), False
+        position = variant.make_move(position, players[position.side](position, history[:-1]))
         history.append(position)
     outcome = variant.outcome(position, history[:-1])
-    if outcome.is_over and outcome.winner is not None:
-        return float(outcome.winner == 0)
-    return 0.5
+    if outcome.is_over:
+        return (0.5 if outcome.winner is None else float(outcome.winner == 0)), False
+    ahead = material(variant, position, 0)
+    if margin and abs(ahead) >= margin:
+        return float(ahead > 0), True
+    return 0.5, True
 
 
 @dataclass
@@ -142,24 +163,29 @@ class MatchResult:
     points: float
     games: int
     wins: int
+    draws: int
+    adjudicated: int
     target: str
 
 
 def match(variant: Variant, name: str, make_a: Callable[[int], Chooser],
-          make_b: Callable[[int], Chooser], games: int, opening: int, turns: int,
+          make_b: Callable[[int], Chooser], args: argparse.Namespace,
           target: str) -> MatchResult:
-    """``games`` games of A against B, colours alternating; A's points."""
-    points, wins = 0.0, 0
-    for g in range(games):
+    """``args.games`` games of A against B, colours alternating; A's points."""
+    points, wins, draws, adjudicated = 0.0, 0, 0, 0
+    for g in range(args.games):
         rng = random.Random(1000 + g)
         a, b = make_a(g), make_b(g)
-        if g % 2 == 0:
-            score = play_game(variant, (a, b), rng, opening, turns)
-        else:
-            score = 1.0 - play_game(variant, (b, a), rng, opening, turns)
+        players = (a, b) if g % 2 == 0 else (b, a)
+        score, judged = play_game(variant, players, rng, args.opening, args.turns,
+                                  args.margin)
+        if g % 2:
+            score = 1.0 - score
         points += score
         wins += score == 1.0
-    return MatchResult(name, points, games, wins, target)
+        draws += score == 0.5
+        adjudicated += judged
+    return MatchResult(name, points, args.games, wins, draws, adjudicated, target)
 
 
 # --- speed ----------------------------------------------------------------------------------
@@ -178,14 +204,19 @@ def random_positions(variant: Variant, count: int, seed: int) -> list[Position]:
     return out
 
 
-def variant_speed(variant: Variant, positions: int, seconds: float) -> float:
-    thinker = Thinker(variant.name, time.perf_counter)
-    nodes, spent = 0, 0.0
-    for position in random_positions(variant, positions, 5):
+def variant_speed(variant: Variant, positions: int, seconds: float) -> tuple[float, float]:
+    """Nodes/s of the level-5 search and of the python-chess anchor, measured position
+    by position in turn."""
+    thinker = Thinker(variant.name, time.process_time)
+    nodes, spent, anchor_nodes, anchor_spent = 0, 0.0, 0, 0.0
+    for i, position in enumerate(random_positions(variant, positions, 5)):
+        n, t = chess_search(random.Random(5 + i), seconds)
+        anchor_nodes += n
+        anchor_spent += t
         thought = thinker.think(position, LEVELS[5], seconds)
         nodes += thought.nodes
         spent += thought.seconds
-    return nodes / spent
+    return nodes / spent, anchor_nodes / anchor_spent
 
 
 CHESS_VALUES = {chess.PAWN: 100, chess.KNIGHT: 320, chess.BISHOP: 330, chess.ROOK: 500,
@@ -208,7 +239,7 @@ class ChessSearch:
 
     def negamax(self, board: chess.Board, depth: int, alpha: int, beta: int) -> int:
         self.nodes += 1
-        if not self.nodes & 127 and time.perf_counter() > self.deadline:
+        if not self.nodes & 127 and time.process_time() > self.deadline:
             raise TimeoutError
         if board.is_checkmate():
             return -100_000
@@ -227,80 +258,100 @@ class ChessSearch:
         return best
 
 
-def chess_speed(positions: int, seconds: float) -> float:
-    rng = random.Random(5)
-    nodes, spent = 0, 0.0
-    for _ in range(positions):
+def chess_search(rng: random.Random, seconds: float) -> tuple[int, float]:
+    """The anchor's nodes and seconds on one position of a random chess game."""
+    while True:
         board = chess.Board()
         for _ in range(rng.randrange(4, 30)):
             moves = list(board.legal_moves)
             if not moves:
                 break
             board.push(rng.choice(moves))
-        if board.is_game_over():
-            continue
-        start = time.perf_counter()
-        search = ChessSearch(start + seconds)
-        try:
-            for depth in range(1, 64):
-                search.negamax(board, depth, -10**9, 10**9)
-        except TimeoutError:
-            pass
-        nodes += search.nodes
-        spent += time.perf_counter() - start
-    return nodes / spent
+        if not board.is_game_over():
+            break
+    start = time.process_time()
+    search = ChessSearch(start + seconds)
+    try:
+        for depth in range(1, 64):
+            search.negamax(board, depth, -10**9, 10**9)
+    except TimeoutError:
+        pass
+    return search.nodes, time.process_time() - start
 
 
 # --- the report -----------------------------------------------------------------------------
-def run_variant(variant: Variant, args: argparse.Namespace, anchor: float) -> None:
+def level_seconds(args: argparse.Namespace, level: int) -> float:
+    """The time per move of ``level`` in this run."""
+    return args.seconds if args.seconds else LEVELS[level].seconds * args.scale
+
+
+def run_variant(variant: Variant, args: argparse.Namespace) -> None:
     timing = Timing()
-    s, games, opening, turns = args.seconds, args.games, args.opening, args.turns
+    parts = args.parts.split(",")
 
     def computer(level: int) -> Callable[[int], Chooser]:
-        return lambda g: computer_player(variant, level, s, g, timing)
+        return lambda g: computer_player(variant, level, level_seconds(args, level), g,
+                                         timing, CLOCKS[args.clock])
 
-    results = [
-        match(variant, "L5 vs random", computer(5),
-              lambda g: random_player(variant, random.Random(g)), games, opening, turns,
-              "wins >= 99%"),
-        match(variant, "L5 vs greedy", computer(5),
-              lambda g: greedy_player(variant, random.Random(g)), games, opening, turns,
-              "points >= 90%"),
-    ]
-    for level in range(2, 6):
-        results.append(match(variant, f"L{level} vs L{level - 1}", computer(level),
-                             computer(level - 1), games, opening, turns, "points >= 65%"))
-    speed = variant_speed(variant, args.positions, s)
-    p99 = statistics.quantiles(timing.seconds, n=100)[98] if len(timing.seconds) > 1 else 0.0
-    print(f"\n{variant.display_name} ({variant.name})")
-    for r in results:
-        share = r.points / r.games
-        won = r.wins / r.games
-        print(f"  {r.name:<14} {r.points:>5.1f}/{r.games:<4} points {share:>6.1%}  "
-              f"wins {won:>6.1%}   target {r.target}")
-    print(f"  search speed   {speed:,.0f} nodes/s = {speed / anchor:.2f} x python-chess "
-          f"alpha-beta (target >= 0.5)")
-    print(f"  time per move  median {statistics.median(timing.seconds):.3f} s, p99 {p99:.3f} s "
-          f"for a limit of {s:g} s (target <= {s * 1.1:.3f} s)")
+    print(f"\n{variant.display_name} ({variant.name})", flush=True)
+    if "speed" in parts:
+        speed, anchor = variant_speed(variant, args.positions, args.speed_seconds)
+        print(f"  search speed   {speed:,.0f} nodes/s, python-chess alpha-beta {anchor:,.0f} "
+              f"nodes/s: {speed / anchor:.2f} x (target >= 0.5)", flush=True)
+    if "random" in parts:
+        report(match(variant, "L5 vs random", computer(5),
+                     lambda g: random_player(variant, random.Random(g)), args, "wins >= 99%"))
+    if "greedy" in parts:
+        report(match(variant, "L5 vs greedy", computer(5),
+                     lambda g: greedy_player(variant, random.Random(g)), args,
+                     "points >= 90%"))
+    if "ladder" in parts:
+        for level in map(int, args.ladder.split(",")):
+            report(match(variant, f"L{level} vs L{level - 1}", computer(level),
+                         computer(level - 1), args, "points >= 65%"))
+    for limit, seconds in sorted(timing.seconds.items()):
+        p99 = statistics.quantiles(seconds, n=100)[98] if len(seconds) > 1 else seconds[0]
+        print(f"  time per move  limit {limit:.4g} s: median {statistics.median(seconds):.3f} s, "
+              f"p99 {p99:.3f} s = {p99 / limit:.2f} x the limit over {len(seconds)} moves "
+              f"(target <= 1.10)")
+
+
+def report(r: MatchResult) -> None:
+    print(f"  {r.name:<14} {r.points:>5.1f}/{r.games:<4} points {r.points / r.games:>6.1%}  "
+          f"wins {r.wins / r.games:>6.1%}  draws {r.draws}  adjudicated {r.adjudicated}   "
+          f"target {r.target}", flush=True)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=100, help="games per match")
-    parser.add_argument("--seconds", type=float, default=1.0, help="time per computer move")
+    parser.add_argument("--scale", type=float, default=0.125,
+                        help="each level's time per move times this")
+    parser.add_argument("--seconds", type=float, default=0.0,
+                        help="the same time per move for every level (0: --scale)")
     parser.add_argument("--opening", type=int, default=2, help="random plies first")
-    parser.add_argument("--turns", type=int, default=200, help="turns before a game is drawn")
+    parser.add_argument("--turns", type=int, default=200, help="turns before adjudication")
+    parser.add_argument("--margin", type=int, default=300,
+                        help="material lead that wins an adjudicated game (0: draws)")
     parser.add_argument("--positions", type=int, default=20, help="positions for speed")
+    parser.add_argument("--speed-seconds", type=float, default=1.0,
+                        help="search time per speed position")
+    parser.add_argument("--clock", choices=sorted(CLOCKS), default="wall",
+                        help="the computer's clock in matches: wall time, or this process's "
+                             "processor time (the same strength on a loaded machine)")
+    parser.add_argument("--parts", default="speed,random,greedy,ladder")
+    parser.add_argument("--ladder", default="2,3,4,5",
+                        help="the ladder's matches, by the higher level")
     parser.add_argument("--variants", default=",".join(v.name for v in all_variants()))
     args = parser.parse_args()
-    anchor = chess_speed(args.positions, args.seconds)
-    print(f"Computer player: {args.games} games per match, {args.seconds:g} s per move, "
-          f"{args.opening} random plies first, drawn after {args.turns} turns "
-          f"({platform.python_implementation()} {platform.python_version()}, "
-          f"python-chess {chess.__version__})")
-    print(f"python-chess textbook alpha-beta: {anchor:,.0f} nodes/s")
+    times = ", ".join(f"L{n} {level_seconds(args, n):g} s" for n in LEVELS)
+    print(f"Computer player: {args.games} games per match ({times} per move, "
+          f"{args.clock} clock), "
+          f"{args.opening} random plies first, adjudicated after {args.turns} turns "
+          f"(margin {args.margin}) ({platform.python_implementation()} "
+          f"{platform.python_version()}, python-chess {chess.__version__})", flush=True)
     for name in args.variants.split(","):
-        run_variant(get_variant(name), args, anchor)
+        run_variant(get_variant(name), args)
 
 
 if __name__ == "__main__":

@@ -14,13 +14,14 @@ Levels
 ======
 Each level is a time per move and a maximum depth (plies; in mini-/micro-Chieftain a ply
 is one move of a turn), plus random noise on the root moves' scores that makes the weak
-levels uneven like a beginner:
+levels uneven like a beginner (level 1 may prefer a move up to six Men worse, level 2
+two: each level must win clearly against the one below, as a stronger player does):
 
 ====== ========= ======= ======= ====================================================
 level  time (s)  depth   noise   plays like
 ====== ========= ======= ======= ====================================================
-1      0.5       1       150     a beginner: takes what is offered, often misjudges
-2      1         2       60      a casual player: sees the reply to its move
+1      0.5       1       300     a beginner: takes what is offered, often misjudges
+2      1         2       100     a casual player: sees the reply to its move
 3      2         3       20      a club player: short combinations
 4      4         4       0       a strong player: tactics four plies deep
 5      8         64      0       the strongest the time allows (iterative deepening)
@@ -29,7 +30,8 @@ level  time (s)  depth   noise   plays like
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import gc
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -56,8 +58,8 @@ class Level:
 
 
 LEVELS: dict[int, Level] = {
-    1: Level(1, 0.5, 1, 150, "a beginner: takes what is offered, often misjudges"),
-    2: Level(2, 1.0, 2, 60, "a casual player: sees the reply to its move"),
+    1: Level(1, 0.5, 1, 300, "a beginner: takes what is offered, often misjudges"),
+    2: Level(2, 1.0, 2, 100, "a casual player: sees the reply to its move"),
     3: Level(3, 2.0, 3, 20, "a club player: short combinations"),
     4: Level(4, 4.0, 4, 0, "a strong player: tactics four plies deep"),
     5: Level(5, 8.0, 64, 0, "the strongest the time allows"),
@@ -101,14 +103,29 @@ class Thinker:
         self.search = Search(self.game, clock, seed)
 
     def think(self, position: Position, level: Level | int, seconds: float | None = None,
-              depth: int | None = None) -> Thought:
+              depth: int | None = None, history: Sequence[Position] = ()) -> Thought:
         """The computer's move in ``position`` (which must have a legal move). ``seconds``
-        and ``depth`` override the level's own."""
+        and ``depth`` override the level's own; ``history``, the game's earlier positions,
+        lets the search see repetitions (each scores as a draw)."""
+        # the search makes millions of small tuples and no reference cycles: the cyclic
+        # garbage collector's passes over a large table would only add pauses to the move
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            return self._think(position, level, seconds, depth, history)
+        finally:
+            if collecting:
+                gc.enable()
+
+    def _think(self, position: Position, level: Level | int, seconds: float | None,
+               depth: int | None, history: Sequence[Position]) -> Thought:
         lv = LEVELS[level] if isinstance(level, int) else level
         budget = lv.seconds if seconds is None else seconds
         max_depth = lv.depth if depth is None else depth
         start = self.clock()
         game = self.game
+        self.search.seen = frozenset(game.key(game.root(p)) for p in history
+                                     if not p.in_progress)
         state = game.root(position)
         side = game.side(state)
         # a turn of several steps (a Chieftain turn, a deploy) is searched step by step,

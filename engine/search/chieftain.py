@@ -28,6 +28,7 @@ piece within two squares of a Chieftain; doubled for the last one).
 from __future__ import annotations
 
 from ..chieftain import (
+    CHIEF,
     DISTANCE,
     NEAR,
     OWN,
@@ -43,7 +44,7 @@ from ..chieftain import (
 from ..move import Move
 from ..position import Position
 from .core import WIN
-from .zobrist import SIDE, board_key, moved_key
+from .zobrist import SIDE, board_key, number
 
 END = -1
 STEP_WIDTH = 5
@@ -54,8 +55,36 @@ OUT_OF_COMMAND = 8
 ADVANCE = 4
 THREAT = 30
 _VALUE = {**VALUES, **{k.lower(): v for k, v in VALUES.items()}}
+#: squares within two king steps of each square (where a piece threatens a Chieftain)
+_NEAR2 = tuple(sum(1 << b for b in range(64) if DISTANCE[a][b] <= 2) for a in range(64))
 
-State = tuple[Turn, int]  # the turn, the Zobrist key of its board and side
+
+def _square_value(letter: str, side: int, i: int) -> int:
+    """Material and placement of one piece on square ``i``, for its own side."""
+    if letter == "M":
+        return VALUES["M"] + ADVANCE * (i // 8 if side == 0 else 7 - i // 8)
+    return VALUES[letter]
+
+
+#: Per piece letter (either case) and square: its material and placement, signed for White.
+_TABLE = {(letter if side == 0 else letter.lower()):
+          tuple((1 - 2 * side) * _square_value(letter, side, i) for i in range(64))
+          for letter in VALUES for side in (0, 1)}
+
+#: A state: the turn, the Zobrist key of its board and side, White's material and
+#: placement score, both sides' occupied squares and Chieftains (bitmasks), and the turn's
+#: next moves when already known (None: not yet generated). The score and masks are
+#: updated move by move, so the evaluation does not walk the board.
+State = tuple[Turn, int, int, int, int, int, int, "list[int] | None"]
+
+
+def _bits(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
 
 
 class ChieftainGame:
@@ -63,31 +92,61 @@ class ChieftainGame:
     `END`."""
 
     quiescence_depth = 4
+    pruning = True
 
     def root(self, position: Position) -> State:
         turn = turn_from_position(position)
-        return turn, board_key(turn.cells, turn.side)
+        score, occ, chiefs = 0, [0, 0], [0, 0]
+        for i, p in enumerate(turn.cells):
+            if p is not None:
+                s = 0 if p.isupper() else 1
+                score += _TABLE[p][i]
+                occ[s] |= 1 << i
+                if p in CHIEF:
+                    chiefs[s] |= 1 << i
+        return (turn, board_key(turn.cells, turn.side), score, occ[0], occ[1], chiefs[0],
+                chiefs[1], None)
 
     def moves(self, state: State) -> list[int]:
-        turn = state[0]
-        codes = generate(turn)
+        turn, codes = state[0], state[7]
+        if codes is None:
+            codes = generate(turn)
         return [END, *codes] if turn.made else codes
 
     def play(self, state: State, code: int) -> State:
-        turn, key = state
+        turn, key, score, occ0, occ1, chief0, chief1, _codes = state
         if code == END:
-            return start_turn(turn.cells, 1 - turn.side), key ^ SIDE
+            return (start_turn(turn.cells, 1 - turn.side), key ^ SIDE, score, occ0, occ1,
+                    chief0, chief1, None)
+        o, t = code >> 6, code & 63
+        cells = turn.cells
+        piece, victim = cells[o], cells[t]
+        ob, tb = 1 << o, 1 << t
+        score += _TABLE[piece][t] - _TABLE[piece][o]  # type: ignore[index]
+        key ^= number(o, piece) ^ number(t, piece)
+        if victim is not None:
+            score -= _TABLE[victim][t]
+            key ^= number(t, victim)
+        if turn.side == 0:
+            occ0, occ1 = occ0 ^ ob | tb, occ1 & ~tb
+            chief0 = chief0 ^ ob | tb if piece == "C" else chief0
+            chief1 &= ~tb
+        else:
+            occ1, occ0 = occ1 ^ ob | tb, occ0 & ~tb
+            chief1 = chief1 ^ ob | tb if piece == "c" else chief1
+            chief0 &= ~tb
         after = play(turn, code)
-        key = moved_key(key, turn.cells, after.cells, (code >> 6, code & 63))
-        if is_closed(after) or not generate(after):
-            return start_turn(after.cells, 1 - turn.side), key ^ SIDE
-        return after, key
+        codes = None if is_closed(after) else generate(after)
+        if not codes:  # the turn passes: allowance used, game won or no further move
+            return (start_turn(after.cells, 1 - turn.side), key ^ SIDE, score, occ0, occ1,
+                    chief0, chief1, None)
+        return after, key, score, occ0, occ1, chief0, chief1, codes
 
     def side(self, state: State) -> int:
         return state[0].side
 
     def key(self, state: State) -> int:
-        turn, key = state
+        turn, key = state[0], state[1]
         if not turn.made:
             return key
         return key ^ hash((turn.made, turn.moved, turn.feasible, turn.chiefs))
@@ -110,6 +169,23 @@ class ChieftainGame:
             return 0
         return _VALUE[victim]
 
+    def captures(self, state: State) -> list[tuple[int, int]]:
+        """The next moves that take a piece, with what they take (`core.noisy_moves`)."""
+        turn, codes = state[0], state[7]
+        if codes is None:
+            codes = generate(turn)
+        enemy = state[4] if turn.side == 0 else state[3]
+        cells = turn.cells
+        return [(_VALUE[cells[c & 63]], c) for c in codes  # type: ignore[index]
+                if enemy >> (c & 63) & 1]
+
+    def in_danger(self, state: State) -> bool:
+        """Whether an enemy piece stands within two squares of one of the mover's
+        Chieftains (futility pruning's guard; the safety term's threat)."""
+        side = state[0].side
+        chiefs, enemy = (state[5], state[4]) if side == 0 else (state[6], state[3])
+        return any(_NEAR2[c] & enemy for c in _bits(chiefs))
+
     def several_steps(self, state: State) -> bool:
         """Whether the turn starting in ``state`` may take several steps."""
         return True
@@ -118,41 +194,28 @@ class ChieftainGame:
         return STEP_WIDTH if state[0].made else 0
 
     def evaluate(self, state: State) -> int:
-        turn = state[0]
-        cells = turn.cells
-        chiefs: list[list[int]] = [[], []]
-        for i, p in enumerate(cells):
-            if p == "C":
-                chiefs[0].append(i)
-            elif p == "c":
-                chiefs[1].append(i)
-        command = [0, 0]
+        """Material and placement (carried in the state), then per side: the command
+        radius (pieces a Chieftain can activate) and the Chieftains' safety."""
+        total = state[2]
+        occ, chiefs = (state[3], state[4]), (state[5], state[6])
         for s in (0, 1):
-            for c in chiefs[s]:
-                command[s] |= NEAR[c]
-        score = [0, 0]
-        for i, p in enumerate(cells):
-            if p is None:
-                continue
-            s = 0 if p.isupper() else 1
-            kind = p.upper()
-            score[s] += VALUES[kind]
-            if kind == "C":
-                continue
-            score[s] += IN_COMMAND if command[s] >> i & 1 else -OUT_OF_COMMAND
-            if kind == "M":
-                score[s] += ADVANCE * (i // 8 if s == 0 else 7 - i // 8)
-        for s in (0, 1):
-            if len(chiefs[s]) == 1:
-                score[s] += LAST_CHIEFTAIN
-            weight = THREAT * (2 if len(chiefs[s]) == 1 else 1)
-            enemy = OWN[1 - s]
-            for c in chiefs[s]:
-                row = DISTANCE[c]
-                score[s] -= weight * sum(1 for i, p in enumerate(cells)
-                                         if p is not None and p in enemy and row[i] <= 2)
-        total = score[0] - score[1]
-        return total if turn.side == 0 else -total
+            mine = chiefs[s]
+            squares = _bits(mine)
+            command = 0
+            for c in squares:
+                command |= NEAR[c]
+            men = occ[s] & ~mine
+            active = (men & command).bit_count()
+            term = IN_COMMAND * active - OUT_OF_COMMAND * (men.bit_count() - active)
+            last = len(squares) == 1
+            if last:
+                term += LAST_CHIEFTAIN
+            weight = THREAT * (2 if last else 1)
+            enemy = occ[1 - s]
+            for c in squares:
+                term -= weight * (_NEAR2[c] & enemy).bit_count()
+            total += term if s == 0 else -term
+        return total if state[0].side == 0 else -total
 
     def to_turn(self, position: Position, codes: list[int]) -> Move:
         """The whole turn made of the moves ``codes`` played from ``position``, as the

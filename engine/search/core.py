@@ -15,12 +15,19 @@ moves are whatever the game chooses (the engine's raw tuples): the core only sto
   (seconds, any origin), so the core has no I/O and tests can drive time by hand. A search
   that runs out of time in the middle of an iteration keeps the best move of the last
   complete one (or of the current one, once its first move has been searched).
-* **Transposition table**: a dict keyed by the game's Zobrist key: depth, score, bound and
-  best move; cleared when it passes `TT_LIMIT` entries.
+* **Transposition table**: `TT_SIZE` slots indexed by the low bits of the game's Zobrist
+  key, each holding the whole key, depth, score, bound and best move; a new entry replaces
+  the slot's (no clearing, so no pause of the size of the table in the middle of a move).
 * **Move ordering**: the table's move, then captures by the victim's value less a tenth of
   the mover's (MVV-LVA), then two killer moves per ply, then the history heuristic.
+* **Futility pruning** (games with ``pruning = True``): within two plies of the horizon a
+  position far above beta is cut on its static evaluation, and at the last ply one far
+  below alpha searches only captures — unless the game's ``in_danger`` says the side to
+  move is threatened.
 * **Quiescence**: at the horizon, captures (shots included) are searched until none is
   left or `QS_DEPTH` plies, standing pat on the static evaluation.
+* **Repetition**: a position of the game so far (`Search.seen`) reached again in the tree
+  scores as a draw (the rules draw at the third time; the search does not wait for it).
 * **Determinism**: for a given seed, depth and clock readings the same move comes out.
   The seed also draws the root noise of the weaker levels (a beginner's unevenness).
 """
@@ -34,9 +41,11 @@ from typing import Any, Protocol
 
 INF = 10_000_000
 WIN = 1_000_000  # score of a won game; a faster win scores higher (WIN - ply)
-TT_LIMIT = 400_000
+TT_SIZE = 1 << 17
+TT_MASK = TT_SIZE - 1
 QS_DEPTH = 6
 DELTA = 200  # centipawns a capture's position may add beyond its material
+FUTILITY = 200  # centipawns per ply of depth left that a quiet move is not expected to add
 EXACT, LOWER, UPPER = 0, 1, 2
 
 
@@ -78,6 +87,22 @@ class Game(Protocol):
         cut to the best-ordered ones, the first move `moves` lists (ending the turn) is
         searched too."""
 
+    # Optional: ``pruning = True`` (futility pruning, `Search._futile`) and
+    # ``in_danger(state)``: whether the side to move's royal pieces are threatened.
+    # Optional: ``captures(state)``, the legal moves with a positive `gain` as (gain, move)
+    # pairs, for a game that can list them faster than all its moves (it may list one
+    # move of several that take the same pieces with the same piece). Quiescence uses it
+    # when present (`noisy_moves`); a game without it is searched the same way.
+
+
+def noisy_moves(game: Game, state: Any) -> list[tuple[int, Hashable]]:
+    """The moves of ``state`` that capture or promote, as (gain, move): the game's own
+    ``captures`` when it has one (faster), else its moves filtered by `Game.gain`."""
+    captures = getattr(game, "captures", None)
+    if captures is not None:
+        return captures(state)
+    return [(g, m) for m in game.moves(state) if (g := game.gain(state, m)) > 0]
+
 
 class OutOfTime(Exception):
     """Raised inside the search when the clock passes the deadline."""
@@ -103,11 +128,16 @@ class Search:
         self.game = game
         self.clock = clock
         self.rng = random.Random(seed)
-        self.table: dict[int, tuple[int, int, int, Hashable | None]] = {}
+        self.table: list[tuple[int, int, int, int, Hashable | None] | None] = \
+            [None] * TT_SIZE
         self.killers: dict[int, list[Hashable]] = {}
         self.history: dict[Hashable, int] = {}
         self.nodes = 0
         self.deadline = float("inf")
+        #: keys of the game's earlier positions: reaching one again scores as a draw, so
+        #: the side ahead avoids repeating and the side behind seeks it
+        self.seen: frozenset[int] = frozenset()
+        self.prune = bool(getattr(game, "pruning", False))
 
     # --- the public entry ---------------------------------------------------------------
     def run(self, state: Any, depth: int, seconds: float, noise: int = 0) -> Result:
@@ -160,15 +190,17 @@ class Search:
             if score > best:
                 best, best_move = score, m
                 alpha = max(alpha, score)
-        self.table[game.key(state)] = (depth, best, EXACT, best_move)
+        key = game.key(state)
+        self.table[key & TT_MASK] = (key, depth, best, EXACT, best_move)
         return best_move, best, scores
 
     # --- the tree -----------------------------------------------------------------------
     def _tick(self) -> None:
         # a node costs tens of microseconds to milliseconds (a Commander Chess turn list):
-        # reading the clock every 8 nodes keeps the overrun small at a negligible cost
+        # reading the clock every 4 nodes keeps the overrun within a few milliseconds (a
+        # level-1 move has 60) at a negligible cost
         self.nodes += 1
-        if not self.nodes & 7 and self.clock() >= self.deadline:
+        if not self.nodes & 3 and self.clock() >= self.deadline:
             raise OutOfTime
 
     def _negamax(self, state: Any, depth: int, alpha: int, beta: int, ply: int) -> int:
@@ -180,10 +212,12 @@ class Search:
         if depth <= 0:
             return self._quiesce(state, alpha, beta, ply, 0)
         key = game.key(state)
-        entry = self.table.get(key)
+        if key in self.seen:
+            return 0
+        entry = self.table[key & TT_MASK]
         hint = None
-        if entry is not None:
-            e_depth, e_score, e_flag, hint = entry
+        if entry is not None and entry[0] == key:
+            _key, e_depth, e_score, e_flag, hint = entry
             if e_depth >= depth:
                 if e_flag == EXACT:
                     return e_score
@@ -191,6 +225,10 @@ class Search:
                     return e_score
                 if e_flag == UPPER and e_score <= alpha:
                     return e_score
+        if depth <= 2 and self.prune and -WIN // 2 < alpha and beta < WIN // 2:
+            cut = self._futile(state, depth, alpha, beta, ply)
+            if cut is not None:
+                return cut
         moves = game.moves(state)
         if not moves:
             stuck = game.stuck(state)
@@ -217,10 +255,28 @@ class Search:
                             self._remember(m, ply, depth)
                         break
         flag = UPPER if best <= alpha0 else LOWER if best >= beta else EXACT
-        if len(self.table) > TT_LIMIT:
-            self.table.clear()
-        self.table[key] = (depth, best, flag, best_move)
+        self.table[key & TT_MASK] = (key, depth, best, flag, best_move)
         return best
+
+    def _futile(self, state: Any, depth: int, alpha: int, beta: int,
+                ply: int) -> int | None:
+        """Futility pruning near the horizon, for games that ask for it (``pruning``):
+        a position so far above beta that a quiet reply cannot bring it back is cut at
+        once (static null move), and one so far below alpha at the last ply gains only
+        by captures, so only they are searched (razoring to quiescence). Never when the
+        side to move is threatened (the game's optional ``in_danger``)."""
+        game = self.game
+        stand = game.evaluate(state)
+        margin = FUTILITY * depth
+        if stand - margin >= beta:
+            return None if self._in_danger(state) else stand
+        if depth == 1 and stand + margin <= alpha and not self._in_danger(state):
+            return self._quiesce(state, alpha, beta, ply, 0)
+        return None
+
+    def _in_danger(self, state: Any) -> bool:
+        danger = getattr(self.game, "in_danger", None)
+        return bool(danger and danger(state))
 
     def _child(self, child: Any, side: int, depth: int, alpha: int, beta: int, ply: int,
                scout: bool) -> int:
@@ -247,10 +303,10 @@ class Search:
             return stand
         alpha = max(alpha, stand)
         best = stand
-        noisy = [(g, m) for m in game.moves(state) if (g := game.gain(state, m)) > 0]
+        noisy = noisy_moves(game, state)
         if not noisy:
             return stand
-        noisy.sort(key=lambda gm: -gm[0])
+        noisy = sorted(noisy, key=lambda gm: -gm[0])  # the game may keep its lists
         side = game.side(state)
         for g, m in noisy:
             if stand + g + DELTA <= alpha:

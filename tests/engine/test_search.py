@@ -48,6 +48,16 @@ def test_a_search_stops_at_its_time_limit() -> None:
     assert thought.move in variant.legal_moves(variant.start_position())
 
 
+def test_the_8x8_searches_stop_at_their_time_limit() -> None:
+    for name in ("combined-arms", "mini-chieftain"):
+        clock = SteppingClock(0.001)
+        variant = get_variant(name)
+        position = variant.start_position()
+        thought = Thinker(name, clock).think(position, LEVELS[5], seconds=0.5)
+        assert thought.seconds <= 0.5 * 1.1
+        assert thought.depth >= 1 and thought.move in variant.legal_moves(position)
+
+
 def test_the_same_seed_plays_the_same_moves() -> None:
     variant = get_variant("mini-chieftain")
     position = variant.start_position()
@@ -82,3 +92,15 @@ def test_clash_never_gives_up_its_last_commander() -> None:
         thought = Thinker("clash", still_clock, seed).think(position, LEVELS[1], depth=1)
         after = variant.make_move(position, thought.move)
         assert "c" in after.cells, variant.format_move(position, thought.move)
+
+
+def test_the_side_ahead_does_not_repeat_a_position() -> None:
+    variant = get_variant("combined-arms")
+    position = variant.parse_position("k7/8/8/8/8/8/8/R6K w - - 0 1")  # a Rook ahead
+    moves = sorted(variant.legal_moves(position), key=repr)
+    fresh = moves[len(moves) // 2]
+    # every other move leads back to a position the game has seen: a draw, not the lead
+    history = [variant.make_move(position, m) for m in moves if m != fresh]
+    thought = Thinker("combined-arms", still_clock).think(position, LEVELS[5], depth=2,
+                                                          history=history)
+    assert thought.move == fresh and thought.score > 300

@@ -19,6 +19,8 @@ from engine.search.zobrist import board_key
 POSITIONS = {"clash": 2000, "combined-arms": 1000, "mini-chieftain": 2000,
              "micro-chieftain": 2000, "commander": 500}
 SINGLE_MOVE = ("clash", "combined-arms", "commander")
+#: Positions where the computer's chosen move is checked (the 8x8 games search fastest).
+CHOSEN = {"combined-arms": 200, "mini-chieftain": 200, "micro-chieftain": 200}
 
 
 def random_positions(name: str, count: int, seed: int = 7) -> Iterator[Position]:
@@ -80,6 +82,7 @@ def test_search_turns_are_the_engine_moves(name: str) -> None:
         expected = variant.make_move(position, move)
         assert after[0] == expected.cells and after[1] == expected.side
         assert after[2] == board_key(expected.cells, expected.side)  # incremental Zobrist
+        assert after[3:] == game.root(expected)[3:]  # and whatever else a state carries
 
 
 def test_commander_deploys_are_searched_step_by_step() -> None:
@@ -117,10 +120,35 @@ def test_chieftain_steps_are_the_engine_steps(name: str) -> None:
             code = rng.choice(moves)
             played.append(code)
             state = game.play(state, code)
+            if game.side(state) == side:  # the next moves carried in the state are right
+                assert game.moves(state) == game.moves((*state[:7], None))
         turn = game.to_turn(position, played)
         after = variant.apply(position, turn)  # checks every move of the turn in order
         assert state[0].cells == after.cells and game.side(state) == after.side
         assert state[1] == board_key(after.cells, after.side)
+        # the score and masks carried move by move are those of the board
+        assert state[2:7] == game.root(after)[2:7]
+
+
+@pytest.mark.parametrize("name", ["combined-arms", "mini-chieftain", "micro-chieftain"])
+def test_quiescence_captures_are_the_capturing_moves(name: str) -> None:
+    """The games' own capture lists (quiescence's moves) are legal moves that gain
+    something, with that gain, and take every way of winning material the engine's moves
+    have, in every random position and turn in progress (Combined Arms lists one move per
+    piece, kills and promotion, whatever square it ends on; Chieftain every move)."""
+    game = game_for(name)
+
+    def effect(move: object) -> object:
+        return (move[0], move[2], move[3]) if name == "combined-arms" else move
+
+    for position in random_positions(name, POSITIONS[name]):
+        state = game.root(position)
+        capturing = {m: g for m in game.moves(state) if (g := game.gain(state, m)) > 0}
+        listed = game.captures(state)
+        assert all(capturing[m] == g for g, m in listed)
+        effects = [effect(m) for _, m in listed]
+        assert len(effects) == len(set(effects))
+        assert set(effects) == {effect(m) for m in capturing}
 
 
 @pytest.mark.parametrize("name", ["clash", "combined-arms", "commander", "mini-chieftain",
@@ -129,6 +157,10 @@ def test_chosen_moves_are_legal(name: str) -> None:
     variant = get_variant(name)
     clock = FakeClock()
     thinker = Thinker(name, clock, seed=1)
-    for position in random_positions(name, 25, seed=11):
+    for position in random_positions(name, CHOSEN.get(name, 25), seed=11):
         thought = thinker.think(position, LEVELS[1], depth=1)
+        assert thought.move in variant.legal_moves(position)
+    # deeper searches (futility pruning, turns of several moves) on fewer
+    for position in random_positions(name, CHOSEN.get(name, 0) // 10, seed=13):
+        thought = thinker.think(position, LEVELS[5], depth=2)
         assert thought.move in variant.legal_moves(position)
