@@ -23,7 +23,7 @@ from ..service.posts import time_left
 from ..service.results import STORAGE_DOWN, Done, Reason, Refusal
 from ..service.timecontrol import TimeControl, is_clock_word, parse_time_control
 from ..storage import StorageError
-from . import hints, live, logs, permissions, pictures
+from . import failures, hints, live, logs, permissions, pictures
 from .actions import acted
 from .client import result_text
 from .notifier import discord_times
@@ -46,6 +46,9 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 SITE = re.compile(r'^\[Site "[^"\n]*"\]', re.MULTILINE)
 MAX_LISTED = 25
+# how a /move whose board Discord refused is answered, after the move's news
+BOARD_REFUSED = ("(I could not show the board here: {why}. A server admin can run "
+                 "`/server check`.)")
 MAX_CHOICES = 25
 GAME_HELP = "The game's number (default: the one here, or your only one)"
 SIDES = [app_commands.Choice(name="first (White/Red)", value=0),
@@ -392,9 +395,13 @@ class PlayCommands(commands.Cog, name="Playing"):
             assert result.game is not None
             try:
                 await self.bot.send_move(interaction, result)
-            except discord.HTTPException as error:  # the move is stored: say so elsewhere
-                await self._confirm_elsewhere(interaction.user, interaction.channel, result,
-                                              error, owed)
+            except (discord.HTTPException, TimeoutError) as error:  # the move is stored
+                landed = await failures.answer_landed(interaction)
+                if landed is not None:  # it went through after all (a timeout, a 5xx): once
+                    await self.bot.board_sent(result.game, landed, interaction.channel_id or 0)
+                else:  # say so elsewhere, and end the interaction in words
+                    await self._confirm_elsewhere(interaction.user, interaction.channel,
+                                                  result, error, owed, interaction)
         await self._moved(result, sender)
 
     async def _moved(self, result: Done, sender: Player) -> None:
@@ -462,17 +469,20 @@ class PlayCommands(commands.Cog, name="Playing"):
                 await message.reply(hint, mention_author=False)
 
     async def _confirm_elsewhere(self, user: discord.abc.User, channel: object, result: Done,
-                                 error: discord.HTTPException, owed: Owed) -> None:
+                                 error: discord.HTTPException | TimeoutError, owed: Owed,
+                                 interaction: discord.Interaction | None = None) -> None:
         """A move is stored, but Discord refused its reply: confirm it by DM (or, if DMs
-        are closed, in the thread's channel), and post the news the reply carried in the
-        game's place for the opponent, both through the outbox so that they are retried."""
+        are closed, in the thread's channel), and tell the opponent the news the reply
+        carried, both through the outbox so that they are retried. A /move's interaction
+        is ended with that news in words (never left "thinking…"); only if Discord refuses
+        that too does the news go through the outbox, so it is said once."""
         game = result.game
         assert game is not None
         log.warning("game #%s: the reply to a move failed: %s", game.id, error)
         where = getattr(channel, "mention", "the game's thread")
         text = (f"Your move **{result.move}** in game #{game.id} is played; I could not answer "
-                f"in {where} (Discord refused: {error.status} {error.text}). Ask a server "
-                f"admin to run `/server check`.")
+                f"in {where} ({failures.why_not(error)}). Ask a server admin to run "
+                f"`/server check`.")
         parent = getattr(channel, "parent_id", None)
         place = channel_place(parent) if parent else game.place
         owed.settled = owed.row_id is not None and await self.service.settle_answer(
@@ -486,6 +496,9 @@ class PlayCommands(commands.Cog, name="Playing"):
         news = f"**{result.move}** played in game #{game.id}."
         if not game.is_over:
             news += f" {mentions[game.to_move]}, your move."
+        if interaction is not None and await failures.finish(
+                interaction, f"{news}\n{BOARD_REFUSED.format(why=failures.why_not(error))}"):
+            return  # the thread has the news from the interaction's answer
         await self.service.queue_notification("discord", "news", news, place=game.place,
                                               game_id=game.id)
 

@@ -1,6 +1,7 @@
 """No interaction is left "thinking…": whatever fails in a slash command or a button, the
 member is answered (only they see it) with what went wrong, and the error is logged; a
-storage fault in the words every transport uses."""
+storage fault in the words every transport uses. A reply Discord refused, or that timed out
+without reaching it, is ended in words (`finish`), once (`answer_landed`)."""
 
 from __future__ import annotations
 
@@ -48,6 +49,40 @@ async def tell_member(interaction: discord.Interaction, error: BaseException) ->
             await interaction.response.send_message(words_for(error), ephemeral=True)
     except discord.HTTPException:
         log.warning("could not tell the member that %s failed", what)
+
+
+def why_not(error: discord.HTTPException | TimeoutError) -> str:
+    """Why a reply did not reach Discord, in a sentence's parentheses."""
+    if isinstance(error, discord.HTTPException):
+        return f"Discord refused: {error.status} {error.text}"
+    return "Discord did not answer in time"
+
+
+async def answer_landed(interaction: discord.Interaction) -> discord.Message | None:
+    """After a reply that failed (a timeout, a 5xx after retries): the answer, if it
+    reached Discord after all (its original is no longer "thinking…"), so that it is not
+    answered twice."""
+    if not interaction.response.is_done():
+        return None
+    try:
+        original = await interaction.original_response()
+    except (discord.HTTPException, TimeoutError):
+        return None  # unknown: answered again rather than left thinking
+    return None if original.flags.loading else original
+
+
+async def finish(interaction: discord.Interaction, text: str) -> bool:
+    """End an interaction whose answer Discord refused with ``text`` alone (a plain message
+    goes where a board did not): public, as its deferral was. Whether Discord took it."""
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(text)
+        else:
+            await interaction.response.send_message(text)
+    except (discord.HTTPException, TimeoutError) as error:
+        log.warning("could not finish the interaction either: %s", error)
+        return False
+    return True
 
 
 def answering_failures(

@@ -172,25 +172,55 @@ def by_transport(transport: str) -> str:
     return {"email": "e-mail"}.get(transport, transport)
 
 
+def game_thread(channel: discord.TextChannel, game_id: int) -> discord.Thread | None:
+    """The thread of game ``game_id`` in ``channel``, if one was opened: its name starts
+    with the game's number (the bot's own threads only)."""
+    me = channel.guild.me
+    for thread in channel.threads:
+        if thread.name.startswith(f"#{game_id} ") and (me is None or thread.owner_id == me.id):
+            return thread
+    return None
+
+
 async def open_thread(bot: Bot, game: Game) -> discord.Thread | None:
     """Start the game's thread in its channel, move the game there, show the board (None:
-    there is no text channel, or Discord refused the thread)."""
+    there is no text channel, or Discord refused the thread). A thread opened for the game
+    before the process died there, before the game was moved into it, is used, not
+    opened again: creating the thread and moving the game are two steps, and only the
+    second is the service's."""
     channel_id = target_of(game.place)
     channel = bot.get_channel(channel_id) if channel_id else None
     if not isinstance(channel, discord.TextChannel):
         log.warning("game #%s: no text channel for %s", game.id, game.place)
         return None
-    variant = get_variant(game.variant)
-    name = f"#{game.id} {game.names[0]} vs {game.names[1]} ({variant.display_name})"
-    try:
-        thread = await channel.create_thread(name=name[:100],
-                                             type=discord.ChannelType.public_thread,
-                                             auto_archive_duration=10080)
-    except discord.HTTPException:
-        log.exception("cannot open a thread for game #%s", game.id)
-        return None
+    thread = game_thread(channel, game.id)  # opened before the process died: not again
+    if thread is None:
+        variant = get_variant(game.variant)
+        name = f"#{game.id} {game.names[0]} vs {game.names[1]} ({variant.display_name})"
+        try:
+            thread = await channel.create_thread(name=name[:100],
+                                                 type=discord.ChannelType.public_thread,
+                                                 auto_archive_duration=10080)
+        except discord.HTTPException:
+            log.exception("cannot open a thread for game #%s", game.id)
+            return None
     moved = await bot.service.relocate(game.id, thread_place(channel.id, thread.id))
-    sent = await thread.send(**await bot.board_message(  # type: ignore[arg-type]
-        moved or game, pictures.header(game) + ". Type your moves here, or use `/move`."))
-    await bot.board_sent(moved or game, sent, thread.id)
+    await _open_with_board(bot, moved or game, thread)
     return thread
+
+
+async def _open_with_board(bot: Bot, game: Game, thread: discord.abc.Messageable) -> None:
+    """The first post of a game's thread: the board, and how to play."""
+    sent = await thread.send(**await bot.board_message(  # type: ignore[arg-type]
+        game, pictures.header(game) + ". Type your moves here, or use `/move`."))
+    await bot.board_sent(game, sent, getattr(thread, "id", 0))
+
+
+async def finish_thread(bot: Bot, game: Game) -> None:
+    """A game moved into its thread by a process that died before showing the board there:
+    the board is shown now, unless the game has a live board or a move already."""
+    thread = target_of(game.place)
+    if (game.is_over or game.ply > 0 or thread is None
+            or await bot.service.posts(TRANSPORT, game.id, BOARD)):
+        return
+    await _open_with_board(bot, game, bot.get_partial_messageable(thread))

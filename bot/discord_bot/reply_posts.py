@@ -50,14 +50,20 @@ async def _board(bot: Bot, n: Notification, post: Post) -> None:
 async def _game_thread(bot: Bot, n: Notification, post: Post) -> None:
     """The thread of a game started by an acceptance (the challenge's game) or a challenge
     to the computer (the challenger's latest game here), opened with the board; not when
-    the game has its thread already (it is no longer played in the channel) or is over."""
+    the game is over. A game in its thread already gets only the board there, if it has
+    none yet (the process died between the two)."""
     number = n.payload.get("challenge")
     challenge = await bot.service.get_challenge(int(number)) if number else None
-    here = [g for g in await bot.service.games(place=n.place)
+    here = [g for g in await bot.service.games_within(n.place or "")
             if (g.id == challenge.game_id if isinstance(challenge, Challenge)
                 else n.payload.get("challenger") in g.players and g.created_at <= n.created_at)]
-    if here:
-        await live.open_thread(bot, max(here, key=lambda g: g.id))
+    if not here:
+        return
+    game = max(here, key=lambda g: g.id)
+    if game.place == n.place:
+        await live.open_thread(bot, game)
+    else:
+        await live.finish_thread(bot, game)
 
 
 async def _challenge(bot: Bot, n: Notification, post: Post) -> None:

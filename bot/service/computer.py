@@ -41,7 +41,7 @@ from dataclasses import dataclass
 from engine import EngineError, all_variants, get_variant
 from engine.search import LEVELS, WIN, Thinker
 
-from .model import Game, Player
+from .model import Game, PlayedMove, Player
 from .results import Done, Reason, Refusal, Result
 from .service import GameService
 
@@ -67,13 +67,25 @@ class Answer:
 
 
 def think(variant: str, fen: str, level: int, seed: int, seconds: float | None = None,
-          depth: int | None = None) -> Answer:
-    """One search, run in a worker process: the canonical text of the computer's move."""
+          depth: int | None = None, history: tuple[str, ...] = ()) -> Answer:
+    """One search, run in a worker process: the canonical text of the computer's move.
+    ``history`` holds the FENs of the game's earlier positions, so the search sees a
+    move that would repeat one of them (and scores it as a draw)."""
     rules = get_variant(variant)
     position = rules.parse_position(fen)
+    earlier = [rules.parse_position(f) for f in history]
     thinker = Thinker(rules.name, time.monotonic, seed)
-    thought = thinker.think(position, LEVELS[level], seconds, depth)
+    thought = thinker.think(position, LEVELS[level], seconds, depth, earlier)
     return Answer(rules.format_move(position, thought.move), thought.score, thought.seconds)
+
+
+def earlier_positions(game: Game, moves: list[PlayedMove]) -> tuple[str, ...]:
+    """The FENs of the positions the game has had at the start of a turn, the position now
+    left out (the search's repetition rule needs only the earlier ones)."""
+    fens = [game.start_fen, *(m.fen for m in moves if not m.partial)]
+    if fens[-1] == game.fen:
+        fens.pop()
+    return tuple(fens)
 
 
 def computer_address(variant: str, level: int) -> str:
@@ -263,12 +275,13 @@ class Computer:
     async def search(self, game: Game, level: int, seconds: float | None = None) -> Answer:
         """Search the game's position in the pool (waiting for a free slot)."""
         seed = game.id * 1009 + game.ply
+        history = earlier_positions(game, await self.service.played_moves(game.id))
         async with self._slots:
             loop = asyncio.get_running_loop()
             return await loop.run_in_executor(self.executor, think, game.variant, game.fen,
                                               level, seed,
                                               self.seconds if seconds is None else seconds,
-                                              self.depth)
+                                              self.depth, history)
 
     async def _move(self, me: Player, game: Game) -> None:
         level = level_of(me)

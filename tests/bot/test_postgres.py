@@ -112,6 +112,13 @@ async def test_a_connection_lost_inside_a_transaction_is_a_storage_error(postgre
             pid = (await s.one("SELECT pg_backend_pid() AS pid"))["pid"]
             admin = await asyncpg.connect(url)
             await admin.execute("SELECT pg_terminate_backend($1)", pid)
+            # the signal is asynchronous: wait until the backend is gone (a busy machine
+            # may run the next statement before it is)
+            gone = "SELECT count(*) FROM pg_stat_activity WHERE pid = $1"
+            for _ in range(500):
+                if await admin.fetchval(gone, pid) == 0:
+                    break
+                await asyncio.sleep(0.01)
             await admin.close()
             await s.one("SELECT 1 AS x")
     async with db.snapshot() as s:  # the pool replaces the connection it lost

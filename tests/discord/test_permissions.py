@@ -119,6 +119,8 @@ async def test_a_slash_move_whose_reply_is_refused_is_confirmed_by_dm(world):
     assert world.alice.user.dm_channel.history()[-1].content.startswith(
         f"Your move **{move}** in game #{game.id} is played; I could not answer in "
         f"<#{thread.id}> (Discord refused: 403 Missing Permissions).")
-    # the thread itself takes posts: Bob hears of the move there
-    assert thread.last_message.content == (f"**{move}** played in game #{game.id}. "
-                                           f"{world.bob.mention}, your move.")
+    # the interaction is ended with the move's news in words: Bob hears of it there
+    assert thread.last_message.content == (
+        f"**{move}** played in game #{game.id}. {world.bob.mention}, your move.\n(I could not "
+        f"show the board here: Discord refused: 403 Missing Permissions. A server admin can "
+        f"run `/server check`.)")

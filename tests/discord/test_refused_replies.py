@@ -1,0 +1,158 @@
+"""A reply Discord refuses never leaves the interaction "thinking…": a /move whose board
+Discord will not take (403, or no answer in time) is finished with the move's news in
+words, said once in the thread; the member's confirmation goes by DM as before. A reply
+that timed out but reached Discord after all is not answered again. A game's thread is
+opened once, even when the process died between opening it and moving the game into it."""
+
+from __future__ import annotations
+
+import discord
+import pytest
+
+from bot.service import answers
+
+from .test_play import _start
+
+CONFIRMED = "Your move **{move}** in game #{game}"
+
+
+def _confirmations(world, move: str, game: int) -> list[str]:
+    dm = world.alice.user.dm_channel
+    return [m.content for m in (dm.history() if dm else [])
+            if m.content.startswith(CONFIRMED.format(move=move, game=game))]
+
+
+async def _after_a_restart(world) -> None:
+    """Whatever was held or pending is delivered (the answers' hold is over)."""
+    await world.restart()
+    world.clock.t += answers.HOLD + 1
+    await world.bot.flush()
+
+
+async def _move_refused(world, times: int):
+    """A /move whose answers Discord refuses ``times`` times (403, Missing Permissions):
+    the thread, the game, the move, the thread's length before, the interaction."""
+    thread, game = await _start(world)
+    move = (await world.service.legal_moves(game))[0]
+    world.env.inject_error("POST", "/webhooks/*", status=403, code=50013,
+                           message="Missing Permissions", times=times)
+    before = len(thread.history())
+    return thread, game, move, before, await world.alice.slash(thread, "move", move=move)
+
+
+async def test_a_slash_move_whose_board_is_refused_is_finished_in_words(world):
+    thread, game, move, before, r = await _move_refused(world, 1)
+    assert (await world.service.game(game.id)).ply == 1
+    assert r.acknowledged and not r._interaction.loading  # not left "thinking…"
+    assert not r.ephemeral and r.followups == []
+    news = (f"**{move}** played in game #{game.id}. {world.bob.mention}, your move.\n"
+            f"(I could not show the board here: Discord refused: 403 Missing Permissions. "
+            f"A server admin can run `/server check`.)")
+    assert r.response.content == news
+    await _after_a_restart(world)
+    assert [m.content for m in thread.history()[before:]] == [news]  # said once
+    assert _confirmations(world, move, game.id) == [
+        f"Your move **{move}** in game #{game.id} is played; I could not answer in "
+        f"<#{thread.id}> (Discord refused: 403 Missing Permissions). Ask a server admin to "
+        f"run `/server check`."]
+
+
+async def test_a_slash_move_refused_twice_still_tells_the_opponent_once(world):
+    thread, game, move, before, _ = await _move_refused(world, 2)
+    await _after_a_restart(world)
+    assert [m.content for m in thread.history()[before + 1:]] == [  # after the "thinking…"
+        f"**{move}** played in game #{game.id}. {world.bob.mention}, your move."]
+    assert len(_confirmations(world, move, game.id)) == 1
+
+
+async def test_a_slash_move_whose_board_times_out_is_finished_in_words(world, monkeypatch):
+    thread, game = await _start(world)
+    move = (await world.service.legal_moves(game))[0]
+    send = discord.Webhook.send
+    calls: list[object] = []
+
+    async def times_out_once(self, *args, **kwargs):
+        calls.append(kwargs.get("file"))
+        if len(calls) == 1:
+            raise TimeoutError
+        return await send(self, *args, **kwargs)
+
+    monkeypatch.setattr(discord.Webhook, "send", times_out_once)
+    before = len(thread.history())
+    r = await world.alice.slash(thread, "move", move=move)
+    assert not r._interaction.loading
+    news = (f"**{move}** played in game #{game.id}. {world.bob.mention}, your move.\n"
+            f"(I could not show the board here: Discord did not answer in time. A server "
+            f"admin can run `/server check`.)")
+    assert r.response.content == news
+    monkeypatch.undo()
+    await _after_a_restart(world)
+    assert [m.content for m in thread.history()[before:]] == [news]
+    assert _confirmations(world, move, game.id) == [
+        f"Your move **{move}** in game #{game.id} is played; I could not answer in "
+        f"<#{thread.id}> (Discord did not answer in time). Ask a server admin to run "
+        f"`/server check`."]
+
+
+async def test_a_slash_move_whose_board_timed_out_but_landed_is_not_answered_twice(
+        world, monkeypatch):
+    thread, game = await _start(world)
+    move = (await world.service.legal_moves(game))[0]
+    send = discord.Webhook.send
+
+    async def lands_then_times_out(self, *args, **kwargs):
+        await send(self, *args, **kwargs)
+        raise TimeoutError
+
+    monkeypatch.setattr(discord.Webhook, "send", lands_then_times_out)
+    before = len(thread.history())
+    r = await world.alice.slash(thread, "move", move=move)
+    monkeypatch.undo()
+    assert not r._interaction.loading and r.followups == []
+    assert r.response.content.startswith(f"1. **{move}** played in game #{game.id}.\n")
+    assert r.response.attachments  # the board
+    await _after_a_restart(world)
+    assert [m.id for m in thread.history()[before:]] == [r.response.id]
+    assert _confirmations(world, move, game.id) == []
+
+
+@pytest.mark.parametrize("dies_in, moved", [
+    ("relocate", False),  # the thread is created, the game not yet moved into it
+    ("board_message", True),  # the game is moved into it, its board not yet shown
+])
+async def test_an_acceptance_dying_while_opening_the_thread_gets_one_thread_after_restart(
+        world, monkeypatch, dies_in, moved):
+    r = await world.alice.slash(world.channel, "challenge", opponent=world.bob,
+                                variant="clash", side=0, days=3)
+    assert not r.ephemeral
+
+    async def dies(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("the process died")
+
+    monkeypatch.setattr(world.service if dies_in == "relocate" else world.bot, dies_in, dies)
+    await world.bob.slash(world.channel, "accept")
+    world.env._errors.clear()  # the death is the point here
+    monkeypatch.undo()
+    [game] = await world.service.games()
+    [thread] = world.channel.threads
+    assert thread.history() == [] and game.place.endswith(f"/{thread.id}") == moved
+    await _restarted_with_the_thread_opened(world, thread, game)
+
+
+async def _restarted_with_the_thread_opened(world, thread, game) -> None:
+    """After a restart, delivery finishes what the acceptance began, once: one thread,
+    the game in it, opened with its board, where the game is played."""
+    await _after_a_restart(world)
+    await world.bot.flush()
+    assert [t.id for t in world.channel.threads] == [thread.id]  # one thread, the game in it
+    assert (await world.service.game(game.id)).place.endswith(f"/{thread.id}")
+    [opener] = thread.history()
+    deadline = int((await world.service.game(game.id)).clock.deadline)
+    assert opener.content == (
+        f"Game #{game.id}: alice (White) vs bob (Black), Clash of Command. Type your moves "
+        f"here, or use `/move`.\n{world.alice.mention} (White) to move, by <t:{deadline}:f> "
+        f"(<t:{deadline}:R>).")
+    assert opener.attachments and opener.components
+    move = (await world.service.legal_moves(game))[0]
+    r = await world.alice.slash(thread, "move", move=move)  # and the game is played there
+    assert not r.ephemeral and (await world.service.game(game.id)).ply == 1
