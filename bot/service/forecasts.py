@@ -192,30 +192,39 @@ class Forecasts:
         """Forget every line of the game (a takeback changed what they answer)."""
         await s.execute("DELETE FROM forecasts WHERE game_id = ?", (game_id,))
 
-    async def _answer_ready(self, s: Session, game: Game, rules: Variant,
-                            after: Position) -> bool:
-        """Whether the player to move has recorded an answer to the turn that led to
+    @staticmethod
+    async def _recorded_lines(s: Session, game: Game) -> Tree:
+        """The lines the player to move has recorded in ``game``."""
+        return await _tree(s, game.id, game.players[game.to_move])
+
+    @staticmethod
+    def _answer_ready(tree: Tree, rules: Variant, after: Position) -> bool:
+        """Whether ``tree`` (the lines of the player to move) answers the turn that led to
         ``after`` (they are then told of both together, not asked to move)."""
-        tree = await _tree(s, game.id, game.players[game.to_move])
         fen = rules.format_position(after)
         return any(n["fen"] == fen for n in tree)
 
     async def _answer_forecast(self, s: Session, rules: Variant, line: Any,
                                done: Done) -> tuple[Done, Any]:
         """After a turn that passed the move to the other side: play that side's recorded
-        answer if a line matches the turn, else drop their lines and tell them."""
+        answer if a line matches the turn, else drop their lines and tell them. What the
+        turn's own step read (its steps, the waiting side's lines: on ``line``) is not read
+        again."""
         game = done.game
         if game is None or game.is_over or line.position.in_progress:
             return done, line
         waiting = game.players[game.to_move]
-        tree = await _tree(s, game.id, waiting)
+        tree = line.answers if line.answers is not None else await _tree(s, game.id, waiting)
         if not tree:
             return done, line
         fen = rules.format_position(line.position)
         node = next((n for n in tree if n["fen"] == fen), None)
-        rows = await s.all("SELECT text FROM moves WHERE game_id = ? AND turn = ? ORDER BY ply",
-                           (game.id, game.turns - 1))
-        theirs = STEP_SEPARATOR.join(r["text"] for r in rows)
+        steps = line.turn_steps
+        if steps is None:
+            rows = await s.all("SELECT text FROM moves WHERE game_id = ? AND turn = ? "
+                               "ORDER BY ply", (game.id, game.turns - 1))
+            steps = [r["text"] for r in rows]
+        theirs = STEP_SEPARATOR.join(steps)
         now = self.now()
         if node is None:
             await s.execute("DELETE FROM forecasts WHERE game_id = ? AND player_id = ?",

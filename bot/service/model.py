@@ -113,6 +113,7 @@ class Game:
     ended_at: float | None
     time_control: str | None = None  # a clock choice beyond days per move (bot.service.timecontrol)
     banks: tuple[float | None, float | None] = (None, None)  # Fischer: seconds in each bank
+    spent: tuple[float | None, float | None] = (None, None)  # seconds each side has used
 
     GAME_SQL = """SELECT g.*, a.display_name AS name0, b.display_name AS name1,
                          a.transport AS transport0, b.transport AS transport1,
@@ -150,11 +151,13 @@ class Game:
         return until is not None and until > now
 
 
-def _clock_choice(row: Row) -> tuple[str | None, tuple[float | None, float | None]]:
-    """A game row's clock choice and Fischer banks (absent before migration 13)."""
+def _clock_choice(row: Row) -> tuple[str | None, tuple[float | None, float | None],
+                                     tuple[float | None, float | None]]:
+    """A game row's clock choice, Fischer banks and time spent (absent before migration
+    13)."""
     if "time_control" not in row.keys():
-        return None, (None, None)
-    return row["time_control"], (row["bank0"], row["bank1"])
+        return None, (None, None), (None, None)
+    return row["time_control"], (row["bank0"], row["bank1"]), (row["spent0"], row["spent1"])
 
 
 @dataclass(frozen=True)

@@ -84,8 +84,14 @@ class _Line:
     """A game's positions, kept between commands so that a move re-reads none of them."""
 
     revision: int
+    ply: int  # the steps played: a line behind by moves only reads the moves after them
     position: Position
     boundaries: list[Position]  # positions where a turn ended, the start first
+    # what the transaction that reached this position has read already, for the answer of
+    # a recorded line after it (never cached: see `_keep`): the steps of the turn that led
+    # here, and the lines the player to move has recorded
+    turn_steps: list[str] | None = None
+    answers: list[dict[str, Any]] | None = None
 
 
 async def _rules_work(rules: Variant, work: Callable[..., T], *args: object) -> T:
@@ -320,15 +326,23 @@ class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Room
         line = self._lines.pop(game.id, None)
         if line is not None and line.revision == game.revision:
             return line
+        # another process has changed the game since: a move adds one to its revision and
+        # ply alike, a takeback one to the revision while it takes plies away, so a line
+        # that is as many revisions as plies behind lacks only the moves after its own
+        if line is not None and 0 < game.revision - line.revision == game.ply - line.ply:
+            rows = await s.all("SELECT fen FROM moves WHERE game_id = ? AND ply >= ? "
+                               "AND partial = 0 ORDER BY ply", (game.id, line.ply))
+            boundaries = line.boundaries + [rules.parse_position(r["fen"]) for r in rows]
+            return _Line(game.revision, game.ply, rules.parse_position(game.fen), boundaries)
         rows = await s.all("SELECT fen FROM moves WHERE game_id = ? AND partial = 0 "
                            "ORDER BY ply", (game.id,))
         start = rules.parse_position(game.start_fen)
         boundaries = [] if start.in_progress else [start]
         boundaries += [rules.parse_position(r["fen"]) for r in rows]
-        return _Line(game.revision, rules.parse_position(game.fen), boundaries)
+        return _Line(game.revision, game.ply, rules.parse_position(game.fen), boundaries)
 
     def _keep(self, game_id: int, line: _Line) -> None:
-        self._lines[game_id] = line
+        self._lines[game_id] = replace(line, turn_steps=None, answers=None)
         self._lines.move_to_end(game_id)
         while len(self._lines) > CACHED_GAMES:
             self._lines.popitem(last=False)
@@ -445,6 +459,7 @@ class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Room
         the notifications (``conditional``: the step answers a recorded line)."""
         now = self.now()
         mover = line.position.side
+        first_step = not line.position.in_progress  # this step starts the mover's turn
         turn_done = not after.in_progress
         turn_start = line.boundaries[-1] if line.boundaries else None
         outcome = await _rules_work(rules, rules.outcome, after, list(line.boundaries),
@@ -457,7 +472,7 @@ class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Room
         clock, draw_offer, takeback_offer = game.clock, game.draw_offer, game.takeback_offer
         if turn_done:
             clock = start_turn(game.days, now, paused=game.on_vacation(after.side, now))
-            clock = await self._next_clock(s, game, mover, now, clock)
+            clock, game = await self._next_clock(s, game, mover, now, clock)
             # by moving, the mover declines what the opponent offered
             draw_offer = None if draw_offer == 1 - mover else draw_offer
             takeback_offer = None if takeback_offer == 1 - mover else takeback_offer
@@ -476,10 +491,12 @@ class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Room
                        takeback_offer=takeback_offer, updated_at=now)
         if turn_done:
             line.boundaries.append(after)
-        line = _Line(game.revision, after, line.boundaries)
+        line = _Line(game.revision, game.ply, after, line.boundaries)
         turn = None
-        if turn_done:
-            turn = whole_turn(rules, turn_start, await self._turn_texts(s, game.id, game.turns - 1))
+        if turn_done:  # a turn of one step needs no read to know its steps
+            line.turn_steps = ([text] if first_step
+                               else await self._turn_texts(s, game.id, game.turns - 1))
+            turn = whole_turn(rules, turn_start, line.turn_steps)
         label = turn_label(rules.parse_position(game.start_fen), game.turns - turn_done)
         if turn is not None:
             message = f"{label} {turn} played in game #{game.id}."
@@ -499,7 +516,8 @@ class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Room
         else:
             nxt = after.side
             message += f" {game.names[nxt]} ({rules.side_names[nxt]}) is to move."
-            if await self._answer_ready(s, game, rules, after):
+            line.answers = await self._recorded_lines(s, game)
+            if self._answer_ready(line.answers, rules, after):
                 return Done(message, game=game, move=text), line  # they are told with it
             await self._notify_side(
                 s, game, nxt, "your-move", now,

@@ -20,7 +20,7 @@ due at 80% of what was available. `TimeControls` is part of `bot.service.GameSer
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..storage import Session
 from .clock import DAY, REMINDER_AT, Clock, TurnClock, describe_days, format_duration
@@ -175,24 +175,27 @@ class TimeControls:
         return turn_clock(available(tc, bank, 0.0), now, game.on_vacation(side, now))
 
     async def _next_clock(self, s: Session, game: Game, mover: int, now: float,
-                          clock: TurnClock) -> TurnClock:
-        """After ``mover``'s turn: their bank and time spent, and the next turn's clock
-        (``clock`` as computed for days per move, kept for games without a choice)."""
-        tc, banks, spent = await _choice(s, game.id)
+                          clock: TurnClock) -> tuple[TurnClock, Game]:
+        """After ``mover``'s turn: the next turn's clock (``clock`` as computed for days per
+        move, kept for games without a choice) and the game with the mover's bank and time
+        spent, both stored. The choice is the game's as read (and kept up to date) in this
+        transaction, so that a move reads the game row once."""
+        tc, banks, spent = game_choice(game)
         if tc is None:
-            return clock
+            return clock, game
         banks[mover], spent[mover] = after_turn(tc, banks[mover], spent[mover], game.clock, now)
         await s.execute("UPDATE games SET bank0 = ?, bank1 = ?, spent0 = ?, spent1 = ? "
                         "WHERE id = ?", (*banks, *spent, game.id))
+        game = replace(game, banks=(banks[0], banks[1]), spent=(spent[0], spent[1]))
         nxt = 1 - mover
         return turn_clock(available(tc, banks[nxt], spent[nxt]), now,
-                          game.on_vacation(nxt, now))
+                          game.on_vacation(nxt, now)), game
 
     async def _clock_again(self, s: Session, game: Game, side: int, now: float,
                            clock: TurnClock) -> TurnClock:
         """The clock of ``side``'s turn after a takeback: what their bank and total allow
         now (a takeback gives no time back)."""
-        tc, banks, spent = await _choice(s, game.id)
+        tc, banks, spent = game_choice(game)
         if tc is None:
             return clock
         return turn_clock(available(tc, banks[side], spent[side]), now,
@@ -225,3 +228,9 @@ async def _choice(s: Session, game_id: int) -> tuple[TimeControl | None, list[fl
         return None, [0.0, 0.0], [0.0, 0.0]
     return (read(row["time_control"]), [row["bank0"] or 0.0, row["bank1"] or 0.0],
             [row["spent0"] or 0.0, row["spent1"] or 0.0])
+
+
+def game_choice(game: Game) -> tuple[TimeControl | None, list[float], list[float]]:
+    """As `_choice`, from a game read in the same transaction."""
+    return (read(game.time_control), [game.banks[0] or 0.0, game.banks[1] or 0.0],
+            [game.spent[0] or 0.0, game.spent[1] or 0.0])

@@ -97,10 +97,10 @@ class Vacations:
 
     async def back_by_moving(self, player: Player, done: Done) -> Done:
         """A player on vacation who moves is back: the vacation ends (their other clocks run
-        again) and the move's answer says so."""
-        async with self.db.snapshot() as s:
-            row = await s.one("SELECT vacation_until FROM players WHERE id = ?", (player.id,))
-        if row is None or row["vacation_until"] is None:
+        again) and the move's answer says so. Whether they are away is read with the game
+        in the move's own transaction, so the answer costs no read of its own."""
+        side = done.game.side_of(player.id) if done.game is not None else None
+        if side is None or done.game.vacation_until[side] is None:  # type: ignore[union-attr]
             return done
         back = await self.end_vacation(player)
         if not isinstance(back, Done):
