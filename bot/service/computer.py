@@ -33,6 +33,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
+import os
 import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
@@ -77,6 +78,16 @@ def think(variant: str, fen: str, level: int, seed: int, seconds: float | None =
     thinker = Thinker(rules.name, time.monotonic, seed)
     thought = thinker.think(position, LEVELS[level], seconds, depth, earlier)
     return Answer(rules.format_move(position, thought.move), thought.score, thought.seconds)
+
+
+#: How much lower than the service's the searches' scheduling priority is: on a host whose
+#: cores are all busy, the players' commands are answered before the computer thinks on.
+SEARCH_NICENESS = 10
+
+
+def _lower_priority() -> None:
+    """Run in each worker process as it starts."""
+    os.nice(SEARCH_NICENESS)
 
 
 def earlier_positions(game: Game, moves: list[PlayedMove]) -> tuple[str, ...]:
@@ -160,7 +171,8 @@ class Computer:
         if self._executor is None:
             # spawn: the service's threads (database, event loop) must not be forked
             self._executor = ProcessPoolExecutor(
-                self.searches, mp_context=multiprocessing.get_context("spawn"))
+                self.searches, mp_context=multiprocessing.get_context("spawn"),
+                initializer=_lower_priority)
         return self._executor
 
     def close(self) -> None:

@@ -5,6 +5,7 @@ never blocks the event loop and never looks at a game between people."""
 from __future__ import annotations
 
 import asyncio
+import os
 import random
 import time
 from concurrent.futures import Executor, Future, ThreadPoolExecutor
@@ -166,8 +167,11 @@ async def test_the_event_loop_runs_while_the_computer_thinks(service, alice):
     computer = Computer(service, searches=1, seconds=1.0)  # a real process pool
     try:
         done = await computer.challenge(alice, PLACE, 5, "clash", side=1)
-        # the worker process starts first: what is measured is the loop while it thinks
-        await asyncio.get_running_loop().run_in_executor(computer.executor, int)
+        # the worker process starts first: what is measured is the loop while it thinks;
+        # it thinks at a lower priority than the service
+        niceness = await asyncio.get_running_loop().run_in_executor(computer.executor,
+                                                                    os.nice, 0)
+        assert niceness == min(os.nice(0) + 10, 19)  # 19: the lowest priority there is
         lag = 0.0
         stop = asyncio.Event()
 
