@@ -392,17 +392,24 @@ class PlayCommands(commands.Cog, name="Playing"):
             if isinstance(result, Refusal):
                 await self.bot.answer(interaction, result)
                 return
-            assert result.game is not None
-            try:
-                await self.bot.send_move(interaction, result)
-            except (discord.HTTPException, TimeoutError) as error:  # the move is stored
-                landed = await failures.answer_landed(interaction)
-                if landed is not None:  # it went through after all (a timeout, a 5xx): once
-                    await self.bot.board_sent(result.game, landed, interaction.channel_id or 0)
-                else:  # say so elsewhere, and end the interaction in words
-                    await self._confirm_elsewhere(interaction.user, interaction.channel,
-                                                  result, error, owed, interaction)
+            await self.answer_move(interaction, result, owed)
         await self._moved(result, sender)
+
+    async def answer_move(self, interaction: discord.Interaction, result: Done,
+                          owed: Owed) -> None:
+        """Answer a stored move's interaction (a /move, a step menu, End turn) with its
+        board. A reply that failed but reached Discord after all (a timeout, a 5xx) is not
+        answered again; one that did not is confirmed elsewhere and ended in words, once."""
+        assert result.game is not None
+        try:
+            await self.bot.send_move(interaction, result)
+        except (discord.HTTPException, TimeoutError) as error:  # the move is stored
+            landed = await failures.answer_landed(interaction)
+            if landed is not None:
+                await self.bot.board_sent(result.game, landed, interaction.channel_id or 0)
+            else:  # say so elsewhere, and end the interaction in words
+                await self._confirm_elsewhere(interaction.user, interaction.channel,
+                                              result, error, owed, interaction)
 
     async def _moved(self, result: Done, sender: Player) -> None:
         """After a move: offers it made moot say so; the notifications go out."""

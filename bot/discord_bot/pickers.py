@@ -144,20 +144,24 @@ class EndTurnButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
 async def _play(bot: Bot, interaction: discord.Interaction, sender: Player,
                 game_id: int, deed: str, play: Callable[[], Awaitable[Result]]) -> None:
-    """Play a step from a menu or button (``play``) and answer as `/move` would: the move's
-    message (the live board in the game's thread), offers it made moot settled, the news
-    sent; the answer is owed with the step (`owing`)."""
+    """Play a step from a menu or button (``play``) and answer as `/move` would
+    (`PlayCommands.answer_move`: a reply that failed is ended once): the move's message (the
+    live board in the game's thread), offers it made moot settled, the news sent; the answer
+    is owed with the step (`owing`)."""
     game = await bot.service.game(game_id)
     if game is None:
         await bot.answer(interaction, f"There is no game #{game_id}.")
         return
-    async with owing_move(bot, sender, interaction.channel, game, deed):
+    from .commands_play import PlayCommands  # the cog imports this module
+    cog = bot.get_cog("Playing")
+    assert isinstance(cog, PlayCommands)
+    async with owing_move(bot, sender, interaction.channel, game, deed) as owed:
         result = await play()
         if isinstance(result, Refusal):
             await bot.answer(interaction, result)
             return
         assert result.game is not None
-        await bot.send_move(interaction, result)
+        await cog.answer_move(interaction, result, owed)
     await live.settle_offers(bot, result.game, sender.display_name)
     await bot.flush()
 

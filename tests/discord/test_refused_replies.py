@@ -156,3 +156,65 @@ async def _restarted_with_the_thread_opened(world, thread, game) -> None:
     move = (await world.service.legal_moves(game))[0]
     r = await world.alice.slash(thread, "move", move=move)  # and the game is played there
     assert not r.ephemeral and (await world.service.game(game.id)).ply == 1
+
+
+async def _step_menu(world):
+    """A game whose first move is one choice away in the step menu (Legal moves, a piece):
+    the thread, the game, the move, the menu's message."""
+    thread, game = await _start(world)
+    pieces = await world.alice.click(thread.history()[0], label="Legal moves")
+    origin = pieces.response.components[0]["components"][0]["options"][0]["value"]
+    shown = await world.alice.select(pieces.response.message, [origin])
+    menu = (shown.followups[-1] if shown.followups else shown.response).message
+    move = menu.components[0].children[0].options[0].value
+    return thread, game, move, menu
+
+
+async def test_a_menu_move_whose_board_times_out_is_finished_in_words(world, monkeypatch):
+    thread, game, move, menu = await _step_menu(world)
+    send = discord.Webhook.send
+    calls: list[object] = []
+
+    async def times_out_once(self, *args, **kwargs):
+        calls.append(kwargs.get("file"))
+        if len(calls) == 1:
+            raise TimeoutError
+        return await send(self, *args, **kwargs)
+
+    monkeypatch.setattr(discord.Webhook, "send", times_out_once)
+    before = len(thread.history())
+    r = await world.alice.select(menu, [move])
+    monkeypatch.undo()
+    assert (await world.service.game(game.id)).ply == 1
+    assert not r._interaction.loading
+    news = (f"**{move}** played in game #{game.id}. {world.bob.mention}, your move.\n"
+            f"(I could not show the board here: Discord did not answer in time. A server "
+            f"admin can run `/server check`.)")
+    assert [m.content for m in (r.response, *r.followups)] == [news]  # nothing else
+    await _after_a_restart(world)
+    assert [m.content for m in thread.history()[before:]] == [news]
+    assert _confirmations(world, move, game.id) == [
+        f"Your move **{move}** in game #{game.id} is played; I could not answer in "
+        f"<#{thread.id}> (Discord did not answer in time). Ask a server admin to run "
+        f"`/server check`."]
+
+
+async def test_a_menu_move_whose_board_timed_out_but_landed_is_not_answered_twice(
+        world, monkeypatch):
+    thread, game, move, menu = await _step_menu(world)
+    send = discord.Webhook.send
+
+    async def lands_then_times_out(self, *args, **kwargs):
+        await send(self, *args, **kwargs)
+        raise TimeoutError
+
+    monkeypatch.setattr(discord.Webhook, "send", lands_then_times_out)
+    before = len(thread.history())
+    r = await world.alice.select(menu, [move])
+    monkeypatch.undo()
+    assert not r._interaction.loading and r.followups == []
+    assert r.response.content.startswith(f"1. **{move}** played in game #{game.id}.\n")
+    assert r.response.attachments  # the board, and no "Something went wrong"
+    await _after_a_restart(world)
+    assert [m.id for m in thread.history()[before:]] == [r.response.id]
+    assert _confirmations(world, move, game.id) == []
