@@ -459,6 +459,13 @@ class PlayCommands(commands.Cog, name="Playing"):
                     reply = await self.bot.move_message(result)
                 sent = await message.reply(**reply, mention_author=False)
                 await self.bot.board_sent(result.game, sent, message.channel.id)
+            except TimeoutError as error:  # the move is stored; its reply may have landed
+                landed = await failures.reply_landed(message, self.bot.user)
+                if landed is not None:  # answered once: the reply is the live board
+                    await self.bot.board_sent(result.game, landed, message.channel.id)
+                else:
+                    await self._confirm_elsewhere(message.author, message.channel, result,
+                                                  error, owed)
             except discord.HTTPException as error:  # the move is stored: say so elsewhere
                 await self._confirm_elsewhere(message.author, message.channel, result, error,
                                               owed)

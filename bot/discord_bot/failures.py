@@ -1,7 +1,7 @@
 """No interaction is left "thinking…": whatever fails in a slash command or a button, the
 member is answered (only they see it) with what went wrong, and the error is logged; a
 storage fault in the words every transport uses. A reply Discord refused, or that timed out
-without reaching it, is ended in words (`finish`), once (`answer_landed`)."""
+without reaching it, is ended in words (`finish`), once (`answer_landed`, `reply_landed`)."""
 
 from __future__ import annotations
 
@@ -69,6 +69,21 @@ async def answer_landed(interaction: discord.Interaction) -> discord.Message | N
     except (discord.HTTPException, TimeoutError):
         return None  # unknown: answered again rather than left thinking
     return None if original.flags.loading else original
+
+
+async def reply_landed(message: discord.Message,
+                       me: discord.abc.Snowflake | None) -> discord.Message | None:
+    """After a reply to ``message`` that timed out: that reply, if it reached Discord after
+    all (``me``'s message answering it, in its channel since), so that it is not answered
+    twice."""
+    try:
+        async for later in message.channel.history(limit=20, after=message):
+            if (later.reference is not None and later.reference.message_id == message.id
+                    and me is not None and later.author.id == me.id):
+                return later
+    except (discord.HTTPException, TimeoutError):
+        return None  # unknown: answered again rather than not at all
+    return None
 
 
 async def finish(interaction: discord.Interaction, text: str) -> bool:

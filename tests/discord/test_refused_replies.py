@@ -1,8 +1,10 @@
-"""A reply Discord refuses never leaves the interaction "thinking…": a /move whose board
-Discord will not take (403, or no answer in time) is finished with the move's news in
-words, said once in the thread; the member's confirmation goes by DM as before. A reply
-that timed out but reached Discord after all is not answered again. A game's thread is
-opened once, even when the process died between opening it and moving the game into it."""
+"""A reply Discord refuses never leaves the interaction "thinking…": a /move (or a move from
+the step menus) whose board Discord will not take (403, or no answer in time) is finished
+with the move's news in words, said once in the thread; the member's confirmation goes by DM
+as before. A reply that timed out but reached Discord after all is not answered again; a
+typed move whose reply timed out is answered once, by that reply if it landed, else by DM
+with the news in the thread. A game's thread is opened once, even when the process died
+between opening it and moving the game into it."""
 
 from __future__ import annotations
 
@@ -218,3 +220,53 @@ async def test_a_menu_move_whose_board_timed_out_but_landed_is_not_answered_twic
     await _after_a_restart(world)
     assert [m.id for m in thread.history()[before:]] == [r.response.id]
     assert _confirmations(world, move, game.id) == []
+
+
+async def _typed_move_timing_out(world, monkeypatch, lands: bool):
+    """A move typed in the thread whose reply times out once, after reaching Discord when
+    ``lands``: the thread, the game, the move, the thread's length before the move."""
+    thread, game = await _start(world)
+    move = (await world.service.legal_moves(game))[0]
+    reply = discord.Message.reply
+    calls: list[str] = []
+
+    async def times_out_once(self, *args, **kwargs):
+        calls.append(self.content)
+        if len(calls) > 1:
+            return await reply(self, *args, **kwargs)
+        if lands:
+            await reply(self, *args, **kwargs)
+        raise TimeoutError
+
+    monkeypatch.setattr(discord.Message, "reply", times_out_once)
+    before = len(thread.history())
+    await world.alice.send(thread, move)
+    monkeypatch.undo()
+    assert calls == [move]  # one reply tried
+    assert (await world.service.game(game.id)).ply == 1
+    return thread, game, move, before
+
+
+async def test_a_typed_move_whose_reply_timed_out_but_landed_is_not_answered_twice(
+        world, monkeypatch):
+    thread, game, move, before = await _typed_move_timing_out(world, monkeypatch, lands=True)
+    said = thread.history()[before:]
+    assert [m.content for m in said][0] == move
+    assert said[1].content.startswith(f"1. **{move}** played in game #{game.id}.\n")
+    assert said[1].attachments  # the board
+    await _after_a_restart(world)
+    assert [m.id for m in thread.history()[before:]] == [said[0].id, said[1].id]
+    dm = world.alice.user.dm_channel
+    assert [m.content for m in (dm.history() if dm else [])] == []  # no "I was restarted"
+
+
+async def test_a_typed_move_whose_reply_timed_out_is_confirmed_once(world, monkeypatch):
+    thread, game, move, before = await _typed_move_timing_out(world, monkeypatch, lands=False)
+    await _after_a_restart(world)
+    assert [m.content for m in thread.history()[before:]] == [
+        move, f"**{move}** played in game #{game.id}. {world.bob.mention}, your move."]
+    dm = world.alice.user.dm_channel
+    assert [m.content for m in (dm.history() if dm else [])] == [
+        f"Your move **{move}** in game #{game.id} is played; I could not answer in "
+        f"<#{thread.id}> (Discord did not answer in time). Ask a server admin to run "
+        f"`/server check`."]
