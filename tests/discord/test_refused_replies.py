@@ -31,6 +31,24 @@ async def _after_a_restart(world) -> None:
     await world.bot.flush()
 
 
+def _times_out_once(monkeypatch, owner: type, name: str, lands: bool) -> list[object]:
+    """``owner.name`` (a send to Discord) times out the first time, after reaching Discord
+    when ``lands``; the calls after it go through. The objects it was called on."""
+    send = getattr(owner, name)
+    calls: list[object] = []
+
+    async def times_out_once(self, *args, **kwargs):
+        calls.append(self)
+        if len(calls) > 1:
+            return await send(self, *args, **kwargs)
+        if lands:
+            await send(self, *args, **kwargs)
+        raise TimeoutError
+
+    monkeypatch.setattr(owner, name, times_out_once)
+    return calls
+
+
 async def _move_refused(world, times: int):
     """A /move whose answers Discord refuses ``times`` times (403, Missing Permissions):
     the thread, the game, the move, the thread's length before, the interaction."""
@@ -67,27 +85,44 @@ async def test_a_slash_move_refused_twice_still_tells_the_opponent_once(world):
     assert len(_confirmations(world, move, game.id)) == 1
 
 
-async def test_a_slash_move_whose_board_times_out_is_finished_in_words(world, monkeypatch):
+async def _step_menu(world):
+    """A game whose first move is one choice away in the step menu (Legal moves, a piece):
+    the thread, the game, the move, the menu's message."""
     thread, game = await _start(world)
-    move = (await world.service.legal_moves(game))[0]
-    send = discord.Webhook.send
-    calls: list[object] = []
+    pieces = await world.alice.click(thread.history()[0], label="Legal moves")
+    origin = pieces.response.components[0]["components"][0]["options"][0]["value"]
+    shown = await world.alice.select(pieces.response.message, [origin])
+    menu = (shown.followups[-1] if shown.followups else shown.response).message
+    move = menu.components[0].children[0].options[0].value
+    return thread, game, move, menu
 
-    async def times_out_once(self, *args, **kwargs):
-        calls.append(kwargs.get("file"))
-        if len(calls) == 1:
-            raise TimeoutError
-        return await send(self, *args, **kwargs)
 
-    monkeypatch.setattr(discord.Webhook, "send", times_out_once)
+async def _move_timing_out(world, monkeypatch, how: str, lands: bool):
+    """A move played ``how`` (a /move, or the step menu) whose board's sending times out,
+    after reaching Discord when ``lands``: the thread, the game, the move, the thread's
+    length before, the interaction."""
+    if how == "menu":
+        thread, game, move, menu = await _step_menu(world)
+    else:
+        thread, game = await _start(world)
+        move = (await world.service.legal_moves(game))[0]
+    _times_out_once(monkeypatch, discord.Webhook, "send", lands)
     before = len(thread.history())
-    r = await world.alice.slash(thread, "move", move=move)
+    r = await (world.alice.select(menu, [move]) if how == "menu"
+               else world.alice.slash(thread, "move", move=move))
+    monkeypatch.undo()
+    assert (await world.service.game(game.id)).ply == 1
+    return thread, game, move, before, r
+
+
+@pytest.mark.parametrize("how", ["slash", "menu"])
+async def test_a_move_whose_board_times_out_is_finished_in_words(world, monkeypatch, how):
+    thread, game, move, before, r = await _move_timing_out(world, monkeypatch, how, False)
     assert not r._interaction.loading
     news = (f"**{move}** played in game #{game.id}. {world.bob.mention}, your move.\n"
             f"(I could not show the board here: Discord did not answer in time. A server "
             f"admin can run `/server check`.)")
-    assert r.response.content == news
-    monkeypatch.undo()
+    assert [m.content for m in (r.response, *r.followups)] == [news]  # nothing else
     await _after_a_restart(world)
     assert [m.content for m in thread.history()[before:]] == [news]
     assert _confirmations(world, move, game.id) == [
@@ -96,23 +131,13 @@ async def test_a_slash_move_whose_board_times_out_is_finished_in_words(world, mo
         f"`/server check`."]
 
 
-async def test_a_slash_move_whose_board_timed_out_but_landed_is_not_answered_twice(
-        world, monkeypatch):
-    thread, game = await _start(world)
-    move = (await world.service.legal_moves(game))[0]
-    send = discord.Webhook.send
-
-    async def lands_then_times_out(self, *args, **kwargs):
-        await send(self, *args, **kwargs)
-        raise TimeoutError
-
-    monkeypatch.setattr(discord.Webhook, "send", lands_then_times_out)
-    before = len(thread.history())
-    r = await world.alice.slash(thread, "move", move=move)
-    monkeypatch.undo()
+@pytest.mark.parametrize("how", ["slash", "menu"])
+async def test_a_move_whose_board_timed_out_but_landed_is_not_answered_twice(
+        world, monkeypatch, how):
+    thread, game, move, before, r = await _move_timing_out(world, monkeypatch, how, True)
     assert not r._interaction.loading and r.followups == []
     assert r.response.content.startswith(f"1. **{move}** played in game #{game.id}.\n")
-    assert r.response.attachments  # the board
+    assert r.response.attachments  # the board, and no "Something went wrong"
     await _after_a_restart(world)
     assert [m.id for m in thread.history()[before:]] == [r.response.id]
     assert _confirmations(world, move, game.id) == []
@@ -160,89 +185,16 @@ async def _restarted_with_the_thread_opened(world, thread, game) -> None:
     assert not r.ephemeral and (await world.service.game(game.id)).ply == 1
 
 
-async def _step_menu(world):
-    """A game whose first move is one choice away in the step menu (Legal moves, a piece):
-    the thread, the game, the move, the menu's message."""
-    thread, game = await _start(world)
-    pieces = await world.alice.click(thread.history()[0], label="Legal moves")
-    origin = pieces.response.components[0]["components"][0]["options"][0]["value"]
-    shown = await world.alice.select(pieces.response.message, [origin])
-    menu = (shown.followups[-1] if shown.followups else shown.response).message
-    move = menu.components[0].children[0].options[0].value
-    return thread, game, move, menu
-
-
-async def test_a_menu_move_whose_board_times_out_is_finished_in_words(world, monkeypatch):
-    thread, game, move, menu = await _step_menu(world)
-    send = discord.Webhook.send
-    calls: list[object] = []
-
-    async def times_out_once(self, *args, **kwargs):
-        calls.append(kwargs.get("file"))
-        if len(calls) == 1:
-            raise TimeoutError
-        return await send(self, *args, **kwargs)
-
-    monkeypatch.setattr(discord.Webhook, "send", times_out_once)
-    before = len(thread.history())
-    r = await world.alice.select(menu, [move])
-    monkeypatch.undo()
-    assert (await world.service.game(game.id)).ply == 1
-    assert not r._interaction.loading
-    news = (f"**{move}** played in game #{game.id}. {world.bob.mention}, your move.\n"
-            f"(I could not show the board here: Discord did not answer in time. A server "
-            f"admin can run `/server check`.)")
-    assert [m.content for m in (r.response, *r.followups)] == [news]  # nothing else
-    await _after_a_restart(world)
-    assert [m.content for m in thread.history()[before:]] == [news]
-    assert _confirmations(world, move, game.id) == [
-        f"Your move **{move}** in game #{game.id} is played; I could not answer in "
-        f"<#{thread.id}> (Discord did not answer in time). Ask a server admin to run "
-        f"`/server check`."]
-
-
-async def test_a_menu_move_whose_board_timed_out_but_landed_is_not_answered_twice(
-        world, monkeypatch):
-    thread, game, move, menu = await _step_menu(world)
-    send = discord.Webhook.send
-
-    async def lands_then_times_out(self, *args, **kwargs):
-        await send(self, *args, **kwargs)
-        raise TimeoutError
-
-    monkeypatch.setattr(discord.Webhook, "send", lands_then_times_out)
-    before = len(thread.history())
-    r = await world.alice.select(menu, [move])
-    monkeypatch.undo()
-    assert not r._interaction.loading and r.followups == []
-    assert r.response.content.startswith(f"1. **{move}** played in game #{game.id}.\n")
-    assert r.response.attachments  # the board, and no "Something went wrong"
-    await _after_a_restart(world)
-    assert [m.id for m in thread.history()[before:]] == [r.response.id]
-    assert _confirmations(world, move, game.id) == []
-
-
 async def _typed_move_timing_out(world, monkeypatch, lands: bool):
     """A move typed in the thread whose reply times out once, after reaching Discord when
     ``lands``: the thread, the game, the move, the thread's length before the move."""
     thread, game = await _start(world)
     move = (await world.service.legal_moves(game))[0]
-    reply = discord.Message.reply
-    calls: list[str] = []
-
-    async def times_out_once(self, *args, **kwargs):
-        calls.append(self.content)
-        if len(calls) > 1:
-            return await reply(self, *args, **kwargs)
-        if lands:
-            await reply(self, *args, **kwargs)
-        raise TimeoutError
-
-    monkeypatch.setattr(discord.Message, "reply", times_out_once)
+    calls = _times_out_once(monkeypatch, discord.Message, "reply", lands)
     before = len(thread.history())
     await world.alice.send(thread, move)
     monkeypatch.undo()
-    assert calls == [move]  # one reply tried
+    assert [m.content for m in calls] == [move]  # one reply tried
     assert (await world.service.game(game.id)).ply == 1
     return thread, game, move, before
 
