@@ -27,9 +27,21 @@ class Refusing(Executor):
         raise AssertionError("the computer searched a position")
 
 
+class Recording(ThreadPoolExecutor):
+    """A pool that keeps the arguments of each search it runs."""
+
+    def __init__(self) -> None:
+        super().__init__(1)
+        self.calls: list[tuple] = []
+
+    def submit(self, fn, /, *args, **kwargs) -> Future:  # type: ignore[override]
+        self.calls.append(args)
+        return super().submit(fn, *args, **kwargs)
+
+
 @pytest.fixture
 def threads():
-    pool = ThreadPoolExecutor(1)
+    pool = Recording()
     yield pool
     pool.shutdown()
 
@@ -205,36 +217,14 @@ async def test_the_computer_offers_a_draw_only_in_a_level_long_game(service, ali
     assert not computer._should_offer(replace(clash, turns=60), 0)  # no draws by agreement
 
 
-class Recording(ThreadPoolExecutor):
-    """A pool that keeps the arguments of each search it runs."""
-
-    def __init__(self) -> None:
-        super().__init__(1)
-        self.calls: list[tuple] = []
-
-    def submit(self, fn, /, *args, **kwargs) -> Future:  # type: ignore[override]
-        self.calls.append(args)
-        return super().submit(fn, *args, **kwargs)
-
-
-async def test_the_computer_is_told_the_positions_the_game_has_had(service, settings):
-    pool = Recording()
-    lines: list[str] = []
-    console = Console(service, settings, out=lines.append)
-    console.computer = Computer(service, executor=pool, seconds=5.0, depth=1)
-    console.commands.computer = console.computer
-    await console.switch("Alice")
-    try:
-        assert await console.run_line("challenge computer 1 clash white")
-        assert await console.run_line("b2-a3/D")
-        second = (await service.legal_moves(await service.game(1)))[0]
-        assert await console.run_line(second)
-        game = await service.game(1)
-        moves = await service.played_moves(1)
-    finally:
-        pool.shutdown()
-    assert game.ply == 4 and len(pool.calls) == 2
+async def test_the_computer_is_told_the_positions_the_game_has_had(console, service, threads):
+    await console("challenge computer 1 clash white")
+    await console("b2-a3/D")
+    await console((await service.legal_moves(await service.game(1)))[0])
+    game = await service.game(1)
+    moves = await service.played_moves(1)
+    assert game.ply == 4 and len(threads.calls) == 2
     # each search knew the positions before the one it searched, from the start on
-    fens = [(call[1], call[-1]) for call in pool.calls]
+    fens = [(call[1], call[-1]) for call in threads.calls]
     assert fens == [(moves[0].fen, (game.start_fen,)),
                     (moves[2].fen, (game.start_fen, moves[0].fen, moves[1].fen))]
