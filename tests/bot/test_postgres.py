@@ -194,21 +194,27 @@ async def _host_with_games(url: str, count: int, moved: bool = False, now: float
 
 def _next_pair(rules: Variant, position: Position, history: list[Position],
                rng: random.Random) -> tuple[str, str]:
-    """Two different steps for the side to move (or one step and ``end``) that capture
-    nothing and do not end the game, so the game can go on for a thousand plies."""
+    """Two different steps for the side to move (or one step and ``end``) that do not end
+    the game, quiet ones (capturing nothing) first, so the game can go on for a thousand
+    plies. Which process wins each pair decides the game's path, so a position may offer
+    fewer quiet steps: then a capture fills the pair, and a lone step is sent twice."""
     pieces = sum(c is not None for c in position.cells)
     earlier = history if position.in_progress else [*history, position]
     steps = rules.next_steps(position)
     rng.shuffle(steps)
-    found = [END] if position.in_progress else []
+    quiet, captures = [END] if position.in_progress else [], []
     for step in steps:
         after = rules.make_move(position, step)
-        if sum(c is not None for c in after.cells) == pieces \
-                and not rules.outcome(after, earlier).is_over:
-            found.append(rules.format_move(position, step))
-        if len(found) == 2:
-            return found[0], found[1]
-    raise AssertionError(f"no two quiet moves in {rules.format_position(position)}")
+        if rules.outcome(after, earlier).is_over:
+            continue
+        text = rules.format_move(position, step)
+        (quiet if sum(c is not None for c in after.cells) == pieces else captures).append(text)
+        if len(quiet) == 2:
+            break
+    found = (quiet + captures)[:2]
+    if not found:
+        raise AssertionError(f"no step goes on in {rules.format_position(position)}")
+    return found[0], found[-1]
 
 
 def _race_pairs(children: list[subprocess.Popen], rules: Variant, rng: random.Random,
