@@ -49,6 +49,13 @@ class World:
         self.bot = create_bot(self.service, self.settings)
         await self.env.restart_bot(self.bot)
 
+    async def opening_text(self, game_id: int) -> str:
+        """The first message of a Clash of Command game's thread between alice and bob."""
+        deadline = int((await self.service.game(game_id)).clock.deadline)
+        return (f"Game #{game_id}: alice (White) vs bob (Black), Clash of Command. Type your "
+                f"moves here, or use `/move`.\n{self.alice.mention} (White) to move, by "
+                f"<t:{deadline}:f> (<t:{deadline}:R>).")
+
 
 @pytest.fixture
 async def world(tmp_path: Path) -> AsyncIterator[World]:

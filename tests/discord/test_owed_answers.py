@@ -145,11 +145,7 @@ async def test_an_acceptance_whose_reply_died_is_confirmed_and_its_thread_opened
     assert _confirmations(world.alice) == []
     [thread] = world.channel.threads  # opened by delivery, once, with the board
     [opener] = thread.history()
-    deadline = int((await world.service.game(game.id)).clock.deadline)
-    assert opener.content == (
-        f"Game #{game.id}: alice (White) vs bob (Black), Clash of Command. Type your moves "
-        f"here, or use `/move`.\n{world.alice.mention} (White) to move, by <t:{deadline}:f> "
-        f"(<t:{deadline}:R>).")
+    assert opener.content == await world.opening_text(game.id)
     assert (await world.service.game(game.id)).place.endswith(f"/{thread.id}")
     await world.restart()
     await world.bot.flush()

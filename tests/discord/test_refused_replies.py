@@ -174,11 +174,7 @@ async def _restarted_with_the_thread_opened(world, thread, game) -> None:
     assert [t.id for t in world.channel.threads] == [thread.id]  # one thread, the game in it
     assert (await world.service.game(game.id)).place.endswith(f"/{thread.id}")
     [opener] = thread.history()
-    deadline = int((await world.service.game(game.id)).clock.deadline)
-    assert opener.content == (
-        f"Game #{game.id}: alice (White) vs bob (Black), Clash of Command. Type your moves "
-        f"here, or use `/move`.\n{world.alice.mention} (White) to move, by <t:{deadline}:f> "
-        f"(<t:{deadline}:R>).")
+    assert opener.content == await world.opening_text(game.id)
     assert opener.attachments and opener.components
     move = (await world.service.legal_moves(game))[0]
     r = await world.alice.slash(thread, "move", move=move)  # and the game is played there
