@@ -16,13 +16,27 @@ from .model import Challenge, Game, Player
 from .phrasing import phrase
 
 
-def _phrased(result: Refusal | Done) -> None:
-    """Keep the service's text (with command and time tokens) as ``template`` and give
-    ``message`` in console words, the default wording."""
-    if not result.template or phrase(result.template, "console") != result.message:
-        # a new result, or one copied with a new message (`dataclasses.replace`)
-        object.__setattr__(result, "template", result.message)
-    object.__setattr__(result, "message", phrase(result.template, "console"))
+class _Phrased:
+    """What `Refusal` and `Done` share: the service's text (with command and time tokens)
+    kept as ``template``, ``message`` in console words (the default wording), and `words`
+    for any transport."""
+
+    message: str
+    template: str
+
+    def __post_init__(self) -> None:
+        if not self.template or phrase(self.template, "console") != self.message:
+            # a new result, or one copied with a new message (`dataclasses.replace`)
+            object.__setattr__(self, "template", self.message)
+        object.__setattr__(self, "message", phrase(self.template, "console"))
+
+    def words(self, transport: str) -> str:
+        """The message in ``transport``'s language (`bot.service.phrasing`)."""
+        return phrase(self.template, transport)
+
+    def __str__(self) -> str:
+        return self.message
+
 
 # what every transport answers when a command met a storage fault (full disk, locked or
 # read-only database): the transaction was rolled back, so the player may simply try again
@@ -78,7 +92,7 @@ class Reason(StrEnum):
 
 
 @dataclass(frozen=True)
-class Refusal:
+class Refusal(_Phrased):
     """A command that was not carried out, and why."""
 
     reason: Reason
@@ -88,19 +102,9 @@ class Refusal:
     games: tuple[Game, ...] = ()  # the games a WHICH_GAME refusal lists
     ok: ClassVar[bool] = False
 
-    def __post_init__(self) -> None:
-        _phrased(self)
-
-    def words(self, transport: str) -> str:
-        """The message in ``transport``'s language (`bot.service.phrasing`)."""
-        return phrase(self.template, transport)
-
-    def __str__(self) -> str:
-        return self.message
-
 
 @dataclass(frozen=True)
-class Done:
+class Done(_Phrased):
     """A command that was carried out: a message for the sender and what it changed."""
 
     message: str
@@ -116,16 +120,6 @@ class Done:
     template: str = ""  # the message with its tokens, for `words`
     answer: str | None = None  # the opponent's conditional move played at once after it
     ok: ClassVar[bool] = True
-
-    def __post_init__(self) -> None:
-        _phrased(self)
-
-    def words(self, transport: str) -> str:
-        """The message in ``transport``'s language (`bot.service.phrasing`)."""
-        return phrase(self.template, transport)
-
-    def __str__(self) -> str:
-        return self.message
 
 
 Result = Done | Refusal
