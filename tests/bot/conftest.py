@@ -20,6 +20,7 @@ import pytest
 
 import engine.variant as variant_module
 from bot.config import Settings
+from bot.console.console import Console
 from bot.service import GameService
 from bot.service.clock import DAY
 from bot.service.model import Game, Player
@@ -113,6 +114,27 @@ async def bob(service: GameService) -> Player:
 @pytest.fixture
 async def carol(service: GameService) -> Player:
     return await service.player("console", "carol", "Carol")
+
+
+class Session:
+    """A console whose output is kept."""
+
+    def __init__(self, console: Console, lines: list[str]) -> None:
+        self.console = console
+        self.lines = lines
+
+    async def __call__(self, line: str) -> str:
+        start = len(self.lines)
+        assert await self.console.run_line(line)
+        return "\n".join(self.lines[start:])
+
+
+@pytest.fixture
+async def session(service: GameService, settings: Settings) -> Session:
+    lines: list[str] = []
+    console = Console(service, settings, out=lines.append)
+    await console.switch("Alice")
+    return Session(console, lines)
 
 
 StartGame = Callable[..., Awaitable[Game]]

@@ -12,7 +12,6 @@ from concurrent.futures import Executor, Future, ThreadPoolExecutor
 
 import pytest
 
-from bot.console.console import Console
 from bot.service import GameService
 from bot.service.computer import Computer
 from engine import get_variant
@@ -47,18 +46,10 @@ def threads():
 
 
 @pytest.fixture
-async def console(service, settings, threads):
-    lines: list[str] = []
-    console = Console(service, settings, out=lines.append)
-    console.computer = Computer(service, executor=threads, seconds=5.0, depth=1)
-    console.commands.computer = console.computer
-    await console.switch("Alice")
-
-    async def run(line: str) -> str:
-        start = len(lines)
-        assert await console.run_line(line)
-        return "\n".join(lines[start:])
-    return run
+async def console(service, session, threads):
+    session.console.computer = Computer(service, executor=threads, seconds=5.0, depth=1)
+    session.console.commands.computer = session.console.computer
+    return session
 
 
 async def test_the_computer_accepts_at_once_and_answers_at_the_console(console, service):

@@ -12,7 +12,6 @@ from pathlib import Path
 import pytest
 
 import bot.pictures
-from bot.console.console import Console
 from bot.textboard import caption, text_board
 from engine import all_variants, get_variant
 
@@ -47,27 +46,6 @@ def test_the_text_board_shows_every_piece_of_every_variant(variant):
     drawn = "".join(line[3:] for line in board.splitlines()[:-1]).replace(".", "")
     assert sorted(drawn.replace(" ", "").replace("*", "")) == sorted(symbols)
     assert len(board.splitlines()) == len(rules.topology.ranks) + 1
-
-
-class Session:
-    """A console whose output is kept."""
-
-    def __init__(self, console: Console, lines: list[str]) -> None:
-        self.console = console
-        self.lines = lines
-
-    async def __call__(self, line: str) -> str:
-        start = len(self.lines)
-        assert await self.console.run_line(line)
-        return "\n".join(self.lines[start:])
-
-
-@pytest.fixture
-async def session(service, settings) -> Session:
-    lines: list[str] = []
-    console = Console(service, settings, out=lines.append)
-    await console.switch("Alice")
-    return Session(console, lines)
 
 
 async def test_two_players_play_at_one_keyboard(session, settings):

@@ -7,25 +7,14 @@ from pathlib import Path
 
 import pytest
 
-from bot.console.console import Console
-
 RULES = Path(__file__).resolve().parents[2] / "docs" / "rules"
 CLASH_TOPICS = ("pieces (Commander, Factor, Droid, Hawk, Brute, Slicer) or a section (the "
                 "board, special rules, how a game ends, notation, choices this project made)")
 
 
 @pytest.fixture
-async def console(service, settings):
-    lines: list[str] = []
-    console = Console(service, settings, out=lines.append)
-    await console.switch("Alice")
-
-    async def run(line: str) -> str:
-        start = len(lines)
-        assert await console.run_line(line)
-        return "\n".join(lines[start:])
-
-    return run
+def console(session):
+    return session
 
 
 async def test_rules_of_a_piece_are_its_part_in_plain_text_with_the_picture_file(console):
