@@ -14,8 +14,7 @@ from bot.console.console import Console, run
 from bot.service import GameService, boundary
 from bot.service.results import Reason, Refusal
 
-from .conftest import PLACE
-from .test_console import Session
+from .conftest import PLACE, Session
 
 
 async def _changes(service: GameService) -> int:

@@ -6,8 +6,6 @@ from __future__ import annotations
 from bot.commands import Commands
 from bot.service.results import Reason
 
-from .test_console import Session, session  # noqa: F401  (the console fixture)
-
 NOTE_LINE = "  after 1. (2026-03-02 12:00 UTC): the left flank is weak"
 
 
