@@ -33,7 +33,8 @@ by position in one process and are timed on its processor time, so the load of a
 machine slows neither (target: >= 0.5x).
 
 Run: ``.venv/bin/python bench/ai.py [--games 100] [--scale 0.125] [--variants clash,...]
-[--parts speed,random,greedy,ladder]`` (the full matches take hours on a 2-core machine).
+[--parts speed,random,greedy,ladder] [--jobs 2 --clock cpu]`` (the full matches take hours
+on a 2-core machine; ``--jobs`` plays games in parallel processes).
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ import random
 import statistics
 import time
 from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
 import chess
@@ -129,6 +131,20 @@ def computer_player(variant: Variant, level: int, seconds: float, seed: int,
     return choose
 
 
+#: A player as the matches name it, so that a game can be played in another process:
+#: ("random",), ("greedy",) or ("computer", level, seconds per move, clock name).
+Spec = tuple
+
+
+def make_player(variant: Variant, spec: Spec, seed: int, timing: Timing) -> Chooser:
+    if spec[0] == "random":
+        return random_player(variant, random.Random(seed))
+    if spec[0] == "greedy":
+        return greedy_player(variant, random.Random(seed))
+    _kind, level, seconds, clock = spec
+    return computer_player(variant, level, seconds, seed, timing, CLOCKS[clock])
+
+
 # --- matches --------------------------------------------------------------------------------
 def play_game(variant: Variant, players: tuple[Chooser, Chooser], rng: random.Random,
               opening: int, turns: int, margin: int) -> tuple[float, bool]:
@@ -168,23 +184,40 @@ class MatchResult:
     target: str
 
 
-def match(variant: Variant, name: str, make_a: Callable[[int], Chooser],
-          make_b: Callable[[int], Chooser], args: argparse.Namespace,
-          target: str) -> MatchResult:
-    """``args.games`` games of A against B, colours alternating; A's points."""
+def one_game(task: tuple) -> tuple[float, bool, dict[float, list[float]]]:
+    """Game ``g`` of A against B (A White in even games): A's points, whether it was
+    adjudicated, and the computer's seconds per move by limit. Runs in a worker process
+    with ``--jobs``."""
+    name, spec_a, spec_b, g, opening, turns, margin = task
+    variant = get_variant(name)
+    timing = Timing()
+    a, b = make_player(variant, spec_a, g, timing), make_player(variant, spec_b, g, timing)
+    players = (a, b) if g % 2 == 0 else (b, a)
+    score, judged = play_game(variant, players, random.Random(1000 + g), opening, turns,
+                              margin)
+    return (1.0 - score if g % 2 else score), judged, timing.seconds
+
+
+def match(variant: Variant, name: str, spec_a: Spec, spec_b: Spec,
+          args: argparse.Namespace, target: str, timing: Timing) -> MatchResult:
+    """``args.games`` games of A against B, colours alternating; A's points. With
+    ``--jobs N`` the games are played N at a time in worker processes (each computer
+    move then timed on its own process's clock)."""
+    tasks = [(variant.name, spec_a, spec_b, g, args.opening, args.turns, args.margin)
+             for g in range(args.games)]
+    if args.jobs > 1:
+        with ProcessPoolExecutor(args.jobs) as pool:
+            games = list(pool.map(one_game, tasks))
+    else:
+        games = [one_game(t) for t in tasks]
     points, wins, draws, adjudicated = 0.0, 0, 0, 0
-    for g in range(args.games):
-        rng = random.Random(1000 + g)
-        a, b = make_a(g), make_b(g)
-        players = (a, b) if g % 2 == 0 else (b, a)
-        score, judged = play_game(variant, players, rng, args.opening, args.turns,
-                                  args.margin)
-        if g % 2:
-            score = 1.0 - score
+    for score, judged, seconds in games:
         points += score
         wins += score == 1.0
         draws += score == 0.5
         adjudicated += judged
+        for limit, spent in seconds.items():
+            timing.seconds.setdefault(limit, []).extend(spent)
     return MatchResult(name, points, args.games, wins, draws, adjudicated, target)
 
 
@@ -289,9 +322,8 @@ def run_variant(variant: Variant, args: argparse.Namespace) -> None:
     timing = Timing()
     parts = args.parts.split(",")
 
-    def computer(level: int) -> Callable[[int], Chooser]:
-        return lambda g: computer_player(variant, level, level_seconds(args, level), g,
-                                         timing, CLOCKS[args.clock])
+    def computer(level: int) -> Spec:
+        return ("computer", level, level_seconds(args, level), args.clock)
 
     print(f"\n{variant.display_name} ({variant.name})", flush=True)
     if "speed" in parts:
@@ -299,16 +331,15 @@ def run_variant(variant: Variant, args: argparse.Namespace) -> None:
         print(f"  search speed   {speed:,.0f} nodes/s, python-chess alpha-beta {anchor:,.0f} "
               f"nodes/s: {speed / anchor:.2f} x (target >= 0.5)", flush=True)
     if "random" in parts:
-        report(match(variant, "L5 vs random", computer(5),
-                     lambda g: random_player(variant, random.Random(g)), args, "wins >= 99%"))
+        report(match(variant, "L5 vs random", computer(5), ("random",), args, "wins >= 99%",
+                     timing))
     if "greedy" in parts:
-        report(match(variant, "L5 vs greedy", computer(5),
-                     lambda g: greedy_player(variant, random.Random(g)), args,
-                     "points >= 90%"))
+        report(match(variant, "L5 vs greedy", computer(5), ("greedy",), args,
+                     "points >= 90%", timing))
     if "ladder" in parts:
         for level in map(int, args.ladder.split(",")):
             report(match(variant, f"L{level} vs L{level - 1}", computer(level),
-                         computer(level - 1), args, "points >= 65%"))
+                         computer(level - 1), args, "points >= 65%", timing))
     for limit, seconds in sorted(timing.seconds.items()):
         p99 = statistics.quantiles(seconds, n=100)[98] if len(seconds) > 1 else seconds[0]
         print(f"  time per move  limit {limit:.4g} s: median {statistics.median(seconds):.3f} s, "
@@ -342,6 +373,9 @@ def main() -> None:
     parser.add_argument("--parts", default="speed,random,greedy,ladder")
     parser.add_argument("--ladder", default="2,3,4,5",
                         help="the ladder's matches, by the higher level")
+    parser.add_argument("--jobs", type=int, default=1,
+                        help="games played at once, each in its own process (use --clock "
+                             "cpu when they share cores)")
     parser.add_argument("--variants", default=",".join(v.name for v in all_variants()))
     args = parser.parse_args()
     times = ", ".join(f"L{n} {level_seconds(args, n):g} s" for n in LEVELS)

@@ -13,19 +13,25 @@ assert it over thousands of random positions).
 Levels
 ======
 Each level is a time per move and a maximum depth (plies; in mini-/micro-Chieftain a ply
-is one move of a turn), plus random noise on the root moves' scores that makes the weak
-levels uneven like a beginner (level 1 may prefer a move up to six Men worse, level 2
-two: each level must win clearly against the one below, as a stronger player does):
+is one move of a turn), whether the horizon resolves captures (quiescence), and random
+noise on the root moves' scores that makes the weak levels uneven like a beginner (level
+1 may prefer a move up to six Men worse, level 2 one Man). Each level must win
+clearly against the one below, as a stronger player does, so each adds a whole skill
+rather than a little time: iterative deepening gains well under a ply for each doubling
+of time, so levels that differed in time alone (as they first did) played almost alike.
 
-====== ========= ======= ======= ====================================================
-level  time (s)  depth   noise   plays like
-====== ========= ======= ======= ====================================================
-1      0.5       1       300     a beginner: takes what is offered, often misjudges
-2      1         2       100     a casual player: sees the reply to its move
-3      2         3       20      a club player: short combinations
-4      4         4       0       a strong player: tactics four plies deep
-5      8         64      0       the strongest the time allows (iterative deepening)
-====== ========= ======= ======= ====================================================
+====== ========= ======= ========== ======= ================================================
+level  time (s)  depth   quiescence noise   plays like
+====== ========= ======= ========== ======= ================================================
+1      0.5       1       no         300     a beginner: grabs what it sees, often misjudges
+2      1         1       no         50      a casual player: takes the best it sees, but
+                                            not what the reply takes back
+3      2         1       yes        0       a club player: counts out the exchanges its
+                                            move starts
+4      4         2       yes        0       a strong player: sees the reply to its move
+5      8         64      yes        0       the strongest the time allows (iterative
+                                            deepening; 3 to 5 plies in 1 s)
+====== ========= ======= ========== ======= ================================================
 """
 
 from __future__ import annotations
@@ -48,20 +54,24 @@ __all__ = ["LEVELS", "Level", "Thought", "Thinker", "game_for", "WIN"]
 
 @dataclass(frozen=True)
 class Level:
-    """A strength of the computer: time per move (seconds), depth (plies), root noise."""
+    """A strength of the computer: time per move (seconds), depth (plies), root noise, and
+    whether the horizon resolves captures."""
 
     number: int
     seconds: float
     depth: int
     noise: int
     description: str
+    quiescence: bool = True
 
 
 LEVELS: dict[int, Level] = {
-    1: Level(1, 0.5, 1, 300, "a beginner: takes what is offered, often misjudges"),
-    2: Level(2, 1.0, 2, 100, "a casual player: sees the reply to its move"),
-    3: Level(3, 2.0, 3, 20, "a club player: short combinations"),
-    4: Level(4, 4.0, 4, 0, "a strong player: tactics four plies deep"),
+    1: Level(1, 0.5, 1, 300, "a beginner: grabs what it sees, often misjudges",
+             quiescence=False),
+    2: Level(2, 1.0, 1, 50, "a casual player: takes the best it sees, not the reply",
+             quiescence=False),
+    3: Level(3, 2.0, 1, 0, "a club player: counts out the exchanges its move starts"),
+    4: Level(4, 4.0, 2, 0, "a strong player: sees the reply to its move"),
     5: Level(5, 8.0, 64, 0, "the strongest the time allows"),
 }
 
@@ -136,7 +146,7 @@ class Thinker:
         while True:
             left = budget * 0.95 - (self.clock() - start)
             share = left * STEP_SHARE if codes or game.several_steps(state) else left
-            r = self.search.run(state, max_depth, max(share, 0.0), lv.noise)
+            r = self.search.run(state, max_depth, max(share, 0.0), lv.noise, lv.quiescence)
             nodes += r.nodes
             first = first or r
             codes.append(r.move)

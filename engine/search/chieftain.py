@@ -193,6 +193,10 @@ class ChieftainGame:
     def step_width(self, state: State) -> int:
         return STEP_WIDTH if state[0].made else 0
 
+    def turn_end(self, state: State) -> int | None:
+        """``END`` once the turn has begun (quiescence stands pat by ending the turn)."""
+        return END if state[0].made else None
+
     def evaluate(self, state: State) -> int:
         """Material and placement (carried in the state), then per side: the command
         radius (pieces a Chieftain can activate) and the Chieftains' safety."""

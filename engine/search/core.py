@@ -25,7 +25,13 @@ moves are whatever the game chooses (the engine's raw tuples): the core only sto
   below alpha searches only captures — unless the game's ``in_danger`` says the side to
   move is threatened.
 * **Quiescence**: at the horizon, captures (shots included) are searched until none is
-  left or `QS_DEPTH` plies, standing pat on the static evaluation.
+  left or `QS_DEPTH` plies (the game's ``quiescence_depth``), standing pat on the static
+  evaluation. A search may be run without it (``quiescence=False``, the weakest levels):
+  the horizon then takes the static evaluation as it stands, so a capture into a
+  defended square looks like a plain gain — a beginner's blunder. In the middle of a turn
+  of several steps (games with ``turn_end``) standing pat means ending the turn, so the
+  opponent's captures are searched too: a horizon that falls inside a turn no longer
+  takes the position as quiet while the opponent waits to recapture.
 * **Repetition**: a position of the game so far (`Search.seen`) reached again in the tree
   scores as a draw (the rules draw at the third time; the search does not wait for it).
 * **Determinism**: for a given seed, depth and clock readings the same move comes out.
@@ -89,6 +95,8 @@ class Game(Protocol):
 
     # Optional: ``pruning = True`` (futility pruning, `Search._futile`) and
     # ``in_danger(state)``: whether the side to move's royal pieces are threatened.
+    # Optional: ``turn_end(state)``, the step that ends a turn already begun (None at the
+    # start of a turn): quiescence in the middle of a turn then stands pat by ending it.
     # Optional: ``captures(state)``, the legal moves with a positive `gain` as (gain, move)
     # pairs, for a game that can list them faster than all its moves (it may list one
     # move of several that take the same pieces with the same piece). Quiescence uses it
@@ -138,13 +146,18 @@ class Search:
         #: the side ahead avoids repeating and the side behind seeks it
         self.seen: frozenset[int] = frozenset()
         self.prune = bool(getattr(game, "pruning", False))
+        self.qs_depth = getattr(game, "quiescence_depth", QS_DEPTH)
+        self.turn_end = getattr(game, "turn_end", None)
 
     # --- the public entry ---------------------------------------------------------------
-    def run(self, state: Any, depth: int, seconds: float, noise: int = 0) -> Result:
+    def run(self, state: Any, depth: int, seconds: float, noise: int = 0,
+            quiescence: bool = True) -> Result:
         """Search ``state`` to ``depth`` plies or until ``seconds`` pass; ``noise`` (in
-        centipawns) is added, drawn per root move from the seed, to play less well."""
+        centipawns) is added, drawn per root move from the seed, to play less well;
+        ``quiescence=False`` stops at the horizon without resolving captures."""
         start = self.clock()
         self.deadline = start + seconds
+        self.qs_depth = getattr(self.game, "quiescence_depth", QS_DEPTH) if quiescence else 0
         self.nodes = 0
         moves = list(self.game.moves(state))
         if not moves:
@@ -299,7 +312,15 @@ class Search:
         if decided is not None:
             return decided - ply if decided > 0 else decided + ply if decided < 0 else 0
         stand = game.evaluate(state)
-        if stand >= beta or qdepth >= getattr(game, "quiescence_depth", QS_DEPTH):
+        if qdepth >= self.qs_depth:
+            return stand
+        end = self.turn_end(state) if self.turn_end else None
+        if end is not None:
+            # in the middle of a turn, standing pat is ending it: the opponent's captures
+            # then have their say, as a whole turn's do at the horizon
+            self._tick()
+            stand = -self._quiesce(game.play(state, end), -beta, -alpha, ply + 1, qdepth + 1)
+        if stand >= beta:
             return stand
         alpha = max(alpha, stand)
         best = stand

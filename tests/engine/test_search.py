@@ -3,6 +3,8 @@ determinism per seed, and turns of several steps."""
 
 from __future__ import annotations
 
+import pytest
+
 from engine import get_variant
 from engine.search import LEVELS, WIN, Thinker
 from engine.search.clash import ClashGame
@@ -104,3 +106,36 @@ def test_the_side_ahead_does_not_repeat_a_position() -> None:
     thought = Thinker("combined-arms", still_clock).think(position, LEVELS[5], depth=2,
                                                           history=history)
     assert thought.move == fresh and thought.score > 300
+
+
+# mini-Chieftain: White's Hero on b2 may leap to b4 and take the Shaman, which the Man on b5
+# takes back (its Chieftain on c8 commands it). With one Chieftain, White's turn is that
+# one move; with a second on h1 the capture is the first step of a turn, and a depth-1
+# search's horizon falls inside the turn.
+BAITS = ["2c5/8/8/1m6/1s6/8/1H6/C7 w - 1", "2c5/8/8/1m6/1s6/8/1H6/C6C w - 1"]
+
+
+def steps(turn: str) -> list[str]:
+    return turn.replace(",", " ").split()
+
+
+@pytest.mark.parametrize("bait", BAITS)
+def test_level_two_takes_a_defended_piece_level_three_counts_the_exchange(bait: str) -> None:
+    variant = get_variant("mini-chieftain")
+    position = variant.parse_position(bait)
+    grabs = [Thinker("mini-chieftain", still_clock, seed).think(position, LEVELS[2]).move
+             for seed in range(4)]
+    # no quiescence: the Shaman looks like a free gain
+    assert all("Hb2xb4" in steps(variant.format_move(position, m)) for m in grabs)
+    for level in (3, 4, 5):
+        thought = Thinker("mini-chieftain", still_clock).think(position, LEVELS[level],
+                                                               depth=LEVELS[level].depth
+                                                               if level < 5 else 3)
+        assert "Hb2xb4" not in steps(variant.format_move(position, thought.move)), level
+
+
+def test_each_level_adds_a_skill_to_the_one_below() -> None:
+    lv = LEVELS
+    assert [(lv[n].depth, lv[n].quiescence, lv[n].noise) for n in lv] == [
+        (1, False, 300), (1, False, 50), (1, True, 0), (2, True, 0), (64, True, 0)]
+    assert [lv[n].seconds for n in lv] == [0.5, 1.0, 2.0, 4.0, 8.0]
