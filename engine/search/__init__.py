@@ -12,8 +12,10 @@ assert it over thousands of random positions).
 
 Levels
 ======
-Each level is a time per move and a maximum depth (plies; in mini-/micro-Chieftain a ply
-is one move of a turn), whether the horizon resolves captures (quiescence), and random
+Each level is a time per move and a maximum depth (plies; in mini-/micro-Chieftain,
+whose turn is up to two moves, depth d searches 2d - 1 moves: one ply is the turn's first
+move, two plies the whole turn and the opponent's first move, quiescence answering the
+rest), whether the horizon resolves captures (quiescence), and random
 noise on the root moves' scores that makes the weak levels uneven like a beginner (level
 1 may prefer a move up to six Men worse, level 2 one Man). Each level must win
 clearly against the one below, as a stronger player does, so each adds a whole skill
@@ -131,7 +133,11 @@ class Thinker:
                depth: int | None, history: Sequence[Position]) -> Thought:
         lv = LEVELS[level] if isinstance(level, int) else level
         budget = lv.seconds if seconds is None else seconds
-        max_depth = lv.depth if depth is None else depth
+        # a level's depth counts plies; a game whose turns have several steps says how many
+        # steps of its search make that many plies (``level_depth``)
+        level_depth = getattr(self.game, "level_depth", None)
+        max_depth = depth if depth is not None else \
+            level_depth(lv.depth) if level_depth else lv.depth
         start = self.clock()
         game = self.game
         self.search.seen = frozenset(game.key(game.root(p)) for p in history

@@ -139,3 +139,13 @@ def test_each_level_adds_a_skill_to_the_one_below() -> None:
     assert [(lv[n].depth, lv[n].quiescence, lv[n].noise) for n in lv] == [
         (1, False, 300), (1, False, 50), (1, True, 0), (2, True, 0), (64, True, 0)]
     assert [lv[n].seconds for n in lv] == [0.5, 1.0, 2.0, 4.0, 8.0]
+
+
+@pytest.mark.parametrize(("name", "depths"), [("mini-chieftain", [1, 1, 1, 3]),
+                                              ("clash", [1, 1, 1, 2])])
+def test_a_chieftain_level_counts_a_turn_of_two_moves_as_its_plies(
+        name: str, depths: list[int]) -> None:
+    variant = get_variant(name)
+    position = variant.start_position()
+    assert [Thinker(name, still_clock).think(position, LEVELS[n]).depth
+            for n in (1, 2, 3, 4)] == depths
