@@ -15,25 +15,30 @@ Levels
 Each level is a time per move and a maximum depth (plies; in mini-/micro-Chieftain,
 whose turn is up to two moves, depth d searches 2d - 1 moves: one ply is the turn's first
 move, two plies the whole turn and the opponent's first move, quiescence answering the
-rest), whether the horizon resolves captures (quiescence), and random
-noise on the root moves' scores that makes the weak levels uneven like a beginner (level
-1 may prefer a move up to six Men worse, level 2 one Man). Each level must win
-clearly against the one below, as a stronger player does, so each adds a whole skill
-rather than a little time: iterative deepening gains well under a ply for each doubling
-of time, so levels that differed in time alone (as they first did) played almost alike.
+rest), how far the horizon resolves captures (quiescence: none, the opponent's immediate
+reply only, or every exchange), and random noise on the root moves' scores that makes the
+weak levels uneven like a beginner (level 1 may prefer a move up to six Men worse, level 2
+one Man). Each level must win clearly against the one below, as a stronger player does,
+so each adds a whole skill rather than a little time: iterative deepening gains well under
+a ply for each doubling of time, so levels that differed in time alone (as they first did)
+played almost alike.
 
-====== ========= ======= ========== ======= ================================================
-level  time (s)  depth   quiescence noise   plays like
-====== ========= ======= ========== ======= ================================================
-1      0.5       1       no         300     a beginner: grabs what it sees, often misjudges
-2      1         1       no         50      a casual player: takes the best it sees, but
-                                            not what the reply takes back
-3      2         1       yes        0       a club player: counts out the exchanges its
-                                            move starts
-4      4         2       yes        0       a strong player: sees the reply to its move
-5      8         64      yes        0       the strongest the time allows (iterative
-                                            deepening; 3 to 5 plies in 1 s)
-====== ========= ======= ========== ======= ================================================
+====== ========= ======= ============ ======= ==============================================
+level  time (s)  depth   quiescence   noise   plays like
+====== ========= ======= ============ ======= ==============================================
+1      0.5       1       none         300     a beginner: grabs what it sees, often
+                                                misjudges
+2      1         1       the reply    50      a casual player: sees what its move leaves
+                                                hanging, not the exchanges after
+3      2         1       all          0       a club player: counts out the exchanges its
+                                                move starts
+4      4         2       all          0       a strong player: sees the reply to its move
+5      8         64      all          0       the strongest the time allows (iterative
+                                                deepening; 3 to 5 plies in 1 s)
+====== ========= ======= ============ ======= ==============================================
+
+At every level a repetition of the game's earlier position scores `CONTEMPT` below a draw
+for the computer: it plays on rather than repeat a position it judges about even.
 """
 
 from __future__ import annotations
@@ -51,27 +56,27 @@ from .combined_arms import CombinedArmsGame
 from .commander import CommanderGame
 from .core import WIN, Result, Search
 
-__all__ = ["LEVELS", "Level", "Thought", "Thinker", "game_for", "WIN"]
+__all__ = ["CONTEMPT", "LEVELS", "Level", "Thought", "Thinker", "game_for", "WIN"]
 
 
 @dataclass(frozen=True)
 class Level:
     """A strength of the computer: time per move (seconds), depth (plies), root noise, and
-    whether the horizon resolves captures."""
+    the plies of captures its horizon searches (None: all the game's)."""
 
     number: int
     seconds: float
     depth: int
     noise: int
     description: str
-    quiescence: bool = True
+    quiescence: int | None = None
 
 
 LEVELS: dict[int, Level] = {
     1: Level(1, 0.5, 1, 300, "a beginner: grabs what it sees, often misjudges",
-             quiescence=False),
-    2: Level(2, 1.0, 1, 50, "a casual player: takes the best it sees, not the reply",
-             quiescence=False),
+             quiescence=0),
+    2: Level(2, 1.0, 1, 50, "a casual player: sees what it leaves hanging, not exchanges",
+             quiescence=1),
     3: Level(3, 2.0, 1, 0, "a club player: counts out the exchanges its move starts"),
     4: Level(4, 4.0, 2, 0, "a strong player: sees the reply to its move"),
     5: Level(5, 8.0, 64, 0, "the strongest the time allows"),
@@ -84,6 +89,9 @@ _GAMES: dict[str, Any] = {
     "mini-chieftain": ChieftainGame(),
     "micro-chieftain": ChieftainGame(),
 }
+
+#: Centipawns below a draw that a repetition scores for the computer (`core.Search.run`).
+CONTEMPT = 25
 
 #: Share of the time left that each step of a multi-step turn may use.
 STEP_SHARE = 0.55
@@ -152,7 +160,8 @@ class Thinker:
         while True:
             left = budget * 0.95 - (self.clock() - start)
             share = left * STEP_SHARE if codes or game.several_steps(state) else left
-            r = self.search.run(state, max_depth, max(share, 0.0), lv.noise, lv.quiescence)
+            r = self.search.run(state, max_depth, max(share, 0.0), lv.noise, lv.quiescence,
+                                CONTEMPT)
             nodes += r.nodes
             first = first or r
             codes.append(r.move)

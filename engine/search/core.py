@@ -26,14 +26,18 @@ moves are whatever the game chooses (the engine's raw tuples): the core only sto
   move is threatened.
 * **Quiescence**: at the horizon, captures (shots included) are searched until none is
   left or `QS_DEPTH` plies (the game's ``quiescence_depth``), standing pat on the static
-  evaluation. A search may be run without it (``quiescence=False``, the weakest levels):
-  the horizon then takes the static evaluation as it stands, so a capture into a
-  defended square looks like a plain gain — a beginner's blunder. In the middle of a turn
-  of several steps (games with ``turn_end``) standing pat means ending the turn, so the
-  opponent's captures are searched too: a horizon that falls inside a turn no longer
-  takes the position as quiet while the opponent waits to recapture.
+  evaluation. A search may cap it (``quiescence``: 0 for none, the weakest level, where a
+  capture into a defended square looks like a plain gain — a beginner's blunder; 1 to see
+  only the opponent's immediate reply, not the exchanges after it). In the middle of a
+  turn of several steps (games with ``turn_end``) standing pat means ending the turn
+  (which costs no ply of quiescence), so the opponent's captures are searched too: a
+  horizon that falls inside a turn no longer takes the position as quiet while the
+  opponent waits to recapture.
 * **Repetition**: a position of the game so far (`Search.seen`) reached again in the tree
-  scores as a draw (the rules draw at the third time; the search does not wait for it).
+  scores as a draw (the rules draw at the third time; the search does not wait for it),
+  less the ``contempt`` for the searching side: it plays on rather than repeat a position
+  it judges about even (two players of different strength otherwise shuffled into a draw
+  by repetition in most games of micro-Chieftain).
 * **Determinism**: for a given seed, depth and clock readings the same move comes out.
   The seed also draws the root noise of the weaker levels (a beginner's unevenness).
 """
@@ -148,16 +152,22 @@ class Search:
         self.prune = bool(getattr(game, "pruning", False))
         self.qs_depth = getattr(game, "quiescence_depth", QS_DEPTH)
         self.turn_end = getattr(game, "turn_end", None)
+        self.contempt, self.root_side = 0, 0
 
     # --- the public entry ---------------------------------------------------------------
     def run(self, state: Any, depth: int, seconds: float, noise: int = 0,
-            quiescence: bool = True) -> Result:
+            quiescence: int | None = None, contempt: int = 0) -> Result:
         """Search ``state`` to ``depth`` plies or until ``seconds`` pass; ``noise`` (in
         centipawns) is added, drawn per root move from the seed, to play less well;
-        ``quiescence=False`` stops at the horizon without resolving captures."""
+        ``quiescence`` caps the plies of captures searched at the horizon (0: none; None:
+        the game's own limit); a repetition scores ``contempt`` less than a draw for the
+        side searching."""
         start = self.clock()
         self.deadline = start + seconds
-        self.qs_depth = getattr(self.game, "quiescence_depth", QS_DEPTH) if quiescence else 0
+        full = getattr(self.game, "quiescence_depth", QS_DEPTH)
+        self.qs_depth = full if quiescence is None else min(quiescence, full)
+        self.contempt = contempt
+        self.root_side = self.game.side(state)
         self.nodes = 0
         moves = list(self.game.moves(state))
         if not moves:
@@ -222,11 +232,11 @@ class Search:
         decided = game.result(state)
         if decided is not None:
             return decided - ply if decided > 0 else decided + ply if decided < 0 else 0
+        key = game.key(state)
+        if key in self.seen:  # before the horizon: a one-ply search sees it too
+            return -self.contempt if game.side(state) == self.root_side else self.contempt
         if depth <= 0:
             return self._quiesce(state, alpha, beta, ply, 0)
-        key = game.key(state)
-        if key in self.seen:
-            return 0
         entry = self.table[key & TT_MASK]
         hint = None
         if entry is not None and entry[0] == key:
@@ -319,7 +329,7 @@ class Search:
             # in the middle of a turn, standing pat is ending it: the opponent's captures
             # then have their say, as a whole turn's do at the horizon
             self._tick()
-            stand = -self._quiesce(game.play(state, end), -beta, -alpha, ply + 1, qdepth + 1)
+            stand = -self._quiesce(game.play(state, end), -beta, -alpha, ply + 1, qdepth)
         if stand >= beta:
             return stand
         alpha = max(alpha, stand)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from engine import get_variant
-from engine.search import LEVELS, WIN, Thinker
+from engine.search import CONTEMPT, LEVELS, WIN, Level, Thinker
 from engine.search.clash import ClashGame
 from engine.search.core import Search
 
@@ -96,16 +96,26 @@ def test_clash_never_gives_up_its_last_commander() -> None:
         assert "c" in after.cells, variant.format_move(position, thought.move)
 
 
-def test_the_side_ahead_does_not_repeat_a_position() -> None:
+@pytest.mark.parametrize("depth", [1, 2])
+def test_the_side_ahead_does_not_repeat_a_position(depth: int) -> None:
     variant = get_variant("combined-arms")
     position = variant.parse_position("k7/8/8/8/8/8/8/R6K w - - 0 1")  # a Rook ahead
     moves = sorted(variant.legal_moves(position), key=repr)
     fresh = moves[len(moves) // 2]
     # every other move leads back to a position the game has seen: a draw, not the lead
     history = [variant.make_move(position, m) for m in moves if m != fresh]
-    thought = Thinker("combined-arms", still_clock).think(position, LEVELS[5], depth=2,
+    thought = Thinker("combined-arms", still_clock).think(position, LEVELS[5], depth=depth,
                                                           history=history)
     assert thought.move == fresh and thought.score > 300
+
+
+def test_a_repetition_scores_the_contempt_below_a_draw_for_the_computer() -> None:
+    variant = get_variant("combined-arms")
+    position = variant.start_position()
+    history = [variant.make_move(position, m) for m in variant.legal_moves(position)]
+    thought = Thinker("combined-arms", still_clock).think(position, LEVELS[3],
+                                                          history=history)
+    assert thought.score == -CONTEMPT == -25  # every move repeats: none is better
 
 
 # mini-Chieftain: White's Hero on b2 may leap to b4 and take the Shaman, which the Man on b5
@@ -120,24 +130,24 @@ def steps(turn: str) -> list[str]:
 
 
 @pytest.mark.parametrize("bait", BAITS)
-def test_level_two_takes_a_defended_piece_level_three_counts_the_exchange(bait: str) -> None:
+def test_without_quiescence_a_defended_piece_looks_free(bait: str) -> None:
     variant = get_variant("mini-chieftain")
     position = variant.parse_position(bait)
-    grabs = [Thinker("mini-chieftain", still_clock, seed).think(position, LEVELS[2]).move
-             for seed in range(4)]
-    # no quiescence: the Shaman looks like a free gain
-    assert all("Hb2xb4" in steps(variant.format_move(position, m)) for m in grabs)
-    for level in (3, 4, 5):
-        thought = Thinker("mini-chieftain", still_clock).think(position, LEVELS[level],
-                                                               depth=LEVELS[level].depth
-                                                               if level < 5 else 3)
+    blind = Level(0, 1.0, 1, 0, "no quiescence", quiescence=0)
+    grab = Thinker("mini-chieftain", still_clock).think(position, blind).move
+    assert "Hb2xb4" in steps(variant.format_move(position, grab))
+    for level in LEVELS.values():  # level 1's noise may hide the Shaman: from level 2 on,
+        if level.number == 1:      # the Man's reply is seen
+            continue
+        depth = min(level.depth, 3)
+        thought = Thinker("mini-chieftain", still_clock).think(position, level, depth=depth)
         assert "Hb2xb4" not in steps(variant.format_move(position, thought.move)), level
 
 
 def test_each_level_adds_a_skill_to_the_one_below() -> None:
     lv = LEVELS
     assert [(lv[n].depth, lv[n].quiescence, lv[n].noise) for n in lv] == [
-        (1, False, 300), (1, False, 50), (1, True, 0), (2, True, 0), (64, True, 0)]
+        (1, 0, 300), (1, 1, 50), (1, None, 0), (2, None, 0), (64, None, 0)]
     assert [lv[n].seconds for n in lv] == [0.5, 1.0, 2.0, 4.0, 8.0]
 
 
