@@ -204,7 +204,7 @@ def match(variant: Variant, name: str, spec_a: Spec, spec_b: Spec,
     ``--jobs N`` the games are played N at a time in worker processes (each computer
     move then timed on its own process's clock)."""
     tasks = [(variant.name, spec_a, spec_b, g, args.opening, args.turns, args.margin)
-             for g in range(args.games)]
+             for g in range(args.first, args.first + args.games)]
     if args.jobs > 1:
         with ProcessPoolExecutor(args.jobs) as pool:
             games = list(pool.map(one_game, tasks))
@@ -373,6 +373,9 @@ def main() -> None:
     parser.add_argument("--parts", default="speed,random,greedy,ladder")
     parser.add_argument("--ladder", default="2,3,4,5",
                         help="the ladder's matches, by the higher level")
+    parser.add_argument("--first", type=int, default=0,
+                        help="number of the first game (its opening's seed), so that runs "
+                             "of different games can be added up")
     parser.add_argument("--jobs", type=int, default=1,
                         help="games played at once, each in its own process (use --clock "
                              "cpu when they share cores)")

@@ -18,19 +18,19 @@ move, two plies the whole turn and the opponent's first move, quiescence answeri
 rest), how far the horizon resolves captures (quiescence: none, the opponent's immediate
 reply only, or every exchange), and random noise on the root moves' scores that makes the
 weak levels uneven like a beginner (level 1 may prefer a move up to six Men worse, level 2
-one Man). Each level must win clearly against the one below, as a stronger player does,
-so each adds a whole skill rather than a little time: iterative deepening gains well under
-a ply for each doubling of time, so levels that differed in time alone (as they first did)
-played almost alike.
+three, level 3 over half a Man). Each level must win clearly against the one below, as a
+stronger player does, so each adds a whole skill rather than a little time:
+iterative deepening gains well under a ply for each doubling of time, so levels that
+differed in time alone (as they first did) played almost alike.
 
 ====== ========= ======= ============ ======= ==============================================
 level  time (s)  depth   quiescence   noise   plays like
 ====== ========= ======= ============ ======= ==============================================
 1      0.5       1       none         300     a beginner: grabs what it sees, often
                                                 misjudges
-2      1         1       the reply    50      a casual player: sees what its move leaves
+2      1         1       the reply    150     a casual player: sees what its move leaves
                                                 hanging, not the exchanges after
-3      2         1       all          0       a club player: counts out the exchanges its
+3      2         1       all          30      a club player: counts out the exchanges its
                                                 move starts
 4      4         2       all          0       a strong player: sees the reply to its move
 5      8         64      all          0       the strongest the time allows (iterative
@@ -75,9 +75,9 @@ class Level:
 LEVELS: dict[int, Level] = {
     1: Level(1, 0.5, 1, 300, "a beginner: grabs what it sees, often misjudges",
              quiescence=0),
-    2: Level(2, 1.0, 1, 50, "a casual player: sees what it leaves hanging, not exchanges",
+    2: Level(2, 1.0, 1, 150, "a casual player: sees what it leaves hanging, not exchanges",
              quiescence=1),
-    3: Level(3, 2.0, 1, 0, "a club player: counts out the exchanges its move starts"),
+    3: Level(3, 2.0, 1, 30, "a club player: counts out the exchanges its move starts"),
     4: Level(4, 4.0, 2, 0, "a strong player: sees the reply to its move"),
     5: Level(5, 8.0, 64, 0, "the strongest the time allows"),
 }

@@ -113,7 +113,7 @@ def test_a_repetition_scores_the_contempt_below_a_draw_for_the_computer() -> Non
     variant = get_variant("combined-arms")
     position = variant.start_position()
     history = [variant.make_move(position, m) for m in variant.legal_moves(position)]
-    thought = Thinker("combined-arms", still_clock).think(position, LEVELS[3],
+    thought = Thinker("combined-arms", still_clock).think(position, LEVELS[4], depth=1,
                                                           history=history)
     assert thought.score == -CONTEMPT == -25  # every move repeats: none is better
 
@@ -147,7 +147,7 @@ def test_without_quiescence_a_defended_piece_looks_free(bait: str) -> None:
 def test_each_level_adds_a_skill_to_the_one_below() -> None:
     lv = LEVELS
     assert [(lv[n].depth, lv[n].quiescence, lv[n].noise) for n in lv] == [
-        (1, 0, 300), (1, 1, 50), (1, None, 0), (2, None, 0), (64, None, 0)]
+        (1, 0, 300), (1, 1, 150), (1, None, 30), (2, None, 0), (64, None, 0)]
     assert [lv[n].seconds for n in lv] == [0.5, 1.0, 2.0, 4.0, 8.0]
 
 
