@@ -90,7 +90,7 @@ def test_clash_never_gives_up_its_last_commander() -> None:
     variant = get_variant("clash")
     # Black's last Commander on e9 could turn into a Factor or a Brute: that loses at once
     position = variant.parse_position("2c1f/4/5/4/5/4/5/4/C4 b 1")
-    for seed in range(4):
+    for seed in range(20):  # level 1's careless moves too (two in five)
         thought = Thinker("clash", still_clock, seed).think(position, LEVELS[1], depth=1)
         after = variant.make_move(position, thought.move)
         assert "c" in after.cells, variant.format_move(position, thought.move)
@@ -136,8 +136,8 @@ def test_without_quiescence_a_defended_piece_looks_free(bait: str) -> None:
     blind = Level(0, 1.0, 1, 0, "no quiescence", quiescence=0)
     grab = Thinker("mini-chieftain", still_clock).think(position, blind).move
     assert "Hb2xb4" in steps(variant.format_move(position, grab))
-    for level in LEVELS.values():  # level 1's noise may hide the Shaman: from level 2 on,
-        if level.number == 1:      # the Man's reply is seen
+    for level in LEVELS.values():  # from level 3 on the Man's reply is seen
+        if level.quiescence == 0:
             continue
         depth = min(level.depth, 3)
         thought = Thinker("mini-chieftain", still_clock).think(position, level, depth=depth)
@@ -147,7 +147,8 @@ def test_without_quiescence_a_defended_piece_looks_free(bait: str) -> None:
 def test_each_level_adds_a_skill_to_the_one_below() -> None:
     lv = LEVELS
     assert [(lv[n].depth, lv[n].quiescence, lv[n].noise) for n in lv] == [
-        (1, 0, 300), (1, 1, 150), (1, None, 30), (2, None, 0), (64, None, 0)]
+        (1, 0, 300), (1, 0, 50), (1, None, 30), (2, None, 0), (64, None, 0)]
+    assert [lv[n].careless for n in lv] == [0.4, 0, 0, 0, 0]
     assert [lv[n].seconds for n in lv] == [0.5, 1.0, 2.0, 4.0, 8.0]
 
 
@@ -159,3 +160,18 @@ def test_a_chieftain_level_counts_a_turn_of_two_moves_as_its_plies(
     position = variant.start_position()
     assert [Thinker(name, still_clock).think(position, LEVELS[n]).depth
             for n in (1, 2, 3, 4)] == depths
+
+
+def test_the_beginner_sometimes_moves_without_looking() -> None:
+    variant = get_variant("mini-chieftain")
+    position = variant.parse_position(BAITS[0])
+    level = LEVELS[1]
+    careful = Level(1, level.seconds, level.depth, 0, "no noise", quiescence=0)
+    grabs = [steps(variant.format_move(position, Thinker("mini-chieftain", still_clock, seed)
+                                       .think(position, careful).move)) for seed in range(10)]
+    assert grabs == [["Hb2xb4"]] * 10  # without noise or carelessness it always grabs
+    careless = Level(1, level.seconds, level.depth, 0, "careless", quiescence=0,
+                     careless=level.careless)
+    moves = {variant.format_move(position, Thinker("mini-chieftain", still_clock, seed)
+                                 .think(position, careless).move) for seed in range(10)}
+    assert len(moves) > 3 and "Hb2xb4" in moves
