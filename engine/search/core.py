@@ -26,9 +26,9 @@ moves are whatever the game chooses (the engine's raw tuples): the core only sto
   move is threatened.
 * **Quiescence**: at the horizon, captures (shots included) are searched until none is
   left or `QS_DEPTH` plies (the game's ``quiescence_depth``), standing pat on the static
-  evaluation. A search may cap it (``quiescence``: 0 for none, the weakest level, where a
+  evaluation. A search may cap it (``quiescence``: 0 for none, levels 1 and 2, where a
   capture into a defended square looks like a plain gain — a beginner's blunder; 1 to see
-  only the opponent's immediate reply, not the exchanges after it). In the middle of a
+  only the opponent's immediate reply, which no level uses now). In the middle of a
   turn of several steps (games with ``turn_end``) standing pat means ending the turn
   (which costs no ply of quiescence), so the opponent's captures are searched too: a
   horizon that falls inside a turn no longer takes the position as quiet while the
