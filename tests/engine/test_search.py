@@ -175,3 +175,14 @@ def test_the_beginner_sometimes_moves_without_looking() -> None:
     moves = {variant.format_move(position, Thinker("mini-chieftain", still_clock, seed)
                                  .think(position, careless).move) for seed in range(10)}
     assert len(moves) > 3 and "Hb2xb4" in moves
+
+
+def test_a_careless_beginner_still_plays_a_legal_turn_of_two_moves() -> None:
+    variant = get_variant("mini-chieftain")
+    position = variant.parse_position(BAITS[1])  # two Chieftains: a turn of two moves
+    level = LEVELS[1]
+    moves = [Thinker("mini-chieftain", still_clock, seed).think(position, level).move
+             for seed in range(12)]
+    legal = variant.legal_moves(position)
+    assert all(m in legal for m in moves)
+    assert len({variant.format_move(position, m) for m in moves}) > 3  # it varies by seed
