@@ -158,13 +158,14 @@ class Thinker:
         state = game.root(position)
         side = game.side(state)
         # a turn of several steps (a Chieftain turn, a deploy) is searched step by step,
-        # each step with a share of the time left
+        # each step that may be followed by another with a share of the time left, the
+        # last with all of it
         codes: list = []
         nodes = 0
         first: Result | None = None
         while True:
             left = budget * 0.95 - (self.clock() - start)
-            share = left * STEP_SHARE if codes or game.several_steps(state) else left
+            share = left * STEP_SHARE if game.several_steps(state) else left
             r = self.search.run(state, max_depth, max(share, 0.0), lv.noise, lv.quiescence,
                                 CONTEMPT)
             nodes += r.nodes

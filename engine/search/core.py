@@ -89,8 +89,8 @@ class Game(Protocol):
         """What ``move`` captures (0 for a quiet move), for ordering and quiescence."""
 
     def several_steps(self, state: Any) -> bool:
-        """Whether the turn starting in ``state`` may take several steps (its first step
-        then gets a share of the time only)."""
+        """Whether another step of the same turn may follow the one to play in ``state``
+        (that step then gets a share of the time left only; the last step gets all of it)."""
 
     def step_width(self, state: Any) -> int:
         """How many steps to search in this state: 0 for all of them. When the steps are
