@@ -147,9 +147,14 @@ def make_player(variant: Variant, spec: Spec, seed: int, timing: Timing) -> Choo
 
 # --- matches --------------------------------------------------------------------------------
 def play_game(variant: Variant, players: tuple[Chooser, Chooser], rng: random.Random,
-              opening: int, turns: int, margin: int) -> tuple[float, bool]:
+              opening: int, turns: int, margin: int,
+              resign: tuple[int, int] = (0, 0)) -> tuple[float, bool]:
     """The first player's points (1, 1/2 or 0) in one game, and whether it was
-    adjudicated at the turn limit."""
+    adjudicated: at the turn limit, or (``resign`` = (centipawns, turns), centipawns 0:
+    never) for the side that has led by at least that much material after each of that
+    many turns in a row, as an engine-testing harness adjudicates a resignation."""
+    lead, needed = resign
+    streak, leader = 0, 0
     position = variant.start_position()
     history = [position]
     for _ in range(opening):
@@ -164,6 +169,14 @@ def play_game(variant: Variant, players: tuple[Chooser, Chooser], rng: random.Ra
             return (0.5 if outcome.winner is None else float(outcome.winner == 0)), False
         position = variant.make_move(position, players[position.side](position, history[:-1]))
         history.append(position)
+        if lead:
+            ahead = material(variant, position, 0)
+            side = 1 if ahead > 0 else -1
+            streak = streak + 1 if abs(ahead) >= lead and side == leader else \
+                int(abs(ahead) >= lead)
+            leader = side
+            if streak >= needed and not variant.outcome(position, history[:-1]).is_over:
+                return float(side > 0), True
     outcome = variant.outcome(position, history[:-1])
     if outcome.is_over:
         return (0.5 if outcome.winner is None else float(outcome.winner == 0)), False
@@ -188,13 +201,13 @@ def one_game(task: tuple) -> tuple[float, bool, dict[float, list[float]]]:
     """Game ``g`` of A against B (A White in even games): A's points, whether it was
     adjudicated, and the computer's seconds per move by limit. Runs in a worker process
     with ``--jobs``."""
-    name, spec_a, spec_b, g, opening, turns, margin = task
+    name, spec_a, spec_b, g, opening, turns, margin, resign = task
     variant = get_variant(name)
     timing = Timing()
     a, b = make_player(variant, spec_a, g, timing), make_player(variant, spec_b, g, timing)
     players = (a, b) if g % 2 == 0 else (b, a)
     score, judged = play_game(variant, players, random.Random(1000 + g), opening, turns,
-                              margin)
+                              margin, resign)
     return (1.0 - score if g % 2 else score), judged, timing.seconds
 
 
@@ -203,7 +216,8 @@ def match(variant: Variant, name: str, spec_a: Spec, spec_b: Spec,
     """``args.games`` games of A against B, colours alternating; A's points. With
     ``--jobs N`` the games are played N at a time in worker processes (each computer
     move then timed on its own process's clock)."""
-    tasks = [(variant.name, spec_a, spec_b, g, args.opening, args.turns, args.margin)
+    resign = (args.resign, args.resign_turns)
+    tasks = [(variant.name, spec_a, spec_b, g, args.opening, args.turns, args.margin, resign)
              for g in range(args.first, args.first + args.games)]
     if args.jobs > 1:
         with ProcessPoolExecutor(args.jobs) as pool:
@@ -364,6 +378,10 @@ def main() -> None:
     parser.add_argument("--turns", type=int, default=200, help="turns before adjudication")
     parser.add_argument("--margin", type=int, default=300,
                         help="material lead that wins an adjudicated game (0: draws)")
+    parser.add_argument("--resign", type=int, default=0,
+                        help="material lead (centipawns) that wins once held for "
+                             "--resign-turns turns in a row (0: play on)")
+    parser.add_argument("--resign-turns", type=int, default=4)
     parser.add_argument("--positions", type=int, default=20, help="positions for speed")
     parser.add_argument("--speed-seconds", type=float, default=1.0,
                         help="search time per speed position")
@@ -382,10 +400,12 @@ def main() -> None:
     parser.add_argument("--variants", default=",".join(v.name for v in all_variants()))
     args = parser.parse_args()
     times = ", ".join(f"L{n} {level_seconds(args, n):g} s" for n in LEVELS)
+    resigned = (f", or once a side leads by {args.resign} for {args.resign_turns} turns"
+                if args.resign else "")
     print(f"Computer player: {args.games} games per match ({times} per move, "
           f"{args.clock} clock), "
           f"{args.opening} random plies first, adjudicated after {args.turns} turns "
-          f"(margin {args.margin}) ({platform.python_implementation()} "
+          f"(margin {args.margin}){resigned} ({platform.python_implementation()} "
           f"{platform.python_version()}, python-chess {chess.__version__})", flush=True)
     for name in args.variants.split(","):
         run_variant(get_variant(name), args)
