@@ -186,3 +186,23 @@ def test_a_careless_beginner_still_plays_a_legal_turn_of_two_moves() -> None:
     legal = variant.legal_moves(position)
     assert all(m in legal for m in moves)
     assert len({variant.format_move(position, m) for m in moves}) > 3  # it varies by seed
+
+
+@pytest.mark.parametrize(("bait", "shares"), [(BAITS[0], [0.95]), (BAITS[1], [0.5225, 0.95])])
+def test_the_last_move_of_a_chieftain_turn_thinks_with_all_the_time_left(
+        bait: str, shares: list[float]) -> None:
+    """A move another move of the turn may follow gets 55% of the time left; the last one
+    (or the only one of a side down to one Chieftain) all of it. The clock stands still,
+    so the time left is the level's 95% at each move."""
+    position = get_variant("mini-chieftain").parse_position(bait)
+    thinker = Thinker("mini-chieftain", still_clock)
+    given: list[float] = []
+    run = thinker.search.run
+
+    def recorded(state, depth, seconds, *rest):  # type: ignore[no-untyped-def]
+        given.append(seconds)
+        return run(state, depth, seconds, *rest)
+
+    thinker.search.run = recorded  # type: ignore[method-assign]
+    thinker.think(position, LEVELS[4], seconds=1.0)
+    assert given == pytest.approx(shares)
