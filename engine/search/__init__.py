@@ -98,7 +98,8 @@ _GAMES: dict[str, Any] = {
 #: Centipawns below a draw that a repetition scores for the computer (`core.Search.run`).
 CONTEMPT = 25
 
-#: Share of the time left that each step of a multi-step turn may use.
+#: Share of the time left that a step of a multi-step turn may use when another may follow
+#: (the last step uses all of it).
 STEP_SHARE = 0.55
 
 
