@@ -21,8 +21,10 @@ Material (centipawns, a Man about 100):
 
 Position terms: **command radius** (+12 for each piece within three squares of a friendly
 Chieftain, which can move this turn; -8 for each piece out of command, which cannot — the
-mobility term), Men's advancement (+4 per rank), and **Chieftain safety** (-30 per enemy
-piece within two squares of a Chieftain; doubled for the last one).
+mobility term), advancement (+4 per rank for Men and for micro's Golds and Silvers,
+which stand in their place: without it a side ahead in a closed position had nothing to
+gain by going forward), and **Chieftain safety** (-30 per enemy piece within two squares
+of a Chieftain; doubled for the last one).
 """
 
 from __future__ import annotations
@@ -54,6 +56,8 @@ IN_COMMAND = 12
 OUT_OF_COMMAND = 8
 ADVANCE = 4
 THREAT = 30
+#: the pieces that gain by advancing: the Man and micro's shogi generals, which take its place
+ADVANCING = frozenset("MGV")
 _VALUE = {**VALUES, **{k.lower(): v for k, v in VALUES.items()}}
 #: squares within two king steps of each square (where a piece threatens a Chieftain)
 _NEAR2 = tuple(sum(1 << b for b in range(64) if DISTANCE[a][b] <= 2) for a in range(64))
@@ -61,7 +65,7 @@ _NEAR2 = tuple(sum(1 << b for b in range(64) if DISTANCE[a][b] <= 2) for a in ra
 
 def _square_value(letter: str, side: int, i: int) -> int:
     """Material and placement of one piece on square ``i``, for its own side."""
-    if letter == "M":
+    if letter in ADVANCING:
         return VALUES["M"] + ADVANCE * (i // 8 if side == 0 else 7 - i // 8)
     return VALUES[letter]
 
