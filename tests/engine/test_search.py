@@ -208,20 +208,20 @@ def test_the_last_move_of_a_chieftain_turn_thinks_with_all_the_time_left(
     assert given == pytest.approx(shares)
 
 
-@pytest.mark.parametrize(("home", "forward"), [
-    ("3c4/8/8/8/8/8/3G4/3C4 w - 1", "3c4/8/8/8/3G4/8/8/3C4 w - 1"),
-    ("3c4/8/8/8/8/8/3V4/3C4 w - 1", "3c4/8/8/8/3V4/8/8/3C4 w - 1"),
-    ("3c4/3g4/8/8/8/8/8/3C4 w - 1", "3c4/8/8/3g4/8/8/8/3C4 w - 1"),
-    ("3c4/3v4/8/8/8/8/8/3C4 w - 1", "3c4/8/8/3v4/8/8/8/3C4 w - 1"),
+@pytest.mark.parametrize(("home", "forward", "gain"), [
+    ("3c4/8/8/8/8/8/3G4/3C4 w - 1", "3c4/8/8/8/3G4/8/8/3C4 w - 1", 8),
+    ("3c4/8/8/8/8/8/3V4/3C4 w - 1", "3c4/8/8/8/3V4/8/8/3C4 w - 1", 8),
+    ("3c4/3g4/8/8/8/8/8/3C4 w - 1", "3c4/8/8/3g4/8/8/8/3C4 w - 1", -8),
+    ("3c4/3v4/8/8/8/8/8/3C4 w - 1", "3c4/8/8/3v4/8/8/8/3C4 w - 1", -8),
 ])
 def test_micro_chieftain_golds_and_silvers_gain_by_advancing_as_men_do(
-        home: str, forward: str) -> None:
+        home: str, forward: str, gain: int) -> None:
     """micro-Chieftain's Golds and Silvers stand where mini-Chieftain's Men do and, like
     them, are worth 4 centipawns more per rank forward (both squares within command, so
-    only the rank differs): without it level 5 had nothing to gain by going forward and
-    walked its pieces to and fro in closed positions."""
+    only the rank differs; White is to move, so Black's gain counts negative): without it
+    level 5 had nothing to gain by going forward and walked its pieces to and fro in closed
+    positions."""
     variant, game = get_variant("micro-chieftain"), game_for("micro-chieftain")
     scores = [game.evaluate(game.root(variant.parse_position(text)))
               for text in (home, forward)]
-    white = home.split("/")[-2] != "8"  # the piece that moves is White's
-    assert scores[1] - scores[0] == (8 if white else -8)
+    assert scores[1] - scores[0] == gain
