@@ -1,6 +1,9 @@
 """Secrets never reach a log: a logging filter that redacts game keys (and the bare tokens
 inside them) from every line, whoever logs it — our code, aiosmtpd logging ``RCPT TO`` with
 the plus-address key, aiosmtplib, discord.py — messages, arguments and tracebacks alike.
+E-mail addresses are personal data: at INFO and above their local part is left out
+(``…@players.test``: the domain is what an operator needs to see which provider refuses);
+DEBUG, which an operator turns on to trace one problem, keeps them.
 
 `configure` is how every process sets up logging: one handler on stderr, with the filter.
 A filter on a handler sees every record that reaches the handler, including those of
@@ -30,9 +33,21 @@ def redact_url(target: object) -> str:
     return QUERY_PASSWORD.sub(r"\1***", URL_PASSWORD.sub(r"\1:***@", str(target)))
 
 
+# an address: starting after a separator, in bounded runs (linear time on any line), the local
+# part without spaces, angle brackets or quotes; a key already redacted inside it goes with it
+ADDRESS = re.compile(r"(?<![^\s<>\"',;:()\[\]])[^\s<>@\"',;:()\[\]]{1,64}(?:\[key\])?@"
+                     r"(?=[A-Za-z0-9-]{1,63}\.)")
+HIDDEN_ADDRESS = "…@"
+
+
 def redact(text: str) -> str:
     """``text`` with every game token replaced by ``[key]``."""
     return TOKEN.sub(REDACTED, text)
+
+
+def redact_addresses(text: str) -> str:
+    """``text`` with the local part of every e-mail address left out (``…@domain``)."""
+    return ADDRESS.sub(HIDDEN_ADDRESS, text)
 
 
 class RedactKeys(logging.Filter):
@@ -43,7 +58,10 @@ class RedactKeys(logging.Filter):
             message = record.getMessage()
         except Exception:  # a broken format string: keep the raw parts, redacted
             message = f"{record.msg} {record.args}"
-        record.msg, record.args = redact(message), ()
+        message = redact(message)
+        if record.levelno >= logging.INFO:
+            message = redact_addresses(message)
+        record.msg, record.args = message, ()
         if record.exc_info and not record.exc_text:
             record.exc_text = logging.Formatter().formatException(record.exc_info)
         if record.exc_text:

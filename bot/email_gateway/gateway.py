@@ -51,17 +51,28 @@ from ..service.mail_ledger import remember_seen
 from ..service.model import Challenge, Game, Notification, Player
 from ..service.outbox import DeliveryFailure
 from ..service.phrasing import phrase
-from ..service.results import Reason, Refusal, Result
+from ..service.results import Refusal, Result
 from ..storage import Session
+from .authority import (
+    NAMED,
+    Authority,
+    Confirmed,
+    Confirming,
+    Key,
+    confirmed_key,
+    says_no,
+)
 from .gamemail import GameMails, challenge_subject
-from .inbound import Drop, GameTag, Inbound, Tag, read_mail
+from .inbound import ConfirmTag, Drop, GameTag, Inbound, Tag, read_mail
 from .inbound import Refusal as MailRefusal
 from .mailcommands import (
     CHALLENGE_WORDS,
     GAME_WORDS,
     KEYED_WORDS,
     LOOKING_WORDS,
+    PLAYER_WORDS,
     TRANSPORT,
+    LinkRequest,
     MailCommands,
 )
 from .outbound import Mailer, Picture, compose, failure_of
@@ -100,25 +111,7 @@ class MailReply(Reply):
     challenge: Challenge | None = None
 
 
-@dataclass(frozen=True)
-class Key:
-    """A valid key: what it opens, and the player it was sent to."""
-
-    tag: Tag
-    player: Player
-    game: Game | None = None
-    challenge: Challenge | None = None
-    stale: bool = False  # the key of a move number the game has left: it opens nothing
-
-    @property
-    def bucket(self) -> str:
-        """The rate-limit counter of this key (the same for every move number)."""
-        owner = (f"g{self.tag.game_id}" if isinstance(self.tag, GameTag)
-                 else f"c{self.tag.challenge_id}")
-        return f"key:{owner}.{self.player.id}"
-
-
-class EmailGateway(GameMails):
+class EmailGateway(GameMails, Authority):
     """Turns mails into service calls and service answers and notifications into mails."""
 
     def __init__(self, service: GameService, settings: Settings,
@@ -140,43 +133,40 @@ class EmailGateway(GameMails):
         name = name.strip().strip("<>")
         if "@" in name:
             address = name.lower()
-            refused = await self._unreachable(address)
+            refused = await self.unreachable(address)
             if refused is not None:
                 return refused
             known = await self.service.find_player(TRANSPORT, address)
             if isinstance(known, Player) and known.address == address:
                 return known  # as they named themselves
-            return await self.service.player(TRANSPORT, address, address.split("@")[0])
+            linked = await self.service.linked_player(address)
+            if linked is not None and (player := await self.service.get_player(linked)):
+                return player
+            made = await self.service.player(TRANSPORT, address, address.split("@")[0])
+            if isinstance(made, Player) and (named := NAMED.get()) is not None:
+                named.append(made.id)  # removed again if the challenge is refused
+            return made
         found = await self.service.find_player(TRANSPORT, name)
         if isinstance(found, Refusal):
             other = await self.service.find_player("discord", name)
             return found if isinstance(other, Refusal) else other
-        if (refused := await self._unreachable(found.address)) is not None:
+        if (refused := await self.unreachable(found.address)) is not None:
             return refused
         return found
 
-    async def _unreachable(self, address: str) -> Refusal | None:
-        known = await self.service.mail_address(address)
-        if known["stopped_at"] is not None:
-            return Refusal(Reason.NO_SUCH_PLAYER, f"{address} has asked never to get mail from "
-                                                  f"this service, so I cannot challenge them.")
-        if known["wrote_at"] is None and known["invited_at"] is not None:
-            return Refusal(Reason.NO_SUCH_PLAYER,
-                           f"{address} has never written to this service and was mailed a "
-                           f"challenge once already; I mail an address unasked only once. Ask "
-                           f"them to write `help` to {self.address} first.")
-        return None
-
-    async def _sender(self, mail: Inbound | MailRefusal, word: str) -> Player:
+    async def _sender(self, mail: Inbound | MailRefusal, proven: bool) -> Player:
         """The player who sent ``mail``: known ones as they are (a mail never changes a
-        name); a new address becomes a player, named as its From header says, only by a
-        command that needs no key or answers a challenge (which is answered with the key to
-        confirm it); else the answer goes to a player that is not stored."""
-        found = await self.service.find_player(TRANSPORT, mail.sender)
-        if isinstance(found, Player) and found.address == mail.sender:
+        name), by their address or a linked one; a new address becomes a player, named as
+        its From header says, only by a command it confirmed (``proven``): else the answer
+        goes to a player that is not stored, and a forged or merely curious mail leaves no
+        player behind."""
+        found = await self.player_by_address(mail.sender)
+        if found is not None:
             return found
-        if word and (word not in KEYED_WORDS or word in CHALLENGE_WORDS):
-            return await self.service.player(TRANSPORT, mail.sender, mail.name)
+        if proven:
+            made = await self.service.player(TRANSPORT, mail.sender, mail.name)
+            if isinstance(made, Player):
+                return made
         return Player(0, TRANSPORT, mail.sender, mail.name)
 
     # --- incoming mail ----------------------------------------------------------------
@@ -200,18 +190,35 @@ class EmailGateway(GameMails):
 
     async def _handle(self, mail: Inbound | MailRefusal) -> str:
         await self.service.mark_address(mail.sender, "wrote_at")
-        key = await self._resolve(mail.sender, mail.tag)
+        # a confirmation is answered by a mail that can be read: a refused one leaves it open
+        tag = mail.tag if isinstance(mail, Inbound) or not isinstance(mail.tag, ConfirmTag) \
+            else None
+        key = await self._resolve(mail.sender, tag)
+        lines = mail.lines if isinstance(mail, Inbound) else ()
+        if isinstance(key, Confirmed):
+            if key.link is not None:
+                reply = await self.link(mail.sender, key)
+                await self._answer(Player(0, TRANSPORT, mail.sender, mail.name), mail, reply,
+                                   None)
+                return "linked" if reply.ok else "refused: link"
+            if says_no(lines):
+                key = Reply("As you asked, I did not carry it out: nothing was changed.")
+            else:
+                if key.name:  # a new player is named as the mail that asked said
+                    mail = replace(mail, name=key.name)
+                key, lines = await self._confirmed_key(mail, key), (key.line, *key.rest)
+        proven = isinstance(tag, ConfirmTag) and not isinstance(key, Reply) or \
+            isinstance(key, Key) and not key.stale
         keyed = key if isinstance(key, Key) else None
-        index = (find_command(mail.lines, self.commands.words())
-                 if isinstance(mail, Inbound) else None)
-        line = command_line(mail.lines[index]) if index is not None else ""
+        index = find_command(lines, self.commands.words()) if isinstance(mail, Inbound) else None
+        line = command_line(lines[index]) if index is not None else ""
         word = first_word(line)
         if word and word not in self.commands.words():
             word = "move"
         limited = await self._limit(mail.sender, keyed, word)
         if limited is SILENT:
             return "dropped: over the rate limit"
-        player = keyed.player if keyed else await self._sender(mail, word)
+        player = keyed.player if keyed else await self._sender(mail, proven)
         owed: Owed | None = None
         digest = f"cmd:{keyed.tag}:{line.lower()}" if keyed and word in ONCE_WORDS else None
         if limited is not None:
@@ -226,8 +233,12 @@ class EmailGateway(GameMails):
             return "dropped: a duplicate (this command with this key was carried out)"
         else:
             with owe_answer(self._owed(player, mail, digest)) as owed:
-                reply, outcome = await self._command(player, keyed, line,
-                                                     mail.lines[index + 1:])
+                reply, outcome = await self._command(player, keyed, line, lines[index + 1:],
+                                                     proven)
+        if proven and word != "stop" and await self.service.clear_stop(mail.sender):
+            reply = replace(reply, text=reply.text + "\n\n(You had said `stop`; as you wrote "
+                                                     "to me with your key, you get mail from "
+                                                     "me again. `stop` ends it again.)")
         reply = await self._with_ratings(reply)
         await self._answer(player, mail, reply, keyed, owed)
         if reply.ok and reply.game is not None and outcome in ("moved", *ACTED):
@@ -240,19 +251,35 @@ class EmailGateway(GameMails):
         return outcome
 
     async def _command(self, player: Player, key: Key | None, line: str,
-                       rest: tuple[str, ...]) -> tuple[Reply, str]:
+                       rest: tuple[str, ...], proven: bool) -> tuple[Reply, str]:
         """Run the command line; a note when more commands follow it (not read)."""
-        reply, outcome = await self._run(player, key, line, rest)
+        reply, outcome = await self._run(player, key, line, rest, proven)
         unread = rest[len(_more_steps(rest)) if outcome == "moved" else 0:]
         if any(is_command_line(extra, self.commands.words()) for extra in unread):
             reply = replace(reply, text=reply.text + "\n\n(The lines after your command were "
                                                      "not read: one command per mail.)")
         return reply, outcome
 
-    async def _resolve(self, sender: str, tag: Tag | None) -> Key | Reply | None:
-        """The key of a mail: valid (``Key``), refused (the answer), or absent (None)."""
+    async def _confirmed_key(self, mail: Inbound | MailRefusal,
+                             confirmed: Confirmed) -> Key | Reply | None:
+        """The key a confirmed command acts with: for a game command, that of the game and
+        move number it was asked at (None for other commands)."""
+        if confirmed.game_id is None:
+            return None
+        game = await self.service.game(confirmed.game_id)
+        player = await self.player_by_address(mail.sender)
+        if game is None or player is None or game.side_of(player.id) is None:
+            return Reply(f"There is no game #{confirmed.game_id} of yours in progress, so I "
+                         f"did not carry out anything.", ok=False)
+        return confirmed_key(player, game, confirmed)
+
+    async def _resolve(self, sender: str, tag: Tag | None) -> Key | Confirmed | Reply | None:
+        """The key of a mail: valid (``Key``), a confirmation's (``Confirmed``), refused
+        (the answer), or absent (None)."""
         if tag is None:
             return None
+        if isinstance(tag, ConfirmTag):
+            return await self.confirmed(sender, tag)
         game = challenge = None
         if isinstance(tag, GameTag):
             game = await self.service.game(tag.game_id)
@@ -270,12 +297,15 @@ class EmailGateway(GameMails):
         if player is None:
             return Reply(f"Wrong key: the key in the address you wrote to does not belong to "
                          f"{what}, so I did not carry out your command.", ok=False)
-        if player.transport != TRANSPORT or player.address != sender:
+        if player.transport != TRANSPORT or player.address != sender and \
+                await self.service.linked_player(sender) != player.id:
             shown = game if game is not None and await self._plays(sender, game) else None
             return Reply(f"Wrong sender: the key of this mail was sent to another address "
                          f"than {sender}, so I did not carry out your command. Send your "
                          f"commands for {what} from the address it was sent to.", ok=False,
                          game=shown)
+        if player.address != sender:  # a linked address: answered where the mail came from
+            player = replace(player, address=sender)
         return Key(tag, player, game, challenge,
                    stale=game is not None and isinstance(tag, GameTag) and tag.ply != game.ply)
 
@@ -302,34 +332,75 @@ class EmailGateway(GameMails):
                      f"{format_time(count.retry_at)}.", ok=False)
 
     async def _run(self, player: Player, key: Key | None, line: str,
-                   rest: tuple[str, ...]) -> tuple[Reply, str]:
-        """Run the command ``line``: a keyed word only with its key."""
+                   rest: tuple[str, ...], proven: bool = False) -> tuple[Reply, str]:
+        """Run the command ``line``: a keyed word only with its key, or once confirmed
+        (``proven``: the mail carried a key of the sender's, or confirmed a request)."""
         words = line.split()
         word = words[0].lower()
         if word not in self.commands.words():
             words = ["move", *words]
             word = "move"
-        args = [w for w in words[1:] if game_number(w) is None]
-        if key is not None and key.stale and key.game is not None:
-            return _stale(key, word, await self.service.game(key.game.id) or key.game), \
-                "refused: stale"
+        if key is not None and key.stale:
+            if key.game is not None and word in KEYED_WORDS | LOOKING_WORDS:
+                return _stale(key, word, await self.service.game(key.game.id) or key.game), \
+                    "refused: stale"
+            key = None  # help, rules, lists: answered as without a key
         if key is not None and (other := _other_number(key, word, words[1:])) is not None:
             return other, "refused: another number"
+        words, hidden = await self.hidden(player, words)
+        if hidden is not None:
+            return hidden, "refused: private"
+        if word == "games":  # the games of a place: those of mail are private
+            words = [w for w in words if w.lower() != "here"]
+        args = [w for w in words[1:] if game_number(w) is None]
         if word in GAME_WORDS:
             if key is None or key.game is None:
-                return await self._needs_key(player, word, key), "refused: no key"
+                return await self._ask_game(player, word, words, rest, key)
             return await self._game_command(player, key, word, args, rest)
         if word in CHALLENGE_WORDS:
-            if key is None or key.challenge is None:
-                return await self._needs_key(player, word, key, words[1:]), "refused: no key"
-            line = f"{word} #{key.challenge.id}"
-        elif word in KEYED_WORDS and key is None:
-            return await self._needs_key(player, word, key), "refused: no key"
+            if key is not None and key.challenge is not None:
+                words = [word, f"#{key.challenge.id}"]
+            elif not proven:
+                if player.id:
+                    return await self._needs_key(player, word, key, words[1:]), \
+                        "refused: no key"
+                return await self.ask(player, line), "asked: confirm"
+        elif word in PLAYER_WORDS and not proven:
+            return await self.ask(player, line), "asked: confirm"
         elif word in LOOKING_WORDS and key is not None and key.game is not None \
                 and len(args) == len(words) - 1:
-            line = " ".join([word, f"#{key.game.id}", *args])
-        reply = await self.commands.handle(player, PLACE, line)
+            words = [word, f"#{key.game.id}", *args]
+        named = NAMED.set([] if word == "challenge" else None)
+        try:
+            reply = await self.commands.handle(player, PLACE, " ".join(words))
+            await self.forget_named(reply)
+        finally:
+            NAMED.reset(named)
+        if isinstance(reply, LinkRequest):
+            reply = await self.ask_link(player, reply)
         return reply, (f"ran {word}" if reply.ok else f"refused: {word}")
+
+    async def _ask_game(self, player: Player, word: str, words: list[str],
+                        rest: tuple[str, ...], key: Key | None) -> tuple[Reply, str]:
+        """A game command without its game's key: asked back of the sender's address, for
+        the game it names or the only one the sender plays; else what to send."""
+        games = [g for g in await self.service.games(player)
+                 if player.id and g.side_of(player.id) is not None]
+        number = next((n for n in map(game_number, words[1:]) if n is not None), None)
+        if not games:
+            return await self._needs_key(player, word, key), "refused: no key"
+        if number is not None:
+            game = next((g for g in games if g.id == number), None)
+            if game is None:
+                return Reply(f"You play no game #{number} in progress, so there is nothing "
+                             f"for `{word}` to change.", ok=False), "refused: no key"
+        elif len(games) == 1:
+            game = games[0]
+        else:
+            return Reply(f"Which game? You play {len(games)} games: reply with `{word}` to "
+                         f"the latest mail of the one you mean, or write `{word} #N`.",
+                         ok=False), "refused: no key"
+        return await self.ask(player, " ".join(words), rest, game), "asked: confirm"
 
     async def _game_command(self, player: Player, key: Key, word: str, args: list[str],
                             rest: tuple[str, ...]) -> tuple[Reply, str]:
@@ -464,12 +535,15 @@ class EmailGateway(GameMails):
         text = reply.text
         if reply.record and reply.record != text:
             text += "\n\n" + reply.record
-        game = reply.game or (key.game if key else None)
+        asking = reply.tag if isinstance(reply, Confirming) else None
+        game = None if asking else reply.game or (key.game if key else None)
         game_id = game.id if game is not None and player.id else None
-        challenge = await self._challenge_of(player, reply, key) if game_id is None else None
+        challenge = (await self._challenge_of(player, reply, key)
+                     if game_id is None and not asking else None)
         lane = f"answer:{player.address}/{game_id or ''}"
         # a picture file that goes with a text answer (a rules diagram) is named by its path
         payload = _threading(player, mail) | {
+            "confirm": [asking.confirmation_id, asking.token] if asking else None,
             "ply": reply.ply, "challenge": challenge.id if challenge else None,
             "picture": str(reply.pictures[0]) if reply.pictures else None,
             "highlights": list(reply.highlights), "selected": reply.selected}
@@ -489,6 +563,13 @@ class EmailGateway(GameMails):
             if note.player_id is not None else None
         player = found or Player(0, TRANSPORT, p["to"], "")  # an address not stored
         refs = tuple(p.get("references") or ())
+        if p.get("confirm"):  # a confirmation request: its own one-time key
+            return self.confirm_mail(p["to"], p.get("subject") or _re(""), note.text,
+                                     *p["confirm"], in_reply_to=p.get("in_reply_to"),
+                                     references=refs, message_id=message_id)
+        if found is not None and p.get("to") not in (None, found.address) \
+                and await self.service.linked_player(p["to"]) == found.id:
+            player = replace(found, address=p["to"])  # answered where the mail came from
         if game is not None and player.id:
             return await self.game_mail(player, game, note.text,
                                         in_reply_to=p.get("in_reply_to"), references=refs,

@@ -1,13 +1,21 @@
 """The commands of mail: the shared command words, and those only mail has (watching a game
-by mail, changing one's name, `stop`), with which of them need a key.
+by mail, changing one's name, `stop`, `start`, `link`), with what each needs to be obeyed.
 
-What a key allows: every command that changes a game or a challenge needs the key the
-service sent that player (`KEYED_WORDS`); the sender's address alone (From, which anyone
-can forge) may only ask for help and lists, look at games, watch them, start a challenge,
-or say `stop`.
+What a key allows: a command about a game (`GAME_WORDS`) needs that player's key of that
+game, of the game's move number now; a command about a challenge (`CHALLENGE_WORDS`) needs
+the player's key of it; a command that changes anything else about the player
+(`PLAYER_WORDS`: settings, watching, challenging in their name, linking an address) needs any
+key the service sent that player. Without it, the command is asked back of the sender's
+address (a confirmation mail whose reply address carries a one-time key), so a forged From
+(which anyone can write) only mails the real owner a question. Help, rules, lists and
+looking at games need nothing, but a private game is shown only to its players, its
+watchers and holders of its watch link (`bot.service.watching`).
 """
 
 from __future__ import annotations
+
+import re
+from dataclasses import dataclass
 
 from ..commands import Commands, Reply, _reply
 from ..service.boundary import game_number
@@ -16,20 +24,44 @@ from ..service.results import Refusal
 from .reading import NAME_CHARS, clean_header
 
 TRANSPORT = "email"
-GAME_WORDS = frozenset({"move", "end", "resign", "draw", "takeback", "abort"})
+GAME_WORDS = frozenset({"move", "end", "resign", "draw", "takeback", "abort", "note", "if",
+                        "forecast"})
 CHALLENGE_WORDS = frozenset({"accept", "decline", "cancel"})
-PLAYER_WORDS = frozenset({"vacation", "back", "name", "digest"})
+PLAYER_WORDS = frozenset({"vacation", "back", "name", "digest", "stop", "start", "watch",
+                          "unwatch", "challenge", "link"})
 KEYED_WORDS = GAME_WORDS | CHALLENGE_WORDS | PLAYER_WORDS
 LOOKING_WORDS = frozenset({"board", "moves", "export"})
+# a game's watch link (its web page's address) or just its end: 12-<24 hex digits>
+WATCH_LINK = re.compile(r"(?:^|/)(\d{1,9})-([0-9a-fA-F]{24})/?$")
+MAX_LINK_CHARS = 300
+MAX_ADDRESS_CHARS = 254
+
+
+@dataclass(frozen=True)
+class LinkRequest(Reply):
+    """`link ADDRESS` accepted for asking: the gateway mails ``address`` to confirm."""
+
+    address: str = ""
+
+
+def watch_link(word: str) -> tuple[int, str] | None:
+    """The game number and watch token of a watch link (``https://…/game/12-<token>`` or
+    ``12-<token>``), or None."""
+    if len(word) > MAX_LINK_CHARS:
+        return None
+    found = WATCH_LINK.search(word.split("?", 1)[0])
+    return (int(found[1]), found[2].lower()) if found else None
 
 
 class MailCommands(Commands):
     """The shared commands, and those of mail."""
 
     async def cmd_watch(self, sender: Player, place: str, args: list[str]) -> Reply:
-        """Get every move of a game by mail (without playing in it).
+        """Get every move of a game by mail (without playing in it; a private game by its
+        watch link).
 
         watch #12
+        watch https://games.example.org/game/12-0123456789abcdef01234567
         """
         return await self._watching(sender, "watch", args)
 
@@ -64,13 +96,43 @@ class MailCommands(Commands):
         return Reply(f"Your name is {name} now.")
 
     async def cmd_stop(self, sender: Player, place: str, args: list[str]) -> Reply:
-        """Never get mail from this service again (no challenges, no news; kept for good).
+        """Never get mail from this service again (no challenges, no news) until you write
+        `start`.
 
         stop
         """
         await self.service.mark_address(sender.address, "stopped_at")
         return Reply("Done: this is the last mail you get from me. Nobody can challenge "
-                     "this address any more, and no news of games will be mailed to it.")
+                     "this address any more, and no news of games will be mailed to it. "
+                     "Write `start` to me if you change your mind.")
+
+    async def cmd_start(self, sender: Player, place: str, args: list[str]) -> Reply:
+        """Get mail from this service again after `stop`.
+
+        start
+        """
+        if not await self.service.clear_stop(sender.address):
+            return Reply("This address gets mail from me already: there was nothing to start.")
+        return Reply("Welcome back: this address gets mail from me again (news of your games, "
+                     "and challenges).")
+
+    async def cmd_link(self, sender: Player, place: str, args: list[str]) -> Reply:
+        """Use a second address for your games (confirmed from that address).
+
+        link alice@work.example.org
+        """
+        address = args[0].strip("<>").lower() if len(args) == 1 else ""
+        if (not address or len(address) > MAX_ADDRESS_CHARS or address.count("@") != 1
+                or not sender.id):
+            return Reply("Which address? Write it after the word, as in `link "
+                         "alice@work.example.org`; you need a game or challenge first.",
+                         ok=False)
+        if address == sender.address:
+            return Reply(f"{address} is the address you are writing from: it is yours "
+                         f"already.", ok=False)
+        return LinkRequest(f"I have mailed {address} to confirm: once a reply to that mail "
+                           f"comes from it, mail from {address} acts as you. Nothing changes "
+                           f"until then.", address=address)
 
 
 def refusal_text(found: Refusal) -> str:

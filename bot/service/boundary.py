@@ -355,6 +355,9 @@ RULES: dict[str, Rule] = {
     "mark_address.what": _one_of("mark", ("wrote_at", "invited_at", "stopped_at")),
     "digest": _text(MAX_WORD + MAX_ADDRESS, "digest"),
     "digests": _each(_text(MAX_WORD + MAX_ADDRESS, "digest")),
+    # confirmations asked of an address (`bot.service.tokens`): what a reply carries out
+    "ask_confirmation.command": _payload,
+    "confirm.number": _id("confirmation", Reason.BAD_INPUT),
     # yes or no
     "rated": _flag,
     "active": _flag,

@@ -83,6 +83,13 @@ class MailLedger:
                                       (self.now(), address))
         return changed > 0
 
+    async def clear_stop(self, address: str) -> bool:
+        """Undo `stop` of ``address`` (it wrote to us, with authority): whether it was set."""
+        async with self.db.transaction() as s:
+            return await s.execute("UPDATE mail_addresses SET stopped_at = NULL "
+                                   "WHERE address = ? AND stopped_at IS NOT NULL",
+                                   (address,)) > 0
+
 
 async def remember_seen(s: Session, now: float, digests: tuple[str, ...]) -> None:
     """Inside the caller's transaction: remember ``digests`` as answered (and forget those

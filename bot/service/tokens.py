@@ -10,13 +10,19 @@ game has moved on, and a forwarded old mail opens nothing. A takeback to a move 
 that number's key work again: it names the very position the old mail showed (the moves up
 to it are the same), which is what the key vouches for. A challenge is one decision, not a
 series of turns: its token is handed out as it is.
+
+Confirmations: a command that arrives without a key is asked back of its address, with a
+one-time key that expires after `CONFIRM_DAYS` (a forged mail then only mails the real
+owner a question). Linked addresses: a player's second address, confirmed from it.
 """
 
 from __future__ import annotations
 
 import hashlib
 import hmac
+import json
 import secrets
+from typing import Any
 
 from ..storage import Database
 from .clock import Clock
@@ -27,6 +33,10 @@ TOKEN_BYTES = 10  # 20 hex digits: unguessable, and survives addresses folded to
 TOKEN_TABLES = {"game": ("game_tokens", "game_id"), "challenge": ("challenge_tokens",
                                                                   "challenge_id")}
 OWNERS = {"game": "games", "challenge": "challenges"}
+# the tables whose player_id refers to a player (fixed names, never user input)
+PLAYER_TABLES = ("vacations", "outbox", "ratings", "game_tokens", "watchers", "challenge_tokens",
+                 "game_notes", "forecasts", "mail_links")
+CONFIRM_DAYS = 3.0  # how long a confirmation request may be answered
 
 
 def turn_key(secret: str, game_id: int, ply: int) -> str:
@@ -105,3 +115,65 @@ class GameTokens:
             if hmac.compare_digest(str(row["token"]), token.lower()):
                 return int(row["player_id"])
         return None
+
+    # --- confirmations and linked addresses -------------------------------------------
+    async def ask_confirmation(self, address: str, command: dict[str, Any]) -> tuple[int, str,
+                                                                                       float]:
+        """Remember ``command`` until ``address`` confirms it: its id, one-time key and
+        expiry time (expired requests are forgotten meanwhile)."""
+        token, now = secrets.token_hex(TOKEN_BYTES), self.now()
+        expires = now + CONFIRM_DAYS * 86400
+        async with self.db.transaction() as s:
+            await s.execute("DELETE FROM mail_confirmations WHERE expires_at < ?",
+                            (now - CONFIRM_DAYS * 86400,))
+            number = await s.insert("INSERT INTO mail_confirmations (address, token, command, "
+                                    "created_at, expires_at) VALUES (?, ?, ?, ?, ?)",
+                                    (address, token, json.dumps(command), now, expires))
+        return number, token, expires
+
+    async def confirm(self, number: int, token: str, address: str) -> dict[str, Any] | str:
+        """The command that confirmation ``number`` asked ``address`` about, used up now;
+        else why not: ``wrong`` (no such request, another key or another address),
+        ``used`` or ``expired``."""
+        async with self.db.transaction() as s:
+            row = await s.one("SELECT * FROM mail_confirmations WHERE id = ?", (number,))
+            expected = str(row["token"]) if row is not None else "0" * 2 * TOKEN_BYTES
+            good = hmac.compare_digest(expected, token.lower())
+            if row is None or not good or str(row["address"]) != address:
+                return "wrong"
+            if row["used_at"] is not None:
+                return "used"
+            if float(row["expires_at"]) < self.now():
+                return "expired"
+            await s.execute("UPDATE mail_confirmations SET used_at = ? WHERE id = ?",
+                            (self.now(), number))
+        found: dict[str, Any] = json.loads(str(row["command"]))
+        return found
+
+    async def link_address(self, address: str, player_id: int) -> None:
+        """Let mail from ``address`` act as player ``player_id`` (a second address)."""
+        async with self.db.transaction() as s:
+            await s.execute("INSERT INTO mail_links (address, player_id, created_at) "
+                            "VALUES (?, ?, ?) ON CONFLICT (address) DO UPDATE SET "
+                            "player_id = excluded.player_id", (address, player_id, self.now()))
+
+    async def linked_player(self, address: str) -> int | None:
+        """The player whose second address ``address`` is, if any."""
+        async with self.db.snapshot() as s:
+            row = await s.one("SELECT player_id FROM mail_links WHERE address = ?", (address,))
+        return int(row["player_id"]) if row is not None else None
+
+    async def forget_unused_player(self, player_id: int) -> bool:
+        """Remove player ``player_id`` if nothing refers to them (an address named in a
+        challenge that was refused): whether it was removed."""
+        async with self.db.transaction() as s:
+            if await s.one("SELECT 1 FROM games WHERE player0 = ? OR player1 = ? LIMIT 1",
+                           (player_id, player_id)) is not None or await s.one(
+                    "SELECT 1 FROM challenges WHERE challenger_id = ? OR opponent_id = ? LIMIT 1",
+                    (player_id, player_id)) is not None:
+                return False
+            for table in PLAYER_TABLES:
+                if await s.one(f"SELECT 1 FROM {table} WHERE player_id = ? LIMIT 1",
+                               (player_id,)) is not None:
+                    return False
+            return await s.execute("DELETE FROM players WHERE id = ?", (player_id,)) > 0

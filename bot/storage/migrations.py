@@ -239,6 +239,22 @@ CORRESPONDENCE = Migration(13, "private notes, conditional moves and clock choic
     "ALTER TABLE games ADD COLUMN spent1 REAL",
 ))
 
+MAIL_AUTHORITY = Migration(16, "e-mail: confirmations asked of an address, and linked addresses", (
+    """CREATE TABLE mail_confirmations (
+        id INTEGER PRIMARY KEY,
+        address TEXT NOT NULL,              -- the address asked, lower case
+        token TEXT NOT NULL,                -- the one-time key its reply must carry
+        command TEXT NOT NULL,              -- JSON: what a reply to it carries out
+        created_at REAL NOT NULL,
+        expires_at REAL NOT NULL,
+        used_at REAL)                       -- set once carried out: never again""",
+    "CREATE INDEX mail_confirmations_by_expiry ON mail_confirmations (expires_at)",
+    """CREATE TABLE mail_links (
+        address TEXT PRIMARY KEY,           -- a second address of a player, lower case
+        player_id INTEGER NOT NULL REFERENCES players (id),
+        created_at REAL NOT NULL)""",
+))
+
 MIGRATIONS: tuple[Migration, ...] = (INITIAL, EMAIL_TOKENS, SERVERS, DELIVERY, MAIL_LEDGER,
                                       TRANSPORT_POSTS, IMPORT_CHALLENGES, WATCH_TOKENS,
-                                      OUTBOX_CLAIMS, CORRESPONDENCE)
+                                      OUTBOX_CLAIMS, CORRESPONDENCE, MAIL_AUTHORITY)

@@ -23,6 +23,7 @@ from bot.email_gateway.gateway import EmailGateway
 from bot.email_gateway.runner import deliver_forever
 from bot.email_gateway.server import start_smtp_server
 from bot.service import GameService
+from bot.service.clock import format_time
 
 OURS = "play@games.test"
 WAIT = 10.0
@@ -106,6 +107,19 @@ class Post:
                               hostname="127.0.0.1", port=self.port)
 
 
+async def asked(mail: Mail, address: str, what: str) -> str:
+    """The exact text of the latest confirmation request mailed to ``address``, asking
+    for ``what`` (the command as quoted)."""
+    async with mail.service.db.snapshot() as s:
+        row = await s.one("SELECT expires_at FROM mail_confirmations WHERE address = ? "
+                          "ORDER BY id DESC LIMIT 1", (address,))
+    return (f"Please confirm: a mail from {address} asked me for {what}, but it carries no key "
+            f"of yours (anyone can write a sender's address), so I have not carried it out "
+            f"yet. To carry it out, reply to this mail (`yes` will do). If you did not send "
+            f"it, ignore this mail: nothing changes. This request expires "
+            f"{format_time(row['expires_at'])}.\r\n")
+
+
 def text_of(mail: EmailMessage) -> str:
     body = mail.get_body(preferencelist=("plain",))
     assert body is not None
@@ -130,6 +144,16 @@ class Mail:
     settings: Settings
     text_of = staticmethod(text_of)
     png_of = staticmethod(png_of)
+
+    async def confirmed(self, sender: str, text: str, **options: Any) -> EmailMessage:
+        """Send ``text`` from ``sender`` without a key, answer the confirmation request
+        with `yes`, and return the answer to that (the command's own)."""
+        address = parseaddr(sender)[1]
+        await self.post.send(sender, text, **options)
+        asked = await self.relay.next_to(address)
+        assert text_of(asked).startswith("Please confirm: "), text_of(asked)
+        await self.post.send(sender, "yes", reply_to=asked)
+        return await self.relay.next_to(address)
 
 
 @pytest.fixture
@@ -215,8 +239,7 @@ async def game(mail: Mail) -> dict[str, EmailMessage]:
     """A game by mail between Alice (White, to move) and Bob: the latest mail of each, by
     address (Bob's key came with the challenge; Alice's with the game's start)."""
     alice, bob = "alice@players.test", "bob@players.test"
-    await mail.post.send(f"Alice <{alice}>", f"challenge {bob} white")
-    await mail.relay.next_to(alice)
+    await mail.confirmed(f"Alice <{alice}>", f"challenge {bob} white")
     offer = await mail.relay.next_to(bob)
     await mail.post.send(f"Bob <{bob}>", "accept", reply_to=offer)
     return {bob: await mail.relay.next_to(bob), alice: await mail.relay.next_to(alice)}

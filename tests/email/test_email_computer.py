@@ -15,11 +15,12 @@ async def test_challenge_the_computer_by_mail(mail):
     computer = Computer(mail.service, executor=pool, depth=1)
     mail.gateway.commands.computer = computer
     try:
-        await mail.post.send(f"Alice <{ALICE}>", "challenge computer 1 mini-chieftain white",
-                             subject="a game?")
+        first = await mail.confirmed(f"Alice <{ALICE}>",
+                                     "challenge computer 1 mini-chieftain white",
+                                     subject="a game?")
         # the answer and the game's own first mail travel in lanes of their own: either may
         # come first
-        first, second = [await mail.relay.next_to(ALICE) for _ in range(2)]
+        second = await mail.relay.next_to(ALICE)
         answer, started = ((first, second) if "accepts at once" in mail.text_of(first)
                            else (second, first))
         assert ("Computer (level 1) accepts at once. Game #1 started: Alice (White) vs "

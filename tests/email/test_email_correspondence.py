@@ -17,8 +17,7 @@ async def test_notes_and_conditional_moves_by_mail(mail):
     await mail.gateway.deliver_outbox()
     await relay.next_to(ALICE)
     await relay.next_to(BOB)
-    await post.send(f"Carol <{CAROL}>", "watch #1")
-    await relay.next_to(CAROL)
+    await mail.confirmed(f"Carol <{CAROL}>", f"watch 1-{await service.watch_token(1)}")
 
     async def key_of(player) -> str:  # the player's key of the move number now
         ply = (await service.game(1)).ply

@@ -27,8 +27,8 @@ async def _legal(mail, game_id: int) -> str:
 async def test_a_whole_game_by_email(mail):
     text_of, png_of = mail.text_of, mail.png_of
     relay, post = mail.relay, mail.post
-    await post.send(FROM[ALICE], "challenge bob@players.test white 3d", subject="a game?")
-    answer = await relay.next_to(ALICE)
+    answer = await mail.confirmed(FROM[ALICE], "challenge bob@players.test white 3d",
+                                  subject="a game?")  # her first mail: asked back of her
     assert "Challenge #1 sent to bob" in text_of(answer)
     assert answer["In-Reply-To"] == post.sent[-1]["Message-ID"]
     offer = await relay.next_to(BOB)
@@ -96,8 +96,9 @@ async def test_a_watcher_by_email_gets_every_move_without_a_key(mail):
     await service.accept(bob, made.challenge.id)  # type: ignore[union-attr]
     await mail.gateway.deliver_outbox()
     assert "Game #1 started" in text_of(await mail.relay.next_to(ALICE))
-    await mail.post.send("Carol <carol@players.test>", "watch #1")
-    answer = await mail.relay.next_to("carol@players.test")
+    # a private game: watched by its watch link (its web page's), confirmed by Carol
+    link = f"https://games.test/game/1-{await service.watch_token(1)}"
+    answer = await mail.confirmed("Carol <carol@players.test>", f"watch {link}")
     assert "You are watching game #1" in text_of(answer) and mail.png_of(answer) is not None
     assert "+" not in str(answer["Reply-To"])
 

@@ -58,11 +58,14 @@ def _raw(headers: bytes, body: bytes = b"help\r\n") -> bytes:
      "Re: " + ("long " * 24).strip() + "\u2026"),
 ])
 async def test_headers_are_decoded_cleaned_and_re_encoded(mail, headers, name, subject):
-    await mail.post.send(CAROL, raw=_raw(headers), envelope_from=CAROL)
+    await mail.post.send(CAROL, raw=_raw(headers, b"digest on\r\n"), envelope_from=CAROL)
     answer = await mail.relay.next_to(CAROL)
     assert answer["Subject"] == subject
     assert answer.get_all("Bcc") is None and "\n" not in str(answer["Subject"])
-    assert await _name_of(mail.service, CAROL) == name
+    assert await _name_of(mail.service, CAROL) is None  # not a player before confirming
+    await mail.post.send(CAROL, "yes", reply_to=answer)
+    await mail.relay.next_to(CAROL)
+    assert await _name_of(mail.service, CAROL) == name  # named as the asking mail said
 
 
 # --- rate limits ------------------------------------------------------------------------
@@ -90,8 +93,9 @@ async def test_a_keyed_move_over_the_limit_is_answered_with_when_to_retry(mail, 
 async def test_forged_mail_cannot_lock_a_player_out_and_the_count_survives_a_restart(
         mail, game, email_settings):
     limit = mail.settings.email_rate_limit
-    for _ in range(limit - 1):  # someone writing From: alice, without her key (her
-        await mail.post.send(f"Alice <{ALICE}>", "games")  # challenge was the first)
+    for _ in range(limit - 2):  # someone writing From: alice, without her key (her
+        await mail.post.send(f"Alice <{ALICE}>", "games")  # challenge and its confirmation
+        # were the first two)
         assert mail.text_of(await mail.relay.next_to(ALICE)).startswith("Games in progress")
     await mail.post.send(f"Alice <{ALICE}>", "games")
     assert mail.text_of(await mail.relay.next_to(ALICE)).startswith(
@@ -130,15 +134,14 @@ async def test_the_same_mail_delivered_twice_gets_one_answer(mail, game):
 
 # --- addresses that never wrote -----------------------------------------------------------
 async def test_an_address_that_never_wrote_is_mailed_once_and_can_say_stop(mail):
-    await mail.post.send(f"Alice <{ALICE}>", "challenge carol@players.test")
-    await mail.relay.next_to(ALICE)
+    await mail.confirmed(f"Alice <{ALICE}>", "challenge carol@players.test")
     invitation = await mail.relay.next_to(CAROL)
     text = mail.text_of(invitation)
     assert (f"The challenge comes from Alice <{ALICE}>. You have not written to this service "
             f"before: it mails an address unasked only once. To never get mail from it again, "
             f"reply `stop`.") in text
-    await mail.post.send(f"Alice <{ALICE}>", "challenge carol@players.test clash")
-    refused = mail.text_of(await mail.relay.next_to(ALICE))
+    refused = mail.text_of(await mail.confirmed(f"Alice <{ALICE}>",
+                                                "challenge carol@players.test clash"))
     assert refused.startswith(
         f"{CAROL} has never written to this service and was mailed a challenge once already; "
         f"I mail an address unasked only once. Ask them to write `help` to {OURS} first.")
@@ -151,8 +154,8 @@ async def test_an_address_that_never_wrote_is_mailed_once_and_can_say_stop(mail)
     await mail.post.send(CAROL, "stop", reply_to=invitation)
     assert mail.text_of(await mail.relay.next_to(CAROL)).startswith(
         "Done: this is the last mail you get from me.")
-    await mail.post.send(f"Bob <{BOB}>", "challenge carol@players.test")
-    assert mail.text_of(await mail.relay.next_to(BOB)).startswith(
+    assert mail.text_of(await mail.confirmed(f"Bob <{BOB}>", "challenge carol@players.test")
+                        ).startswith(
         f"{CAROL} has asked never to get mail from this service, so I cannot challenge them.")
     assert await mail.relay.nothing_to(CAROL)
     assert (await mail.service.mail_address(CAROL))["stopped_at"] is not None
@@ -224,6 +227,8 @@ async def test_a_whole_game_played_only_by_replying_to_the_latest_mail(mail):
         latest[address] = await relay.next_to(address)
 
     await post.send(f"Alice <{ALICE}>", "Hi!\nchallenge bob@players.test micro-chieftain white")
+    await inbox(ALICE)  # asked back of her address
+    await post.send(ALICE, "Yes, that was me.", reply_to=latest[ALICE])
     await inbox(ALICE)
     await inbox(BOB)
     await post.send(BOB, "Sure, why not.\naccept\n\nBob", reply_to=latest[BOB])

@@ -13,7 +13,7 @@ from bot.email_gateway.inbound import ADDRESS_TAG
 from bot.service.rules_docs import as_plain_text, rules_part
 from engine import get_variant
 
-from .conftest import gmail_reply, thunderbird_reply
+from .conftest import asked, gmail_reply, thunderbird_reply
 
 ALICE = "alice@players.test"
 BOB = "bob@players.test"
@@ -50,30 +50,28 @@ async def test_a_refusal_keeps_the_key_and_the_thread(mail, game):
     assert (await mail.service.game(1)).ply == 0
 
 
-async def test_a_command_without_a_key_is_answered_with_the_keyed_address(mail, game):
-    """No going round in circles: the refusal carries the key, so replying to it works."""
+async def test_a_command_without_a_key_is_asked_back_of_the_address(mail, game):
+    """No going round in circles: the question carries a one-time key, so replying to it
+    carries the command out."""
     move = await _legal(mail)
     await mail.post.send(f"Alice <{ALICE}>", f"move {move}")  # a new mail, not a reply
     answer = await mail.relay.next_to(ALICE)
-    token = await mail.service.game_token(1, 1)
-    assert mail.text_of(answer) == (
-        "`move` changes a game, so I carry it out only from a reply to a mail I sent you (its "
-        "reply address carries your key), but your mail carries no key. Nothing was changed. "
-        "Send `move` as a reply to the latest mail of the game or challenge.\r\n\r\n"
-        "Your games and challenges (to act in one, reply to its latest mail, or send `board "
-        "#N` for a fresh mail of game N):\r\n"
-        "  Game #1: Alice vs bob (Clash of Command), your move\r\n")
-    assert str(answer["Reply-To"]) == f"play+1.0.{token}@games.test"
+    assert mail.text_of(answer) == await asked(mail, ALICE, f"`move {move}` (game #1)")
+    assert re.fullmatch(r"play\+ok\d+\.[0-9a-f]{20}@games\.test", str(answer["Reply-To"]))
     assert (await mail.service.game(1)).ply == 0
-    await mail.post.send(f"Alice <{ALICE}>", f"move {move}", reply_to=answer)
-    answer = mail.text_of(await mail.relay.next_to(ALICE))
-    assert answer.split(" ", 1)[1].startswith(f"{move} played in game #1")  # after "1. "
+    await mail.post.send(f"Alice <{ALICE}>", "yes", reply_to=answer)
+    played = mail.text_of(await mail.relay.next_to(ALICE))
+    assert played.split(" ", 1)[1].startswith(f"{move} played in game #1")  # after "1. "
+    await mail.post.send(f"Alice <{ALICE}>", "yes", reply_to=answer)  # once only
+    assert mail.text_of(await mail.relay.next_to(ALICE)).startswith(
+        "This confirmation was used already: what it asked about was carried out once, and "
+        "is not again.")
+    assert (await mail.service.game(1)).ply == 1
 
 
 async def test_a_forged_accept_starts_no_game(mail):
     """A forged `accept #1` from Bob's address is answered to Bob, with the key to confirm."""
-    await mail.post.send(f"Alice <{ALICE}>", "challenge bob@players.test")
-    await mail.relay.next_to(ALICE)
+    await mail.confirmed(f"Alice <{ALICE}>", "challenge bob@players.test")
     offer = await mail.relay.next_to(BOB)
     await mail.post.send(f"Bob <{BOB}>", "accept #1")  # From alone: anyone can write it
     answer = await mail.relay.next_to(BOB)
@@ -99,12 +97,19 @@ async def test_another_players_key_does_nothing(mail, game):
     assert not (await mail.service.game(1)).is_over
 
 
-async def test_a_name_changes_only_by_the_name_command_with_a_key(mail, game):
+async def test_a_name_changes_only_by_the_name_command_with_a_key_or_confirmed(mail, game):
     await mail.post.send(f"Alice the Cheater <{ALICE}>", "board", reply_to=game[ALICE])
     await mail.relay.next_to(ALICE)
     await mail.post.send(f"Alice <{ALICE}>", "name Alice Liddell")  # no key
-    refused = mail.text_of(await mail.relay.next_to(ALICE))
-    assert refused.startswith("`name` changes your settings, so I carry it out only from a reply")
+    asking = await mail.relay.next_to(ALICE)
+    assert mail.text_of(asking) == await asked(mail, ALICE, "`name Alice Liddell`")
+    assert (await _names(mail.service))[ALICE] == "Alice"
+    await mail.post.send(f"Alice <{ALICE}>", "no", reply_to=asking)
+    assert mail.text_of(await mail.relay.next_to(ALICE)) == (
+        "As you asked, I did not carry it out: nothing was changed.\r\n\r\n"
+        "Your games and challenges (to act in one, reply to its latest mail, or send `board "
+        "#N` for a fresh mail of game N):\r\n"
+        "  Game #1: Alice vs bob (Clash of Command), your move\r\n")
     assert (await _names(mail.service))[ALICE] == "Alice"
     await mail.post.send(f"Alice <{ALICE}>", "name Alice Liddell", reply_to=game[ALICE])
     answer = await mail.relay.next_to(ALICE)
@@ -244,10 +249,8 @@ async def test_a_forward_to_the_plain_address_acts_on_no_key_in_its_text(mail, g
                             subject=f"Fwd: [{key}] Game #1")
     raw = raw.replace(str(game[ALICE]["Reply-To"]).encode(), OURS.encode(), 1)  # To: only
     await mail.post.send(ALICE, raw=raw, to=OURS)
-    answer = mail.text_of(await mail.relay.next_to(ALICE))
-    assert answer.startswith("`move` changes a game, so I carry it out only from a reply to a "
-                             "mail I sent you (its reply address carries your key), but your "
-                             "mail carries no key. Nothing was changed.")
+    answer = mail.text_of(await mail.relay.next_to(ALICE))  # asked of Alice herself
+    assert answer == await asked(mail, ALICE, f"`move {move}` (game #1)")
     assert (await mail.service.game(1)).ply == 0
 
 
@@ -292,8 +295,7 @@ async def test_a_stale_key_is_refused_for_every_keyed_command(mail, game):
 
 async def test_an_explicit_number_is_obeyed_only_with_its_own_key(mail, game):
     """`resign #2` in reply to game #1's mail resigns neither game."""
-    await mail.post.send(f"Alice <{ALICE}>", "challenge carol@players.test")
-    await mail.relay.next_to(ALICE)
+    await mail.confirmed(f"Alice <{ALICE}>", "challenge carol@players.test")
     offer = await mail.relay.next_to("carol@players.test")
     await mail.post.send("Carol <carol@players.test>", "accept", reply_to=offer)
     await mail.relay.next_to("carol@players.test")

@@ -6,6 +6,8 @@ from __future__ import annotations
 import aiosmtplib
 import pytest
 
+from .conftest import asked
+
 ALICE = "alice@players.test"
 BOB = "bob@players.test"
 MALLORY = "mallory@elsewhere.test"
@@ -29,8 +31,7 @@ async def _stored(service) -> dict[str, list[tuple]]:
 async def game(mail):
     """A game between Alice (to move) and Bob, and the mails that started it (with keys)."""
     post, relay = mail.post, mail.relay
-    await post.send(f"Alice <{ALICE}>", "challenge bob@players.test white")
-    await relay.next_to(ALICE)
+    await mail.confirmed(f"Alice <{ALICE}>", "challenge bob@players.test white")
     offer = await relay.next_to(BOB)
     await post.send(f"Bob <{BOB}>", "accept #1", reply_to=offer)
     to_bob = await relay.next_to(BOB)
@@ -74,11 +75,12 @@ async def test_a_wrong_token_is_refused(mail, game):
     assert await _stored(mail.service) == before
 
 
-async def test_a_game_command_without_a_key_is_refused(mail, game):
+async def test_a_game_command_without_a_key_changes_nothing_until_confirmed(mail, game):
     before = await _stored(mail.service)
-    await mail.post.send(f"Alice <{ALICE}>", f"move #1 {await _move(mail)}")
+    move = await _move(mail)
+    await mail.post.send(f"Alice <{ALICE}>", f"move #1 {move}")
     answer = mail.text_of(await mail.relay.next_to(ALICE))
-    assert "reply to the latest mail of the game" in answer
+    assert answer == await asked(mail, ALICE, f"`move #1 {move}`")
     assert await _stored(mail.service) == before
 
 

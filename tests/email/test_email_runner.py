@@ -97,8 +97,8 @@ async def test_run_email_gateway_receives_and_sends_until_stopped(mail):
     running = asyncio.create_task(run_email_gateway(mail.service, settings, stop, started))
     await asyncio.wait_for(started, 5)
     mail.post.port = settings.email_listen_port
-    await mail.post.send(f"Alice <{ALICE}>", "challenge bob@players.test")
-    assert "Challenge #1" in mail.text_of(await mail.relay.next_to(ALICE))
+    answer = await mail.confirmed(f"Alice <{ALICE}>", "challenge bob@players.test")
+    assert "Challenge #1" in mail.text_of(answer)
     assert "challenges you" in mail.text_of(await mail.relay.next_to("bob@players.test"))
     stop.set()
     await asyncio.wait_for(running, 5)
@@ -138,8 +138,18 @@ async def test_an_answer_the_relay_refuses_is_sent_later_and_the_command_runs_on
     message = EmailMessage()
     message["From"], message["To"], message["Subject"] = f"Alice <{ALICE}>", MAILBOX, "a game"
     message.set_content("challenge bob@players.test")
-    assert await gateway.receive(message.as_bytes(), ALICE, [MAILBOX]) == "ran challenge"
+    assert await gateway.receive(message.as_bytes(), ALICE, [MAILBOX]) == "asked: confirm"
+    await gateway.deliver_outbox()
+    [asking] = sent
+    sent.clear()
+    confirm = EmailMessage()
+    confirm["From"], confirm["Subject"] = f"Alice <{ALICE}>", "Re: a game"
+    confirm["To"] = str(asking["Reply-To"])
+    confirm.set_content("yes")
+    assert await gateway.receive(confirm.as_bytes(), ALICE, [str(asking["Reply-To"])]) == \
+        "ran challenge"
     assert sent == []
+    failures.append(ConnectionError("relay down"))
     await gateway.deliver_outbox()  # the answer to Alice is refused, then tried again
     [answer] = [m for m in sent if ALICE in str(m["To"])]
     assert failures == [] and "Challenge #1" in mail.text_of(answer)

@@ -65,6 +65,7 @@ async def _start(mail, variant: str, fen: str) -> Players:
     mail.gateway.settings = dataclasses.replace(mail.gateway.settings, email_rate_limit=100)
     players = Players(mail)
     await players.send(ALICE, f"challenge {BOB} {variant} white unrated from {fen}")
+    await players.send(ALICE, "yes")  # her first mail is asked back of her address
     await players.receive(BOB)  # the challenge
     await players.send(BOB, "accept #1")
     await players.receive(ALICE)  # the game starts
@@ -80,8 +81,9 @@ async def test_a_whole_mini_chieftain_game_one_step_per_mail(mail, drawn):
                            "There is no clock.\n")
     assert "Black to move, move 1." in news
     assert marked(drawn[-1]) == [("e3", "e4")] and drawn[-1]["perspective"] == 1
-    await mail.post.send(f"Carol <{CAROL}>", "watch #1")
-    assert "You are watching game #1" in await players.receive(CAROL)
+    watching = await mail.confirmed(f"Carol <{CAROL}>",
+                                    f"watch 1-{await mail.service.watch_token(1)}")
+    assert "You are watching game #1" in mail.text_of(watching)
     answer = await players.send(BOB, "move Ng8-f6")
     assert answer.startswith("Ng8-f6 played in game #1. Your turn goes on: 1 more move "
                              "allowed, or `end` to finish it.\n")

@@ -20,8 +20,7 @@ def email_settings(email_settings: Settings) -> Settings:
 
 async def test_game_mails_carry_the_link(mail):
     relay, post = mail.relay, mail.post
-    await post.send(FROM[ALICE], "challenge bob@players.test white 3d", subject="a game?")
-    await relay.next_to(ALICE)
+    await mail.confirmed(FROM[ALICE], "challenge bob@players.test white 3d", subject="a game?")
     offer = await relay.next_to(BOB)
     await post.send(FROM[BOB], "accept #1", reply_to=offer)
     to_bob, to_alice = await relay.next_to(BOB), await relay.next_to(ALICE)

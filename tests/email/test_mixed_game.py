@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from .conftest import asked
+
 simcord = pytest.importorskip("simcord")
 discord_bot = pytest.importorskip("bot.discord_bot")
 
@@ -26,8 +28,8 @@ async def test_a_discord_player_and_an_email_player_play_one_game(mail):
         r = await alice.slash(channel, "notify", dm=True)  # her news by DM
         assert "DM" in r.response.content
 
-        await post.send(f"Eve <{EVE}>", "challenge alice white")
-        assert "Challenge #1 sent to alice" in text_of(await relay.next_to(EVE))
+        answer = await mail.confirmed(f"Eve <{EVE}>", "challenge alice white")
+        assert "Challenge #1 sent to alice" in text_of(answer)
         await bot.flush()
         assert any("Eve challenges you" in m for m in _dms(alice))
 
@@ -75,8 +77,7 @@ async def test_a_discord_player_hears_of_an_email_players_moves_without_asking(m
         alice = guild.add_member(env.create_user("alice"))
         await alice.slash(channel, "games")  # she is known to the service, with no DMs chosen
 
-        await post.send(f"Eve <{EVE}>", "challenge alice white")
-        await relay.next_to(EVE)
+        await mail.confirmed(f"Eve <{EVE}>", "challenge alice white")
         await bot.flush()
         assert any("Eve challenges you" in m for m in _dms(alice))
         r = await alice.slash(channel, "accept", challenge=1)
@@ -110,10 +111,10 @@ async def test_an_email_players_move_in_a_discord_game_is_posted_with_the_board(
         r = await alice.slash(channel, "challenge", variant="clash", side=1)
         assert not r.ephemeral, r.response.content
         await post.send(f"Eve <{EVE}>", "accept #1")
-        offer = await relay.next_to(EVE)  # From alone is no proof: a keyed mail to confirm
-        assert "To accept challenge #1, reply to this mail" in mail.text_of(offer)
+        asking = await relay.next_to(EVE)  # From alone is no proof: asked back of her address
+        assert mail.text_of(asking) == await asked(mail, EVE, "`accept #1`")
         assert await service.game(1) is None
-        await post.send(f"Eve <{EVE}>", "accept", reply_to=offer)
+        await post.send(f"Eve <{EVE}>", "yes", reply_to=asking)
         started = await relay.next_to(EVE)
         assert "Game #1 started" in mail.text_of(started), mail.text_of(started)
         await bot.flush()

@@ -1,0 +1,276 @@
+"""Authority without a key: asking the sender's address to confirm a command, carrying it
+out when a reply to that question comes, linking a second address, and keeping private
+games private.
+
+`Authority` is part of `EmailGateway` (which provides the service and the address). A
+command that needs a key (`mailcommands.KEYED_WORDS`) but came without one is not refused
+outright: the answer, mailed to the sender's address, asks to confirm it, and its reply
+address carries a one-time key (``play+ok<N>.<token>@…``, valid `CONFIRM_DAYS` days). A
+reply to it, saying anything (or `yes`), carries the command out as its sender; `no` drops
+it. A game command is confirmed for the game and move number it was asked at, so a
+confirmation that comes after the game has moved on is refused as stale, like an old key.
+Where the issue is silent: a reply to a confirmation is one command, the one asked about,
+whatever else the reply says; the linked address is confirmed from that address, and the
+player is not asked again (they asked, with their key or a confirmation of their own).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from contextvars import ContextVar
+from dataclasses import dataclass, replace
+from email.message import EmailMessage
+
+from ..commands import Reply
+from ..service import GameService
+from ..service.boundary import game_number, no_such
+from ..service.clock import format_time
+from ..service.model import Challenge, Game, Player, place_transport
+from ..service.results import Reason, Refusal
+from ..service.tokens import CONFIRM_DAYS
+from ..service.watching import PRIVATE_TRANSPORTS
+from .inbound import ConfirmTag, GameTag, Tag
+from .mailcommands import LOOKING_WORDS, TRANSPORT, LinkRequest, watch_link
+from .outbound import compose
+
+MAX_SHOWN = 200  # of a command quoted back in a confirmation request
+MAX_STEPS = 12  # the further lines kept with a confirmed move (the steps of a turn)
+NO_WORDS = frozenset({"no", "no.", "no!", "nein", "non", "nej", "cancel"})
+# the players an opponent's lookup made while a challenge is checked (removed if refused)
+NAMED: ContextVar[list[int] | None] = ContextVar("NAMED", default=None)
+
+
+@dataclass(frozen=True)
+class Key:
+    """A valid key: what it opens, and the player it was sent to."""
+
+    tag: Tag
+    player: Player
+    game: Game | None = None
+    challenge: Challenge | None = None
+    stale: bool = False  # the key of a move number the game has left: it opens nothing
+
+    @property
+    def bucket(self) -> str:
+        """The rate-limit counter of this key (the same for every move number)."""
+        owner = (f"g{self.tag.game_id}" if isinstance(self.tag, GameTag)
+                 else f"c{self.tag.challenge_id}")
+        return f"key:{owner}.{self.player.id}"
+
+
+@dataclass(frozen=True)
+class Confirming(Reply):
+    """The answer that asks to confirm a command: its reply address is ``tag``."""
+
+    tag: ConfirmTag | None = None
+
+
+@dataclass(frozen=True)
+class Confirmed:
+    """A valid reply to a confirmation request: the command it carries out (or the player
+    an address is linked to)."""
+
+    number: int
+    line: str = ""
+    rest: tuple[str, ...] = ()
+    game_id: int | None = None
+    ply: int = 0
+    link: int | None = None  # the player whose second address the sender becomes
+    name: str = ""  # the sender's name as the asking mail gave it
+
+
+class Authority:
+    """Confirmations, linked addresses and private games, for the e-mail gateway."""
+
+    service: GameService
+    address: str
+
+    async def unreachable(self, address: str) -> Refusal | None:
+        """Why ``address`` may not be mailed unasked (it said `stop`, or never wrote and was
+        mailed once already), or None."""
+        known = await self.service.mail_address(address)
+        if known["stopped_at"] is not None:
+            return Refusal(Reason.NO_SUCH_PLAYER, f"{address} has asked never to get mail from "
+                                                  f"this service, so I cannot challenge them.")
+        if known["wrote_at"] is None and known["invited_at"] is not None:
+            return Refusal(Reason.NO_SUCH_PLAYER,
+                           f"{address} has never written to this service and was mailed a "
+                           f"challenge once already; I mail an address unasked only once. Ask "
+                           f"them to write `help` to {self.address} first.")
+        return None
+
+    async def player_by_address(self, address: str) -> Player | None:
+        """The player whose address (or linked second address) ``address`` is; with a
+        linked address, the player as writing from it (answers go where the mail came
+        from)."""
+        found = await self.service.find_player(TRANSPORT, address)
+        if isinstance(found, Player) and found.address == address:
+            return found
+        linked = await self.service.linked_player(address)
+        player = await self.service.get_player(linked) if linked is not None else None
+        return replace(player, address=address) if player is not None else None
+
+    async def ask(self, sender: Player, line: str, rest: Iterable[str] = (),
+                  game: Game | None = None) -> Reply:
+        """The answer to ``line`` sent without a key: a request to confirm it from the
+        sender's address (for a game command, at the game's move number now). A new
+        address becomes a player, named as the asking mail said, once it confirms."""
+        address = sender.address
+        command = {"line": line, "rest": list(rest)[:MAX_STEPS], "name": sender.display_name,
+                   "game": game.id if game else None, "ply": game.ply if game else 0}
+        made = await self.service.ask_confirmation(address, command)
+        if isinstance(made, Refusal):  # too long to keep: asked to send it shorter
+            return Reply("Your command is too long for me to keep while I ask you to confirm "
+                         "it; please send it shorter.", ok=False)
+        number, token, expires = made
+        shown = f"`{_shown(line)}`"
+        if game is not None and game_number_in(line) is None:
+            shown += f" (game #{game.id})"
+        return Confirming(
+            f"Please confirm: a mail from {address} asked me for {shown}, but it carries no "
+            f"key of yours (anyone can write a sender's address), so I have not carried it "
+            f"out yet. To carry it out, reply to this mail (`yes` will do). If you did not "
+            f"send it, ignore this mail: nothing changes. This request expires "
+            f"{format_time(expires)}.", ok=False, tag=ConfirmTag(number, token))
+
+    async def ask_link(self, player: Player, request: LinkRequest) -> Reply:
+        """`link ADDRESS` from ``player``: mail ADDRESS a request to confirm (unless it
+        may not be mailed, or is some player's own address)."""
+        other = request.address
+        known = await self.service.find_player(TRANSPORT, other)
+        if isinstance(known, Player) and known.address == other or \
+                await self.service.linked_player(other) is not None:
+            return Reply(f"{other} is a player's address already, so it cannot be linked to "
+                         f"you.", ok=False)
+        known = await self.service.mail_address(other)
+        if known["stopped_at"] is not None:
+            return Reply(f"{other} has asked never to get mail from this service, so I cannot "
+                         f"ask it to confirm. Write `start` to me from it first.", ok=False)
+        if known["wrote_at"] is None and known["invited_at"] is not None:
+            return Reply(f"{other} has never written to this service and was mailed unasked "
+                         f"once already; I mail an address unasked only once. Write `help` to "
+                         f"me from it first.", ok=False)
+        made = await self.service.ask_confirmation(other, {"link": player.id})
+        if isinstance(made, Refusal):
+            return Reply(made.message, ok=False)
+        number, token, expires = made
+        await self.service.mark_address(other, "invited_at")
+        text = (f"{player.display_name} <{player.address}> asks to use this address ({other}) "
+                f"for their games at {self.address}: mail from it would act as them. To "
+                f"agree, reply to this mail (`yes` will do). If you did not ask for this, "
+                f"ignore this mail: nothing changes, and I will not mail you unasked again. "
+                f"This request expires {format_time(expires)}.")
+        await self.service.queue_notification(
+            TRANSPORT, "answer", text, player_id=None, place="email:mail",
+            lane=f"answer:{other}/", payload={"to": other, "subject": "Please confirm: link "
+                                              "this address", "confirm": [number, token]})
+        return Reply(request.text)
+
+    async def confirmed(self, sender: str, tag: ConfirmTag) -> Confirmed | Reply:
+        """What a reply to confirmation request ``tag`` carries out, or why nothing."""
+        found = await self.service.confirm(tag.confirmation_id, tag.token, sender)
+        if not isinstance(found, dict | str) or found == "wrong":
+            return Reply(f"Wrong key: the address you wrote to is not that of a confirmation "
+                         f"I asked of {sender}, so I did not carry out anything.", ok=False)
+        if found == "used":
+            return Reply("This confirmation was used already: what it asked about was "
+                         "carried out once, and is not again.", ok=False)
+        if found == "expired":
+            return Reply(f"This confirmation has expired (after {CONFIRM_DAYS:g} days), so I "
+                         f"did not carry out what it asked about. Send the command again for "
+                         f"a new one.", ok=False)
+        assert isinstance(found, dict)
+        if found.get("link") is not None:
+            return Confirmed(tag.confirmation_id, link=int(found["link"]))
+        return Confirmed(tag.confirmation_id, str(found["line"]),
+                         tuple(str(x) for x in found.get("rest") or ()),
+                         found.get("game"), int(found.get("ply") or 0),
+                         name=str(found.get("name") or ""))
+
+    async def link(self, sender: str, confirmed: Confirmed) -> Reply:
+        """Link ``sender`` to the player who asked (a reply to the link request)."""
+        assert confirmed.link is not None
+        player = await self.service.get_player(confirmed.link)
+        if player is None or await self.player_by_address(sender) is not None:
+            return Reply(f"{sender} is a player's address already, so it cannot be linked.",
+                         ok=False)
+        await self.service.link_address(sender, player.id)
+        await self.service.clear_stop(sender)
+        return Reply(f"Linked: mail from {sender} now acts as {player.display_name}. Your "
+                     f"keys still come with each mail: reply to the latest mail of a game to "
+                     f"play in it, from either address.")
+
+    async def hidden(self, player: Player, words: list[str]) -> tuple[list[str], Reply | None]:
+        """For looking at or watching a game: the words with a watch link replaced by its
+        game's number, or the refusal of a private game the sender may not see (worded as
+        for a game that does not exist, so it reveals nothing)."""
+        if words[0].lower() not in LOOKING_WORDS | {"watch"}:
+            return words, None
+        shown: list[str] = [words[0]]
+        for word in words[1:]:
+            link = watch_link(word)
+            if link is not None:
+                if await self.service.watched_game(*link) is None:
+                    return words, Reply(no_such("game", link[0]), ok=False)
+                shown.append(f"#{link[0]}")
+                continue
+            number = game_number(word)
+            if number is not None and not await self.may_see(player, number):
+                return words, Reply(no_such("game", number), ok=False)
+            shown.append(word)
+        return shown, None
+
+    async def may_see(self, player: Player, game_id: int) -> bool:
+        """Whether ``player`` may see game ``game_id`` without its watch link: any game
+        but a private one; a private one as its player or watcher (one that does not exist
+        is refused alike, so the answers tell the two apart by nothing)."""
+        game = await self.service.game(game_id)
+        if game is None:
+            return False
+        if place_transport(game.place) not in PRIVATE_TRANSPORTS:
+            return True
+        if not player.id:
+            return False
+        return game.side_of(player.id) is not None or any(
+            w.id == player.id for w in await self.service.watchers(game_id))
+
+    def confirm_mail(self, to: str, subject: str, text: str, number: int, token: str, *,
+                     in_reply_to: str | None, references: tuple[str, ...],
+                     message_id: str | None) -> EmailMessage:
+        """A confirmation request: its reply address carries the one-time key."""
+        return compose(self.address, to, subject, text, tag=ConfirmTag(number, token),
+                       in_reply_to=in_reply_to, references=references, message_id=message_id,
+                       auto="auto-replied" if in_reply_to else "auto-generated")
+
+    async def forget_named(self, reply: Reply) -> None:
+        """After a refused challenge: remove the players its lookup made."""
+        named = NAMED.get()
+        if named and not reply.ok:
+            for player_id in named:
+                await self.service.forget_unused_player(player_id)
+
+
+def confirmed_key(player: Player, game: Game, confirmed: Confirmed) -> Key:
+    """The key a confirmed game command acts with: of the move number it was asked at."""
+    return Key(GameTag(game.id, confirmed.ply, f"ok{confirmed.number}"), player, game,
+               stale=game.ply != confirmed.ply)
+
+
+def game_number_in(line: str) -> int | None:
+    """The first ``#N`` of a command line."""
+    return next((n for n in map(game_number, line.split()) if n is not None), None)
+
+
+def says_no(lines: tuple[str, ...]) -> bool:
+    """Whether a reply to a confirmation request declines it (`no` on its first line)."""
+    return bool(lines) and lines[0].strip().lower() in NO_WORDS
+
+
+def _shown(line: str) -> str:
+    """A command line as quoted back: a watch link's secret left out, and not too long."""
+    words = []
+    for word in line.split():
+        link = watch_link(word)
+        words.append(f"{link[0]}-…" if link else word)
+    shown = " ".join(words)
+    return shown if len(shown) <= MAX_SHOWN else shown[:MAX_SHOWN] + "…"

@@ -1,0 +1,205 @@
+"""Authority for every word, over real SMTP on loopback: a command without a key is asked
+back of the sender's address, so a forged From only mails the real owner a question; `stop`
+can be undone by its owner; private games are seen only by their players and the holders
+of their watch link; a refused challenge leaves no player; a second address is linked only
+from that address; addresses stay out of the log at INFO."""
+
+from __future__ import annotations
+
+import io
+import logging
+from dataclasses import replace
+
+from bot import redact
+from bot.email_gateway.inbound import ADDRESS_TAG
+
+from .conftest import asked
+
+ALICE = "alice@players.test"
+BOB = "bob@players.test"
+CAROL = "carol@players.test"
+MALLORY = "mallory@elsewhere.test"
+PHONE = "alice@phone.test"
+OURS = "play@games.test"
+LISTING = ("Your games and challenges (to act in one, reply to its latest mail, or send "
+           "`board #N` for a fresh mail of game N):\r\n")
+STOPPED = ("Done: this is the last mail you get from me. Nobody can challenge this address any "
+           "more, and no news of games will be mailed to it. Write `start` to me if you change "
+           "your mind.\r\n")
+
+
+async def _legal(mail, game_id: int = 1) -> str:
+    return (await mail.service.legal_moves(await mail.service.game(game_id)))[0]
+
+
+async def _addresses(mail) -> set[str]:
+    async with mail.service.db.snapshot() as s:
+        return {str(r["address"]) for r in await s.all("SELECT address FROM players")}
+
+
+async def _move(mail, who: str, reply_to) -> tuple:
+    """``who`` plays a legal move in reply to ``reply_to``: their answer, the other's news."""
+    other = BOB if who == ALICE else ALICE
+    await mail.post.send(who, f"move {await _legal(mail)}", reply_to=reply_to)
+    return await mail.relay.next_to(who), await mail.relay.next_to(other)
+
+
+async def test_a_forged_stop_only_asks_the_owner_who_can_undo_a_real_one(mail, game):
+    _, news = await _move(mail, ALICE, game[ALICE])
+    await mail.post.send(f"Alice <{ALICE}>", "stop")  # forged: no key
+    asking = await mail.relay.next_to(ALICE)  # to the real Alice
+    assert mail.text_of(asking) == await asked(mail, ALICE, "`stop`")
+    assert ADDRESS_TAG.search(str(asking["Reply-To"]))[4]  # a confirmation key
+    assert (await mail.service.mail_address(ALICE))["stopped_at"] is None
+    _, your_move = await _move(mail, BOB, news)  # her your-move mail still comes
+    assert "Your move." in mail.text_of(your_move)
+    assert not (await mail.service.game(1)).is_over
+
+    _, news = await _move(mail, ALICE, your_move)
+    await mail.post.send(ALICE, "yes", reply_to=asking)  # the real Alice confirms
+    assert mail.text_of(await mail.relay.next_to(ALICE)) == (
+        STOPPED + "\r\n" + LISTING + "  Game #1: Alice vs bob (Clash of Command), bob to move\r\n")
+    assert (await mail.service.mail_address(ALICE))["stopped_at"] is not None
+    await _move_quietly(mail, news)
+    assert await mail.relay.nothing_to(ALICE)  # stopped: no news
+
+    await mail.post.send(f"Alice <{ALICE}>", "board #1")  # looking: answered, with her key
+    board = await mail.relay.next_to(ALICE)
+    await mail.post.send(ALICE, "board", reply_to=board)
+    text = mail.text_of(await mail.relay.next_to(ALICE))
+    assert ("(You had said `stop`; as you wrote to me with your key, you get mail from me "
+            "again. `stop` ends it again.)") in text
+    assert (await mail.service.mail_address(ALICE))["stopped_at"] is None
+
+
+async def _move_quietly(mail, news) -> None:
+    """Bob moves in reply to ``news``; his own answer is read."""
+    await mail.post.send(BOB, f"move {await _legal(mail)}", reply_to=news)
+    await mail.relay.next_to(BOB)
+
+
+async def test_start_undoes_stop_once_confirmed(mail, game):
+    await mail.post.send(ALICE, "stop", reply_to=game[ALICE])  # with her key: at once
+    assert mail.text_of(await mail.relay.next_to(ALICE)).startswith(STOPPED)
+    answer = await mail.confirmed(f"Alice <{ALICE}>", "start")
+    assert mail.text_of(answer).startswith(
+        "Welcome back: this address gets mail from me again (news of your games, and "
+        "challenges).")
+    assert (await mail.service.mail_address(ALICE))["stopped_at"] is None
+
+
+async def test_resign_2_in_reply_to_game_1_resigns_nothing_and_asks_nothing(mail, game):
+    await mail.post.send(ALICE, "resign #2", reply_to=game[ALICE])
+    assert mail.text_of(await mail.relay.next_to(ALICE)).startswith(
+        "Not carried out: your mail carries the key of game #1, not of game #2")
+    assert not (await mail.service.game(1)).is_over
+
+
+async def test_a_strangers_looks_at_a_private_game_reveal_nothing(mail, game):
+    mail.gateway.settings = replace(mail.gateway.settings, email_rate_limit=50)
+    for word in ("export", "watch", "board", "moves"):
+        for number in (1, 9):  # a private game reads like one that does not exist
+            await mail.post.send(f"Mallory <{MALLORY}>", f"{word} #{number}")
+            answer = await mail.relay.next_to(MALLORY)
+            assert mail.text_of(answer) == f"There is no game #{number}.\r\n", word
+            assert str(answer["Reply-To"]) == OURS
+    await mail.post.send(f"Carol <{CAROL}>", "watch #1")  # a forged watch for Carol
+    assert mail.text_of(await mail.relay.next_to(CAROL)) == "There is no game #1.\r\n"
+    await mail.post.send(f"Mallory <{MALLORY}>", f"watch 1-{'0' * 24}")  # a wrong link
+    assert mail.text_of(await mail.relay.next_to(MALLORY)) == "There is no game #1.\r\n"
+    assert await mail.service.watchers(1) == []
+    assert MALLORY not in await _addresses(mail) and CAROL not in await _addresses(mail)
+
+    link = f"https://games.test/game/1-{await mail.service.watch_token(1)}"
+    await mail.post.send(f"Carol <{CAROL}>", f"watch {link}")
+    asking = await mail.relay.next_to(CAROL)
+    assert mail.text_of(asking) == await asked(mail, CAROL, "`watch 1-…`")
+    assert link not in mail.text_of(asking)  # the link's secret is not repeated
+    await mail.post.send(CAROL, "yes", reply_to=asking)
+    watching = await mail.relay.next_to(CAROL)
+    assert mail.text_of(watching).startswith("You are watching game #1.")
+    assert [w.address for w in await mail.service.watchers(1)] == [CAROL]
+    await mail.post.send(CAROL, "export #1")  # a watcher may look
+    assert mail.text_of(await mail.relay.next_to(CAROL)).startswith('[Variant "clash"]')
+
+
+async def test_a_refused_or_unconfirmed_challenge_creates_no_player(mail, game):
+    before = await _addresses(mail)
+    await mail.post.send(f"Mallory <{MALLORY}>", "challenge dave@players.test")
+    asking = await mail.relay.next_to(MALLORY)  # asked, and never confirmed
+    assert mail.text_of(asking) == await asked(mail, MALLORY, "`challenge dave@players.test`")
+    assert await mail.relay.nothing_to("dave@players.test")
+    await mail.post.send(ALICE, "challenge dave@players.test sideways", reply_to=game[ALICE])
+    assert mail.text_of(await mail.relay.next_to(ALICE)).startswith(
+        "I do not understand 'sideways'.")
+    assert await _addresses(mail) == before
+    assert await mail.service.challenges() == []
+
+
+async def test_a_second_address_is_linked_only_from_that_address(mail, game):
+    await mail.post.send(ALICE, f"link {PHONE}", reply_to=game[ALICE])
+    assert mail.text_of(await mail.relay.next_to(ALICE)).startswith(
+        f"I have mailed {PHONE} to confirm: once a reply to that mail comes from it, mail from "
+        f"{PHONE} acts as you. Nothing changes until then.")
+    request = await mail.relay.next_to(PHONE)
+    text = mail.text_of(request)
+    assert text.startswith(f"Alice <{ALICE}> asks to use this address ({PHONE}) for their "
+                           f"games at {OURS}: mail from it would act as them. To agree, reply "
+                           f"to this mail (`yes` will do). If you did not ask for this, ignore "
+                           f"this mail: nothing changes, and I will not mail you unasked "
+                           f"again. This request expires ")
+    assert str(request["Subject"]) == "Please confirm: link this address"
+    # someone else cannot answer it: the key is the phone's alone
+    forged = ADDRESS_TAG.search(str(request["Reply-To"]))[0][1:-1].rsplit(".", 1)[0]
+    await mail.post.send(MALLORY, "yes", to=f"play+{forged}.{'0' * 20}@games.test")
+    assert mail.text_of(await mail.relay.next_to(MALLORY)).startswith("Wrong key: ")
+    await mail.post.send(MALLORY, "yes", reply_to=request)  # Mallory From, the right key
+    assert mail.text_of(await mail.relay.next_to(MALLORY)).startswith("Wrong key: ")
+    assert await mail.service.linked_player(PHONE) is None
+
+    await mail.post.send(PHONE, "yes", reply_to=request)
+    assert mail.text_of(await mail.relay.next_to(PHONE)) == (
+        f"Linked: mail from {PHONE} now acts as Alice. Your keys still come with each mail: "
+        f"reply to the latest mail of a game to play in it, from either address.\r\n")
+    move = await _legal(mail)
+    await mail.post.send(PHONE, f"move {move}", reply_to=game[ALICE])  # her key, her phone
+    played = await mail.relay.next_to(PHONE)  # answered where the mail came from
+    assert mail.text_of(played).startswith(f"1. {move} played in game #1.")
+    await mail.relay.next_to(BOB)
+    await mail.post.send(PHONE, "resign")  # no key: asked back of the phone
+    assert mail.text_of(await mail.relay.next_to(PHONE)) == await asked(
+        mail, PHONE, "`resign` (game #1)")
+
+
+async def test_a_stranger_cannot_link_a_players_address(mail, game):
+    mail.gateway.settings = replace(mail.gateway.settings, email_rate_limit=50)
+    answer = await mail.confirmed(f"Mallory <{MALLORY}>", f"link {ALICE}")
+    assert mail.text_of(answer) == (f"{ALICE} is a player's address already, so it cannot be "
+                                    f"linked to you.\r\n")
+    await mail.confirmed(f"Mallory <{MALLORY}>", "link victim@players.test")
+    request = await mail.relay.next_to("victim@players.test")  # asked; Mallory cannot answer
+    assert "Mallory <mallory@elsewhere.test> asks to use this address" in mail.text_of(request)
+    assert await mail.service.linked_player("victim@players.test") is None
+    again = await mail.confirmed(f"Mallory <{MALLORY}>", "link victim@players.test")
+    assert mail.text_of(again) == (
+        "victim@players.test has never written to this service and was mailed unasked once "
+        "already; I mail an address unasked only once. Write `help` to me from it first.\r\n")
+    assert await mail.relay.nothing_to("victim@players.test")  # mailed unasked only once
+
+
+async def test_no_address_reaches_the_log_at_info(mail, game):
+    log = io.StringIO()
+    root = logging.getLogger()
+    saved = root.handlers[:], root.level
+    handler = redact.configure("INFO", stream=log)
+    try:
+        await mail.post.send(f"Carol <{CAROL}>", "help")
+        await mail.relay.next_to(CAROL)
+        await _move(mail, ALICE, game[ALICE])
+    finally:
+        root.handlers[:], _ = saved
+        root.setLevel(saved[1])
+        handler.close()
+    text = log.getvalue()
+    assert "…@players.test" in text
+    assert not [a for a in (ALICE, BOB, CAROL, "alice@", "carol@") if a in text]
