@@ -42,6 +42,8 @@ from email.message import EmailMessage
 from functools import cache
 
 import dkim
+import dns.exception
+import dns.resolver
 from publicsuffixlist import PublicSuffixList
 
 log = logging.getLogger(__name__)
@@ -99,9 +101,6 @@ Authenticity = Verified | Unverified | Forged
 
 def resolve_txt(name: str, timeout: float) -> list[bytes]:
     """The TXT records of ``name`` from the system's resolver (dnspython)."""
-    import dns.exception
-    import dns.resolver
-
     try:
         answer = _resolver().resolve(name, "TXT", lifetime=timeout, search=False,
                                      raise_on_no_answer=False)
@@ -113,9 +112,8 @@ def resolve_txt(name: str, timeout: float) -> list[bytes]:
 
 
 @cache
-def _resolver() -> object:
-    import dns.resolver
-
+def _resolver() -> dns.resolver.Resolver:
+    """The system's resolver (``/etc/resolv.conf``), made once."""
     resolver = dns.resolver.Resolver()
     resolver.timeout = QUERY_SECONDS
     return resolver
@@ -157,7 +155,8 @@ class Budget:
         """dkimpy's ``dnsfunc``: the key record of ``selector._domainkey.domain``."""
         text = name.decode("ascii", "replace") if isinstance(name, bytes) else name
         records = self.txt(text.rstrip("."))
-        return records[0] if records else None
+        keys = [r for r in records if b"p=" in r]  # other TXT records may share the name
+        return keys[0] if keys else (records[0] if records else None)
 
 
 @dataclass(frozen=True)
