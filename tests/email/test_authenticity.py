@@ -383,3 +383,12 @@ async def test_the_trusted_front_server_refuses_a_failed_signature_over_smtp(mai
     answer = await mail.relay.next_to("carol@players.test")
     assert mail.text_of(answer) == refused("players.test",
                                            "its signature did not verify") + "\r\n"
+
+
+async def test_an_address_that_said_stop_is_not_told_of_a_refused_mail(mail, fake_dns):
+    fake_dns.add("_dmarc.signed.test", "v=DMARC1; p=reject")
+    await mail.service.mark_address("dora@signed.test", "stopped_at")
+    await mail.post.send("Dora <dora@signed.test>", "help")
+    assert await mail.relay.nothing_to("dora@signed.test")
+    assert await mail.gateway.receive(plain("dora@signed.test"), "dora@signed.test", [OURS]) \
+        == "dropped: not authentic (the address said stop)"
