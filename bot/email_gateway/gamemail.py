@@ -28,7 +28,8 @@ LAST_MOVES = 8
 
 
 def game_subject(game: Game) -> str:
-    """The one subject of every mail about ``game``: no key, no move number."""
+    """The subject of the first mail about ``game``: no key, no move number. It is kept
+    (`GameService.mail_subject`) and every later mail has it, whatever is renamed."""
     return (f"Game #{game.id}: {game.names[0]} vs {game.names[1]} — "
             f"{get_variant(game.variant).display_name}")
 
@@ -93,7 +94,8 @@ class GameMails:
         link = await self.service.game_link(game.id)
         if link:
             body += ["", f"Watch the game in a browser: {link}"]
-        return compose(self.address, recipient.address, game_subject(game),
+        subject = await self.service.mail_subject(f"game:{game.id}", game_subject(game))
+        return compose(self.address, recipient.address, subject,
                        phrase("\n".join(body), "email"),
                        tag=tag, game_id=game.id,
                        in_reply_to=in_reply_to or game_root(game.id, self.address),
