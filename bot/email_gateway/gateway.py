@@ -366,7 +366,20 @@ class EmailGateway(GameMails):
                 and len(args) == len(words) - 1:
             line = " ".join([word, f"#{key.game.id}", *args])
         reply = await self.commands.handle(player, PLACE, line)
+        if word == "board" and reply.ok and reply.game is not None:
+            reply = self._board_answer(reply, reply.game)
         return reply, (f"ran {word}" if reply.ok else f"refused: {word}")
+
+    def _board_answer(self, reply: Reply, game: Game) -> Reply:
+        """`board`'s answer without the game's first line, which the game mail gives below
+        it anyway."""
+        lines = reply.text.split("\n")
+        if lines and lines[0] == self.commands.describe(game):
+            lines = lines[1:]
+        head = (f"Here is game #{game.id} as it stands." if reply.ply is None else
+                f"Here is game #{game.id}: the picture shows it after move {reply.ply}, the "
+                f"text below as it stands.")
+        return replace(reply, text="\n".join([head, *lines]))
 
     async def _game_command(self, player: Player, key: Key, word: str, args: list[str],
                             rest: tuple[str, ...]) -> tuple[Reply, str]:

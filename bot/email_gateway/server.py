@@ -7,8 +7,9 @@ judged, its command run and its answer stored in the outbox; a mail that fails b
 is sent again by the sender's server, while the answer is mailed by the outbox's delivery
 (retried while the relay is down, across restarts), so that no command runs twice and no
 answer is lost. A mail larger than
-`OVERSIZE_FACTOR` times the configured limit is not even read (552); one above the limit
-but below that is read far enough to answer it.
+`OVERSIZE_FACTOR` times the configured limit, and than `OVERSIZE_FLOOR` (40 MiB), is not
+even read (552); one above the limit but below that is read far enough to answer it, so
+that its sender gets our answer rather than their own server's bounce.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from .outbound import domain_of
 
 log = logging.getLogger(__name__)
 OVERSIZE_FACTOR = 8
+OVERSIZE_FLOOR = 40 * 1024 * 1024  # a mail with big attachments is still taken, and answered
 FETCH_SIZE = re.compile(rb"\{(\d+)\}$")
 
 
@@ -85,7 +87,7 @@ async def start_smtp_server(gateway: EmailGateway, host: str, port: int) -> asyn
     """The SMTP server listening on ``host:port`` (port 0: any free port), offering
     STARTTLS when a certificate is configured."""
     handler = InboundHandler(gateway)
-    limit = gateway.settings.email_max_bytes * OVERSIZE_FACTOR
+    limit = max(OVERSIZE_FLOOR, gateway.settings.email_max_bytes * OVERSIZE_FACTOR)
     context = tls_context(gateway.settings)
     loop = asyncio.get_running_loop()
     return await loop.create_server(
