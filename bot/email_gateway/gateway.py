@@ -3,12 +3,15 @@ answer, and every notification for an e-mail player, becomes a mail.
 
 Authority comes from keys, not from the From header (which anyone can write). Every mail
 the service sends about a game or a challenge carries the recipient's key in its Reply-To
-address; a command that changes a game or a challenge (see `mailcommands.KEYED_WORDS`) is
-carried out only with the key of a player of it, sent from that player's address. A move
-must also carry the game's move number now, so that a move written against an older
-position is refused. Without a key, the answer tells what to send, and lists the sender's
-games and challenges each with its keyed address: the answer goes to the real owner of the
-address, so a forger learns nothing.
+address, and only there (never in a text, which forwards and quotes pass on); a game key is
+the player's for one move number, so it stops working once the game has moved on
+(`bot.service.tokens`). A command that changes a game or a challenge (see
+`mailcommands.KEYED_WORDS`) is carried out only with the key of a player of it, sent from
+that player's address, and a key of an older move number is refused as stale, whatever the
+command. An explicit number (`resign #2`) is obeyed only with that game's key: in a reply
+about another game it is refused, never replaced by the key's game. Without a key, the
+answer tells what to send and lists the sender's games and challenges by number: it goes to
+the real owner of the address, so a forger learns nothing.
 
 Every answer keeps the thread (In-Reply-To, References, one subject per game) and the key,
 whatever it says. A mail with the same Message-ID as one answered, or the same command with
@@ -63,15 +66,7 @@ from .mailcommands import (
     TRANSPORT,
     MailCommands,
 )
-from .outbound import (
-    Mailer,
-    Picture,
-    compose,
-    domain_of,
-    failure_of,
-    refused_recipient,
-    reply_address,
-)
+from .outbound import Mailer, Picture, compose, domain_of, failure_of, refused_recipient
 from .reading import command_line, find_command, first_word, is_command_line
 
 log = logging.getLogger(__name__)
@@ -117,6 +112,7 @@ class Key:
     player: Player
     game: Game | None = None
     challenge: Challenge | None = None
+    stale: bool = False  # the key of a move number the game has left: it opens nothing
 
     @property
     def bucket(self) -> str:
@@ -300,7 +296,8 @@ class EmailGateway(GameMails):
         game = challenge = None
         if isinstance(tag, GameTag):
             game = await self.service.game(tag.game_id)
-            holder = await self.service.token_holder(tag.game_id, tag.token) if game else None
+            holder = (await self.service.token_holder(tag.game_id, tag.token, tag.ply)
+                      if game else None)
             what = f"game #{tag.game_id}"
         else:
             found = await self.service.find_challenge(Player(0, TRANSPORT, sender, ""), PLACE,
@@ -319,7 +316,8 @@ class EmailGateway(GameMails):
                          f"than {sender}, so I did not carry out your command. Send your "
                          f"commands for {what} from the address it was sent to.", ok=False,
                          game=shown)
-        return Key(tag, player, game, challenge)
+        return Key(tag, player, game, challenge,
+                   stale=game is not None and isinstance(tag, GameTag) and tag.ply != game.ply)
 
     async def _plays(self, address: str, game: Game) -> bool:
         found = await self.service.find_player(TRANSPORT, address)
@@ -352,6 +350,11 @@ class EmailGateway(GameMails):
             words = ["move", *words]
             word = "move"
         args = [w for w in words[1:] if game_number(w) is None]
+        if key is not None and key.stale and key.game is not None:
+            return _stale(key, word, await self.service.game(key.game.id) or key.game), \
+                "refused: stale"
+        if key is not None and (other := _other_number(key, word, words[1:])) is not None:
+            return other, "refused: another number"
         if word in GAME_WORDS:
             if key is None or key.game is None:
                 return await self._needs_key(player, word, key), "refused: no key"
@@ -385,11 +388,8 @@ class EmailGateway(GameMails):
                             rest: tuple[str, ...]) -> tuple[Reply, str]:
         assert key.game is not None and isinstance(key.tag, GameTag)
         game = await self.service.game(key.game.id) or key.game
-        if word in ("move", "end") and not game.is_over and key.tag.ply != game.ply:
-            return Reply(f"Not played: your mail answers move {key.tag.ply} of game "
-                         f"#{game.id}, but the game is at move {game.ply} now, so the position "
-                         f"may not be the one you saw. Here it is as it stands: reply to this "
-                         f"mail with your command.", ok=False, game=game), "refused: stale"
+        if key.tag.ply != game.ply:  # moved on since the key was checked
+            return _stale(key, word, game), "refused: stale"
         if word == "move":
             if not args:
                 return Reply("Which move? Write it on the first line, as in `move c3-d4`.",
@@ -415,10 +415,10 @@ class EmailGateway(GameMails):
         where = ("this mail is about a challenge, not a game" if key and key.challenge else
                  "this mail is about a game, not a challenge" if key and key.game else
                  "your mail carries no key")
-        return Reply(f"`{word}` changes {about}, so I carry it out only from a reply that "
-                     f"carries your key (the address of a mail I sent you), but {where}. "
+        return Reply(f"`{word}` changes {about}, so I carry it out only from a reply to a "
+                     f"mail I sent you (its reply address carries your key), but {where}. "
                      f"Nothing was changed. Send `{word}` as a reply to the latest mail of "
-                     f"the game or challenge, or write to its address listed below.", ok=False)
+                     f"the game or challenge.", ok=False)
 
     async def _challenge_offer(self, player: Player, word: str, args: list[str]) -> Reply | None:
         """For ``accept #4`` without a key from the one it is for: the answer that carries
@@ -511,7 +511,7 @@ class EmailGateway(GameMails):
                       key: Key | None, owed: Owed | None = None) -> None:
         """Queue the command's answer to its sender (see `_answer_mail`): about a game, a
         game mail with the sender's key; about a challenge, with its key; else with the
-        sender's games and challenges listed, each with its keyed address. A command that
+        sender's games and challenges listed by number. A command that
         changed something recorded a placeholder with its change (`bot.service.answers`): the
         answer replaces it."""
         text = reply.text
@@ -586,8 +586,7 @@ class EmailGateway(GameMails):
             words = ("`cancel` on the first line to withdraw it"
                      if challenge.challenger_id == player.id
                      else "`accept` or `decline` on the first line")
-            lines += ["", f"Reply to this mail with {words}. Its reply address carries your "
-                          f"key for the challenge: {reply_address(self.address, tag)}"]
+            lines += ["", f"Reply to this mail with {words}."]
         subject = await self.service.mail_subject(f"challenge:{challenge.id}",
                                                   challenge_subject(challenge))
         return compose(self.address, player.address, subject,
@@ -599,8 +598,8 @@ class EmailGateway(GameMails):
                           in_reply_to: str | None = None, references: tuple[str, ...] = (),
                           message_id: str | None = None,
                           picture: Picture | None = None) -> EmailMessage:
-        """A mail about no game: ``text``, then the player's games and challenges each with
-        its keyed address; its own reply address is the key when there is only one."""
+        """A mail about no game: ``text``, then the player's games and challenges by number;
+        its own reply address is the key when there is only one (keys are never in a text)."""
         listed, tags = await self.keyed_list(player)
         if listed:
             text += "\n\n" + "\n".join(listed)
@@ -610,8 +609,8 @@ class EmailGateway(GameMails):
                        auto="auto-replied" if in_reply_to else "auto-generated")
 
     async def keyed_list(self, player: Player) -> tuple[list[str], list[Tag]]:
-        """The player's games in progress and open challenges, each with its keyed reply
-        address (the lines, and the keys)."""
+        """The player's games in progress and open challenges, by number (the lines), and
+        their keys (for the reply address, never for the text)."""
         if not player.id:
             return [], []
         lines: list[str] = []
@@ -623,19 +622,18 @@ class EmailGateway(GameMails):
             turn = "your move" if game.to_move == game.side_of(player.id) else \
                 f"{game.names[game.to_move]} to move"
             lines.append(f"  Game #{game.id}: {game.names[0]} vs {game.names[1]} "
-                         f"({get_variant(game.variant).display_name}), {turn}: "
-                         f"{reply_address(self.address, tag)}")
+                         f"({get_variant(game.variant).display_name}), {turn}")
             tags.append(tag)
         for challenge in await self.service.challenges(player):
             if player.id not in (challenge.challenger_id, challenge.opponent_id):
                 continue
             ctag = await self.challenge_tag(player, challenge)
             lines.append(f"  Challenge #{challenge.id}: {challenge.challenger_name} vs "
-                         f"{challenge.opponent_name or 'anyone'}: "
-                         f"{reply_address(self.address, ctag)}")
+                         f"{challenge.opponent_name or 'anyone'}")
             tags.append(ctag)
         if lines:
-            lines.insert(0, "Your games and challenges, each with the address to write to:")
+            lines.insert(0, "Your games and challenges (to act in one, reply to its latest "
+                            "mail, or send `board #N` for a fresh mail of game N):")
         return lines, tags
 
     # --- the outbox -------------------------------------------------------------------
@@ -787,6 +785,35 @@ def _loop_notice(quiet_until: float) -> str:
             f"your mails without a command until {format_time(quiet_until)}: this stops mail "
             f"loops with automatic replies. A mail with a command is carried out and answered "
             f"as usual.")
+
+
+def _stale(key: Key, word: str, game: Game) -> Reply:
+    """The answer to a command sent with the key of a move number the game has left."""
+    assert isinstance(key.tag, GameTag)
+    what = "Not played" if word in ("move", "end") else "Not carried out"
+    return Reply(f"{what}: your mail answers move {key.tag.ply} of game #{game.id}, but the "
+                 f"game is at move {game.ply} now, so the position may not be the one you saw. "
+                 f"Here it is as it stands: reply to this mail with your command.", ok=False,
+                 game=game)
+
+
+def _other_number(key: Key, word: str, args: list[str]) -> Reply | None:
+    """The refusal of a command that names another game (challenge) than the one whose key
+    its mail carries: an explicit number is obeyed only with its own key, never replaced."""
+    if key.game is not None and word in GAME_WORDS:
+        what, own = "game", key.game.id
+    elif key.challenge is not None and word in CHALLENGE_WORDS:
+        what, own = "challenge", key.challenge.id
+    else:
+        return None
+    named = [n for n in map(game_number, args) if n is not None]
+    if not named or all(n == own for n in named):
+        return None
+    other = next(n for n in named if n != own)
+    fresh = f" (or send `board #{other}` for a fresh one)" if what == "game" else ""
+    return Reply(f"Not carried out: your mail carries the key of {what} #{own}, not of {what} "
+                 f"#{other}, so I did not `{word}` either. To `{word}` {what} #{other}, reply "
+                 f"to the latest mail of {what} #{other}{fresh}.", ok=False, game=key.game)
 
 
 def _more_steps(lines: tuple[str, ...]) -> list[str]:

@@ -24,10 +24,11 @@ from .reading import NAME_CHARS, SUBJECT_CHARS, clean_header, decode_header_valu
 
 HEADER_BYTES = 64 * 1024  # what is read of an oversize mail, to answer it
 MAX_COMMAND_LINES = 40
-# a game key (game.move-number.token) or a challenge key (cCHALLENGE.token)
-TAG_PATTERN = r"(?:(\d{1,9})\.(\d{1,6})|[cC](\d{1,9}))\.([0-9a-fA-F]{20})"
+# a game key (game.move-number.token), a challenge key (cCHALLENGE.token) or a confirmation
+# key (okNUMBER.token)
+TAG_PATTERN = (r"(?:(\d{1,9})\.(\d{1,6})|[cC](\d{1,9})|[oO][kK](\d{1,9}))"
+               r"\.([0-9a-fA-F]{20})")
 ADDRESS_TAG = re.compile(r"\+" + TAG_PATTERN + r"@")
-SUBJECT_TAG = re.compile(r"\[" + TAG_PATTERN + r"\]")
 # a line that starts the quoted mail below a reply: "On Mon, ... Alice wrote:", Outlook's
 # "-----Original Message-----" or "From: ..." header block
 ATTRIBUTION = re.compile(r"^(on\b.*\bwrote:?|-{2,}\s*original message\s*-{2,}|from:\s.*|"
@@ -63,7 +64,18 @@ class ChallengeTag:
         return f"c{self.challenge_id}.{self.token}"
 
 
-Tag = GameTag | ChallengeTag
+@dataclass(frozen=True)
+class ConfirmTag:
+    """The key of a confirmation request: the request and its one-time token."""
+
+    confirmation_id: int
+    token: str
+
+    def __str__(self) -> str:
+        return f"ok{self.confirmation_id}.{self.token}"
+
+
+Tag = GameTag | ChallengeTag | ConfirmTag
 
 
 @dataclass(frozen=True)
@@ -176,26 +188,31 @@ STRUCTURE_DEFECTS = frozenset({
 })
 
 
-def find_tag(message: EmailMessage, rcpt_tos: Iterable[str], text: str = "") -> Tag | None:
-    """The key in the addresses the mail was sent to, else in its subject, else in its text
-    (the fallback line of our mail, for programs that do not reply to Reply-To)."""
-    addresses = list(rcpt_tos)
+def find_tag(message: EmailMessage, rcpt_tos: Iterable[str]) -> Tag | None:
+    """The key in the addresses the mail was sent to (the envelope, To, Cc, Delivered-To,
+    X-Original-To), and only there: a key written in a subject or a text (a forwarded game
+    mail, a quote) is never read, so forwarding a mail to the plain address hands nothing
+    over."""
+    addresses = [str(a)[:MAX_ADDRESS_CHARS] for a in rcpt_tos]
     for header in ("To", "Cc", "Delivered-To", "X-Original-To"):
-        addresses += [a for _, a in getaddresses([str(v) for v in message.get_all(header, [])])]
+        values = [str(v)[:MAX_HEADER_CHARS] for v in message.get_all(header, [])]
+        addresses += [a[:MAX_ADDRESS_CHARS] for _, a in getaddresses(values)]
     for address in addresses:
         if found := ADDRESS_TAG.search(address):
             return _tag(found)
-    if found := SUBJECT_TAG.search(str(message.get("Subject", ""))):
-        return _tag(found)
-    if found := ADDRESS_TAG.search(text):
-        return _tag(found)
     return None
+
+
+MAX_ADDRESS_CHARS = 320  # RFC 5321: 64 for the local part, 255 for the domain, and the @
+MAX_HEADER_CHARS = 8192  # of one recipient header: a longer one is read only so far
 
 
 def _tag(found: re.Match[str]) -> Tag:
     if found[3]:
-        return ChallengeTag(int(found[3]), found[4].lower())
-    return GameTag(int(found[1]), int(found[2]), found[4].lower())
+        return ChallengeTag(int(found[3]), found[5].lower())
+    if found[4]:
+        return ConfirmTag(int(found[4]), found[5].lower())
+    return GameTag(int(found[1]), int(found[2]), found[5].lower())
 
 
 def command_lines(text: str) -> tuple[str, ...]:
@@ -280,7 +297,7 @@ def read_mail(raw: bytes, envelope_from: str | None, rcpt_tos: Iterable[str], *,
                                    "plain text in UTF-8.")
     lines = command_lines(str(text))
     return Inbound(sender, name, subject, message_id, refs, lines,
-                   find_tag(message, rcpt_tos, str(text)))
+                   find_tag(message, rcpt_tos))
 
 
 def _subject(message: EmailMessage) -> str:
