@@ -66,6 +66,12 @@ class InboundHandler:
         return "250 OK"
 
 
+def largest_mail(settings: Settings) -> int:
+    """The size of the largest mail the server takes (and answers if it is over the
+    limit): 8 times the limit, and at least 40 MiB."""
+    return max(OVERSIZE_FLOOR, settings.email_max_bytes * OVERSIZE_FACTOR)
+
+
 def tls_context(settings: Settings) -> ssl.SSLContext | None:
     """The server's TLS context when a certificate and its key are configured (STARTTLS is
     then offered, not required: a sending server that cannot do TLS still gets through)."""
@@ -87,11 +93,10 @@ async def start_smtp_server(gateway: EmailGateway, host: str, port: int) -> asyn
     """The SMTP server listening on ``host:port`` (port 0: any free port), offering
     STARTTLS when a certificate is configured."""
     handler = InboundHandler(gateway)
-    limit = max(OVERSIZE_FLOOR, gateway.settings.email_max_bytes * OVERSIZE_FACTOR)
     context = tls_context(gateway.settings)
     loop = asyncio.get_running_loop()
     return await loop.create_server(
-        lambda: SMTP(handler, data_size_limit=limit, enable_SMTPUTF8=True,
+        lambda: SMTP(handler, data_size_limit=largest_mail(gateway.settings), enable_SMTPUTF8=True,
                      hostname=handler.domain, ident="commandpost", tls_context=context),
         host, port)
 
