@@ -55,7 +55,7 @@ from ..service.results import Reason, Refusal, Result
 from ..service.turns import numbered_turns
 from ..storage import Session
 from .gamemail import GameMails, challenge_subject
-from .inbound import Drop, GameTag, Inbound, Tag, read_mail
+from .inbound import NOT_AUTHENTIC, Drop, GameTag, Inbound, Tag, read_mail
 from .inbound import Refusal as MailRefusal
 from .machine import looks_like_bounce, message_id, parse_headers, quoted_notes, read_bounce
 from .mailcommands import (
@@ -195,15 +195,19 @@ class EmailGateway(GameMails):
         """Judge and answer one incoming mail; what happened, for the log and tests."""
         if (bounce := await self._bounce(raw, envelope_from)) is not None:
             return bounce
-        verdict = read_mail(raw, envelope_from, rcpt_tos, our_address=self.address,
-                            max_bytes=self.settings.email_max_bytes,
-                            authserv=self.settings.email_trusted_authserv)
+        # in a thread: checking the sender's DKIM signature may wait for DNS
+        verdict = await asyncio.to_thread(
+            read_mail, raw, envelope_from, list(rcpt_tos), our_address=self.address,
+            max_bytes=self.settings.email_max_bytes,
+            authserv=self.settings.email_trust_auth_results)
         if isinstance(verdict, Drop):
             log.info("mail not answered: %s", verdict.reason)
             return f"dropped: {verdict.reason}"
         seen = f"id:{verdict.message_id}" if verdict.message_id else None
         if seen and await self.service.seen_before(seen):
             return "dropped: a duplicate (this Message-ID was answered)"
+        if isinstance(verdict, MailRefusal) and verdict.reason == NOT_AUTHENTIC:
+            return await self._not_authentic(verdict)
         outcome = await self._handle(verdict)
         if seen:
             await self.service.mark_seen(seen)
@@ -228,6 +232,23 @@ class EmailGateway(GameMails):
             log.info("a bounce marked %s address(es) unreachable", len(believed))
             return f"dropped: a bounce (marked {', '.join(believed)} bounced)"
         return "dropped: a bounce not about mail we sent"
+
+    async def _not_authentic(self, mail: MailRefusal) -> str:
+        """A signing domain's mail without its valid signature: its From address is told
+        why, at most once an hour (the mail may be forged, and the answer then goes to the
+        one whose address was used: once tells them, more would be mail we make others
+        send), and not at all after `stop`. Nothing else happens: the address does not count
+        as having written, no player is made, no key is listed, and its Message-ID is not
+        remembered (the same mail coming directly, unbroken, must still be read)."""
+        if (await self.service.mail_address(mail.sender))["stopped_at"] is not None:
+            return "dropped: not authentic (the address said stop)"
+        count = await self.service.count_mail(f"forged:{mail.sender}", HOUR)
+        if count.count > 1:
+            return "dropped: not authentic (told within the hour)"
+        stranger = Player(0, TRANSPORT, mail.sender, mail.name)
+        await self._answer(stranger, replace(mail, tag=None), Reply(mail.text, ok=False), None)
+        self.outbox_ready.set()
+        return f"refused: {NOT_AUTHENTIC}"
 
     async def _handle(self, mail: Inbound | MailRefusal) -> str:
         await self.service.mark_address(mail.sender, "wrote_at")

@@ -229,7 +229,7 @@ async def test_a_game_command_from_someone_with_nothing_in_progress(mail):
 ])
 async def test_a_trusted_front_server_must_have_verified_the_sender(mail, results, answered):
     mail.gateway.settings = replace(mail.gateway.settings,
-                                    email_trusted_authserv="mx.games.test")
+                                    email_trust_auth_results="mx.games.test")
     await mail.post.send("Carol <carol@players.test>", "help",
                          headers={"Authentication-Results": results})
     assert (await mail.relay.nothing_to("carol@players.test")) is not answered
