@@ -86,12 +86,17 @@ class Authority:
     address: str
 
     async def unreachable(self, address: str) -> Refusal | None:
-        """Why ``address`` may not be mailed unasked (it said `stop`, or never wrote and was
-        mailed once already), or None."""
+        """Why ``address`` may not be mailed unasked (it said `stop`, its mail bounced, or it
+        never wrote and was mailed once already), or None."""
         known = await self.service.mail_address(address)
         if known["stopped_at"] is not None:
             return Refusal(Reason.NO_SUCH_PLAYER, f"{address} has asked never to get mail from "
                                                   f"this service, so I cannot challenge them.")
+        if known.get("bounced_at") is not None:
+            return Refusal(Reason.NO_SUCH_PLAYER,
+                           f"Mail to {address} bounced ({known['bounce_reason']}), so I cannot "
+                           f"challenge them by mail. It works again once they write to "
+                           f"{self.address}.")
         if known["wrote_at"] is None and known["invited_at"] is not None:
             return Refusal(Reason.NO_SUCH_PLAYER,
                            f"{address} has never written to this service and was mailed a "

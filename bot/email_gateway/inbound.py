@@ -19,10 +19,13 @@ from email.message import EmailMessage
 from email.parser import BytesHeaderParser, BytesParser
 from email.utils import getaddresses, parseaddr
 
+from .authenticity import Authenticity, Forged, TxtLookup, Unverified, judge, judge_by_results
+from .machine import is_machine_mail
 from .reading import NAME_CHARS, SUBJECT_CHARS, clean_header, decode_header_value, normalise
 
 HEADER_BYTES = 64 * 1024  # what is read of an oversize mail, to answer it
 MAX_COMMAND_LINES = 40
+NOT_AUTHENTIC = "not-authentic"  # a Refusal's reason: a signing domain's unsigned mail
 # a game key (game.move-number.token), a challenge key (cCHALLENGE.token) or a confirmation
 # key (okNUMBER.token)
 TAG_PATTERN = (r"(?:(\d{1,9})\.(\d{1,6})|[cC](\d{1,9})|[oO][kK](\d{1,9}))"
@@ -98,7 +101,7 @@ class Refusal:
     subject: str
     message_id: str | None
     references: tuple[str, ...]
-    reason: str  # too-large, html-only, no-text, malformed, no-command
+    reason: str  # too-large, html-only, no-text, malformed, no-command, not-authentic
     text: str
     name: str = ""
     tag: Tag | None = None
@@ -136,48 +139,6 @@ def sender_of(message: EmailMessage, envelope_from: str | None) -> tuple[str, st
     return address, (name or address.split("@")[0])
 
 
-def is_machine_mail(message: EmailMessage, envelope_from: str | None) -> str | None:
-    """Why ``message`` was sent by a machine (an autoresponder, a bounce, a list), or None."""
-    auto = str(message.get("Auto-Submitted", "no")).strip().lower()
-    if auto and not auto.startswith("no"):
-        return f"Auto-Submitted: {auto}"
-    if str(message.get("Precedence", "")).strip().lower() in ("bulk", "junk", "list"):
-        return "Precedence: bulk"
-    if envelope_from is not None and envelope_from.strip("<> ") == "":
-        return "a bounce (empty envelope sender)"
-    for header in ("X-Autoreply", "X-Autorespond", "List-Id", "List-Unsubscribe"):
-        if message.get(header) is not None:
-            return f"{header} header"
-    return None
-
-
-def from_verified(message: EmailMessage, authserv: str, sender: str) -> bool:
-    """Whether the ``Authentication-Results`` header that our front mail server
-    (``authserv``) added says the From domain passed DMARC, or DKIM or SPF of that domain.
-    Headers of other servers are not trusted (anyone can write them); the front server
-    must remove those that claim its name (RFC 8601, section 5)."""
-    domain = sender.rsplit("@", 1)[-1]
-    for value in message.get_all("Authentication-Results", []):
-        head, _, results = str(value).partition(";")
-        if [w.lower() for w in head.split()[:1]] != [authserv.lower()]:
-            continue
-        for result in results.split(";"):
-            words = result.strip().lower().split()
-            if not words:
-                continue
-            method, _, verdict = words[0].partition("=")
-            if verdict != "pass":
-                continue
-            if method == "dmarc" or any(_same_domain(w.split("=", 1)[1], domain)
-                                        for w in words[1:] if "=" in w):
-                return True
-        return False  # only the first header of our server counts: it is the outermost
-    return False
-
-
-def _same_domain(value: str, domain: str) -> bool:
-    """Whether ``value`` (a domain or an address in a result) is ``domain``."""
-    return value.rsplit("@", 1)[-1].strip("<>") == domain
 
 
 def is_our_own(sender: str, our_address: str) -> bool:
@@ -256,11 +217,15 @@ def _ids(value: object) -> tuple[str, ...]:
 
 def read_mail(raw: bytes, envelope_from: str | None, rcpt_tos: Iterable[str], *,
               our_address: str, max_bytes: int,
-              authserv: str = "") -> Inbound | Refusal | Drop:
-    """Judge one incoming mail, in order: size, sender, machine mail and loops, MIME
-    structure, a text part, command lines; with ``authserv``, mail whose From the front mail
-    server did not verify is dropped (answering it would mail whoever was forged). (Rate
-    limits are the gateway's: they depend on whether the key is valid.)"""
+              authserv: str = "", lookup: TxtLookup | None = None) -> Inbound | Refusal | Drop:
+    """Judge one incoming mail, in order: size, sender, machine mail and loops, whether it
+    comes from its From domain (`authenticity`), MIME structure, a text part, command lines.
+    A signing domain's mail without its valid signature is refused (`NOT_AUTHENTIC`). With
+    ``authserv`` (a trusted front mail server) its ``Authentication-Results`` decide instead
+    of our own checks, and mail it did not verify is dropped (answering it would mail
+    whoever was forged). ``lookup`` answers DNS (default: the system's resolver); it may
+    wait for DNS, so the gateway calls this in a thread. (Rate limits are the gateway's:
+    they depend on whether the key is valid.)"""
     oversize = len(raw) > max_bytes
     if oversize:
         message = BytesHeaderParser(policy=policy.default).parsebytes(raw[:HEADER_BYTES])
@@ -274,7 +239,8 @@ def read_mail(raw: bytes, envelope_from: str | None, rcpt_tos: Iterable[str], *,
         return Drop(f"our own address {sender}")
     if why := is_machine_mail(message, envelope_from):
         return Drop(f"sent by a machine ({why})")
-    if authserv and not from_verified(message, authserv, sender):
+    authenticity = _authenticity(raw, message, sender, authserv, lookup, oversize)
+    if authserv and isinstance(authenticity, Unverified):
         return Drop(f"{authserv} did not verify that the mail comes from {sender}")
     subject = _subject(message)
     message_id = next(iter(_ids(message.get("Message-ID"))), None)
@@ -285,6 +251,8 @@ def read_mail(raw: bytes, envelope_from: str | None, rcpt_tos: Iterable[str], *,
         return Refusal(sender, subject, message_id, refs, reason, text, name,
                        find_tag(message, rcpt_tos))
 
+    if isinstance(authenticity, Forged):
+        return refuse(NOT_AUTHENTIC, authenticity.text)
     if oversize:
         return refuse("too-large", f"Your mail is {len(raw) // 1024} KiB, more than the "
                                    f"{max_bytes // 1024} KiB I accept, so I did not read it. "
@@ -312,6 +280,19 @@ def read_mail(raw: bytes, envelope_from: str | None, rcpt_tos: Iterable[str], *,
     lines = command_lines(str(text))
     return Inbound(sender, name, subject, message_id, refs, lines,
                    find_tag(message, rcpt_tos))
+
+
+def _authenticity(raw: bytes, message: EmailMessage, sender: str, authserv: str,
+                  lookup: TxtLookup | None, oversize: bool) -> Authenticity:
+    """Whether the mail comes from its sender's domain: as the trusted front server says,
+    else by our own checks (not of an oversize mail, whose body is not read: it is only
+    answered that it is too large)."""
+    domain = sender.rsplit("@", 1)[-1]
+    if authserv:
+        return judge_by_results(message, authserv, domain)
+    if oversize:
+        return Unverified("too large to verify")
+    return judge(raw, domain, lookup)
 
 
 def _subject(message: EmailMessage) -> str:

@@ -239,6 +239,18 @@ CORRESPONDENCE = Migration(13, "private notes, conditional moves and clock choic
     "ALTER TABLE games ADD COLUMN spent1 REAL",
 ))
 
+MAIL_DELIVERY = Migration(15, "e-mail: bounced addresses, mail loops, the subject of each thread", (
+    "ALTER TABLE mail_addresses ADD COLUMN bounced_at REAL",  # a 5xx or a believed bounce
+    "ALTER TABLE mail_addresses ADD COLUMN bounce_reason TEXT",  # what the server said
+    # mails in a row answered with "no command", and the end of the silence they caused
+    "ALTER TABLE mail_addresses ADD COLUMN unanswered INTEGER NOT NULL DEFAULT 0",
+    "ALTER TABLE mail_addresses ADD COLUMN quiet_until REAL",
+    """CREATE TABLE mail_subjects (
+        thread TEXT PRIMARY KEY,            -- game:ID or challenge:ID
+        subject TEXT NOT NULL,              -- the subject of its first mail, kept for good
+        created_at REAL NOT NULL)""",
+))
+
 MAIL_AUTHORITY = Migration(16, "e-mail: confirmations asked of an address, and linked addresses", (
     """CREATE TABLE mail_confirmations (
         id INTEGER PRIMARY KEY,
@@ -257,4 +269,5 @@ MAIL_AUTHORITY = Migration(16, "e-mail: confirmations asked of an address, and l
 
 MIGRATIONS: tuple[Migration, ...] = (INITIAL, EMAIL_TOKENS, SERVERS, DELIVERY, MAIL_LEDGER,
                                       TRANSPORT_POSTS, IMPORT_CHALLENGES, WATCH_TOKENS,
-                                      OUTBOX_CLAIMS, CORRESPONDENCE, MAIL_AUTHORITY)
+                                      OUTBOX_CLAIMS, CORRESPONDENCE, MAIL_DELIVERY,
+                                      MAIL_AUTHORITY)

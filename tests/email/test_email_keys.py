@@ -170,7 +170,8 @@ async def test_a_latin_1_reply_is_read(mail, game):
                             charset="iso-8859-1")
     await mail.post.send(ALICE, raw=raw, to=str(game[ALICE]["Reply-To"]))
     answer = mail.text_of(await mail.relay.next_to(ALICE))
-    assert answer.startswith("Game #1: Alice (White) vs bob (Black), Clash of Command")
+    assert answer.startswith("Here is game #1 as it stands.\r\n\r\nGame #1: Alice (White) vs "
+                             "bob (Black), Clash of Command")
 
 
 async def test_one_subject_per_game_and_a_threaded_chain(mail, game):
@@ -233,7 +234,7 @@ async def test_a_game_command_from_someone_with_nothing_in_progress(mail):
 ])
 async def test_a_trusted_front_server_must_have_verified_the_sender(mail, results, answered):
     mail.gateway.settings = replace(mail.gateway.settings,
-                                    email_trusted_authserv="mx.games.test")
+                                    email_trust_auth_results="mx.games.test")
     await mail.post.send("Carol <carol@players.test>", "help",
                          headers={"Authentication-Results": results})
     assert (await mail.relay.nothing_to("carol@players.test")) is not answered
