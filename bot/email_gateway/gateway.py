@@ -11,7 +11,9 @@ that player's address, and a key of an older move number is refused as stale, wh
 command. An explicit number (`resign #2`) is obeyed only with that game's key: in a reply
 about another game it is refused, never replaced by the key's game. Without a key, the
 answer tells what to send and lists the sender's games and challenges by number: it goes to
-the real owner of the address, so a forger learns nothing.
+the real owner of the address, so a forger learns nothing. Where the sender's domain signs
+its mail, its valid signature is required too (`authenticity`): without it the mail is not
+read, and its From address is told why at most once an hour (`_not_authentic`).
 
 Every answer keeps the thread (In-Reply-To, References, one subject per game) and the key,
 whatever it says. A mail with the same Message-ID as one answered, or the same command with
