@@ -179,9 +179,11 @@ class EmailGateway(GameMails):
     async def receive(self, raw: bytes, envelope_from: str | None = None,
                       rcpt_tos: Iterable[str] = ()) -> str:
         """Judge and answer one incoming mail; what happened, for the log and tests."""
-        verdict = read_mail(raw, envelope_from, rcpt_tos, our_address=self.address,
-                            max_bytes=self.settings.email_max_bytes,
-                            authserv=self.settings.email_trusted_authserv)
+        # off the event loop: parsing a stranger's mail must never hold up the Discord bot
+        verdict = await asyncio.to_thread(
+            read_mail, raw, envelope_from, list(rcpt_tos), our_address=self.address,
+            max_bytes=self.settings.email_max_bytes,
+            authserv=self.settings.email_trusted_authserv)
         if isinstance(verdict, Drop):
             log.info("mail not answered: %s", verdict.reason)
             return f"dropped: {verdict.reason}"

@@ -9,7 +9,6 @@ on a short line, so that ``Draw is not what I want`` is not read as a draw offer
 
 from __future__ import annotations
 
-import re
 import unicodedata
 from collections.abc import Iterable, Sequence
 from email.errors import HeaderParseError
@@ -27,9 +26,13 @@ TRANSLATE = str.maketrans({
     **dict.fromkeys("\u200b\u200c\u200d\u2060\ufeff\u00ad", None),
 })
 QUOTES = "\"'`*_"  # around a command: quoted or marked bold/italic by a mail program
-# a move: letters of a piece, then a point (file a-o, rank 1-16), then more points, marks
-MOVE_WORD = re.compile(r"^[A-Za-z]{0,3}[a-oA-O](?:1[0-6]|[1-9])(?:[-x:=/+*#,]*"
-                       r"[A-Za-z]{0,3}(?:[a-oA-O](?:1[0-6]|[1-9]))?)*[!?+#]*$")
+MOVE_CHARS = 64  # a longer word is not a move
+FILES = frozenset("abcdefghijklmnoABCDEFGHIJKLMNO")  # the files a point's letter names
+RANKS = frozenset(str(n) for n in range(1, 17))  # the ranks a point's digits name
+LETTERS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+DIGITS = frozenset("0123456789")
+MOVE_MARKS = frozenset("-x:=/+*#,")  # between the points of a move
+END_MARKS = "!?+#"  # after a move
 # words that end a game or answer a challenge: only on a line of at most this many words
 FINAL_WORDS = frozenset({"resign", "abort", "draw", "end", "takeback", "accept", "decline",
                          "cancel", "stop", "back", "vacation"})
@@ -89,8 +92,40 @@ def first_word(line: str) -> str:
 def looks_like_move(line: str) -> bool:
     """Whether ``line`` starts with something written like a move (``Ee5``, ``c3-d4``,
     ``a1-a3/B``, ``Ha1-a3, Nb1-c3``)."""
-    words = line.strip(QUOTES + " ").split()
-    return bool(words) and bool(MOVE_WORD.match(words[0].strip(QUOTES).rstrip(".,;")))
+    words = line.strip(QUOTES + " ").split(maxsplit=1)
+    return bool(words) and is_move_word(words[0].strip(QUOTES).rstrip(".,;"))
+
+
+def is_move_word(word: str) -> bool:
+    """Whether ``word`` is written like a move: at most three letters of a piece, then a
+    point (a file ``a``-``o``, a rank ``1``-``16``), then any letters, points and marks
+    (``-x:=/+*#,``), then perhaps ``!?+#``; at most `MOVE_CHARS` characters.
+
+    One pass over the word (a regular expression for this nests quantifiers, and
+    backtracks exponentially on ``a1aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa%``): every run of digits
+    must be a rank right after a file's letter, and the first comes after one to four
+    letters (the piece's, then the file's)."""
+    if len(word) > MOVE_CHARS:
+        return False
+    body = word.rstrip(END_MARKS)
+    lead = 0
+    while lead < len(body) and body[lead] in LETTERS:
+        lead += 1
+    if not 1 <= lead <= 4 or lead == len(body) or body[lead] not in DIGITS:
+        return False
+    k = 0
+    while k < len(body):
+        if body[k] in DIGITS:
+            start = k
+            while k < len(body) and body[k] in DIGITS:
+                k += 1
+            if body[start:k] not in RANKS or body[start - 1] not in FILES:
+                return False
+        elif body[k] in LETTERS or body[k] in MOVE_MARKS:
+            k += 1
+        else:
+            return False
+    return True
 
 
 def is_command_line(line: str, words: Iterable[str]) -> bool:
