@@ -32,7 +32,8 @@ variable.
 | ``COMMANDPOST_EMAIL_KEY_RATE_LIMIT`` | ``email_key_rate_limit`` | ``60`` (per hour)  |
 | ``COMMANDPOST_EMAIL_TLS_CERT``       | ``email_tls_cert``       | (none: no TLS)     |
 | ``COMMANDPOST_EMAIL_TLS_KEY``        | ``email_tls_key``        | (none)             |
-| ``COMMANDPOST_EMAIL_TRUSTED_AUTHSERV`` | ``email_trusted_authserv`` | (none)         |
+| ``COMMANDPOST_EMAIL_TRUST_AUTH_RESULTS`` | ``email_trust_auth_results`` | (none: own checks) |
+| ``COMMANDPOST_EMAIL_TRUSTED_AUTHSERV`` | the same (deprecated old name) | (none)   |
 | ``COMMANDPOST_THEME``                | ``theme``                | ``classic``        |
 | ``COMMANDPOST_WEB_URL``              | ``web_url``              | (none: no web)     |
 | ``COMMANDPOST_WEB_HOST``             | ``web_host``             | ``127.0.0.1``      |
@@ -44,7 +45,12 @@ Relative paths are taken from the working directory. ``COMMANDPOST_DB`` may inst
 PostgreSQL database (`bot.storage.postgres`), which several processes may share. The e-mail gateway
 (`bot.email_gateway`) runs when ``COMMANDPOST_EMAIL_ADDRESS`` is set; ``email_relay_tls`` is
 ``auto`` (STARTTLS when the relay offers it), ``starttls`` (required), ``tls`` (implicit
-TLS, usually port 465) or ``none``. The web pages (`bot.web`) run beside the bot when
+TLS, usually port 465) or ``none``. The gateway checks itself that mail of a domain that
+signs its mail carries that domain's valid DKIM signature (`bot.email_gateway.authenticity`);
+with ``COMMANDPOST_EMAIL_TRUST_AUTH_RESULTS`` set to the name of a front mail server, it
+trusts that server's ``Authentication-Results`` header instead, and answers only mail the
+server verified. ``COMMANDPOST_EMAIL_TRUSTED_AUTHSERV`` is its old name, still read when
+the new one is not set. The web pages (`bot.web`) run beside the bot when
 ``COMMANDPOST_WEB_URL`` is set (the address people reach them at, e.g. behind a reverse
 proxy), and alone with ``commandpost web``; they listen on ``web_host``:``web_port``.
 """
@@ -132,9 +138,11 @@ class Settings:
     # the inbound SMTP server offers STARTTLS with this certificate and key (PEM files)
     email_tls_cert: str = field(default="", metadata={"env": "COMMANDPOST_EMAIL_TLS_CERT"})
     email_tls_key: str = field(default="", metadata={"env": "COMMANDPOST_EMAIL_TLS_KEY"})
-    # the host name of a front mail server whose Authentication-Results header is trusted
-    email_trusted_authserv: str = field(default="",
-                                        metadata={"env": "COMMANDPOST_EMAIL_TRUSTED_AUTHSERV"})
+    # the host name (authserv-id) of a front mail server whose Authentication-Results header
+    # is trusted instead of our own DKIM/DMARC checks (the old variable name is still read)
+    email_trust_auth_results: str = field(
+        default="", metadata={"env": "COMMANDPOST_EMAIL_TRUST_AUTH_RESULTS",
+                              "deprecated": "COMMANDPOST_EMAIL_TRUSTED_AUTHSERV"})
     # the pictures' colours: classic, or colour-blind (safe for red-green colour blindness)
     theme: str = field(default="classic", metadata={"env": "COMMANDPOST_THEME"})
 
@@ -179,6 +187,8 @@ class Settings:
         values: dict[str, object] = {}
         for f in fields(cls):
             raw = environ.get(f.metadata["env"])
+            if (raw is None or raw == "") and "deprecated" in f.metadata:
+                raw = environ.get(f.metadata["deprecated"])  # the variable's old name
             if raw is None or raw == "":
                 continue
             values[f.name] = _convert(f.metadata["env"], raw, f.default)

@@ -20,8 +20,8 @@ from ..service.model import Challenge, Game, PlayedMove, Player
 from ..service.phrasing import phrase
 from ..service.turns import numbered_turns
 from ..textboard import caption, text_board
-from .inbound import ChallengeTag, GameTag, Tag
-from .outbound import Picture, compose, game_root, reply_address
+from .inbound import ChallengeTag, GameTag
+from .outbound import Picture, compose, game_root
 
 log = logging.getLogger(__name__)
 LAST_MOVES = 8
@@ -68,7 +68,8 @@ class GameMails:
         """``player``'s key of ``game`` at its move number now (None: not a player)."""
         if player.id == 0 or game.side_of(player.id) is None:
             return None
-        return GameTag(game.id, game.ply, await self.service.game_token(game.id, player.id))
+        token = await self.service.game_token(game.id, player.id, game.ply)
+        return GameTag(game.id, game.ply, str(token))
 
     async def challenge_tag(self, player: Player, challenge: Challenge) -> ChallengeTag:
         return ChallengeTag(challenge.id,
@@ -82,9 +83,10 @@ class GameMails:
         """A mail about ``game``: ``text``, the game as text, and the board picture, seen
         from the reader's side (a watcher's: the side to move), with the whole last turn
         marked, or a piece's moves (``selected``, ``highlights``). A player's copy carries
-        their key (in Reply-To and as a fallback line)."""
+        their key of the game's move number now, in Reply-To only (never in the text, which
+        a forward or a quote passes on)."""
         tag = await self.tag_for(recipient, game) if keyed else None
-        body = [text, "", *await self.game_text(game, recipient, tag)]
+        body = [text, "", *await self.game_text(game, recipient)]
         side = game.side_of(recipient.id) if recipient.id else None
         picture = await self._picture(game, ply, game.to_move if side is None else side,
                                       highlights, selected)
@@ -100,7 +102,7 @@ class GameMails:
                        references=references, message_id=message_id, picture=picture,
                        auto="auto-replied" if in_reply_to else "auto-generated")
 
-    async def game_text(self, game: Game, reader: Player, tag: Tag | None) -> list[str]:
+    async def game_text(self, game: Game, reader: Player) -> list[str]:
         """The game as text: state, last turn, text board, moves, what to send."""
         rules = get_variant(game.variant)
         played = await self.service.played_moves(game.id)
@@ -115,10 +117,10 @@ class GameMails:
         lines += ["", text_board(rules, position, marked)]
         lines += [""] if game.is_over else [caption(rules, position), ""]
         lines += _move_list(numbered_turns(game, played))
-        lines += ["", *await self._what_to_send(game, reader, tag)]
+        lines += ["", *await self._what_to_send(game, reader)]
         return lines
 
-    async def _what_to_send(self, game: Game, reader: Player, tag: Tag | None) -> list[str]:
+    async def _what_to_send(self, game: Game, reader: Player) -> list[str]:
         side = game.side_of(reader.id) if reader.id else None
         if side is None:
             watching = reader.id and any(w.id == reader.id
@@ -141,10 +143,6 @@ class GameMails:
             what = [f"It is {game.names[game.to_move]}'s turn: you get a mail when they have "
                     f"moved. Meanwhile you may reply with `board`, `draw`, `resign`, "
                     f"`takeback`, `export` or `help`."]
-        if tag is not None:
-            what += ["", f"This mail's reply address carries your key for the game: "
-                         f"{reply_address(self.address, tag)} (if your mail program does not "
-                         f"reply to it, write to it)."]
         return what
 
     async def _marked(self, game: Game) -> list[str]:

@@ -3,12 +3,15 @@ answer, and every notification for an e-mail player, becomes a mail.
 
 Authority comes from keys, not from the From header (which anyone can write). Every mail
 the service sends about a game or a challenge carries the recipient's key in its Reply-To
-address; a command that changes a game or a challenge (see `mailcommands.KEYED_WORDS`) is
-carried out only with the key of a player of it, sent from that player's address. A move
-must also carry the game's move number now, so that a move written against an older
-position is refused. Without a key, the answer tells what to send, and lists the sender's
-games and challenges each with its keyed address: the answer goes to the real owner of the
-address, so a forger learns nothing.
+address, and only there (never in a text, which forwards and quotes pass on); a game key is
+the player's for one move number, so it stops working once the game has moved on
+(`bot.service.tokens`). A command that changes a game or a challenge (see
+`mailcommands.KEYED_WORDS`) is carried out only with the key of a player of it, sent from
+that player's address, and a key of an older move number is refused as stale, whatever the
+command. An explicit number (`resign #2`) is obeyed only with that game's key: in a reply
+about another game it is refused, never replaced by the key's game. Without a key, the
+answer tells what to send and lists the sender's games and challenges by number: it goes to
+the real owner of the address, so a forger learns nothing.
 
 Every answer keeps the thread (In-Reply-To, References, one subject per game) and the key,
 whatever it says. A mail with the same Message-ID as one answered, or the same command with
@@ -51,7 +54,7 @@ from ..service.phrasing import phrase
 from ..service.results import Reason, Refusal, Result
 from ..storage import Session
 from .gamemail import GameMails, challenge_subject
-from .inbound import Drop, GameTag, Inbound, Tag, read_mail
+from .inbound import NOT_AUTHENTIC, Drop, GameTag, Inbound, Tag, read_mail
 from .inbound import Refusal as MailRefusal
 from .mailcommands import (
     CHALLENGE_WORDS,
@@ -61,7 +64,7 @@ from .mailcommands import (
     TRANSPORT,
     MailCommands,
 )
-from .outbound import Mailer, Picture, compose, failure_of, reply_address
+from .outbound import Mailer, Picture, compose, failure_of
 from .reading import command_line, find_command, first_word, is_command_line
 
 log = logging.getLogger(__name__)
@@ -105,6 +108,7 @@ class Key:
     player: Player
     game: Game | None = None
     challenge: Challenge | None = None
+    stale: bool = False  # the key of a move number the game has left: it opens nothing
 
     @property
     def bucket(self) -> str:
@@ -179,22 +183,42 @@ class EmailGateway(GameMails):
     async def receive(self, raw: bytes, envelope_from: str | None = None,
                       rcpt_tos: Iterable[str] = ()) -> str:
         """Judge and answer one incoming mail; what happened, for the log and tests."""
-        # off the event loop: parsing a stranger's mail must never hold up the Discord bot
+        # in a thread: parsing a stranger's mail must never hold up the event loop (the
+        # Discord bot shares it), and checking a DKIM signature may wait for DNS
         verdict = await asyncio.to_thread(
             read_mail, raw, envelope_from, list(rcpt_tos), our_address=self.address,
             max_bytes=self.settings.email_max_bytes,
-            authserv=self.settings.email_trusted_authserv)
+            authserv=self.settings.email_trust_auth_results)
         if isinstance(verdict, Drop):
             log.info("mail not answered: %s", verdict.reason)
             return f"dropped: {verdict.reason}"
         seen = f"id:{verdict.message_id}" if verdict.message_id else None
         if seen and await self.service.seen_before(seen):
             return "dropped: a duplicate (this Message-ID was answered)"
+        if isinstance(verdict, MailRefusal) and verdict.reason == NOT_AUTHENTIC:
+            return await self._not_authentic(verdict)
         outcome = await self._handle(verdict)
         if seen:
             await self.service.mark_seen(seen)
         self.outbox_ready.set()
         return outcome
+
+    async def _not_authentic(self, mail: MailRefusal) -> str:
+        """A signing domain's mail without its valid signature: its From address is told
+        why, at most once an hour (the mail may be forged, and the answer then goes to the
+        one whose address was used: once tells them, more would be mail we make others
+        send), and not at all after `stop`. Nothing else happens: the address does not count
+        as having written, no player is made, no key is listed, and its Message-ID is not
+        remembered (the same mail coming directly, unbroken, must still be read)."""
+        if (await self.service.mail_address(mail.sender))["stopped_at"] is not None:
+            return "dropped: not authentic (the address said stop)"
+        count = await self.service.count_mail(f"forged:{mail.sender}", HOUR)
+        if count.count > 1:
+            return "dropped: not authentic (told within the hour)"
+        stranger = Player(0, TRANSPORT, mail.sender, mail.name)
+        await self._answer(stranger, replace(mail, tag=None), Reply(mail.text, ok=False), None)
+        self.outbox_ready.set()
+        return f"refused: {NOT_AUTHENTIC}"
 
     async def _handle(self, mail: Inbound | MailRefusal) -> str:
         await self.service.mark_address(mail.sender, "wrote_at")
@@ -254,7 +278,8 @@ class EmailGateway(GameMails):
         game = challenge = None
         if isinstance(tag, GameTag):
             game = await self.service.game(tag.game_id)
-            holder = await self.service.token_holder(tag.game_id, tag.token) if game else None
+            holder = (await self.service.token_holder(tag.game_id, tag.token, tag.ply)
+                      if game else None)
             what = f"game #{tag.game_id}"
         else:
             found = await self.service.find_challenge(Player(0, TRANSPORT, sender, ""), PLACE,
@@ -273,7 +298,8 @@ class EmailGateway(GameMails):
                          f"than {sender}, so I did not carry out your command. Send your "
                          f"commands for {what} from the address it was sent to.", ok=False,
                          game=shown)
-        return Key(tag, player, game, challenge)
+        return Key(tag, player, game, challenge,
+                   stale=game is not None and isinstance(tag, GameTag) and tag.ply != game.ply)
 
     async def _plays(self, address: str, game: Game) -> bool:
         found = await self.service.find_player(TRANSPORT, address)
@@ -306,6 +332,11 @@ class EmailGateway(GameMails):
             words = ["move", *words]
             word = "move"
         args = [w for w in words[1:] if game_number(w) is None]
+        if key is not None and key.stale and key.game is not None:
+            return _stale(key, word, await self.service.game(key.game.id) or key.game), \
+                "refused: stale"
+        if key is not None and (other := _other_number(key, word, words[1:])) is not None:
+            return other, "refused: another number"
         if word in GAME_WORDS:
             if key is None or key.game is None:
                 return await self._needs_key(player, word, key), "refused: no key"
@@ -326,11 +357,8 @@ class EmailGateway(GameMails):
                             rest: tuple[str, ...]) -> tuple[Reply, str]:
         assert key.game is not None and isinstance(key.tag, GameTag)
         game = await self.service.game(key.game.id) or key.game
-        if word in ("move", "end") and not game.is_over and key.tag.ply != game.ply:
-            return Reply(f"Not played: your mail answers move {key.tag.ply} of game "
-                         f"#{game.id}, but the game is at move {game.ply} now, so the position "
-                         f"may not be the one you saw. Here it is as it stands: reply to this "
-                         f"mail with your command.", ok=False, game=game), "refused: stale"
+        if key.tag.ply != game.ply:  # moved on since the key was checked
+            return _stale(key, word, game), "refused: stale"
         if word == "move":
             if not args:
                 return Reply("Which move? Write it on the first line, as in `move c3-d4`.",
@@ -356,10 +384,10 @@ class EmailGateway(GameMails):
         where = ("this mail is about a challenge, not a game" if key and key.challenge else
                  "this mail is about a game, not a challenge" if key and key.game else
                  "your mail carries no key")
-        return Reply(f"`{word}` changes {about}, so I carry it out only from a reply that "
-                     f"carries your key (the address of a mail I sent you), but {where}. "
+        return Reply(f"`{word}` changes {about}, so I carry it out only from a reply to a "
+                     f"mail I sent you (its reply address carries your key), but {where}. "
                      f"Nothing was changed. Send `{word}` as a reply to the latest mail of "
-                     f"the game or challenge, or write to its address listed below.", ok=False)
+                     f"the game or challenge.", ok=False)
 
     async def _challenge_offer(self, player: Player, word: str, args: list[str]) -> Reply | None:
         """For ``accept #4`` without a key from the one it is for: the answer that carries
@@ -452,7 +480,7 @@ class EmailGateway(GameMails):
                       key: Key | None, owed: Owed | None = None) -> None:
         """Queue the command's answer to its sender (see `_answer_mail`): about a game, a
         game mail with the sender's key; about a challenge, with its key; else with the
-        sender's games and challenges listed, each with its keyed address. A command that
+        sender's games and challenges listed by number. A command that
         changed something recorded a placeholder with its change (`bot.service.answers`): the
         answer replaces it."""
         text = reply.text
@@ -527,8 +555,7 @@ class EmailGateway(GameMails):
             words = ("`cancel` on the first line to withdraw it"
                      if challenge.challenger_id == player.id
                      else "`accept` or `decline` on the first line")
-            lines += ["", f"Reply to this mail with {words}. Its reply address carries your "
-                          f"key for the challenge: {reply_address(self.address, tag)}"]
+            lines += ["", f"Reply to this mail with {words}."]
         return compose(self.address, player.address, challenge_subject(challenge),
                        "\n".join(lines), tag=tag, in_reply_to=in_reply_to,
                        references=references, message_id=message_id,
@@ -538,8 +565,8 @@ class EmailGateway(GameMails):
                           in_reply_to: str | None = None, references: tuple[str, ...] = (),
                           message_id: str | None = None,
                           picture: Picture | None = None) -> EmailMessage:
-        """A mail about no game: ``text``, then the player's games and challenges each with
-        its keyed address; its own reply address is the key when there is only one."""
+        """A mail about no game: ``text``, then the player's games and challenges by number;
+        its own reply address is the key when there is only one (keys are never in a text)."""
         listed, tags = await self.keyed_list(player)
         if listed:
             text += "\n\n" + "\n".join(listed)
@@ -549,8 +576,8 @@ class EmailGateway(GameMails):
                        auto="auto-replied" if in_reply_to else "auto-generated")
 
     async def keyed_list(self, player: Player) -> tuple[list[str], list[Tag]]:
-        """The player's games in progress and open challenges, each with its keyed reply
-        address (the lines, and the keys)."""
+        """The player's games in progress and open challenges, by number (the lines), and
+        their keys (for the reply address, never for the text)."""
         if not player.id:
             return [], []
         lines: list[str] = []
@@ -562,19 +589,18 @@ class EmailGateway(GameMails):
             turn = "your move" if game.to_move == game.side_of(player.id) else \
                 f"{game.names[game.to_move]} to move"
             lines.append(f"  Game #{game.id}: {game.names[0]} vs {game.names[1]} "
-                         f"({get_variant(game.variant).display_name}), {turn}: "
-                         f"{reply_address(self.address, tag)}")
+                         f"({get_variant(game.variant).display_name}), {turn}")
             tags.append(tag)
         for challenge in await self.service.challenges(player):
             if player.id not in (challenge.challenger_id, challenge.opponent_id):
                 continue
             ctag = await self.challenge_tag(player, challenge)
             lines.append(f"  Challenge #{challenge.id}: {challenge.challenger_name} vs "
-                         f"{challenge.opponent_name or 'anyone'}: "
-                         f"{reply_address(self.address, ctag)}")
+                         f"{challenge.opponent_name or 'anyone'}")
             tags.append(ctag)
         if lines:
-            lines.insert(0, "Your games and challenges, each with the address to write to:")
+            lines.insert(0, "Your games and challenges (to act in one, reply to its latest "
+                            "mail, or send `board #N` for a fresh mail of game N):")
         return lines, tags
 
     # --- the outbox -------------------------------------------------------------------
@@ -667,6 +693,35 @@ class EmailGateway(GameMails):
                 await self.service.queue_notification(
                     TRANSPORT, kind, text, player_id=watcher.id, place=game.place,
                     game_id=game.id, payload={"keyed": False})
+
+
+def _stale(key: Key, word: str, game: Game) -> Reply:
+    """The answer to a command sent with the key of a move number the game has left."""
+    assert isinstance(key.tag, GameTag)
+    what = "Not played" if word in ("move", "end") else "Not carried out"
+    return Reply(f"{what}: your mail answers move {key.tag.ply} of game #{game.id}, but the "
+                 f"game is at move {game.ply} now, so the position may not be the one you saw. "
+                 f"Here it is as it stands: reply to this mail with your command.", ok=False,
+                 game=game)
+
+
+def _other_number(key: Key, word: str, args: list[str]) -> Reply | None:
+    """The refusal of a command that names another game (challenge) than the one whose key
+    its mail carries: an explicit number is obeyed only with its own key, never replaced."""
+    if key.game is not None and word in GAME_WORDS:
+        what, own = "game", key.game.id
+    elif key.challenge is not None and word in CHALLENGE_WORDS:
+        what, own = "challenge", key.challenge.id
+    else:
+        return None
+    named = [n for n in map(game_number, args) if n is not None]
+    if not named or all(n == own for n in named):
+        return None
+    other = next(n for n in named if n != own)
+    fresh = f" (or send `board #{other}` for a fresh one)" if what == "game" else ""
+    return Reply(f"Not carried out: your mail carries the key of {what} #{own}, not of {what} "
+                 f"#{other}, so I did not `{word}` either. To `{word}` {what} #{other}, reply "
+                 f"to the latest mail of {what} #{other}{fresh}.", ok=False, game=key.game)
 
 
 def _more_steps(lines: tuple[str, ...]) -> list[str]:

@@ -25,16 +25,19 @@ from email.message import EmailMessage
 from email.parser import BytesHeaderParser, BytesParser
 from email.utils import getaddresses, parseaddr
 
+from .authenticity import Authenticity, Forged, TxtLookup, Unverified, judge, judge_by_results
 from .mailtext import html_text, join_wrapped_if, unflow
 from .reading import NAME_CHARS, SUBJECT_CHARS, clean_header, decode_header_value, normalise
-from .replies import READ_CHARS, bounded_lines, reply_lines
+from .replies import bounded_lines, reply_lines
 
 HEADER_BYTES = 64 * 1024  # what is read of an oversize mail, to answer it
 MAX_COMMAND_LINES = 40
-# a game key (game.move-number.token) or a challenge key (cCHALLENGE.token)
-TAG_PATTERN = r"(?:(\d{1,9})\.(\d{1,6})|[cC](\d{1,9}))\.([0-9a-fA-F]{20})"
+NOT_AUTHENTIC = "not-authentic"  # a Refusal's reason: a signing domain's unsigned mail
+# a game key (game.move-number.token), a challenge key (cCHALLENGE.token) or a confirmation
+# key (okNUMBER.token)
+TAG_PATTERN = (r"(?:(\d{1,9})\.(\d{1,6})|[cC](\d{1,9})|[oO][kK](\d{1,9}))"
+               r"\.([0-9a-fA-F]{20})")
 ADDRESS_TAG = re.compile(r"\+" + TAG_PATTERN + r"@")
-SUBJECT_TAG = re.compile(r"\[" + TAG_PATTERN + r"\]")
 MAX_ID_CHARS = 250  # a longer Message-ID is ignored
 MAX_REFERENCES = 20  # the last Message-IDs of a thread kept in an answer's References
 ADDRESS = re.compile(r"^[^\s\x00-\x1f\x7f<>()\[\],;:\\\"]+@[a-z0-9.-]+$")
@@ -67,7 +70,18 @@ class ChallengeTag:
         return f"c{self.challenge_id}.{self.token}"
 
 
-Tag = GameTag | ChallengeTag
+@dataclass(frozen=True)
+class ConfirmTag:
+    """The key of a confirmation request: the request and its one-time token."""
+
+    confirmation_id: int
+    token: str
+
+    def __str__(self) -> str:
+        return f"ok{self.confirmation_id}.{self.token}"
+
+
+Tag = GameTag | ChallengeTag | ConfirmTag
 
 
 @dataclass(frozen=True)
@@ -91,7 +105,7 @@ class Refusal:
     subject: str
     message_id: str | None
     references: tuple[str, ...]
-    reason: str  # too-large, no-text, malformed, no-command
+    reason: str  # too-large, no-text, malformed, no-command, not-authentic
     text: str
     name: str = ""
     tag: Tag | None = None
@@ -144,35 +158,6 @@ def is_machine_mail(message: EmailMessage, envelope_from: str | None) -> str | N
     return None
 
 
-def from_verified(message: EmailMessage, authserv: str, sender: str) -> bool:
-    """Whether the ``Authentication-Results`` header that our front mail server
-    (``authserv``) added says the From domain passed DMARC, or DKIM or SPF of that domain.
-    Headers of other servers are not trusted (anyone can write them); the front server
-    must remove those that claim its name (RFC 8601, section 5)."""
-    domain = sender.rsplit("@", 1)[-1]
-    for value in message.get_all("Authentication-Results", []):
-        head, _, results = str(value).partition(";")
-        if [w.lower() for w in head.split()[:1]] != [authserv.lower()]:
-            continue
-        for result in results.split(";"):
-            words = result.strip().lower().split()
-            if not words:
-                continue
-            method, _, verdict = words[0].partition("=")
-            if verdict != "pass":
-                continue
-            if method == "dmarc" or any(_same_domain(w.split("=", 1)[1], domain)
-                                        for w in words[1:] if "=" in w):
-                return True
-        return False  # only the first header of our server counts: it is the outermost
-    return False
-
-
-def _same_domain(value: str, domain: str) -> bool:
-    """Whether ``value`` (a domain or an address in a result) is ``domain``."""
-    return value.rsplit("@", 1)[-1].strip("<>") == domain
-
-
 def is_our_own(sender: str, our_address: str) -> bool:
     """Whether ``sender`` is our address, or another of our domain (a tagged reply address)."""
     our_domain = our_address.rsplit("@", 1)[-1].lower()
@@ -195,26 +180,31 @@ STRUCTURE_DEFECTS = frozenset({
 })
 
 
-def find_tag(message: EmailMessage, rcpt_tos: Iterable[str], text: str = "") -> Tag | None:
-    """The key in the addresses the mail was sent to, else in its subject, else in its text
-    (the fallback line of our mail, for programs that do not reply to Reply-To)."""
-    addresses = list(rcpt_tos)
+def find_tag(message: EmailMessage, rcpt_tos: Iterable[str]) -> Tag | None:
+    """The key in the addresses the mail was sent to (the envelope, To, Cc, Delivered-To,
+    X-Original-To), and only there: a key written in a subject or a text (a forwarded game
+    mail, a quote) is never read, so forwarding a mail to the plain address hands nothing
+    over."""
+    addresses = [str(a)[:MAX_ADDRESS_CHARS] for a in rcpt_tos]
     for header in ("To", "Cc", "Delivered-To", "X-Original-To"):
-        addresses += [a for _, a in getaddresses([str(v) for v in message.get_all(header, [])])]
+        values = [str(v)[:MAX_HEADER_CHARS] for v in message.get_all(header, [])]
+        addresses += [a[:MAX_ADDRESS_CHARS] for _, a in getaddresses(values)]
     for address in addresses:
         if found := ADDRESS_TAG.search(address):
             return _tag(found)
-    if found := SUBJECT_TAG.search(str(message.get("Subject", ""))):
-        return _tag(found)
-    if found := ADDRESS_TAG.search(text):
-        return _tag(found)
     return None
+
+
+MAX_ADDRESS_CHARS = 320  # RFC 5321: 64 for the local part, 255 for the domain, and the @
+MAX_HEADER_CHARS = 8192  # of one recipient header: a longer one is read only so far
 
 
 def _tag(found: re.Match[str]) -> Tag:
     if found[3]:
-        return ChallengeTag(int(found[3]), found[4].lower())
-    return GameTag(int(found[1]), int(found[2]), found[4].lower())
+        return ChallengeTag(int(found[3]), found[5].lower())
+    if found[4]:
+        return ConfirmTag(int(found[4]), found[5].lower())
+    return GameTag(int(found[1]), int(found[2]), found[5].lower())
 
 
 def command_lines(text: str, flowed: bool = False, delsp: bool = False) -> tuple[str, ...]:
@@ -270,19 +260,24 @@ def _ids(value: object) -> tuple[str, ...]:
 
 def read_mail(raw: bytes, envelope_from: str | None, rcpt_tos: Iterable[str], *,
               our_address: str, max_bytes: int,
-              authserv: str = "") -> Inbound | Refusal | Drop:
-    """Judge one incoming mail, in order: size, sender, machine mail and loops, MIME
-    structure, a text part, command lines; with ``authserv``, mail whose From the front mail
-    server did not verify is dropped (answering it would mail whoever was forged). (Rate
-    limits are the gateway's: they depend on whether the key is valid.)"""
-    size = len(raw)
-    oversize = size > max_bytes
-    raw, header_bytes = cap_header(raw[:max(HEADER_BYTES, max_bytes) + HEADER_BYTES])
-    parts = raw.lower().count(b"\ncontent-type:")
-    if oversize or header_bytes > HEADER_BYTES or parts > MIME_PARTS:
-        message = BytesHeaderParser(policy=policy.default).parsebytes(raw[:HEADER_BYTES])
+              authserv: str = "", lookup: TxtLookup | None = None) -> Inbound | Refusal | Drop:
+    """Judge one incoming mail, in order: size (of the mail, of its header, its number of
+    parts), sender, machine mail and loops, whether it comes from its From domain
+    (`authenticity`), MIME structure, a text part, command lines. A signing domain's mail
+    without its valid signature is refused (`NOT_AUTHENTIC`). With ``authserv`` (a trusted
+    front mail server) its ``Authentication-Results`` decide instead of our own checks, and
+    mail it did not verify is dropped (answering it would mail whoever was forged).
+    ``lookup`` answers DNS (default: the system's resolver); it may wait for DNS, so the
+    gateway calls this in a thread. (Rate limits are the gateway's: they depend on whether
+    the key is valid.)"""
+    oversize = len(raw) > max_bytes
+    capped, header_bytes = cap_header(raw[:max(HEADER_BYTES, max_bytes) + HEADER_BYTES])
+    parts = capped.lower().count(b"\ncontent-type:")
+    unread = oversize or header_bytes > HEADER_BYTES or parts > MIME_PARTS
+    if unread:
+        message = BytesHeaderParser(policy=policy.default).parsebytes(capped[:HEADER_BYTES])
     else:
-        message = BytesParser(policy=policy.default).parsebytes(raw)
+        message = BytesParser(policy=policy.default).parsebytes(capped)
     assert isinstance(message, EmailMessage)
     sender, name = sender_of(message, envelope_from)
     if not sender:
@@ -291,7 +286,8 @@ def read_mail(raw: bytes, envelope_from: str | None, rcpt_tos: Iterable[str], *,
         return Drop(f"our own address {sender}")
     if why := is_machine_mail(message, envelope_from):
         return Drop(f"sent by a machine ({why})")
-    if authserv and not from_verified(message, authserv, sender):
+    authenticity = _authenticity(raw, message, sender, authserv, lookup, unread)
+    if authserv and isinstance(authenticity, Unverified):
         return Drop(f"{authserv} did not verify that the mail comes from {sender}")
     subject = _subject(message)
     message_id = next(iter(_ids(message.get("Message-ID"))), None)
@@ -302,13 +298,15 @@ def read_mail(raw: bytes, envelope_from: str | None, rcpt_tos: Iterable[str], *,
         return Refusal(sender, subject, message_id, refs, reason, text, name,
                        find_tag(message, rcpt_tos))
 
+    if isinstance(authenticity, Forged):
+        return refuse(NOT_AUTHENTIC, authenticity.text)
     if header_bytes > HEADER_BYTES:
         return refuse("too-large", f"The header of your mail is {header_bytes // 1024} KiB, "
                                    f"more than the {HEADER_BYTES // 1024} KiB I read, so I "
                                    f"did not read your mail. Please write a new mail with "
                                    f"just your command.")
     if oversize:
-        return refuse("too-large", f"Your mail is {size // 1024} KiB, more than the "
+        return refuse("too-large", f"Your mail is {len(raw) // 1024} KiB, more than the "
                                    f"{max_bytes // 1024} KiB I accept, so I did not read it. "
                                    f"Please reply without attachments or quoted pictures, "
                                    f"with just your command.")
@@ -337,7 +335,20 @@ def read_mail(raw: bytes, envelope_from: str | None, rcpt_tos: Iterable[str], *,
         lines = command_lines(text, flowed=str(body.get_param("format", "")).lower() == "flowed",
                               delsp=str(body.get_param("delsp", "")).lower() == "yes")
     return Inbound(sender, name, subject, message_id, refs, lines,
-                   find_tag(message, rcpt_tos, text[:READ_CHARS]))
+                   find_tag(message, rcpt_tos))
+
+
+def _authenticity(raw: bytes, message: EmailMessage, sender: str, authserv: str,
+                  lookup: TxtLookup | None, unread: bool) -> Authenticity:
+    """Whether the mail comes from its sender's domain: as the trusted front server says,
+    else by our own checks (not of a mail whose body is not read: too large, a header too
+    large, too many parts; it is only answered why it was not read)."""
+    domain = sender.rsplit("@", 1)[-1]
+    if authserv:
+        return judge_by_results(message, authserv, domain)
+    if unread:
+        return Unverified("not read, so not verified")
+    return judge(raw, domain, lookup)
 
 
 def _subject(message: EmailMessage) -> str:

@@ -5,8 +5,8 @@ Every mail about a game belongs to one thread: it refers to the game's root Mess
 (``<game-12@domain>``), which every mail client threads on, and has one subject that never
 changes (``Game #12: Alice vs Bob — Clash of Command``), which Gmail threads on. A player's
 game mail carries the player's game key (game, move number, token) only in its Reply-To
-address (and a fallback line in its text), never in the subject, so that answering it is
-all a player has to do; a watcher's copy carries none. Header values are cleaned (see
+address, never in the subject or the text, so that answering it is all a player has to do
+and a forward passes on no key; a watcher's copy carries none. Header values are cleaned (see
 `reading.clean_header`) and encoded by the stdlib ``email`` policy.
 """
 

@@ -3,12 +3,18 @@ which a transport without accounts of its own (e-mail) hands to that player and 
 with every command that changes the game or the challenge.
 
 `GameTokens` is part of `bot.service.GameService`; it uses the service's database and clock.
-A token is made the first time it is asked for and never changes, so every mail a player
-received for a game carries the same one.
+A player's secret of a game is made the first time it is asked for and never leaves the
+service: what a player is handed is a key derived from it for one move number (an HMAC of
+the game and the move number under the secret), so the key of a mail stops working once the
+game has moved on, and a forwarded old mail opens nothing. A takeback to a move number makes
+that number's key work again: it names the very position the old mail showed (the moves up
+to it are the same), which is what the key vouches for. A challenge is one decision, not a
+series of turns: its token is handed out as it is.
 """
 
 from __future__ import annotations
 
+import hashlib
 import hmac
 import secrets
 
@@ -23,19 +29,41 @@ TOKEN_TABLES = {"game": ("game_tokens", "game_id"), "challenge": ("challenge_tok
 OWNERS = {"game": "games", "challenge": "challenges"}
 
 
+def turn_key(secret: str, game_id: int, ply: int) -> str:
+    """The key of a player's ``secret`` for game ``game_id`` at move number ``ply``."""
+    mac = hmac.new(secret.encode(), f"game {game_id} ply {ply}".encode(), hashlib.sha256)
+    return mac.hexdigest()[:2 * TOKEN_BYTES]
+
+
 class GameTokens:
     """The token commands of the game service (which provides the database and clock)."""
 
     db: Database
     now: Clock
 
-    async def game_token(self, game_id: int, player_id: int) -> str | Refusal:
-        """The secret of ``player_id`` in game ``game_id``, made on first use."""
-        return await self._token("game", game_id, player_id)
+    async def game_token(self, game_id: int, player_id: int,
+                         ply: int | None = None) -> str | Refusal:
+        """The key of ``player_id`` in game ``game_id`` at move number ``ply`` (the game's
+        move number now when None), derived from the player's secret (made on first use)."""
+        secret = await self._token("game", game_id, player_id)
+        if isinstance(secret, Refusal):
+            return secret
+        if ply is None:
+            async with self.db.snapshot() as s:
+                row = await s.one("SELECT ply FROM games WHERE id = ?", (game_id,))
+            ply = int(row["ply"]) if row is not None else 0
+        return turn_key(secret, game_id, ply)
 
-    async def token_holder(self, game_id: int, token: str) -> int | None:
-        """The player of game ``game_id`` whose secret is ``token``, if any."""
-        return await self._holder("game", game_id, token)
+    async def token_holder(self, game_id: int, token: str, ply: int) -> int | None:
+        """The player of game ``game_id`` whose key at move number ``ply`` is ``token``."""
+        table, column = TOKEN_TABLES["game"]
+        async with self.db.snapshot() as s:
+            rows = await s.all(f"SELECT player_id, token FROM {table} WHERE {column} = ?",
+                               (game_id,))
+        for row in rows:
+            if hmac.compare_digest(turn_key(str(row["token"]), game_id, ply), token.lower()):
+                return int(row["player_id"])
+        return None
 
     async def challenge_token(self, challenge_id: int, player_id: int) -> str | Refusal:
         """The secret of ``player_id`` for challenge ``challenge_id``, made on first use."""

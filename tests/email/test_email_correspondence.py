@@ -19,12 +19,15 @@ async def test_notes_and_conditional_moves_by_mail(mail):
     await relay.next_to(BOB)
     await post.send(f"Carol <{CAROL}>", "watch #1")
     await relay.next_to(CAROL)
-    keyed = f"play+1.0.{await service.game_token(1, alice.id)}@games.test"
-    bob_keyed = f"play+1.1.{await service.game_token(1, bob.id)}@games.test"
 
-    await post.send(f"Alice <{ALICE}>", "b2-a3/D", to=keyed)
+    async def key_of(player) -> str:  # the player's key of the move number now
+        ply = (await service.game(1)).ply
+        return f"play+1.{ply}.{await service.game_token(1, player.id)}@games.test"
+
+    await post.send(f"Alice <{ALICE}>", "b2-a3/D", to=await key_of(alice))
     await relay.next_to(ALICE)
     assert "Your move" in text_of(await relay.next_to(BOB))
+    keyed = await key_of(alice)
     await post.send(f"Alice <{ALICE}>", "note the left flank is weak", to=keyed)
     assert text_of(await relay.next_to(ALICE)).startswith(
         "Note kept on game #1 (only you see it).")
@@ -35,7 +38,7 @@ async def test_notes_and_conditional_moves_by_mail(mail):
     await post.send(f"Alice <{ALICE}>", "if h8-i7/D then a3-a9/D", to=keyed)
     assert text_of(await relay.next_to(ALICE)).startswith("a3-a9/D is not a legal move here")
 
-    await post.send(f"Bob <{BOB}>", "h8-i7/D", to=bob_keyed)
+    await post.send(f"Bob <{BOB}>", "h8-i7/D", to=await key_of(bob))
     # the answer to Bob's mail and the news of Alice's move travel in lanes of their own
     mails = sorted([text_of(await relay.next_to(BOB)) for _ in range(2)],
                    key=lambda text: not text.startswith("1... "))

@@ -42,13 +42,15 @@ async def test_a_whole_game_by_email(mail):
     for started in (to_bob, to_alice):
         assert root in str(started["References"])
         assert png_of(started) is not None and png_of(started)[:4] == b"\x89PNG"
-        assert "This mail's reply address carries your key for the game" in text_of(started)
+        assert "+1.0." in str(started["Reply-To"])  # the key: in the reply address alone
+        assert ADDRESS_TAG.search(str(started["Reply-To"]))[5] not in text_of(started)
+        assert "+1." not in text_of(started)
         assert started["Subject"] == "Game #1: Alice vs bob — Clash of Command"
     assert "Alice to move" in text_of(to_alice)
     alice_tag = ADDRESS_TAG.search(str(to_alice["Reply-To"]))
     bob_tag = ADDRESS_TAG.search(str(to_bob["Reply-To"]))
-    assert alice_tag and bob_tag and alice_tag[4] != bob_tag[4]
-    assert alice_tag[4] not in str(to_alice["Subject"])  # the key is never in the subject
+    assert alice_tag and bob_tag and alice_tag[5] != bob_tag[5]
+    assert alice_tag[5] not in str(to_alice["Subject"])  # the key is never in the subject
 
     latest = {ALICE: to_alice, BOB: to_bob}
     for mover, other in ((ALICE, BOB), (BOB, ALICE), (ALICE, BOB), (BOB, ALICE)):

@@ -57,13 +57,12 @@ async def test_a_command_without_a_key_is_answered_with_the_keyed_address(mail, 
     answer = await mail.relay.next_to(ALICE)
     token = await mail.service.game_token(1, 1)
     assert mail.text_of(answer) == (
-        "`move` changes a game, so I carry it out only from a reply that carries your key "
-        "(the address of a mail I sent you), but your mail carries no key. Nothing was "
-        "changed. Send `move` as a reply to the latest mail of the game or challenge, or "
-        "write to its address listed below.\r\n\r\n"
-        "Your games and challenges, each with the address to write to:\r\n"
-        f"  Game #1: Alice vs bob (Clash of Command), your move: play+1.0.{token}@games.test"
-        "\r\n")
+        "`move` changes a game, so I carry it out only from a reply to a mail I sent you (its "
+        "reply address carries your key), but your mail carries no key. Nothing was changed. "
+        "Send `move` as a reply to the latest mail of the game or challenge.\r\n\r\n"
+        "Your games and challenges (to act in one, reply to its latest mail, or send `board "
+        "#N` for a fresh mail of game N):\r\n"
+        "  Game #1: Alice vs bob (Clash of Command), your move\r\n")
     assert str(answer["Reply-To"]) == f"play+1.0.{token}@games.test"
     assert (await mail.service.game(1)).ply == 0
     await mail.post.send(f"Alice <{ALICE}>", f"move {move}", reply_to=answer)
@@ -194,9 +193,7 @@ async def test_the_text_board_whose_turn_the_last_turn_and_the_line_to_send(mail
     example = await _legal(mail)
     assert f"Your move. Reply to this mail with your move on the first line, for example:\r\n" \
            f"    move {example}\r\n" in news
-    token = await mail.service.game_token(1, 2)
-    assert (f"This mail's reply address carries your key for the game: "
-            f"play+1.1.{token}@games.test") in news
+    assert "play+" not in news and "+1.1." not in news  # the key is in Reply-To alone
     assert news.index("Last turn") < news.index("9  b")  # all above the picture
 
 
@@ -231,17 +228,83 @@ async def test_a_game_command_from_someone_with_nothing_in_progress(mail):
 ])
 async def test_a_trusted_front_server_must_have_verified_the_sender(mail, results, answered):
     mail.gateway.settings = replace(mail.gateway.settings,
-                                    email_trusted_authserv="mx.games.test")
+                                    email_trust_auth_results="mx.games.test")
     await mail.post.send("Carol <carol@players.test>", "help",
                          headers={"Authentication-Results": results})
     assert (await mail.relay.nothing_to("carol@players.test")) is not answered
 
 
-async def test_a_reply_to_the_bare_address_finds_the_key_in_the_quoted_fallback_line(mail, game):
-    """A mail program that ignores Reply-To: the key is read from the quoted game mail."""
+async def test_a_forward_to_the_plain_address_acts_on_no_key_in_its_text(mail, game):
+    """A mail program that ignores Reply-To, or a forward: the quoted game mail's text holds
+    no key, and a key written in a text or subject is never read."""
     move = await _legal(mail)
-    raw = thunderbird_reply(f"Alice <{ALICE}>", game[ALICE], f"move {move}")
+    key = _key(game[ALICE])
+    raw = thunderbird_reply(f"Alice <{ALICE}>", game[ALICE],
+                            f"move {move}\n\nplay+{key}@games.test",
+                            subject=f"Fwd: [{key}] Game #1")
     raw = raw.replace(str(game[ALICE]["Reply-To"]).encode(), OURS.encode(), 1)  # To: only
     await mail.post.send(ALICE, raw=raw, to=OURS)
     answer = mail.text_of(await mail.relay.next_to(ALICE))
-    assert answer.split(" ", 1)[1].startswith(f"{move} played in game #1")  # after "1. "
+    assert answer.startswith("`move` changes a game, so I carry it out only from a reply to a "
+                             "mail I sent you (its reply address carries your key), but your "
+                             "mail carries no key. Nothing was changed.")
+    assert (await mail.service.game(1)).ply == 0
+
+
+async def test_a_forged_mail_with_an_old_key_does_not_resign(mail, game):
+    """The forward-and-forge attack: Alice's game mail of move 0, forwarded to someone who
+    writes From her address to its key once the game has moved on: refused as stale."""
+    old_key = _key(game[ALICE])
+    await mail.post.send(f"Alice <{ALICE}>", f"move {await _legal(mail)}", reply_to=game[ALICE])
+    await mail.relay.next_to(ALICE)
+    news = await mail.relay.next_to(BOB)
+    await mail.post.send(f"Bob <{BOB}>", f"move {await _legal(mail)}", reply_to=news)
+    await mail.relay.next_to(BOB)
+    await mail.relay.next_to(ALICE)
+    token = old_key.split(".")[2]
+    await mail.post.send(f"Alice <{ALICE}>", "resign", to=f"play+1.2.{token}@games.test")
+    answer = mail.text_of(await mail.relay.next_to(ALICE))  # to Alice: the forger sees nothing
+    assert answer.startswith("Wrong key: the key in the address you wrote to does not belong "
+                             "to game #1, so I did not carry out your command.")
+    await mail.post.send(f"Alice <{ALICE}>", "resign", to=f"play+{old_key}@games.test")
+    answer = mail.text_of(await mail.relay.next_to(ALICE))
+    assert answer.startswith("Not carried out: your mail answers move 0 of game #1, but the "
+                             "game is at move 2 now, so the position may not be the one you "
+                             "saw. Here it is as it stands: reply to this mail with your "
+                             "command.")
+    game_now = await mail.service.game(1)
+    assert not game_now.is_over and game_now.ply == 2
+
+
+async def test_a_stale_key_is_refused_for_every_keyed_command(mail, game):
+    await mail.post.send(f"Alice <{ALICE}>", f"move {await _legal(mail)}", reply_to=game[ALICE])
+    await mail.relay.next_to(ALICE)
+    await mail.relay.next_to(BOB)
+    await mail.post.send(f"Alice <{ALICE}>", "resign", reply_to=game[ALICE])  # the old mail
+    answer = await mail.relay.next_to(ALICE)
+    assert mail.text_of(answer).startswith("Not carried out: your mail answers move 0 of game "
+                                           "#1, but the game is at move 1 now")
+    assert str(answer["Reply-To"]).startswith("play+1.1.")  # a fresh key, to Alice alone
+    assert not (await mail.service.game(1)).is_over
+    await mail.post.send(f"Alice <{ALICE}>", "resign", reply_to=answer)
+    assert mail.text_of(await mail.relay.next_to(ALICE)).startswith("You resigned game #1")
+
+
+async def test_an_explicit_number_is_obeyed_only_with_its_own_key(mail, game):
+    """`resign #2` in reply to game #1's mail resigns neither game."""
+    await mail.post.send(f"Alice <{ALICE}>", "challenge carol@players.test")
+    await mail.relay.next_to(ALICE)
+    offer = await mail.relay.next_to("carol@players.test")
+    await mail.post.send("Carol <carol@players.test>", "accept", reply_to=offer)
+    await mail.relay.next_to("carol@players.test")
+    await mail.relay.next_to(ALICE)
+    await mail.post.send(f"Alice <{ALICE}>", "resign #2", reply_to=game[ALICE])
+    answer = await mail.relay.next_to(ALICE)
+    assert mail.text_of(answer).startswith(
+        "Not carried out: your mail carries the key of game #1, not of game #2, so I did not "
+        "`resign` either. To `resign` game #2, reply to the latest mail of game #2 (or send "
+        "`board #2` for a fresh one).")
+    assert not (await mail.service.game(1)).is_over
+    assert not (await mail.service.game(2)).is_over
+    await mail.post.send(f"Alice <{ALICE}>", "resign #1", reply_to=game[ALICE])
+    assert mail.text_of(await mail.relay.next_to(ALICE)).startswith("You resigned game #1")

@@ -47,12 +47,13 @@ async def test_a_move_whose_answer_died_with_the_process_is_answered_after_the_r
         assert await EmailGateway(service, mail.settings).deliver_outbox() >= 1
         answer = await mail.relay.next_to(ALICE)
         text = text_of(answer).replace("\r\n", "\n")
-        assert text.startswith(CARRIED_OUT + "\n\nYour games and challenges, each with the "
-                                             "address to write to:\n  Game #1: Alice vs bob ")
+        assert text == (CARRIED_OUT + "\n\nYour games and challenges (to act in one, reply "
+                                      "to its latest mail, or send `board #N` for a fresh mail "
+                                      "of game N):\n  Game #1: Alice vs bob (Clash of "
+                                      "Command), bob to move\n")
         assert CARRIED_OUT == ("Your mail was received and carried out, but its answer was "
                                "lost on the way; here is where your games stand now.")
-        assert "(Clash of Command), bob to move: play+1.1." in text  # her keyed address
-        assert str(answer["Reply-To"]).startswith("play+1.1.")
+        assert str(answer["Reply-To"]).startswith("play+1.1.")  # her key, there alone
         assert str(answer["In-Reply-To"]) == str(mail.post.sent[-1]["Message-ID"])
         assert await mail.relay.nothing_to(ALICE)  # once
         assert not [n for n in await outbox.stuck(service.db) if n.kind == "answer"]

@@ -1,4 +1,5 @@
-"""Game tokens: one stable, unguessable secret per player of each game."""
+"""Game keys: one unguessable secret per player of each game, handed out only as a key for
+one move number at a time."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from bot.config import Settings
 from bot.service import GameService
 
 
-async def test_a_token_is_made_once_per_player_and_game_and_names_its_holder(tmp_path: Path):
+async def test_a_key_is_per_player_game_and_move_number_and_names_its_holder(tmp_path: Path):
     async with await GameService.open(Settings(db_path=tmp_path / "g.db")) as service:
         alice = await service.player("email", "alice@example.org", "Alice")
         bob = await service.player("email", "bob@example.org", "Bob")
@@ -16,9 +17,17 @@ async def test_a_token_is_made_once_per_player_and_game_and_names_its_holder(tmp
         game = (await service.accept(bob, made.challenge.id)).game  # type: ignore[union-attr]
         first = await service.game_token(game.id, alice.id)
         assert await service.game_token(game.id, alice.id) == first
+        assert await service.game_token(game.id, alice.id, 0) == first  # the move number now
         other = await service.game_token(game.id, bob.id)
         assert other != first and len(first) == 20
-        assert await service.token_holder(game.id, first) == alice.id
-        assert await service.token_holder(game.id, other.upper()) == bob.id
-        assert await service.token_holder(game.id, "0" * 20) is None
-        assert await service.token_holder(game.id + 1, first) is None
+        assert await service.token_holder(game.id, first, 0) == alice.id
+        assert await service.token_holder(game.id, other.upper(), 0) == bob.id
+        assert await service.token_holder(game.id, "0" * 20, 0) is None
+        assert await service.token_holder(game.id + 1, first, 0) is None
+        later = await service.game_token(game.id, alice.id, 1)
+        assert later != first
+        assert await service.token_holder(game.id, first, 1) is None  # not a key of move 1
+        assert await service.token_holder(game.id, later, 1) == alice.id
+        async with service.db.snapshot() as s:
+            secrets = {str(r["token"]) for r in await s.all("SELECT token FROM game_tokens")}
+        assert first not in secrets and later not in secrets  # the secret itself never leaves

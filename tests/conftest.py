@@ -1,0 +1,36 @@
+"""Fixtures for every test: no test asks the real DNS (a sender's DKIM key, a domain's DMARC
+policy); every name is unknown unless a test gives it records through ``fake_dns``."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.email_gateway import authenticity
+
+
+class FakeDns:
+    """The DNS as the tests define it: TXT records by name; other names do not exist; the
+    names in ``down`` (or every name, with ``"*"``) time out."""
+
+    def __init__(self) -> None:
+        self.records: dict[str, list[bytes]] = {}
+        self.down: set[str] = set()
+        self.asked: list[str] = []
+
+    def __call__(self, name: str, timeout: float) -> list[bytes]:
+        name = name.lower().rstrip(".")
+        self.asked.append(name)
+        if name in self.down or "*" in self.down:
+            raise authenticity.DnsTrouble(f"{name}: Timeout")
+        return list(self.records.get(name, []))
+
+    def add(self, name: str, record: str | bytes) -> None:
+        self.records.setdefault(name.lower(), []).append(
+            record.encode() if isinstance(record, str) else record)
+
+
+@pytest.fixture(autouse=True)
+def fake_dns(monkeypatch: pytest.MonkeyPatch) -> FakeDns:
+    dns = FakeDns()
+    monkeypatch.setattr(authenticity, "resolve_txt", dns)
+    return dns
