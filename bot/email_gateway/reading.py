@@ -9,11 +9,14 @@ on a short line, so that ``Draw is not what I want`` is not read as a draw offer
 
 from __future__ import annotations
 
+import hashlib
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from email.errors import HeaderParseError
 from email.header import decode_header
 
+LINE_CHARS = 1000  # a line is compared up to this length
+FINGERPRINT_CHARS = 32  # hex digits of a line's hash kept (128 bits)
 NAME_CHARS = 64  # a display name taken from a mail is cut to this length
 SUBJECT_CHARS = 120  # a subject taken from a mail is cut to this length
 # what phones and word processors type instead of the plain characters of a command
@@ -33,6 +36,12 @@ LETTERS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
 DIGITS = frozenset("0123456789")
 MOVE_MARKS = frozenset("-x:=/+*#,")  # between the points of a move
 END_MARKS = "!?+#"  # after a move
+# what mail programs put before the subject of a reply or a forward, lower case
+REPLY_PREFIXES = frozenset({
+    "re", "aw", "antw", "antwort", "sv", "vs", "r", "rif", "ynt", "odp", "vá", "tr", "fw",
+    "fwd", "wg", "rv", "enc", "doorst", "vl", "trl", "i", "res", "ref", "tl", "fs", "trả lời",
+    "chuyển tiếp",
+})
 # words that end a game or answer a challenge: only on a line of at most this many words
 FINAL_WORDS = frozenset({"resign", "abort", "draw", "end", "takeback", "accept", "decline",
                          "cancel", "stop", "back", "vacation"})
@@ -158,3 +167,39 @@ def find_command(lines: Sequence[str], words: Iterable[str]) -> int | None:
         if is_command_line(line, words):
             return k
     return None
+
+
+def line_fingerprint(line: str) -> str:
+    """What is remembered of a line of a mail we sent (`bot.service.sent_lines`): a hash
+    of it normalised as the lines of a reply are, in lower case."""
+    text = " ".join(normalise(line[:LINE_CHARS]).split()).lower()
+    return hashlib.sha256(text.encode()).hexdigest()[:FINGERPRINT_CHARS]
+
+
+def fingerprints_of(text: str) -> set[str]:
+    """The fingerprints of the non-empty lines of ``text`` (a mail we send)."""
+    return {line_fingerprint(line) for line in text.splitlines() if line.strip()}
+
+
+def without_quoted_lines(lines: Sequence[str], ours: Collection[str]) -> tuple[str, ...]:
+    """``lines`` of a reply up to the quoted text of the mail it answers: two lines in a
+    row that were lines of that mail (``ours``: their fingerprints) are quoted text, and so
+    is all below them. A single line equal to one of ours stays: it is the writer's (a
+    player who copies our example ``move a1-a3/B`` means it)."""
+    if not ours:
+        return tuple(lines)
+    known = [line_fingerprint(line) in ours for line in lines]
+    for k in range(len(lines) - 1):
+        if known[k] and known[k + 1]:
+            return tuple(lines[:k])
+    return tuple(lines)
+
+
+def is_reply_subject(subject: str) -> bool:
+    """Whether ``subject`` is a reply's or a forward's (``Re:``, ``AW:``, ``Fwd:``, ``SV:``,
+    ... in many languages, also ``Re[2]:``): its words are the subject of the mail answered."""
+    head = subject.lstrip()[:12].partition(":")
+    if not head[1]:
+        return False
+    word = head[0].strip().lower().partition("[")[0].strip()
+    return word in REPLY_PREFIXES
