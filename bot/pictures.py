@@ -3,7 +3,9 @@
 The renderer is imported only when a picture is wanted, so the service runs (and a console
 game is played) without it: `write_png` then writes nothing and says why. Rendering never
 runs inside a database transaction: a transport draws after the move is stored.
-`game_info` gathers what a picture says around the board from the stored game.
+`game_info` gathers what a picture says around the board from the stored game, and
+`picture_options` everything a transport passes to the renderer for a game's picture, so
+that the Discord bot and the mail show the same picture of the same game from the same side.
 """
 
 from __future__ import annotations
@@ -12,16 +14,20 @@ import logging
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from engine import Move, Position
+from engine import Move, Position, get_variant
 
 from .service.clock import describe_days, format_duration, format_time
 from .service.model import Game, PlayedMove
 from .service.turns import numbered_turns
 
+if TYPE_CHECKING:
+    from .service import GameService
+
 log = logging.getLogger(__name__)
 LAST_MOVES = 12  # moves the picture's panel lists at most
+SIZE = 640  # one size for every transport, so the renderer's caches stay warm
 
 
 def _renderer() -> Callable[..., bytes] | None:
@@ -64,6 +70,27 @@ def game_info(game: Game, played: Sequence[PlayedMove], ply: int | None = None,
     moves = numbered_turns(game, played[:ply])
     return GameInfo(number=game.id, players=game.names, deadline=deadline, clocks=clocks,
                     moves=tuple(moves[-LAST_MOVES:]))
+
+
+async def picture_options(service: GameService, game: Game, *, perspective: int = 0,
+                          ply: int | None = None, highlights: tuple[str, ...] = (),
+                          selected: str | None = None, show_last: bool = True,
+                          theme: str | None = None) -> tuple[Position, dict[str, Any]]:
+    """The position and the renderer's options for the picture of ``game`` after ``ply``
+    steps (default: now) seen from ``perspective``: the header, the players with their
+    colours, the clocks and deadline, the losses and the last moves (`game_info`), every
+    step of the last turn marked (unless ``show_last`` is false), or a piece's moves
+    (``selected``, ``highlights``); the result once it is over. Every transport draws its
+    game pictures from these, so they are the same everywhere."""
+    ply = game.ply if ply is None else max(0, min(ply, game.ply))
+    position = await service.position(game, ply)
+    last = await service.turn_moves(game, ply) if show_last else None
+    result = service.describe_result(game) if game.is_over else ""
+    info = game_info(game, await service.played_moves(game.id), ply)
+    return position, {"variant": get_variant(game.variant), "perspective": perspective,
+                      "last_move": last, "highlights": highlights, "selected": selected,
+                      "result": result, "info": info, "size": SIZE,
+                      "theme": theme or service.settings.theme}
 
 
 def write_png(position: Position, path: Path, last_move: Move | Sequence[Move] | None = None,

@@ -13,13 +13,12 @@ import discord
 
 from engine import get_variant
 
-from ..pictures import game_info
+from ..pictures import SIZE, picture_options
 from ..service import GameService
 from ..service.model import Game
 from .places import server_key
 
 log = logging.getLogger(__name__)
-SIZE = 640  # one size, so the renderer's caches stay warm
 # the server (guild id) a game's place belongs to, set by the running bot from its cache:
 # a server's `/server settings theme` then colours its games' pictures
 GuildOf = Callable[[str], int | None]
@@ -45,8 +44,9 @@ def _render(position: object, **options: object) -> bytes | None:
         from renderer import render
     except ImportError:
         return None
+    options.setdefault("size", SIZE)
     try:
-        return render(position, size=SIZE, **options)  # type: ignore[arg-type]
+        return render(position, **options)  # type: ignore[arg-type]
     except Exception:  # a picture must never break a game
         log.exception("rendering failed")
         return None
@@ -64,15 +64,10 @@ async def picture(service: GameService, game: Game, *, perspective: int = 0,
                   show_last: bool = True) -> discord.File | None:
     """The board of ``game`` now as an attachment (None without a renderer), with every
     step of the last turn marked."""
-    variant = get_variant(game.variant)
-    position = await service.position(game)
-    last = await service.turn_moves(game) if show_last else None
-    result = service.describe_result(game) if game.is_over else ""
-    info = game_info(game, await service.played_moves(game.id))
-    png = await asyncio.to_thread(
-        _render, position, variant=variant, perspective=perspective, last_move=last,
-        highlights=highlights, selected=selected, result=result, info=info,
-        theme=await theme_of(service, game))
+    position, options = await picture_options(
+        service, game, perspective=perspective, highlights=highlights, selected=selected,
+        show_last=show_last, theme=await theme_of(service, game))
+    png = await asyncio.to_thread(_render, position, **options)
     if png is None:
         return None
     return discord.File(io.BytesIO(png), filename=f"game-{game.id}-{game.ply}.png")

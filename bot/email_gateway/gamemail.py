@@ -11,10 +11,12 @@ from __future__ import annotations
 import asyncio
 import logging
 from email.message import EmailMessage
+from typing import Any
 
-from engine import Move, get_variant
+from engine import get_variant
 
 from ..commands import Commands
+from ..pictures import picture_options
 from ..service import GameService
 from ..service.model import Challenge, Game, PlayedMove, Player
 from ..service.phrasing import phrase
@@ -28,7 +30,8 @@ LAST_MOVES = 8
 
 
 def game_subject(game: Game) -> str:
-    """The one subject of every mail about ``game``: no key, no move number."""
+    """The subject of the first mail about ``game``: no key, no move number. It is kept
+    (`GameService.mail_subject`) and every later mail has it, whatever is renamed."""
     return (f"Game #{game.id}: {game.names[0]} vs {game.names[1]} — "
             f"{get_variant(game.variant).display_name}")
 
@@ -40,20 +43,16 @@ def challenge_subject(challenge: Challenge) -> str:
             f"{get_variant(challenge.variant).display_name}")
 
 
-def _board_png(game: Game, position: object, last: list[Move], result: str,
-               perspective: int = 0, highlights: tuple[str, ...] = (),
-               selected: str | None = None) -> bytes | None:
+def _board_png(position: object, options: dict[str, Any]) -> bytes | None:
     """The board as PNG bytes, or None without a renderer (CPU work: run it in a thread)."""
     try:
         from renderer import render
     except ImportError:
         return None
     try:
-        return render(position, last_move=last, caption=f"Game #{game.id}: {game.names[0]} vs "
-                                                      f"{game.names[1]}", result=result,
-                      perspective=perspective, highlights=highlights, selected=selected)
+        return render(position, **options)  # type: ignore[arg-type]
     except Exception:  # a picture must never stop a mail
-        log.warning("rendering game #%s failed", game.id, exc_info=True)
+        log.warning("rendering a game's picture failed", exc_info=True)
         return None
 
 
@@ -95,7 +94,8 @@ class GameMails:
         link = await self.service.game_link(game.id)
         if link:
             body += ["", f"Watch the game in a browser: {link}"]
-        return compose(self.address, recipient.address, game_subject(game),
+        subject = await self.service.mail_subject(f"game:{game.id}", game_subject(game))
+        return compose(self.address, recipient.address, subject,
                        phrase("\n".join(body), "email"),
                        tag=tag, game_id=game.id,
                        in_reply_to=in_reply_to or game_root(game.id, self.address),
@@ -153,11 +153,10 @@ class GameMails:
                        highlights: tuple[str, ...] = (), selected: str | None = None,
                        ) -> Picture | None:
         ply = game.ply if ply is None else max(0, min(ply, game.ply))
-        position = await self.service.position(game, ply)
-        last = [] if selected else await self.service.turn_moves(game, ply)
-        result = self.service.describe_result(game) if game.is_over else ""
-        png = await asyncio.to_thread(_board_png, game, position, last, result, perspective,
-                                      highlights, selected)
+        position, options = await picture_options(
+            self.service, game, perspective=perspective, ply=ply, highlights=highlights,
+            selected=selected, show_last=not selected)
+        png = await asyncio.to_thread(_board_png, position, options)
         return Picture(png, f"game-{game.id}-{ply}.png") if png else None
 
 

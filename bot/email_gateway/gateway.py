@@ -52,10 +52,12 @@ from ..service.model import Challenge, Game, Notification, Player
 from ..service.outbox import DeliveryFailure
 from ..service.phrasing import phrase
 from ..service.results import Reason, Refusal, Result
+from ..service.turns import numbered_turns
 from ..storage import Session
 from .gamemail import GameMails, challenge_subject
 from .inbound import NOT_AUTHENTIC, Drop, GameTag, Inbound, Tag, read_mail
 from .inbound import Refusal as MailRefusal
+from .machine import looks_like_bounce, message_id, parse_headers, quoted_notes, read_bounce
 from .mailcommands import (
     CHALLENGE_WORDS,
     GAME_WORDS,
@@ -64,7 +66,7 @@ from .mailcommands import (
     TRANSPORT,
     MailCommands,
 )
-from .outbound import Mailer, Picture, compose, failure_of
+from .outbound import Mailer, Picture, compose, domain_of, failure_of, refused_recipient
 from .reading import (
     command_line,
     find_command,
@@ -86,6 +88,8 @@ WATCHED_KINDS = frozenset({"news", "game-start", "your-move", "game-over", "take
 # (a draw offer or takeback request may be made again after it was declined)
 ONCE_WORDS = frozenset({"move", "end", "resign", "abort", "accept", "decline", "cancel"})
 SILENT = Reply("", ok=False)  # over a limit again: no answer
+LOOP_LIMIT = 3  # mails in a row answered with "no command" before a sender's silence
+LOOP_QUIET = HOUR  # how long such a sender gets no answer to mail without a command
 ANSWER = "answer"  # the outbox kind of an answer to a mail
 # what a command's answer says when it was lost (see `bot.service.answers`): the games follow
 CARRIED_OUT = ("Your mail was received and carried out, but its answer was lost on the way; "
@@ -140,6 +144,7 @@ class EmailGateway(GameMails):
         self.outbox_ready = asyncio.Event()  # set when a command may have queued mail
         self.courier = service.courier(TRANSPORT, self._deliver)
         self._watched: set[tuple[int, int, str]] = set()  # (game, ply, kind) sent to watchers
+        self._secret: str | None = None  # this database's Message-ID secret, once read
 
     def _recorded(self, send: Send) -> Send:
         """``send``, remembering first the lines of every mail it sends (their fingerprints,
@@ -180,6 +185,11 @@ class EmailGateway(GameMails):
         if known["stopped_at"] is not None:
             return Refusal(Reason.NO_SUCH_PLAYER, f"{address} has asked never to get mail from "
                                                   f"this service, so I cannot challenge them.")
+        if known["bounced_at"] is not None:
+            return Refusal(Reason.NO_SUCH_PLAYER,
+                           f"Mail to {address} bounced ({known['bounce_reason']}), so I cannot "
+                           f"challenge them by mail. It works again once they write to "
+                           f"{self.address}.")
         if known["wrote_at"] is None and known["invited_at"] is not None:
             return Refusal(Reason.NO_SUCH_PLAYER,
                            f"{address} has never written to this service and was mailed a "
@@ -203,6 +213,8 @@ class EmailGateway(GameMails):
     async def receive(self, raw: bytes, envelope_from: str | None = None,
                       rcpt_tos: Iterable[str] = ()) -> str:
         """Judge and answer one incoming mail; what happened, for the log and tests."""
+        if (bounce := await self._bounce(raw, envelope_from)) is not None:
+            return bounce
         # in a thread: parsing a stranger's mail must never hold up the event loop (the
         # Discord bot shares it), and checking a DKIM signature may wait for DNS
         verdict = await asyncio.to_thread(
@@ -223,6 +235,25 @@ class EmailGateway(GameMails):
         self.outbox_ready.set()
         return outcome
 
+    async def _bounce(self, raw: bytes, envelope_from: str | None) -> str | None:
+        """For a bounce (never answered), what it did: the addresses it reports failed are
+        marked bounced, as a 5xx would, each only if the bounce quotes the Message-ID of a
+        mail we sent to it. None for other mail."""
+        if not looks_like_bounce(await asyncio.to_thread(parse_headers, raw), envelope_from):
+            return None
+        bounce = await asyncio.to_thread(read_bounce, raw)
+        if not bounce.failed:
+            return None  # machine mail all the same: `read_mail` drops it
+        notes = quoted_notes(bounce.text, await self._mail_secret(), domain_of(self.address))
+        mailed = {await self.service.mail_recipient(n) for n in notes}
+        believed = [a for a in bounce.failed if a in mailed]
+        for address in believed:
+            await self.service.mark_bounced(address, "a bounce reported it undeliverable")
+        if believed:
+            log.info("a bounce marked %s address(es) unreachable", len(believed))
+            return f"dropped: a bounce (marked {', '.join(believed)} bounced)"
+        return "dropped: a bounce not about mail we sent"
+
     async def _not_authentic(self, mail: MailRefusal) -> str:
         """A signing domain's mail without its valid signature: its From address is told
         why, at most once an hour (the mail may be forged, and the answer then goes to the
@@ -242,6 +273,8 @@ class EmailGateway(GameMails):
 
     async def _handle(self, mail: Inbound | MailRefusal) -> str:
         await self.service.mark_address(mail.sender, "wrote_at")
+        if (await self.service.mail_address(mail.sender))["bounced_at"] is not None:
+            await self.service.mark_bounced(mail.sender, None)  # it works: it wrote
         key = await self._resolve(mail.sender, mail.tag)
         keyed = key if isinstance(key, Key) else None
         lines = await self._command_lines(mail)
@@ -250,6 +283,10 @@ class EmailGateway(GameMails):
         word = first_word(line)
         if word and word not in self.commands.words():
             word = "move"
+        run, quiet_until = await self.service.count_unanswered(
+            mail.sender, index is not None, LOOP_LIMIT, LOOP_QUIET)
+        if quiet_until is not None and run > LOOP_LIMIT + 1:
+            return "dropped: a mail loop (no command again)"
         limited = await self._limit(mail.sender, keyed, word)
         if limited is SILENT:
             return "dropped: over the rate limit"
@@ -271,12 +308,15 @@ class EmailGateway(GameMails):
                 reply, outcome = await self._command(player, keyed, line,
                                                      lines[index + 1:])
         reply = await self._with_ratings(reply)
+        if quiet_until is not None:  # the run of mails without a command just went over
+            reply = replace(reply, text=reply.text + "\n\n" + _loop_notice(quiet_until))
+            outcome += " (a mail loop: silent from now on)"
         await self._answer(player, mail, reply, keyed, owed)
         if reply.ok and reply.game is not None and outcome in ("moved", *ACTED):
             game = await self.service.game(reply.game.id)
             # what the mover's answer says, the watchers get too, once the turn is whole
             if game is not None and not await self.service.can_end_turn(game):
-                await self._copy_to_watchers(game, "news", reply.text)
+                await self._copy_to_watchers(game, "game-over" if game.is_over else "news")
         if digest and (outcome == "moved" or reply.ok):  # once all it owes is queued
             await self.service.mark_seen(digest)
         return outcome
@@ -386,7 +426,20 @@ class EmailGateway(GameMails):
                 and len(args) == len(words) - 1:
             line = " ".join([word, f"#{key.game.id}", *args])
         reply = await self.commands.handle(player, PLACE, line)
+        if word == "board" and reply.ok and reply.game is not None:
+            reply = self._board_answer(reply, reply.game)
         return reply, (f"ran {word}" if reply.ok else f"refused: {word}")
+
+    def _board_answer(self, reply: Reply, game: Game) -> Reply:
+        """`board`'s answer without the game's first line, which the game mail gives below
+        it anyway."""
+        lines = reply.text.split("\n")
+        if lines and lines[0] == self.commands.describe(game):
+            lines = lines[1:]
+        head = (f"Here is game #{game.id} as it stands." if reply.ply is None else
+                f"Here is game #{game.id}: the picture shows it after move {reply.ply}, the "
+                f"text below as it stands.")
+        return replace(reply, text="\n".join([head, *lines]))
 
     async def _game_command(self, player: Player, key: Key, word: str, args: list[str],
                             rest: tuple[str, ...]) -> tuple[Reply, str]:
@@ -591,7 +644,9 @@ class EmailGateway(GameMails):
                      if challenge.challenger_id == player.id
                      else "`accept` or `decline` on the first line")
             lines += ["", f"Reply to this mail with {words}."]
-        return compose(self.address, player.address, challenge_subject(challenge),
+        subject = await self.service.mail_subject(f"challenge:{challenge.id}",
+                                                  challenge_subject(challenge))
+        return compose(self.address, player.address, subject,
                        "\n".join(lines), tag=tag, in_reply_to=in_reply_to,
                        references=references, message_id=message_id,
                        auto="auto-replied" if in_reply_to else "auto-generated")
@@ -646,47 +701,83 @@ class EmailGateway(GameMails):
         return await self.courier.deliver()
 
     async def _deliver(self, note: Notification) -> None:
-        """Mail one notification, or raise `DeliveryFailure` saying why the relay would not."""
+        """Mail one notification, or raise `DeliveryFailure` saying why the relay would not;
+        an address the relay refused for good (a 5xx) is marked bounced."""
         try:
             await self._mail(note)
         except DeliveryFailure:
             raise
         except Exception as error:
-            raise failure_of(error) from error
+            failure = failure_of(error)
+            if (address := refused_recipient(error)) is not None:
+                await self.service.mark_bounced(address, failure.reason)
+            raise failure from error
+
+    async def _mail_secret(self) -> str:
+        if self._secret is None:
+            self._secret = await self.service.mail_secret()
+        return self._secret
+
+    async def message_id(self, note_id: int) -> str:
+        """The Message-ID of notification ``note_id`` (see `machine.message_id`)."""
+        return message_id(await self._mail_secret(), note_id, domain_of(self.address))
 
     async def _mail(self, note: Notification) -> None:
+        """Mail ``note``; one that may not be mailed (see `_why_not_mail`) is a final
+        failure with its reason, never "delivered"."""
         game = await self.service.game(note.game_id) if note.game_id is not None else None
         # the stable id: a repeated delivery (a crash before it was marked) is recognisable
-        message_id = f"<note-{note.id}@{self.address.rsplit('@', 1)[-1]}>"
+        message_id = await self.message_id(note.id)
         if note.kind == ANSWER:
             await self.send(await self._answer_mail(note, game, message_id))
             return
         player = await self.service.get_player(note.player_id) \
             if note.player_id is not None and note.address else None
         keyed = note.payload.get("keyed", True)  # False: a watcher's copy
-        if player is not None and await self._may_mail(player, note):
-            if game is not None:
-                await self.send(await self.game_mail(player, game, note.text,
-                                                     message_id=message_id, keyed=keyed))
-            elif (challenge := await self._note_challenge(player, note)) is not None:
-                text = note.text + await self._invitation(player, challenge)
-                await self.send(await self.challenge_mail(player, challenge, text,
-                                                          message_id=message_id))
-            else:
-                await self.send(await self.listed_mail(player, _subject(note), note.text,
-                                                       message_id=message_id))
         if game is not None and keyed:  # a watcher's copy is not copied again
-            await self._copy_to_watchers(game, note.kind, note.text)
+            await self._copy_to_watchers(game, note.kind)
+        if player is None:
+            return  # news of a place: e-mail games have no channel to post it in
+        if (why := await self._why_not_mail(player, note)) is not None:
+            raise DeliveryFailure(why, permanent=True, final=True)
+        if game is not None:
+            await self.send(await self.game_mail(player, game, note.text,
+                                                 message_id=message_id, keyed=keyed))
+        elif (challenge := await self._note_challenge(player, note)) is not None:
+            text = note.text + await self._invitation(player, challenge)
+            await self.send(await self.challenge_mail(player, challenge, text,
+                                                      message_id=message_id))
+            if (await self.service.mail_address(player.address))["wrote_at"] is None:
+                await self.service.mark_address(player.address, "invited_at")  # it went
+        elif (about := await self._challenge_about(player, note)) is not None:
+            await self.send(await self.challenge_mail(player, about, note.text,
+                                                      message_id=message_id))
+        else:
+            await self.send(await self.listed_mail(player, _subject(note), note.text,
+                                                   message_id=message_id))
 
-    async def _may_mail(self, player: Player, note: Notification) -> bool:
-        """Whether ``player``'s address may get ``note``: not after `stop`, and a challenge
-        to an address that never wrote only once."""
+    async def _why_not_mail(self, player: Player, note: Notification) -> str | None:
+        """Why ``player``'s address may not get ``note`` (None: it may): not after `stop`,
+        not after a bounce, and a challenge to an address that never wrote only once."""
         known = await self.service.mail_address(player.address)
         if known["stopped_at"] is not None:
-            return False
-        if note.kind == "challenge" and known["wrote_at"] is None:
-            return await self.service.mark_address(player.address, "invited_at")
-        return True
+            return f"{player.address} asked never to get mail from this service (`stop`)"
+        if known["bounced_at"] is not None:
+            return f"mail to {player.address} bounced ({known['bounce_reason']})"
+        if note.kind == "challenge" and known["wrote_at"] is None \
+                and known["invited_at"] is not None:
+            return (f"{player.address} has never written to this service and was mailed a "
+                    f"challenge once already")
+        return None
+
+    async def _challenge_about(self, player: Player, note: Notification) -> Challenge | None:
+        """The challenge a notice names in its payload (one that could not be delivered)."""
+        number = note.payload.get("challenge")
+        if not isinstance(number, int):
+            return None
+        challenge = await self.service.get_challenge(number)
+        return challenge if challenge is not None and challenge.challenger_id == player.id \
+            else None
 
     async def _note_challenge(self, player: Player, note: Notification) -> Challenge | None:
         """The open challenge a challenge notification announces (made in its transaction,
@@ -714,20 +805,43 @@ class EmailGateway(GameMails):
                      "unasked only once. To never get mail from it again, reply `stop`.")
         return text
 
-    async def _copy_to_watchers(self, game: Game, kind: str, text: str) -> None:
-        """The same mail to the game's e-mail watchers, once per move or ending."""
+    async def _copy_to_watchers(self, game: Game, kind: str) -> None:
+        """News of the game to its e-mail watchers, once per move or ending, worded for a
+        watcher (the place's news, not a player's): what happened is in the mail's game
+        text (the last turn, the result)."""
         key = (game.id, game.ply, "over" if game.is_over else "news")
         if key in self._watched or kind not in WATCHED_KINDS:
             return
         if len(self._watched) > 100_000:  # only recent events can come twice
             self._watched.clear()
         self._watched.add(key)
+        text = await self.watcher_text(game)
         for watcher in await self.service.watchers(game.id):
             if watcher.transport == TRANSPORT and game.side_of(watcher.id) is None \
                     and (await self.service.mail_address(watcher.address))["stopped_at"] is None:
                 await self.service.queue_notification(
                     TRANSPORT, kind, text, player_id=watcher.id, place=game.place,
                     game_id=game.id, payload={"keyed": False})
+
+    async def watcher_text(self, game: Game) -> str:
+        """The news of ``game`` as a watcher reads it: how it ended, or the last turn and
+        who is to move."""
+        if game.is_over:
+            return f"Game #{game.id} is over: {self.service.describe_result(game)}."
+        turns = numbered_turns(game, await self.service.played_moves(game.id))
+        side = game.to_move
+        to_move = (f"{game.names[side]} ({get_variant(game.variant).side_names[side]}) "
+                   f"is to move.")
+        return f"{turns[-1]} played in game #{game.id}. {to_move}" if turns else \
+            f"Game #{game.id}: {to_move}"
+
+
+def _loop_notice(quiet_until: float) -> str:
+    """What the mail that starts a sender's silence says (see `LOOP_LIMIT`)."""
+    return (f"I found no command in your last {LOOP_LIMIT + 1} mails, so I will not answer "
+            f"your mails without a command until {format_time(quiet_until)}: this stops mail "
+            f"loops with automatic replies. A mail with a command is carried out and answered "
+            f"as usual.")
 
 
 def _stale(key: Key, word: str, game: Game) -> Reply:

@@ -26,6 +26,7 @@ from email.parser import BytesHeaderParser, BytesParser
 from email.utils import getaddresses, parseaddr
 
 from .authenticity import Authenticity, Forged, TxtLookup, Unverified, judge, judge_by_results
+from .machine import is_machine_mail
 from .mailtext import html_text, join_wrapped_if, unflow
 from .reading import NAME_CHARS, SUBJECT_CHARS, clean_header, decode_header_value, normalise
 from .replies import bounded_lines, reply_lines
@@ -143,19 +144,6 @@ def sender_of(message: EmailMessage, envelope_from: str | None) -> tuple[str, st
     return address, (name or address.split("@")[0])
 
 
-def is_machine_mail(message: EmailMessage, envelope_from: str | None) -> str | None:
-    """Why ``message`` was sent by a machine (an autoresponder, a bounce, a list), or None."""
-    auto = str(message.get("Auto-Submitted", "no")).strip().lower()
-    if auto and not auto.startswith("no"):
-        return f"Auto-Submitted: {auto}"
-    if str(message.get("Precedence", "")).strip().lower() in ("bulk", "junk", "list"):
-        return "Precedence: bulk"
-    if envelope_from is not None and envelope_from.strip("<> ") == "":
-        return "a bounce (empty envelope sender)"
-    for header in ("X-Autoreply", "X-Autorespond", "List-Id", "List-Unsubscribe"):
-        if message.get(header) is not None:
-            return f"{header} header"
-    return None
 
 
 def is_our_own(sender: str, our_address: str) -> bool:

@@ -28,6 +28,7 @@ from .reading import clean_header
 log = logging.getLogger(__name__)
 SENDER_NAME = "commandpost"
 SUBJECT_LIMIT = 200  # characters of a subject we send
+SEND_TIMEOUT = 60.0  # seconds the relay has to answer each step of a send
 
 
 def domain_of(address: str) -> str:
@@ -96,10 +97,21 @@ def failure_of(error: Exception) -> DeliveryFailure:
         whom = getattr(error, "recipient", None)
         said = f"{error.code} {error.message}".strip()
         reason = f"the relay refused {whom}: {said}" if whom else f"the relay answered {said}"
-        return DeliveryFailure(reason, permanent=error.code >= 500)
+        # a 5xx for the recipient is the verdict (RFC 5321): no later try can change it
+        return DeliveryFailure(reason, permanent=error.code >= 500,
+                               final=bool(whom) and error.code >= 500)
     if isinstance(error, aiosmtplib.SMTPException | OSError | TimeoutError):
         return DeliveryFailure(f"the relay cannot be reached: {error}", permanent=False)
     return DeliveryFailure(f"{type(error).__name__}: {error}", permanent=False)
+
+
+def refused_recipient(error: Exception) -> str | None:
+    """The address a relay refused for good (a 5xx for the recipient), else None."""
+    if isinstance(error, aiosmtplib.SMTPRecipientsRefused) and error.recipients:
+        error = error.recipients[0]
+    if isinstance(error, aiosmtplib.SMTPRecipientRefused) and error.code >= 500:
+        return str(error.recipient).strip("<>").lower()
+    return None
 
 
 class Mailer:
@@ -115,5 +127,5 @@ class Mailer:
             mail, sender=s.email_address, hostname=s.email_relay_host, port=s.email_relay_port,
             username=s.email_relay_user or None, password=s.email_relay_password or None,
             use_tls=tls == "tls", start_tls={"starttls": True, "none": False}.get(tls),
-            timeout=60)
+            timeout=SEND_TIMEOUT)
         log.info("sent %s to %s", mail["Message-ID"], mail["To"])

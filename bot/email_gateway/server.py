@@ -7,8 +7,9 @@ judged, its command run and its answer stored in the outbox; a mail that fails b
 is sent again by the sender's server, while the answer is mailed by the outbox's delivery
 (retried while the relay is down, across restarts), so that no command runs twice and no
 answer is lost. A mail larger than
-`OVERSIZE_FACTOR` times the configured limit is not even read (552); one above the limit
-but below that is read far enough to answer it.
+`OVERSIZE_FACTOR` times the configured limit, and than `OVERSIZE_FLOOR` (40 MiB), is not
+even read (552); one above the limit but below that is read far enough to answer it, so
+that its sender gets our answer rather than their own server's bounce.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from .outbound import domain_of
 
 log = logging.getLogger(__name__)
 OVERSIZE_FACTOR = 8
+OVERSIZE_FLOOR = 40 * 1024 * 1024  # a mail with big attachments is still taken, and answered
 FETCH_SIZE = re.compile(rb"\{(\d+)\}$")
 
 
@@ -64,6 +66,12 @@ class InboundHandler:
         return "250 OK"
 
 
+def largest_mail(settings: Settings) -> int:
+    """The size of the largest mail the server takes (and answers if it is over the
+    limit): 8 times the limit, and at least 40 MiB."""
+    return max(OVERSIZE_FLOOR, settings.email_max_bytes * OVERSIZE_FACTOR)
+
+
 def tls_context(settings: Settings) -> ssl.SSLContext | None:
     """The server's TLS context when a certificate and its key are configured (STARTTLS is
     then offered, not required: a sending server that cannot do TLS still gets through)."""
@@ -85,11 +93,10 @@ async def start_smtp_server(gateway: EmailGateway, host: str, port: int) -> asyn
     """The SMTP server listening on ``host:port`` (port 0: any free port), offering
     STARTTLS when a certificate is configured."""
     handler = InboundHandler(gateway)
-    limit = gateway.settings.email_max_bytes * OVERSIZE_FACTOR
     context = tls_context(gateway.settings)
     loop = asyncio.get_running_loop()
     return await loop.create_server(
-        lambda: SMTP(handler, data_size_limit=limit, enable_SMTPUTF8=True,
+        lambda: SMTP(handler, data_size_limit=largest_mail(gateway.settings), enable_SMTPUTF8=True,
                      hostname=handler.domain, ident="commandpost", tls_context=context),
         host, port)
 

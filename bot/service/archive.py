@@ -17,7 +17,7 @@ from ..config import Settings
 from ..storage import Database, Session
 from . import outbox
 from .clock import DAY, Clock, parse_days, start_turn
-from .model import Challenge, Game, PlayedMove, Player
+from .model import Challenge, Game, PlayedMove, Player, place_transport
 from .notes import record_comments
 from .records import RecordError, read_record, replay, write_record
 from .results import Done, Reason, Refusal, Result
@@ -49,7 +49,8 @@ class Archive:
         rules = get_variant(game.variant)
         turns = _turns(played)
         # the Site is the game's web page when there is one, else where it is played
-        site = await self.game_link(game_id) or game.place  # type: ignore[attr-defined]
+        link = await self.game_link(game_id)  # type: ignore[attr-defined]
+        site = link or self._site(game.place)
         tags = {"Variant": rules.name, "Mode": game.mode, "Site": site,
                 "Date": datetime.fromtimestamp(game.created_at, UTC).strftime("%Y.%m.%d"),
                 rules.side_names[0]: game.names[0], rules.side_names[1]: game.names[1],
@@ -64,6 +65,13 @@ class Archive:
         if reader is not None and game.side_of(reader.id) is not None:
             record += record_comments(await self.notes(reader, game_id))  # type: ignore[attr-defined]
         return Done(f"Record of game #{game_id}.", game=game, text=record)
+
+    def _site(self, place: str) -> str:
+        """Where a game without a web page is played, for its record: an e-mail game at
+        the service's address (its place, ``email:mail``, means nothing to a reader)."""
+        if place_transport(place) == "email" and self.settings.email_address:
+            return f"commandpost <{self.settings.email_address}>"
+        return place
 
     async def import_game(self, sender: Player, place: str, text: str,
                           opponent: Player) -> Result:

@@ -354,6 +354,11 @@ RULES: dict[str, Rule] = {
     "what": _word("mark"),
     "mark_address.what": _one_of("mark", ("wrote_at", "invited_at", "stopped_at")),
     "digest": _text(MAX_WORD + MAX_ADDRESS, "digest"),
+    "mark_bounced.reason": _text(MAX_JSON, "reason"),
+    "answered": _flag,
+    "quiet": _seconds,
+    "thread": _word("thread"),
+    "mail_subject.subject": _text(MAX_WORD + MAX_ADDRESS, "subject"),
     "digests": _each(_text(MAX_WORD + MAX_ADDRESS, "digest")),
     # yes or no
     "rated": _flag,

@@ -9,12 +9,18 @@ unasked, and whether it said `stop`.
 
 from __future__ import annotations
 
+import json
+import secrets
 from dataclasses import dataclass
+from typing import Any
 
 from ..storage import Database, Session
 from .clock import Clock
 
 SEEN_DAYS = 30  # how long a Message-ID or command is remembered as answered
+SECRET_KEY = "email:message-id-secret"  # transport_state: this database's own secret
+ADDRESS_FACTS = ("wrote_at", "invited_at", "stopped_at", "bounced_at", "bounce_reason",
+                 "unanswered", "quiet_until")
 
 
 @dataclass(frozen=True)
@@ -63,12 +69,88 @@ class MailLedger:
         async with self.db.transaction() as s:
             await remember_seen(s, self.now(), digests)
 
-    async def mail_address(self, address: str) -> dict[str, float | None]:
-        """What is known of ``address``: ``wrote_at``, ``invited_at``, ``stopped_at``."""
+    async def mail_address(self, address: str) -> dict[str, Any]:
+        """What is known of ``address``: ``wrote_at``, ``invited_at``, ``stopped_at``,
+        ``bounced_at`` with ``bounce_reason``, and the loop counter ``unanswered`` with the
+        silence it caused, ``quiet_until``."""
         async with self.db.snapshot() as s:
             row = await s.one("SELECT * FROM mail_addresses WHERE address = ?", (address,))
-        names = ("wrote_at", "invited_at", "stopped_at")
-        return {n: (row[n] if row else None) for n in names}
+        return {n: (row[n] if row else None) for n in ADDRESS_FACTS}
+
+    async def mark_bounced(self, address: str, reason: str | None = None) -> None:
+        """Record that mail to ``address`` bounced (a 5xx, a believed bounce) and why;
+        ``reason`` None forgets it (the address wrote to us, so it works again)."""
+        async with self.db.transaction() as s:
+            await s.execute("INSERT INTO mail_addresses (address) VALUES (?) "
+                            "ON CONFLICT (address) DO NOTHING", (address,))
+            await s.execute("UPDATE mail_addresses SET bounced_at = ?, bounce_reason = ? "
+                            "WHERE address = ?",
+                            (None if reason is None else self.now(), reason, address))
+
+    async def count_unanswered(self, address: str, answered: bool, limit: int,
+                               quiet: float) -> tuple[int, float | None]:
+        """Count one mail of ``address`` in its run of mails without a command (``answered``:
+        this one had a command, which ends the run): the mails in the run, and the end of
+        the silence it caused (set once the run exceeds ``limit``, for ``quiet`` seconds;
+        a run that outlived its silence starts again)."""
+        now = self.now()
+        async with self.db.transaction() as s:
+            await s.execute("INSERT INTO mail_addresses (address) VALUES (?) "
+                            "ON CONFLICT (address) DO NOTHING", (address,))
+            if answered:
+                await s.execute("UPDATE mail_addresses SET unanswered = 0, quiet_until = NULL "
+                                "WHERE address = ?", (address,))
+                return 0, None
+            await s.execute(
+                "UPDATE mail_addresses SET "
+                "unanswered = CASE WHEN quiet_until IS NOT NULL AND quiet_until <= ? THEN 1 "
+                "ELSE unanswered + 1 END, "
+                "quiet_until = CASE WHEN quiet_until IS NOT NULL AND quiet_until <= ? THEN NULL "
+                "ELSE quiet_until END WHERE address = ?", (now, now, address))
+            await s.execute("UPDATE mail_addresses SET quiet_until = ? WHERE address = ? "
+                            "AND quiet_until IS NULL AND unanswered > ?",
+                            (now + quiet, address, limit))
+            row = await s.one("SELECT unanswered, quiet_until FROM mail_addresses "
+                              "WHERE address = ?", (address,))
+        assert row is not None
+        return int(row["unanswered"]), row["quiet_until"]
+
+    async def mail_secret(self) -> str:
+        """This database's secret for the Message-IDs it sends, made at first use: a
+        rebuilt or restored-from-scratch database makes a new one, so no Message-ID repeats."""
+        async with self.db.transaction() as s:
+            await s.execute("INSERT INTO transport_state (key, value, updated_at) "
+                            "VALUES (?, ?, ?) ON CONFLICT (key) DO NOTHING",
+                            (SECRET_KEY, secrets.token_hex(32), self.now()))
+            row = await s.one("SELECT value FROM transport_state WHERE key = ?", (SECRET_KEY,))
+        assert row is not None
+        return str(row["value"])
+
+    async def mail_subject(self, thread: str, subject: str) -> str:
+        """The subject of ``thread`` (``game:ID``, ``challenge:ID``): ``subject`` if it has
+        none yet, else the one it was first given, so that renaming a player splits no
+        thread."""
+        async with self.db.transaction() as s:
+            await s.execute("INSERT INTO mail_subjects (thread, subject, created_at) "
+                            "VALUES (?, ?, ?) ON CONFLICT (thread) DO NOTHING",
+                            (thread, subject, self.now()))
+            row = await s.one("SELECT subject FROM mail_subjects WHERE thread = ?", (thread,))
+        assert row is not None
+        return str(row["subject"])
+
+    async def mail_recipient(self, note_id: int) -> str | None:
+        """The address a mail notification of the outbox went to (None: not known, or
+        pruned), to believe a bounce only about the address that was mailed."""
+        async with self.db.snapshot() as s:
+            row = await s.one("SELECT o.payload, p.address FROM outbox o LEFT JOIN players p "
+                              "ON p.id = o.player_id WHERE o.id = ? AND o.transport = 'email'",
+                              (note_id,))
+        if row is None:
+            return None
+        if row["address"]:
+            return str(row["address"])
+        to = json.loads(row["payload"]).get("to") if row["payload"] else None
+        return str(to) if to else None
 
     async def mark_address(self, address: str, what: str) -> bool:
         """Set ``what`` (wrote_at, invited_at or stopped_at) of ``address`` unless it is set

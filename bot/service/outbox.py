@@ -84,12 +84,13 @@ class DeliveryFailure(Exception):
     """A try that failed, as the transport judged it: ``reason`` in words a player can
     read, whether trying again can help, and how long the destination asked us to wait."""
 
-    def __init__(self, reason: str, *, permanent: bool, retry_after: float | None = None
-                 ) -> None:
+    def __init__(self, reason: str, *, permanent: bool, retry_after: float | None = None,
+                 final: bool = False) -> None:
         super().__init__(reason)
         self.reason = reason
-        self.permanent = permanent
+        self.permanent = permanent or final
         self.retry_after = retry_after
+        self.final = final  # the verdict at once: no try could ever deliver it
 
 
 def lane_of(player_id: int | None, place: str | None, game_id: int | None) -> str:
@@ -201,7 +202,8 @@ def retry_delay(attempts: int, rng: random.Random, retry_after: float | None = N
 
 
 def gives_up(attempts: int, failure: DeliveryFailure) -> bool:
-    return attempts >= (TRIES_WHEN_REFUSED if failure.permanent else TRIES_WHEN_TRANSIENT)
+    limit = TRIES_WHEN_REFUSED if failure.permanent else TRIES_WHEN_TRANSIENT
+    return failure.final or attempts >= limit
 
 
 async def record_failure(db: Database, note: Notification, failure: DeliveryFailure,
@@ -229,7 +231,10 @@ async def record_failure(db: Database, note: Notification, failure: DeliveryFail
 
 async def tell_unreachable(s: Session, note: Notification, reason: str, now: float) -> None:
     """Say in a game that one of its players, or its place, cannot be reached: in the
-    game's place and to the other player, once a day at most per player and game."""
+    game's place and to the other player, once a day at most per player and game. A
+    challenge that cannot be delivered is told to its challenger."""
+    if note.game_id is None and note.kind == "challenge":
+        await _tell_challenger(s, note, reason, now)
     if note.game_id is None or note.kind == UNREACHABLE:
         return
     game = await s.one("SELECT g.*, a.display_name AS name0, b.display_name AS name1, "
@@ -263,6 +268,23 @@ async def tell_unreachable(s: Session, note: Notification, reason: str, now: flo
         await notify(s, now, transport=game[f"transport{1 - side}"], kind=UNREACHABLE,
                      text=text, player_id=game[f"player{1 - side}"], place=game["place"],
                      game_id=game["id"], payload=payload)
+
+
+async def _tell_challenger(s: Session, note: Notification, reason: str, now: float) -> None:
+    """Tell the challenger, on their own transport, that their challenge did not reach
+    the player it names (the challenge stays open until it expires or is cancelled)."""
+    if note.player_id is None:
+        return
+    row = await s.one("SELECT c.id, c.challenger_id, c.place, p.transport FROM challenges c "
+                      "JOIN players p ON p.id = c.challenger_id WHERE c.opponent_id = ? "
+                      "AND c.created_at = ? ORDER BY c.id DESC LIMIT 1",
+                      (note.player_id, note.created_at))
+    if row is None:
+        return
+    await notify(s, now, transport=row["transport"], kind=UNREACHABLE,
+                 text=f"Your challenge to {note.address} could not be delivered: {reason}.",
+                 player_id=row["challenger_id"], place=row["place"],
+                 payload={"dm": True, "challenge": row["id"]})
 
 
 def _clock_words(game: Mapping[str, Any], side: int) -> str:

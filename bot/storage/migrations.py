@@ -248,6 +248,18 @@ SENT_LINES = Migration(14, "sent lines: fingerprints of the lines of each mail s
     "CREATE INDEX sent_lines_by_age ON sent_lines (created_at)",
 ))
 
+MAIL_DELIVERY = Migration(15, "e-mail: bounced addresses, mail loops, the subject of each thread", (
+    "ALTER TABLE mail_addresses ADD COLUMN bounced_at REAL",  # a 5xx or a believed bounce
+    "ALTER TABLE mail_addresses ADD COLUMN bounce_reason TEXT",  # what the server said
+    # mails in a row answered with "no command", and the end of the silence they caused
+    "ALTER TABLE mail_addresses ADD COLUMN unanswered INTEGER NOT NULL DEFAULT 0",
+    "ALTER TABLE mail_addresses ADD COLUMN quiet_until REAL",
+    """CREATE TABLE mail_subjects (
+        thread TEXT PRIMARY KEY,            -- game:ID or challenge:ID
+        subject TEXT NOT NULL,              -- the subject of its first mail, kept for good
+        created_at REAL NOT NULL)""",
+))
+
 MIGRATIONS: tuple[Migration, ...] = (INITIAL, EMAIL_TOKENS, SERVERS, DELIVERY, MAIL_LEDGER,
                                       TRANSPORT_POSTS, IMPORT_CHALLENGES, WATCH_TOKENS,
-                                      OUTBOX_CLAIMS, CORRESPONDENCE, SENT_LINES)
+                                      OUTBOX_CLAIMS, CORRESPONDENCE, SENT_LINES, MAIL_DELIVERY)

@@ -29,11 +29,32 @@ WAIT = 10.0
 
 
 class Relay:
-    """The relay on loopback: every mail handed to it, by recipient."""
+    """The relay on loopback: every mail handed to it, by recipient. `answer` makes it
+    answer the next tries for a recipient otherwise (``450 4.7.1 Greylisted``, ``550 ...``,
+    ``421 ...``, or ``TIMEOUT``: no answer until the sender gives up)."""
+
+    TIMEOUT = "TIMEOUT"
 
     def __init__(self) -> None:
         self.mails: asyncio.Queue[tuple[list[str], EmailMessage]] = asyncio.Queue()
         self.held: list[tuple[list[str], EmailMessage]] = []
+        self.answers: dict[str, list[str]] = {}
+        self.tries: dict[str, int] = {}  # RCPT commands seen, by recipient
+
+    def answer(self, address: str, *answers: str) -> None:
+        """Answer the next ``len(answers)`` tries for ``address`` with these, in order."""
+        self.answers.setdefault(address, []).extend(answers)
+
+    async def handle_RCPT(self, server: Any, session: Any, envelope: Any, address: str,
+                          options: list[str]) -> str:
+        self.tries[address] = self.tries.get(address, 0) + 1
+        if self.answers.get(address):
+            said = self.answers[address].pop(0)
+            if said == self.TIMEOUT:
+                await asyncio.sleep(3600)  # the sender's timeout ends the try
+            return said
+        envelope.rcpt_tos.append(address)
+        return "250 OK"
 
     async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
         mail = BytesParser(policy=policy.default).parsebytes(envelope.original_content)

@@ -100,9 +100,12 @@ async def test_a_refused_recipient_delays_no_one_and_the_opponent_is_told(
     assert told.startswith(f"bob cannot be reached by mail (the relay refused {BOB}: "
                            f"{UNKNOWN}); the game has no clock, so it waits for them.")
     [failed] = await outbox.stuck(mail.service.db, failed=True)
-    assert (failed.address, failed.kind, failed.attempts) == (BOB, "your-move",
-                                                              outbox.TRIES_WHEN_REFUSED)
+    # a 5xx for the recipient is the verdict at once, and marks the address bounced
+    assert (failed.address, failed.kind, failed.attempts) == (BOB, "your-move", 1)
     assert failed.failure == f"the relay refused {BOB}: {UNKNOWN}"
+    known = await mail.service.mail_address(BOB)
+    assert known["bounced_at"] is not None
+    assert known["bounce_reason"] == f"the relay refused {BOB}: {UNKNOWN}"
 
 
 class Gateway:

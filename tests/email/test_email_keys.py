@@ -165,7 +165,8 @@ async def test_a_latin_1_reply_is_read(mail, game):
                             charset="iso-8859-1")
     await mail.post.send(ALICE, raw=raw, to=str(game[ALICE]["Reply-To"]))
     answer = mail.text_of(await mail.relay.next_to(ALICE))
-    assert answer.startswith("Game #1: Alice (White) vs bob (Black), Clash of Command")
+    assert answer.startswith("Here is game #1 as it stands.\r\n\r\nGame #1: Alice (White) vs "
+                             "bob (Black), Clash of Command")
 
 
 async def test_one_subject_per_game_and_a_threaded_chain(mail, game):

@@ -27,9 +27,9 @@ FOREIGN = re.compile(r"`/|<t:|<@|`as NAME`|\bconsole\b")
 def drawn(monkeypatch) -> list[dict]:
     seen: list[dict] = []
 
-    def board_png(game, position, last, result, perspective=0, highlights=(), selected=None):
-        seen.append({"last": last, "perspective": perspective, "highlights": highlights,
-                     "selected": selected})
+    def board_png(position, options):
+        seen.append({"last": options["last_move"] or [], "perspective": options["perspective"],
+                     "highlights": options["highlights"], "selected": options["selected"]})
         return b"\x89PNG fake"
 
     monkeypatch.setattr(gamemail, "_board_png", board_png)
