@@ -105,6 +105,7 @@ def anchor_mail(size: int) -> bytes:
 
 
 def _median_seconds(work, runs: int) -> float:  # type: ignore[no-untyped-def]
+    work()  # once untimed: the first call of a process pays for imports and compiling
     times = []
     for _ in range(runs):
         started = time.perf_counter()
@@ -153,11 +154,19 @@ async def _longest_hold(mails: dict[str, bytes], kib: int) -> dict[str, float]:
                             email_max_bytes=kib * 1024, pictures_dir=Path(folder) / "boards")
         service = await GameService.open(settings)
         gateway = EmailGateway(service, settings, send=send)
+        # the first mail of a process pays for imports: not what a stranger's mail costs
+        holds["a plain mail (anchor)"] = await _hold_during(
+            gateway.receive(anchor_mail(kib * 1024), "anchor@players.test", [OURS]))
         for name, raw in mails.items():
             holds[name] = await _hold_during(
                 gateway.receive(raw, "mallory@players.test", [OURS]))
         await service.close()
     return holds
+
+
+def no_dns(name: str, timeout: float) -> list[bytes]:
+    """No DKIM key or DMARC record anywhere: the time measured is reading, not DNS."""
+    return []
 
 
 def main() -> None:
@@ -179,7 +188,8 @@ def main() -> None:
     worst = 0.0
     for name, raw in mails.items():
         seconds = _median_seconds(lambda raw=raw: read_mail(  # type: ignore[misc]
-            raw, "mallory@players.test", [OURS], our_address=OURS, max_bytes=size), args.runs)
+            raw, "mallory@players.test", [OURS], our_address=OURS, max_bytes=size,
+            lookup=no_dns), args.runs)
         per_kib = seconds * 1000 / max(1.0, len(raw) / 1024)
         worst = max(worst, per_kib)
         print(f"  {name:30} {len(raw) // 1024:5} KiB {seconds * 1000:8.1f} ms "

@@ -26,12 +26,12 @@ from email.parser import BytesHeaderParser, BytesParser
 from email.utils import getaddresses, parseaddr
 
 from .authenticity import Authenticity, Forged, TxtLookup, Unverified, judge, judge_by_results
+from .headers import HEADER_BYTES, cap_header
 from .machine import is_machine_mail
 from .mailtext import html_text, join_wrapped_if, unflow
 from .reading import NAME_CHARS, SUBJECT_CHARS, clean_header, decode_header_value, normalise
 from .replies import bounded_lines, reply_lines
 
-HEADER_BYTES = 64 * 1024  # what is read of an oversize mail, to answer it
 MAX_COMMAND_LINES = 40
 NOT_AUTHENTIC = "not-authentic"  # a Refusal's reason: a signing domain's unsigned mail
 # a game key (game.move-number.token), a challenge key (cCHALLENGE.token) or a confirmation
@@ -43,8 +43,6 @@ MAX_ID_CHARS = 250  # a longer Message-ID is ignored
 MAX_REFERENCES = 20  # the last Message-IDs of a thread kept in an answer's References
 ADDRESS = re.compile(r"^[^\s\x00-\x1f\x7f<>()\[\],;:\\\"]+@[a-z0-9.-]+$")
 ANGLE_ADDRESS = re.compile(r"^(.*)<([^<>\s]+)>$")
-HEADER_FIELD_BYTES = 8 * 1024  # a longer header field is ignored
-HEADER_FIELDS = 500  # header fields after these are ignored
 MIME_PARTS = 100  # a mail with more parts is not read
 
 
@@ -205,40 +203,6 @@ def command_lines(text: str, flowed: bool = False, delsp: bool = False) -> tuple
     own = join_wrapped_if(reply_lines(lines))
     return tuple(" ".join(normalise(line).split()) for line in own
                  if line.strip())[:MAX_COMMAND_LINES]
-
-
-def cap_header(raw: bytes) -> tuple[bytes, int]:
-    """``raw`` with its header section made safe for the stdlib parser, and the size of
-    the header section as it came: a field over `HEADER_FIELD_BYTES` is left out, and
-    fields after the first `HEADER_FIELDS`; a section over `HEADER_BYTES` keeps only what
-    fits in it and no body (the mail is refused: see `read_mail`)."""
-    ends = [i for i in (raw.find(b"\n\n"), raw.find(b"\n\r\n")) if i >= 0]
-    end = min(ends) + 1 if ends else len(raw)
-    head, body = raw[:end], raw[end:]
-    fields: list[list[bytes]] = []  # each field's lines
-    lengths: list[int] = []
-    for line in head.split(b"\n"):
-        if line[:1] in (b" ", b"\t") and fields:
-            fields[-1].append(line)
-            lengths[-1] += len(line) + 1
-        elif line.strip():
-            if len(fields) == HEADER_FIELDS:
-                fields.append([])  # one more than are kept: some were left out
-                break
-            fields.append([line])
-            lengths.append(len(line) + 1)
-    kept: list[bytes] = []
-    size = 0
-    for field, length in zip(fields, lengths, strict=False):
-        if length > HEADER_FIELD_BYTES or size + length > HEADER_BYTES:
-            continue
-        kept.append(b"\n".join(field))
-        size += length
-    if len(head) > HEADER_BYTES:
-        body = b"\r\n"
-    if len(kept) == len(fields) and len(head) <= HEADER_BYTES:
-        return raw, len(head)
-    return b"\n".join(kept) + b"\n" + body, len(head)
 
 
 def _ids(value: object) -> tuple[str, ...]:
