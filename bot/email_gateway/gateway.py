@@ -34,8 +34,10 @@ it again after such a crash (no 250 came) gets no second answer: the held one is
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 from collections.abc import Awaitable, Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from email.message import EmailMessage
 from pathlib import Path
@@ -73,6 +75,9 @@ from .reading import command_line, find_command, first_word, is_command_line
 
 log = logging.getLogger(__name__)
 
+# the threads that read incoming mail: their own, so that mail waiting for DNS (a sender's
+# DKIM key, up to 6 s when DNS is down) never holds the threads that draw pictures
+READERS = ThreadPoolExecutor(max_workers=4, thread_name_prefix="mail-reader")
 PLACE = "email:mail"  # where games started by mail are played; it has no public channel
 HOUR = 3600.0
 ACTED = ("ran end", "ran resign", "ran draw", "ran takeback", "ran abort")
@@ -198,10 +203,10 @@ class EmailGateway(GameMails):
         if (bounce := await self._bounce(raw, envelope_from)) is not None:
             return bounce
         # in a thread: checking the sender's DKIM signature may wait for DNS
-        verdict = await asyncio.to_thread(
+        verdict = await asyncio.get_running_loop().run_in_executor(READERS, functools.partial(
             read_mail, raw, envelope_from, list(rcpt_tos), our_address=self.address,
             max_bytes=self.settings.email_max_bytes,
-            authserv=self.settings.email_trust_auth_results)
+            authserv=self.settings.email_trust_auth_results))
         if isinstance(verdict, Drop):
             log.info("mail not answered: %s", verdict.reason)
             return f"dropped: {verdict.reason}"
