@@ -3,6 +3,8 @@ policy); every name is unknown unless a test gives it records through ``fake_dns
 
 from __future__ import annotations
 
+import threading
+
 import pytest
 
 from bot.email_gateway import authenticity
@@ -16,10 +18,12 @@ class FakeDns:
         self.records: dict[str, list[bytes]] = {}
         self.down: set[str] = set()
         self.asked: list[str] = []
+        self.threads: set[str] = set()  # the threads that asked
 
     def __call__(self, name: str, timeout: float) -> list[bytes]:
         name = name.lower().rstrip(".")
         self.asked.append(name)
+        self.threads.add(threading.current_thread().name)
         if name in self.down or "*" in self.down:
             raise authenticity.DnsTrouble(f"{name}: Timeout")
         return list(self.records.get(name, []))

@@ -11,7 +11,9 @@ that player's address, and a key of an older move number is refused as stale, wh
 command. An explicit number (`resign #2`) is obeyed only with that game's key: in a reply
 about another game it is refused, never replaced by the key's game. Without a key, the
 answer tells what to send and lists the sender's games and challenges by number: it goes to
-the real owner of the address, so a forger learns nothing.
+the real owner of the address, so a forger learns nothing. Where the sender's domain signs
+its mail, its valid signature is required too (`authenticity`): without it the mail is not
+read, and its From address is told why at most once an hour (`_not_authentic`).
 
 Every answer keeps the thread (In-Reply-To, References, one subject per game) and the key,
 whatever it says. A mail with the same Message-ID as one answered, or the same command with
@@ -32,8 +34,10 @@ it again after such a crash (no 250 came) gets no second answer: the held one is
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 from collections.abc import Awaitable, Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from email.message import EmailMessage
 from pathlib import Path
@@ -80,6 +84,9 @@ from .reading import (
 
 log = logging.getLogger(__name__)
 
+# the threads that read incoming mail: their own, so that mail waiting for DNS (a sender's
+# DKIM key, up to 6 s when DNS is down) never holds the threads that draw pictures
+READERS = ThreadPoolExecutor(max_workers=4, thread_name_prefix="mail-reader")
 PLACE = "email:mail"  # where games started by mail are played; it has no public channel
 HOUR = 3600.0
 ACTED = ("ran end", "ran resign", "ran draw", "ran takeback", "ran abort")
@@ -217,10 +224,10 @@ class EmailGateway(GameMails):
             return bounce
         # in a thread: parsing a stranger's mail must never hold up the event loop (the
         # Discord bot shares it), and checking a DKIM signature may wait for DNS
-        verdict = await asyncio.to_thread(
+        verdict = await asyncio.get_running_loop().run_in_executor(READERS, functools.partial(
             read_mail, raw, envelope_from, list(rcpt_tos), our_address=self.address,
             max_bytes=self.settings.email_max_bytes,
-            authserv=self.settings.email_trust_auth_results)
+            authserv=self.settings.email_trust_auth_results))
         if isinstance(verdict, Drop):
             log.info("mail not answered: %s", verdict.reason)
             return f"dropped: {verdict.reason}"
