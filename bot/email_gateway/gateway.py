@@ -34,8 +34,10 @@ it again after such a crash (no 250 came) gets no second answer: the held one is
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 from collections.abc import Awaitable, Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from email.message import EmailMessage
 from pathlib import Path
@@ -80,10 +82,22 @@ from .mailcommands import (
     MailCommands,
 )
 from .outbound import Mailer, Picture, compose, domain_of, failure_of, refused_recipient
-from .reading import command_line, find_command, first_word, is_command_line
+from .reading import (
+    command_line,
+    find_command,
+    fingerprints_of,
+    first_word,
+    is_command_line,
+    is_reply_subject,
+    normalise,
+    without_quoted_lines,
+)
 
 log = logging.getLogger(__name__)
 
+# the threads that read incoming mail: their own, so that mail waiting for DNS (a sender's
+# DKIM key, up to 6 s when DNS is down) never holds the threads that draw pictures
+READERS = ThreadPoolExecutor(max_workers=4, thread_name_prefix="mail-reader")
 PLACE = "email:mail"  # where games started by mail are played; it has no public channel
 HOUR = 3600.0
 ACTED = ("ran end", "ran resign", "ran draw", "ran takeback", "ran abort")
@@ -125,12 +139,22 @@ class EmailGateway(GameMails, Authority):
         self.service = service
         self.settings = settings
         self.address = settings.email_address
-        self.send = send or Mailer(settings).send
+        self.send = self._recorded(send or Mailer(settings).send)
         self.commands = MailCommands(service, self.find_player, TRANSPORT, computer)
         self.outbox_ready = asyncio.Event()  # set when a command may have queued mail
         self.courier = service.courier(TRANSPORT, self._deliver)
         self._watched: set[tuple[int, int, str]] = set()  # (game, ply, kind) sent to watchers
-        self._secret: str | None = None  # this database's Message-ID secret, once read
+
+    def _recorded(self, send: Send) -> Send:
+        """``send``, remembering first the lines of every mail it sends (their fingerprints,
+        by Message-ID): a reply that quotes them is not read as a command."""
+        async def recorded(mail: EmailMessage) -> None:
+            body = mail.get_body(preferencelist=("plain",))
+            if mail["Message-ID"] and body is not None:
+                await self.service.sent_lines.record(
+                    str(mail["Message-ID"]).strip(), fingerprints_of(str(body.get_content())))
+            await send(mail)
+        return recorded
 
     # --- players --------------------------------------------------------------------
     async def find_player(self, name: str) -> Player | Refusal:
@@ -182,11 +206,12 @@ class EmailGateway(GameMails, Authority):
         """Judge and answer one incoming mail; what happened, for the log and tests."""
         if (bounce := await self._bounce(raw, envelope_from)) is not None:
             return bounce
-        # in a thread: checking the sender's DKIM signature may wait for DNS
-        verdict = await asyncio.to_thread(
+        # in a thread: parsing a stranger's mail must never hold up the event loop (the
+        # Discord bot shares it), and checking a DKIM signature may wait for DNS
+        verdict = await asyncio.get_running_loop().run_in_executor(READERS, functools.partial(
             read_mail, raw, envelope_from, list(rcpt_tos), our_address=self.address,
             max_bytes=self.settings.email_max_bytes,
-            authserv=self.settings.email_trust_auth_results)
+            authserv=self.settings.email_trust_auth_results))
         if isinstance(verdict, Drop):
             log.info("mail not answered: %s", verdict.reason)
             return f"dropped: {verdict.reason}"
@@ -210,7 +235,7 @@ class EmailGateway(GameMails, Authority):
         bounce = await asyncio.to_thread(read_bounce, raw)
         if not bounce.failed:
             return None  # machine mail all the same: `read_mail` drops it
-        notes = quoted_notes(bounce.text, await self._mail_secret(), domain_of(self.address))
+        notes = quoted_notes(bounce.text, await self.mail_secret(), domain_of(self.address))
         mailed = {await self.service.mail_recipient(n) for n in notes}
         believed = [a for a in bounce.failed if a in mailed]
         for address in believed:
@@ -245,7 +270,7 @@ class EmailGateway(GameMails, Authority):
         tag = mail.tag if isinstance(mail, Inbound) or not isinstance(mail.tag, ConfirmTag) \
             else None
         key = await self._resolve(mail.sender, tag)
-        lines = mail.lines if isinstance(mail, Inbound) else ()
+        lines = await self._command_lines(mail)
         if isinstance(key, Confirmed):
             if key.link is not None:
                 reply = await self.link(mail.sender, key)
@@ -261,7 +286,7 @@ class EmailGateway(GameMails, Authority):
         proven = isinstance(tag, ConfirmTag) and not isinstance(key, Reply) or \
             isinstance(key, Key) and not key.stale
         keyed = key if isinstance(key, Key) else None
-        index = find_command(lines, self.commands.words()) if isinstance(mail, Inbound) else None
+        index = find_command(lines, self.commands.words())
         line = command_line(lines[index]) if index is not None else ""
         word = first_word(line)
         if word and word not in self.commands.words():
@@ -307,6 +332,21 @@ class EmailGateway(GameMails, Authority):
         if digest and (outcome == "moved" or reply.ok):  # once all it owes is queued
             await self.service.mark_seen(digest)
         return outcome
+
+    async def _command_lines(self, mail: Inbound | MailRefusal) -> tuple[str, ...]:
+        """The lines of ``mail`` that may hold its command: not those quoted from the mail
+        it answers (`reading.without_quoted_lines`); when they hold none, the subject of a
+        new mail (not a reply's or a forward's, which is our subject) if it is a command."""
+        if not isinstance(mail, Inbound):
+            return ()
+        ours = await self.service.sent_lines.of(mail.references)
+        lines = without_quoted_lines(mail.lines, ours)
+        words = self.commands.words()
+        if find_command(lines, words) is None and not is_reply_subject(mail.subject):
+            subject = " ".join(normalise(mail.subject).split())
+            if is_command_line(subject, words):
+                return (subject,)
+        return lines
 
     async def _command(self, player: Player, key: Key | None, line: str,
                        rest: tuple[str, ...], proven: bool) -> tuple[Reply, str]:
@@ -755,14 +795,9 @@ class EmailGateway(GameMails, Authority):
                 await self.service.mark_bounced(address, failure.reason)
             raise failure from error
 
-    async def _mail_secret(self) -> str:
-        if self._secret is None:
-            self._secret = await self.service.mail_secret()
-        return self._secret
-
     async def message_id(self, note_id: int) -> str:
         """The Message-ID of notification ``note_id`` (see `machine.message_id`)."""
-        return message_id(await self._mail_secret(), note_id, domain_of(self.address))
+        return message_id(await self.mail_secret(), note_id, domain_of(self.address))
 
     async def _mail(self, note: Notification) -> None:
         """Mail ``note``; one that may not be mailed (see `_why_not_mail`) is a final
