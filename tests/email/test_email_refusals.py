@@ -109,9 +109,12 @@ async def test_html_only_mail_is_read_as_a_reader_sees_it(mail):
         "<html><head><style>p {color: red}</style><title>resign</title></head><body>"
         "<div style='display: none'>resign</div><p>challenge bob@players.test</p>"
         "<blockquote>move a1-a3/B</blockquote></body></html>"))
+    asking = await mail.relay.next_to(ALICE)  # the visible command, asked back of her
+    assert mail.text_of(asking) == await asked(mail, ALICE, "`challenge bob@players.test`")
+    assert asking["In-Reply-To"] == mail.post.sent[-1]["Message-ID"]
+    await mail.post.send(f"Alice <{ALICE}>", "yes", reply_to=asking)
     answer = await mail.relay.next_to(ALICE)
     assert mail.text_of(answer).startswith("Challenge #1 sent to bob: Clash of Command")
-    assert answer["In-Reply-To"] == mail.post.sent[-1]["Message-ID"]
     assert [c.opponent_name for c in await mail.service.challenges()] \
         == ["bob"]
 
