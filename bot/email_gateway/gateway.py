@@ -71,7 +71,16 @@ from .mailcommands import (
     MailCommands,
 )
 from .outbound import Mailer, Picture, compose, domain_of, failure_of, refused_recipient
-from .reading import command_line, find_command, first_word, is_command_line
+from .reading import (
+    command_line,
+    find_command,
+    fingerprints_of,
+    first_word,
+    is_command_line,
+    is_reply_subject,
+    normalise,
+    without_quoted_lines,
+)
 
 log = logging.getLogger(__name__)
 
@@ -137,12 +146,23 @@ class EmailGateway(GameMails):
         self.service = service
         self.settings = settings
         self.address = settings.email_address
-        self.send = send or Mailer(settings).send
+        self.send = self._recorded(send or Mailer(settings).send)
         self.commands = MailCommands(service, self.find_player, TRANSPORT, computer)
         self.outbox_ready = asyncio.Event()  # set when a command may have queued mail
         self.courier = service.courier(TRANSPORT, self._deliver)
         self._watched: set[tuple[int, int, str]] = set()  # (game, ply, kind) sent to watchers
         self._secret: str | None = None  # this database's Message-ID secret, once read
+
+    def _recorded(self, send: Send) -> Send:
+        """``send``, remembering first the lines of every mail it sends (their fingerprints,
+        by Message-ID): a reply that quotes them is not read as a command."""
+        async def recorded(mail: EmailMessage) -> None:
+            body = mail.get_body(preferencelist=("plain",))
+            if mail["Message-ID"] and body is not None:
+                await self.service.sent_lines.record(
+                    str(mail["Message-ID"]).strip(), fingerprints_of(str(body.get_content())))
+            await send(mail)
+        return recorded
 
     # --- players --------------------------------------------------------------------
     async def find_player(self, name: str) -> Player | Refusal:
@@ -202,7 +222,8 @@ class EmailGateway(GameMails):
         """Judge and answer one incoming mail; what happened, for the log and tests."""
         if (bounce := await self._bounce(raw, envelope_from)) is not None:
             return bounce
-        # in a thread: checking the sender's DKIM signature may wait for DNS
+        # in a thread: parsing a stranger's mail must never hold up the event loop (the
+        # Discord bot shares it), and checking a DKIM signature may wait for DNS
         verdict = await asyncio.get_running_loop().run_in_executor(READERS, functools.partial(
             read_mail, raw, envelope_from, list(rcpt_tos), our_address=self.address,
             max_bytes=self.settings.email_max_bytes,
@@ -263,9 +284,9 @@ class EmailGateway(GameMails):
             await self.service.mark_bounced(mail.sender, None)  # it works: it wrote
         key = await self._resolve(mail.sender, mail.tag)
         keyed = key if isinstance(key, Key) else None
-        index = (find_command(mail.lines, self.commands.words())
-                 if isinstance(mail, Inbound) else None)
-        line = command_line(mail.lines[index]) if index is not None else ""
+        lines = await self._command_lines(mail)
+        index = find_command(lines, self.commands.words())
+        line = command_line(lines[index]) if index is not None else ""
         word = first_word(line)
         if word and word not in self.commands.words():
             word = "move"
@@ -292,7 +313,7 @@ class EmailGateway(GameMails):
         else:
             with owe_answer(self._owed(player, mail, digest)) as owed:
                 reply, outcome = await self._command(player, keyed, line,
-                                                     mail.lines[index + 1:])
+                                                     lines[index + 1:])
         reply = await self._with_ratings(reply)
         if quiet_until is not None:  # the run of mails without a command just went over
             reply = replace(reply, text=reply.text + "\n\n" + _loop_notice(quiet_until))
@@ -306,6 +327,21 @@ class EmailGateway(GameMails):
         if digest and (outcome == "moved" or reply.ok):  # once all it owes is queued
             await self.service.mark_seen(digest)
         return outcome
+
+    async def _command_lines(self, mail: Inbound | MailRefusal) -> tuple[str, ...]:
+        """The lines of ``mail`` that may hold its command: not those quoted from the mail
+        it answers (`reading.without_quoted_lines`); when they hold none, the subject of a
+        new mail (not a reply's or a forward's, which is our subject) if it is a command."""
+        if not isinstance(mail, Inbound):
+            return ()
+        ours = await self.service.sent_lines.of(mail.references)
+        lines = without_quoted_lines(mail.lines, ours)
+        words = self.commands.words()
+        if find_command(lines, words) is None and not is_reply_subject(mail.subject):
+            subject = " ".join(normalise(mail.subject).split())
+            if is_command_line(subject, words):
+                return (subject,)
+        return lines
 
     async def _command(self, player: Player, key: Key | None, line: str,
                        rest: tuple[str, ...]) -> tuple[Reply, str]:

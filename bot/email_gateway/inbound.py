@@ -3,8 +3,14 @@ carries and the command lines in its text.
 
 Checks run in a fixed order, and each ends in an `Inbound` (a command to run), a `Refusal`
 (answered with a reply saying why) or a `Drop` (not answered: answering mail that machines
-sent, or our own mail, is how mail loops start). Only text/plain is read — the plain part of
-a multipart mail — never HTML; quoted reply text and signatures are ignored.
+sent, or our own mail, is how mail loops start). The plain part of a mail is read, else its
+HTML part as a reader sees it (`mailtext.html_text`); quoted reply text and signatures are
+ignored (`replies`).
+
+Nothing a stranger sends costs much time: the header section is cut before the stdlib
+parses it (`cap_header`: a field over 8 KiB and fields after the 500th are ignored, a
+section over 64 KiB is refused with an answer), a mail of more than `MIME_PARTS` parts is
+not parsed, and the text read is bounded before it is looked at (`replies.bounded_lines`).
 """
 
 from __future__ import annotations
@@ -20,10 +26,12 @@ from email.parser import BytesHeaderParser, BytesParser
 from email.utils import getaddresses, parseaddr
 
 from .authenticity import Authenticity, Forged, TxtLookup, Unverified, judge, judge_by_results
+from .headers import HEADER_BYTES, cap_header
 from .machine import is_machine_mail
+from .mailtext import html_text, join_wrapped_if, unflow
 from .reading import NAME_CHARS, SUBJECT_CHARS, clean_header, decode_header_value, normalise
+from .replies import bounded_lines, reply_lines
 
-HEADER_BYTES = 64 * 1024  # what is read of an oversize mail, to answer it
 MAX_COMMAND_LINES = 40
 NOT_AUTHENTIC = "not-authentic"  # a Refusal's reason: a signing domain's unsigned mail
 # a game key (game.move-number.token), a challenge key (cCHALLENGE.token) or a confirmation
@@ -31,16 +39,11 @@ NOT_AUTHENTIC = "not-authentic"  # a Refusal's reason: a signing domain's unsign
 TAG_PATTERN = (r"(?:(\d{1,9})\.(\d{1,6})|[cC](\d{1,9})|[oO][kK](\d{1,9}))"
                r"\.([0-9a-fA-F]{20})")
 ADDRESS_TAG = re.compile(r"\+" + TAG_PATTERN + r"@")
-# a line that starts the quoted mail below a reply: "On Mon, ... Alice wrote:", Outlook's
-# "-----Original Message-----" or "From: ..." header block
-ATTRIBUTION = re.compile(r"^(on\b.*\bwrote:?|-{2,}\s*original message\s*-{2,}|from:\s.*|"
-                         r"_{10,}|le\b.*\ba écrit ?:|am\b.*\bschrieb.*:)$", re.IGNORECASE)
 MAX_ID_CHARS = 250  # a longer Message-ID is ignored
 MAX_REFERENCES = 20  # the last Message-IDs of a thread kept in an answer's References
 ADDRESS = re.compile(r"^[^\s\x00-\x1f\x7f<>()\[\],;:\\\"]+@[a-z0-9.-]+$")
 ANGLE_ADDRESS = re.compile(r"^(.*)<([^<>\s]+)>$")
-SIGNATURE_LINES = ("-- ", "--")  # the signature separator, and it with its space lost
-SIGNATURE_STARTS = ("__", "sent from my ")
+MIME_PARTS = 100  # a mail with more parts is not read
 
 
 @dataclass(frozen=True)
@@ -101,7 +104,7 @@ class Refusal:
     subject: str
     message_id: str | None
     references: tuple[str, ...]
-    reason: str  # too-large, html-only, no-text, malformed, no-command, not-authentic
+    reason: str  # too-large, no-text, malformed, no-command, not-authentic
     text: str
     name: str = ""
     tag: Tag | None = None
@@ -190,24 +193,16 @@ def _tag(found: re.Match[str]) -> Tag:
     return GameTag(int(found[1]), int(found[2]), found[5].lower())
 
 
-def command_lines(text: str) -> tuple[str, ...]:
-    """The lines of a reply that are neither quoted nor signature, normalised (see
-    `reading.normalise`): the command is among them (see `reading.find_command`)."""
-    lines: list[str] = []
-    for raw in normalise(text).replace("\r\n", "\n").split("\n"):
-        line = raw.strip()
-        if line.startswith(">") or ATTRIBUTION.match(line):
-            if lines:
-                break
-            continue
-        if raw.rstrip("\r") in SIGNATURE_LINES or line.lower().startswith(SIGNATURE_STARTS):
-            break
-        if not line:
-            continue
-        lines.append(" ".join(line.split()))
-        if len(lines) == MAX_COMMAND_LINES:
-            break
-    return tuple(lines)
+def command_lines(text: str, flowed: bool = False, delsp: bool = False) -> tuple[str, ...]:
+    """The lines of a reply that are neither quoted nor signature (`replies.reply_lines`),
+    normalised (see `reading.normalise`), format=flowed lines joined first, a wrapped
+    conditional move joined: the command is among them (see `reading.find_command`)."""
+    lines = bounded_lines(text)
+    if flowed:
+        lines = unflow(lines, delsp)
+    own = join_wrapped_if(reply_lines(lines))
+    return tuple(" ".join(normalise(line).split()) for line in own
+                 if line.strip())[:MAX_COMMAND_LINES]
 
 
 def _ids(value: object) -> tuple[str, ...]:
@@ -218,19 +213,23 @@ def _ids(value: object) -> tuple[str, ...]:
 def read_mail(raw: bytes, envelope_from: str | None, rcpt_tos: Iterable[str], *,
               our_address: str, max_bytes: int,
               authserv: str = "", lookup: TxtLookup | None = None) -> Inbound | Refusal | Drop:
-    """Judge one incoming mail, in order: size, sender, machine mail and loops, whether it
-    comes from its From domain (`authenticity`), MIME structure, a text part, command lines.
-    A signing domain's mail without its valid signature is refused (`NOT_AUTHENTIC`). With
-    ``authserv`` (a trusted front mail server) its ``Authentication-Results`` decide instead
-    of our own checks, and mail it did not verify is dropped (answering it would mail
-    whoever was forged). ``lookup`` answers DNS (default: the system's resolver); it may
-    wait for DNS, so the gateway calls this in a thread. (Rate limits are the gateway's:
-    they depend on whether the key is valid.)"""
+    """Judge one incoming mail, in order: size (of the mail, of its header, its number of
+    parts), sender, machine mail and loops, whether it comes from its From domain
+    (`authenticity`), MIME structure, a text part, command lines. A signing domain's mail
+    without its valid signature is refused (`NOT_AUTHENTIC`). With ``authserv`` (a trusted
+    front mail server) its ``Authentication-Results`` decide instead of our own checks, and
+    mail it did not verify is dropped (answering it would mail whoever was forged).
+    ``lookup`` answers DNS (default: the system's resolver); it may wait for DNS, so the
+    gateway calls this in a thread. (Rate limits are the gateway's: they depend on whether
+    the key is valid.)"""
     oversize = len(raw) > max_bytes
-    if oversize:
-        message = BytesHeaderParser(policy=policy.default).parsebytes(raw[:HEADER_BYTES])
+    capped, header_bytes = cap_header(raw[:max(HEADER_BYTES, max_bytes) + HEADER_BYTES])
+    parts = capped.lower().count(b"\ncontent-type:")
+    unread = oversize or header_bytes > HEADER_BYTES or parts > MIME_PARTS
+    if unread:
+        message = BytesHeaderParser(policy=policy.default).parsebytes(capped[:HEADER_BYTES])
     else:
-        message = BytesParser(policy=policy.default).parsebytes(raw)
+        message = BytesParser(policy=policy.default).parsebytes(capped)
     assert isinstance(message, EmailMessage)
     sender, name = sender_of(message, envelope_from)
     if not sender:
@@ -239,7 +238,7 @@ def read_mail(raw: bytes, envelope_from: str | None, rcpt_tos: Iterable[str], *,
         return Drop(f"our own address {sender}")
     if why := is_machine_mail(message, envelope_from):
         return Drop(f"sent by a machine ({why})")
-    authenticity = _authenticity(raw, message, sender, authserv, lookup, oversize)
+    authenticity = _authenticity(raw, message, sender, authserv, lookup, unread)
     if authserv and isinstance(authenticity, Unverified):
         return Drop(f"{authserv} did not verify that the mail comes from {sender}")
     subject = _subject(message)
@@ -253,45 +252,54 @@ def read_mail(raw: bytes, envelope_from: str | None, rcpt_tos: Iterable[str], *,
 
     if isinstance(authenticity, Forged):
         return refuse(NOT_AUTHENTIC, authenticity.text)
+    if header_bytes > HEADER_BYTES:
+        return refuse("too-large", f"The header of your mail is {header_bytes // 1024} KiB, "
+                                   f"more than the {HEADER_BYTES // 1024} KiB I read, so I "
+                                   f"did not read your mail. Please write a new mail with "
+                                   f"just your command.")
     if oversize:
         return refuse("too-large", f"Your mail is {len(raw) // 1024} KiB, more than the "
                                    f"{max_bytes // 1024} KiB I accept, so I did not read it. "
                                    f"Please reply without attachments or quoted pictures, "
                                    f"with just your command.")
+    if parts > MIME_PARTS:
+        return refuse("malformed", f"Your mail has {parts} parts, more than the {MIME_PARTS} "
+                                   f"I read, so I did not read it. Please send your command "
+                                   f"again as plain text.")
     if _structure_defects(message):
         return refuse("malformed", "I could not read your mail: its MIME structure is broken "
                                    "(a multipart mail without its parts, or damaged encoding). "
                                    "Please send your command again as plain text.")
-    body = message.get_body(preferencelist=("plain",))
+    body = message.get_body(preferencelist=("plain", "html"))
     if body is None:
-        if message.get_body(preferencelist=("html",)) is not None:
-            return refuse("html-only", "Your mail has only an HTML version, and I read only plain "
-                                       "text (HTML can hide text). Please switch your mail "
-                                       "program to plain text, or add a plain-text version, "
-                                       "and send your command again.")
         return refuse("no-text", "Your mail has no text for me to read. Write your command "
                                  "on the first line, for example `help`.")
     try:
-        text = body.get_content()
+        text = str(body.get_content())
     except (LookupError, UnicodeError, ValueError, AssertionError):
         return refuse("malformed", "I could not read the text of your mail (an unknown or "
                                    "damaged character encoding). Please send it again as "
                                    "plain text in UTF-8.")
-    lines = command_lines(str(text))
+    if body.get_content_subtype() == "html":
+        text = html_text(text)
+        lines = command_lines(text)
+    else:
+        lines = command_lines(text, flowed=str(body.get_param("format", "")).lower() == "flowed",
+                              delsp=str(body.get_param("delsp", "")).lower() == "yes")
     return Inbound(sender, name, subject, message_id, refs, lines,
                    find_tag(message, rcpt_tos))
 
 
 def _authenticity(raw: bytes, message: EmailMessage, sender: str, authserv: str,
-                  lookup: TxtLookup | None, oversize: bool) -> Authenticity:
+                  lookup: TxtLookup | None, unread: bool) -> Authenticity:
     """Whether the mail comes from its sender's domain: as the trusted front server says,
-    else by our own checks (not of an oversize mail, whose body is not read: it is only
-    answered that it is too large)."""
+    else by our own checks (not of a mail whose body is not read: too large, a header too
+    large, too many parts; it is only answered why it was not read)."""
     domain = sender.rsplit("@", 1)[-1]
     if authserv:
         return judge_by_results(message, authserv, domain)
-    if oversize:
-        return Unverified("too large to verify")
+    if unread:
+        return Unverified("not read, so not verified")
     return judge(raw, domain, lookup)
 
 

@@ -26,6 +26,7 @@ from email.parser import BytesHeaderParser, BytesParser
 
 from flufl.bounce import all_failures
 
+from .headers import cap_header
 from .reading import decode_header_value
 
 HEADER_CHARS = 300  # of a header value compared (machine markers are short)
@@ -182,6 +183,7 @@ def read_bounce(raw: bytes) -> Bounce:
 
 def parse_headers(raw: bytes) -> EmailMessage:
     """The headers of ``raw`` (its first `BOUNCE_BYTES`), to judge it without its body."""
-    parsed = BytesHeaderParser(policy=policy.default).parsebytes(raw[:BOUNCE_BYTES])
+    parsed = BytesHeaderParser(policy=policy.default).parsebytes(
+        cap_header(raw[:BOUNCE_BYTES])[0])  # cut: the stdlib is slow on huge headers
     assert isinstance(parsed, EmailMessage)
     return parsed

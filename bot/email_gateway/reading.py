@@ -9,12 +9,14 @@ on a short line, so that ``Draw is not what I want`` is not read as a draw offer
 
 from __future__ import annotations
 
-import re
+import hashlib
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from email.errors import HeaderParseError
 from email.header import decode_header
 
+LINE_CHARS = 1000  # a line is compared up to this length
+FINGERPRINT_CHARS = 32  # hex digits of a line's hash kept (128 bits)
 NAME_CHARS = 64  # a display name taken from a mail is cut to this length
 SUBJECT_CHARS = 120  # a subject taken from a mail is cut to this length
 # what phones and word processors type instead of the plain characters of a command
@@ -27,9 +29,19 @@ TRANSLATE = str.maketrans({
     **dict.fromkeys("\u200b\u200c\u200d\u2060\ufeff\u00ad", None),
 })
 QUOTES = "\"'`*_"  # around a command: quoted or marked bold/italic by a mail program
-# a move: letters of a piece, then a point (file a-o, rank 1-16), then more points, marks
-MOVE_WORD = re.compile(r"^[A-Za-z]{0,3}[a-oA-O](?:1[0-6]|[1-9])(?:[-x:=/+*#,]*"
-                       r"[A-Za-z]{0,3}(?:[a-oA-O](?:1[0-6]|[1-9]))?)*[!?+#]*$")
+MOVE_CHARS = 64  # a longer word is not a move
+FILES = frozenset("abcdefghijklmnoABCDEFGHIJKLMNO")  # the files a point's letter names
+RANKS = frozenset(str(n) for n in range(1, 17))  # the ranks a point's digits name
+LETTERS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+DIGITS = frozenset("0123456789")
+MOVE_MARKS = frozenset("-x:=/+*#,")  # between the points of a move
+END_MARKS = "!?+#"  # after a move
+# what mail programs put before the subject of a reply or a forward, lower case
+REPLY_PREFIXES = frozenset({
+    "re", "aw", "antw", "antwort", "sv", "vs", "r", "rif", "ynt", "odp", "vá", "tr", "fw",
+    "fwd", "wg", "rv", "enc", "doorst", "vl", "trl", "i", "res", "ref", "tl", "fs", "trả lời",
+    "chuyển tiếp",
+})
 # words that end a game or answer a challenge: only on a line of at most this many words
 FINAL_WORDS = frozenset({"resign", "abort", "draw", "end", "takeback", "accept", "decline",
                          "cancel", "stop", "back", "vacation"})
@@ -89,8 +101,40 @@ def first_word(line: str) -> str:
 def looks_like_move(line: str) -> bool:
     """Whether ``line`` starts with something written like a move (``Ee5``, ``c3-d4``,
     ``a1-a3/B``, ``Ha1-a3, Nb1-c3``)."""
-    words = line.strip(QUOTES + " ").split()
-    return bool(words) and bool(MOVE_WORD.match(words[0].strip(QUOTES).rstrip(".,;")))
+    words = line.strip(QUOTES + " ").split(maxsplit=1)
+    return bool(words) and is_move_word(words[0].strip(QUOTES).rstrip(".,;"))
+
+
+def is_move_word(word: str) -> bool:
+    """Whether ``word`` is written like a move: at most three letters of a piece, then a
+    point (a file ``a``-``o``, a rank ``1``-``16``), then any letters, points and marks
+    (``-x:=/+*#,``), then perhaps ``!?+#``; at most `MOVE_CHARS` characters.
+
+    One pass over the word (a regular expression for this nests quantifiers, and
+    backtracks exponentially on ``a1aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa%``): every run of digits
+    must be a rank right after a file's letter, and the first comes after one to four
+    letters (the piece's, then the file's)."""
+    if len(word) > MOVE_CHARS:
+        return False
+    body = word.rstrip(END_MARKS)
+    lead = 0
+    while lead < len(body) and body[lead] in LETTERS:
+        lead += 1
+    if not 1 <= lead <= 4 or lead == len(body) or body[lead] not in DIGITS:
+        return False
+    k = 0
+    while k < len(body):
+        if body[k] in DIGITS:
+            start = k
+            while k < len(body) and body[k] in DIGITS:
+                k += 1
+            if body[start:k] not in RANKS or body[start - 1] not in FILES:
+                return False
+        elif body[k] in LETTERS or body[k] in MOVE_MARKS:
+            k += 1
+        else:
+            return False
+    return True
 
 
 def is_command_line(line: str, words: Iterable[str]) -> bool:
@@ -123,3 +167,39 @@ def find_command(lines: Sequence[str], words: Iterable[str]) -> int | None:
         if is_command_line(line, words):
             return k
     return None
+
+
+def line_fingerprint(line: str) -> str:
+    """What is remembered of a line of a mail we sent (`bot.service.sent_lines`): a hash
+    of it normalised as the lines of a reply are, in lower case."""
+    text = " ".join(normalise(line[:LINE_CHARS]).split()).lower()
+    return hashlib.sha256(text.encode()).hexdigest()[:FINGERPRINT_CHARS]
+
+
+def fingerprints_of(text: str) -> set[str]:
+    """The fingerprints of the non-empty lines of ``text`` (a mail we send)."""
+    return {line_fingerprint(line) for line in text.splitlines() if line.strip()}
+
+
+def without_quoted_lines(lines: Sequence[str], ours: Collection[str]) -> tuple[str, ...]:
+    """``lines`` of a reply up to the quoted text of the mail it answers: two lines in a
+    row that were lines of that mail (``ours``: their fingerprints) are quoted text, and so
+    is all below them. A single line equal to one of ours stays: it is the writer's (a
+    player who copies our example ``move a1-a3/B`` means it)."""
+    if not ours:
+        return tuple(lines)
+    known = [line_fingerprint(line) in ours for line in lines]
+    for k in range(len(lines) - 1):
+        if known[k] and known[k + 1]:
+            return tuple(lines[:k])
+    return tuple(lines)
+
+
+def is_reply_subject(subject: str) -> bool:
+    """Whether ``subject`` is a reply's or a forward's (``Re:``, ``AW:``, ``Fwd:``, ``SV:``,
+    ... in many languages, also ``Re[2]:``): its words are the subject of the mail answered."""
+    head = subject.lstrip()[:12].partition(":")
+    if not head[1]:
+        return False
+    word = head[0].strip().lower().partition("[")[0].strip()
+    return word in REPLY_PREFIXES

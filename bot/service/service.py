@@ -64,6 +64,7 @@ from .posts import Posts
 from .records import END, turn_label
 from .results import Done, Reason, Refusal, Result
 from .rooms import Rooms
+from .sent_lines import SentLines
 from .standings import Standings
 from .timecontrol import TimeControls, describe_clock
 from .tokens import GameTokens
@@ -143,6 +144,7 @@ class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Room
         self.now = now
         self.rng = rng or random.Random()
         self._lines: OrderedDict[int, _Line] = OrderedDict()
+        self.sent_lines = SentLines(self.db, now)  # what the e-mail transport sent
 
     @classmethod
     async def open(cls, settings: Settings | None = None, now: Clock = system_clock,

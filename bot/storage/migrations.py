@@ -239,6 +239,15 @@ CORRESPONDENCE = Migration(13, "private notes, conditional moves and clock choic
     "ALTER TABLE games ADD COLUMN spent1 REAL",
 ))
 
+SENT_LINES = Migration(14, "sent lines: fingerprints of the lines of each mail sent", (
+    """CREATE TABLE sent_lines (
+        message_id TEXT NOT NULL,           -- the Message-ID of a mail the service sent
+        fingerprint TEXT NOT NULL,          -- a hash of one normalised line of its text
+        created_at REAL NOT NULL,
+        PRIMARY KEY (message_id, fingerprint))""",
+    "CREATE INDEX sent_lines_by_age ON sent_lines (created_at)",
+))
+
 MAIL_DELIVERY = Migration(15, "e-mail: bounced addresses, mail loops, the subject of each thread", (
     "ALTER TABLE mail_addresses ADD COLUMN bounced_at REAL",  # a 5xx or a believed bounce
     "ALTER TABLE mail_addresses ADD COLUMN bounce_reason TEXT",  # what the server said
@@ -253,4 +262,4 @@ MAIL_DELIVERY = Migration(15, "e-mail: bounced addresses, mail loops, the subjec
 
 MIGRATIONS: tuple[Migration, ...] = (INITIAL, EMAIL_TOKENS, SERVERS, DELIVERY, MAIL_LEDGER,
                                       TRANSPORT_POSTS, IMPORT_CHALLENGES, WATCH_TOKENS,
-                                      OUTBOX_CLAIMS, CORRESPONDENCE, MAIL_DELIVERY)
+                                      OUTBOX_CLAIMS, CORRESPONDENCE, SENT_LINES, MAIL_DELIVERY)

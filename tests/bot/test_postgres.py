@@ -28,6 +28,7 @@ from bot.storage.postgres import open_postgres, postgres_ddl, translate
 from engine import Position, Variant, get_variant
 
 ROOT = Path(__file__).resolve().parents[2]
+CHILD_ENV = {**os.environ, "PYTHONPATH": str(ROOT)}  # the children run this checkout's code
 RACE_CHILD = Path(__file__).with_name("race_child.py")
 DELIVER_CHILD = Path(__file__).with_name("deliver_child.py")
 SCHEDULER_CHILD = Path(__file__).with_name("scheduler_child.py")
@@ -255,7 +256,7 @@ async def test_a_thousand_move_pairs_from_several_processes_have_one_move_accept
                                    side=0)
     game = (await service.accept(bob, made.challenge.id)).game
     children = [subprocess.Popen(
-        [sys.executable, str(RACE_CHILD), url, str(game.id)], cwd=ROOT,
+        [sys.executable, str(RACE_CHILD), url, str(game.id)], cwd=ROOT, env=CHILD_ENV,
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True) for _ in range(PROCESSES)]
     try:
         won = await asyncio.to_thread(_race_pairs, children, get_variant(game.variant),
@@ -278,7 +279,8 @@ async def test_deliverers_in_several_processes_send_each_notification_once(postg
     async with service.db.snapshot() as s:
         queued = [r["id"] for r in await s.all("SELECT id FROM outbox")]
     children = [subprocess.Popen(
-        [sys.executable, str(DELIVER_CHILD), url], cwd=ROOT, stdin=subprocess.PIPE,
+        [sys.executable, str(DELIVER_CHILD), url], cwd=ROOT, env=CHILD_ENV,
+        stdin=subprocess.PIPE,
         stdout=subprocess.PIPE, text=True) for _ in range(PROCESSES)]
     outputs = await asyncio.to_thread(_run_together, children)
     sent = Counter(int(line.split()[1]) for out in outputs for line in out.splitlines())
@@ -318,7 +320,8 @@ async def test_two_scheduler_processes_apply_each_time_out_and_reminder_once(
         service, _ = await _host_with_games(url, count, now=time.time() - days_ago * DAY)
         await service.close()
     children = [subprocess.Popen(
-        [sys.executable, str(SCHEDULER_CHILD), url], cwd=ROOT, stdin=subprocess.PIPE,
+        [sys.executable, str(SCHEDULER_CHILD), url], cwd=ROOT, env=CHILD_ENV,
+        stdin=subprocess.PIPE,
         stdout=subprocess.PIPE, text=True) for _ in range(2)]
     outputs = await asyncio.to_thread(_run_together, children)
     applied = Counter()

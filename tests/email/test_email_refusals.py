@@ -102,12 +102,16 @@ async def test_a_stale_or_repeated_move_is_refused_and_never_applied_twice(mail,
     assert len(await mail.service.played_moves(1)) == 1
 
 
-async def test_html_only_mail_gets_an_explanation(mail):
-    await mail.post.send(f"Alice <{ALICE}>", html="<p>challenge bob@players.test</p>")
+async def test_html_only_mail_is_read_as_a_reader_sees_it(mail):
+    await mail.post.send(f"Alice <{ALICE}>", html=(
+        "<html><head><style>p {color: red}</style><title>resign</title></head><body>"
+        "<div style='display: none'>resign</div><p>challenge bob@players.test</p>"
+        "<blockquote>move a1-a3/B</blockquote></body></html>"))
     answer = await mail.relay.next_to(ALICE)
-    assert "only an HTML version" in mail.text_of(answer)
+    assert mail.text_of(answer).startswith("Challenge #1 sent to bob: Clash of Command")
     assert answer["In-Reply-To"] == mail.post.sent[-1]["Message-ID"]
-    assert all(not rows for rows in (await _stored(mail.service)).values())
+    assert [c.opponent_name for c in await mail.service.challenges()] \
+        == ["bob"]
 
 
 async def test_the_text_part_of_a_multipart_mail_is_read_not_the_html(mail):
