@@ -23,7 +23,8 @@ from ..service.phrasing import phrase
 from ..service.turns import numbered_turns
 from ..textboard import caption, text_board
 from .inbound import ChallengeTag, GameTag
-from .outbound import Picture, compose, game_root
+from .machine import root_id
+from .outbound import Picture, compose, domain_of
 
 log = logging.getLogger(__name__)
 LAST_MOVES = 8
@@ -62,6 +63,17 @@ class GameMails:
     service: GameService
     address: str
     commands: Commands
+    _secret: str | None = None  # this database's Message-ID secret, once read
+
+    async def mail_secret(self) -> str:
+        """This database's secret for the Message-IDs it sends (read once)."""
+        if self._secret is None:
+            self._secret = await self.service.mail_secret()
+        return self._secret
+
+    async def game_root(self, game_id: int) -> str:
+        """The Message-ID every mail of game ``game_id`` refers to (see `machine.root_id`)."""
+        return root_id(await self.mail_secret(), game_id, domain_of(self.address))
 
     async def tag_for(self, player: Player, game: Game) -> GameTag | None:
         """``player``'s key of ``game`` at its move number now (None: not a player)."""
@@ -97,8 +109,8 @@ class GameMails:
         subject = await self.service.mail_subject(f"game:{game.id}", game_subject(game))
         return compose(self.address, recipient.address, subject,
                        phrase("\n".join(body), "email"),
-                       tag=tag, game_id=game.id,
-                       in_reply_to=in_reply_to or game_root(game.id, self.address),
+                       tag=tag, root=(root := await self.game_root(game.id)),
+                       in_reply_to=in_reply_to or root,
                        references=references, message_id=message_id, picture=picture,
                        auto="auto-replied" if in_reply_to else "auto-generated")
 

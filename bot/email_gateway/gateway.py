@@ -151,7 +151,6 @@ class EmailGateway(GameMails):
         self.outbox_ready = asyncio.Event()  # set when a command may have queued mail
         self.courier = service.courier(TRANSPORT, self._deliver)
         self._watched: set[tuple[int, int, str]] = set()  # (game, ply, kind) sent to watchers
-        self._secret: str | None = None  # this database's Message-ID secret, once read
 
     def _recorded(self, send: Send) -> Send:
         """``send``, remembering first the lines of every mail it sends (their fingerprints,
@@ -251,7 +250,7 @@ class EmailGateway(GameMails):
         bounce = await asyncio.to_thread(read_bounce, raw)
         if not bounce.failed:
             return None  # machine mail all the same: `read_mail` drops it
-        notes = quoted_notes(bounce.text, await self._mail_secret(), domain_of(self.address))
+        notes = quoted_notes(bounce.text, await self.mail_secret(), domain_of(self.address))
         mailed = {await self.service.mail_recipient(n) for n in notes}
         believed = [a for a in bounce.failed if a in mailed]
         for address in believed:
@@ -720,14 +719,9 @@ class EmailGateway(GameMails):
                 await self.service.mark_bounced(address, failure.reason)
             raise failure from error
 
-    async def _mail_secret(self) -> str:
-        if self._secret is None:
-            self._secret = await self.service.mail_secret()
-        return self._secret
-
     async def message_id(self, note_id: int) -> str:
         """The Message-ID of notification ``note_id`` (see `machine.message_id`)."""
-        return message_id(await self._mail_secret(), note_id, domain_of(self.address))
+        return message_id(await self.mail_secret(), note_id, domain_of(self.address))
 
     async def _mail(self, note: Notification) -> None:
         """Mail ``note``; one that may not be mailed (see `_why_not_mail`) is a final

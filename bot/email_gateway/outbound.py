@@ -2,8 +2,9 @@
 the relay they go through.
 
 Every mail about a game belongs to one thread: it refers to the game's root Message-ID
-(``<game-12@domain>``), which every mail client threads on, and has one subject that never
-changes (``Game #12: Alice vs Bob — Clash of Command``), which Gmail threads on. A player's
+(``<game-12.HASH@domain>``, unique to the database: see `machine.root_id`), which every
+mail client threads on, and has one subject that never changes (``Game #12: Alice vs Bob —
+Clash of Command``, kept from its first mail), which Gmail threads on. A player's
 game mail carries the player's game key (game, move number, token) only in its Reply-To
 address, never in the subject or the text, so that answering it is all a player has to do
 and a forward passes on no key; a watcher's copy carries none. Header values are cleaned (see
@@ -35,9 +36,6 @@ def domain_of(address: str) -> str:
     return address.rsplit("@", 1)[-1].lower()
 
 
-def game_root(game_id: int, our_address: str) -> str:
-    """The Message-ID every mail of game ``game_id`` refers to."""
-    return f"<game-{game_id}@{domain_of(our_address)}>"
 
 
 def reply_address(our_address: str, tag: Tag | None) -> str:
@@ -58,11 +56,12 @@ class Picture:
 
 
 def compose(our_address: str, to: str, subject: str, text: str, *,
-            tag: Tag | None = None, game_id: int | None = None,
+            tag: Tag | None = None, root: str | None = None,
             in_reply_to: str | None = None, references: Sequence[str] = (),
             message_id: str | None = None, picture: Picture | None = None,
             auto: str = "auto-replied") -> EmailMessage:
-    """One mail from us to ``to``, threaded under the game (if any) and the mail answered."""
+    """One mail from us to ``to``, threaded under the game's ``root`` Message-ID (if any)
+    and the mail answered."""
     mail = EmailMessage()
     mail["From"] = display_address(our_address, SENDER_NAME)
     mail["To"] = to
@@ -70,7 +69,7 @@ def compose(our_address: str, to: str, subject: str, text: str, *,
     mail["Reply-To"] = reply_address(our_address, tag)
     mail["Date"] = formatdate(localtime=False, usegmt=True)
     mail["Message-ID"] = message_id or make_msgid(domain=domain_of(our_address))
-    thread = [game_root(game_id, our_address)] if game_id is not None else []
+    thread = [root] if root is not None else []
     thread += [r for r in references if r not in thread]
     if in_reply_to and in_reply_to not in thread:
         thread.append(in_reply_to)

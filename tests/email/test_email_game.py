@@ -7,7 +7,6 @@ from __future__ import annotations
 import re
 
 from bot.email_gateway.inbound import ADDRESS_TAG
-from bot.email_gateway.outbound import game_root
 from engine import get_variant
 from engine.chieftain import step_text
 
@@ -38,7 +37,7 @@ async def test_a_whole_game_by_email(mail):
     to_bob = await relay.next_to(BOB)  # the answer to Bob: the game with his key
     to_alice = await relay.next_to(ALICE)  # the game's start, with hers
     game_id = 1
-    root = game_root(game_id, OURS)
+    root = await mail.gateway.game_root(game_id)
     for started in (to_bob, to_alice):
         assert root in str(started["References"])
         assert png_of(started) is not None and png_of(started)[:4] == b"\x89PNG"
@@ -109,7 +108,8 @@ async def test_a_watcher_by_email_gets_every_move_without_a_key(mail):
     assert f"{move} played" in played and "one command per mail" in played
     copy = await mail.relay.next_to("carol@players.test")
     assert move in text_of(copy) and "You are watching this game" in text_of(copy)
-    assert "+" not in str(copy["Reply-To"]) and game_root(1, OURS) in str(copy["References"])
+    assert "+" not in str(copy["Reply-To"])
+    assert await mail.gateway.game_root(1) in str(copy["References"])
     assert "challenges you" in text_of(await mail.relay.next_to(BOB))
     assert "Your move" in text_of(await mail.relay.next_to(BOB))
     assert await mail.relay.nothing_to("carol@players.test")  # once, not once per recipient

@@ -45,7 +45,7 @@ async def test_a_refusal_keeps_the_key_and_the_thread(mail, game):
     assert str(answer["Reply-To"]) == f"play+1.0.{bob_token}@games.test"
     assert answer["Subject"] == "Game #1: Alice vs bob — Clash of Command"
     assert answer["In-Reply-To"] == mail.post.sent[-1]["Message-ID"]
-    assert "<game-1@games.test>" in answer["References"]
+    assert await mail.gateway.game_root(1) in answer["References"]
     assert mail.text_of(answer).startswith("It is not your turn in game #1")
     assert (await mail.service.game(1)).ply == 0
 

@@ -189,9 +189,9 @@ async def test_a_plain_text_bounce_from_a_stranger_is_never_answered(mail):
 
 
 # --- Message-IDs ------------------------------------------------------------------------
-async def test_message_ids_differ_between_databases_and_stay_for_a_note(email_settings,
+async def test_message_ids_and_thread_roots_differ_between_databases(email_settings,
                                                                        tmp_path):
-    ids = []
+    ids, roots = [], []
     for name in ("one.db", "two.db"):
         settings = type(email_settings)(**{**vars(email_settings),
                                            "db_path": tmp_path / name})
@@ -201,7 +201,9 @@ async def test_message_ids_differ_between_databases_and_stay_for_a_note(email_se
             first = await gateway.message_id(1)
             assert await EmailGateway(service, settings).message_id(1) == first  # stable
             ids.append(first)
-    assert ids[0] != ids[1]
+            roots.append(await gateway.game_root(1))
+    assert ids[0] != ids[1] and roots[0] != roots[1]
+    assert all(re.fullmatch(r"<game-1\.[0-9a-f]{20}@games\.test>", r) for r in roots)
     assert all(re.fullmatch(r"<note-1\.[0-9a-f]{20}@games\.test>", i) for i in ids)
 
 
