@@ -14,7 +14,9 @@ What we chose where the issue is silent:
   mail may reach us through a relay or a polled mailbox, where that address is not known.
   A front mail server that receives mail first checks SPF: set
   ``COMMANDPOST_EMAIL_TRUST_AUTH_RESULTS`` to its name and its ``Authentication-Results``
-  header is trusted instead of our own checks (`judge_by_results`).
+  header is trusted instead of our own checks (`judge_by_results`). The cost: a domain
+  with a ``reject`` or ``quarantine`` policy whose mail passes DMARC by SPF alone (sent
+  without its own DKIM signature) is refused here; such a service needs the front server.
 - **A DNS failure (timeout, SERVFAIL) is a temporary error, and the mail is read as
   unverified** (`Unverified`, logged), not held back: a resolver that is down must not stop
   play, and over IMAP there is no sender to ask to retry. A forger cannot make the DNS of

@@ -33,6 +33,7 @@ READ_CHARS = 64 * 1024  # what is read of a text: a command is near its top
 READ_LINES = 2000  # lines looked at, at most
 LINE_CHARS = 1000  # a longer line is cut to this before it is looked at
 ATTRIBUTION_CHARS = 400  # an attribution (with a wrapped second line) is no longer
+WRAPPED_CHARS = 40  # a program wraps an attribution only after this many characters
 HEADER_KEY_CHARS = 24  # the name of a header in a header block is no longer
 
 # the verb of an attribution line, lower case ("On ..., Alice wrote:")
@@ -170,11 +171,13 @@ def starts_header_block(lines: list[str], k: int) -> bool:
 
 def attribution_lines(lines: list[str], k: int) -> int | None:
     """How many lines (1 or 2) the attribution starting at line ``k`` takes
-    (``On ... Alice <alice@example.org> wrote:``, perhaps wrapped), or None."""
+    (``On ... Alice <alice@example.org> wrote:``, perhaps wrapped: then its first line is
+    long, `WRAPPED_CHARS` or more, so that a short line of the writer's above an
+    attribution is not taken for part of it), or None."""
     if _is_attribution(lines[k]):
         return 1
-    if k + 1 < len(lines) and lines[k].strip() and lines[k + 1].strip() \
-            and not lines[k].rstrip().endswith(":"):
+    if k + 1 < len(lines) and len(lines[k].strip()) >= WRAPPED_CHARS \
+            and lines[k + 1].strip() and not lines[k].rstrip().endswith(":"):
         if _is_attribution(lines[k].rstrip() + " " + lines[k + 1].strip()):
             return 2
     return None
