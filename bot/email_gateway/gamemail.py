@@ -147,10 +147,11 @@ class GameMails:
                     "the final position."]
         elif game.to_move == side:
             example = (await self.service.legal_moves(game) or ["c3-d4"])[0]
-            what = ["Your move. Reply to this mail with your move on the first line, "
-                    "for example:", f"    move {example}",
-                    "(or `moves` for the legal moves, `board`, `draw`, `resign`, `takeback`, "
-                    "`help`)."]
+            # the example stays inside the sentence: a line of this mail is never read as
+            # a command (`reading.without_quoted_lines`), a line the player writes is
+            what = [f"Your move. Reply to this mail with your move on the first line, for "
+                    f"example `move {example}` (or `moves` for the legal moves, `board`, "
+                    f"`draw`, `resign`, `takeback`, `help`)."]
         else:
             what = [f"It is {game.names[game.to_move]}'s turn: you get a mail when they have "
                     f"moved. Meanwhile you may reply with `board`, `draw`, `resign`, "

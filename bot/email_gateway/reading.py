@@ -182,17 +182,19 @@ def fingerprints_of(text: str) -> set[str]:
 
 
 def without_quoted_lines(lines: Sequence[str], ours: Collection[str]) -> tuple[str, ...]:
-    """``lines`` of a reply up to the quoted text of the mail it answers: two lines in a
-    row that were lines of that mail (``ours``: their fingerprints) are quoted text, and so
-    is all below them. A single line equal to one of ours stays: it is the writer's (a
-    player who copies our example ``move a1-a3/B`` means it)."""
+    """``lines`` of a reply without the text of the mail it answers (``ours``: the
+    fingerprints of its lines): two lines in a row that were lines of that mail start the
+    quoted text, and all below them is quoted too; a single line that was a line of that
+    mail is left out wherever it stands, so that no line the service wrote (an example, a
+    list of moves) is ever taken for the writer's command. The service writes its examples
+    inside sentences, so a player who copies one into a line of their own means it."""
     if not ours:
         return tuple(lines)
     known = [line_fingerprint(line) in ours for line in lines]
     for k in range(len(lines) - 1):
         if known[k] and known[k + 1]:
-            return tuple(lines[:k])
-    return tuple(lines)
+            return tuple(line for line, mine in zip(lines[:k], known[:k]) if not mine)
+    return tuple(line for line, mine in zip(lines, known) if not mine)
 
 
 def is_reply_subject(subject: str) -> bool:

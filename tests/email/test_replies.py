@@ -110,12 +110,14 @@ def test_new_subjects(subject):
     assert not is_reply_subject(subject)
 
 
-def test_our_own_lines_in_a_row_are_quoted_text_but_one_copied_line_is_the_writers():
+def test_our_own_lines_are_never_the_writers():
     ours = fingerprints_of("Your move.\n    move a1-a3/B\n(or `moves` for the legal moves)\n")
     assert without_quoted_lines(("Thanks", "Your move.", "move a1-a3/B", "e3-f4"), ours) == \
         ("Thanks",)
-    assert without_quoted_lines(("move a1-a3/B", "Alice"), ours) == ("move a1-a3/B", "Alice")
-    assert without_quoted_lines(("MOVE  a1-a3/B",), ours) == ("MOVE  a1-a3/B",)
+    assert without_quoted_lines(("move a1-a3/B", "Alice"), ours) == ("Alice",)
+    assert without_quoted_lines(("MOVE  a1-a3/B",), ours) == ()
+    assert without_quoted_lines(("Danke!", "move a1-a3/B", "e3-f4"), ours) == ("Danke!", "e3-f4")
+    assert without_quoted_lines(("move a1-a3/B",), set()) == ("move a1-a3/B",)
 
 
 async def test_sent_lines_are_kept_ninety_days(mail):
@@ -192,3 +194,18 @@ async def test_a_conditional_move_hard_wrapped_by_outlook(mail):
     body = "if h8-i7/D\nthen a3-b4/D\n\nAlice\n"
     await mail.post.send(ALICE, raw=_raw(key, "text/plain; charset=us-ascii", body), to=key)
     assert mail.text_of(await mail.relay.next_to(ALICE)).startswith(RECORDED)
+
+
+async def test_a_line_of_the_mail_answered_is_never_a_command(mail, game):
+    """A thank-you note with one line of our mail copied below it, unquoted and without a
+    header block (the `Moves:` heading is a command word): no command, no list of moves."""
+    move = (await mail.service.legal_moves(await mail.service.game(1)))[0]
+    await mail.post.send(f"Alice <{ALICE}>", f"move {move}", reply_to=game[ALICE])
+    await mail.relay.next_to(ALICE)
+    news = await mail.relay.next_to(BOB)
+    assert "\r\nMoves:\r\n" in mail.text_of(news)
+    await mail.post.send(f"Bob <{BOB}>", "Tack!\n\nMoves:\n\n/Bob", reply_to=news)
+    answer = mail.text_of(await mail.relay.next_to(BOB))
+    assert answer.startswith("I found no command in your mail.")
+    assert "can move in game #1" not in answer
+    assert (await mail.service.game(1)).ply == 1
