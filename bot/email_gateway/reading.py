@@ -191,10 +191,8 @@ def without_quoted_lines(lines: Sequence[str], ours: Collection[str]) -> tuple[s
     if not ours:
         return tuple(lines)
     known = [line_fingerprint(line) in ours for line in lines]
-    for k in range(len(lines) - 1):
-        if known[k] and known[k + 1]:
-            return tuple(line for line, mine in zip(lines[:k], known[:k]) if not mine)
-    return tuple(line for line, mine in zip(lines, known) if not mine)
+    end = next((k for k in range(len(lines) - 1) if known[k] and known[k + 1]), len(lines))
+    return tuple(lines[k] for k in range(end) if not known[k])
 
 
 def is_reply_subject(subject: str) -> bool:
