@@ -28,7 +28,7 @@ GAME_WORDS = frozenset({"move", "end", "resign", "draw", "takeback", "abort", "n
                         "forecast"})
 CHALLENGE_WORDS = frozenset({"accept", "decline", "cancel"})
 PLAYER_WORDS = frozenset({"vacation", "back", "name", "digest", "stop", "start", "watch",
-                          "unwatch", "challenge", "link"})
+                          "unwatch", "challenge", "link", "unlink"})
 KEYED_WORDS = GAME_WORDS | CHALLENGE_WORDS | PLAYER_WORDS
 LOOKING_WORDS = frozenset({"board", "moves", "export"})
 # a game's watch link (its web page's address) or just its end: 12-<24 hex digits>
@@ -134,6 +134,20 @@ class MailCommands(Commands):
                            f"comes from it, mail from {address} acts as you. Nothing changes "
                            f"until then.", address=address)
 
+
+    async def cmd_unlink(self, sender: Player, place: str, args: list[str]) -> Reply:
+        """Stop using a second address for your games.
+
+        unlink alice@work.example.org
+        """
+        address = args[0].strip("<>").lower() if len(args) == 1 else ""
+        if not address or len(address) > MAX_ADDRESS_CHARS or address.count("@") != 1:
+            return Reply("Which address? Write it after the word, as in `unlink "
+                         "alice@work.example.org`.", ok=False)
+        if not sender.id or not await self.service.unlink_address(address, sender.id):
+            return Reply(f"{address} is not linked to you: nothing changed.", ok=False)
+        return Reply(f"Unlinked: mail from {address} no longer acts as you; your games stay "
+                     f"as they are.")
 
 def refusal_text(found: Refusal) -> str:
     """A service refusal as the text of an answer."""

@@ -157,6 +157,12 @@ class GameTokens:
                             "VALUES (?, ?, ?) ON CONFLICT (address) DO UPDATE SET "
                             "player_id = excluded.player_id", (address, player_id, self.now()))
 
+    async def unlink_address(self, address: str, player_id: int) -> bool:
+        """Stop mail from ``address`` acting as player ``player_id``: whether it did."""
+        async with self.db.transaction() as s:
+            return await s.execute("DELETE FROM mail_links WHERE address = ? AND player_id = ?",
+                                   (address, player_id)) > 0
+
     async def linked_player(self, address: str) -> int | None:
         """The player whose second address ``address`` is, if any."""
         async with self.db.snapshot() as s:

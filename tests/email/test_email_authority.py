@@ -169,6 +169,19 @@ async def test_a_second_address_is_linked_only_from_that_address(mail, game):
     await mail.post.send(PHONE, "resign")  # no key: asked back of the phone
     assert mail.text_of(await mail.relay.next_to(PHONE)) == await asked(
         mail, PHONE, "`resign` (game #1)")
+    # unlinking: with her key now (or confirmed), from either address
+    await mail.post.send(ALICE, "unlink", reply_to=played)
+    assert mail.text_of(await mail.relay.next_to(ALICE)).startswith(
+        "Which address? Write it after the word, as in `unlink alice@work.example.org`.")
+    await mail.post.send(ALICE, "unlink bob@players.test", reply_to=played)
+    assert mail.text_of(await mail.relay.next_to(ALICE)).startswith(
+        "bob@players.test is not linked to you: nothing changed.")
+    await mail.post.send(PHONE, f"unlink {PHONE.upper()}", reply_to=played)
+    # the phone is no longer hers when the answer goes: it goes to her own address
+    assert await mail.relay.nothing_to(PHONE)
+    assert mail.text_of(await mail.relay.next_to(ALICE)).startswith(
+        f"Unlinked: mail from {PHONE} no longer acts as you; your games stay as they are.")
+    assert await mail.service.linked_player(PHONE) is None
 
 
 async def test_a_stranger_cannot_link_a_players_address(mail, game):
