@@ -35,7 +35,7 @@ from .outbound import compose
 
 MAX_SHOWN = 200  # of a command quoted back in a confirmation request
 MAX_STEPS = 12  # the further lines kept with a confirmed move (the steps of a turn)
-NO_WORDS = frozenset({"no", "no.", "no!", "nein", "non", "nej", "cancel"})
+NO_WORDS = frozenset({"no", "nope", "nein", "non", "nej", "nee", "không", "cancel", "stop"})
 # the players an opponent's lookup made while a challenge is checked (removed if refused)
 NAMED: ContextVar[list[int] | None] = ContextVar("NAMED", default=None)
 
@@ -267,8 +267,11 @@ def game_number_in(line: str) -> int | None:
 
 
 def says_no(lines: tuple[str, ...]) -> bool:
-    """Whether a reply to a confirmation request declines it (`no` on its first line)."""
-    return bool(lines) and lines[0].strip().lower() in NO_WORDS
+    """Whether a reply to a confirmation request declines it: its first line starts with a
+    word of refusal (``No! I did not send this`` declines; the words' punctuation is
+    ignored)."""
+    words = lines[0][:200].split() if lines else []
+    return bool(words) and words[0].strip("!?.,:;\"'*").lower() in NO_WORDS
 
 
 def _shown(line: str) -> str:

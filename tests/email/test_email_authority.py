@@ -216,3 +216,13 @@ async def test_no_address_reaches_the_log_at_info(mail, game):
     text = log.getvalue()
     assert "…@players.test" in text
     assert not [a for a in (ALICE, BOB, CAROL, "alice@", "carol@") if a in text]
+
+
+async def test_a_confirmation_answered_no_in_a_sentence_carries_nothing_out(mail, game):
+    await mail.post.send(ALICE, "stop")  # forged: no key
+    request = await mail.relay.next_to(ALICE)
+    await mail.post.send(ALICE, "No! I did not send this, please do not stop anything.",
+                         reply_to=request)
+    assert mail.text_of(await mail.relay.next_to(ALICE)).startswith(
+        "As you asked, I did not carry it out: nothing was changed.")
+    assert (await mail.service.mail_address(ALICE))["stopped_at"] is None
