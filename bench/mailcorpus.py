@@ -107,6 +107,8 @@ async def score_case(case: str, folder: Path) -> tuple[bool, bool]:
     table.gateway = EmailGateway(service, settings, send=send)
     try:
         await table.mail(f"Alice <{ALICE}>", f"challenge {BOB} white")
+        # a challenge without a key is asked back of Alice's address first
+        await table.mail(f"Alice <{ALICE}>", "yes", reply_to=table.last_to(ALICE))
         await table.mail(f"Bob <{BOB}>", "accept", reply_to=table.last_to(BOB))
         await table.mail(f"Alice <{ALICE}>", "move c3-d4", reply_to=table.last_to(ALICE))
         await table.mail(f"Bob <{BOB}>", "g7-g5", reply_to=table.last_to(BOB))
