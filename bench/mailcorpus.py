@@ -24,6 +24,7 @@ from email.utils import make_msgid
 from pathlib import Path
 
 CORPUS = Path(__file__).resolve().parents[1] / "tests" / "email" / "corpus"
+MACHINE = CORPUS / "machine"  # auto-replies and bounces
 OURS = "play@games.test"
 ALICE = "alice@players.test"
 BOB = "bob@players.test"
@@ -54,6 +55,16 @@ def cases() -> list[str]:
 
 def expected(case: str) -> dict[str, str | None]:
     return json.loads((CORPUS / f"{case}.json").read_text(encoding="utf-8"))
+
+
+def machine_cases() -> list[str]:
+    return sorted(p.stem for p in MACHINE.glob("*.eml"))
+
+
+def machine_expected(case: str) -> dict[str, str | bool | None]:
+    """What a machine mail must come to, its ``{{FROM}}`` placeholders filled."""
+    text = (MACHINE / f"{case}.json").read_text(encoding="utf-8")
+    return json.loads(text.replace("{{FROM}}", ALICE))
 
 
 def _text(mail: EmailMessage) -> str:
@@ -88,14 +99,14 @@ class Table:
         return [m for m in self.sent if address in str(m["To"])][-1]
 
 
-async def score_case(case: str, folder: Path) -> tuple[bool, bool]:
-    """Whether the case's command was found (or it had none), and whether a command was
-    taken from its quoted text."""
+async def _table(folder: Path, name: str):  # type: ignore[no-untyped-def]
+    """A game by mail on a fresh database, Alice to move: the table and her your-move
+    mail."""
     from bot.config import Settings
     from bot.email_gateway.gateway import EmailGateway
     from bot.service import GameService
 
-    settings = Settings(db_path=folder / f"{case}.db", email_address=OURS,
+    settings = Settings(db_path=folder / f"{name}.db", email_address=OURS,
                         pictures_dir=folder / "boards")
     service = await GameService.open(settings, rng=random.Random(3))
     table = Table(None, service)
@@ -105,25 +116,54 @@ async def score_case(case: str, folder: Path) -> tuple[bool, bool]:
             mail.as_bytes(policy=policy.SMTP)))  # type: ignore[arg-type]
 
     table.gateway = EmailGateway(service, settings, send=send)
+    await table.mail(f"Alice <{ALICE}>", f"challenge {BOB} white")
+    # a challenge without a key is asked back of Alice's address first
+    await table.mail(f"Alice <{ALICE}>", "yes", reply_to=table.last_to(ALICE))
+    await table.mail(f"Bob <{BOB}>", "accept", reply_to=table.last_to(BOB))
+    await table.mail(f"Alice <{ALICE}>", "move c3-d4", reply_to=table.last_to(ALICE))
+    await table.mail(f"Bob <{BOB}>", "g7-g5", reply_to=table.last_to(BOB))
+    return table, table.last_to(ALICE)
+
+
+async def score_case(case: str, folder: Path) -> tuple[bool, bool]:
+    """Whether the case's command was found (or it had none), and whether a command was
+    taken from its quoted text."""
+    table, your_move = await _table(folder, case)
     try:
-        await table.mail(f"Alice <{ALICE}>", f"challenge {BOB} white")
-        # a challenge without a key is asked back of Alice's address first
-        await table.mail(f"Alice <{ALICE}>", "yes", reply_to=table.last_to(ALICE))
-        await table.mail(f"Bob <{BOB}>", "accept", reply_to=table.last_to(BOB))
-        await table.mail(f"Alice <{ALICE}>", "move c3-d4", reply_to=table.last_to(ALICE))
-        await table.mail(f"Bob <{BOB}>", "g7-g5", reply_to=table.last_to(BOB))
-        your_move = table.last_to(ALICE)
         raw = fill((CORPUS / f"{case}.eml").read_text(encoding="utf-8"), your_move,
                    f"<{case}@players.test>")
         await table.raw(ALICE, raw, recipient(raw))
         answer = _text(table.last_to(ALICE)).replace("\r\n", "\n").split("\n\n")[0]
-        moves = [m.text for m in await service.played_moves(1)]
+        moves = [m.text for m in await table.service.played_moves(1)]
     finally:
-        await service.close()
+        await table.service.close()
     want = expected(case)
     if want["command"] is None:
         return True, len(moves) > 2 or answer != want["answer"]
     return moves[2:] == [str(want["answer"]).split()[1]], False
+
+
+async def score_machine(case: str, folder: Path) -> bool:
+    """Whether a machine mail came to what it must: never played, answered only when it
+    carries no machine marker at all, and a bounce believed exactly when it is genuine."""
+    table, your_move = await _table(folder, "machine-" + case)
+    want = machine_expected(case)
+    try:
+        raw = fill((MACHINE / f"{case}.eml").read_text(encoding="utf-8"), your_move,
+                   f"<{case}@players.test>")
+        sent = len(table.sent)
+        envelope = want["envelope_from"]
+        outcome = await table.gateway.receive(
+            raw, None if envelope is None else str(envelope),
+            () if envelope is None else [recipient(raw)])
+        await table.gateway.deliver_outbox()
+        answered = len(table.sent) > sent
+        moves = [m.text for m in await table.service.played_moves(1)]
+        bounced = (await table.service.mail_address(ALICE))["bounced_at"] is not None
+    finally:
+        await table.service.close()
+    return (outcome == want["outcome"] and moves == ["c3-d4", "g7-g5"]
+            and answered == (want["answer"] is not None) and bounced == want["bounced"])
 
 
 async def main() -> None:
@@ -138,8 +178,16 @@ async def main() -> None:
             taken += from_quote
             mark = "ok" if ok and not from_quote else "WRONG"
             print(f"  {case:34} {expected(case)['command'] or '(no command)':18} {mark}")
-    print(f"commands found: {found}/{commands} ({100 * found / max(1, commands):.0f}%); "
-          f"commands taken from quoted text: {taken} (of {quiet} replies without one)")
+        print(f"commands found: {found}/{commands} ({100 * found / max(1, commands):.0f}%); "
+              f"commands taken from quoted text: {taken} (of {quiet} replies without one)")
+        right = 0
+        for case in machine_cases():
+            ok = await score_machine(case, Path(folder))
+            right += ok
+            print(f"  {case:34} {machine_expected(case)['outcome']!s:.60} "
+                  f"{'ok' if ok else 'WRONG'}")
+    print(f"machine mail handled as it must: {right}/{len(machine_cases())} (auto-replies "
+          f"never answered or played, genuine bounces believed, forged ones not)")
 
 
 if __name__ == "__main__":
