@@ -31,7 +31,7 @@ TRANSLATE = str.maketrans({
 QUOTES = "\"'`*_"  # around a command: quoted or marked bold/italic by a mail program
 MOVE_CHARS = 64  # a longer word is not a move
 FILES = frozenset("abcdefghijklmnoABCDEFGHIJKLMNO")  # the files a point's letter names
-RANKS = frozenset(str(n) for n in range(1, 17))  # the ranks a point's digits name
+RANK_DIGITS = 2  # a point's rank is written with one or two digits
 LETTERS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
 DIGITS = frozenset("0123456789")
 MOVE_MARKS = frozenset("-x:=/+*#,")  # between the points of a move
@@ -107,12 +107,15 @@ def looks_like_move(line: str) -> bool:
 
 def is_move_word(word: str) -> bool:
     """Whether ``word`` is written like a move: at most three letters of a piece, then a
-    point (a file ``a``-``o``, a rank ``1``-``16``), then any letters, points and marks
-    (``-x:=/+*#,``), then perhaps ``!?+#``; at most `MOVE_CHARS` characters.
+    point (a file ``a``-``o``, a rank of one or two digits), then any letters, points and
+    marks (``-x:=/+*#,``), then perhaps ``!?+#``; at most `MOVE_CHARS` characters.
+
+    A point off every board (``a55``, ``a0``) still makes a move: a player who mistypes
+    one is told by the rules what is wrong with the move, not that no command was found.
 
     One pass over the word (a regular expression for this nests quantifiers, and
     backtracks exponentially on ``a1aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa%``): every run of digits
-    must be a rank right after a file's letter, and the first comes after one to four
+    must be a rank's one or two digits right after a file's letter, and the first comes after one to four
     letters (the piece's, then the file's)."""
     if len(word) > MOVE_CHARS:
         return False
@@ -128,7 +131,7 @@ def is_move_word(word: str) -> bool:
             start = k
             while k < len(body) and body[k] in DIGITS:
                 k += 1
-            if body[start:k] not in RANKS or body[start - 1] not in FILES:
+            if k - start > RANK_DIGITS or body[start - 1] not in FILES:
                 return False
         elif body[k] in LETTERS or body[k] in MOVE_MARKS:
             k += 1

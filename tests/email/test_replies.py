@@ -209,3 +209,14 @@ async def test_a_line_of_the_mail_answered_is_never_a_command(mail, game):
     assert answer.startswith("I found no command in your mail.")
     assert "can move in game #1" not in answer
     assert (await mail.service.game(1)).ply == 1
+
+
+async def test_a_mistyped_point_gets_the_rules_answer_not_no_command(mail, game):
+    """`a7-a55` (a rank off the board) is a move written wrong: the answer says why it
+    cannot be played, as for any illegal move, and nothing is played."""
+    await mail.post.send(f"Alice <{ALICE}>", "a7-a55", reply_to=game[ALICE])
+    answer = mail.text_of(await mail.relay.next_to(ALICE))
+    assert answer.split("\r\n")[0] == (
+        "I cannot read 'a7-a55' as a move: a55 is not a point of the board (points are a1, "
+        "c1, ... i9 where the file number plus the rank is even).")
+    assert (await mail.service.game(1)).ply == 0
