@@ -115,8 +115,8 @@ def is_move_word(word: str) -> bool:
 
     One pass over the word (a regular expression for this nests quantifiers, and
     backtracks exponentially on ``a1aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa%``): every run of digits
-    must be a rank's one or two digits right after a file's letter, and the first comes after one to four
-    letters (the piece's, then the file's)."""
+    must be a rank's one or two digits right after a file's letter, and the first comes
+    after one to four letters (the piece's, then the file's)."""
     if len(word) > MOVE_CHARS:
         return False
     body = word.rstrip(END_MARKS)

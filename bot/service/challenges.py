@@ -97,8 +97,14 @@ class ChallengeDesk:
                                                 f"here: {offer}. Answer with {accept}.",
                                                 place_transport(place)))
         whom = opponent.display_name if opponent else "anyone here"
-        return Done(f"Challenge #{challenge_id} sent to {whom}: {offer}. It expires "
-                    f"{moment(challenge.expires_at)}.", challenge=challenge)
+        expires = f"It expires {moment(challenge.expires_at)}."
+        if opponent is not None and opponent.transport == "email":
+            # a mail may wait for a greylisting server, or be refused: not "sent" yet
+            return Done(f"Challenge #{challenge_id} for {whom}: {offer}. {expires} The "
+                        f"invitation is on its way by mail; if it cannot be delivered, I "
+                        f"will tell you and withdraw the challenge.", challenge=challenge)
+        return Done(f"Challenge #{challenge_id} sent to {whom}: {offer}. {expires}",
+                    challenge=challenge)
 
     def _start_position(self, rules: Variant, fen: str, mode: str) -> Position | Refusal:
         try:

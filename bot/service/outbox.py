@@ -272,17 +272,23 @@ async def tell_unreachable(s: Session, note: Notification, reason: str, now: flo
 
 async def _tell_challenger(s: Session, note: Notification, reason: str, now: float) -> None:
     """Tell the challenger, on their own transport, that their challenge did not reach
-    the player it names (the challenge stays open until it expires or is cancelled)."""
+    the player it names; a challenge still open is withdrawn (status ``undelivered``), as
+    nobody can accept what never arrived."""
     if note.player_id is None:
         return
-    row = await s.one("SELECT c.id, c.challenger_id, c.place, p.transport FROM challenges c "
-                      "JOIN players p ON p.id = c.challenger_id WHERE c.opponent_id = ? "
-                      "AND c.created_at = ? ORDER BY c.id DESC LIMIT 1",
+    row = await s.one("SELECT c.id, c.challenger_id, c.place, c.status, p.transport "
+                      "FROM challenges c JOIN players p ON p.id = c.challenger_id "
+                      "WHERE c.opponent_id = ? AND c.created_at = ? ORDER BY c.id DESC LIMIT 1",
                       (note.player_id, note.created_at))
     if row is None:
         return
-    await notify(s, now, transport=row["transport"], kind=UNREACHABLE,
-                 text=f"Your challenge to {note.address} could not be delivered: {reason}.",
+    text = f"Your challenge to {note.address} could not be delivered: {reason}."
+    if row["status"] == "open":
+        await s.execute("UPDATE challenges SET status = 'undelivered' WHERE id = ?",
+                        (row["id"],))
+        text += (f" I have withdrawn challenge #{row['id']}; check the address and "
+                 f"challenge again.")
+    await notify(s, now, transport=row["transport"], kind=UNREACHABLE, text=text,
                  player_id=row["challenger_id"], place=row["place"],
                  payload={"dm": True, "challenge": row["id"]})
 

@@ -99,7 +99,7 @@ async def test_a_mail_meeting_a_full_disk_is_answered_451_and_changes_nothing(ma
     monkeypatch.undo()
     assert await mail.service.challenges() == []
     answer = await mail.confirmed(f"Alice <{ALICE}>", f"challenge {BOB}")  # once it works
-    assert "Challenge #1 sent to" in mail.text_of(answer)
+    assert "Challenge #1 for" in mail.text_of(answer)
 
 
 @pytest.mark.parametrize("separator", ["\u2028", "\x0b", "\x0c", "\x85"])
@@ -110,7 +110,7 @@ async def test_a_name_with_a_line_separator_cannot_block_mail(mail, separator):
     await mail.post.send(ALICE, raw=raw)
     asking = await mail.relay.next_to(ALICE)  # a new player is made as she confirms
     await mail.post.send(f"Alice <{ALICE}>", "yes", reply_to=asking)
-    assert "Challenge #1 sent to bob" in mail.text_of(await mail.relay.next_to(ALICE))
+    assert "Challenge #1 for bob" in mail.text_of(await mail.relay.next_to(ALICE))
     offer = await mail.relay.next_to(BOB)
     await mail.post.send(f"Bob <{BOB}>", "accept #1", reply_to=offer)
     for address in (BOB, ALICE):  # the game's mails, with both names in their subjects

@@ -28,7 +28,7 @@ async def test_a_whole_game_by_email(mail):
     relay, post = mail.relay, mail.post
     answer = await mail.confirmed(FROM[ALICE], "challenge bob@players.test white 3d",
                                   subject="a game?")  # her first mail: asked back of her
-    assert "Challenge #1 sent to bob" in text_of(answer)
+    assert "Challenge #1 for bob" in text_of(answer)
     assert answer["In-Reply-To"] == post.sent[-1]["Message-ID"]
     offer = await relay.next_to(BOB)
     assert "challenges you" in text_of(offer) and "accept #1" in text_of(offer)

@@ -114,7 +114,7 @@ async def test_html_only_mail_is_read_as_a_reader_sees_it(mail):
     assert asking["In-Reply-To"] == mail.post.sent[-1]["Message-ID"]
     await mail.post.send(f"Alice <{ALICE}>", "yes", reply_to=asking)
     answer = await mail.relay.next_to(ALICE)
-    assert mail.text_of(answer).startswith("Challenge #1 sent to bob: Clash of Command")
+    assert mail.text_of(answer).startswith("Challenge #1 for bob: Clash of Command")
     assert [c.opponent_name for c in await mail.service.challenges()] \
         == ["bob"]
 

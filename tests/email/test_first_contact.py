@@ -75,7 +75,11 @@ async def test_a_greylisted_invitation_is_pending_then_arrives_on_the_next_try(
     mail, clock = clocked
     mail.relay.answer(BOB, GREYLISTED)
     answer = await mail.confirmed(f"Alice <{ALICE}>", f"challenge {BOB}")
-    assert mail.text_of(answer).startswith("Challenge #1 sent to bob")
+    # not "sent": the invitation waits for the greylisting server
+    assert mail.text_of(answer).split("\r\n\r\n")[0] == (
+        f"Challenge #1 for bob: Clash of Command, no clock, side chosen at random, rated. "
+        f"It expires {format_time(clock[0] + 7 * DAY)}. The invitation is on its way by "
+        f"mail; if it cannot be delivered, I will tell you and withdraw the challenge.")
     [waiting] = await _until(lambda: _tried(mail.service, BOB))
     assert (await mail.service.mail_address(BOB))["invited_at"] is None  # not sent yet
     assert waiting.next_attempt_at is not None
@@ -100,11 +104,13 @@ async def _nothing_waits(service: GameService) -> bool:
 async def test_a_refused_invitation_fails_marks_the_address_and_tells_the_challenger(mail):
     mail.relay.answer(BOB, UNKNOWN)
     answer = await mail.confirmed(f"Alice <{ALICE}>", f"challenge {BOB}")
-    assert mail.text_of(answer).startswith("Challenge #1 sent to bob")
+    assert mail.text_of(answer).startswith("Challenge #1 for bob")
     told = await mail.relay.next_to(ALICE)
     reason = f"the relay refused {BOB}: {UNKNOWN}"
     assert _first_line(mail.text_of(told)) == (
-        f"Your challenge to {BOB} could not be delivered: {reason}.")
+        f"Your challenge to {BOB} could not be delivered: {reason}. I have withdrawn "
+        f"challenge #1; check the address and challenge again.")
+    assert (await mail.service.get_challenge(1)).status == "undelivered"
     assert str(told["Subject"]) == "Challenge #1: Alice vs bob — Clash of Command"
     [failed] = await outbox.stuck(mail.service.db, failed=True)
     assert (failed.address, failed.kind, failed.attempts, failed.failure) == (
@@ -113,6 +119,13 @@ async def test_a_refused_invitation_fails_marks_the_address_and_tells_the_challe
     assert known["bounced_at"] is not None and known["bounce_reason"] == reason
     assert known["invited_at"] is None
     assert mail.relay.tries[BOB] == 1  # a 5xx is the verdict: no second try
+
+    await mail.post.send(f"Bob <{BOB}>", "accept #1")  # what never arrived is not open
+    assert mail.text_of(await mail.relay.next_to(BOB)) == (
+        "You have no game or challenge in progress, so there is nothing for `accept` to "
+        "change. Write `help` for the commands, or `challenge ADDRESS` to start a game.\r\n")
+    assert (await mail.service.mail_address(BOB))["bounced_at"] is None  # he wrote
+    await mail.service.mark_bounced(BOB, reason)  # as the relay said before
 
     again = await mail.confirmed(f"Alice <{ALICE}>", f"challenge {BOB}")  # not again
     assert mail.text_of(again).startswith(
@@ -132,7 +145,8 @@ async def test_a_discord_challenger_is_told_on_discord(mail):
     [told] = await mail.service.pending_notifications("discord")
     assert (told.player_id, told.kind, told.text) == (
         lee.id, "unreachable",
-        f"Your challenge to {BOB} could not be delivered: the relay refused {BOB}: {UNKNOWN}.")
+        f"Your challenge to {BOB} could not be delivered: the relay refused {BOB}: {UNKNOWN}. "
+        f"I have withdrawn challenge #1; check the address and challenge again.")
     assert told.payload["dm"] is True
 
 
@@ -150,7 +164,11 @@ async def test_a_second_unasked_invitation_is_a_failure_with_its_reason(mail):
     assert (failed.address, failed.kind, failed.failure) == (DAVE, "challenge", reason)
     await mail.gateway.deliver_outbox()
     told = mail.text_of(await mail.relay.next_to(BOB))
-    assert _first_line(told) == f"Your challenge to {DAVE} could not be delivered: {reason}."
+    assert _first_line(told) == (f"Your challenge to {DAVE} could not be delivered: "
+                                 f"{reason}. I have withdrawn challenge #2; check the address "
+                                 f"and challenge again.")
+    assert [(await mail.service.get_challenge(n)).status for n in (1, 2)] == [
+        "open", "undelivered"]
     assert mail.relay.tries[DAVE] == 1
 
 
