@@ -312,3 +312,21 @@ async def test_an_explicit_number_is_obeyed_only_with_its_own_key(mail, game):
     assert not (await mail.service.game(2)).is_over
     await mail.post.send(f"Alice <{ALICE}>", "resign #1", reply_to=game[ALICE])
     assert mail.text_of(await mail.relay.next_to(ALICE)).startswith("You resigned game #1")
+
+
+async def test_whoever_answers_a_forwarded_game_mail_gets_no_key(mail, game):
+    """Alice forwards her game mail, reply address and all, to Carol, who answers it: Carol
+    is told it is not hers, and the answer carries no key (its reply address is the plain
+    one). The answer to a keyless mail from Alice's own address does carry her key: it
+    goes to her mailbox only, whoever wrote the mail."""
+    carol = "carol@players.test"
+    await mail.post.send(f"Carol <{carol}>", "What is this? Alice sent it to me.",
+                         reply_to=game[ALICE])
+    told = await mail.relay.next_to(carol)
+    assert mail.text_of(told) == (
+        f"Wrong sender: the key of this mail was sent to another address than {carol}, so I "
+        f"did not carry out your command. Send your commands for game #1 from the address "
+        f"it was sent to.\r\n")
+    assert str(told["Reply-To"]) == OURS
+    assert await mail.relay.nothing_to(ALICE)
+    assert (await mail.service.game(1)).ply == 0
