@@ -185,6 +185,20 @@ class EmailGateway(GameMails, Authority):
             return refused
         return found
 
+    async def _header_name(self, player: Player, name: str) -> Player:
+        """An invited player, called by their address's local part (``bob``), takes the
+        name their From header gives (``Bob Smith``) when their first mail to us carries
+        their key (the answer to the invitation); later mails never change a name (`name`
+        does)."""
+        if player.display_name != player.address.split("@")[0] or not name \
+                or "@" in name or name.startswith("#") or name == player.display_name:
+            return player
+        taken = await self.service.find_player(TRANSPORT, name)
+        if isinstance(taken, Player) and taken.id != player.id:
+            return player
+        named = await self.service.player(TRANSPORT, player.address, name)
+        return named if isinstance(named, Player) else player
+
     async def _sender(self, mail: Inbound | MailRefusal, proven: bool) -> Player:
         """The player who sent ``mail``: known ones as they are (a mail never changes a
         name), by their address or a linked one; a new address becomes a player, named as
@@ -263,6 +277,7 @@ class EmailGateway(GameMails, Authority):
         return f"refused: {NOT_AUTHENTIC}"
 
     async def _handle(self, mail: Inbound | MailRefusal) -> str:
+        first = (await self.service.mail_address(mail.sender))["wrote_at"] is None
         await self.service.mark_address(mail.sender, "wrote_at")
         if (await self.service.mail_address(mail.sender))["bounced_at"] is not None:
             await self.service.mark_bounced(mail.sender, None)  # it works: it wrote
@@ -299,6 +314,8 @@ class EmailGateway(GameMails, Authority):
         if limited is SILENT:
             return "dropped: over the rate limit"
         player = keyed.player if keyed else await self._sender(mail, proven)
+        if keyed and not keyed.stale and first:
+            player = await self._header_name(player, mail.name)
         owed: Owed | None = None
         digest = f"cmd:{keyed.tag}:{line.lower()}" if keyed and word in ONCE_WORDS else None
         if limited is not None:

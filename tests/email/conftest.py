@@ -262,5 +262,5 @@ async def game(mail: Mail) -> dict[str, EmailMessage]:
     alice, bob = "alice@players.test", "bob@players.test"
     await mail.confirmed(f"Alice <{alice}>", f"challenge {bob} white")
     offer = await mail.relay.next_to(bob)
-    await mail.post.send(f"Bob <{bob}>", "accept", reply_to=offer)
+    await mail.post.send(bob, "accept", reply_to=offer)  # no display name: still "bob"
     return {bob: await mail.relay.next_to(bob), alice: await mail.relay.next_to(alice)}

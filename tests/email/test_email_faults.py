@@ -115,7 +115,7 @@ async def test_a_name_with_a_line_separator_cannot_block_mail(mail, separator):
     await mail.post.send(f"Bob <{BOB}>", "accept #1", reply_to=offer)
     for address in (BOB, ALICE):  # the game's mails, with both names in their subjects
         subject = str((await mail.relay.next_to(address))["Subject"])
-        assert subject.startswith("Game #1: Ann Lee vs bob"), subject
+        assert subject.startswith("Game #1: Ann Lee vs Bob"), subject
     player = await mail.service.find_player("email", ALICE)
     assert player.display_name == "Ann Lee"
 

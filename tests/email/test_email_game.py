@@ -44,7 +44,7 @@ async def test_a_whole_game_by_email(mail):
         assert "+1.0." in str(started["Reply-To"])  # the key: in the reply address alone
         assert ADDRESS_TAG.search(str(started["Reply-To"]))[5] not in text_of(started)
         assert "+1." not in text_of(started)
-        assert started["Subject"] == "Game #1: Alice vs bob — Clash of Command"
+        assert started["Subject"] == "Game #1: Alice vs Bob — Clash of Command"
     assert "Alice to move" in text_of(to_alice)
     alice_tag = ADDRESS_TAG.search(str(to_alice["Reply-To"]))
     bob_tag = ADDRESS_TAG.search(str(to_bob["Reply-To"]))

@@ -330,3 +330,23 @@ async def test_whoever_answers_a_forwarded_game_mail_gets_no_key(mail, game):
     assert str(told["Reply-To"]) == OURS
     assert await mail.relay.nothing_to(ALICE)
     assert (await mail.service.game(1)).ply == 0
+
+
+async def test_an_invited_player_is_named_by_the_from_header_of_their_answer(mail):
+    """Bob, invited by address, is called `bob` until his first mail, which carries his key:
+    then as his From header says. A keyless first mail names nobody, and a later keyed
+    mail with another name changes nothing."""
+    carol = "carol@players.test"
+    await mail.confirmed(f"Alice <{ALICE}>", f"challenge {BOB} white")
+    await mail.confirmed(f"Alice <{ALICE}>", f"challenge {carol} white")
+    offer = await mail.relay.next_to(BOB)
+    await mail.relay.next_to(carol)
+    await mail.post.send(f"Bob Smith <{BOB}>", "accept", reply_to=offer)
+    started = await mail.relay.next_to(BOB)
+    assert str(started["Subject"]) == "Game #1: Alice vs Bob Smith — Clash of Command"
+    await mail.post.send(f"Robert Evil <{BOB}>", "board", reply_to=started)
+    await mail.relay.next_to(BOB)
+    await mail.post.send(f"Carol Forged <{carol}>", "accept #2")  # no key
+    await mail.relay.next_to(carol)
+    names = await _names(mail.service)
+    assert (names[BOB], names[carol]) == ("Bob Smith", "carol")

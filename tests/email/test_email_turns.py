@@ -75,7 +75,7 @@ async def _start(mail, variant: str, fen: str) -> Players:
 async def test_a_whole_mini_chieftain_game_one_step_per_mail(mail, drawn):
     players = await _start(mail, "mini-chieftain", CHIEFTAIN)
     answer = await players.send(ALICE, "move Me3-e4")
-    assert answer.startswith("1. Me3-e4 played in game #1. bob (Black) is to move.\n")
+    assert answer.startswith("1. Me3-e4 played in game #1. Bob (Black) is to move.\n")
     news = await players.receive(BOB)
     assert news.startswith("Alice played 1. Me3-e4 in game #1 (mini-Chieftain). Your move. "
                            "There is no clock.\n")
@@ -93,7 +93,7 @@ async def test_a_whole_mini_chieftain_game_one_step_per_mail(mail, drawn):
     assert answer.startswith("1... Ng8-f6, Md7-d6 played in game #1. Alice (White) is to "
                              "move.\n")
     news = await players.receive(ALICE)
-    assert news.startswith("bob played 1... Ng8-f6, Md7-d6 in game #1 (mini-Chieftain). Your "
+    assert news.startswith("Bob played 1... Ng8-f6, Md7-d6 in game #1 (mini-Chieftain). Your "
                            "move. There is no clock.\n")
     assert "Moves:\n  1. Me3-e4\n  1... Ng8-f6, Md7-d6\n" in news
     assert "White to move, move 2." in news
@@ -109,7 +109,7 @@ async def test_a_whole_mini_chieftain_game_one_step_per_mail(mail, drawn):
     answer = await players.send(BOB, "end")
     assert answer.startswith("2... Nf6xe4, end played in game #1. Alice (White) is to move.\n")
     news = await players.receive(ALICE)
-    assert news.startswith("bob played 2... Nf6xe4, end in game #1 (mini-Chieftain). Your "
+    assert news.startswith("Bob played 2... Nf6xe4, end in game #1 (mini-Chieftain). Your "
                            "move. There is no clock.\n")
     assert marked(drawn[-1]) == [("f6", "e4")]
     refused = await players.send(BOB, "end")
@@ -118,11 +118,11 @@ async def test_a_whole_mini_chieftain_game_one_step_per_mail(mail, drawn):
     await players.send(ALICE, "move Cd2-c3")
     await players.receive(BOB)
     answer = await players.send(BOB, "move Ne4xc3")
-    assert answer.startswith("3... Ne4xc3 played in game #1. Game over: bob (Black) wins: "
+    assert answer.startswith("3... Ne4xc3 played in game #1. Game over: Bob (Black) wins: "
                              "White has no Chieftain left (0-1).\n")
     news = await players.receive(ALICE)
-    assert news.startswith("bob played 3... Ne4xc3. Game #1 (mini-Chieftain, Alice (White) vs "
-                           "bob (Black)) is over: bob (Black) wins: White has no Chieftain left "
+    assert news.startswith("Bob played 3... Ne4xc3. Game #1 (mini-Chieftain, Alice (White) vs "
+                           "Bob (Black)) is over: Bob (Black) wins: White has no Chieftain left "
                            "(0-1).\n")
     assert not [text for text in players.read if FOREIGN.search(text)]
 
@@ -135,7 +135,7 @@ async def test_a_commander_deploy_one_step_per_mail(mail, drawn):
     assert marked(drawn[-1]) == [("e4", "e6")]
     assert await mail.relay.nothing_to(BOB)
     answer = await players.send(ALICE, "move I>e5")
-    assert answer.startswith("1. T>e6,I>e5 played in game #1. bob (Blue) is to move.\n")
+    assert answer.startswith("1. T>e6,I>e5 played in game #1. Bob (Blue) is to move.\n")
     news = await players.receive(BOB)
     assert news.startswith("Alice played 1. T>e6,I>e5 in game #1 (Commander Chess (Cờ Tư "
                            "Lệnh)). Your move. There is no clock.\n")

@@ -49,8 +49,8 @@ async def test_a_move_whose_answer_died_with_the_process_is_answered_after_the_r
         text = text_of(answer).replace("\r\n", "\n")
         assert text == (CARRIED_OUT + "\n\nYour games and challenges (to act in one, reply "
                                       "to its latest mail, or send `board #N` for a fresh mail "
-                                      "of game N):\n  Game #1: Alice vs bob (Clash of "
-                                      "Command), bob to move\n")
+                                      "of game N):\n  Game #1: Alice vs Bob (Clash of "
+                                      "Command), Bob to move\n")
         assert CARRIED_OUT == ("Your mail was received and carried out, but its answer was "
                                "lost on the way; here is where your games stand now.")
         assert str(answer["Reply-To"]).startswith("play+1.1.")  # her key, there alone
