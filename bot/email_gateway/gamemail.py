@@ -146,7 +146,7 @@ class GameMails:
             what = ["The game is over. Reply with `export` for its record, or `board` for "
                     "the final position."]
         elif game.to_move == side:
-            example = (await self.service.legal_moves(game) or ["c3-d4"])[0]
+            example = example_move(await self.service.legal_moves(game))
             # the example stays inside the sentence: a line of this mail is never read as
             # a command (`reading.without_quoted_lines`), a line the player writes is
             what = [f"Your move. Reply to this mail with your move on the first line, for "
@@ -187,3 +187,14 @@ def _move_list(turns: list[str]) -> list[str]:
         return ["No moves yet."]
     more = "" if len(turns) <= LAST_MOVES else f" (the last {LAST_MOVES} of {len(turns)})"
     return [f"Moves{more}:", *(f"  {line}" for line in turns[-LAST_MOVES:])]
+
+
+PLAIN_MARKS = frozenset("x:/,=*+#>")  # what a plain step (``c3-d4``) has none of
+
+
+def example_move(moves: list[str]) -> str:
+    """The legal move a your-move mail shows as its example: the first plain step (from one
+    point to another, no capture, build, transformation or second part) where there is one,
+    so that the example reads like an ordinary move, not like taking one's own piece."""
+    plain = [m for m in moves if "-" in m and not PLAIN_MARKS & set(m)]
+    return (plain or moves or ["c3-d4"])[0]

@@ -9,6 +9,7 @@ from dataclasses import replace
 
 import pytest
 
+from bot.email_gateway.gamemail import example_move
 from bot.email_gateway.inbound import ADDRESS_TAG
 from bot.service.rules_docs import as_plain_text, rules_part
 from engine import get_variant
@@ -350,3 +351,21 @@ async def test_an_invited_player_is_named_by_the_from_header_of_their_answer(mai
     await mail.relay.next_to(carol)
     names = await _names(mail.service)
     assert (names[BOB], names[carol]) == ("Bob Smith", "carol")
+
+
+@pytest.mark.parametrize(("moves", "example"), [
+    (["a1xa3", "a1-a3/B", "a1=B", "c3-d4"], "c3-d4"),  # a plain step first
+    (["Ha1-a3, Nb1-c3", "Ha1-a3"], "Ha1-a3"),
+    (["a1xa3", "a1=B"], "a1xa3"),  # no plain step: the first move
+    ([], "c3-d4"),
+])
+def test_the_example_move_is_a_plain_step_where_there_is_one(moves, example):
+    assert example_move(moves) == example
+
+
+async def test_the_your_move_mail_shows_a_legal_plain_step(mail, game):
+    text = mail.text_of(game[ALICE])
+    example = text.split("for example `move ", 1)[1].split("`", 1)[0]
+    legal = await mail.service.legal_moves(await mail.service.game(1))
+    assert example == example_move(legal) and example in legal
+    assert example == "c3-b4"
