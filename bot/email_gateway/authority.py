@@ -36,6 +36,14 @@ from .outbound import compose
 MAX_SHOWN = 200  # of a command quoted back in a confirmation request
 MAX_STEPS = 12  # the further lines kept with a confirmed move (the steps of a turn)
 NO_WORDS = frozenset({"no", "nope", "nein", "non", "nej", "nee", "không", "cancel", "stop"})
+# the first words that confirm a request: yes in the languages of our players (only these:
+# "Who are you?", "Thanks for your mail" or an out-of-office note confirm nothing)
+YES_WORDS = frozenset({
+    "yes", "y", "yeah", "yep", "yup", "ok", "okay", "k", "confirm", "confirmed", "sure",
+    "ja", "jawohl", "jo", "oui", "ouais", "si", "sí", "sim", "da", "tak", "ano", "áno",
+    "igen", "kyllä", "evet", "có", "vâng", "ừ", "dạ", "да", "так", "ναι", "はい",
+    "是", "是的", "好", "好的", "네", "예",
+})
 # the players an opponent's lookup made while a challenge is checked (removed if refused)
 NAMED: ContextVar[list[int] | None] = ContextVar("NAMED", default=None)
 
@@ -134,7 +142,7 @@ class Authority:
         return Confirming(
             f"Please confirm: a mail from {address} asked me for {shown}, but it carries no "
             f"key of yours (anyone can write a sender's address), so I have not carried it "
-            f"out yet. To carry it out, reply to this mail (`yes` will do). If you did not "
+            f"out yet. To carry it out, reply `yes` to this mail. If you did not "
             f"send it, ignore this mail: nothing changes. This request expires "
             f"{format_time(expires)}.", ok=False, tag=ConfirmTag(number, token))
 
@@ -162,7 +170,7 @@ class Authority:
         await self.service.mark_address(other, "invited_at")
         text = (f"{player.display_name} <{player.address}> asks to use this address ({other}) "
                 f"for their games at {self.address}: mail from it would act as them. To "
-                f"agree, reply to this mail (`yes` will do). If you did not ask for this, "
+                f"agree, reply `yes` to this mail. If you did not ask for this, "
                 f"ignore this mail: nothing changes, and I will not mail you unasked again. "
                 f"This request expires {format_time(expires)}.")
         await self.service.queue_notification(
@@ -171,9 +179,11 @@ class Authority:
                                               "this address", "confirm": [number, token]})
         return Reply(request.text)
 
-    async def confirmed(self, sender: str, tag: ConfirmTag) -> Confirmed | Reply:
-        """What a reply to confirmation request ``tag`` carries out, or why nothing."""
-        found = await self.service.confirm(tag.confirmation_id, tag.token, sender)
+    async def confirmed(self, sender: str, tag: ConfirmTag,
+                        use: bool = True) -> Confirmed | Reply:
+        """What a reply to confirmation request ``tag`` carries out, or why nothing (with
+        ``use``, the request is used up; else it stays open)."""
+        found = await self.service.confirm(tag.confirmation_id, tag.token, sender, use)
         if not isinstance(found, dict | str) or found == "wrong":
             return Reply(f"Wrong key: the address you wrote to is not that of a confirmation "
                          f"I asked of {sender}, so I did not carry out anything.", ok=False)
@@ -201,6 +211,12 @@ class Authority:
                          ok=False)
         await self.service.link_address(sender, player.id)
         await self.service.clear_stop(sender)
+        # the player's own address hears of it, in case the request was not theirs
+        await self.service.queue_notification(
+            TRANSPORT, "answer", f"{sender} is linked to you now: mail from it acts as you in "
+            f"your games here. If you did not ask for this, send `unlink {sender}` from this "
+            f"address.", player_id=None, place="email:mail", lane=f"answer:{player.address}/",
+            payload={"to": player.address, "subject": "An address was linked to you"})
         return Reply(f"Linked: mail from {sender} now acts as {player.display_name}. Your "
                      f"keys still come with each mail: reply to the latest mail of a game to "
                      f"play in it, from either address.")
@@ -264,6 +280,29 @@ def confirmed_key(player: Player, game: Game, confirmed: Confirmed) -> Key:
 def game_number_in(line: str) -> int | None:
     """The first ``#N`` of a command line."""
     return next((n for n in map(game_number, line.split()) if n is not None), None)
+
+
+def unclear(confirmed: Confirmed, tag: ConfirmTag) -> Confirming:
+    """The answer to a reply to a confirmation request that neither confirms nor declines
+    it (``Who are you?``, an auto-responder's ``Thanks for your mail``): nothing is carried
+    out, and the request stays open under the same reply address."""
+    what = ("link this address" if confirmed.link is not None
+            else f"carry out `{_shown(confirmed.line)}`")
+    if confirmed.game_id is not None and game_number_in(confirmed.line) is None:
+        what += f" (game #{confirmed.game_id})"
+    return Confirming(f"I did not {what}: your reply does not start with `yes`. To confirm, "
+                      f"reply `yes` on the first line; if you did not ask for it, reply `no` "
+                      f"or ignore this mail: nothing changes.", ok=False, tag=tag)
+
+
+def says_yes(lines: tuple[str, ...]) -> bool:
+    """Whether a reply to a confirmation request confirms it: its first line starts with a
+    word of consent (``Yes``, ``ok``, ``Ja, das war ich``, ``Có``, ``Đồng ý``)."""
+    words = lines[0][:200].split() if lines else []
+    if not words:
+        return False
+    first = words[0].strip("!?.,:;\"'*").lower()
+    return first in YES_WORDS or " ".join(words[:2]).strip("!?.,:;\"'*").lower() == "đồng ý"
 
 
 def says_no(lines: tuple[str, ...]) -> bool:

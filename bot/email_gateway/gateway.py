@@ -66,6 +66,8 @@ from .authority import (
     Key,
     confirmed_key,
     says_no,
+    says_yes,
+    unclear,
 )
 from .gamemail import GameMails, challenge_subject
 from .inbound import NOT_AUTHENTIC, ConfirmTag, Drop, GameTag, Inbound, Tag, read_mail
@@ -284,8 +286,13 @@ class EmailGateway(GameMails, Authority):
         # a confirmation is answered by a mail that can be read: a refused one leaves it open
         tag = mail.tag if isinstance(mail, Inbound) or not isinstance(mail.tag, ConfirmTag) \
             else None
-        key = await self._resolve(mail.sender, tag)
         lines = await self._command_lines(mail)
+        # only a yes confirms (a no is used up too); anything else leaves the request open
+        consent = says_yes(lines) or says_no(lines)
+        key = await self._resolve(mail.sender, tag, use=consent)
+        if isinstance(key, Confirmed) and not consent:
+            assert isinstance(tag, ConfirmTag)
+            key = unclear(key, tag)
         if isinstance(key, Confirmed):
             if key.link is not None:
                 reply = await self.link(mail.sender, key)
@@ -388,13 +395,14 @@ class EmailGateway(GameMails, Authority):
                          f"did not carry out anything.", ok=False)
         return confirmed_key(player, game, confirmed)
 
-    async def _resolve(self, sender: str, tag: Tag | None) -> Key | Confirmed | Reply | None:
-        """The key of a mail: valid (``Key``), a confirmation's (``Confirmed``), refused
-        (the answer), or absent (None)."""
+    async def _resolve(self, sender: str, tag: Tag | None,
+                       use: bool = True) -> Key | Confirmed | Reply | None:
+        """The key of a mail: valid (``Key``), a confirmation's (``Confirmed``, used up
+        with ``use``), refused (the answer), or absent (None)."""
         if tag is None:
             return None
         if isinstance(tag, ConfirmTag):
-            return await self.confirmed(sender, tag)
+            return await self.confirmed(sender, tag, use)
         game = challenge = None
         if isinstance(tag, GameTag):
             game = await self.service.game(tag.game_id)

@@ -369,6 +369,7 @@ RULES: dict[str, Rule] = {
     "to_move": _flag,
     "own": _flag,
     "abort": _flag,
+    "confirm.use": _flag,
     # correspondence: notes, conditional moves, clock choices (bot.service.notes,
     # bot.service.forecasts, bot.service.timecontrol, which say more exactly what is too long)
     "reader": PLAYER,

@@ -131,10 +131,11 @@ class GameTokens:
                                     (address, token, json.dumps(command), now, expires))
         return number, token, expires
 
-    async def confirm(self, number: int, token: str, address: str) -> dict[str, Any] | str:
-        """The command that confirmation ``number`` asked ``address`` about, used up now;
-        else why not: ``wrong`` (no such request, another key or another address),
-        ``used`` or ``expired``."""
+    async def confirm(self, number: int, token: str, address: str,
+                      use: bool = True) -> dict[str, Any] | str:
+        """The command that confirmation ``number`` asked ``address`` about, used up now
+        (with ``use``; else left open); else why not: ``wrong`` (no such request, another
+        key or another address), ``used`` or ``expired``."""
         async with self.db.transaction() as s:
             row = await s.one("SELECT * FROM mail_confirmations WHERE id = ?", (number,))
             expected = str(row["token"]) if row is not None else "0" * 2 * TOKEN_BYTES
@@ -145,8 +146,9 @@ class GameTokens:
                 return "used"
             if float(row["expires_at"]) < self.now():
                 return "expired"
-            await s.execute("UPDATE mail_confirmations SET used_at = ? WHERE id = ?",
-                            (self.now(), number))
+            if use:
+                await s.execute("UPDATE mail_confirmations SET used_at = ? WHERE id = ?",
+                                (self.now(), number))
         found: dict[str, Any] = json.loads(str(row["command"]))
         return found
 

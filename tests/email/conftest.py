@@ -136,7 +136,7 @@ async def asked(mail: Mail, address: str, what: str) -> str:
                           "ORDER BY id DESC LIMIT 1", (address,))
     return (f"Please confirm: a mail from {address} asked me for {what}, but it carries no key "
             f"of yours (anyone can write a sender's address), so I have not carried it out "
-            f"yet. To carry it out, reply to this mail (`yes` will do). If you did not send "
+            f"yet. To carry it out, reply `yes` to this mail. If you did not send "
             f"it, ignore this mail: nothing changes. This request expires "
             f"{format_time(row['expires_at'])}.\r\n")
 

@@ -10,7 +10,10 @@ import io
 import logging
 from dataclasses import replace
 
+import pytest
+
 from bot import redact
+from bot.email_gateway.gateway import LOOP_LIMIT
 from bot.email_gateway.inbound import ADDRESS_TAG
 
 from .conftest import asked
@@ -145,7 +148,7 @@ async def test_a_second_address_is_linked_only_from_that_address(mail, game):
     text = mail.text_of(request)
     assert text.startswith(f"Alice <{ALICE}> asks to use this address ({PHONE}) for their "
                            f"games at {OURS}: mail from it would act as them. To agree, reply "
-                           f"to this mail (`yes` will do). If you did not ask for this, ignore "
+                           f"`yes` to this mail. If you did not ask for this, ignore "
                            f"this mail: nothing changes, and I will not mail you unasked "
                            f"again. This request expires ")
     assert str(request["Subject"]) == "Please confirm: link this address"
@@ -161,6 +164,10 @@ async def test_a_second_address_is_linked_only_from_that_address(mail, game):
     assert mail.text_of(await mail.relay.next_to(PHONE)) == (
         f"Linked: mail from {PHONE} now acts as Alice. Your keys still come with each mail: "
         f"reply to the latest mail of a game to play in it, from either address.\r\n")
+    told = await mail.relay.next_to(ALICE)  # her own address hears of it
+    assert mail.text_of(told) == (
+        f"{PHONE} is linked to you now: mail from it acts as you in your games here. If you "
+        f"did not ask for this, send `unlink {PHONE}` from this address.\r\n")
     move = await _legal(mail)
     await mail.post.send(PHONE, f"move {move}", reply_to=game[ALICE])  # her key, her phone
     played = await mail.relay.next_to(PHONE)  # answered where the mail came from
@@ -226,3 +233,60 @@ async def test_a_confirmation_answered_no_in_a_sentence_carries_nothing_out(mail
     assert mail.text_of(await mail.relay.next_to(ALICE)).startswith(
         "As you asked, I did not carry it out: nothing was changed.")
     assert (await mail.service.mail_address(ALICE))["stopped_at"] is None
+
+
+UNCLEAR = ("I did not carry out `resign` (game #1): your reply does not start with `yes`. To "
+           "confirm, reply `yes` on the first line; if you did not ask for it, reply `no` or "
+           "ignore this mail: nothing changes.\r\n")
+
+
+@pytest.mark.parametrize("answer", [
+    "Thanks for your mail, I will answer soon.",  # an auto-responder without any marker
+    "Who are you? I never wrote this.",
+    "?",
+    "Ich bin bis 7.12. nicht im Büro.",
+    "Danke, ich melde mich.",
+    "resign",  # the command itself is no consent either: only a yes is
+])
+async def test_only_a_yes_confirms_a_forged_command(mail, game, answer):
+    """Mallory forges `resign` From Bob; Bob (or his auto-responder) answers the request
+    with anything but a yes: nothing is carried out, he is told how to confirm, and the
+    request stays open under the same reply address."""
+    await mail.post.send(f"Bob <{BOB}>", "resign")  # forged: no key
+    request = await mail.relay.next_to(BOB)
+    assert mail.text_of(request) == await asked(mail, BOB, "`resign` (game #1)")
+    await mail.post.send(f"Bob <{BOB}>", answer, reply_to=request)
+    told = await mail.relay.next_to(BOB)
+    assert mail.text_of(told) == UNCLEAR
+    assert str(told["Reply-To"]) == str(request["Reply-To"])
+    assert not (await mail.service.game(1)).is_over
+    assert await mail.relay.nothing_to(ALICE)
+
+
+@pytest.mark.parametrize("answer", ["yes", "Yes, that was me.", "OK", "Ja, das war ich",
+                                    "Oui", "Có", "Đồng ý", "Vâng ạ"])
+async def test_a_yes_in_any_of_our_players_languages_confirms(mail, game, answer):
+    await mail.post.send(f"Bob <{BOB}>", "resign")
+    request = await mail.relay.next_to(BOB)
+    await mail.post.send(f"Bob <{BOB}>", answer, reply_to=request)
+    assert mail.text_of(await mail.relay.next_to(BOB)).startswith("You resigned game #1")
+    assert (await mail.service.game(1)).is_over
+
+
+async def test_an_auto_responder_never_confirms_and_is_silenced(mail, game):
+    """A forged `link` From Carol's address, whose auto-responder answers every mail
+    without any marker: it never confirms, and after the loop limit it is not answered."""
+    await mail.post.send(f"Carol <{CAROL}>", f"link {MALLORY}")
+    answered = 0
+    while True:  # the responder answers every mail it gets
+        try:
+            to_carol = await mail.relay.next_to(CAROL, 1.0)
+        except TimeoutError:
+            break
+        answered += 1
+        assert answered <= LOOP_LIMIT + 2, mail.text_of(to_carol)
+        await mail.post.send(f"Carol <{CAROL}>", "Thanks for your mail, I will answer soon.",
+                             reply_to=to_carol)
+    assert answered == LOOP_LIMIT + 2  # the request, then answers up to the loop's notice
+    assert await mail.relay.nothing_to(MALLORY)  # never asked: nothing was confirmed
+    assert await mail.service.linked_player(MALLORY) is None
