@@ -109,6 +109,7 @@ WATCHED_KINDS = frozenset({"news", "game-start", "your-move", "game-over", "take
 ONCE_WORDS = frozenset({"move", "end", "resign", "abort", "accept", "decline", "cancel"})
 SILENT = Reply("", ok=False)  # over a limit again: no answer
 LOOP_LIMIT = 3  # mails in a row answered with "no command" before a sender's silence
+BOUNCED = "a bounce reported it undeliverable"  # the reason a believed bounce gives
 LOOP_QUIET = HOUR  # how long such a sender gets no answer to mail without a command
 ANSWER = "answer"  # the outbox kind of an answer to a mail
 # what a command's answer says when it was lost (see `bot.service.answers`): the games follow
@@ -252,10 +253,13 @@ class EmailGateway(GameMails, Authority):
         if not bounce.failed:
             return None  # machine mail all the same: `read_mail` drops it
         notes = quoted_notes(bounce.text, await self.mail_secret(), domain_of(self.address))
-        mailed = {await self.service.mail_recipient(n) for n in notes}
-        believed = [a for a in bounce.failed if a in mailed]
+        mailed = {n: await self.service.mail_recipient(n) for n in notes}
+        believed = [a for a in bounce.failed if a in mailed.values()]
         for address in believed:
-            await self.service.mark_bounced(address, "a bounce reported it undeliverable")
+            await self.service.mark_bounced(address, BOUNCED)
+        for note, address in mailed.items():
+            if address in believed:  # a challenge that never arrived is withdrawn
+                await self.service.note_bounced(note, BOUNCED)
         if believed:
             log.info("a bounce marked %s address(es) unreachable", len(believed))
             return f"dropped: a bounce (marked {', '.join(believed)} bounced)"

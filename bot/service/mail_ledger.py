@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..storage import Database, Session
+from . import outbox
 from .clock import Clock
 
 SEEN_DAYS = 30  # how long a Message-ID or command is remembered as answered
@@ -137,6 +138,10 @@ class MailLedger:
             row = await s.one("SELECT subject FROM mail_subjects WHERE thread = ?", (thread,))
         assert row is not None
         return str(row["subject"])
+
+    async def note_bounced(self, note_id: int, reason: str) -> None:
+        """A mail notification bounced after its relay took it (`outbox.bounced`)."""
+        await outbox.bounced(self.db, note_id, reason, self.now())
 
     async def mail_recipient(self, note_id: int) -> str | None:
         """The address a mail notification of the outbox went to (None: not known, or

@@ -229,6 +229,16 @@ async def record_failure(db: Database, note: Notification, failure: DeliveryFail
     return final
 
 
+async def bounced(db: Database, note_id: int, reason: str, now: float) -> None:
+    """Notification ``note_id`` reached the relay, but a bounce (believed: it quotes our
+    Message-ID) says it never arrived: told as a failed delivery is (a challenge that
+    never arrived is withdrawn and its challenger told; a game's players hear of it)."""
+    async with db.transaction() as s:
+        row = await s.one(f"{SELECT} WHERE o.id = ?", (note_id,))
+        if row is not None:
+            await tell_unreachable(s, Notification.from_row(row), reason, now)
+
+
 async def tell_unreachable(s: Session, note: Notification, reason: str, now: float) -> None:
     """Say in a game that one of its players, or its place, cannot be reached: in the
     game's place and to the other player, once a day at most per player and game. A

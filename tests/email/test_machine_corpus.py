@@ -24,6 +24,7 @@ sys.modules["bench_mailcorpus"] = mailcorpus
 _SPEC.loader.exec_module(mailcorpus)  # type: ignore[union-attr]
 
 ALICE = mailcorpus.ALICE
+BOB = mailcorpus.BOB
 CASES = mailcorpus.machine_cases()
 
 
@@ -62,4 +63,9 @@ async def test_machine_mail_from_a_real_system(mail, game, case):
     assert await mail.relay.nothing_to("play@games.test", wait=0)
     assert ((await mail.service.mail_address(ALICE))["bounced_at"] is not None) \
         == want["bounced"]
+    if want["bounced"]:  # her opponent hears that she cannot be reached
+        assert mail.text_of(await mail.relay.next_to(BOB)).splitlines()[0] == (
+            "Alice cannot be reached by mail (a bounce reported it undeliverable); the game "
+            "has no clock, so it waits for them.")
+    assert await mail.relay.nothing_to(BOB, wait=0)
     assert await mail.service.played_moves(1) == []

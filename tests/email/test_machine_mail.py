@@ -151,6 +151,13 @@ async def test_a_bounce_from_a_mailer_daemon_marks_the_address_and_is_not_answer
     known = await mail.service.mail_address(BOB)
     assert known["bounced_at"] is not None
     assert known["bounce_reason"] == "a bounce reported it undeliverable"
+    # the challenge never arrived: it is withdrawn, and the challenger told
+    told = mail.text_of(await mail.relay.next_to(ALICE))
+    assert told.splitlines()[0] == (
+        f"Your challenge to {BOB} could not be delivered: a bounce reported it "
+        f"undeliverable. I have withdrawn challenge #1; check the address and challenge "
+        f"again.")
+    assert (await mail.service.get_challenge(1)).status == "undelivered"
     assert await mail.relay.nothing_to("MAILER-DAEMON@relay.test")
     assert (await mail.service.mail_address("mailer-daemon@relay.test"))["wrote_at"] is None
 
