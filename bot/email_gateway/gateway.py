@@ -91,6 +91,7 @@ from .reading import (
     first_word,
     is_command_line,
     is_reply_subject,
+    join_wrapped,
     normalise,
     without_quoted_lines,
 )
@@ -313,6 +314,8 @@ class EmailGateway(GameMails, Authority):
             isinstance(key, Key) and not key.stale
         keyed = key if isinstance(key, Key) else None
         index = find_command(lines, self.commands.words())
+        if index is not None:  # a long command that a mail program's hard wrap broke
+            lines = join_wrapped(lines, index)
         line = command_line(lines[index]) if index is not None else ""
         word = first_word(line)
         if word and word not in self.commands.words():

@@ -4,6 +4,8 @@ sees it, and our own lines in a reply; then wrapped conditional moves over real 
 
 from __future__ import annotations
 
+import textwrap
+
 import pytest
 
 from bot.email_gateway.inbound import command_lines
@@ -11,6 +13,7 @@ from bot.email_gateway.mailtext import html_text, join_wrapped_if, unflow
 from bot.email_gateway.reading import (
     fingerprints_of,
     is_reply_subject,
+    join_wrapped,
     without_quoted_lines,
 )
 from bot.email_gateway.replies import LINE_CHARS, READ_LINES, bounded_lines
@@ -220,3 +223,39 @@ async def test_a_mistyped_point_gets_the_rules_answer_not_no_command(mail, game)
         "I cannot read 'a7-a55' as a move: a55 is not a point of the board (points are a1, "
         "c1, ... i9 where the file number plus the rank is even).")
     assert (await mail.service.game(1)).ply == 0
+
+
+@pytest.mark.parametrize(("lines", "joined"), [
+    # Outlook's 76-column wrap: the next word would not have fitted
+    (["if c1=Brute then b8=Droid then if e1=Brute then d8=Droid then if g1=Brute",
+      "then f8=Hawk", "", "Alice"],
+     ["if c1=Brute then b8=Droid then if e1=Brute then d8=Droid then if g1=Brute then "
+      "f8=Hawk", "", "Alice"]),
+    # a conditional goes on in a line that starts with `then`, whatever its length
+    (["if c1=Brute then b8=Droid", "then if e1=Brute then d8=Droid", "Alice"],
+     ["if c1=Brute then b8=Droid then if e1=Brute then d8=Droid", "Alice"]),
+    (["challenge robert.fischer@players.test combined-arms 3d+1d max10d total60d",
+      "white unrated", "Thanks!"],
+     ["challenge robert.fischer@players.test combined-arms 3d+1d max10d total60d white "
+      "unrated", "Thanks!"]),
+    # short lines were not wrapped: the greeting below stays a line of its own
+    (["move c3-d4", "Thanks for the game!"], ["move c3-d4", "Thanks for the game!"]),
+    (["if c1=Brute then b8=Droid", "Thanks"], ["if c1=Brute then b8=Droid", "Thanks"]),
+    # a quoted or empty line ends the command
+    (["challenge robert.fischer@players.test combined-arms 3d+1d max10d total60d white",
+      "> unrated"],
+     ["challenge robert.fischer@players.test combined-arms 3d+1d max10d total60d white",
+      "> unrated"]),
+])
+def test_a_command_broken_by_a_hard_wrap_is_joined(lines, joined):
+    assert list(join_wrapped(lines, 0)) == joined
+
+
+async def test_a_challenge_wrapped_at_76_columns_keeps_its_last_word(mail):
+    line = ("challenge robert.fischer@players.test combined-arms 3d+1d max10d total60d white "
+            "unrated")
+    wrapped = textwrap.wrap(line, 76, break_long_words=False)
+    assert wrapped[1] == "white unrated"  # as Outlook sends it
+    answer = await mail.confirmed(f"Alice <{ALICE}>", "\n".join(wrapped) + "\n\nAlice")
+    assert mail.text_of(answer).startswith("Challenge #1 for robert.fischer: ")
+    assert (await mail.service.get_challenge(1)).rated is False
