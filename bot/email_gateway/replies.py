@@ -40,7 +40,9 @@ HEADER_KEY_CHARS = 24  # the name of a header in a header block is no longer
 WROTE_WORDS = (
     "wrote", "writes", "schrieb", "geschrieben", "a écrit", "a ecrit", "escribió",
     "escribio", "đã viết", "skrev", "schreef", "ha scritto", "escreveu", "napisał",
-    "kirjoitti", "írta", "написал", "написала", "yazdı", "έγραψε", "napsal", "scrie",
+    "kirjoitti", "írta", "написал", "написала", "написав", "yazdı", "έγραψε",
+    "napsal", "napsala", "scrie", "pisze", "napisała", "写道", "寫道", "書きました",
+    "작성", "ने लिखा",
 )
 # the first words of a header line in a quoted or forwarded mail's header block, lower case
 HEADER_WORDS = frozenset({
@@ -58,10 +60,20 @@ HEADER_WORDS = frozenset({
     "fra", "sendt", "til", "emne",
     "od", "wysłano", "do", "temat",
     "lähettäjä", "lähetetty", "vastaanottaja", "aihe",
+    # Russian, Ukrainian, Czech, Japanese, Chinese (simplified, traditional), Korean
+    "от", "отправлено", "кому", "копия", "тема", "дата",
+    "від", "надіслано", "копія",
+    "odesláno", "komu", "předmět", "kopie",
+    "差出人", "送信日時", "宛先", "件名",
+    "发件人", "发送时间", "收件人", "主题", "抄送", "日期",
+    "寄件者", "寄件日期", "收件者", "主旨", "副本",
+    "보낸 사람", "보낸 날짜", "받는 사람", "제목",
 })
 # the header a quoted header block starts with (its sender), lower case
 FROM_WORDS = frozenset({"from", "von", "de", "från", "từ", "van", "da", "fra", "od",
-                        "lähettäjä", "date", "datum", "sent", "gesendet"})
+                        "lähettäjä", "date", "datum", "sent", "gesendet", "от",
+                        "отправлено", "від", "надіслано", "odesláno", "差出人", "送信日時",
+                        "发件人", "发送时间", "寄件者", "寄件日期", "보낸 사람"})
 # lines that introduce a forwarded mail, lower case, without the closing colon
 FORWARD_LINES = frozenset({
     "begin forwarded message", "anfang der weitergeleiteten nachricht",
@@ -153,7 +165,7 @@ def is_separator(line: str) -> bool:
 def header_key(line: str) -> str | None:
     """The header name of ``line`` if it is written as a header of a quoted mail
     (``Von: ...``, ``De : ...``, ``*From:* ...``), lower case; else None."""
-    text = line.strip().lstrip("*").lstrip()
+    text = line.strip().lstrip("*").lstrip().replace("\uff1a", ":")  # also a full-width colon
     name, colon, _ = text[:HEADER_KEY_CHARS + 2].partition(":")
     if not colon:
         return None
@@ -184,14 +196,20 @@ def attribution_lines(lines: list[str], k: int) -> int | None:
 
 
 def _is_attribution(text: str) -> bool:
-    line = text.strip().lower()
+    line = text.strip().lower().replace("\uff1a", ":")  # also a full-width colon
     if not line.endswith(":") or len(line) > ATTRIBUTION_CHARS:
         return False
+    # Gmail in Japanese names no verb: "2026年11月24日(火) 9:58 Alice <alice@example.org>:"
+    if line.endswith(">:") and "@" in line[line.rfind("<"):]:
+        return True
     return any(_has_word(line, word) for word in WROTE_WORDS)
 
 
 def _has_word(line: str, word: str) -> bool:
-    """Whether ``word`` occurs in ``line`` as a word (not inside another word)."""
+    """Whether ``word`` occurs in ``line`` as a word (not inside another word; Chinese,
+    Japanese and Korean words stand between any characters)."""
+    if word[0] >= "\u2e80":
+        return word in line
     start = line.find(word)
     while start >= 0:
         end = start + len(word)

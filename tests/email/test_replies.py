@@ -59,6 +59,20 @@ def test_the_writers_own_lines(text, lines):
     "Begin forwarded message:\n", "Début du message réexpédié :",
     "________________________________", "Von meinem iPhone gesendet", "Envoyé de mon iPhone",
     "Gửi từ iPhone của tôi", "--\nAlice",
+    # Outlook in Russian, Ukrainian, Czech, Japanese, Chinese, Korean
+    "От: commandpost\nОтправлено: 24 ноября 2026 г. 9:58",
+    "Від: commandpost\nНадіслано: 24 листопада 2026 р. 9:58",
+    "Od: commandpost\nOdesláno: úterý 24. listopadu 2026 9:58",
+    "差出人: commandpost\n送信日時: 2026年11月24日 9:58",
+    "发件人: commandpost\n发送时间: 2026年11月24日 9:58",
+    "寄件者: commandpost\n寄件日期: 2026年11月24日",
+    "보낸 사람: commandpost\n보낸 날짜: 2026년 11월 24일",
+    "发件人：commandpost\n收件人：alice@players.test",
+    # Gmail in Polish, Japanese, Chinese
+    "W dniu wt., 24.11.2026 o 09:58 commandpost <play@games.test> napisał(a):",
+    "W dniu 24.11.2026 o 09:58, commandpost pisze:",
+    "2026年11月24日(火) 9:58 commandpost <play@games.test>:",
+    "commandpost <play@games.test> 于2026年11月24日周二 09:58写道：",
 ])
 def test_where_a_reply_ends(ending):
     assert command_lines(f"e3-f4\n{ending}\n{QUOTE}") == ("e3-f4",)
