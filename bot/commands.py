@@ -671,6 +671,7 @@ def _extra(word: str, rest: list[str]) -> Reply:
 
 def _usage(word: str) -> str:
     doc = inspect.cleandoc(getattr(Commands, f"cmd_{word}").__doc__ or "")
-    examples = [line for line in doc.splitlines()[1:] if line.strip()]
+    # the examples follow the description (which may take several lines) and a blank line
+    examples = [line for line in doc.partition("\n\n")[2].splitlines() if line.strip()]
     return "For example: " + "; ".join(f"`{e}`" for e in examples[:2]) if examples else ""
 

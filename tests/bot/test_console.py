@@ -322,3 +322,13 @@ def test_the_pictures_are_warmed_in_the_background():
     assert thread.daemon
     thread.join(timeout=60)
     assert _palette_for.cache_info().currsize >= len(all_variants())
+
+
+async def test_usage_examples_are_the_commands_examples_not_their_description(session):
+    """A description that takes several lines is not shown as examples (it was: "For
+    example: `first side's third turn, ...`")."""
+    await _game_on(session)
+    assert await session("board #1 3. 4.") == ("`board` does not take '4.'. For example: "
+                                               "`board`; `board #3`")
+    assert await session("moves #1 c3 d4") == ("`moves` does not take 'd4'. For example: "
+                                               "`moves`; `moves c3`")
