@@ -142,6 +142,8 @@ class GameMails:
             return ([f"You are watching this game; `unwatch #{game.id}` stops these mails."]
                     if watching else [f"You do not play in this game; `watch #{game.id}` mails "
                                       f"you its every move."])
+        # a variant without draws by agreement offers no `draw`
+        draw = "`draw`, " if get_variant(game.variant).draw_by_agreement else ""
         if game.is_over:
             what = ["The game is over. Reply with `export` for its record, or `board` for "
                     "the final position."]
@@ -151,10 +153,10 @@ class GameMails:
             # a command (`reading.without_quoted_lines`), a line the player writes is
             what = [f"Your move. Reply to this mail with your move on the first line, for "
                     f"example `move {example}` (or `moves` for the legal moves, `board`, "
-                    f"`draw`, `resign`, `takeback`, `help`)."]
+                    f"{draw}`resign`, `takeback`, `help`)."]
         else:
             what = [f"It is {game.names[game.to_move]}'s turn: you get a mail when they have "
-                    f"moved. Meanwhile you may reply with `board`, `draw`, `resign`, "
+                    f"moved. Meanwhile you may reply with `board`, {draw}`resign`, "
                     f"`takeback`, `export` or `help`."]
         return what
 

@@ -198,8 +198,9 @@ async def test_the_text_board_whose_turn_the_last_turn_and_the_line_to_send(mail
     assert "\r\n9  b     c     c     c     c\r\n" in news  # the console's text board
     assert "Black to move, move 1." in news
     example = await _legal(mail)
+    # Clash of Command has no draws by agreement: no `draw` is offered
     assert f"Your move. Reply to this mail with your move on the first line, for example " \
-           f"`move {example}` (or `moves` for the legal moves, `board`, `draw`, `resign`, " \
+           f"`move {example}` (or `moves` for the legal moves, `board`, `resign`, " \
            f"`takeback`, `help`).\r\n" in news
     assert "play+" not in news and "+1.1." not in news  # the key is in Reply-To alone
     assert news.index("Last turn") < news.index("9  b")  # all above the picture

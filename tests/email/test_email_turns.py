@@ -97,6 +97,8 @@ async def test_a_whole_mini_chieftain_game_one_step_per_mail(mail, drawn):
                            "move. There is no clock.\n")
     assert "Moves:\n  1. Me3-e4\n  1... Ng8-f6, Md7-d6\n" in news
     assert "White to move, move 2." in news
+    assert "(or `moves` for the legal moves, `board`, `draw`, `resign`, `takeback`, " \
+           "`help`)." in news  # mini-Chieftain has draws by agreement
     assert marked(drawn[-1]) == [("g8", "f6"), ("d7", "d6")]
     assert drawn[-1]["perspective"] == 0  # Alice's side
     copy = await players.receive(CAROL)
