@@ -477,6 +477,12 @@ class EmailGateway(GameMails, Authority):
             key = None  # help, rules, lists: answered as without a key
         if key is not None and (other := _other_number(key, word, words[1:])) is not None:
             return other, "refused: another number"
+        side = key.game.side_of(player.id) if key is not None and key.game else None
+        if word in ("accept", "decline") and key is not None and key.game is not None \
+                and side is not None and key.game.draw_offer == 1 - side:
+            # the answer to a draw offer's mail: `accept` accepts the draw
+            words = ["draw"] if word == "accept" else ["draw", "decline"]
+            word = "draw"
         words, hidden = await self.hidden(player, words)
         if hidden is not None:
             return hidden, "refused: private"

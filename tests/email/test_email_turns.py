@@ -174,3 +174,18 @@ async def test_looking_without_a_key_finds_the_game_meant_and_highlights_a_piece
     assert (drawn[-1]["selected"], drawn[-1]["last"]) == ("e3", [])
     assert drawn[-1]["highlights"] == ("d2", "e2", "f2", "d3", "f3", "d4", "e4", "f4")
     assert not FOREIGN.search(answer) and players.read
+
+
+@pytest.mark.parametrize(("reply", "start"), [
+    ("decline", "Draw offer declined in game #1."),
+    ("Accept", "Game #1 is drawn by agreement.\n"),
+])
+async def test_accept_or_decline_in_reply_to_a_draw_offer_answers_it(mail, drawn, reply,
+                                                                     start):
+    """The offer's mail says `draw` or `draw decline`; a player who answers it with the
+    words of a challenge means the same."""
+    players = await _start(mail, "mini-chieftain", CHIEFTAIN)
+    await players.send(ALICE, "draw")
+    await players.receive(BOB)
+    answer = await players.send(BOB, reply)
+    assert answer.startswith(start), answer
