@@ -45,7 +45,9 @@ SUBJECTS = ["Out of Office: hi", "Automatic reply: hi", "Automatische Antwort: h
             "Abwesenheitsnotiz: hi", "Réponse automatique : hi", "Absence: hi",
             "Respuesta automática: hi", "Autosvar: hi", "Trả lời tự động: hi",
             "Vacation reply: hi", "Risposta automatica: hi", "Automatisch antwoord: hi",
-            "Автоматический ответ: hi", "自動応答: hi", "Undeliverable: hi"]
+            "Автоматический ответ: hi", "自動応答: hi", "Undeliverable: hi",
+            "Odpowiedź automatyczna: hi", "Αυτόματη απάντηση: hi", "Automatická odpověď: hi",
+            "Автоматична відповідь: hi", "Automatikus válasz: hi"]
 
 
 async def _not_answered(mail, sender: str) -> None:
