@@ -6,17 +6,9 @@ prints the score over the same files."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-
 import pytest
 
-_SPEC = importlib.util.spec_from_file_location(
-    "bench_mailcorpus", Path(__file__).resolve().parents[2] / "bench" / "mailcorpus.py")
-mailcorpus = importlib.util.module_from_spec(_SPEC)  # type: ignore[arg-type]
-sys.modules["bench_mailcorpus"] = mailcorpus
-_SPEC.loader.exec_module(mailcorpus)  # type: ignore[union-attr]
+from .bench_corpus import mailcorpus
 
 CORPUS = mailcorpus.CORPUS
 ALICE = mailcorpus.ALICE
