@@ -355,6 +355,7 @@ RULES: dict[str, Rule] = {
     "mark_address.what": _one_of("mark", ("wrote_at", "invited_at", "stopped_at")),
     "digest": _text(MAX_WORD + MAX_ADDRESS, "digest"),
     "mark_bounced.reason": _text(MAX_JSON, "reason"),
+    "note_bounced.reason": _text(MAX_JSON, "reason"),
     "answered": _flag,
     "quiet": _seconds,
     "thread": _word("thread"),
