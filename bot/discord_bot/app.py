@@ -32,7 +32,7 @@ from ..service.results import Done, Refusal, Result
 from ..storage import StorageError
 from . import failures, live, logs, pictures
 from .client import result_text
-from .notifier import Notifier, discord_times
+from .notifier import HOME_BOARD, Notifier, discord_times
 from .pickers import EndTurnButton, PiecePicker, StepPicker, fit, next_step_view
 from .places import TRANSPORT, target_of
 from .views import ChallengeButton, GameButton, game_view, with_watch_link
@@ -275,10 +275,11 @@ class CommandPost(commands.AutoShardedBot):
         if game.is_over:
             await live.ending_announced(self, game, sent, channel_id)
 
-    async def move_message(self, result: Done) -> dict[str, object]:
+    async def move_message(self, result: Done, mention: bool = True) -> dict[str, object]:
         """The answer to a move: the whole turn when it closed (and how the game ended);
         while the turn goes on, how many moves remain or `end`, nobody pinged, the menu of
-        the next step and an End turn button beside the game's buttons."""
+        the next step and an End turn button beside the game's buttons. ``mention=False``:
+        the player to move is named, not pinged (an answer away from the game's thread)."""
         game = result.game
         assert game is not None
         if result.goes_on:
@@ -288,23 +289,36 @@ class CommandPost(commands.AutoShardedBot):
             for item in (await next_step_view(self, game) or discord.ui.View()).children:
                 view.add_item(item)
             return message
-        lead = (f"{result.number} **{result.turn}** played in game #{game.id}." if result.turn
-                else f"**{result.move}** played in game #{game.id}.")
-        if result.answer:  # the opponent's recorded answer was played at once
-            lead += (f" {game.names[1 - game.to_move]} answered at once with "
-                     f"**{result.answer}**, a conditional move.")
+        lead = move_lead(result)
         if game.is_over:  # the ending's notice names the turn too: said once, in bold
             said = f"{game.names[1 - game.to_move]} played {result.number} {result.turn}. "
             lead += "\n" + (await live.ending_text(self, game)).removeprefix(said)
-        return await self.board_message(game, lead)
+        return await self.board_message(game, lead, mention=mention)
+
+    def is_home(self, channel_id: int | None, game: Game) -> bool:
+        """Whether ``channel_id`` is the game's own thread (or channel)."""
+        return channel_id == (target_of(game.place) if game.place else None)
 
     async def send_move(self, interaction: discord.Interaction, result: Done) -> None:
-        """Answer ``interaction`` with `move_message` (a live board in the game's thread)."""
-        assert result.game is not None
+        """Answer ``interaction`` with `move_message` (a live board in the game's thread).
+        A move made elsewhere (a DM, another channel) is answered there without pinging
+        anyone, with a link to the game's thread, and its news goes to the thread as for a
+        move made there (`HOME_BOARD`, through the outbox: retried until it is posted)."""
+        game = result.game
+        assert game is not None
         if not interaction.response.is_done():
             await interaction.response.defer(thinking=True)
-        await self.send_board(interaction, result.game, "",
-                              message=await self.move_message(result))
+        thread = self.get_channel(target_of(game.place) or 0) if game.place else None
+        home = self.is_home(interaction.channel_id, game) or thread is None \
+            or isinstance(thread, discord.DMChannel)  # a game of a DM lives nowhere else
+        message = await self.move_message(result, mention=home)
+        if not home:
+            message["content"] = f"{message['content']}\nThe game's thread: <#{thread.id}>"
+        await self.send_board(interaction, game, "", message=message)
+        if not home and not result.goes_on:
+            await self.service.queue_notification(
+                TRANSPORT, HOME_BOARD, move_lead(result), place=game.place, game_id=game.id,
+                payload={"ply": game.ply})
 
     async def answer(self, interaction: discord.Interaction, result: Result | str,
                      *, public: bool = False) -> None:
@@ -316,6 +330,19 @@ class CommandPost(commands.AutoShardedBot):
             await interaction.followup.send(text, ephemeral=ephemeral)
         else:
             await interaction.response.send_message(text, ephemeral=ephemeral)
+
+
+def move_lead(result: Done) -> str:
+    """The first line of the news of a closed turn (``1. **c3-d4** played in game #1.``),
+    with the opponent's conditional answer played at once."""
+    game = result.game
+    assert game is not None
+    lead = (f"{result.number} **{result.turn}** played in game #{game.id}." if result.turn
+            else f"**{result.move}** played in game #{game.id}.")
+    if result.answer:  # the opponent's recorded answer was played at once
+        lead += (f" {game.names[1 - game.to_move]} answered at once with "
+                 f"**{result.answer}**, a conditional move.")
+    return lead
 
 
 # something run beside the bot on its service: entered before the bot starts, left when it

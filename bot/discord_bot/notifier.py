@@ -47,6 +47,7 @@ PRIVATE = {"forecast"}  # about a player's conditional moves: by DM only, never 
 BOARD_NEWS = {"your-move", "game-start", "game-over"}  # sent with the game's picture
 ANSWERS = {"draw-offer", "takeback"}  # the notices that also tell of an offer's answer
 TIME = re.compile(r"(\d{4}-\d{2}-\d{2} \d{2}:\d{2}) UTC")
+HOME_BOARD = "home-board"  # a move made away from its game's thread, posted there
 
 
 def failure_of(error: Exception) -> DeliveryFailure:
@@ -109,6 +110,9 @@ class Notifier:
     async def _to_place(self, n: Notification) -> None:
         if n.kind in SAID_BY_THE_REPLY or n.kind == "challenge":
             return
+        if n.kind == HOME_BOARD:
+            await self._home_board(n)
+            return
         if n.kind in REPLY_POSTS:  # what a command's reply posts, after the reply died
             await post_for_reply(self.bot, n, self._post)
             return
@@ -126,6 +130,23 @@ class Notifier:
             for watcher in await self.bot.service.watchers(n.game_id):
                 if watcher.preferences.get(DM_PREFERENCE):
                     await self._copy_to_watcher(watcher, n.text)
+
+    async def _home_board(self, n: Notification) -> None:
+        """A move made away from the game's thread (a DM, another channel): the thread
+        gets its board, the player to move pinged, as if it was made there; it becomes
+        the live board. News of a position the game has left is not posted (the later
+        move's is)."""
+        game = await self.bot.service.game(n.game_id) if n.game_id is not None else None
+        if game is None or game.ply != n.payload.get("ply"):
+            return
+        message = await self.bot.board_message(game, n.text)
+        view = message.get("view")
+        file = message.get("file")
+        sent = await self._post(n.place, str(message["content"]),
+                                view if isinstance(view, discord.ui.View) else None,
+                                file if isinstance(file, discord.File) else None)
+        if sent is not None:
+            await self.bot.board_sent(game, sent, sent.channel.id)
 
     async def _copy_to_watcher(self, watcher: Player, text: str) -> None:
         """A watcher's copy is a courtesy: its failure must not send the news again."""

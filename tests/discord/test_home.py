@@ -1,0 +1,75 @@
+"""One home per game: a move made away from the game's thread (from a DM, from another
+channel) is answered where it was made, pinging nobody and linking the thread; the thread
+gets the board and the player to move is pinged there, exactly as for a move made in it,
+once (through the outbox, so a refused post is tried again)."""
+
+from __future__ import annotations
+
+from .test_play import _start
+
+
+async def _alice_moved(world):
+    """A game between alice and bob in its thread, alice's first move played there: bob
+    to move. The thread, the game, and bob's legal move."""
+    thread, game = await _start(world)
+    await world.alice.slash(thread, "move", move=(await world.service.legal_moves(game))[0])
+    game = await world.service.game(game.id)
+    return thread, game, (await world.service.legal_moves(game))[0]
+
+
+def _status(world, game, who) -> str:
+    deadline = int(game.clock.deadline)
+    return f"{who} (White) to move, by <t:{deadline}:f> (<t:{deadline}:R>)."
+
+
+async def test_a_move_from_a_dm_reaches_the_thread_and_pings_the_player_to_move(world):
+    thread, game, move = await _alice_moved(world)
+    before = thread.history()
+    r = await world.bob.user.slash("move", move=move)
+    game = await world.service.game(game.id)
+    # bob's DM: the move, nobody pinged, where the game lives; no buttons (not the live board)
+    assert not r.ephemeral
+    assert r.response.content == (f"1... **{move}** played in game #1.\n"
+                                  f"{_status(world, game, 'alice')}\n"
+                                  f"The game's thread: <#{thread.id}>")
+    assert not r.response.components
+    await world.env.settle()
+    # the thread: the board, alice pinged, the live buttons moved to it
+    [posted] = thread.history()[len(before):]
+    assert posted.content == (f"1... **{move}** played in game #1.\n"
+                              f"{_status(world, game, world.alice.mention)}")
+    assert posted.attachments[0].filename == "game-1-2.png"
+    assert posted.components
+    assert not thread.history()[len(before) - 1].components  # the old board's are gone
+    dm = world.alice.user.dm_channel
+    assert [m.content for m in (dm.history() if dm else [])] == []  # she did not ask for DMs
+    await world.bot.flush()  # said once
+    assert len(thread.history()) == len(before) + 1
+
+
+async def test_a_move_from_another_channel_reaches_the_thread(world):
+    thread, game, move = await _alice_moved(world)
+    before = len(thread.history())
+    r = await world.bob.slash(world.channel, "move", move=move)
+    game = await world.service.game(game.id)
+    assert r.response.content == (f"1... **{move}** played in game #1.\n"
+                                  f"{_status(world, game, 'alice')}\n"
+                                  f"The game's thread: <#{thread.id}>")
+    assert world.alice.mention not in r.response.content
+    await world.env.settle()
+    [posted] = thread.history()[before:]
+    assert posted.content == (f"1... **{move}** played in game #1.\n"
+                              f"{_status(world, game, world.alice.mention)}")
+    assert posted.components
+    # alice answers in the thread, on the live board as usual
+    reply = await world.alice.slash(thread, "move",
+                                    move=(await world.service.legal_moves(game))[0])
+    assert reply.response.content.startswith("2. **")
+
+
+async def test_a_move_in_the_thread_is_posted_there_once(world):
+    thread, game, move = await _alice_moved(world)
+    before = len(thread.history())
+    await world.bob.slash(thread, "move", move=move)
+    await world.env.settle()
+    assert len(thread.history()) == before + 1
