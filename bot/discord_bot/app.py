@@ -247,17 +247,19 @@ class CommandPost(commands.AutoShardedBot):
 
     async def send_board(self, interaction: discord.Interaction, game: Game, lead: str,
                          perspective: int | None = None,
-                         message: dict[str, object] | None = None) -> None:
+                         message: dict[str, object] | None = None,
+                         mention: bool = True) -> None:
         """Answer with ``game``'s board (the interaction deferred first: drawing takes
         time). In the game's thread the new message is its live board; elsewhere (another
         channel, a DM) it is a look at the board, without buttons. A finished game's board
-        announces its end. ``message``: one made already (`move_message`)."""
+        announces its end. ``message``: one made already (`move_message`);
+        ``mention=False``: the player to move is named, not pinged (a look at the board)."""
         if not interaction.response.is_done():
             await interaction.response.defer(thinking=True)
         if message is None:
             if game.is_over:
                 lead = "\n".join(filter(None, [lead, await live.ending_text(self, game)]))
-            message = await self.board_message(game, lead, perspective)
+            message = await self.board_message(game, lead, perspective, mention=mention)
         home = interaction.channel_id == (target_of(game.place) if game.place else None)
         if not home:
             message.pop("view", None)

@@ -53,7 +53,8 @@ class Bot(Protocol):
 
     async def send_board(self, interaction: discord.Interaction, game: Game, lead: str,
                          perspective: int | None = None,
-                         message: dict[str, object] | None = None) -> None: ...
+                         message: dict[str, object] | None = None,
+                         mention: bool = True) -> None: ...
 
     async def board_sent(self, game: Game, sent: discord.abc.Snowflake | None,
                          channel_id: int) -> None: ...

@@ -530,8 +530,9 @@ class PlayCommands(commands.Cog, name="Playing"):
         if isinstance(found, Refusal):
             await self.bot.answer(interaction, found)
             return
+        # a look at the board pings nobody, whoever asks (news of a move does)
         await self.bot.send_board(interaction, found, pictures.header(found) + ".",
-                                  perspective=found.side_of(sender.id))
+                                  perspective=found.side_of(sender.id), mention=False)
         notes = await self.service.notes_text(sender, found.id)
         if notes:  # the board may be public: the notes go to their author alone
             await interaction.followup.send(notes, ephemeral=True)

@@ -73,3 +73,16 @@ async def test_a_move_in_the_thread_is_posted_there_once(world):
     await world.bob.slash(thread, "move", move=move)
     await world.env.settle()
     assert len(thread.history()) == before + 1
+
+
+async def test_a_look_at_the_board_pings_nobody(world):
+    """A spectator's `/board` in the thread, a player's in a DM, one from another server's
+    member: the player to move is named, never pinged."""
+    thread, game, _ = await _alice_moved(world)
+    r = await world.carol.slash(thread, "board", game=game.id)
+    deadline = int(game.clock.deadline)
+    status = f"bob (Black) to move, by <t:{deadline}:f> (<t:{deadline}:R>)."
+    assert r.response.content.endswith(f".\n{status}")
+    assert "<@" not in r.response.content
+    r = await world.alice.user.slash("board")
+    assert r.response.content.endswith(f".\n{status}") and "<@" not in r.response.content
