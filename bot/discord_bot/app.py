@@ -256,11 +256,14 @@ class CommandPost(commands.AutoShardedBot):
         ``mention=False``: the player to move is named, not pinged (a look at the board)."""
         if not interaction.response.is_done():
             await interaction.response.defer(thinking=True)
+        home = self.is_home(interaction.channel_id, game)
         if message is None:
             if game.is_over:
                 lead = "\n".join(filter(None, [lead, await live.ending_text(self, game)]))
             message = await self.board_message(game, lead, perspective, mention=mention)
-        home = interaction.channel_id == (target_of(game.place) if game.place else None)
+            if home and await self.service.can_end_turn(game):
+                # the new live board of a turn in progress keeps its step menu and End turn
+                await self._with_steps(message, game)
         if not home:
             message.pop("view", None)
         sent = await self.reply(interaction, **message)
@@ -286,16 +289,21 @@ class CommandPost(commands.AutoShardedBot):
         assert game is not None
         if result.goes_on:
             message = await self.board_message(game, result.words(TRANSPORT), mention=False)
-            view = message["view"]
-            assert isinstance(view, discord.ui.View)
-            for item in (await next_step_view(self, game) or discord.ui.View()).children:
-                view.add_item(item)
-            return message
+            return await self._with_steps(message, game)
         lead = move_lead(result)
         if game.is_over:  # the ending's notice names the turn too: said once, in bold
             said = f"{game.names[1 - game.to_move]} played {result.number} {result.turn}. "
             lead += "\n" + (await live.ending_text(self, game)).removeprefix(said)
         return await self.board_message(game, lead, mention=mention)
+
+    async def _with_steps(self, message: dict[str, object], game: Game) -> dict[str, object]:
+        """``message`` with the menu of the turn's next step and End turn beside the game's
+        buttons (a turn in progress)."""
+        view = message["view"]
+        assert isinstance(view, discord.ui.View)
+        for item in (await next_step_view(self, game) or discord.ui.View()).children:
+            view.add_item(item)
+        return message
 
     def is_home(self, channel_id: int | None, game: Game) -> bool:
         """Whether ``channel_id`` is the game's own thread (or channel)."""

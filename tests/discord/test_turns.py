@@ -198,3 +198,20 @@ async def test_a_turn_by_dm_shows_the_board_from_the_readers_side(world, drawn):
                           "There is no clock.")
     assert dm.attachments and drawn[-1]["perspective"] == 1  # Black's side for Bob
     assert marked(drawn) == [("e3", "e4")]
+
+
+async def test_a_board_asked_for_mid_deploy_keeps_the_step_menu_and_end_turn(world, drawn):
+    """`/board` in the thread in the middle of a Commander deploy: the new board is the
+    live one, with the next step's menu and End turn, and the deploy goes on from it."""
+    w = world
+    thread = await _start_from(w, "commander", COMMANDER)
+    await w.alice.slash(thread, "move", move="T>e6")
+    looked = answer(await w.carol.slash(thread, "board"))
+    rows = [c for row in looked.components for c in row["components"]]
+    assert [c.get("label") for c in rows if c["type"] == 2] == [
+        "Legal moves", "Flip board", "Offer draw", "Resign", "End turn"]
+    menu = next(c for c in rows if c["type"] == 3)
+    assert [o["value"] for o in menu["options"]] == ["I>d4", "I>e3", "I>e5", "I>f4"]
+    done = await w.alice.select(looked.message, ["I>e5"])  # the menu works
+    assert answer(done).content == (
+        f"1. **T>e6,I>e5** played in game #1.\n{w.bob.mention} (Blue) to move.")
