@@ -47,8 +47,7 @@ log = logging.getLogger(__name__)
 SITE = re.compile(r'^\[Site "[^"\n]*"\]', re.MULTILINE)
 MAX_LISTED = 25
 # how a /move whose board Discord refused is answered, after the move's news
-BOARD_REFUSED = ("(I could not show the board here: {why}. A server admin can run "
-                 "`/server check`.)")
+BOARD_REFUSED = "(I could not show the board here: {why}. {advice})"
 MAX_CHOICES = 25
 GAME_HELP = "The game's number (default: the one here, or your only one)"
 SIDES = [app_commands.Choice(name="first (White/Red)", value=0),
@@ -495,8 +494,7 @@ class PlayCommands(commands.Cog, name="Playing"):
         log.warning("game #%s: the reply to a move failed: %s", game.id, error)
         where = getattr(channel, "mention", "the game's thread")
         text = (f"Your move **{result.move}** in game #{game.id} is played; I could not answer "
-                f"in {where} ({failures.why_not(error)}). Ask a server admin to run "
-                f"`/server check`.")
+                f"in {where} ({failures.why_not(error)}). {failures.advice(error)}")
         parent = getattr(channel, "parent_id", None)
         place = channel_place(parent) if parent else game.place
         owed.settled = owed.row_id is not None and await self.service.settle_answer(
@@ -510,8 +508,9 @@ class PlayCommands(commands.Cog, name="Playing"):
         news = f"**{result.move}** played in game #{game.id}."
         if not game.is_over:
             news += f" {mentions[game.to_move]}, your move."
-        if interaction is not None and await failures.finish(
-                interaction, f"{news}\n{BOARD_REFUSED.format(why=failures.why_not(error))}"):
+        refused = BOARD_REFUSED.format(why=failures.why_not(error),
+                                       advice=failures.advice(error, board=True))
+        if interaction is not None and await failures.finish(interaction, f"{news}\n{refused}"):
             return  # the thread has the news from the interaction's answer
         await self.service.queue_notification("discord", "news", news, place=game.place,
                                               game_id=game.id)

@@ -51,6 +51,17 @@ async def tell_member(interaction: discord.Interaction, error: BaseException) ->
         log.warning("could not tell the member that %s failed", what)
 
 
+def advice(error: discord.HTTPException | TimeoutError, *, board: bool = False) -> str:
+    """What to do about a reply that failed: a refusal (403: a missing permission) is for
+    a server admin; a rate limit, a server error or no answer in time passes by itself
+    (``board``: said of a board that could not be shown)."""
+    if isinstance(error, discord.Forbidden):
+        return ("A server admin can run `/server check`." if board
+                else "Ask a server admin to run `/server check`.")
+    return ("Discord is busy: `/board` shows it in a moment." if board
+            else "Discord is busy; nothing is lost, and `/board` shows the game.")
+
+
 def why_not(error: discord.HTTPException | TimeoutError) -> str:
     """Why a reply did not reach Discord, in a sentence's parentheses."""
     if isinstance(error, discord.HTTPException):

@@ -32,6 +32,7 @@ import discord
 from ..service.answers import Owed, owe_answer
 from ..service.model import Game, Player
 from ..service.outbox import lane_of
+from . import failures
 from .places import TRANSPORT, channel_place, is_discord_place, place_of
 
 if TYPE_CHECKING:
@@ -44,8 +45,7 @@ BOARD_POST = "board-post"  # a move's: the board in the game's thread, the oppon
 GAME_THREAD = "game-thread"  # an acceptance's: the game's thread, opened with its board
 CHALLENGE_POST = "challenge-post"  # a challenge's: its announcement, with its buttons
 RESTARTED = "{done}, but my answer was lost (I was restarted).{look}"
-REFUSED = ("{done}; I could not answer in {where} (Discord refused: {status} {text}). Ask a "
-           "server admin to run `/server check`.")
+REFUSED = "{done}; I could not answer in {where} (Discord refused: {status} {text}). {advice}"
 LOOK_AT_GAME = " `/board game:{game}` shows the game now."
 LOOK_AT_GAMES = " `/games` lists your games."  # a game started: its number is not known yet
 STARTS_A_GAME = {"accept", "computer"}
@@ -141,7 +141,8 @@ async def _refused(bot: Bot, owed: Owed, channel: object,
     deed = str(owed.payload["deed"])
     text = REFUSED.format(done=done_text(deed, owed.game_id, owed.payload.get("challenge")),
                           where=getattr(channel, "mention", "the channel"),
-                          status=error.status, text=error.text)
+                          status=error.status, text=error.text,
+                          advice=failures.advice(error))
     owed.settled = await bot.service.settle_answer(owed.row_id, text, owed.lane, owed.payload,
                                                    owed.place, owed.game_id)
     for post in owed.more:  # what the reply would have posted in the game's thread: now

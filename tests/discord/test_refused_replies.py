@@ -120,15 +120,15 @@ async def test_a_move_whose_board_times_out_is_finished_in_words(world, monkeypa
     thread, game, move, before, r = await _move_timing_out(world, monkeypatch, how, False)
     assert not r._interaction.loading
     news = (f"**{move}** played in game #{game.id}. {world.bob.mention}, your move.\n"
-            f"(I could not show the board here: Discord did not answer in time. A server "
-            f"admin can run `/server check`.)")
+            f"(I could not show the board here: Discord did not answer in time. Discord is "
+            f"busy: `/board` shows it in a moment.)")
     assert [m.content for m in (r.response, *r.followups)] == [news]  # nothing else
     await _after_a_restart(world)
     assert [m.content for m in thread.history()[before:]] == [news]
     assert _confirmations(world, move, game.id) == [
         f"Your move **{move}** in game #{game.id} is played; I could not answer in "
-        f"<#{thread.id}> (Discord did not answer in time). Ask a server admin to run "
-        f"`/server check`."]
+        f"<#{thread.id}> (Discord did not answer in time). Discord is busy; nothing is "
+        f"lost, and `/board` shows the game."]
 
 
 @pytest.mark.parametrize("how", ["slash", "menu"])
@@ -216,5 +216,30 @@ async def test_a_typed_move_whose_reply_timed_out_is_confirmed_once(world, monke
     dm = world.alice.user.dm_channel
     assert [m.content for m in (dm.history() if dm else [])] == [
         f"Your move **{move}** in game #{game.id} is played; I could not answer in "
-        f"<#{thread.id}> (Discord did not answer in time). Ask a server admin to run "
-        f"`/server check`."]
+        f"<#{thread.id}> (Discord did not answer in time). Discord is busy; nothing is "
+        f"lost, and `/board` shows the game."]
+
+
+@pytest.mark.parametrize(("status", "code", "message", "said"), [
+    (500, 0, "Internal Server Error", "500 Internal Server Error"),
+    (429, 0, "You are being rate limited.", "429 You are being rate limited."),
+])
+async def test_a_busy_discord_is_not_sent_to_the_server_admins(world, status, code, message,
+                                                                said):
+    """A 500 or a 429 on a /move's board is no missing permission: the words say Discord
+    is busy, and `/board` shows the game; nobody is sent to `/server check`."""
+    thread, game = await _start(world)
+    move = (await world.service.legal_moves(game))[0]
+    world.env.inject_error("POST", "/webhooks/*", status=status, code=code, message=message,
+                           times=1)
+    r = await world.alice.slash(thread, "move", move=move)
+    assert (await world.service.game(game.id)).ply == 1
+    assert r.response.content == (
+        f"**{move}** played in game #{game.id}. {world.bob.mention}, your move.\n"
+        f"(I could not show the board here: Discord refused: {said}. Discord is busy: "
+        f"`/board` shows it in a moment.)")
+    await _after_a_restart(world)
+    assert _confirmations(world, move, game.id) == [
+        f"Your move **{move}** in game #{game.id} is played; I could not answer in "
+        f"<#{thread.id}> (Discord refused: {said}). Discord is busy; nothing is lost, and "
+        f"`/board` shows the game."]
