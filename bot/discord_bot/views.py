@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from engine import get_variant
+
 from ..service.model import Game
 from ..service.results import Refusal
 from . import logs, pictures
@@ -92,9 +94,11 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
 
 def game_view(game: Game, perspective: int = 0) -> discord.ui.View:
     """The buttons of a game in progress (Flip board shows the side opposite
-    ``perspective``, the side the picture is seen from)."""
+    ``perspective``, the side the picture is seen from; no Offer draw where the variant
+    has no draws by agreement)."""
     view = discord.ui.View(timeout=None)
-    for action in ("moves", "flip", "draw", "resign"):
+    draws = get_variant(game.variant).draw_by_agreement
+    for action in ("moves", "flip", "draw", "resign") if draws else ("moves", "flip", "resign"):
         view.add_item(GameButton(action, game.id, perspective if action == "flip" else 0))
     return view
 

@@ -27,7 +27,7 @@ async def test_the_resign_button_ends_the_game(world):
 
 async def test_a_spectator_cannot_press_a_players_button(world):
     thread, game = await _start(world)
-    r = await world.carol.click(thread.history()[0], label="Offer draw")
+    r = await world.carol.click(thread.history()[0], label="Resign")
     assert r.ephemeral and "not playing" in r.response.content
 
 

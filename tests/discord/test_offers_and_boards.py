@@ -141,20 +141,20 @@ async def test_a_resignation_is_announced_once_in_the_third_person(world):
 async def test_only_the_latest_board_keeps_its_buttons_at_three_calls_a_move(world):
     thread, game = await _start(world)
     opener = thread.history()[0]
-    assert _labels(opener) == ["Legal moves", "Flip board", "Offer draw", "Resign"]
+    # Clash of Command has no draws by agreement: no Offer draw
+    assert _labels(opener) == ["Legal moves", "Flip board", "Resign"]
     calls = len(world.env.http_requests)
     r = await world.alice.slash(thread, "move", move="b2-a3/D")
     assert len(world.env.http_requests) - calls == 3  # defer, reply, the old board's edit
     assert not _fresh(thread, opener.id).components
     reply = r.followups[-1] if r.followups else r.response
-    assert _labels(_fresh(thread, reply.id)) == ["Legal moves", "Flip board", "Offer draw",
-                                                 "Resign"]
+    assert _labels(_fresh(thread, reply.id)) == ["Legal moves", "Flip board", "Resign"]
     calls = len(world.env.http_requests)
     await world.bob.send(thread, "h8-i7/D")
     assert len(world.env.http_requests) - calls <= 3  # typing, reply, the old board's edit
     assert not _fresh(thread, reply.id).components
     latest = thread.history()[-1]
-    assert _labels(latest) == ["Legal moves", "Flip board", "Offer draw", "Resign"]
+    assert _labels(latest) == ["Legal moves", "Flip board", "Resign"]
 
 
 async def test_an_old_board_that_kept_its_buttons_still_answers_rightly(world):
@@ -237,5 +237,4 @@ async def test_a_board_looked_at_elsewhere_leaves_the_threads_board_live(world):
     r = await world.carol.slash(world.channel, "board", game=1)
     look = r.followups[-1] if r.followups else r.response
     assert not _fresh(world.channel, look.id).components
-    assert _labels(thread.history()[0]) == ["Legal moves", "Flip board", "Offer draw",
-                                            "Resign"]
+    assert _labels(thread.history()[0]) == ["Legal moves", "Flip board", "Resign"]

@@ -31,7 +31,8 @@ async def test_every_board_message_links_to_the_game_page(world):
     reply = next(m for m in thread.history() if m.id == r.response.id)
     assert _links(reply) == [("Watch in a browser", link)]
     labels = [c.label for row in reply.components for c in row.children]
-    assert labels[:4] == ["Legal moves", "Flip board", "Offer draw", "Resign"]
+    # Clash of Command has no draws by agreement: no Offer draw
+    assert labels[:3] == ["Legal moves", "Flip board", "Resign"]
     r = await world.bob.slash(thread, "resign")
     over = next(m for m in thread.history() if m.id == r.response.id)
     assert "wins: bob resigned (1-0)" in over.content
