@@ -623,16 +623,28 @@ class Commands:
         """
         if len(args) > 1:
             return _extra("rating", args[1:])
+        return await self.rating_of(sender, args[0] if args else None)
+
+    async def rating_of(self, player: Player, variant_name: str | None,
+                        other: bool = False) -> Reply:
+        """``player``'s rating in a variant (the first one by default), told to them, or
+        (``other``) to someone else."""
         try:
-            variant = get_variant(args[0] if args else all_variants()[0].name)
+            variant = get_variant(variant_name or all_variants()[0].name)
         except EngineError as err:
             return Reply(str(err), ok=False)
-        rating, games = await self.service.rating(sender, variant.name)
+        rating, games = await self.service.rating(player, variant.name)
+        name = player.display_name
         if not games:
+            if other:
+                return Reply(f"{name} has no rated {variant.display_name} games yet (a new "
+                             f"player starts at {rating.rating:.0f}).")
             return Reply(f"You have no rated {variant.display_name} games yet "
                          f"(you start at {rating.rating:.0f}).")
-        return Reply(f"Your {variant.display_name} rating: {rating.rating:.0f} "
-                     f"± {2 * rating.deviation:.0f} after {plural(games, 'rated game')}.")
+        whose = f"{name}'s" if other else "Your"
+        return Reply(f"{whose} {variant.display_name} rating: "
+                     f"{rating.rating:.0f} ± {2 * rating.deviation:.0f} after "
+                     f"{plural(games, 'rated game')}.")
 
     async def cmd_leaderboard(self, sender: Player, place: str, args: list[str]) -> Reply:
         """Show the best-rated players of a variant.

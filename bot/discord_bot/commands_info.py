@@ -90,10 +90,9 @@ class InfoCommands(commands.Cog, name="Information"):
                      player: discord.Member | None = None) -> None:
         """Show your rating (or someone's) in a variant."""
         who = await self.bot.player_of(player or interaction.user)
-        reply = await self.words.cmd_rating(who, "", [variant] if variant else [])
-        text = reply.text if player is None else reply.text.replace(
-            "Your", f"{who.display_name}'s").replace("You have", f"{who.display_name} has")
-        await self.bot.answer(interaction, text, public=reply.ok)
+        other = player is not None and player.id != interaction.user.id
+        reply = await self.words.rating_of(who, variant, other=other)
+        await self.bot.answer(interaction, reply.text, public=reply.ok)
 
     @app_commands.command(name="leaderboard")
     @app_commands.describe(variant="The variant (default: the first one)")

@@ -94,6 +94,9 @@ async def test_rating_and_leaderboard_after_a_rated_game(world):
     board = r.response.content
     assert board.startswith("```\nClash of Command leaderboard:")
     assert board.index("bob") < board.index("alice")
+    r = await world.bob.slash(world.channel, "rating", variant="cab", player=world.carol)
+    assert r.response.content == ("carol has no rated Combined Arms Brigade Chess games yet (a "
+                                  "new player starts at 1500).")
     r = await world.carol.slash(world.channel, "rating", variant="nonesuch")
     assert r.ephemeral
 
