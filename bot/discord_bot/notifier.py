@@ -28,13 +28,14 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from ..service.model import Notification, Player
+from ..service.computer import TRANSPORT as COMPUTER
+from ..service.model import Game, Notification, Player
 from ..service.outbox import UNREACHABLE, DeliveryFailure
 from . import live, logs, pictures
 from .pickers import fit
 from .places import TRANSPORT, is_discord_place, target_of
 from .reply_posts import REPLY_POSTS, post_for_reply
-from .views import offer_view, with_watch_link
+from .views import game_view, offer_view, with_watch_link
 
 if TYPE_CHECKING:
     from .client import Bot
@@ -186,11 +187,13 @@ class Notifier:
         if n.kind == "challenge" and await self._announced(n, player):
             return  # the /challenge reply names them, with the Accept and Decline buttons
         file = None
+        live_board = None
         if n.kind in SAID_BY_THE_REPLY:
-            if not await self._from_elsewhere(n, player.id):
+            if not await self._from_elsewhere(n, player.id) or await self._computer_start(n):
                 return
             file = await self._board(n, player.id)
-        view = None
+            live_board = await self._live_board(n, player.id, file)
+        view = live_board[1] if live_board else None
         if offer is not None and n.game_id is not None:
             game = await self.bot.service.game(n.game_id)
             if game is not None and await live.offer_here(self.bot, game, *offer):
@@ -200,6 +203,25 @@ class Notifier:
                                 await self._link(n, file, view), file)
         if offer is not None and sent is not None:
             await self._offer_posted(n, offer, sent)
+        if live_board is not None and sent is not None:  # it has the game's buttons now
+            await self.bot.board_sent(live_board[0], sent, sent.channel.id)
+
+    async def _computer_start(self, n: Notification) -> bool:
+        """Whether ``n`` tells of a game the computer accepted at once: the reply to the
+        challenge announced it already."""
+        game = await self.bot.service.game(n.game_id) if n.game_id is not None else None
+        return n.kind == "game-start" and game is not None \
+            and COMPUTER in game.transports
+
+    async def _live_board(self, n: Notification, player_id: int, file: discord.File | None,
+                          ) -> tuple[Game, discord.ui.View] | None:
+        """For the news of a move from another transport (an e-mail player's, the
+        computer's) posted with the board in the game's own thread: the game and its
+        buttons, so that the post becomes the live board."""
+        game = await self.bot.service.game(n.game_id) if n.game_id is not None else None
+        if file is None or game is None or game.is_over or n.place != game.place:
+            return None
+        return game, game_view(game, game.side_of(player_id) or 0)
 
     async def _settle_from_elsewhere(self, n: Notification, player_id: int) -> None:
         """The opponent on another transport answered an offer or moved: the offers'

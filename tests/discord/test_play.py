@@ -100,3 +100,35 @@ async def test_challenge_the_computer_it_accepts_and_answers_in_the_thread(world
                    for m in thread.history())
     finally:
         pool.shutdown()
+
+
+async def test_a_computer_game_is_announced_once_and_its_moves_carry_the_buttons(world):
+    """The reply to the challenge announces the game (nothing repeats it in the channel);
+    the computer's answer, posted in the thread with the board, is the live board."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from bot.service.computer import Computer
+    pool = ThreadPoolExecutor(1)
+    world.bot.computer = Computer(world.service, executor=pool, depth=1)
+    try:
+        r = await world.alice.slash(world.channel, "challenge", variant="mini-chieftain",
+                                    side=0, computer=2)
+        thread = world.channel.threads[-1]
+        assert [m.content for m in world.channel.history()] == [
+            r.response.content, "#1 alice vs Computer (level 2) (mini-Chieftain)"]
+        await world.alice.slash(thread, "move", move="Md2-d3")
+        await world.alice.slash(thread, "move", move="end")
+        assert await world.bot.computer.play_due() == 1
+        await world.bot.flush()
+        answer = (await world.service.played_moves(1))[-1]
+        said = thread.history()
+        assert said[-1].content.startswith(
+            f"{world.alice.mention} Computer (level 2) played 1... ")
+        assert answer.text in said[-1].content and said[-1].attachments
+        labels = [c.label for row in said[-1].components for c in row.children]
+        assert labels[:4] == ["Legal moves", "Flip board", "Offer draw", "Resign"]
+        assert [m for m in said[:-1] if m.components] == []  # the older boards' are gone
+        r = await world.alice.click(said[-1], label="Legal moves")  # and they work
+        assert r.ephemeral
+    finally:
+        pool.shutdown()
