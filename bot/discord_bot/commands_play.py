@@ -158,7 +158,7 @@ class PlayCommands(commands.Cog, name="Playing"):
         if game is None:
             return []
         pieces = await self.service.step_choices(game)
-        return _choices([(f"{p.piece} on {p.origin}", p.origin) for p in pieces],
+        return _choices([(f"{p.name} on {p.origin}", p.origin) for p in pieces],
                         current.strip())
 
     # --- finding things -------------------------------------------------------------

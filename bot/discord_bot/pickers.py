@@ -68,7 +68,7 @@ class PiecePicker(discord.ui.DynamicItem[discord.ui.Select[Any]],
 
     def __init__(self, game_id: int, ply: int, pieces: list[PieceSteps] | None = None,
                  page: int = 0) -> None:
-        options = [discord.SelectOption(label=f"{p.piece} on {p.origin}", value=p.origin,
+        options = [discord.SelectOption(label=f"{p.name} on {p.origin}", value=p.origin,
                                         description=f"{len(p.steps)} move"
                                                     f"{'s' if len(p.steps) != 1 else ''}")
                    for p in pieces or []] or [discord.SelectOption(label="…", value="-")]
@@ -244,7 +244,7 @@ async def show_piece(bot: Bot, interaction: discord.Interaction, game: Game,
                                      selected=origin, show_last=False,
                                      perspective=game.to_move if side is None else side)
     moves = [f"`{s}`" for s in piece.steps]
-    text = (f"{piece.piece} on {origin}: {len(moves)} move{'s' if len(moves) != 1 else ''}: "
+    text = (f"{piece.name} on {origin}: {len(moves)} move{'s' if len(moves) != 1 else ''}: "
             + words_within(moves))
     await interaction.followup.send(text, file=picture or discord.utils.MISSING,
                                     view=step_view(game, piece), ephemeral=True)

@@ -36,13 +36,20 @@ from .outbound import compose
 MAX_SHOWN = 200  # of a command quoted back in a confirmation request
 MAX_STEPS = 12  # the further lines kept with a confirmed move (the steps of a turn)
 NO_WORDS = frozenset({"no", "nope", "nein", "non", "nej", "nee", "không", "cancel", "stop"})
-# the first words that confirm a request: yes in the languages of our players (only these:
-# "Who are you?", "Thanks for your mail" or an out-of-office note confirm nothing)
+# the whole first line of a reply that confirms a request (lower case, without punctuation):
+# a yes standing alone, or with a few words that only confirm; "Yes?", "Okay?? who is
+# this", "Ja, nein!", "Có ai đó đã giả mạo thư của tôi" or an auto-reply confirm nothing
 YES_WORDS = frozenset({
-    "yes", "y", "yeah", "yep", "yup", "ok", "okay", "k", "confirm", "confirmed", "sure",
-    "ja", "jawohl", "jo", "oui", "ouais", "si", "sí", "sim", "da", "tak", "ano", "áno",
-    "igen", "kyllä", "evet", "có", "vâng", "ừ", "dạ", "да", "так", "ναι", "はい",
-    "是", "是的", "好", "好的", "네", "예",
+    "yes", "y", "yeah", "yep", "yup", "ok", "okay", "sure", "confirm", "confirmed",
+    "ja", "jawohl", "jo", "oui", "sí", "si", "sim", "da", "tak", "ano", "áno", "igen", "kyllä",
+    "evet", "có", "vâng", "ừ", "dạ", "да", "так", "ναι", "はい", "是", "是的", "好", "好的",
+    "네", "예", "đồng ý", "xác nhận",
+})
+YES_LINES = YES_WORDS | frozenset({
+    "yes please", "yes that was me", "yes it was me", "yes i did", "yes i sent it",
+    "yes confirmed", "i confirm", "ok thanks", "ja bitte", "ja das war ich", "ich bestätige",
+    "oui merci", "oui c'était moi", "je confirme", "sí fui yo", "si fui yo", "confirmo",
+    "có tôi đã gửi", "vâng ạ", "dạ vâng", "dạ có", "tôi xác nhận",
 })
 # the players an opponent's lookup made while a challenge is checked (removed if refused)
 NAMED: ContextVar[list[int] | None] = ContextVar("NAMED", default=None)
@@ -290,19 +297,22 @@ def unclear(confirmed: Confirmed, tag: ConfirmTag) -> Confirming:
             else f"carry out `{_shown(confirmed.line)}`")
     if confirmed.game_id is not None and game_number_in(confirmed.line) is None:
         what += f" (game #{confirmed.game_id})"
-    return Confirming(f"I did not {what}: your reply does not start with `yes`. To confirm, "
-                      f"reply `yes` on the first line; if you did not ask for it, reply `no` "
-                      f"or ignore this mail: nothing changes.", ok=False, tag=tag)
+    return Confirming(f"I did not {what}: your reply is not a plain `yes`. To confirm, reply "
+                      f"with just `yes`; if you did not ask for it, reply `no` or ignore this "
+                      f"mail: nothing changes.", ok=False, tag=tag)
 
 
 def says_yes(lines: tuple[str, ...]) -> bool:
-    """Whether a reply to a confirmation request confirms it: its first line starts with a
-    word of consent (``Yes``, ``ok``, ``Ja, das war ich``, ``Có``, ``Đồng ý``)."""
-    words = lines[0][:200].split() if lines else []
-    if not words:
+    """Whether a reply to a confirmation request confirms it: its first line is a yes and
+    nothing else (``Yes``, ``ok!``, ``Ja, das war ich``, ``Có``, ``Đồng ý``); a question
+    (``Yes?``), a yes followed by anything else (``Yes I did NOT send this``, an
+    auto-reply's ``Yes, I received your message…``) is no consent."""
+    first = lines[0][:200] if lines else ""
+    if "?" in first or "\uff1f" in first:
         return False
-    first = words[0].strip("!?.,:;\"'*").lower()
-    return first in YES_WORDS or " ".join(words[:2]).strip("!?.,:;\"'*").lower() == "đồng ý"
+    words = " ".join(first.replace(",", " ").replace("\u3002", " ").split()).strip(
+        "!.,:;\"'*- ").lower()
+    return words in YES_LINES
 
 
 def says_no(lines: tuple[str, ...]) -> bool:

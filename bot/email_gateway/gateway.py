@@ -91,7 +91,6 @@ from .reading import (
     first_word,
     is_command_line,
     is_reply_subject,
-    join_wrapped,
     normalise,
     without_quoted_lines,
 )
@@ -314,8 +313,6 @@ class EmailGateway(GameMails, Authority):
             isinstance(key, Key) and not key.stale
         keyed = key if isinstance(key, Key) else None
         index = find_command(lines, self.commands.words())
-        if index is not None:  # a long command that a mail program's hard wrap broke
-            lines = join_wrapped(lines, index)
         line = command_line(lines[index]) if index is not None else ""
         word = first_word(line)
         if word and word not in self.commands.words():
@@ -346,7 +343,8 @@ class EmailGateway(GameMails, Authority):
             with owe_answer(self._owed(player, mail, digest)) as owed:
                 reply, outcome = await self._command(player, keyed, line, lines[index + 1:],
                                                      proven)
-        if proven and word != "stop" and await self.service.clear_stop(mail.sender):
+        # a command with the key undoes `stop` (an auto-reply to the last mail does not)
+        if proven and word and word != "stop" and await self.service.clear_stop(mail.sender):
             reply = replace(reply, text=reply.text + "\n\n(You had said `stop`; as you wrote "
                                                      "to me with your key, you get mail from "
                                                      "me again. `stop` ends it again.)")

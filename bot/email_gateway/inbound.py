@@ -28,7 +28,7 @@ from email.utils import getaddresses, parseaddr
 from .authenticity import Authenticity, Forged, TxtLookup, Unverified, judge, judge_by_results
 from .headers import HEADER_BYTES, cap_header
 from .machine import is_machine_mail
-from .mailtext import html_text, join_wrapped_if, unflow
+from .mailtext import html_text, join_wrapped_if, unflow, unwrap
 from .reading import NAME_CHARS, SUBJECT_CHARS, clean_header, decode_header_value, normalise
 from .replies import bounded_lines, reply_lines
 
@@ -200,7 +200,7 @@ def command_lines(text: str, flowed: bool = False, delsp: bool = False) -> tuple
     lines = bounded_lines(text)
     if flowed:
         lines = unflow(lines, delsp)
-    own = join_wrapped_if(reply_lines(lines))
+    own = join_wrapped_if(unwrap(reply_lines(lines)))
     return tuple(" ".join(normalise(line).split()) for line in own
                  if line.strip())[:MAX_COMMAND_LINES]
 

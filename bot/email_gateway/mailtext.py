@@ -23,6 +23,8 @@ from .replies import LINE_CHARS, bounded_lines, header_key
 HTML_CHARS = 256 * 1024  # what is read of an HTML part: the answer is at its top
 LOOKED_AT = 200  # elements looked at for the text after an <hr>
 IF_LINES = 4  # a wrapped conditional move takes at most this many lines more
+WRAP_WIDTH = 76  # the column Outlook hard-wraps plain text at
+WRAP_MIN = 60  # a shorter line was not broken by a wrap
 # elements whose content nobody reads
 UNSEEN_TAGS = ("head", "style", "script", "title", "template", "object", "iframe", "svg")
 # classes and ids of the quoted mail below a reply
@@ -53,6 +55,38 @@ def unflow(lines: list[str], delsp: bool) -> list[str]:
             out.append(">" * depth + (" " if depth and text else "") + text)
         open_depth = depth if flows else None
     return out
+
+
+def unwrap(lines: list[str]) -> list[str]:
+    """``lines`` with what a hard wrap broke joined again (Outlook wraps plain text at 76
+    columns, without the trailing space of format=flowed): a line of at least `WRAP_MIN`
+    characters that the next line's first word would have made longer than `WRAP_WIDTH`
+    was broken there, and a conditional move (``if ...``) goes on in a next line that
+    starts with ``then``. An empty or quoted line between them keeps them apart, so that
+    a sign-off below a command is never joined to it."""
+    out: list[str] = []
+    physical = ""  # the last line as the wrap left it
+    for line in lines:
+        text = line.strip()
+        previous = out[-1] if out else ""
+        if text and physical.strip() and not text.startswith(">") \
+                and not previous.lstrip().startswith(">") and len(previous) < LINE_CHARS:
+            first = text.split()[0]
+            length = len(physical.rstrip())
+            # a wrapped line is never longer than the wrap (a flowed paragraph may be)
+            wrapped = WRAP_MIN <= length <= WRAP_WIDTH < length + 1 + len(first)
+            goes_on = first.lower() == "then" and _starts_with_if(previous)
+            if wrapped or goes_on:
+                out[-1] = (previous.rstrip() + " " + text)[:LINE_CHARS]
+                physical = line
+                continue
+        out.append(line)
+        physical = line
+    return out
+
+
+def _starts_with_if(line: str) -> bool:
+    return line.strip().lower().split(maxsplit=1)[:1] == ["if"]
 
 
 def join_wrapped_if(lines: list[str]) -> list[str]:

@@ -46,9 +46,6 @@ REPLY_PREFIXES = frozenset({
 FINAL_WORDS = frozenset({"resign", "abort", "draw", "end", "takeback", "accept", "decline",
                          "cancel", "stop", "back", "vacation"})
 FINAL_LINE_WORDS = 3
-WRAP_WIDTH = 72  # the narrowest hard wrap of mail programs (Outlook's is 76 columns)
-WRAP_MIN = 60  # a shorter line was not broken by a wrap
-WRAP_LINES = 4  # lines a wrapped command is joined from, after its first
 
 
 def normalise(text: str) -> str:
@@ -173,30 +170,6 @@ def find_command(lines: Sequence[str], words: Iterable[str]) -> int | None:
         if is_command_line(line, words):
             return k
     return None
-
-
-def join_wrapped(lines: Sequence[str], index: int) -> tuple[str, ...]:
-    """``lines`` with the command line at ``index`` joined with what a mail program's hard
-    wrap broke off it (Outlook wraps at 76 columns without a trailing space): a line of at
-    least `WRAP_MIN` characters that the next line's first word would have made longer
-    than `WRAP_WIDTH` (the narrowest wrap) was broken there, and a conditional line
-    (``if ...``) goes on in a next line that starts with ``then`` or ``if``. At most
-    `WRAP_LINES` lines are taken in; an empty or quoted line ends the command."""
-    line = physical = lines[index]
-    conditional = first_word(line) == "if"
-    k = index + 1
-    while k < len(lines) and k - index <= WRAP_LINES:
-        following = lines[k].strip()
-        if not following or following.startswith(">") or len(line) >= LINE_CHARS:
-            break
-        first = following.split()[0]
-        length = len(physical.rstrip())  # of the line as the wrap left it
-        wrapped = length >= WRAP_MIN and length + 1 + len(first) > WRAP_WIDTH
-        if not (wrapped or conditional and first.lower() in ("then", "if")):
-            break
-        line, physical = line.rstrip() + " " + following, following
-        k += 1
-    return (*lines[:index], line[:LINE_CHARS], *lines[k:])
 
 
 def line_fingerprint(line: str) -> str:

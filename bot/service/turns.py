@@ -41,6 +41,7 @@ class PieceSteps:
     piece: str
     steps: tuple[str, ...]
     targets: tuple[str, ...]  # the points the steps reach, to highlight
+    name: str = ""  # the piece in the rules' words (``Knight``, ``Tank + Infantry``)
 
 
 def group_steps(rules: Variant, position: Position, node: str | None = None,
@@ -58,10 +59,29 @@ def group_steps(rules: Variant, position: Position, node: str | None = None,
     for origin in sorted(by_origin, key=lambda o: order.get(o, 0)):
         moves = by_origin[origin]
         targets = {t for m in moves for s in m.steps for t in (s.target, *s.captures)}
-        out.append(PieceSteps(origin, "".join(p.symbol for p in rules.pieces_at(position, origin)),
+        symbols = "".join(p.symbol for p in rules.pieces_at(position, origin))
+        out.append(PieceSteps(origin, symbols,
                               tuple(sorted({rules.format_move(position, m) for m in moves})),
-                              tuple(sorted(targets - {origin}, key=lambda t: order.get(t, 0)))))
+                              tuple(sorted(targets - {origin}, key=lambda t: order.get(t, 0))),
+                              piece_words(rules, symbols)))
     return out
+
+
+def piece_words(rules: Variant, symbols: str) -> str:
+    """The pieces of ``symbols`` (a point's piece or stack as the position writes it, of
+    either side: ``n``, ``TI``, ``+T``) in the rules' words, capitalised the same for both
+    sides: ``Knight``, ``Tank + Infantry``, ``Hero Tank``; the symbols themselves for a
+    variant without names."""
+    words, hero = [], False
+    for symbol in symbols:
+        if symbol == "+":
+            hero = True
+            continue
+        name = rules.piece_names.get(symbol.upper())
+        if name:
+            words.append(("Hero " if hero else "") + name[0].upper() + name[1:].lower())
+            hero = False
+    return " + ".join(words) or symbols
 
 
 def numbered_turns(game: Game, played: Sequence[PlayedMove]) -> list[str]:

@@ -235,9 +235,9 @@ async def test_a_confirmation_answered_no_in_a_sentence_carries_nothing_out(mail
     assert (await mail.service.mail_address(ALICE))["stopped_at"] is None
 
 
-UNCLEAR = ("I did not carry out `resign` (game #1): your reply does not start with `yes`. To "
-           "confirm, reply `yes` on the first line; if you did not ask for it, reply `no` or "
-           "ignore this mail: nothing changes.\r\n")
+UNCLEAR = ("I did not carry out `resign` (game #1): your reply is not a plain `yes`. To "
+           "confirm, reply with just `yes`; if you did not ask for it, reply `no` or ignore "
+           "this mail: nothing changes.\r\n")
 
 
 @pytest.mark.parametrize("answer", [
@@ -247,6 +247,19 @@ UNCLEAR = ("I did not carry out `resign` (game #1): your reply does not start wi
     "Ich bin bis 7.12. nicht im Büro.",
     "Danke, ich melde mich.",
     "resign",  # the command itself is no consent either: only a yes is
+    # auto-replies that start with a yes-like word
+    "Yes, I received your message and will reply when I am back.",
+    "OK - your message has been received and will be answered.",
+    "Có việc bận, tôi sẽ trả lời sau.",
+    # questions and refusals that start with one
+    "Okay?? who is this", "Ok? Who are you? I never wrote this.", "Yes?",
+    "Yes I did NOT send this, stop it.", "Yeah right, nice try.",
+    "Sure... not. I never wrote this.", "Si no fui yo, no lo hagas.", "Sí?? ¿quién eres?",
+    "Si, pero no. No lo envié yo.", "Ja? Wer sind Sie? Das habe ich nicht geschrieben.",
+    "Ja, nein! Das war ich nicht.", "Jawohl nicht, das war ich nie.",
+    "Oui ? Qui êtes-vous ? Je n'ai jamais écrit ça.", "Oui, mais non : ce n'était pas moi.",
+    "Ouais, c'est ça, bien essayé.", "Có phải bạn không? Tôi không gửi thư này.",
+    "Có ai đó đã giả mạo thư của tôi.", "YES — wait, no.",
 ])
 async def test_only_a_yes_confirms_a_forged_command(mail, game, answer):
     """Mallory forges `resign` From Bob; Bob (or his auto-responder) answers the request
@@ -290,3 +303,13 @@ async def test_an_auto_responder_never_confirms_and_is_silenced(mail, game):
     assert answered == LOOP_LIMIT + 2  # the request, then answers up to the loop's notice
     assert await mail.relay.nothing_to(MALLORY)  # never asked: nothing was confirmed
     assert await mail.service.linked_player(MALLORY) is None
+
+
+async def test_an_auto_reply_to_the_last_mail_after_stop_does_not_undo_it(mail, game):
+    """Alice says `stop` with her key; her auto-responder answers that last mail (with its
+    key, no command): she stays stopped, and gets nothing more."""
+    await mail.post.send(ALICE, "stop", reply_to=game[ALICE])
+    done = await mail.relay.next_to(ALICE)
+    assert mail.text_of(done).startswith(STOPPED)
+    await mail.post.send(ALICE, "Thanks for your mail, I will answer soon.", reply_to=done)
+    assert (await mail.service.mail_address(ALICE))["stopped_at"] is not None

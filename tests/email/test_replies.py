@@ -13,7 +13,6 @@ from bot.email_gateway.mailtext import html_text, join_wrapped_if, unflow
 from bot.email_gateway.reading import (
     fingerprints_of,
     is_reply_subject,
-    join_wrapped,
     without_quoted_lines,
 )
 from bot.email_gateway.replies import LINE_CHARS, READ_LINES, bounded_lines
@@ -239,30 +238,33 @@ async def test_a_mistyped_point_gets_the_rules_answer_not_no_command(mail, game)
     assert (await mail.service.game(1)).ply == 0
 
 
-@pytest.mark.parametrize(("lines", "joined"), [
+CHALLENGE = "challenge robert.fischer@players.test combined-arms 3d+1d max10d total60d"
+
+
+@pytest.mark.parametrize(("text", "lines"), [
     # Outlook's 76-column wrap: the next word would not have fitted
-    (["if c1=Brute then b8=Droid then if e1=Brute then d8=Droid then if g1=Brute",
-      "then f8=Hawk", "", "Alice"],
-     ["if c1=Brute then b8=Droid then if e1=Brute then d8=Droid then if g1=Brute then "
-      "f8=Hawk", "", "Alice"]),
+    ("if c1=Brute then b8=Droid then if e1=Brute then d8=Droid then if g1=Brute\n"
+     "then f8=Hawk\n\nAlice",
+     ("if c1=Brute then b8=Droid then if e1=Brute then d8=Droid then if g1=Brute then "
+      "f8=Hawk", "Alice")),
+    (f"{CHALLENGE}\nwhite unrated\nThanks!", (f"{CHALLENGE} white unrated", "Thanks!")),
     # a conditional goes on in a line that starts with `then`, whatever its length
-    (["if c1=Brute then b8=Droid", "then if e1=Brute then d8=Droid", "Alice"],
-     ["if c1=Brute then b8=Droid then if e1=Brute then d8=Droid", "Alice"]),
-    (["challenge robert.fischer@players.test combined-arms 3d+1d max10d total60d",
-      "white unrated", "Thanks!"],
-     ["challenge robert.fischer@players.test combined-arms 3d+1d max10d total60d white "
-      "unrated", "Thanks!"]),
+    ("if c1=Brute then b8=Droid\nthen if e1=Brute then d8=Droid\nAlice",
+     ("if c1=Brute then b8=Droid then if e1=Brute then d8=Droid", "Alice")),
     # short lines were not wrapped: the greeting below stays a line of its own
-    (["move c3-d4", "Thanks for the game!"], ["move c3-d4", "Thanks for the game!"]),
-    (["if c1=Brute then b8=Droid", "Thanks"], ["if c1=Brute then b8=Droid", "Thanks"]),
-    # a quoted or empty line ends the command
-    (["challenge robert.fischer@players.test combined-arms 3d+1d max10d total60d white",
-      "> unrated"],
-     ["challenge robert.fischer@players.test combined-arms 3d+1d max10d total60d white",
-      "> unrated"]),
+    ("move c3-d4\nThanks for the game!", ("move c3-d4", "Thanks for the game!")),
+    ("if c1=Brute then b8=Droid\nThanks", ("if c1=Brute then b8=Droid", "Thanks")),
+    # a line of 67-70 characters that was not wrapped: a sign-off below it, after an
+    # empty line or one that would have fitted, stays apart
+    ("challenge d@e.org combined-arms 3d+1d max10d total60d white unrated\n\nThanks",
+     ("challenge d@e.org combined-arms 3d+1d max10d total60d white unrated", "Thanks")),
+    ("challenge d@e.org combined-arms 3d+1d max10d total60d white unrated\nCheers,",
+     ("challenge d@e.org combined-arms 3d+1d max10d total60d white unrated", "Cheers,")),
+    ("if c7-d6 then g3-h4 then if g7-f6 then e3-f4 then if a7-a5 then i3-i5\n\nGina",
+     ("if c7-d6 then g3-h4 then if g7-f6 then e3-f4 then if a7-a5 then i3-i5", "Gina")),
 ])
-def test_a_command_broken_by_a_hard_wrap_is_joined(lines, joined):
-    assert list(join_wrapped(lines, 0)) == joined
+def test_a_command_broken_by_a_hard_wrap_is_joined(text, lines):
+    assert command_lines(text) == lines
 
 
 async def test_a_challenge_wrapped_at_76_columns_keeps_its_last_word(mail):
