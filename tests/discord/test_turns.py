@@ -75,11 +75,11 @@ async def test_a_whole_mini_chieftain_game_with_menus_across_a_restart(world, dr
         "4 pieces of bob can move in game #1. Choose one to see its moves on the board.")
     options = pieces.response.components[0]["components"][0]["options"]
     assert [(o["label"], o["value"], o["description"]) for o in options] == [
-        ("m on d7", "d7", "7 moves"), ("c on e7", "e7", "16 moves"), ("c on f7", "f7", "16 moves"),
-        ("n on g8", "g8", "2 moves")]
+        ("Man on d7", "d7", "7 moves"), ("Chieftain on e7", "e7", "16 moves"),
+        ("Chieftain on f7", "f7", "16 moves"), ("Knight on g8", "g8", "2 moves")]
     knight = await w.bob.select(pieces.response.message, ["g8"])
     shown = answer(knight)
-    assert shown.ephemeral and shown.content == "n on g8: 2 moves: `Ng8-f6` `Ng8-h6`"
+    assert shown.ephemeral and shown.content == "Knight on g8: 2 moves: `Ng8-f6` `Ng8-h6`"
     assert (drawn[-1]["selected"], drawn[-1]["highlights"]) == ("g8", ("f6", "h6"))
     step = await w.bob.select(shown.message, ["Ng8-f6"])
     goes_on = answer(step)
@@ -125,8 +125,8 @@ async def test_a_commander_deploy_step_by_step_with_the_menus(world, drawn):
     thread = await _start_from(w, "commander", COMMANDER)
     r = await w.alice.slash(thread, "moves", square="e4")
     assert answer(r).content == (
-        "TI on e4: 20 moves: `(TI)c4` `(TI)d4` `(TI)e2` `(TI)e3` `(TI)e5` `(TI)e6` `(TI)f4` "
-        "`(TI)g4` `I>d4` `I>e3` `I>e5` `I>f4` `T>c4` `T>d4` `T>e2` `T>e3` `T>e5` `T>e6` `T>f4` "
+        "Tank + Infantry on e4: 20 moves: `(TI)c4` `(TI)d4` `(TI)e2` `(TI)e3` `(TI)e5` "
+        "`(TI)e6` `(TI)f4` `(TI)g4` `I>d4` `I>e3` `I>e5` `I>f4` `T>c4` `T>d4` `T>e2` `T>e3` `T>e5` `T>e6` `T>f4` "
         "`T>g4`")
     step = await w.alice.select(answer(r).message, ["T>e6"])
     goes_on = answer(step)
@@ -215,3 +215,17 @@ async def test_a_board_asked_for_mid_deploy_keeps_the_step_menu_and_end_turn(wor
     done = await w.alice.select(looked.message, ["I>e5"])  # the menu works
     assert answer(done).content == (
         f"1. **T>e6,I>e5** played in game #1.\n{w.bob.mention} (Blue) to move.")
+
+
+async def test_the_pieces_are_named_in_the_rules_words_for_both_sides(world):
+    """`/moves` offers the pieces that can move by their names (``Knight on g8``), the
+    same for Black as for White, never bare letters (``n on g8``)."""
+    w = world
+    thread = await _start_from(w, "mini-chieftain", CHIEFTAIN)
+    r = await w.alice.autocomplete(thread, "moves", "square", "")
+    assert [(c["name"], c["value"]) for c in r] == [("Chieftain on d1", "d1"),
+                                                    ("Man on e3", "e3")]
+    await w.alice.slash(thread, "move", move="Me3-e4")
+    await w.alice.slash(thread, "move", move="end")
+    r = await w.bob.autocomplete(thread, "moves", "square", "kni")
+    assert [(c["name"], c["value"]) for c in r] == [("Knight on g8", "g8")]
