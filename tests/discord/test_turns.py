@@ -126,8 +126,8 @@ async def test_a_commander_deploy_step_by_step_with_the_menus(world, drawn):
     r = await w.alice.slash(thread, "moves", square="e4")
     assert answer(r).content == (
         "Tank + Infantry on e4: 20 moves: `(TI)c4` `(TI)d4` `(TI)e2` `(TI)e3` `(TI)e5` "
-        "`(TI)e6` `(TI)f4` `(TI)g4` `I>d4` `I>e3` `I>e5` `I>f4` `T>c4` `T>d4` `T>e2` `T>e3` `T>e5` `T>e6` `T>f4` "
-        "`T>g4`")
+        "`(TI)e6` `(TI)f4` `(TI)g4` `I>d4` `I>e3` `I>e5` `I>f4` `T>c4` `T>d4` `T>e2` `T>e3` "
+        "`T>e5` `T>e6` `T>f4` `T>g4`")
     step = await w.alice.select(answer(r).message, ["T>e6"])
     goes_on = answer(step)
     assert goes_on.content == ("T>e6 played in game #1. Your turn goes on: send the next step, "
