@@ -255,18 +255,22 @@ async def tell_unreachable(s: Session, note: Notification, reason: str, now: flo
         return  # a watcher's copy that does not go tells nobody
     about = note.player_id if note.player_id is not None else 0  # 0: the place
     payload = {"about": about, "dm": True}
-    if await s.one("SELECT 1 FROM outbox WHERE kind = ? AND game_id = ? AND payload = ? "
-                   "AND created_at > ?", (UNREACHABLE, game["id"], json.dumps(payload),
-                                          now - DAY)):
-        return
-    if note.player_id is None:
-        text = (f"I cannot post the news of game #{game['id']} where it is played ({reason}). "
-                f"Ask the server's admins to check the bot's permissions there (`/server "
-                f"check`); the clocks keep running.")
+    told = await s.one("SELECT 1 FROM outbox WHERE kind = ? AND game_id = ? AND payload = ? "
+                       "AND created_at > ?", (UNREACHABLE, game["id"], json.dumps(payload),
+                                              now - DAY))
+    if note.player_id is None and (note.text or not told):
+        # the players get every news the place did not, the advice once a day
+        text = (f"I cannot post the news of game #{game['id']} where it is played ({reason})"
+                + (f": {note.text}" if note.text else "."))
+        if not told:
+            text += ("\nAsk the server's admins to check the bot's permissions there "
+                     "(`/server check`); the clocks keep running.")
         for side in (0, 1):
             await notify(s, now, transport=game[f"transport{side}"], kind=UNREACHABLE,
                          text=text, player_id=game[f"player{side}"], place=game["place"],
                          game_id=game["id"], payload=payload)
+        return
+    if told or note.player_id is None:
         return
     side = 0 if game["player0"] == note.player_id else 1
     text = (f"{game[f'name{side}']} cannot be reached {HOW.get(note.transport, 'at all')} "

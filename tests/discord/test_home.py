@@ -86,3 +86,35 @@ async def test_a_look_at_the_board_pings_nobody(world):
     assert "<@" not in r.response.content
     r = await world.alice.user.slash("board")
     assert r.response.content.endswith(f".\n{status}") and "<@" not in r.response.content
+
+
+async def _tried_thrice(world) -> None:
+    """The outbox's tries of a refused post, until its verdict (a refusal is tried three
+    times, half a minute and a minute apart)."""
+    for _ in range(3):
+        await world.env.settle()
+        world.clock.t += 100
+        await world.bot.flush()
+    await world.env.settle()
+
+
+async def test_news_the_thread_refuses_reaches_both_players_with_the_move(world):
+    """The bot may not post in the thread any more (403): the players are told by DM what
+    was played, not only that something could not be posted; the advice once a day."""
+    thread, game, move = await _alice_moved(world)
+    world.env.inject_error("POST", f"/channels/{thread.id}/messages", status=403, code=50013,
+                           message="Missing Permissions", times=6)
+    await world.bob.user.slash("move", move=move)
+    await _tried_thrice(world)
+    dm = world.alice.user.dm_channel
+    assert [m.content for m in dm.history()] == [
+        f"I cannot post the news of game #1 where it is played (Discord refused: 403 Missing "
+        f"Permissions): 1... **{move}** played in game #1.\nAsk the server's admins to check "
+        f"the bot's permissions there (`/server check`); the clocks keep running."]
+    game = await world.service.game(game.id)
+    second = (await world.service.legal_moves(game))[0]
+    await world.alice.user.slash("move", move=second)
+    await _tried_thrice(world)
+    assert [m.content for m in world.bob.user.dm_channel.history()][-1] == (
+        f"I cannot post the news of game #1 where it is played (Discord refused: 403 Missing "
+        f"Permissions): 2. **{second}** played in game #1.")
