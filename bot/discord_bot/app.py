@@ -186,6 +186,39 @@ class CommandPost(commands.AutoShardedBot):
         except Exception:
             log.exception("delivering notifications failed; they stay pending")
 
+    # --- catching up when a place takes posts again -----------------------------------
+    # Discord tells of a permission's change by these events: a thread that refused the
+    # bot's posts may take them now, and gets the news it missed, once
+    async def on_guild_channel_update(self, before: object, after: discord.abc.GuildChannel,
+                                      ) -> None:
+        await self.catch_up(after.guild)
+
+    async def on_thread_update(self, before: object, after: discord.Thread) -> None:
+        await self.catch_up(after.guild)
+
+    async def on_guild_role_update(self, before: object, after: discord.Role) -> None:
+        await self.catch_up(after.guild)
+
+    async def on_member_update(self, before: object, after: discord.Member) -> None:
+        if self.user is not None and after.id == self.user.id:  # the bot's own roles
+            await self.catch_up(after.guild)
+
+    async def catch_up(self, guild: discord.Guild) -> None:
+        """Each game thread of ``guild`` that the bot may post in again gets, in one post
+        with the board, the news it refused (`GameService.catch_up`)."""
+        me = guild.me
+        caught = 0
+        for place in await self.service.refused_places(TRANSPORT):
+            channel = self.get_channel(target_of(place) or 0)
+            if channel is None or getattr(channel, "guild", None) != guild or me is None:
+                continue
+            rights = channel.permissions_for(me)  # type: ignore[union-attr]
+            if rights.send_messages_in_threads if isinstance(channel, discord.Thread) \
+                    else rights.send_messages:
+                caught += await self.service.catch_up(TRANSPORT, place, HOME_BOARD)
+        if caught:
+            await self.flush()
+
     async def command_failed(self, interaction: discord.Interaction,
                              error: BaseException) -> None:
         """A command or button that raised: the user is answered (see `failures`: a

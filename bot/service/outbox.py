@@ -458,6 +458,49 @@ async def stuck(db: Database, *, failed: bool | None = None, limit: int = 200,
     return [Notification.from_row(r) for r in rows]
 
 
+async def refused_places(db: Database, transport: str, now: float,
+                         since: float = KEEP_DELIVERED) -> list[str]:
+    """The places of ``transport`` that refused news within ``since`` (`catch_up`)."""
+    async with db.snapshot() as s:
+        rows = await s.all("SELECT DISTINCT place FROM outbox WHERE transport = ? AND "
+                           "player_id IS NULL AND failed_at IS NOT NULL AND delivered_at IS "
+                           "NULL AND kind != ? AND created_at > ? AND place IS NOT NULL",
+                           (transport, UNREACHABLE, now - since))
+    return [str(r["place"]) for r in rows]
+
+
+async def catch_up(db: Database, transport: str, place: str, kind: str, now: float,
+                   since: float = KEEP_DELIVERED) -> list[int]:
+    """The news of ``place`` that was refused there (its post failed for good within
+    ``since``), gathered into one notification of ``kind`` per game still going on, which
+    tells it all (one line each) with the game's move number now; the refused ones are
+    settled, so that each is caught up once. The new notifications' ids."""
+    made: list[int] = []
+    async with db.transaction() as s:
+        rows = await s.all(
+            f"{SELECT} JOIN games g ON g.id = o.game_id WHERE o.transport = ? AND o.place = ? "
+            f"AND o.player_id IS NULL AND o.failed_at IS NOT NULL AND o.delivered_at IS NULL "
+            f"AND o.kind != ? AND o.created_at > ? AND g.status = 'active' ORDER BY o.id",
+            (transport, place, UNREACHABLE, now - since))
+        by_game: dict[int, list[str]] = {}
+        for row in rows:
+            lines = by_game.setdefault(int(row["game_id"]), [])
+            if row["text"] and row["text"] not in lines:
+                lines.append(str(row["text"]))
+        if rows:
+            marks = ", ".join("?" for _ in rows)
+            await s.execute(f"UPDATE outbox SET delivered_at = ? WHERE id IN ({marks})",
+                            (now, *[r["id"] for r in rows]))
+        for game_id, lines in by_game.items():
+            game = await s.one("SELECT ply FROM games WHERE id = ?", (game_id,))
+            assert game is not None
+            made.append(await notify(
+                s, now, transport=transport, kind=kind, place=place, game_id=game_id,
+                text="While I could not post here:\n" + "\n".join(lines),
+                payload={"ply": int(game["ply"])}))
+    return made
+
+
 async def retry(db: Database, ids: list[int]) -> int:
     """Make undelivered notifications due now, failed ones included; how many."""
     return await _update(db, "SET failed_at = NULL, next_attempt_at = NULL, attempts = 0", ids)

@@ -830,6 +830,15 @@ class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Room
 
 
     # --- the outbox -----------------------------------------------------------------
+    async def refused_places(self, transport: str) -> list[str]:
+        """The places that refused news of late (`outbox.refused_places`)."""
+        return await outbox.refused_places(self.db, transport, self.now())
+
+    async def catch_up(self, transport: str, place: str, kind: str) -> int:
+        """Gather the news ``place`` refused into one post per game (`outbox.catch_up`),
+        now that it may take posts again; how many posts."""
+        return len(await outbox.catch_up(self.db, transport, place, kind, self.now()))
+
     async def pending_notifications(self, transport: str, limit: int = 100,
                                     ) -> list[Notification]:
         return await outbox.pending(self.db, transport, limit)

@@ -118,3 +118,36 @@ async def test_news_the_thread_refuses_reaches_both_players_with_the_move(world)
     assert [m.content for m in world.bob.user.dm_channel.history()][-1] == (
         f"I cannot post the news of game #1 where it is played (Discord refused: 403 Missing "
         f"Permissions): 2. **{second}** played in game #1.")
+
+
+async def test_a_thread_that_takes_posts_again_catches_up_once(world):
+    """Two moves' news refused by the thread (403, tried three times each); when Discord
+    tells of a permission's change, the thread gets one post with both moves and the
+    board, pinging the player to move; a second change posts nothing more. (SimCord does
+    not model permission changes: the handler of the event discord.py would dispatch is
+    run.)"""
+    thread, game, move = await _alice_moved(world)
+    before = len(thread.history())
+    world.env.inject_error("POST", f"/channels/{thread.id}/messages", status=403, code=50013,
+                           message="Missing Permissions", times=6)
+    await world.bob.user.slash("move", move=move)
+    await _tried_thrice(world)
+    game = await world.service.game(game.id)
+    second = (await world.service.legal_moves(game))[0]
+    await world.alice.user.slash("move", move=second)
+    await _tried_thrice(world)
+    assert len(thread.history()) == before
+    channel = world.bot.get_channel(world.channel.id)  # discord.py's own object
+    for _ in range(2):  # the handler discord.py's dispatch runs, awaited here
+        await world.bot.on_guild_channel_update(channel, channel)
+        await world.env.settle()
+        await world.bot.flush()
+        await world.env.settle()
+    game = await world.service.game(game.id)
+    deadline = int(game.clock.deadline)
+    [posted] = thread.history()[before:]
+    assert posted.content == (
+        f"While I could not post here:\n1... **{move}** played in game #1.\n2. **{second}** "
+        f"played in game #1.\n{world.bob.mention} (Black) to move, by <t:{deadline}:f> "
+        f"(<t:{deadline}:R>).")
+    assert posted.attachments and posted.components
