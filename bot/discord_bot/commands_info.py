@@ -1,8 +1,9 @@
-"""Rules, ratings, the leaderboard, vacations, watching games and DM notifications."""
+"""Help, rules, ratings, the leaderboard, vacations, watching games and DM notifications."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import inspect
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
@@ -61,6 +62,47 @@ class InfoCommands(commands.Cog, name="Information"):
         cog = self.bot.get_cog("Playing")
         assert isinstance(cog, PlayCommands)
         return cog
+
+    # --- help -------------------------------------------------------------------------
+    def _commands(self) -> dict[str, app_commands.Command[Any, Any, Any]]:
+        """Every slash command by its whole name (``server check`` for a group's)."""
+        found: dict[str, app_commands.Command[Any, Any, Any]] = {}
+        for item in self.bot.tree.get_commands():
+            if isinstance(item, app_commands.Group):
+                for sub in item.walk_commands():
+                    if isinstance(sub, app_commands.Command):
+                        found[sub.qualified_name] = sub
+            elif isinstance(item, app_commands.Command):
+                found[item.qualified_name] = item
+        return dict(sorted(found.items()))
+
+    async def command_names(self, interaction: discord.Interaction,
+                            current: str) -> list[app_commands.Choice[str]]:
+        from .commands_play import _choices
+        return _choices([(f"/{name}", name) for name in self._commands()], current)
+
+    @app_commands.command(name="help")
+    @app_commands.describe(command="One command, to see what it does and its options")
+    @app_commands.autocomplete(command=command_names)
+    async def help(self, interaction: discord.Interaction, command: str | None = None) -> None:
+        """List the commands, or explain one (what it does, its options, an example)."""
+        known = self._commands()
+        if command is None:
+            lines = [f"`/{name}`: {item.description}" for name, item in known.items()]
+            text = ("Commands (`/help command:NAME` explains one; in a game's thread you may "
+                    "also type a move as a message):\n" + "\n".join(lines))
+        elif (item := known.get(command.strip().lstrip("/").lower())) is None:
+            text = f"There is no command `/{command.strip().lstrip('/')[:40]}`. `/help` lists them."
+        else:
+            doc = " ".join(inspect.cleandoc(item.callback.__doc__ or item.description).split())
+            options = [f"• `{p.name}`{'' if p.required else ' (optional)'}: {p.description}"
+                       for p in item.parameters]
+            text = "\n".join([f"`/{item.qualified_name}`: {doc}",
+                              *(["Options:", *options] if options else [])])
+        first, *more = messages(text, 2000)
+        await interaction.response.send_message(first, ephemeral=True)
+        for rest in more:
+            await interaction.followup.send(rest, ephemeral=True)
 
     @app_commands.command(name="rules")
     @app_commands.describe(variant="The variant",

@@ -19,9 +19,15 @@ from ..service.answers import Owed
 from ..service.clock import ALLOWED_DAYS
 from ..service.inference import ANSWER, END_TURN
 from ..service.model import Challenge, Game, Player
+from ..service.phrasing import moment
 from ..service.posts import time_left
 from ..service.results import STORAGE_DOWN, Done, Reason, Refusal
-from ..service.timecontrol import TimeControl, is_clock_word, parse_time_control
+from ..service.timecontrol import (
+    TimeControl,
+    describe_clock,
+    is_clock_word,
+    parse_time_control,
+)
 from ..storage import StorageError
 from . import failures, hints, live, logs, permissions, pictures
 from .actions import acted
@@ -372,6 +378,34 @@ class PlayCommands(commands.Cog, name="Playing"):
                                   public=True)
         await self.bot.flush()
 
+    async def own_challenges(self, interaction: discord.Interaction,
+                             current: str) -> list[app_commands.Choice[int]]:
+        player = await self.bot.player_of(interaction.user)
+        found = [c for c in await self.service.challenges(player)
+                 if c.challenger_id == player.id]
+        names = [(f"#{c.id} to {c.opponent_name or 'anyone'}: "
+                  f"{get_variant(c.variant).display_name}", c.id) for c in found]
+        return [app_commands.Choice(name=n[:100], value=i) for n, i in names
+                if current in n][:MAX_CHOICES]
+
+    @app_commands.command(name="cancel")
+    @app_commands.describe(challenge="Your challenge to withdraw (default: your only one)")
+    @app_commands.autocomplete(challenge=own_challenges)
+    async def cancel(self, interaction: discord.Interaction,
+                     challenge: int | None = None) -> None:
+        """Withdraw a challenge you made."""
+        sender = await self.bot.player_of(interaction.user)
+        found = await self.service.find_challenge(sender, self._challenge_place(interaction),
+                                                  challenge, own=True)
+        if isinstance(found, Refusal):
+            await self.bot.answer(interaction, found)
+            return
+        async with owing(self.bot, sender, interaction.channel, "cancel",
+                         challenge_id=found.id):
+            await self.bot.answer(interaction, await self.service.cancel(sender, found.id),
+                                  public=True)
+        await self.bot.flush()
+
     # --- moves ----------------------------------------------------------------------
     @app_commands.command(name="move")
     @app_commands.describe(move="The move, in the variant's notation (`end` ends a turn)",
@@ -610,6 +644,31 @@ class PlayCommands(commands.Cog, name="Playing"):
         await self._game_action(interaction, found.id, action)
 
     # --- lists and records ----------------------------------------------------------
+    @app_commands.command(name="challenges")
+    async def challenges(self, interaction: discord.Interaction) -> None:
+        """List the open challenges you made or received, and those open to anyone here."""
+        sender = await self.bot.player_of(interaction.user)
+        found = await self.service.challenges(sender, self._challenge_place(interaction))
+        if not found:
+            await self.bot.answer(interaction, "There are no open challenges for you or here. "
+                                               "Make one with `/challenge`.")
+            return
+        lines = []
+        for c in found[:MAX_LISTED]:
+            clock = describe_clock(c.days, c.time_control)
+            if c.challenger_id == sender.id:
+                what = f"yours; `/cancel challenge:{c.id}` withdraws it"
+            elif c.opponent_id == sender.id or c.opponent_id is None:
+                what = f"`/accept challenge:{c.id}` or `/decline challenge:{c.id}`"
+            else:
+                what = ""
+            lines.append(f"• #{c.id} {c.challenger_name} → {c.opponent_name or 'anyone'}: "
+                         f"{get_variant(c.variant).display_name}, {clock}, expires "
+                         f"{discord_times(moment(c.expires_at))}" + (f" ({what})" if what else ""))
+        if len(found) > MAX_LISTED:
+            lines.append(f"… and {len(found) - MAX_LISTED} more.")
+        await self.bot.answer(interaction, "\n".join(["Open challenges:", *lines])[:2000])
+
     @app_commands.command(name="games")
     @app_commands.describe(here="List this server's live games, to watch, instead of yours")
     async def games(self, interaction: discord.Interaction, here: bool = False) -> None:

@@ -66,6 +66,7 @@ DONE = {
     "computer": "Your game against the computer has started",
     "accept": "You accepted challenge #{challenge}: the game has started",
     "decline": "You declined challenge #{challenge}",
+    "cancel": "You withdrew challenge #{challenge}",
 }
 
 
