@@ -472,14 +472,21 @@ class PlayCommands(commands.Cog, name="Playing"):
         game = games[0]
         sender = await self.bot.player_of(message.author)
         side = game.side_of(sender.id)
-        if side is None:
-            return  # chat from spectators
+        if side is None:  # chat from spectators, or a move meant for another game
+            if hints.looks_like_move(game, text) and (
+                    elsewhere := await self._legal_elsewhere(sender, game, text)):
+                await message.reply(f"You do not play in game #{game.id}. {elsewhere}",
+                                    mention_author=False)
+            return
         logs.set_context(game_id=game.id)
         if side != game.to_move:
             if hints.looks_like_move(game, text):  # a move typed out of turn
                 result = await self.service.move(sender, game.id, text)
                 if isinstance(result, Refusal):
-                    await message.reply(self.bot_text(result), mention_author=False)
+                    elsewhere = await self._legal_elsewhere(sender, game, text)
+                    await message.reply(self.bot_text(result)
+                                        + (f" {elsewhere}" if elsewhere else ""),
+                                        mention_author=False)
             return
         async with owing_move(self.bot, sender, message.channel, game) as owed:
             result = await self.service.move(sender, game.id, text)
@@ -509,11 +516,31 @@ class PlayCommands(commands.Cog, name="Playing"):
         """A typed move refused: said when it is a move; almost a move gets a hint;
         anything else is conversation."""
         if result.reason in (Reason.ILLEGAL_MOVE, Reason.AMBIGUOUS_MOVE):
-            await message.reply(self.bot_text(result), mention_author=False)
+            sender = await self.bot.player_of(message.author)
+            elsewhere = await self._legal_elsewhere(sender, game, text)
+            await message.reply(self.bot_text(result) + (f" {elsewhere}" if elsewhere else ""),
+                                mention_author=False)
         elif result.reason == Reason.BAD_MOVE:
             hint = await hints.near_miss(self.service, game, text)
             if hint:
                 await message.reply(hint, mention_author=False)
+
+    async def _legal_elsewhere(self, sender: Player, here: Game, text: str) -> str:
+        """Where ``text``, typed in ``here``'s thread, is a legal move of ``sender``'s: the
+        words pointing to that game (the one game where it is their turn and it is
+        legal), or "" when there is none (or several)."""
+        found = []
+        for game in await self.service.games(sender):
+            if game.id != here.id and game.side_of(sender.id) == game.to_move and any(
+                    m.lower() == text.lower() for m in await self.service.legal_moves(game)):
+                found.append(game)
+        if len(found) != 1:
+            return ""
+        game = found[0]
+        target = target_of(game.place) if is_discord_place(game.place) else None
+        where = f" in <#{target}>" if target else ""
+        return (f"`{text}` is a legal move in your game #{game.id}: play it there{where}, or "
+                f"with `/move move:{text} game:{game.id}`.")
 
     async def _confirm_elsewhere(self, user: discord.abc.User, channel: object, result: Done,
                                  error: discord.HTTPException | TimeoutError, owed: Owed,

@@ -69,7 +69,10 @@ async def near_miss(service: GameService, game: Game, text: str) -> str | None:
     if text.strip().lower() in named:  # a point alone: the moves from it, else to it
         point = named[0]
         moves = ([m for m in legal if POINT.findall(m.lower())[:1] == [point]]
-                 or closest(legal, point, named))
+                 or [m for m in legal if point in POINT.findall(m.lower())[1:]])
+        if not moves:  # never moves that have nothing to do with it
+            return (f"`{text.strip()}` is a point, not a move, in game #{game.id}; no legal "
+                    f"move starts or ends there now. `/moves` shows the pieces that can move.")
         shown = ", ".join(f"`{m}`" for m in moves[:SHOWN])
         return (f"`{text.strip()}` is a point, not a move, in game #{game.id}. "
                 f"Moves with it: {shown}.")

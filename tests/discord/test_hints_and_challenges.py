@@ -28,6 +28,13 @@ async def test_almost_a_move_gets_one_hint_with_the_closest_legal_moves(world):
     assert (await world.service.game(game.id)).ply == 0
 
 
+async def test_a_point_nothing_moves_from_or_to_lists_no_unrelated_moves(world):
+    thread, game = await _start(world, "mini-chieftain")
+    assert await _typed(world, world.alice, thread, "a5") == (
+        "`a5` is a point, not a move, in game #1; no legal move starts or ends there now. "
+        "`/moves` shows the pieces that can move.")
+
+
 async def test_the_wrong_case_is_pointed_out(world):
     thread, game = await _start(world, "commander")
     assert await _typed(world, world.alice, thread, "ac2") == (
@@ -106,3 +113,28 @@ async def test_a_challenge_made_in_a_dm_reaches_the_opponent_by_dm(world):
     r = await world.alice.user.slash("move", move="b2-a3/D")
     assert not r.ephemeral, r.response.content
     assert "b2-a3/D" in world.bob.user.dm_channel.history()[-1].content
+
+
+async def test_a_move_typed_in_the_wrong_games_thread_points_to_the_right_game(world):
+    first, game = await _start(world)  # alice vs bob, alice to move
+    await world.alice.send(first, "b2-a3/D")  # bob to move in #1 now
+    second, _ = await _start(world)  # alice vs bob again: alice to move in #2
+    said = await _typed(world, world.alice, first, "c3-d4")  # not her turn in #1
+    assert said == (
+        "It is not your turn in game #1: bob (Black) is to move. `c3-d4` is a legal move in "
+        f"your game #2: play it there in <#{second.id}>, or with `/move move:c3-d4 game:2`.")
+    said = await _typed(world, world.carol, second, "c3-d4")  # carol plays no game
+    assert said is None
+    assert (await world.service.game(2)).ply == 0
+
+
+async def test_a_player_typing_a_move_in_a_thread_where_they_only_watch_is_pointed_home(world):
+    first, _ = await _start(world)  # alice vs bob
+    await world.carol.slash(world.channel, "challenge", opponent=world.bob, variant="clash",
+                            side=0, days=3)
+    await world.bob.slash(world.channel, "accept")
+    home = world.channel.threads[-1]  # carol vs bob: carol to move
+    assert await _typed(world, world.carol, first, "c3-d4") == (
+        f"You do not play in game #1. `c3-d4` is a legal move in your game #2: play it there "
+        f"in <#{home.id}>, or with `/move move:c3-d4 game:2`.")
+    assert await _typed(world, world.carol, first, "good move!") is None  # chat: nothing
