@@ -34,7 +34,7 @@ from . import failures, live, logs, pictures
 from .client import result_text
 from .notifier import HOME_BOARD, Notifier, discord_times
 from .pickers import EndTurnButton, PiecePicker, StepPicker, fit, next_step_view
-from .places import TRANSPORT, target_of
+from .places import TRANSPORT, channel_place, target_of, thread_place
 from .views import ChallengeButton, GameButton, game_view, with_watch_link
 
 log = logging.getLogger(__name__)
@@ -202,6 +202,24 @@ class CommandPost(commands.AutoShardedBot):
     async def on_member_update(self, before: object, after: discord.Member) -> None:
         if self.user is not None and after.id == self.user.id:  # the bot's own roles
             await self.catch_up(after.guild)
+
+    async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
+        """A game's thread was deleted: the game gets a new thread in the same channel, as
+        it stood, which says so; if none can be opened, its news goes to the channel."""
+        place = thread_place(payload.parent_id, payload.thread_id)
+        for game in await self.service.games(place=place):
+            moved = await self.service.relocate(game.id, channel_place(payload.parent_id))
+            thread = await live.open_thread(self, moved or game)
+            where: object = thread or self.get_channel(payload.parent_id)
+            note = (f"The earlier thread of game #{game.id} was deleted; the game goes on "
+                    f"here, as it stood." if thread is not None else
+                    f"The thread of game #{game.id} was deleted and I could not open a new "
+                    f"one: its news comes here.")
+            if isinstance(where, discord.abc.Messageable):
+                try:
+                    await where.send(note)
+                except discord.HTTPException as error:
+                    log.warning("game #%s: cannot say where it went: %s", game.id, error)
 
     async def catch_up(self, guild: discord.Guild) -> None:
         """Each game thread of ``guild`` that the bot may post in again gets, in one post

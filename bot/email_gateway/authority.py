@@ -49,8 +49,17 @@ YES_LINES = YES_WORDS | frozenset({
     "yes please", "yes that was me", "yes it was me", "yes i did", "yes i sent it",
     "yes confirmed", "i confirm", "ok thanks", "ja bitte", "ja das war ich", "ich bestätige",
     "oui merci", "oui c'était moi", "je confirme", "sí fui yo", "si fui yo", "confirmo",
-    "có tôi đã gửi", "vâng ạ", "dạ vâng", "dạ có", "tôi xác nhận",
+    "có tôi đã gửi", "vâng ạ", "dạ vâng", "dạ có", "tôi xác nhận", "yes please do",
+    "yes do it", "oui c'est moi", "oui s'il vous plaît", "sí por favor", "ja gerne",
+    "có đúng là tôi", "có đúng rồi",
 })
+# words that make a short line more than a greeting or a sign-off: a doubt or a refusal
+DOUBT_WORDS = frozenset({
+    "no", "not", "nope", "never", "wait", "stop", "who", "what", "why", "nein", "nicht",
+    "nie", "wer", "was", "non", "pas", "jamais", "qui", "nunca", "quién", "quien", "không",
+    "chưa", "ai", "gì", "don't", "didn't", "n't",
+})
+FILLER_WORDS = 3  # a greeting, a sign-off or a name takes at most this many words
 # the players an opponent's lookup made while a challenge is checked (removed if refused)
 NAMED: ContextVar[list[int] | None] = ContextVar("NAMED", default=None)
 
@@ -303,16 +312,35 @@ def unclear(confirmed: Confirmed, tag: ConfirmTag) -> Confirming:
 
 
 def says_yes(lines: tuple[str, ...]) -> bool:
-    """Whether a reply to a confirmation request confirms it: its first line is a yes and
-    nothing else (``Yes``, ``ok!``, ``Ja, das war ich``, ``Có``, ``Đồng ý``); a question
-    (``Yes?``), a yes followed by anything else (``Yes I did NOT send this``, an
-    auto-reply's ``Yes, I received your message…``) is no consent."""
-    first = lines[0][:200] if lines else ""
-    if "?" in first or "\uff1f" in first:
+    """Whether a reply to a confirmation request confirms it: one of its own lines (above
+    any quote or signature) is a yes and nothing else (``Yes``, ``ok!``, ``Ja, das war
+    ich``, ``Có``, ``Đồng ý``), and every other is a greeting, a sign-off or a name (at
+    most `FILLER_WORDS` words, no question, no word of doubt or refusal). So ``Yes?``, a
+    yes with ``Who is this? I never sent that.`` below it, or an auto-reply (``Yes`` or
+    ``OK`` above "I am out of the office until Monday.") confirm nothing."""
+    found = [k for k, line in enumerate(lines[:20]) if _is_yes(line)]
+    if len(found) != 1:
         return False
-    words = " ".join(first.replace(",", " ").replace("\u3002", " ").split()).strip(
+    return all(_is_filler(line) for k, line in enumerate(lines[:20]) if k != found[0]) \
+        and len(lines) <= 20
+
+
+def _is_yes(line: str) -> bool:
+    text = line[:200]
+    if "?" in text or "\uff1f" in text:
+        return False
+    words = " ".join(text.replace(",", " ").replace("\u3002", " ").split()).strip(
         "!.,:;\"'*- ").lower()
     return words in YES_LINES
+
+
+def _is_filler(line: str) -> bool:
+    """Whether ``line`` is a greeting, a sign-off or a name (``Hi,``, ``Viele Grüße``,
+    ``Alice``), not something said."""
+    text = line[:200]
+    words = [w.strip("!.,:;\"'*-()").lower() for w in text.split()]
+    return 0 < len(words) <= FILLER_WORDS and "?" not in text \
+        and not any(w in DOUBT_WORDS or w.endswith("n't") for w in words)
 
 
 def says_no(lines: tuple[str, ...]) -> bool:

@@ -151,3 +151,22 @@ async def test_a_thread_that_takes_posts_again_catches_up_once(world):
         f"played in game #1.\n{world.bob.mention} (Black) to move, by <t:{deadline}:f> "
         f"(<t:{deadline}:R>).")
     assert posted.attachments and posted.components
+
+
+async def test_a_deleted_thread_is_replaced_and_the_game_goes_on_there(world):
+    """A moderator deletes the game's thread: a new one opens in the same channel with the
+    board as the game stood, says why, and the game goes on there."""
+    thread, game, move = await _alice_moved(world)
+    world.env.backend.delete_channel(thread.id)
+    await world.env.settle()
+    new = world.channel.threads[-1]
+    assert new.id != thread.id
+    said = [m.content for m in new.history()]
+    assert said[0].startswith("Game #1: alice (White) vs bob (Black), Clash of Command. Type "
+                              "your moves here, or use `/move`.\n")
+    assert said[1] == ("The earlier thread of game #1 was deleted; the game goes on here, "
+                       "as it stood.")
+    game = await world.service.game(game.id)
+    assert game.place.endswith(f"/{new.id}") and game.ply == 1
+    r = await world.bob.slash(new, "move", move=move)
+    assert r.response.content.startswith(f"1... **{move}** played in game #1.")

@@ -260,6 +260,13 @@ UNCLEAR = ("I did not carry out `resign` (game #1): your reply is not a plain `y
     "Oui ? Qui êtes-vous ? Je n'ai jamais écrit ça.", "Oui, mais non : ce n'était pas moi.",
     "Ouais, c'est ça, bien essayé.", "Có phải bạn không? Tôi không gửi thư này.",
     "Có ai đó đã giả mạo thư của tôi.", "YES — wait, no.",
+    # a yes alone on its line, and more said below it: an auto-reply, or a refusal
+    "OK\n\nYour message has been received. This mailbox is not monitored.",
+    "Yes\nI am out of the office until Monday.", "Ja\n\nIch bin bis 5.12. im Urlaub.",
+    "Có\nTôi đang đi vắng.", "yes\nWho is this? I never sent that.",
+    "Yes\n\nWait, no. I did not send this. Who are you?", "yes\nnot me!", "yes\nno",
+    "Yes\nIch war das nicht.", "Oui\nCe n'est pas moi.", "Sí\nNo fui yo.",
+    "Có\nKhông phải tôi.", "Hi,\n\nyes\nWho is this?",
 ])
 async def test_only_a_yes_confirms_a_forged_command(mail, game, answer):
     """Mallory forges `resign` From Bob; Bob (or his auto-responder) answers the request
@@ -276,8 +283,13 @@ async def test_only_a_yes_confirms_a_forged_command(mail, game, answer):
     assert await mail.relay.nothing_to(ALICE)
 
 
-@pytest.mark.parametrize("answer", ["yes", "Yes, that was me.", "OK", "Ja, das war ich",
-                                    "Oui", "Có", "Đồng ý", "Vâng ạ"])
+@pytest.mark.parametrize("answer", [
+    "yes", "Yes, that was me.", "OK", "Ja, das war ich", "Oui", "Có", "Đồng ý", "Vâng ạ",
+    "Yes, please do.", "Oui, c'est moi.", "Có, đúng là tôi.",
+    # greetings, sign-offs and a name around the yes
+    "Hi,\n\nyes\n\nThanks,\nAlice", "Hallo,\n\nja\n\nViele Grüße\nAnna",
+    "Bonjour,\n\noui\n\nCordialement,\nMarie", "Chào bạn,\n\ncó\n\nCảm ơn,\nHoa",
+])
 async def test_a_yes_in_any_of_our_players_languages_confirms(mail, game, answer):
     await mail.post.send(f"Bob <{BOB}>", "resign")
     request = await mail.relay.next_to(BOB)
