@@ -191,6 +191,11 @@ class Notifier:
         if n.kind in SAID_BY_THE_REPLY:
             if not await self._from_elsewhere(n, player.id) or await self._computer_start(n):
                 return
+            if n.kind == "game-start" and (home := await self._open_home(n)) is not None:
+                # accepted from another transport: the game gets its thread, opened with
+                # the board, where the Discord player is told of it
+                await self._post(home, f"<@{player.address}> {n.text}")
+                return
             file = await self._board(n, player.id)
             live_board = await self._live_board(n, player.id, file)
         view = live_board[1] if live_board else None
@@ -205,6 +210,17 @@ class Notifier:
             await self._offer_posted(n, offer, sent)
         if live_board is not None and sent is not None:  # it has the game's buttons now
             await self.bot.board_sent(live_board[0], sent, sent.channel.id)
+
+    async def _open_home(self, n: Notification) -> str | None:
+        """For a game started in a Discord channel from another transport (an open
+        challenge accepted by mail): its own thread, opened now (`live.open_thread`, which
+        moves the game there and shows the board); None if it has one or cannot."""
+        game = await self.bot.service.game(n.game_id) if n.game_id is not None else None
+        if game is None or not isinstance(await self._channel(game.place), discord.TextChannel):
+            return None
+        thread = await live.open_thread(self.bot, game)
+        moved = await self.bot.service.game(game.id)
+        return moved.place if thread is not None and moved is not None else None
 
     async def _computer_start(self, n: Notification) -> bool:
         """Whether ``n`` tells of a game the computer accepted at once: the reply to the

@@ -99,9 +99,11 @@ async def test_a_discord_player_hears_of_an_email_players_moves_without_asking(m
         bot.scheduler.cancel()
 
 
-async def test_an_email_players_move_in_a_discord_game_is_posted_with_the_board(mail):
-    """An open challenge in a Discord channel, accepted by e-mail: the game lives in the
-    channel, and the e-mail player's moves are posted there for the Discord player."""
+async def test_an_open_discord_challenge_accepted_by_mail_gets_its_thread(mail):
+    """An open challenge in a Discord channel, accepted by e-mail: the game gets its own
+    thread (opened with the board, the Discord player told there), the e-mail player's
+    moves are posted there with the board and the buttons, and the Discord player types
+    moves there; the channel itself gets no game news."""
     service, relay, post = mail.service, mail.relay, mail.post
     bot = discord_bot.create_bot(service, mail.settings)
     async with simcord.run(bot, shard_count=1) as env:
@@ -110,6 +112,7 @@ async def test_an_email_players_move_in_a_discord_game_is_posted_with_the_board(
         alice = guild.add_member(env.create_user("alice"))
         r = await alice.slash(channel, "challenge", variant="clash", side=1)
         assert not r.ephemeral, r.response.content
+        before = len(channel.history())
         await post.send(f"Eve <{EVE}>", "accept #1")
         asking = await relay.next_to(EVE)  # From alone is no proof: asked back of her address
         assert mail.text_of(asking) == await asked(mail, EVE, "`accept #1`")
@@ -118,18 +121,25 @@ async def test_an_email_players_move_in_a_discord_game_is_posted_with_the_board(
         started = await relay.next_to(EVE)
         assert "Game #1 started" in mail.text_of(started), mail.text_of(started)
         await bot.flush()
-        assert any(alice.mention in m.content and "Game #1 started" in m.content
-                   for m in channel.history())
-
+        thread = channel.threads[-1]
         game = await service.game(1)
+        assert game.place.endswith(f"/{thread.id}")
+        said = thread.history()
+        assert said[0].content.startswith("Game #1: Eve (White) vs alice (Black), Clash of "
+                                          "Command. Type your moves here, or use `/move`.")
+        assert said[0].attachments
+        assert said[1].content.startswith(f"{alice.mention} Game #1 started")
+        assert not [m for m in channel.history()[before:] if "Game #1 started" in m.content]
+
         move = (await service.legal_moves(game))[0]
         await post.send(f"Eve <{EVE}>", f"move {move}", reply_to=started)
         await relay.next_to(EVE)
         await bot.flush()
-        last = channel.history()[-1]
+        last = thread.history()[-1]
         assert alice.mention in last.content and move in last.content
-        assert last.attachments and last.attachments[0].filename.endswith(".png")
-        r = await alice.slash(channel, "move", move=(await service.legal_moves(
-            await service.game(1)))[0], game=1)
+        assert last.attachments and last.components  # the live board
+        answer = (await service.legal_moves(await service.game(1)))[0]
+        r = await alice.slash(thread, "move", move=answer)
         assert not r.ephemeral, r.response.content
+        assert (await service.game(1)).ply == 2
         bot.scheduler.cancel()
