@@ -174,13 +174,33 @@ class InfoCommands(commands.Cog, name="Information"):
         from .places import target_of
         thread = self.bot.get_channel(target_of(result.game.place) or 0)  # type: ignore[union-attr]
         where = ""
-        if isinstance(thread, discord.Thread):
+        if isinstance(thread, discord.Thread) and not await self._member_of(thread.guild,
+                                                                            interaction):
+            link = await self.service.game_link(game)
+            where = (" It is played on a server you are not on, so its thread is closed to "
+                     "you: `/notify dm:True` sends you its news by DM"
+                     + (f", and {link} shows it live." if link else "."))
+        elif isinstance(thread, discord.Thread):
             try:
                 await thread.add_user(interaction.user)
                 where = f" Follow it in {thread.mention}."
             except discord.HTTPException:
                 where = f" Its thread is {thread.mention}."
         await self.bot.answer(interaction, result.template + where)
+
+    @staticmethod
+    async def _member_of(guild: discord.Guild, interaction: discord.Interaction) -> bool:
+        """Whether the user of ``interaction`` is a member of ``guild`` (asked of Discord
+        when the command comes from elsewhere: the bot keeps no member list)."""
+        if interaction.guild_id == guild.id:
+            return True
+        try:
+            await guild.fetch_member(interaction.user.id)
+        except discord.NotFound:
+            return False
+        except discord.HTTPException:
+            return True  # unknown: as before, the thread is named
+        return True
 
     @app_commands.command(name="unwatch")
     @app_commands.describe(game="The game's number (the games you watch are offered)")

@@ -100,3 +100,19 @@ async def test_a_challenge_is_declined_with_its_button(world):
     assert not world.channel.threads
     r = await world.bob.slash(world.channel, "accept", challenge=1)
     assert r.ephemeral
+
+
+async def test_a_watcher_from_another_server_is_not_sent_to_a_closed_thread(world):
+    """Dave, on another server only, watches game #1: he is told its thread is closed to
+    him and how to follow it instead; a member of the game's server is pointed to it."""
+    thread, game = await _start(world)
+    other = world.env.create_guild(name="Elsewhere")
+    lounge = other.create_text_channel("lounge")
+    dave = other.add_member(world.env.create_user("dave"))
+    r = await dave.slash(lounge, "watch", game=game.id)
+    said = r.response.content
+    assert said.endswith(" It is played on a server you are not on, so its thread is closed "
+                         "to you: `/notify dm:True` sends you its news by DM.")
+    assert f"<#{thread.id}>" not in said
+    r = await world.carol.slash(world.channel, "watch", game=game.id)
+    assert r.response.content.endswith(f" Follow it in <#{thread.id}>.")
