@@ -37,7 +37,7 @@ async def acted(bot: Bot, interaction: discord.Interaction, sender: Player,
     assert side is not None
     kind = OFFERS.get(action)
     if kind is not None and not game.is_over:
-        opponent = (await bot.mentions(game))[1 - side]
+        opponent = (await bot.mentions(game, "offer"))[1 - side]
         by_discord = game.transports[1 - side] == TRANSPORT
         sent = await bot.reply(interaction, content=live.offer_text(game, kind, side, opponent),
                                view=offer_view(game.id, kind) if by_discord else MISSING)

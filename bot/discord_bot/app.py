@@ -32,9 +32,9 @@ from ..service.results import Done, Refusal, Result
 from ..storage import StorageError
 from . import failures, live, logs, pictures
 from .client import result_text
-from .notifier import HOME_BOARD, Notifier, discord_times
+from .notifier import HOME_BOARD, PINGS, TURN, Notifier, discord_times
 from .pickers import EndTurnButton, PiecePicker, StepPicker, fit, next_step_view
-from .places import TRANSPORT, channel_place, target_of, thread_place
+from .places import TRANSPORT, channel_place, server_key, target_of, thread_place
 from .views import ChallengeButton, GameButton, game_view, with_watch_link
 
 log = logging.getLogger(__name__)
@@ -251,19 +251,32 @@ class CommandPost(commands.AutoShardedBot):
         self._addresses[player.id] = player.address
         return player
 
-    async def mentions(self, game: Game) -> tuple[str, str]:
-        """Both players as mentions (Discord users) or names (other transports)."""
+    async def mentions(self, game: Game, what: str = TURN) -> tuple[str, str]:
+        """Both players as mentions (Discord users who take pings of ``what``: `TURN`,
+        `OFFER` or `REMINDER`) or names (other transports, and pings turned off)."""
         out = []
         for side in (0, 1):
             pid = game.players[side]
-            if game.transports[side] != TRANSPORT:
+            player = await self.service.get_player(pid) \
+                if game.transports[side] == TRANSPORT else None
+            if player is None:
                 out.append(game.names[side])
                 continue
-            if pid not in self._addresses:
-                player = await self.service.get_player(pid)
-                self._addresses[pid] = player.address if player else ""
-            out.append(f"<@{self._addresses[pid]}>")
+            self._addresses[pid] = player.address
+            out.append(await self.ping(player, game.place, what))
         return out[0], out[1]
+
+    async def ping(self, player: Player, place: str | None, what: str = TURN) -> str:
+        """``player`` as a mention if they take pings of ``what`` (their `/settings pings`,
+        else the server's default, else all), else their name."""
+        chosen = player.preferences.get(PINGS)
+        if chosen is None and place:
+            guild = getattr(self.get_channel(target_of(place) or 0), "guild", None)
+            if guild is not None:
+                chosen = (await self.service.server_settings(server_key(guild.id))).get(PINGS)
+        if chosen == "none" or chosen == "turns" and what != TURN:
+            return player.display_name
+        return f"<@{player.address}>"
 
     async def board_message(self, game: Game, lead: str, perspective: int | None = None,
                             mention: bool = True) -> dict[str, object]:

@@ -13,6 +13,7 @@ from engine import EngineError, get_variant
 from ..service.results import Refusal
 from . import live, logs, permissions
 from .commands_play import DAYS, PlayCommands
+from .notifier import PING_CHOICES, PINGS
 from .owing import owing
 from .places import server_key, target_of
 
@@ -49,11 +50,14 @@ class AdminCommands(commands.GroupCog, group_name="server"):
                            variants="Allowed variants, separated by commas ('all': every one)",
                            days="Time per move of a challenge that names none",
                            theme="The pictures' colours (colour-blind: safe for red-green "
-                                 "colour blindness)")
-    @app_commands.choices(days=DAYS, theme=THEME_CHOICES)
+                                 "colour blindness)",
+                           pings="When players are mentioned, unless they chose (`/settings`)")
+    @app_commands.choices(days=DAYS, theme=THEME_CHOICES,
+                          pings=[app_commands.Choice(name=c, value=c) for c in PING_CHOICES])
     async def settings(self, interaction: discord.Interaction,
                        channel: discord.TextChannel | None = None, variants: str | None = None,
-                       days: int | None = None, theme: str | None = None) -> None:
+                       days: int | None = None, theme: str | None = None,
+                       pings: str | None = None) -> None:
         """Show or change this server's game channel, allowed variants and time control."""
         if not _may_manage(interaction):
             await self.bot.answer(interaction, "Only members who may manage the server can "
@@ -74,6 +78,8 @@ class AdminCommands(commands.GroupCog, group_name="server"):
             changes["days"] = days
         if theme is not None:
             changes["theme"] = theme
+        if pings is not None:
+            changes[PINGS] = pings
         key = server_key(interaction.guild_id or 0)
         current = (await self.service.set_server_settings(key, changes) if changes
                    else await self.service.server_settings(key))
@@ -83,7 +89,8 @@ class AdminCommands(commands.GroupCog, group_name="server"):
                  f"Variants: {', '.join(current.get('variants', [])) or 'all'}",
                  f"Time per move: {current.get('days') or 'no clock'}"
                  + (" days" if current.get("days") else ""),
-                 f"Pictures: {current.get('theme') or self.bot.settings.theme}"]
+                 f"Pictures: {current.get('theme') or self.bot.settings.theme}",
+                 f"Pings: {current.get(PINGS) or 'all'}"]
         await self.bot.answer(interaction, "Server settings:\n" + "\n".join(lines))
 
     @app_commands.command(name="check")

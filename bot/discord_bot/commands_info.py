@@ -16,7 +16,7 @@ from ..service.posts import DIGEST
 from ..service.results import Refusal
 from ..service.rules_docs import as_discord, messages, rules_part
 from .commands_play import PlayCommands
-from .notifier import DM_PREFERENCE
+from .notifier import DM_PREFERENCE, PING_CHOICES, PINGS
 from .places import TRANSPORT
 
 DISCORD_COMMAND = "`/rules variant:{variant} piece:…`"
@@ -209,6 +209,29 @@ class InfoCommands(commands.Cog, name="Information"):
         """Stop following a game."""
         sender = await self.bot.player_of(interaction.user)
         await self.bot.answer(interaction, await self.service.unwatch(sender, game))
+
+    @app_commands.command(name="settings")
+    @app_commands.describe(pings="When I mention you: news of moves, offers and reminders "
+                                 "(all), news of moves only (turns), or never (none)")
+    @app_commands.choices(pings=[app_commands.Choice(name=c, value=c) for c in PING_CHOICES]
+                          + [app_commands.Choice(name="server default", value="default")])
+    async def settings(self, interaction: discord.Interaction,
+                       pings: str | None = None) -> None:
+        """Show or change your settings: when I mention (ping) you."""
+        sender = await self.bot.player_of(interaction.user)
+        if pings is not None:
+            sender = await self.service.set_preference(
+                sender, PINGS, None if pings == "default" else pings)
+        chosen = sender.preferences.get(PINGS)
+        said = {"all": "news of your opponents' moves, offers and reminders",
+                "turns": "news of your opponents' moves only",
+                "none": "never (you are named instead)"}
+        if chosen is None:
+            how = ("as the server decides (`/settings pings:` chooses for you): by default "
+                   + said["all"])
+        else:
+            how = said[str(chosen)]
+        await self.bot.answer(interaction, f"I mention you: {how}.")
 
     @app_commands.command(name="notify")
     @app_commands.describe(dm="Send me my turns, reminders, offers and results by DM",

@@ -49,6 +49,12 @@ BOARD_NEWS = {"your-move", "game-start", "game-over"}  # sent with the game's pi
 ANSWERS = {"draw-offer", "takeback"}  # the notices that also tell of an offer's answer
 TIME = re.compile(r"(\d{4}-\d{2}-\d{2} \d{2}:\d{2}) UTC")
 HOME_BOARD = "home-board"  # a move made away from its game's thread, posted there
+# pings (`/settings pings`): all (news of moves, offers, reminders), turns (moves), none
+PINGS = "discord_pings"
+PING_CHOICES = ("all", "turns", "none")
+TURN, OFFER, REMINDER = "turn", "offer", "reminder"  # what a ping is for
+PING_OF = {"draw-offer": OFFER, "takeback-request": OFFER, "challenge": OFFER,
+           "reminder": REMINDER}  # the rest: news of a turn
 
 
 def failure_of(error: Exception) -> DeliveryFailure:
@@ -194,7 +200,7 @@ class Notifier:
             if n.kind == "game-start" and (home := await self._open_home(n)) is not None:
                 # accepted from another transport: the game gets its thread, opened with
                 # the board, where the Discord player is told of it
-                await self._post(home, f"<@{player.address}> {n.text}")
+                await self._post(home, f"{await self._ping(player, n)} {n.text}")
                 return
             file = await self._board(n, player.id)
             live_board = await self._live_board(n, player.id, file)
@@ -204,12 +210,16 @@ class Notifier:
             if game is not None and await live.offer_here(self.bot, game, *offer):
                 return  # the reply that made the offer is in the thread, with its buttons
             view = offer_view(n.game_id, offer[0])
-        sent = await self._post(n.place, f"<@{player.address}> {n.text}",
+        sent = await self._post(n.place, f"{await self._ping(player, n)} {n.text}",
                                 await self._link(n, file, view), file)
         if offer is not None and sent is not None:
             await self._offer_posted(n, offer, sent)
         if live_board is not None and sent is not None:  # it has the game's buttons now
             await self.bot.board_sent(live_board[0], sent, sent.channel.id)
+
+    async def _ping(self, player: Player, n: Notification) -> str:
+        """``player`` mentioned for ``n``, or named if they take no pings of its kind."""
+        return await self.bot.ping(player, n.place, PING_OF.get(n.kind, TURN))
 
     async def _open_home(self, n: Notification) -> str | None:
         """For a game started in a Discord channel from another transport (an open

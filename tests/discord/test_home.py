@@ -170,3 +170,37 @@ async def test_a_deleted_thread_is_replaced_and_the_game_goes_on_there(world):
     assert game.place.endswith(f"/{new.id}") and game.ply == 1
     r = await world.bob.slash(new, "move", move=move)
     assert r.response.content.startswith(f"1... **{move}** played in game #1.")
+
+
+async def test_pings_follow_the_players_choice_and_the_servers_default(world, moderator):
+    """`/settings pings`: all (moves, offers, reminders), turns (moves only), none (named,
+    never mentioned); the server's default (`/server settings pings`) for who did not
+    choose, a player's own choice over it."""
+    thread, game = await _start(world, "mini-chieftain")
+    r = await world.bob.slash(world.channel, "settings", pings="none")
+    assert r.ephemeral and r.response.content == "I mention you: never (you are named instead)."
+    r = await world.alice.slash(thread, "move", move="Md2-d3")
+    r = await world.alice.slash(thread, "move", move="end")
+    assert "bob (Black) to move" in r.response.content and "<@" not in r.response.content
+
+    r = await world.bob.slash(world.channel, "settings", pings="turns")
+    assert r.response.content == "I mention you: news of your opponents' moves only."
+    r = await world.alice.slash(thread, "draw")
+    assert r.response.content.startswith("alice offers a draw in game #1. bob: accept")
+    await world.bob.slash(thread, "draw", decline=True)
+    await world.bob.slash(thread, "move", move="Md7-d6")
+    r = await world.bob.slash(thread, "move", move="end")
+    assert f"{world.alice.mention} (White) to move" in r.response.content  # she chose nothing
+
+    r = await moderator.slash(world.channel, "server settings", pings="none")
+    assert "Pings: none" in r.response.content
+    r = await world.alice.slash(thread, "move", move="Md3-d4")
+    r = await world.alice.slash(thread, "move", move="end")
+    assert f"{world.bob.mention} (Black) to move" in r.response.content  # his own: turns
+    r = await world.bob.slash(world.channel, "settings", pings="default")
+    assert r.response.content == ("I mention you: as the server decides (`/settings pings:` "
+                                  "chooses for you): by default news of your opponents' "
+                                  "moves, offers and reminders.")
+    r = await world.bob.slash(thread, "move", move="Md6-d5")
+    r = await world.bob.slash(thread, "move", move="end")
+    assert "alice (White) to move" in r.response.content and "<@" not in r.response.content

@@ -208,14 +208,16 @@ async def test_an_offer_to_an_email_player_has_no_buttons(world):
     made = await service.challenge(alice, f"discord:{world.channel.id}", eve, "mini-chieftain",
                                    side=0)
     await service.accept(eve, made.challenge.id)
-    r = await world.alice.slash(world.channel, "draw", game=1)
+    await world.bot.flush()  # accepted by mail: the game gets its thread
+    thread = world.channel.threads[-1]
+    r = await world.alice.slash(thread, "draw", game=1)
     assert r.response.content == "alice offers a draw in game #1. eve is asked by e-mail."
-    assert not _fresh(world.channel, r.response.id).components
+    assert not _fresh(thread, r.response.id).components
     await service.decline_draw(eve, 1)  # by mail
     await world.bot.flush()
-    _settled(world.channel, r.response.id,
+    _settled(thread, r.response.id,
              "alice's draw offer in game #1 lapsed: eve answered it by e-mail.")
-    assert world.channel.last_message.content == (
+    assert thread.last_message.content == (
         f"{world.alice.mention} eve declined your draw offer in game #1.")
 
 
