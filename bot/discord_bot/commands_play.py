@@ -746,6 +746,39 @@ class PlayCommands(commands.Cog, name="Playing"):
             return game.place
         return f"https://discord.com/channels/{guild.id}/{target}"
 
+    @app_commands.command(name="import")
+    @app_commands.describe(record="The game's record (a text file, as `/export` makes it)",
+                           opponent="Who continues the game with you (they accept first)")
+    async def import_(self, interaction: discord.Interaction, record: discord.Attachment,
+                      opponent: discord.Member) -> None:
+        """Continue a recorded game: a challenge to your opponent carrying the record, which
+        becomes the game, as far as it went, when they accept."""
+        sender = await self.bot.player_of(interaction.user)
+        if record.size > MAX_RECORD_BYTES:
+            await self.bot.answer(interaction, f"That file is too big for a record (at most "
+                                               f"{MAX_RECORD_BYTES // 1024} KiB).")
+            return
+        try:
+            text = (await record.read())[:MAX_RECORD_BYTES].decode("utf-8-sig")
+        except UnicodeDecodeError:
+            await self.bot.answer(interaction, "That file is not a text record (UTF-8), as "
+                                               "`/export` makes them.")
+            return
+        except discord.HTTPException as error:
+            await self.bot.answer(interaction, f"I could not read that file ({error.status}); "
+                                               f"please try again.")
+            return
+        if opponent.bot or opponent.id == interaction.user.id:
+            await self.bot.answer(interaction, "Name the member who continues the game with "
+                                               "you.")
+            return
+        other = await self.bot.player_of(opponent)
+        place = self._challenge_place(interaction)
+        async with owing(self.bot, sender, interaction.channel, "challenge"):
+            result = await self.service.offer_import(sender, place, text, other)
+            await self.bot.answer(interaction, result, public=not isinstance(result, Refusal))
+        await self.bot.flush()
+
     @app_commands.command(name="export")
     @app_commands.describe(game=GAME_HELP)
     @app_commands.autocomplete(game=my_games)
@@ -764,6 +797,9 @@ class PlayCommands(commands.Cog, name="Playing"):
         record = discord.File(io.BytesIO(text.encode()), f"game-{found.id}.txt")
         await interaction.response.send_message(f"The record of game #{found.id}.",
                                                 file=record, ephemeral=True)
+
+
+MAX_RECORD_BYTES = 256 * 1024  # a record file: far more than the longest game's record
 
 
 def clock_choice(text: str | None, days: int | None) -> TimeControl | Refusal | None:

@@ -69,3 +69,29 @@ async def test_challenges_lists_mine_and_those_to_me_and_cancel_withdraws_mine(w
     r = await world.alice.slash(world.channel, "cancel")
     assert not r.ephemeral and r.response.content == "Challenge #1 cancelled."
     assert (await world.service.get_challenge(1)).status == "cancelled"
+
+
+async def test_import_a_record_to_continue_with_an_opponent(world):
+    """alice exports a game and imports it against carol: a challenge carrying the
+    record; carol accepts, and the game goes on from where the record left it."""
+    from .test_play import _start
+    thread, game = await _start(world)
+    move = (await world.service.legal_moves(game))[0]
+    await world.alice.slash(thread, "move", move=move)
+    alice = await world.bot.player_of(world.bot.get_user(world.alice.id) or await
+                                      world.bot.fetch_user(world.alice.id))
+    text = (await world.service.export(game.id, alice)).text  # what /export attaches
+    r = await world.alice.slash(world.channel, "import", record=("game-1.txt", text.encode()),
+                                opponent=world.carol)
+    assert not r.ephemeral
+    assert r.response.content == (
+        "Challenge #2 sent to carol: to continue a recorded game of Clash of Command (1 step "
+        "played; alice plays White). The game starts when carol accepts.")
+    r = await world.carol.slash(world.channel, "accept", challenge=2)
+    assert not r.ephemeral, r.response.content
+    imported = (await world.service.games(place=None))[-1]
+    assert imported.id == 2 and imported.ply == 1
+    r = await world.alice.slash(world.channel, "import", record=("x.png", b"\x89PNG\xff\xfe"),
+                                opponent=world.carol)
+    assert r.ephemeral and r.response.content == (
+        "That file is not a text record (UTF-8), as `/export` makes them.")
