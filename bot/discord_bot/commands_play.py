@@ -553,9 +553,20 @@ class PlayCommands(commands.Cog, name="Playing"):
         game = result.game
         assert game is not None
         log.warning("game #%s: the reply to a move failed: %s", game.id, error)
+        mentions = await self.bot.mentions(game)
+        news = f"**{result.move}** played in game #{game.id}."
+        if not game.is_over:
+            news += f" {mentions[game.to_move]}, your move."
+        refused = BOARD_REFUSED.format(why=failures.why_not(error),
+                                       advice=failures.advice(error, board=True))
+        # the news in words where the board did not go (the owed answer stays until the
+        # confirmation below is stored: a restart in between still confirms the move)
+        finished = interaction is not None and await failures.finish(
+            interaction, f"{news}\n{refused}")
         where = getattr(channel, "mention", "the game's thread")
-        text = (f"Your move **{result.move}** in game #{game.id} is played; I could not answer "
-                f"in {where} ({failures.why_not(error)}). {failures.advice(error)}")
+        did_not = "show the board" if finished else "answer"
+        text = (f"Your move **{result.move}** in game #{game.id} is played; I could not "
+                f"{did_not} in {where} ({failures.why_not(error)}). {failures.advice(error)}")
         parent = getattr(channel, "parent_id", None)
         place = channel_place(parent) if parent else game.place
         owed.settled = owed.row_id is not None and await self.service.settle_answer(
@@ -565,16 +576,9 @@ class PlayCommands(commands.Cog, name="Playing"):
             await self.service.queue_notification(
                 "discord", "confirmation", text, player_id=sender.id, game_id=game.id,
                 place=place, payload=owed.payload)
-        mentions = await self.bot.mentions(game)
-        news = f"**{result.move}** played in game #{game.id}."
-        if not game.is_over:
-            news += f" {mentions[game.to_move]}, your move."
-        refused = BOARD_REFUSED.format(why=failures.why_not(error),
-                                       advice=failures.advice(error, board=True))
-        if interaction is not None and await failures.finish(interaction, f"{news}\n{refused}"):
-            return  # the thread has the news from the interaction's answer
-        await self.service.queue_notification("discord", "news", news, place=game.place,
-                                              game_id=game.id)
+        if not finished:  # the thread has the news from the interaction's answer otherwise
+            await self.service.queue_notification("discord", "news", news, place=game.place,
+                                                  game_id=game.id)
 
     @staticmethod
     def bot_text(result: Refusal) -> str:

@@ -117,7 +117,7 @@ async def test_a_slash_move_whose_reply_is_refused_is_confirmed_by_dm(world):
     await world.alice.slash(thread, "move", move=move)
     assert (await world.service.game(game.id)).ply == 1
     assert world.alice.user.dm_channel.history()[-1].content.startswith(
-        f"Your move **{move}** in game #{game.id} is played; I could not answer in "
+        f"Your move **{move}** in game #{game.id} is played; I could not show the board in "
         f"<#{thread.id}> (Discord refused: 403 Missing Permissions).")
     # the interaction is ended with the move's news in words: Bob hears of it there
     assert thread.last_message.content == (

@@ -72,9 +72,9 @@ async def test_a_slash_move_whose_board_is_refused_is_finished_in_words(world):
     await _after_a_restart(world)
     assert [m.content for m in thread.history()[before:]] == [news]  # said once
     assert _confirmations(world, move, game.id) == [
-        f"Your move **{move}** in game #{game.id} is played; I could not answer in "
-        f"<#{thread.id}> (Discord refused: 403 Missing Permissions). Ask a server admin to "
-        f"run `/server check`."]
+        f"Your move **{move}** in game #{game.id} is played; I could not show the "
+        f"board in <#{thread.id}> (Discord refused: 403 Missing Permissions). Ask a server "
+        f"admin to run `/server check`."]
 
 
 async def test_a_slash_move_refused_twice_still_tells_the_opponent_once(world):
@@ -126,8 +126,8 @@ async def test_a_move_whose_board_times_out_is_finished_in_words(world, monkeypa
     await _after_a_restart(world)
     assert [m.content for m in thread.history()[before:]] == [news]
     assert _confirmations(world, move, game.id) == [
-        f"Your move **{move}** in game #{game.id} is played; I could not answer in "
-        f"<#{thread.id}> (Discord did not answer in time). Discord is busy; nothing is "
+        f"Your move **{move}** in game #{game.id} is played; I could not show the "
+        f"board in <#{thread.id}> (Discord did not answer in time). Discord is busy; nothing is "
         f"lost, and `/board` shows the game."]
 
 
@@ -240,6 +240,6 @@ async def test_a_busy_discord_is_not_sent_to_the_server_admins(world, status, co
         f"`/board` shows it in a moment.)")
     await _after_a_restart(world)
     assert _confirmations(world, move, game.id) == [
-        f"Your move **{move}** in game #{game.id} is played; I could not answer in "
-        f"<#{thread.id}> (Discord refused: {said}). Discord is busy; nothing is lost, and "
+        f"Your move **{move}** in game #{game.id} is played; I could not show the "
+        f"board in <#{thread.id}> (Discord refused: {said}). Discord is busy; nothing is lost, and "
         f"`/board` shows the game."]
