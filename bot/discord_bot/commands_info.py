@@ -88,13 +88,13 @@ class InfoCommands(commands.Cog, name="Information"):
         """List the commands, or explain one (what it does, its options, an example)."""
         known = self._commands()
         if command is None:
-            lines = [f"`/{name}`: {item.description}" for name, item in known.items()]
+            lines = [f"`/{name}`: {_first_paragraph(item)}" for name, item in known.items()]
             text = ("Commands (`/help command:NAME` explains one; in a game's thread you may "
                     "also type a move as a message):\n" + "\n".join(lines))
         elif (item := known.get(command.strip().lstrip("/").lower())) is None:
             text = f"There is no command `/{command.strip().lstrip('/')[:40]}`. `/help` lists them."
         else:
-            doc = " ".join(inspect.cleandoc(item.callback.__doc__ or item.description).split())
+            doc = _first_paragraph(item)
             options = [f"• `{p.name}`{'' if p.required else ' (optional)'}: {p.description}"
                        for p in item.parameters]
             text = "\n".join([f"`/{item.qualified_name}`: {doc}",
@@ -211,8 +211,8 @@ class InfoCommands(commands.Cog, name="Information"):
         await self.bot.answer(interaction, await self.service.unwatch(sender, game))
 
     @app_commands.command(name="settings")
-    @app_commands.describe(pings="When I mention you: news of moves, offers and reminders "
-                                 "(all), news of moves only (turns), or never (none)")
+    @app_commands.describe(pings="When I mention you: moves, offers, reminders (all), moves "
+                                 "(turns), never (none)")
     @app_commands.choices(pings=[app_commands.Choice(name=c, value=c) for c in PING_CHOICES]
                           + [app_commands.Choice(name="server default", value="default")])
     async def settings(self, interaction: discord.Interaction,
@@ -254,3 +254,10 @@ class InfoCommands(commands.Cog, name="Information"):
             digest_now = "a daily digest" if sender.preferences.get(DIGEST) else "no digest"
             said.append(f"Your notifications come {where}; you get {digest_now}.")
         await self.bot.answer(interaction, " ".join(said))
+
+
+def _first_paragraph(command: app_commands.Command[Any, Any, Any]) -> str:
+    """What a command does, whole (Discord cuts its description at 100 characters): the
+    first paragraph of its docstring."""
+    doc = inspect.cleandoc(command.callback.__doc__ or command.description)
+    return " ".join(doc.split("\n\n")[0].split())

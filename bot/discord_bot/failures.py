@@ -64,8 +64,8 @@ def advice(error: discord.HTTPException | TimeoutError, *, board: bool = False) 
 
 def why_not(error: discord.HTTPException | TimeoutError) -> str:
     """Why a reply did not reach Discord, in a sentence's parentheses."""
-    if isinstance(error, discord.HTTPException):
-        return f"Discord refused: {error.status} {error.text}"
+    if isinstance(error, discord.HTTPException):  # its text may end a sentence already
+        return f"Discord refused: {error.status} {error.text}".rstrip(". ")
     return "Discord did not answer in time"
 
 

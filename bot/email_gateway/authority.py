@@ -16,7 +16,7 @@ player is not asked again (they asked, with their key or a confirmation of their
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from contextvars import ContextVar
 from dataclasses import dataclass, replace
 from email.message import EmailMessage
@@ -32,6 +32,7 @@ from ..service.watching import PRIVATE_TRANSPORTS
 from .inbound import ConfirmTag, GameTag, Tag
 from .mailcommands import LOOKING_WORDS, TRANSPORT, LinkRequest, watch_link
 from .outbound import compose
+from .reading import LINE_CHARS, line_fingerprint
 
 MAX_SHOWN = 200  # of a command quoted back in a confirmation request
 MAX_STEPS = 12  # the further lines kept with a confirmed move (the steps of a turn)
@@ -56,7 +57,7 @@ YES_LINES = YES_WORDS | frozenset({
 # words that make a short line more than a greeting or a sign-off: a doubt or a refusal
 DOUBT_WORDS = frozenset({
     "no", "not", "nope", "never", "wait", "stop", "who", "what", "why", "nein", "nicht",
-    "nie", "wer", "was", "non", "pas", "jamais", "qui", "nunca", "quién", "quien", "không",
+    "nie", "wer", "non", "pas", "jamais", "qui", "nunca", "quién", "quien", "không",
     "chưa", "ai", "gì", "don't", "didn't", "n't",
 })
 FILLER_WORDS = 3  # a greeting, a sign-off or a name takes at most this many words
@@ -323,6 +324,19 @@ def says_yes(lines: tuple[str, ...]) -> bool:
         return False
     return all(_is_filler(line) for k, line in enumerate(lines[:20]) if k != found[0]) \
         and len(lines) <= 20
+
+
+def doubted(said: tuple[str, ...], ours: Collection[str]) -> bool:
+    """Whether a reply says anywhere (below a signature, between quotes; not in the lines
+    of ours it quotes) a question or a word of doubt or refusal: then its yes is none."""
+    for line in said:
+        if line_fingerprint(line) in ours:
+            continue
+        words = [w.strip("!.,:;\"'*-()").lower() for w in line[:LINE_CHARS].split()]
+        if "?" in line or "\uff1f" in line or any(w in DOUBT_WORDS or w.endswith("n't")
+                                                   for w in words):
+            return True
+    return False
 
 
 def _is_yes(line: str) -> bool:

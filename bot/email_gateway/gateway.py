@@ -65,6 +65,7 @@ from .authority import (
     Confirming,
     Key,
     confirmed_key,
+    doubted,
     says_no,
     says_yes,
     unclear,
@@ -291,8 +292,10 @@ class EmailGateway(GameMails, Authority):
         tag = mail.tag if isinstance(mail, Inbound) or not isinstance(mail.tag, ConfirmTag) \
             else None
         lines = await self._command_lines(mail)
-        # only a yes confirms (a no is used up too); anything else leaves the request open
-        consent = says_yes(lines) or says_no(lines)
+        # only a yes confirms (a no is used up too); anything else leaves the request open,
+        # a yes with a doubt anywhere in the reply too (below a signature, between quotes)
+        consent = says_no(lines) or says_yes(lines) and isinstance(mail, Inbound) and not \
+            doubted(mail.said, await self.service.sent_lines.of(mail.references))
         key = await self._resolve(mail.sender, tag, use=consent)
         if isinstance(key, Confirmed) and not consent:
             assert isinstance(tag, ConfirmTag)

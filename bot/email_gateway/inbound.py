@@ -30,7 +30,7 @@ from .headers import HEADER_BYTES, cap_header
 from .machine import is_machine_mail
 from .mailtext import html_text, join_wrapped_if, unflow, unwrap
 from .reading import NAME_CHARS, SUBJECT_CHARS, clean_header, decode_header_value, normalise
-from .replies import bounded_lines, reply_lines
+from .replies import bounded_lines, reply_lines, said_anywhere
 
 MAX_COMMAND_LINES = 40
 NOT_AUTHENTIC = "not-authentic"  # a Refusal's reason: a signing domain's unsigned mail
@@ -94,6 +94,7 @@ class Inbound:
     references: tuple[str, ...]
     lines: tuple[str, ...]
     tag: Tag | None
+    said: tuple[str, ...] = ()  # every unquoted line (`replies.said_anywhere`)
 
 
 @dataclass(frozen=True)
@@ -287,7 +288,7 @@ def read_mail(raw: bytes, envelope_from: str | None, rcpt_tos: Iterable[str], *,
         lines = command_lines(text, flowed=str(body.get_param("format", "")).lower() == "flowed",
                               delsp=str(body.get_param("delsp", "")).lower() == "yes")
     return Inbound(sender, name, subject, message_id, refs, lines,
-                   find_tag(message, rcpt_tos))
+                   find_tag(message, rcpt_tos), said_anywhere(text))
 
 
 def _authenticity(raw: bytes, message: EmailMessage, sender: str, authserv: str,

@@ -132,6 +132,24 @@ def reply_lines(lines: list[str]) -> list[str]:
     return own
 
 
+def said_anywhere(text: str) -> tuple[str, ...]:
+    """Every line the writer may have written, wherever it stands: below a signature, or
+    between and below ``>`` quotes too (a reply to a confirmation must not hide a "not
+    me" there), up to the quoted original that a header block or a separator starts; a
+    line ``?`` stands for what is beyond `READ_LINES` (unread)."""
+    lines = bounded_lines(text)
+    out: list[str] = []
+    for k, raw in enumerate(lines):
+        line = raw.strip()
+        if is_separator(line) or starts_header_block(lines, k):
+            return tuple(out)
+        if line and not line.startswith(">"):
+            out.append(line)
+    if text.count("\n", 0, READ_CHARS) >= READ_LINES or len(text) > READ_CHARS:
+        out.append("?")  # more than is read: no plain answer
+    return tuple(out)
+
+
 def _next_text(lines: list[str], k: int) -> int | None:
     while k < len(lines):
         if lines[k].strip():

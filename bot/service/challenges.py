@@ -180,7 +180,7 @@ class ChallengeDesk:
                            for c in mine)
         return Refusal(Reason.WHICH_CHALLENGE,
                        f"There are several challenges: {listed}. Say which, as in "
-                       f"{command('accept', f'#{mine[0].id}')}.")
+                       f"{command('cancel' if own else 'accept', f'#{mine[0].id}')}.")
 
     async def _open_challenge(self, s: Session, challenge_id: int,
                               now: float) -> Challenge | Refusal:

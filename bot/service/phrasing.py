@@ -51,18 +51,18 @@ def _slash(word: str, args: str) -> str:
     declining = "decline" in args.split()
     if word == "end":
         return "`/move move:end`"
-    if word == "withdraw":  # Discord has no command to withdraw a challenge: it expires
-        return " (it expires by itself if nobody accepts it)"
+    if word == "withdraw":  # how to withdraw one's own challenge
+        return f"; withdraw it with `/cancel{f' challenge:{number}' if number else ''}`"
     if word in ("draw", "takeback"):
         return f"`/{word}{' decline:True' if declining else ''}`"
     if word == "back":
         return "`/vacation end:True`"
-    if word in ("accept", "decline"):
+    if word in ("accept", "decline", "cancel"):
         return f"`/{word}{f' challenge:{number}' if number else ''}`"
     if word in ("board", "move", "moves", "resign", "export", "games", "watch"):
         return f"`/{word}{f' game:{number}' if number else ''}`"
     if word == "help":
-        return "the slash commands (type `/`)"
+        return "`/help`"
     return f"`/{word}`"
 
 

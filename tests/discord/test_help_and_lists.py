@@ -4,6 +4,8 @@ and one command with its options), `/challenges` (open ones: mine, to me, open h
 
 from __future__ import annotations
 
+import inspect
+
 from discord import app_commands
 
 
@@ -22,8 +24,12 @@ async def test_help_lists_every_command_with_its_description(world):
     lines = said.split("\n")
     assert lines[0] == ("Commands (`/help command:NAME` explains one; in a game's thread you "
                         "may also type a move as a message):")
-    assert lines[1:] == [f"`/{name}`: {c.description}"
-                         for name, c in _all_commands(world.bot.tree).items()]
+    # each command's whole first paragraph (Discord cuts descriptions at 100 characters)
+    assert lines[1:] == [
+        f"`/{name}`: {' '.join(inspect.cleandoc(c.callback.__doc__).split(chr(10) * 2)[0].split())}"
+        for name, c in _all_commands(world.bot.tree).items()]
+    assert ("`/import`: Continue a recorded game: a challenge to your opponent carrying the "
+            "record, which becomes the game, as far as it went, when they accept.") in lines
     assert "`/help`: List the commands, or explain one" in said
     assert "`/server check`: " in said and "`/challenges`: " in said
 
@@ -95,3 +101,15 @@ async def test_import_a_record_to_continue_with_an_opponent(world):
                                 opponent=world.carol)
     assert r.ephemeral and r.response.content == (
         "That file is not a text record (UTF-8), as `/export` makes them.")
+
+
+async def test_cancel_with_several_challenges_asks_which_in_its_own_words(world):
+    await world.alice.slash(world.channel, "challenge", opponent=world.bob, variant="clash")
+    await world.alice.slash(world.channel, "challenge", opponent=world.carol, variant="clash")
+    r = await world.alice.slash(world.channel, "cancel")
+    assert r.ephemeral and r.response.content == (
+        "There are several challenges: #1 (alice, Clash of Command), #2 (alice, Clash of "
+        "Command). Say which, as in `/cancel challenge:1`.")
+    r = await world.alice.slash(world.channel, "accept", challenge=1)
+    assert r.ephemeral and r.response.content == (
+        "You cannot accept your own challenge; withdraw it with `/cancel challenge:1`.")

@@ -222,7 +222,7 @@ async def test_a_typed_move_whose_reply_timed_out_is_confirmed_once(world, monke
 
 @pytest.mark.parametrize(("status", "code", "message", "said"), [
     (500, 0, "Internal Server Error", "500 Internal Server Error"),
-    (429, 0, "You are being rate limited.", "429 You are being rate limited."),
+    (429, 0, "You are being rate limited.", "429 You are being rate limited"),
 ])
 async def test_a_busy_discord_is_not_sent_to_the_server_admins(world, status, code, message,
                                                                 said):

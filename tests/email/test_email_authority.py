@@ -267,6 +267,12 @@ UNCLEAR = ("I did not carry out `resign` (game #1): your reply is not a plain `y
     "Yes\n\nWait, no. I did not send this. Who are you?", "yes\nnot me!", "yes\nno",
     "Yes\nIch war das nicht.", "Oui\nCe n'est pas moi.", "Sí\nNo fui yo.",
     "Có\nKhông phải tôi.", "Hi,\n\nyes\nWho is this?",
+    # a yes with a refusal below a signature or between quotes
+    "yes\n-- \nI never sent this mail.", "yes\n--\nwho is this?",
+    "yes\n\nThanks,\nAlice\n--\nwho are you?", "yes\n\nSent from my iPhone\nI never sent that",
+    "Yes\n\nVon meinem iPhone gesendet\n\nDas war ich nicht!",
+    "yes\n> Please confirm\nNot me.", "yes\n\n> Please confirm\n\nwho are you?",
+    "yes" + "\n" * 3000 + "who is this?",
 ])
 async def test_only_a_yes_confirms_a_forged_command(mail, game, answer):
     """Mallory forges `resign` From Bob; Bob (or his auto-responder) answers the request
@@ -289,6 +295,13 @@ async def test_only_a_yes_confirms_a_forged_command(mail, game, answer):
     # greetings, sign-offs and a name around the yes
     "Hi,\n\nyes\n\nThanks,\nAlice", "Hallo,\n\nja\n\nViele Grüße\nAnna",
     "Bonjour,\n\noui\n\nCordialement,\nMarie", "Chào bạn,\n\ncó\n\nCảm ơn,\nHoa",
+    # the request quoted below, as mail programs quote it (its words of refusal are ours)
+    "yes\n\nOn Tue, 24 Nov 2026, commandpost wrote:\n> Please confirm: I have not carried "
+    "it out\n> If you did not send it, ignore this mail",
+    "yes\n\n________________________________\nFrom: commandpost <play@games.test>\nSent: "
+    "Tuesday, 24 November 2026 09:58\nTo: bob@players.test\nSubject: Please confirm\n\n"
+    "Please confirm: a mail from bob@players.test asked me for `resign` (game #1), but it\n"
+    "carries no key of yours, so I have not carried it out yet. Who knows?",
 ])
 async def test_a_yes_in_any_of_our_players_languages_confirms(mail, game, answer):
     await mail.post.send(f"Bob <{BOB}>", "resign")
