@@ -388,11 +388,11 @@ class CommandPost(commands.AutoShardedBot):
         message = await self.move_message(result, mention=home)
         if not home:
             message["content"] = f"{message['content']}\nThe game's thread: <#{thread.id}>"
-        await self.send_board(interaction, game, "", message=message)
-        if not home and not result.goes_on:
+        if not home and not result.goes_on:  # first: the thread has it whatever the reply does
             await self.service.queue_notification(
                 TRANSPORT, HOME_BOARD, move_lead(result), place=game.place, game_id=game.id,
                 payload={"ply": game.ply})
+        await self.send_board(interaction, game, "", message=message)
 
     async def answer(self, interaction: discord.Interaction, result: Result | str,
                      *, public: bool = False) -> None:

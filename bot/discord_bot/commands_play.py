@@ -553,17 +553,23 @@ class PlayCommands(commands.Cog, name="Playing"):
         game = result.game
         assert game is not None
         log.warning("game #%s: the reply to a move failed: %s", game.id, error)
-        mentions = await self.bot.mentions(game)
+        # away from the game's thread, its news went there already (`send_move`): here
+        # the move is named, nobody pinged
+        home = self.bot.is_home(getattr(channel, "id", None), game) \
+            or not is_discord_place(game.place)
+        mentions = await self.bot.mentions(game) if home else game.names
         news = f"**{result.move}** played in game #{game.id}."
         if not game.is_over:
-            news += f" {mentions[game.to_move]}, your move."
+            news += f" {mentions[game.to_move]}, your move." if home \
+                else f" {mentions[game.to_move]} to move."
         refused = BOARD_REFUSED.format(why=failures.why_not(error),
                                        advice=failures.advice(error, board=True))
         # the news in words where the board did not go (the owed answer stays until the
         # confirmation below is stored: a restart in between still confirms the move)
         finished = interaction is not None and await failures.finish(
             interaction, f"{news}\n{refused}")
-        where = getattr(channel, "mention", "the game's thread")
+        where = getattr(channel, "mention", None) or (
+            "our DM" if isinstance(channel, discord.DMChannel) else "the game's thread")
         did_not = "show the board" if finished else "answer"
         text = (f"Your move **{result.move}** in game #{game.id} is played; I could not "
                 f"{did_not} in {where} ({failures.why_not(error)}). {failures.advice(error)}")
@@ -576,7 +582,7 @@ class PlayCommands(commands.Cog, name="Playing"):
             await self.service.queue_notification(
                 "discord", "confirmation", text, player_id=sender.id, game_id=game.id,
                 place=place, payload=owed.payload)
-        if not finished:  # the thread has the news from the interaction's answer otherwise
+        if home and not finished:  # else the thread has the news already
             await self.service.queue_notification("discord", "news", news, place=game.place,
                                                   game_id=game.id)
 

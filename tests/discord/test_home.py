@@ -204,3 +204,25 @@ async def test_pings_follow_the_players_choice_and_the_servers_default(world, mo
     r = await world.bob.slash(thread, "move", move="Md6-d5")
     r = await world.bob.slash(thread, "move", move="end")
     assert "alice (White) to move" in r.response.content and "<@" not in r.response.content
+
+
+async def test_a_move_from_a_dm_whose_reply_fails_still_reaches_the_thread(world):
+    """Discord answers 500 to the reply of bob's `/move` in his DM: the thread gets the
+    board and alice her ping all the same; bob's DM is ended in words that ping nobody."""
+    thread, game, move = await _alice_moved(world)
+    before = len(thread.history())
+    world.env.inject_error("POST", "/webhooks/*", status=500, message="Internal Server Error",
+                           times=1)
+    r = await world.bob.user.slash("move", move=move)
+    await world.env.settle()
+    await world.bot.flush()
+    await world.env.settle()
+    game = await world.service.game(game.id)
+    [posted] = thread.history()[before:]
+    assert posted.content == (f"1... **{move}** played in game #1.\n"
+                              f"{_status(world, game, world.alice.mention)}")
+    said = [m.content for m in (r.response, *r.followups) if m and m.content]
+    assert said == [f"**{move}** played in game #1. alice to move.\n(I could not show the "
+                    f"board here: Discord refused: 500 Internal Server Error. Discord is "
+                    f"busy: `/board` shows it in a moment.)"]
+    assert "<@" not in said[0]
