@@ -4,10 +4,13 @@ with a mention; watchers who opted in get a game's news by DM too.
 
 What a command's own reply already says is not repeated: the mover's reply mentions the
 player to move, and the reply to /challenge and /accept announces the challenge and the
-game. News that came from a player on another transport (an e-mail player's move) had no
-such reply: it is posted in the game's thread with the board. A game that lives elsewhere
-(started by an e-mail challenge) has no thread: its Discord player gets all its news by DM,
-with the board.
+game. A move made away from the game's thread (a DM, another channel) is posted in the
+thread (`HOME_BOARD`) as if made there. News that came from a player on another transport
+(an e-mail player's move, the computer's) had no such reply: it is posted in the game's
+thread with the board, as its live board. An open challenge of a channel accepted from
+another transport opens the game's thread. A game that lives elsewhere (started by an
+e-mail challenge) has no thread: its Discord player gets all its news by DM, with the
+board. Mentions follow each player's `/settings pings` (`PINGS`), else the server's.
 
 An offer comes with Accept and Decline buttons: in the player's DM when they read there,
 else in the game's thread unless the reply that made it is there already. The answer to
