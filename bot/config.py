@@ -39,6 +39,7 @@ variable.
 | ``COMMANDPOST_WEB_HOST``             | ``web_host``             | ``127.0.0.1``      |
 | ``COMMANDPOST_WEB_PORT``             | ``web_port``             | ``8080``           |
 | ``COMMANDPOST_WEB_RATE_LIMIT``       | ``web_rate_limit``       | ``300`` (per min.) |
+| ``COMMANDPOST_MEMBER_EVENTS``        | ``member_events``        | ``off``            |
 
 Relative paths are taken from the working directory. ``COMMANDPOST_DB`` may instead be a
 ``postgresql://user:password@host/database`` URL: the service then keeps its state in that
@@ -98,6 +99,9 @@ class Settings:
     # "on": the Discord bot asks for the message-content intent and reads moves typed in a
     # game's thread ("off": only /move; the intent must then not be enabled in the portal)
     typed_moves: str = field(default="on", metadata={"env": "COMMANDPOST_TYPED_MOVES"})
+    # "on": the Discord bot asks for the (privileged) members intent, to hear of members who
+    # leave a server and tell their opponents; it must then be enabled in the portal
+    member_events: str = field(default="off", metadata={"env": "COMMANDPOST_MEMBER_EVENTS"})
     log_level: str = field(default="INFO", metadata={"env": "COMMANDPOST_LOG_LEVEL"})
     # Discord sharding: the total number of shards (0: as many as Discord recommends) and
     # the shards this process runs ("": all of them; "0-3" or "0,1,2,3": a share of them)

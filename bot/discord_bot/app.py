@@ -69,7 +69,9 @@ class CommandPost(commands.AutoShardedBot):
     def __init__(self, service: GameService, settings: Settings, *,
                  sync_only: bool = False) -> None:
         intents = discord.Intents.default()
-        intents.members = False  # privileged; users are fetched when needed, then kept
+        # privileged: users are fetched when needed, then kept; only a host who enabled it
+        # in the portal asks for it, to hear of members who leave (`on_raw_member_remove`)
+        intents.members = settings.member_events.lower() in ("on", "yes", "true", "1")
         intents.message_content = settings.typed_moves.lower() in ("on", "yes", "true", "1")
         super().__init__(command_prefix=commands.when_mentioned, intents=intents,
                          help_command=None, tree_cls=CommandPostTree,
@@ -202,6 +204,30 @@ class CommandPost(commands.AutoShardedBot):
     async def on_member_update(self, before: object, after: discord.Member) -> None:
         if self.user is not None and after.id == self.user.id:  # the bot's own roles
             await self.catch_up(after.guild)
+
+    async def on_raw_member_remove(self, payload: discord.RawMemberRemoveEvent) -> None:
+        """A player left a server where they play (heard with `member_events` on): each
+        game of theirs there goes on (they may still move by DM), and its opponent is
+        told, once, with what a server admin may do."""
+        found = await self.service.find_player(TRANSPORT, str(payload.user.id))
+        if not isinstance(found, Player) or found.address != str(payload.user.id):
+            return
+        for game in await self.service.games(found):
+            channel = self.get_channel(target_of(game.place) or 0) if game.place else None
+            if getattr(getattr(channel, "guild", None), "id", None) != payload.guild_id:
+                continue
+            side = game.side_of(found.id)
+            assert side is not None
+            if game.transports[1 - side] not in (TRANSPORT, "email"):
+                continue  # the computer needs no telling
+            other = game.transports[1 - side]
+            await self.service.queue_notification(
+                other, "member-left", f"{found.display_name} left the server where game "
+                f"#{game.id} is played. The game goes on: they may still move by DM with "
+                f"`/move`, and their clock runs; a server admin may end it with `/server "
+                f"ruling`.", player_id=game.players[1 - side], place=game.place,
+                game_id=game.id, payload={"dm": True} if other == TRANSPORT else None)
+        await self.flush()
 
     async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
         """A game's thread was deleted: the game gets a new thread in the same channel, as
