@@ -60,6 +60,7 @@ LANES_AT_ONCE = 256  # sends in flight at the same time, per transport
 PER_DESTINATION = 4  # sends in flight to one destination: a slow one holds only these
 LEASE = 120.0  # seconds a claimed notification is left to its deliverer (longer than a send)
 UNREACHABLE = "unreachable"
+TOLD = "told"  # in a notification's payload: its refusal was told already
 HOW = {"discord": "on Discord", "email": "by mail", "console": "on the console"}
 
 Send = Callable[[Notification], Awaitable[None]]
@@ -211,12 +212,21 @@ async def record_failure(db: Database, note: Notification, failure: DeliveryFail
     """Store a failed try and when to try next, or the verdict; whether it was given up."""
     attempts = note.attempts + 1
     final = gives_up(attempts, failure)
+    # news a game's place refuses is told to its players at the first refusal (its post is
+    # still tried again: a permission may come back), not only when it is given up
+    told = bool(note.payload.get(TOLD))
+    tell = failure.permanent and note.player_id is None and note.game_id is not None \
+        and not told
     async with db.transaction() as s:
+        if tell and not final:
+            await s.execute("UPDATE outbox SET payload = ? WHERE id = ?",
+                            (json.dumps({**note.payload, TOLD: True}), note.id))
+        if (tell or not told) and (final or tell):
+            await tell_unreachable(s, note, failure.reason, now)
         if final:
             await s.execute("UPDATE outbox SET attempts = ?, failure = ?, failed_at = ?, "
                             "next_attempt_at = NULL WHERE id = ?",
                             (attempts, failure.reason, now, note.id))
-            await tell_unreachable(s, note, failure.reason, now)
         else:
             await s.execute("UPDATE outbox SET attempts = ?, failure = ?, next_attempt_at = ?, "
                             "claimed_until = NULL "

@@ -226,3 +226,25 @@ async def test_a_move_from_a_dm_whose_reply_fails_still_reaches_the_thread(world
                     f"board here: Discord refused: 500 Internal Server Error. Discord is "
                     f"busy: `/board` shows it in a moment.)"]
     assert "<@" not in said[0]
+
+
+async def test_a_refused_post_is_told_at_once_and_still_tried_again(world):
+    """The thread refuses the news once: alice hears of the move by DM at once, and the
+    post is tried again, reaching the thread when it takes posts again."""
+    thread, game, move = await _alice_moved(world)
+    before = len(thread.history())
+    world.env.inject_error("POST", f"/channels/{thread.id}/messages", status=403, code=50013,
+                           message="Missing Permissions", times=1)
+    await world.bob.user.slash("move", move=move)
+    await world.env.settle()
+    await world.bot.flush()
+    await world.env.settle()
+    assert [m.content for m in world.alice.user.dm_channel.history()] == [
+        f"I cannot post the news of game #1 where it is played (Discord refused: 403 Missing "
+        f"Permissions): 1... **{move}** played in game #1.\nAsk the server's admins to check "
+        f"the bot's permissions there (`/server check`); the clocks keep running."]
+    assert len(thread.history()) == before
+    await _tried_thrice(world)  # the next try goes through
+    [posted] = thread.history()[before:]
+    assert posted.content.startswith(f"1... **{move}** played in game #1.\n")
+    assert len(world.alice.user.dm_channel.history()) == 1  # told once
