@@ -354,8 +354,14 @@ class CommandPost(commands.AutoShardedBot):
             if home and await self.service.can_end_turn(game):
                 # the new live board of a turn in progress keeps its step menu and End turn
                 await self._with_steps(message, game)
-        if not home:
-            message.pop("view", None)
+        if not home:  # a look at the board: no game buttons; a turn going on keeps its menus
+            view = message.pop("view", None)
+            steps = [item for item in getattr(view, "children", [])
+                     if isinstance(item, PiecePicker | StepPicker | EndTurnButton)]
+            if steps and not game.is_over:
+                message["view"] = discord.ui.View(timeout=None)
+                for item in steps:
+                    message["view"].add_item(item)  # type: ignore[union-attr]
         sent = await self.reply(interaction, **message)
         if home:
             await live.board_posted(self, game, sent, interaction.channel_id or 0)

@@ -248,3 +248,24 @@ async def test_a_refused_post_is_told_at_once_and_still_tried_again(world):
     [posted] = thread.history()[before:]
     assert posted.content.startswith(f"1... **{move}** played in game #1.\n")
     assert len(world.alice.user.dm_channel.history()) == 1  # told once
+
+
+async def test_a_turn_of_several_steps_played_from_a_dm_keeps_its_menus_there(world):
+    """A mini-Chieftain turn begun by `/move` in alice's DM: the answer there carries the
+    next step's menu and End turn (not the game's buttons); End turn pressed there closes
+    the turn, and the thread gets the whole turn with the board."""
+    thread, game = await _start(world, "mini-chieftain")
+    before = len(thread.history())
+    r = await world.alice.user.slash("move", move="Md2-d3")
+    reply = r.followups[-1] if r.followups else r.response
+    labels = [c.get("label") for row in reply.components for c in row["components"]]
+    assert "End turn" in labels and "Resign" not in labels and "Legal moves" not in labels
+    assert len(thread.history()) == before  # the turn goes on: nothing for the thread yet
+    done = await world.alice.user.click(reply.message, label="End turn")
+    assert not done.ephemeral
+    await world.env.settle()
+    await world.bot.flush()
+    await world.env.settle()
+    [posted] = thread.history()[before:]
+    assert posted.content.startswith("1. **Md2-d3, end** played in game #1.\n")
+    assert world.bob.mention in posted.content and posted.components
