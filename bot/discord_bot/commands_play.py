@@ -66,6 +66,13 @@ DAYS = [app_commands.Choice(name="no clock", value=0)] + [
     for d in ALLOWED_DAYS]
 
 
+def _challenge_choices(names: list[tuple[str, int]],
+                       current: str) -> list[app_commands.Choice[int]]:
+    """Up to 25 challenges (name, number) whose name contains ``current``."""
+    return [app_commands.Choice(name=n[:100], value=i) for n, i in names
+            if current in n][:MAX_CHOICES]
+
+
 def _choices(items: list[tuple[str, str]], current: str) -> list[app_commands.Choice[str]]:
     """Up to 25 (name, value) pairs whose name or value contains ``current``."""
     current = current.lower()
@@ -133,10 +140,9 @@ class PlayCommands(commands.Cog, name="Playing"):
                               current: str) -> list[app_commands.Choice[int]]:
         player = await self.bot.player_of(interaction.user)
         found = await self._answerable(interaction, player)
-        names = [(f"#{c.id} from {c.challenger_name}: {get_variant(c.variant).display_name}",
-                  c.id) for c in found]
-        return [app_commands.Choice(name=n[:100], value=i) for n, i in names
-                if current in n][:MAX_CHOICES]
+        return _challenge_choices([(f"#{c.id} from {c.challenger_name}: "
+                                    f"{get_variant(c.variant).display_name}", c.id)
+                                   for c in found], current)
 
     async def _autocomplete_game(self, interaction: discord.Interaction) -> Game | None:
         player = await self.bot.player_of(interaction.user)
@@ -311,13 +317,14 @@ class PlayCommands(commands.Cog, name="Playing"):
             return
         await self.accept_challenge(interaction, sender, found.id)
 
-    async def _challenge_meant(self, interaction: discord.Interaction, number: int | None
-                               ) -> tuple[Player, Challenge | None]:
-        """The sender and the challenge they mean; None (refusal answered) if there is none."""
+    async def _challenge_meant(self, interaction: discord.Interaction, number: int | None,
+                               own: bool = False) -> tuple[Player, Challenge | None]:
+        """The sender and the challenge they mean (``own``: one they made); None (refusal
+        answered) if there is none."""
         sender = await self.bot.player_of(interaction.user)
-        if number is not None:
+        if number is not None or own:
             found = await self.service.find_challenge(sender, self._challenge_place(interaction),
-                                                      number)
+                                                      number, own=own)
         else:
             found = _only_challenge(await self._answerable(interaction, sender))
         if isinstance(found, Refusal):
@@ -383,10 +390,9 @@ class PlayCommands(commands.Cog, name="Playing"):
         player = await self.bot.player_of(interaction.user)
         found = [c for c in await self.service.challenges(player)
                  if c.challenger_id == player.id]
-        names = [(f"#{c.id} to {c.opponent_name or 'anyone'}: "
-                  f"{get_variant(c.variant).display_name}", c.id) for c in found]
-        return [app_commands.Choice(name=n[:100], value=i) for n, i in names
-                if current in n][:MAX_CHOICES]
+        return _challenge_choices([(f"#{c.id} to {c.opponent_name or 'anyone'}: "
+                                    f"{get_variant(c.variant).display_name}", c.id)
+                                   for c in found], current)
 
     @app_commands.command(name="cancel")
     @app_commands.describe(challenge="Your challenge to withdraw (default: your only one)")
@@ -394,11 +400,8 @@ class PlayCommands(commands.Cog, name="Playing"):
     async def cancel(self, interaction: discord.Interaction,
                      challenge: int | None = None) -> None:
         """Withdraw a challenge you made."""
-        sender = await self.bot.player_of(interaction.user)
-        found = await self.service.find_challenge(sender, self._challenge_place(interaction),
-                                                  challenge, own=True)
-        if isinstance(found, Refusal):
-            await self.bot.answer(interaction, found)
+        sender, found = await self._challenge_meant(interaction, challenge, own=True)
+        if found is None:
             return
         async with owing(self.bot, sender, interaction.channel, "cancel",
                          challenge_id=found.id):
