@@ -29,7 +29,7 @@ from ..service.timecontrol import (
     parse_time_control,
 )
 from ..storage import StorageError
-from . import failures, hints, live, logs, permissions, pictures
+from . import failures, hints, homes, live, logs, permissions, pictures
 from .actions import acted
 from .client import result_text
 from .notifier import discord_times
@@ -300,7 +300,7 @@ class PlayCommands(commands.Cog, name="Playing"):
                 return
             await interaction.response.defer(thinking=True)
             assert result.game is not None
-            thread = await live.open_thread(self.bot, result.game)
+            thread = await homes.open_home(self.bot, result.game, sender.id)
             where = (f"Play in {thread.mention}." if thread is not None
                      else f"Play here with `/move game:{result.game.id}`.")
             await interaction.followup.send(f"{result.message}\n{where}")
@@ -351,7 +351,8 @@ class PlayCommands(commands.Cog, name="Playing"):
             game = result.game
             assert game is not None
             logs.set_context(game_id=game.id)
-            thread = await live.open_thread(self.bot, game)
+            thread = await homes.open_home(self.bot, game, result.challenge
+                                           and result.challenge.challenger_id)
             await interaction.followup.send(f"{result.words(TRANSPORT)}\n"
                                             f"{_where_to_play(game, thread)}")
         await self.bot.flush()

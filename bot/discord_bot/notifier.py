@@ -169,8 +169,14 @@ class Notifier:
         player = await self.bot.service.get_player(n.player_id)  # type: ignore[arg-type]
         if player is None or player.transport != TRANSPORT:
             return
-        # a game that lives elsewhere (an e-mail game, a game challenged in a DM) has no
-        # thread or channel the player reads: its news comes by DM
+        if n.kind == "game-start" and (home := await self._home_of_dm_game(n, player)):
+            # challenged in a DM: told there, with the thread the game got (or in it)
+            if await self._dm(player.address, f"{n.text}\nThe game's thread: "
+                                              f"<#{target_of(home)}>") is None:
+                await self._post(home, f"{await self._ping(player, n)} {n.text}")
+            return
+        # a game that lives elsewhere (an e-mail game, a game challenged in a DM with no
+        # server to play in) has no thread or channel the player reads: its news comes by DM
         elsewhere = (not is_discord_place(n.place) or n.kind in PRIVATE
                      or await self._private(n.place))
         offer = await self._offer(n, player.id)
@@ -234,6 +240,17 @@ class Notifier:
         thread = await live.open_thread(self.bot, game)
         moved = await self.bot.service.game(game.id)
         return moved.place if thread is not None and moved is not None else None
+
+    async def _home_of_dm_game(self, n: Notification, player: Player) -> str | None:
+        """The thread a game challenged in a DM got when it was accepted (`homes`; None:
+        it has none, or the game is the computer's, whose start the reply announced)."""
+        if not await self._private(n.place) or await self._computer_start(n):
+            return None
+        game = await self.bot.service.game(n.game_id) if n.game_id is not None else None
+        if game is None or game.place == n.place:  # it stayed in DMs
+            return None
+        return game.place if isinstance(await self._channel(game.place),
+                                        discord.Thread) else None
 
     async def _computer_start(self, n: Notification) -> bool:
         """Whether ``n`` tells of a game the computer accepted at once: the reply to the

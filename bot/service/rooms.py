@@ -45,6 +45,16 @@ class Rooms:
                 (place, place + "/", place + "0"))  # '0' sorts right after '/'
         return [Game.from_row(r) for r in rows]
 
+    async def recent_places(self, player_id: int, within: str, limit: int = 10) -> list[str]:
+        """The places (each once) below ``within`` (``transport:``) of ``player_id``'s games,
+        the one of the most recently played game first: where the player last played."""
+        async with self.db.snapshot() as s:
+            rows = await s.all(
+                "SELECT place, MAX(updated_at) AS last FROM games WHERE (player0 = ? OR "
+                "player1 = ?) AND place >= ? AND place < ? GROUP BY place ORDER BY last DESC, "
+                "place LIMIT ?", (player_id, player_id, within, _after(within), limit))
+        return [r["place"] for r in rows]
+
     # --- watchers -------------------------------------------------------------------
     async def watch(self, player: Player, game_id: int) -> Result:
         """Follow a game's notifications."""
@@ -86,6 +96,12 @@ class Rooms:
             row = await s.one("SELECT settings FROM server_settings WHERE server = ?", (server,))
         return json.loads(row["settings"]) if row else {}
 
+    async def all_server_settings(self) -> dict[str, dict[str, Any]]:
+        """Every server's settings that differ from the host's defaults, by server."""
+        async with self.db.snapshot() as s:
+            rows = await s.all("SELECT server, settings FROM server_settings ORDER BY server")
+        return {r["server"]: json.loads(r["settings"]) for r in rows}
+
     async def set_server_settings(self, server: str, changes: Mapping[str, Any]) -> dict[str, Any]:
         """Change some settings of a server (a value of None removes the setting)."""
         async with self.db.transaction() as s:
@@ -125,3 +141,9 @@ class Rooms:
         verb = "aborted" if abort else "adjudicated"
         return Done(f"Game #{game_id} {verb}: {self.describe_result(game)}.",  # type: ignore[attr-defined]
                     game=replace(game))
+
+
+def _after(prefix: str) -> str:
+    """The first string after every string that starts with ``prefix``."""
+    return prefix[:-1] + chr(ord(prefix[-1]) + 1)
+
