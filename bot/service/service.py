@@ -157,7 +157,8 @@ class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Room
             if settings.db_damaged != "start":
                 raise
             log.warning("starting on a damaged database, as told: %s", err)
-            db = await open_database(settings.db_path, settings.db_sync, now=now, check=False)
+            db = await open_database(settings.db_path, settings.db_sync, now=now, check=False,
+                                     settle_log=True)
         return cls(db, settings, now, rng)
 
     async def close(self) -> None:

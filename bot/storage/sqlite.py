@@ -297,9 +297,13 @@ async def _connect(path: Path, sync: str,
 async def open_database(path: Path | str, sync: str = "full",
                         migrations: Sequence[Migration] = MIGRATIONS,
                         now: Any = time.time, check: bool = True,
-                        busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> Any:
+                        busy_timeout_ms: int = BUSY_TIMEOUT_MS,
+                        settle_log: bool = False) -> Any:
     """Open (or create) the database file, check it (``PRAGMA quick_check``, unless
-    ``check`` is False) and bring its schema up to date. Every failure is a
+    ``check`` is False) and bring its schema up to date. ``settle_log``: when it is opened
+    in spite of damage, empty its write-ahead log into the file at once (what SQLite
+    could read of it), so that the damaged frames left behind in the log are not taken
+    for new damage at the next start. Every failure is a
     `StorageError` naming the file, and leaves no connection open. A ``postgresql://``
     URL opens that server instead (`bot.storage.postgres`)."""
     if isinstance(path, str) and path.startswith(("postgresql://", "postgres://")):
@@ -333,6 +337,8 @@ async def open_database(path: Path | str, sync: str = "full",
         if check:
             await _quick_check(writer, path)
         await _migrate(writer, migrations, now)
+        if settle_log:
+            await writer.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         reader = await _connect(path, sync, busy_timeout_ms)
     except sqlite3.Error as err:
         if writer is not None:
@@ -349,11 +355,19 @@ async def open_database(path: Path | str, sync: str = "full",
 def wal_damage(path: Path) -> str | None:
     """What a damaged write-ahead log of ``path`` would lose (None: nothing).
 
-    SQLite replays the log up to its first frame whose checksum fails and silently drops
-    the rest, committed transactions included. A frame that fails its checksum while its
-    salts say it belongs to the current log, followed (or itself marked) by the end of a
-    committed transaction, means that committed work would be lost: said here, before
-    SQLite is allowed to open the file."""
+    SQLite replays the log up to its first frame that fails (salts of another log, page
+    number 0, or a checksum that breaks the chain) and silently drops the rest, committed
+    transactions included. The question is whether frames after that point were committed
+    work. A frame whose checksum fails is either damage (a changed byte: the frames written
+    after it still chain from the checksum stored in its header, since SQLite computed
+    theirs from it) or a torn write (a process killed between a frame's header and its page,
+    or a power cut: the last frame written, after which nothing chains). So the chain is
+    resumed from the failing frame's stored checksum: the frames of the current log that
+    verify then, up to the first that does not, are work SQLite wrote after the damage;
+    if one of them (or the failing frame itself, when a frame after it verifies) ends a
+    committed transaction, committed work would be lost. A damaged final commit frame with
+    nothing after it cannot be told from a torn last write: it is taken for one (SQLite
+    drops that transaction; its writer, killed or cut off, never saw it committed)."""
     wal = path.with_name(path.name + "-wal")
     try:
         data = wal.read_bytes()
@@ -361,50 +375,91 @@ def wal_damage(path: Path) -> str | None:
         return None
     if len(data) < 32:
         return None
-    magic, _, page_size, _, salt1, salt2 = struct.unpack(">6I", data[:24])
-    if magic not in (0x377F0682, 0x377F0683):
-        return None
+    magic, version, page_size, _, salt1, salt2 = struct.unpack(">6I", data[:24])
+    if magic not in (0x377F0682, 0x377F0683) or version != 3007000 \
+            or not 512 <= page_size <= 65536 or page_size & (page_size - 1):
+        return None  # not a log SQLite would read: nothing was committed in it
     order = ">" if magic & 1 else "<"
     check = _wal_checksum(data[:24], (0, 0), order)
     if check != struct.unpack(">2I", data[24:32]):
         return None  # no valid log at all: SQLite ignores it, nothing was committed in it
-    size, offset, frame = 24 + page_size, 32, 0
-    while offset + size <= len(data):
-        head = data[offset:offset + 24]
-        number, commit, s1, s2 = struct.unpack(">4I", head[:16])
-        if (s1, s2) != (salt1, salt2):
-            return None  # a frame of an older log: the current one ends here
-        check = _wal_checksum(head[:8] + data[offset + 24:offset + size], check, order)
-        if check != struct.unpack(">2I", head[16:24]):
-            commits = _commits_from(data, offset, size, (salt1, salt2))
-            if commits:
-                return (f"the write-ahead log {wal.name} is damaged at frame {frame + 1}: "
-                        f"{commits} committed transaction(s) after the damage cannot be "
-                        f"read back")
-            return None  # a torn write of a transaction that never committed
-        offset += size
-        frame += 1
-    return None
+    frames = _Frames(data, page_size, (salt1, salt2), order)
+    failed = frames.first_failure(32, check)
+    if failed is None:
+        return None
+    offset, stored = failed
+    after = frames.commits_chained(offset + frames.size, stored)
+    if not after:
+        return None  # a torn last write: nothing committed follows it
+    commits = after + (1 if frames.commit_at(offset) else 0)
+    return (f"the write-ahead log {wal.name} is damaged at frame "
+            f"{(offset - 32) // frames.size + 1}: {commits} committed transaction(s) after "
+            f"the damage cannot be read back")
 
 
-def _commits_from(data: bytes, offset: int, size: int, salts: tuple[int, int]) -> int:
-    """Frames of the current log from ``offset`` on that end a committed transaction."""
-    commits = 0
-    while offset + size <= len(data):
-        _, commit, s1, s2 = struct.unpack(">4I", data[offset:offset + 16])
-        if (s1, s2) == salts and commit:
-            commits += 1
-        offset += size
-    return commits
+@dataclass
+class _Frames:
+    """The frames of one write-ahead log, read as SQLite's recovery reads them."""
+
+    data: bytes
+    page_size: int
+    salts: tuple[int, int]
+    order: str
+
+    @property
+    def size(self) -> int:
+        return 24 + self.page_size
+
+    def commit_at(self, offset: int) -> bool:
+        return bool(struct.unpack(">I", self.data[offset + 4:offset + 8])[0])
+
+    def _verified(self, offset: int, check: tuple[int, int]) -> tuple[int, int] | None:
+        """The chained checksum after the frame at ``offset`` if it is a valid frame of the
+        current log continuing ``check``; None if SQLite would stop there."""
+        number, _, s1, s2 = struct.unpack(">4I", self.data[offset:offset + 16])
+        if (s1, s2) != self.salts or number == 0:
+            return None
+        after = _wal_checksum(self.data[offset:offset + 8]
+                              + self.data[offset + 24:offset + self.size], check, self.order)
+        return after if after == struct.unpack(">2I", self.data[offset + 16:offset + 24]) \
+            else None
+
+    def first_failure(self, offset: int, check: tuple[int, int],
+                      ) -> tuple[int, tuple[int, int]] | None:
+        """The offset of the first frame of the current log that breaks the chain, and the
+        checksum stored in it (None: every frame verifies, or the log ends at another
+        log's frame, which is where SQLite stops too)."""
+        while offset + self.size <= len(self.data):
+            number, _, s1, s2 = struct.unpack(">4I", self.data[offset:offset + 16])
+            if (s1, s2) != self.salts:
+                return None
+            after = self._verified(offset, check)
+            if after is None:
+                if number == 0:
+                    return None  # no frame of ours: the log ends here
+                return offset, struct.unpack(">2I", self.data[offset + 16:offset + 24])
+            check, offset = after, offset + self.size
+        return None
+
+    def commits_chained(self, offset: int, check: tuple[int, int]) -> int:
+        """Commit frames among the frames from ``offset`` on that chain from ``check``."""
+        commits = 0
+        while offset + self.size <= len(self.data):
+            after = self._verified(offset, check)
+            if after is None:
+                break
+            commits += self.commit_at(offset)
+            check, offset = after, offset + self.size
+        return commits
 
 
 def _wal_checksum(chunk: bytes, start: tuple[int, int], order: str) -> tuple[int, int]:
     """SQLite's WAL checksum of ``chunk``, continuing from ``start``."""
     s0, s1 = start
     words = struct.unpack(f"{order}{len(chunk) // 4}I", chunk)
-    for k in range(0, len(words), 2):
-        s0 = (s0 + words[k] + s1) & 0xFFFFFFFF
-        s1 = (s1 + words[k + 1] + s0) & 0xFFFFFFFF
+    for first, second in zip(words[0::2], words[1::2], strict=True):
+        s0 = (s0 + first + s1) & 0xFFFFFFFF
+        s1 = (s1 + second + s0) & 0xFFFFFFFF
     return s0, s1
 
 
