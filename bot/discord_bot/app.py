@@ -88,6 +88,7 @@ class CommandPost(commands.AutoShardedBot):
         self.courier = service.courier(TRANSPORT, self.notifier.send)
         self._addresses: dict[int, str] = {}
         self._users: dict[int, discord.User] = {}
+        self._background: set[asyncio.Task[None]] = set()
         pictures.use_guild_lookup(self._guild_of)
 
     def _guild_of(self, place: str) -> int | None:
@@ -110,6 +111,7 @@ class CommandPost(commands.AutoShardedBot):
         if self.sync_only:
             return
         await asyncio.to_thread(pictures.warm_up)
+        self.service.add_game_listener(self._moved)
         if self.shard_ids is None or 0 in self.shard_ids:
             self.scheduler.start()  # one process applies what falls due: the one of shard 0
             self.thinking.start()  # and plays the computer's moves
@@ -144,8 +146,33 @@ class CommandPost(commands.AutoShardedBot):
         self.scheduler.cancel()
         self.thinking.cancel()
         self.computer.close()
+        self.service.remove_game_listener(self._moved)
+        await self.drain()
         await self.courier.stop()
         await super().close()
+
+    def _moved(self, game_id: int) -> None:
+        """A move was stored (by any transport of this process): the game's watchers on
+        Discord are told of a finished turn (`GameService.watch_news`), in the
+        background."""
+        task = asyncio.get_running_loop().create_task(self._tell_watchers(game_id))
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    async def _tell_watchers(self, game_id: int) -> None:
+        """A watcher's copy is a courtesy, sent once, not through the outbox (whose
+        delivery must wait for the command's reply)."""
+        try:
+            text = await self.service.watch_news(game_id)
+            if text is not None:
+                await self.notifier.copy_to_watchers(game_id, text)
+        except StorageError as error:  # the move stands; its watchers miss one copy
+            log.warning("game #%s: watchers not told: %s", game_id, error)
+
+    async def drain(self) -> None:
+        """Wait for the background work moves started (the watchers' news)."""
+        while self._background:
+            await asyncio.gather(*self._background, return_exceptions=True)
 
     @tasks.loop(seconds=COMPUTER_SECONDS)
     async def thinking(self) -> None:
@@ -412,18 +439,20 @@ class CommandPost(commands.AutoShardedBot):
         move made there (`HOME_BOARD`, through the outbox: retried until it is posted)."""
         game = result.game
         assert game is not None
-        if not interaction.response.is_done():
-            await interaction.response.defer(thinking=True)
         thread = self.get_channel(target_of(game.place) or 0) if game.place else None
-        home = self.is_home(interaction.channel_id, game) or thread is None \
-            or isinstance(thread, discord.DMChannel)  # a game of a DM lives nowhere else
-        message = await self.move_message(result, mention=home)
-        if not home:
-            message["content"] = f"{message['content']}\nThe game's thread: <#{thread.id}>"
+        in_dms = thread is None or isinstance(thread, discord.DMChannel)  # no thread to go to
+        home = self.is_home(interaction.channel_id, game) or in_dms
         if not home and not result.goes_on:  # first: the thread has it whatever the reply does
             await self.service.queue_notification(
                 TRANSPORT, HOME_BOARD, move_lead(result), place=game.place, game_id=game.id,
                 payload={"ply": game.ply})
+        if not interaction.response.is_done():
+            await interaction.response.defer(thinking=True)
+        # only a post in the game's own thread or channel pings (the opponent reads it);
+        # the news of a game of DMs reaches the opponent by DM
+        message = await self.move_message(result, mention=home and not in_dms)
+        if not home:
+            message["content"] = f"{message['content']}\nThe game's thread: <#{thread.id}>"
         await self.send_board(interaction, game, "", message=message)
 
     async def answer(self, interaction: discord.Interaction, result: Result | str,

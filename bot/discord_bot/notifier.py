@@ -38,7 +38,7 @@ from . import live, logs, pictures
 from .pickers import fit
 from .places import TRANSPORT, is_discord_place, target_of
 from .reply_posts import REPLY_POSTS, post_for_reply
-from .views import game_view, offer_view, with_watch_link
+from .views import challenge_view, game_view, offer_view, with_watch_link
 
 if TYPE_CHECKING:
     from .client import Bot
@@ -51,6 +51,7 @@ PRIVATE = {"forecast"}  # about a player's conditional moves: by DM only, never 
 BOARD_NEWS = {"your-move", "game-start", "game-over"}  # sent with the game's picture
 ANSWERS = {"draw-offer", "takeback"}  # the notices that also tell of an offer's answer
 TIME = re.compile(r"(\d{4}-\d{2}-\d{2} \d{2}:\d{2}) UTC")
+MENTION = re.compile(r"<@!?(\d{1,20})>")  # in our own texts
 HOME_BOARD = "home-board"  # a move made away from its game's thread, posted there
 # pings (`/settings pings`): all (news of moves, offers, reminders), turns (moves), none
 PINGS = "discord_pings"
@@ -137,19 +138,38 @@ class Notifier:
                 return  # the reply that ended it announced it there
         await self._post(n.place, n.text)
         if n.game_id is not None:
-            for watcher in await self.bot.service.watchers(n.game_id):
-                if watcher.preferences.get(DM_PREFERENCE):
-                    await self._copy_to_watcher(watcher, n.text)
+            await self.copy_to_watchers(n.game_id, n.text)
+
+    async def copy_to_watchers(self, game_id: int, text: str) -> None:
+        """News of a game to its Discord watchers who take news by DM (not to its players,
+        who have their own)."""
+        game = await self.bot.service.game(game_id)
+        if game is None:
+            return
+        for watcher in await self.bot.service.watchers(game.id):
+            if watcher.transport == TRANSPORT and watcher.preferences.get(DM_PREFERENCE) \
+                    and game.side_of(watcher.id) is None:
+                await self._copy_to_watcher(watcher, text)
 
     async def _home_board(self, n: Notification) -> None:
         """A move made away from the game's thread (a DM, another channel): the thread
         gets its board, the player to move pinged, as if it was made there; it becomes
-        the live board. News of a position the game has left is not posted (the later
-        move's is)."""
+        the live board. News of a position the game has left (its post was refused, or
+        waited, while the game went on) is posted in words alone: the later board shows
+        the position, and the thread's record stays whole. News caught up after refusals
+        (`GameService.catch_up`) names the players instead of pinging them."""
         game = await self.bot.service.game(n.game_id) if n.game_id is not None else None
-        if game is None or game.ply != n.payload.get("ply"):
+        if game is None:
             return
-        message = await self.bot.board_message(game, n.text)
+        text = n.text
+        if n.payload.get("caught_up"):  # news gathered from refused posts: named, not pinged
+            names = {await self._address(p): name for p, name in zip(game.players, game.names,
+                                                                    strict=True)}
+            text = MENTION.sub(lambda m: names.get(m[1]) or m[0], text)
+        if game.ply != n.payload.get("ply"):  # a later board shows the position: the words
+            await self._post(n.place, text)  # keep the thread's record whole
+            return
+        message = await self.bot.board_message(game, text)
         view = message.get("view")
         file = message.get("file")
         sent = await self._post(n.place, str(message["content"]),
@@ -157,6 +177,10 @@ class Notifier:
                                 file if isinstance(file, discord.File) else None)
         if sent is not None:
             await self.bot.board_sent(game, sent, sent.channel.id)
+
+    async def _address(self, player_id: int) -> str:
+        player = await self.bot.service.get_player(player_id)
+        return player.address if player is not None else ""
 
     async def _copy_to_watcher(self, watcher: Player, text: str) -> None:
         """A watcher's copy is a courtesy: its failure must not send the news again."""
@@ -169,6 +193,8 @@ class Notifier:
         player = await self.bot.service.get_player(n.player_id)  # type: ignore[arg-type]
         if player is None or player.transport != TRANSPORT:
             return
+        if n.kind == "game-start" and await self._computer_start(n):
+            return  # the reply to the challenge announced it, wherever it was made
         if n.kind == "game-start" and (home := await self._home_of_dm_game(n, player)):
             # challenged in a DM: told there, with the thread the game got (or in it)
             if await self._dm(player.address, f"{n.text}\nThe game's thread: "
@@ -189,11 +215,19 @@ class Notifier:
             await self._settle_from_elsewhere(n, player.id)
         if player.preferences.get(DM_PREFERENCE) or elsewhere:
             view = offer_view(n.game_id, offer[0]) if offer and n.game_id else None
+            if n.kind == "challenge" and isinstance(n.payload.get("challenge"), int):
+                view = challenge_view(n.payload["challenge"])  # a new challenge: its buttons
             board = await self._board(n, player.id)
+            live_board = await self._dm_live_board(n, player.id, board) if elsewhere and \
+                view is None else None
+            if live_board is not None:
+                view = live_board[1]
             sent = await self._dm(player.address, n.text, board, await self._link(n, board, view))
             if sent is not None:
                 if offer is not None:
                     await self._offer_posted(n, offer, sent)
+                if live_board is not None:  # the game's buttons are in this DM now
+                    await self.bot.board_sent(live_board[0], sent, sent.channel.id)
                 return
             if elsewhere:  # no thread to fall back on
                 raise DeliveryFailure("Discord refused the DM (DMs closed)", permanent=True)
@@ -204,7 +238,7 @@ class Notifier:
         file = None
         live_board = None
         if n.kind in SAID_BY_THE_REPLY:
-            if not await self._from_elsewhere(n, player.id) or await self._computer_start(n):
+            if not await self._from_elsewhere(n, player.id):
                 return
             if n.kind == "game-start" and (home := await self._open_home(n)) is not None:
                 # accepted from another transport: the game gets its thread, opened with
@@ -243,8 +277,8 @@ class Notifier:
 
     async def _home_of_dm_game(self, n: Notification, player: Player) -> str | None:
         """The thread a game challenged in a DM got when it was accepted (`homes`; None:
-        it has none, or the game is the computer's, whose start the reply announced)."""
-        if not await self._private(n.place) or await self._computer_start(n):
+        it has none)."""
+        if not await self._private(n.place):
             return None
         game = await self.bot.service.game(n.game_id) if n.game_id is not None else None
         if game is None or game.place == n.place:  # it stayed in DMs
@@ -268,6 +302,17 @@ class Notifier:
         if file is None or game is None or game.is_over or n.place != game.place:
             return None
         return game, game_view(game, game.side_of(player_id) or 0)
+
+    async def _dm_live_board(self, n: Notification, player_id: int,
+                             file: discord.File | None) -> tuple[Game, discord.ui.View] | None:
+        """For news with the board of a game that has no thread (played in DMs, or by
+        e-mail with a Discord player): the game and its buttons, so that the DM becomes the
+        live board (the player to move has the buttons)."""
+        game = await self.bot.service.game(n.game_id) if n.game_id is not None else None
+        side = game.side_of(player_id) if game is not None else None
+        if file is None or game is None or game.is_over or side is None:
+            return None
+        return game, game_view(game, side)
 
     async def _settle_from_elsewhere(self, n: Notification, player_id: int) -> None:
         """The opponent on another transport answered an offer or moved: the offers'

@@ -473,25 +473,28 @@ async def refused_places(db: Database, transport: str, now: float,
     """The places of ``transport`` that refused news within ``since`` (`catch_up`)."""
     async with db.snapshot() as s:
         rows = await s.all("SELECT DISTINCT place FROM outbox WHERE transport = ? AND "
-                           "player_id IS NULL AND failed_at IS NOT NULL AND delivered_at IS "
-                           "NULL AND kind != ? AND created_at > ? AND place IS NOT NULL",
-                           (transport, UNREACHABLE, now - since))
+                           "player_id IS NULL AND (failed_at IS NOT NULL OR (attempts > 0 "
+                           "AND next_attempt_at > ?)) AND delivered_at IS NULL AND kind != ? "
+                           "AND created_at > ? AND place IS NOT NULL",
+                           (transport, now, UNREACHABLE, now - since))
     return [str(r["place"]) for r in rows]
 
 
 async def catch_up(db: Database, transport: str, place: str, kind: str, now: float,
                    since: float = KEEP_DELIVERED) -> list[int]:
     """The news of ``place`` that was refused there (its post failed for good within
-    ``since``), gathered into one notification of ``kind`` per game still going on, which
-    tells it all (one line each) with the game's move number now; the refused ones are
-    settled, so that each is caught up once. The new notifications' ids."""
+    ``since``, or failed and waits to be tried again), gathered into one notification of
+    ``kind`` per game still going on, which tells it all (one line each, in order) with the
+    game's move number now (payload ``caught_up``); the refused ones are settled, so that
+    each is caught up once. The new notifications' ids."""
     made: list[int] = []
     async with db.transaction() as s:
         rows = await s.all(
             f"{SELECT} JOIN games g ON g.id = o.game_id WHERE o.transport = ? AND o.place = ? "
-            f"AND o.player_id IS NULL AND o.failed_at IS NOT NULL AND o.delivered_at IS NULL "
-            f"AND o.kind != ? AND o.created_at > ? AND g.status = 'active' ORDER BY o.id",
-            (transport, place, UNREACHABLE, now - since))
+            f"AND o.player_id IS NULL AND (o.failed_at IS NOT NULL OR (o.attempts > 0 AND "
+            f"o.next_attempt_at > ?)) AND o.delivered_at IS NULL AND o.kind != ? AND "
+            f"o.created_at > ? AND g.status = 'active' ORDER BY o.id",
+            (transport, place, now, UNREACHABLE, now - since))
         by_game: dict[int, list[str]] = {}
         for row in rows:
             lines = by_game.setdefault(int(row["game_id"]), [])
@@ -507,7 +510,7 @@ async def catch_up(db: Database, transport: str, place: str, kind: str, now: flo
             made.append(await notify(
                 s, now, transport=transport, kind=kind, place=place, game_id=game_id,
                 text="While I could not post here:\n" + "\n".join(lines),
-                payload={"ply": int(game["ply"])}))
+                payload={"ply": int(game["ply"]), "caught_up": True}))
     return made
 
 
