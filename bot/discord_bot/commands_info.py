@@ -17,7 +17,7 @@ from ..service.results import Refusal
 from ..service.rules_docs import as_discord, messages, rules_part
 from .commands_play import PlayCommands
 from .notifier import DM_PREFERENCE, PING_CHOICES, PINGS
-from .places import TRANSPORT
+from .places import TRANSPORT, server_key
 
 DISCORD_COMMAND = "`/rules variant:{variant} piece:…`"
 
@@ -227,8 +227,13 @@ class InfoCommands(commands.Cog, name="Information"):
                 "turns": "news of your opponents' moves only",
                 "none": "never (you are named instead)"}
         if chosen is None:
-            how = ("as the server decides (`/settings pings:` chooses for you): by default "
-                   + said["all"])
+            default = None
+            if interaction.guild_id:
+                default = (await self.service.server_settings(
+                    server_key(interaction.guild_id))).get(PINGS)
+            how = ("as the server decides (`/settings pings:` chooses for you): "
+                   + (f"on this server, {said[str(default)]}" if default
+                      else f"by default, {said['all']}"))
         else:
             how = said[str(chosen)]
         await self.bot.answer(interaction, f"I mention you: {how}.")

@@ -197,12 +197,13 @@ class PlayCommands(commands.Cog, name="Playing"):
 
     async def _find_game(self, interaction: discord.Interaction, player: Player,
                          game_id: int | None, to_move: bool = False,
-                         purpose: str | None = None) -> Game | Refusal:
+                         purpose: str | None = None, example: str = "board") -> Game | Refusal:
         """The game a command means, by the service's one rule (`bot.service.inference`): the one
         numbered, the one of this thread, the sender's only one, ... A game's thread after
         its end still means that game."""
         place = place_of(interaction.channel)
-        found = await self.service.find_game(player, place, game_id, to_move, purpose)
+        found = await self.service.find_game(player, place, game_id, to_move, purpose,
+                                             example)
         if isinstance(found, Refusal) and found.reason == Reason.NO_GAME_HERE \
                 and isinstance(interaction.channel, discord.Thread):
             finished = await self.service.games(place=place, active=False)
@@ -279,11 +280,16 @@ class PlayCommands(commands.Cog, name="Playing"):
                 await self.bot.answer(interaction, result)
                 return
             number = result.challenge.id  # type: ignore[union-attr]
-            who = (opponent.mention + ", you are challenged" if opponent
-                   else "Anyone here may accept")
-            await interaction.response.send_message(
-                discord_times(f"{result.words(TRANSPORT)}\n{who}: press Accept, or "
-                              f"`/accept challenge:{number}`."), view=challenge_view(number))
+            if opponent is not None and not interaction.guild_id:  # our DM: theirs has them
+                await interaction.response.send_message(discord_times(
+                    f"{result.words(TRANSPORT)}\nI sent it to {opponent.display_name} by DM, "
+                    f"with Accept and Decline; `/cancel challenge:{number}` withdraws it."))
+            else:
+                who = (opponent.mention + ", you are challenged" if opponent
+                       else "Anyone here may accept")
+                await interaction.response.send_message(
+                    discord_times(f"{result.words(TRANSPORT)}\n{who}: press Accept, or "
+                                  f"`/accept challenge:{number}`."), view=challenge_view(number))
         await self.bot.flush()
 
     async def _challenge_computer(self, interaction: discord.Interaction, sender: Player,
@@ -419,8 +425,10 @@ class PlayCommands(commands.Cog, name="Playing"):
                    game: int | None = None) -> None:
         """Play a move. Example: /move move:c3-d4"""
         sender = await self.bot.player_of(interaction.user)
+        played = move.split()[0][:40].replace("`", "'") if move.split() else "c3-d4"
         found = await self._find_game(interaction, sender, game, to_move=True,
-                                      purpose=END_TURN if move.strip().lower() == "end" else None)
+                                      purpose=END_TURN if move.strip().lower() == "end" else None,
+                                      example=f"move {played}")
         if isinstance(found, Refusal):
             await self.bot.answer(interaction, found)
             return
@@ -790,7 +798,14 @@ class PlayCommands(commands.Cog, name="Playing"):
         place = self._challenge_place(interaction)
         async with owing(self.bot, sender, interaction.channel, "challenge"):
             result = await self.service.offer_import(sender, place, text, other)
-            await self.bot.answer(interaction, result, public=not isinstance(result, Refusal))
+            if isinstance(result, Refusal) or result.challenge is None:
+                await self.bot.answer(interaction, result)
+                return
+            number = result.challenge.id  # as a /challenge: the opponent pinged, with buttons
+            await interaction.response.send_message(
+                discord_times(f"{result.words(TRANSPORT)}\n{opponent.mention}, you are "
+                              f"challenged: press Accept, or `/accept challenge:{number}`."),
+                view=challenge_view(number))
         await self.bot.flush()
 
     @app_commands.command(name="export")

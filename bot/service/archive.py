@@ -109,9 +109,11 @@ class Archive:
             await outbox.notify(s, now, transport=opponent.transport, kind="challenge",
                                 player_id=opponent.id, place=place,
                                 text=f"{sender.display_name} invites you {offer}. Answer with "
-                                     f"`accept #{challenge_id}` or `decline #{challenge_id}`.")
+                                     f"`accept #{challenge_id}` or `decline #{challenge_id}`.",
+                                payload={"challenge": challenge_id})
+            challenge = await self._challenge(s, challenge_id)  # type: ignore[attr-defined]
         return Done(f"Challenge #{challenge_id} sent to {opponent.display_name}: {offer}. The "
-                    f"game starts when {opponent.display_name} accepts.")
+                    f"game starts when {opponent.display_name} accepts.", challenge=challenge)
 
     async def _accept_import(self, s: Session, challenge: Challenge, challenger: Player,
                              sender: Player, now: float) -> Result:

@@ -346,6 +346,8 @@ RULES: dict[str, Rule] = {
     "posts": _each(_post),
     "kind": _word("kind"),
     "purpose": _word("purpose"),  # what the game meant is for (`bot.service.inference`)
+    "example": _text(MAX_WORD + MAX_MOVE, "example"),  # a command shown if it is unclear
+    "within": _word("place"),  # a transport's places (``discord:``)
     "last": _limit,  # how many of the last entries of a list
     "set_transport_state.value": _text(MAX_JSON, "value"),
     # the e-mail gateway's ledger (rate limits, mails already answered)

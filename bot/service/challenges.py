@@ -89,7 +89,8 @@ class ChallengeDesk:
                                     text=phrase(f"{sender.display_name} challenges you: "
                                                 f"{offer}. Answer with {accept} or "
                                                 f"{command('decline', f'#{challenge_id}')}.",
-                                                opponent.transport))
+                                                opponent.transport),
+                                    payload={"challenge": challenge_id})
             else:
                 await outbox.notify(s, now, transport=place_transport(place), kind="challenge",
                                     place=place,

@@ -43,12 +43,13 @@ from engine import EngineError, all_variants, get_variant
 from engine.search import LEVELS, WIN, Thinker
 
 from .model import Game, PlayedMove, Player
+from .phrasing import COMPUTER
 from .results import Done, Reason, Refusal, Result
 from .service import GameService
 
 log = logging.getLogger(__name__)
 
-TRANSPORT = "computer"
+TRANSPORT = COMPUTER
 WORDS = ("computer", "cpu", "bot", "engine")
 DEFAULT_LEVEL = 3
 RESIGN_SCORE = -1500

@@ -42,6 +42,11 @@ def _listed(games: list[Game]) -> str:
                      for g in games)
 
 
+def _example(example: str, game_id: int) -> str:
+    word, _, args = example.partition(" ")
+    return command(word, f"{args} #{game_id}".strip())
+
+
 class GameInference:
     """One function for the game a command means (mixed into the service)."""
 
@@ -49,11 +54,14 @@ class GameInference:
     game: Callable[[int], Awaitable[Game | None]]
 
     async def find_game(self, sender: Player, place: str | None, game_id: int | None = None,
-                        to_move: bool = False, purpose: str | None = None) -> Game | Refusal:
+                        to_move: bool = False, purpose: str | None = None,
+                        example: str = "board") -> Game | Refusal:
         """The game a command means (see the module's rule). ``purpose``: ``"answer"``
         answers an offer (``"answer draw"``, ``"answer takeback"`` narrow it), ``"end"``
         closes a turn. ``to_move`` (the command plays a move) changes nothing any more:
-        every command prefers the only game where it is the sender's turn."""
+        every command prefers the only game where it is the sender's turn. ``example``:
+        the command (and its words) that a refusal asking "which game?" shows with a game's
+        number (``"move c3-d4"``: the move the sender tried)."""
         if game_id is not None:
             game = await self.game(game_id)
             return game if game else Refusal(Reason.NO_SUCH_GAME,
@@ -75,7 +83,7 @@ class GameInference:
                                                 f"{command('challenge')}.")
         return Refusal(Reason.WHICH_GAME,
                        f"There are several games: {_listed(listed)}. Say which, as in "
-                       f"{command('board', f'#{listed[0].id}')}.", games=tuple(listed))
+                       f"{_example(example, listed[0].id)}.", games=tuple(listed))
 
     async def _narrowings(self, sender: Player, mine: list[Game],
                           purpose: str | None) -> list[list[Game]]:

@@ -19,6 +19,7 @@ from .clock import format_time
 
 TOKEN = re.compile(r"\{\{([a-z]+)((?: [^{}]*)?)\}\}")
 CONSOLE, DISCORD, EMAIL = "console", "discord", "email"
+COMPUTER = "computer"  # the computer opponent (`bot.service.computer`)
 
 
 def command(word: str, args: str = "") -> str:
@@ -59,6 +60,9 @@ def _slash(word: str, args: str) -> str:
         return "`/vacation end:True`"
     if word in ("accept", "decline", "cancel"):
         return f"`/{word}{f' challenge:{number}' if number else ''}`"
+    played = next((w for w in args.split() if not w.startswith("#")), "")
+    if word == "move" and played:  # the move tried, in a game of the number given
+        return f"`/move move:{played}{f' game:{number}' if number else ''}`"
     if word in ("board", "move", "moves", "resign", "export", "games", "watch"):
         return f"`/{word}{f' game:{number}' if number else ''}`"
     if word == "help":

@@ -62,6 +62,7 @@ class Reason(StrEnum):
     # game actions
     NO_TURN_IN_PROGRESS = "no-turn-in-progress"
     DRAW_NOT_ALLOWED = "draw-not-allowed"
+    TAKEBACK_NOT_ALLOWED = "takeback-not-allowed"
     ALREADY_OFFERED = "already-offered"
     NO_OFFER = "no-offer"
     NOTHING_TO_TAKE_BACK = "nothing-to-take-back"

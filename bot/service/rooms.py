@@ -18,6 +18,8 @@ from engine import get_variant
 from ..storage import Database
 from .clock import Clock
 from .model import Game, Player
+from .phrasing import DISCORD
+from .records import END, turn_label
 from .results import Done, Reason, Refusal, Result
 
 
@@ -74,6 +76,34 @@ class Rooms:
         if not gone:
             return Refusal(Reason.NO_SUCH_GAME, f"You are not watching game #{game_id}.")
         return Done(f"You no longer watch game #{game_id}.")
+
+    async def watch_news(self, game_id: int) -> str | None:
+        """The news of the game's last turn for its Discord watchers, who take it by DM if
+        they asked (`/notify dm`; the e-mail transport words its own watchers' news); None
+        for a game nobody there watches, one that is over (its end is told to watchers as
+        news of the place) or one whose turn goes on. Asked by a transport after a move (a
+        game listener): a move's own transaction reads nothing more for it."""
+        async with self.db.snapshot() as s:
+            row = await s.one("SELECT 1 AS found FROM watchers w JOIN players p ON p.id = "
+                              "w.player_id WHERE w.game_id = ? AND p.transport = ? LIMIT 1",
+                              (game_id, DISCORD))
+            game = await s.one(Game.GAME_SQL + " WHERE g.id = ?", (game_id,)) if row else None
+            if game is None:
+                return None
+            found = Game.from_row(game)
+            last = await s.one("SELECT partial FROM moves WHERE game_id = ? AND ply = ?",
+                               (game_id, found.ply - 1))
+            if found.is_over or found.turns == 0 or last is None or last["partial"]:
+                return None  # over, or a turn still going on: its end is the news
+            steps = await s.all("SELECT text FROM moves WHERE game_id = ? AND turn = ? "
+                                "ORDER BY ply", (game_id, found.turns - 1))
+        rules = get_variant(found.variant)
+        label = turn_label(rules.parse_position(found.start_fen), found.turns - 1)
+        played = ", ".join(r["text"] for r in steps if r["text"] != END)
+        mover, nxt = 1 - found.to_move, found.to_move
+        return (f"{found.names[mover]} played {label} {played} in game #{game_id} "
+                f"({rules.display_name}). {found.names[nxt]} ({rules.side_names[nxt]}) is to "
+                f"move.")
 
     async def watchers(self, game_id: int) -> list[Player]:
         async with self.db.snapshot() as s:

@@ -59,7 +59,7 @@ from .inference import GameInference
 from .mail_ledger import MailLedger
 from .model import Game, Notification, PlayedMove, Player, place_transport
 from .notes import Notes
-from .phrasing import command, moment, phrase
+from .phrasing import COMPUTER, command, moment, phrase
 from .posts import Posts
 from .records import END, turn_label
 from .results import Done, Reason, Refusal, Result
@@ -713,6 +713,10 @@ class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Room
             if await self._last_turn(s, game.id, side) is None:
                 return Refusal(Reason.NOTHING_TO_TAKE_BACK,
                                f"You have no completed turn to take back in game #{game.id}.")
+            if game.transports[1 - side] == COMPUTER and game.rated:  # it would only decline
+                return Refusal(Reason.TAKEBACK_NOT_ALLOWED,
+                               f"The computer allows takebacks in unrated games only, and game "
+                               f"#{game.id} is rated.")
             now = self.now()
             await s.execute("UPDATE games SET takeback_offer = ?, updated_at = ? WHERE id = ?",
                             (side, now, game.id))

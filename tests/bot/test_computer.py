@@ -219,3 +219,25 @@ async def test_the_computer_is_told_the_positions_the_game_has_had(console, serv
     fens = [(call[1], call[-1]) for call in threads.calls]
     assert fens == [(moves[0].fen, (game.start_fen,)),
                     (moves[2].fen, (game.start_fen, moves[0].fen, moves[1].fen))]
+
+
+async def test_a_takeback_from_the_computer_in_a_rated_game_is_refused_at_once(service, alice,
+                                                                                threads):
+    """Rated: refused when asked, in one sentence (the computer would only decline);
+    unrated: the computer accepts, and the turn is taken back."""
+    computer = Computer(service, executor=threads, depth=1)
+    for rated in (True, False):
+        game = (await computer.challenge(alice, PLACE, 1, "clash", side=0, rated=rated)).game
+        move = (await service.legal_moves(game))[0]
+        assert (await service.move(alice, game.id, move)).ok
+        await computer.play_due()  # its answer: alice has a turn to take back
+        asked = await service.request_takeback(alice, game.id)
+        if rated:
+            assert not asked.ok and asked.message == (
+                f"The computer allows takebacks in unrated games only, and game #{game.id} "
+                f"is rated.")
+            assert (await service.game(game.id)).takeback_offer is None
+            continue
+        assert asked.ok
+        await computer.play_due()
+        assert (await service.game(game.id)).ply == 0

@@ -20,6 +20,11 @@ async def _challenge_and_accept_in_dms(world):
     r = await world.bob.user.slash("accept", challenge=number)
     assert not r.ephemeral, r.response.content
     await world.env.settle()
+    return _said(r)
+
+
+def _said(r) -> str:
+    """What the bot said last in answer to a command (a deferred answer's follow-up)."""
     return (r.followups[-1] if r.followups else r.response).content
 
 
@@ -44,7 +49,8 @@ async def test_a_dm_game_gets_a_thread_where_its_challenger_last_played(world):
     assert len(posts) == 1
     # alice, who challenged in her DM, is told there
     assert _dms(world.alice)[dm_before:] == [
-        dm_challenge, "Game #2 started: alice (White) vs bob (Black), Clash of Command, 3 days per move. "
+        dm_challenge,
+        "Game #2 started: alice (White) vs bob (Black), Clash of Command, 3 days per move. "
         f"alice (White) moves first.\nThe game's thread: <#{thread.id}>"]
     # the game is played there as any other
     r = await world.alice.slash(thread, "move", move=(await world.service.legal_moves(game))[0])
@@ -66,7 +72,7 @@ async def test_a_dm_game_against_the_computer_gets_a_thread_in_the_game_channel(
     await moderator.slash(world.channel, "server settings", channel=world.channel)
     r = await world.alice.user.slash("challenge", computer=1, variant="clash", side=0)
     thread = world.channel.threads[-1]
-    assert (r.followups[-1] if r.followups else r.response).content.endswith(f"\nPlay in <#{thread.id}>.")
+    assert _said(r).endswith(f"\nPlay in <#{thread.id}>.")
     assert (await world.service.game(1)).place.endswith(f"/{thread.id}")
     assert len(thread.history()) == 1  # the board, announced once
 
@@ -80,7 +86,7 @@ async def test_a_dm_game_stays_in_dms_when_no_server_has_both_players(world):
     r = await world.alice.user.slash("challenge", opponent=dave.user, variant="clash", side=0)
     assert not r.ephemeral, r.response.content
     r = await dave.user.slash("accept")
-    assert (r.followups[-1] if r.followups else r.response).content.endswith("\nPlay here with `/move game:2`.")
+    assert _said(r).endswith("\nPlay here with `/move game:2`.")
     await world.env.settle()
     assert len(world.channel.threads) == threads
     game = await world.service.game(2)

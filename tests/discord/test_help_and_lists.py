@@ -92,7 +92,10 @@ async def test_import_a_record_to_continue_with_an_opponent(world):
     assert not r.ephemeral
     assert r.response.content == (
         "Challenge #2 sent to carol: to continue a recorded game of Clash of Command (1 step "
-        "played; alice plays White). The game starts when carol accepts.")
+        "played; alice plays White). The game starts when carol accepts.\n"
+        f"{world.carol.mention}, you are challenged: press Accept, or `/accept challenge:2`.")
+    assert [c["label"] for row in r.response.components for c in row["components"]] == [
+        "Accept", "Decline"]
     r = await world.carol.slash(world.channel, "accept", challenge=2)
     assert not r.ephemeral, r.response.content
     imported = (await world.service.games(place=None))[-1]

@@ -199,7 +199,11 @@ async def test_pings_follow_the_players_choice_and_the_servers_default(world, mo
     assert f"{world.bob.mention} (Black) to move" in r.response.content  # his own: turns
     r = await world.bob.slash(world.channel, "settings", pings="default")
     assert r.response.content == ("I mention you: as the server decides (`/settings pings:` "
-                                  "chooses for you): by default news of your opponents' "
+                                  "chooses for you): on this server, never (you are named "
+                                  "instead).")
+    r = await world.bob.user.slash("settings")  # in a DM: no server's default applies
+    assert r.response.content == ("I mention you: as the server decides (`/settings pings:` "
+                                  "chooses for you): by default, news of your opponents' "
                                   "moves, offers and reminders.")
     r = await world.bob.slash(thread, "move", move="Md6-d5")
     r = await world.bob.slash(thread, "move", move="end")
