@@ -1,41 +1,159 @@
 """``commandpost web``: the web pages alone (beside a bot in another process, sharing its
 database); and `start_web`, which the bot's runner calls to serve them in its own process
-when ``COMMANDPOST_WEB_URL`` is set."""
+when ``COMMANDPOST_WEB_URL`` is set.
+
+A client gets `Timeouts.header` seconds to send a request's line and headers (from the
+moment it connects, or from the end of the previous answer on a kept-alive connection)
+and `Timeouts.body` seconds to send a body after it was answered (this site reads none);
+then the connection is closed, so slow clients cannot hold the server's connections.
+
+``commandpost web`` that cannot start (no database there, a database it cannot use, an
+address it cannot listen on) says why in one sentence on stderr and exits with status 1.
+"""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import errno
 import logging
-from dataclasses import replace
+import re
+import socket
+import sqlite3
+import sys
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any, TextIO
 
 from aiohttp import web
 
+from .. import redact
 from ..config import ConfigError, Settings, add_db_option, settings_for
 from ..service import GameService
+from ..service.watching import WATCH_TOKEN_BYTES
+from ..storage import StorageError
 from .server import make_app
 
 log = logging.getLogger(__name__)
 
+HEADER_SECONDS = 10.0
+BODY_SECONDS = 10.0
+# a watch token (the secret in a game page's address) as it must not be seen in a log
+WATCH_TOKEN = re.compile(rf"(?<![0-9A-Fa-f])[0-9A-Fa-f]{{{2 * WATCH_TOKEN_BYTES}}}"
+                         r"(?![0-9A-Fa-f])")
+URL = re.compile(r"postgres(?:ql)?:")
+LISTEN_FAULTS = {
+    errno.EADDRINUSE: "another program is listening there (choose another port with --port)",
+    errno.EACCES: "this user may not listen there (ports below 1024 need privileges)",
+    errno.EADDRNOTAVAIL: "this machine has no such address (choose another with --host)",
+}
 
-async def start_web(service: GameService, settings: Settings) -> web.AppRunner:
-    """Serve the web pages of ``service`` on the configured address; the runner to stop."""
-    runner = web.AppRunner(make_app(service, settings), access_log=None)
+
+@dataclass(frozen=True)
+class Timeouts:
+    """How long a client may take to send a request's head and its body, in seconds."""
+
+    header: float = HEADER_SECONDS
+    body: float = BODY_SECONDS
+
+    def runner_options(self) -> dict[str, Any]:
+        """These limits as aiohttp's options: an idle connection (one still sending its
+        request's head) is closed after ``keepalive_timeout``; a body not read by the
+        handler is read and dropped for ``lingering_time``, then the connection closes."""
+        return {"keepalive_timeout": self.header, "lingering_time": self.body}
+
+
+class CannotServe(Exception):
+    """``commandpost web`` cannot start; the message says why in one sentence."""
+
+
+class RedactWatchTokens(redact.RedactKeys):
+    """The redacting filter, which also hides the watch tokens of game pages' addresses."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        super().filter(record)  # the message is plain text from here on
+        record.msg = WATCH_TOKEN.sub(redact.REDACTED, str(record.msg))
+        if record.exc_text:
+            record.exc_text = WATCH_TOKEN.sub(redact.REDACTED, record.exc_text)
+        if record.stack_info:
+            record.stack_info = WATCH_TOKEN.sub(redact.REDACTED, record.stack_info)
+        return True
+
+
+def configure_logging(level: str, stream: TextIO | None = None) -> logging.Handler:
+    """The process's logging: one handler on stderr, every line redacted (game keys, watch
+    tokens, e-mail addresses at INFO and above)."""
+    return redact.configure(level, stream=stream, filters=(RedactWatchTokens(),))
+
+
+async def start_web(service: GameService, settings: Settings,
+                    timeouts: Timeouts | None = None) -> web.AppRunner:
+    """Serve the web pages of ``service`` on the configured address; the runner to stop.
+    An address that cannot be listened on raises `OSError`, with nothing left running."""
+    runner = web.AppRunner(make_app(service, settings), access_log=None,
+                           **(timeouts or Timeouts()).runner_options())
     await runner.setup()
-    await web.TCPSite(runner, settings.web_host, settings.web_port).start()
+    try:
+        await web.TCPSite(runner, settings.web_host, settings.web_port).start()
+    except BaseException:
+        await runner.cleanup()
+        raise
     log.info("web pages on http://%s:%s/ (public address: %s)", settings.web_host,
              settings.web_port, settings.web_url or "not set")
     return runner
 
 
+async def open_service(settings: Settings) -> GameService:
+    """The game service on an existing database, or `CannotServe` saying why not."""
+    target = settings.db_path
+    shown = redact.redact_url(target)
+    if not URL.match(str(target)):  # a URL (even one that lost a slash) is storage's to judge
+        path = Path(target)
+        if path.is_dir():
+            raise CannotServe(f"the database {shown!r} is a folder, not a database file; "
+                              f"give the bot's database file with --db or COMMANDPOST_DB")
+        if not path.exists():
+            raise CannotServe(f"there is no database at {shown!r}; the pages show the games "
+                              f"of the bot's database: give its file with --db or "
+                              f"COMMANDPOST_DB")
+    try:
+        return await GameService.open(settings)
+    except StorageError as err:
+        raise CannotServe(str(err)) from None
+    except (sqlite3.Error, OSError, ValueError) as err:
+        reason = getattr(err, "strerror", None) or str(err)
+        raise CannotServe(f"cannot open the database {shown!r}: {reason}") from None
+
+
+async def listen(service: GameService, settings: Settings) -> web.AppRunner:
+    """`start_web`, or `CannotServe` saying why the address cannot be listened on."""
+    try:
+        return await start_web(service, settings)
+    except OSError as err:
+        if isinstance(err, socket.gaierror):
+            reason = "no such host name (choose another with --host)"
+        else:
+            reason = LISTEN_FAULTS.get(err.errno or 0, err.strerror or str(err))
+        raise CannotServe(f"cannot listen on {settings.web_host}:{settings.web_port}: "
+                          f"{reason}") from None
+
+
 async def serve(settings: Settings) -> None:
     """Run the web pages until cancelled."""
-    async with await GameService.open(settings) as service:
-        runner = await start_web(service, settings)
+    async with await open_service(settings) as service:
+        runner = await listen(service, settings)
         try:
             await asyncio.Event().wait()
         finally:
             await runner.cleanup()
+
+
+def port_number(text: str) -> int:
+    """A ``--port`` value: a number from 1 to 65535."""
+    if not (text.isascii() and text.isdigit() and 1 <= int(text) <= 65535):
+        raise argparse.ArgumentTypeError(f"{text[:20]!r} is no port: give a number from 1 "
+                                         f"to 65535")
+    return int(text)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -44,7 +162,8 @@ def main(argv: list[str] | None = None) -> int:
     add_db_option(parser)
     parser.add_argument("--host", help="address to listen on (default: $COMMANDPOST_WEB_HOST "
                                        "or 127.0.0.1)")
-    parser.add_argument("--port", type=int, help="port (default: $COMMANDPOST_WEB_PORT or 8080)")
+    parser.add_argument("--port", type=port_number,
+                        help="port (default: $COMMANDPOST_WEB_PORT or 8080)")
     args = parser.parse_args(argv)
     try:
         settings = settings_for(args)
@@ -52,9 +171,16 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(str(err))
     settings = replace(settings, web_host=args.host or settings.web_host,
                        web_port=settings.web_port if args.port is None else args.port)
-    logging.basicConfig(level=settings.log_level, format="%(asctime)s %(levelname)s %(message)s")
+    if not 1 <= settings.web_port <= 65535:
+        print(f"commandpost web: COMMANDPOST_WEB_PORT is {settings.web_port}, no port: give a "
+              f"number from 1 to 65535", file=sys.stderr)
+        return 2
+    configure_logging(settings.log_level)
     try:
         asyncio.run(serve(settings))
+    except CannotServe as err:
+        print(f"commandpost web: {err}", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         pass
     return 0

@@ -3,8 +3,10 @@ served by aiohttp's test server on loopback."""
 
 from __future__ import annotations
 
+import io
+import logging
 import random
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -14,6 +16,7 @@ from aiohttp.test_utils import TestClient, TestServer
 from bot.config import Settings
 from bot.service import GameService
 from bot.service.model import Game, Player
+from bot.web.runner import configure_logging
 from bot.web.server import make_app
 
 START = datetime(2026, 3, 2, 12, 0, tzinfo=UTC).timestamp()
@@ -81,3 +84,23 @@ async def game(service: GameService, players: tuple[Player, Player]) -> Game:
 async def client(service: GameService, web_settings: Settings) -> AsyncIterator[TestClient]:
     async with TestClient(TestServer(make_app(service, web_settings))) as c:
         yield c
+
+
+@pytest.fixture
+def kept_logging() -> Iterator[None]:
+    """The root logger's handlers and level put back after the test (a process's set-up
+    replaces them)."""
+    root = logging.getLogger()
+    handlers, level = root.handlers[:], root.level
+    try:
+        yield
+    finally:
+        root.handlers[:], root.level = handlers, level
+
+
+@pytest.fixture
+def log_lines(kept_logging: None) -> io.StringIO:
+    """What the process's logging writes (as ``commandpost web`` sets it up)."""
+    stream = io.StringIO()
+    configure_logging("INFO", stream=stream)
+    return stream
