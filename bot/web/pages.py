@@ -157,8 +157,13 @@ def page(title: str, body: str, data: dict[str, str] | None = None) -> str:
             f"<body{attrs}>{body}<script>{SCRIPT}</script></body></html>\n")
 
 
+ERROR_HEADINGS = {400: "Bad request", 404: "Not found", 405: "Read-only", 429: "Slow down",
+                  500: "Something went wrong", 503: "Not available just now"}
+
+
 def error_page(status: int, message: str) -> str:
-    heading = {404: "Not found", 429: "Slow down", 400: "Bad request"}.get(status, "Error")
+    """The page of a refusal or a failure: a heading for its status, the message in words."""
+    heading = ERROR_HEADINGS.get(status, "Not possible" if status < 500 else "Error")
     return page(f"{heading} — commandpost",
                 f"<main><h1>{heading}</h1><p>{escape(message)}</p>"
                 f'<p><a href="/live">Games being played</a></p></main>')

@@ -15,12 +15,19 @@ per-address rate limit.
 A wrong token, a malformed one and a game that does not exist all get the same 404 page.
 Nothing here writes to the database, except that a game's watch token is made the first
 time a list of live games shows it.
+
+Every refusal is a page of the site with a status in the 400s: each part of an address is
+bounded in length before it is matched (patterns that cannot backtrack), numbers are ASCII
+digits only (``str.isdigit`` also takes ``²`` and ``①``, which ``int`` refuses) and have at
+most `MAX_PLY_DIGITS` of them. A database that cannot be read just now is a 503 page; a
+fault of our own is logged and gets a plain page, never a traceback.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import re
 import time
 from collections import OrderedDict
@@ -33,11 +40,15 @@ from renderer import render, render_replay
 
 from ..config import Settings
 from ..service import GameService
+from ..service.boundary import shorten
 from ..service.model import Game
 from ..service.rules_docs import document_path, rules_folder
+from ..storage import StorageError
 from . import pages
 from .live import LiveHub
 from .views import GameView, read_view
+
+log = logging.getLogger(__name__)
 
 PICTURE_SIZE = 640
 REPLAY_SIZE = 400
@@ -47,8 +58,14 @@ CACHED_PAGES = 256
 HEARTBEAT_SECONDS = 20.0
 IMMUTABLE = "public, max-age=31536000, immutable"
 NO_CACHE = "no-cache"
-KEY = re.compile(r"(\d{1,18})-([0-9a-fA-F]{1,64})")
+# lengths are checked before matching; \d would take any script's digits, [0-9] only ASCII
+MAX_KEY = 18 + 1 + 64
+KEY = re.compile(r"([0-9]{1,18})-([0-9a-fA-F]{1,64})")
+MAX_DIAGRAM = 1 + 80 + 4
 DIAGRAM = re.compile(r"[a-z0-9][a-z0-9-]{0,80}\.png")
+MAX_VARIANT = 40  # characters of a variant's name or alias in /rules/<variant>
+MAX_PLY_DIGITS = 6  # as the pictures' addresses: no game has a million steps
+PLY = re.compile(rf"[0-9]{{1,{MAX_PLY_DIGITS}}}")
 NOT_FOUND = "There is no game at this address. Check the link you were given."
 
 SITE = web.AppKey("site", "Site")
@@ -101,13 +118,15 @@ class Site:
     # --- games ----------------------------------------------------------------------
     async def watched(self, request: web.Request) -> tuple[Game, str]:
         """The game named by the request's ``<id>-<token>``, or a 404."""
-        match = KEY.fullmatch(request.match_info["key"])
-        game = None
-        if match is not None:
-            game = await self.service.watched_game(int(match[1]), match[2])
-        if game is None:
+        key = request.match_info["key"]
+        match = KEY.fullmatch(key) if len(key) <= MAX_KEY else None
+        if match is None:
             raise web.HTTPNotFound(text=NOT_FOUND)
-        return game, f"/game/{game.id}-{match[2].lower()}"  # type: ignore[index]
+        # the service refuses a number it never hands out (game 0) with a Refusal
+        game = await self.service.watched_game(int(match[1]), match[2])
+        if not isinstance(game, Game):
+            raise web.HTTPNotFound(text=NOT_FOUND)
+        return game, f"/game/{game.id}-{match[2].lower()}"
 
     async def view(self, game: Game) -> GameView:
         """The view of ``game``, shared while the game does not change."""
@@ -204,12 +223,13 @@ def _html(text: str, status: int = 200, cache: str = NO_CACHE) -> web.Response:
 
 
 def _ply(request: web.Request) -> int | None:
+    """The step asked for by ``?ply=N``: ASCII digits, at most `MAX_PLY_DIGITS` of them."""
     raw = request.query.get("ply")
     if raw is None:
         return None
-    if not raw.strip().isdigit():
-        raise web.HTTPBadRequest(text=f"{raw!r} is not a step: give a whole number, as in "
-                                      f"?ply=3 (0 is the start).")
+    if len(raw) > MAX_PLY_DIGITS or PLY.fullmatch(raw) is None:
+        raise web.HTTPBadRequest(text=f"{shorten(raw)!r} is not a step: give a whole number, "
+                                      f"as in ?ply=3 (0 is the start).")
     return int(raw)
 
 
@@ -277,6 +297,17 @@ async def events(request: web.Request) -> web.StreamResponse:
                                            "Cache-Control": NO_CACHE,
                                            "X-Accel-Buffering": "no"})
     await response.prepare(request)
+    try:
+        await _stream(site, game, base, response)
+    except (ConnectionError, StorageError) as err:
+        # the status is sent already: the stream ends, and the page's script reconnects
+        if isinstance(err, StorageError):
+            log.warning("the event stream of game #%s ended: %s", game.id, err)
+    return response
+
+
+async def _stream(site: Site, game: Game, base: str, response: web.StreamResponse) -> None:
+    """Write the game's state, then each change of it, until the server stops."""
     async with site.hub.subscribe(game.id) as queue:
         version, first = await site.event(game, base)
         site.hub.seen(game.id, version)
@@ -287,17 +318,14 @@ async def events(request: web.Request) -> web.StreamResponse:
             except TimeoutError:
                 data = b": still here\n\n"
             if not data:  # the server is stopping
-                break
-            try:
-                await response.write(data)
-            except ConnectionError:
-                break
-    return response
+                return
+            await response.write(data)
 
 
 async def rules(request: web.Request) -> web.Response:
+    name = request.match_info["variant"]
     try:
-        variant = get_variant(request.match_info["variant"])
+        variant = get_variant(name) if len(name) <= MAX_VARIANT else None
     except (EngineError, KeyError, ValueError):
         variant = None
     path = document_path(variant) if variant is not None else None
@@ -313,7 +341,8 @@ async def rules(request: web.Request) -> web.Response:
 async def diagram(request: web.Request) -> web.FileResponse:
     name = request.match_info["name"]
     folder = rules_folder()
-    path = folder / "diagrams" / name if folder is not None and DIAGRAM.fullmatch(name) else None
+    fits = len(name) <= MAX_DIAGRAM and DIAGRAM.fullmatch(name) is not None
+    path = folder / "diagrams" / name if folder is not None and fits else None
     if path is None or not path.is_file():
         raise web.HTTPNotFound(text="There is no such diagram.")
     return web.FileResponse(path, headers={"Cache-Control": "public, max-age=86400",
@@ -324,9 +353,13 @@ async def diagram(request: web.Request) -> web.FileResponse:
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 
+UNAVAILABLE = "The games cannot be read just now. Please try again in a minute."
+BROKEN = "This page could not be made. Please try again later."
+
+
 @web.middleware
 async def guard(request: web.Request, handler: Handler) -> web.StreamResponse:
-    """The rate limit, and friendly pages for errors."""
+    """The rate limit, and friendly pages for errors: never a traceback."""
     wait = _site(request).limiter.allow(request.remote or "?")
     if wait:
         return _too_many(wait)
@@ -335,14 +368,29 @@ async def guard(request: web.Request, handler: Handler) -> web.StreamResponse:
     except web.HTTPException as err:
         if err.status < 400:
             raise
-        message = err.text if err.text and not err.text.startswith(str(err.status)) else \
-            "There is nothing at this address."
-        if err.status == 405:
-            message = "This site is read-only: pages are only looked at."
-        response = _html(pages.error_page(err.status, message), status=err.status)
-        if err.status == 405:
-            response.headers["Allow"] = "GET, HEAD"
+        return _refusal(err)
+    except StorageError as err:
+        log.warning("a page could not read the database: %s", err)
+        response = _html(pages.error_page(503, UNAVAILABLE), status=503)
+        response.headers["Retry-After"] = "60"
         return response
+    except (asyncio.CancelledError, ConnectionError):
+        raise  # the client went away: nobody to answer
+    except Exception:
+        log.exception("a page failed")
+        return _html(pages.error_page(500, BROKEN), status=500)
+
+
+def _refusal(err: web.HTTPException) -> web.Response:
+    """The page of a refusal (404, 400, 405, ...): its message in the site's style."""
+    message = err.text if err.text and not err.text.startswith(str(err.status)) else \
+        "There is nothing at this address."
+    if err.status == 405:
+        message = "This site is read-only: pages are only looked at."
+    response = _html(pages.error_page(err.status, message), status=err.status)
+    if err.status == 405:
+        response.headers["Allow"] = "GET, HEAD"
+    return response
 
 
 def _too_many(wait: float) -> web.Response:
@@ -384,7 +432,7 @@ def make_app(service: GameService, settings: Settings | None = None) -> web.Appl
     app.router.add_get("/game/{key}", game_page)
     app.router.add_get("/game/{key}/events", events)
     app.router.add_get("/game/{key}/board.png", board_now)
-    app.router.add_get(r"/game/{key}/board/{ply:\d{1,6}}-{digest:[0-9a-f]{16}}.png", board_at)
+    app.router.add_get(r"/game/{key}/board/{ply:[0-9]{1,6}}-{digest:[0-9a-f]{16}}.png", board_at)
     app.router.add_get("/game/{key}/replay.{fmt:gif|png}", replay)
     app.router.add_get("/rules/diagrams/{name}", diagram)
     app.router.add_get("/rules/{variant}", rules)

@@ -2,7 +2,7 @@
 every page, picture and event about it.
 
 Only what the players themselves see is read: display names (an e-mail address is cut
-to its local part), sides and their colours, ratings, the moves, whose turn it is and
+to its local part, `public_name`), sides and their colours, ratings, the moves, whose turn it is and
 until when, and the result. Addresses, tokens and preferences never leave the service.
 """
 
@@ -19,14 +19,17 @@ from ..service import GameService
 from ..service.model import Game, PlayedMove
 from ..service.records import END
 
-EMAIL = re.compile(r"([\w.+-]+)@[\w-]+(?:\.[\w-]+)+")
+# the domain of an address: after an "@" that ends a word, one or more labels (``localhost``
+# has no dot) or a bracketed literal (``[127.0.0.1]``); the labels are bounded and split by
+# dots, so the match is linear in the text
+DOMAIN = re.compile(r"(?<=[^\s@])@(?:\[[^\]\s]{1,255}\]|[\w-]{1,63}(?:\.[\w-]{1,63})*)")
 SIDE_COLOURS = ("white", "black", "red", "blue")  # each a class of the page's stylesheet
 
 
 def public_name(text: str) -> str:
     """A name (or a text naming players) as strangers may see it: an e-mail address loses
-    its domain."""
-    return EMAIL.sub(r"\1@…", text)
+    its domain, whatever its shape (``zoe@localhost`` is ``zoe@…``)."""
+    return DOMAIN.sub("@…", text)
 
 
 def side_colour(variant: Variant, side: int) -> str:
