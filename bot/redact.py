@@ -16,6 +16,7 @@ import logging
 import re
 import sys
 from typing import TextIO
+from urllib.parse import unquote_plus
 
 # a game token: 20 hex digits (bot.service.tokens.TOKEN_BYTES), alone or in a key game.ply.token;
 # the token is what must not be seen, the game and move numbers are useful in a log
@@ -23,14 +24,56 @@ TOKEN = re.compile(r"(?<![0-9A-Fa-f])[0-9A-Fa-f]{20}(?![0-9A-Fa-f])")
 REDACTED = "[key]"
 
 
-# the password of a database URL (postgresql://user:password@host/... or ?password=...)
-URL_PASSWORD = re.compile(r"(?<=://)([^:/@\s]*):[^@/\s]*@")
-QUERY_PASSWORD = re.compile(r"([?&]password=)[^&\s]*")
+# where a database URL's secrets are: the user information (``user:password@``) ends at the
+# last "@"; a query field whose name ends in "password" (``password=``, ``sslpassword=``,
+# however its name is percent-encoded) runs to the end. A field's name stops at the next
+# ``? & = #``, so each search is linear.
+URL_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]{0,31}:/*")
+QUERY_FIELD = re.compile(r"[?&]([^?&=#]*)=")
+HIDDEN = "***"
 
 
 def redact_url(target: object) -> str:
-    """A database file or URL as it may be shown: a URL's password replaced by ``***``."""
-    return QUERY_PASSWORD.sub(r"\1***", URL_PASSWORD.sub(r"\1:***@", str(target)))
+    """A database file or URL as it may be shown: no character of a URL's password, whatever
+    it holds and whether or not the URL can be read.
+
+    Everything between ``://`` and the last ``@`` is the user information: its user is
+    kept when it is plainly one (no second ``@``, no ``/ ? #`` in it: what a URL parser would
+    read the same way), the rest becomes ``***``. A password field of the query hides all
+    that follows it (an unencoded ``&`` or ``#`` in the password would end the field
+    early). Where the two overlap, everything after the scheme is hidden. A file's path (no
+    scheme) is shown as it is. Linear in the text: no pattern runs over the password."""
+    text = str(target)
+    scheme = URL_SCHEME.match(text)
+    if scheme is None:
+        return text
+    head, rest = text[:scheme.end()], text[scheme.end():]
+    at = rest.rfind("@")
+    value = _query_password(rest)
+    if value is not None:
+        if value <= at:  # the user information and the query password overlap: unsure
+            return head + HIDDEN
+        rest = rest[:value] + HIDDEN
+    if at < 0:
+        return head + rest
+    return head + _user_information(rest[:at]) + rest[at:]
+
+
+def _query_password(rest: str) -> int | None:
+    """Where the value of the first password field of a query starts, if there is one."""
+    for field in QUERY_FIELD.finditer(rest):
+        if unquote_plus(field.group(1)).lower().endswith("password"):
+            return field.end()
+    return None
+
+
+def _user_information(part: str) -> str:
+    """``user:***`` (or ``user`` alone) when ``part`` reads plainly as user information,
+    else ``***``."""
+    if any(mark in part for mark in "@/?#"):
+        return HIDDEN
+    user, colon, _ = part.partition(":")
+    return f"{user}:{HIDDEN}" if colon else user
 
 
 # an address: starting after a separator, in bounded runs (linear time on any line), the local

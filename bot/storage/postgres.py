@@ -23,11 +23,14 @@ import re
 import time
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
+from urllib.parse import quote, unquote, unquote_plus
 
 import asyncpg
 
+from ..redact import redact_url
 from .migrations import MIGRATIONS, Migration
 from .sqlite import (
     Params,
@@ -48,6 +51,88 @@ STATEMENT_CACHE = 512
 def is_postgres_url(target: object) -> bool:
     """Whether a configured database names a PostgreSQL server rather than a file."""
     return isinstance(target, str) and target.startswith(("postgresql://", "postgres://"))
+
+
+# --- the server's URL ---------------------------------------------------------------------
+MAX_URL = 4096  # characters of a database URL; a longer one is refused before it is read
+_BAD_ESCAPE = re.compile(r"%(?![0-9A-Fa-f]{2})")
+
+
+@dataclass(frozen=True)
+class PostgresUrl:
+    """A ``postgresql://user:password@host:port/database?field=value`` URL, read as RFC 3986
+    reads it: user and password are percent-decoded (``%40`` is an ``@``), the hosts and
+    the query are kept as written (the driver reads them)."""
+
+    scheme: str
+    user: str | None
+    password: str | None
+    hosts: str
+    database: str | None
+    query: str
+
+    def dsn(self) -> str:
+        """The URL as the driver is given it: user, password and database percent-encoded
+        whole, so that the driver, which splits at the first ``@`` and ``:`` and drops tabs,
+        reads each exactly."""
+        login = ""
+        if self.user is not None:
+            login = quote(self.user, safe="")
+            if self.password is not None:
+                login += ":" + quote(self.password, safe="")
+            login += "@"
+        path = "" if self.database is None else "/" + quote(self.database, safe="")
+        return f"{self.scheme}://{login}{self.hosts}{path}" + (
+            f"?{self.query}" if self.query else "")
+
+
+def parse_url(url: str) -> PostgresUrl:
+    """Read a PostgreSQL URL, or raise `StorageError` saying in one sentence why it cannot
+    be read, the URL shown without its password (`redact_url`). Only what is ambiguous is
+    refused: an ``@``, ``/``, ``?`` or ``#`` of a password that is not percent-encoded puts
+    an ``@`` after the host (or two in it), and a ``%`` not followed by two hexadecimal
+    digits would be read as something else. Linear in the URL, whose length is bounded
+    first."""
+    if len(url) > MAX_URL:
+        raise StorageError(f"the database URL is longer than {MAX_URL:,} characters")
+    shown = redact_url(url)
+
+    def refuse(why: str) -> StorageError:
+        return StorageError(f"the database URL {shown} cannot be read: {why}")
+
+    scheme, _, rest = url.partition("://")
+    end = min((i for i in (rest.find(c) for c in "/?#") if i >= 0), default=len(rest))
+    authority, remainder = rest[:end], rest[end:]
+    if "@" in remainder or authority.count("@") > 1:
+        raise refuse("its password (or user or database name) holds an '@', '/', '?' or "
+                     "'#' that is not percent-encoded; write them as %40, %2F, %3F and %23 "
+                     "(see the README)")
+    if "#" in remainder:
+        raise refuse("it holds a '#', which ends a URL; write a '#' of a password as %23 "
+                     "(see the README)")
+    if _BAD_ESCAPE.search(url):
+        raise refuse("a '%' is not followed by two hexadecimal digits; write a '%' of a "
+                     "password as %25 (see the README)")
+    login, at, hosts = authority.rpartition("@")
+    user, colon, password = login.partition(":")
+    if not all(_port_ok(host) for host in hosts.split(",")):
+        raise refuse("a port is not a number from 1 to 65535")
+    path, _, query = remainder.partition("?")
+    if query and not all("=" in field for field in query.split("&")):
+        raise refuse("a field of its query has no '='")
+    return PostgresUrl(scheme=scheme, user=unquote(user) if at else None,
+                       password=unquote(password) if colon else None, hosts=hosts,
+                       database=unquote(path[1:]) if path else None, query=query)
+
+
+def _port_ok(host: str) -> bool:
+    """Whether ``host`` (``name``, ``name:port``, ``[v6]:port`` or nothing) has a usable port."""
+    if host.startswith("["):
+        _, _, after = host.partition("]")
+        port = after[1:] if after.startswith(":") else after
+    else:
+        port = host.rpartition(":")[2] if ":" in host else ""
+    return port == "" or (port.isascii() and port.isdigit() and 1 <= int(port) <= 65535)
 
 
 # --- statements -------------------------------------------------------------------------
@@ -284,12 +369,16 @@ async def _keep(connection: asyncpg.Connection) -> None:
 
 async def open_postgres(url: str, migrations: Sequence[Migration] = MIGRATIONS,
                         now: Any = time.time, pool_size: int = POOL_SIZE) -> PostgresDatabase:
-    """Connect to the server at ``url`` and bring the schema up to date."""
+    """Connect to the server at ``url`` and bring the schema up to date (`StorageError`, in
+    words without the password, if the URL cannot be read or the server reached)."""
+    parsed = parse_url(url)
     try:
-        pool = await asyncpg.create_pool(url, min_size=1, max_size=pool_size, init=_setup,
-                                         reset=_keep, statement_cache_size=STATEMENT_CACHE)
-    except (*_STORAGE_FAULTS, asyncpg.PostgresError, OSError) as err:
-        raise StorageError(f"cannot connect to the PostgreSQL database: {err}") from err
+        pool = await asyncpg.create_pool(parsed.dsn(), min_size=1, max_size=pool_size,
+                                         init=_setup, reset=_keep,
+                                         statement_cache_size=STATEMENT_CACHE)
+    except (*_STORAGE_FAULTS, asyncpg.PostgresError, OSError, ValueError) as err:
+        raise StorageError("cannot connect to the PostgreSQL database: "
+                           + _without_password(str(err), parsed)) from None
     db = PostgresDatabase(url, pool)
     try:
         await _migrate(db, migrations, now)
@@ -297,6 +386,18 @@ async def open_postgres(url: str, migrations: Sequence[Migration] = MIGRATIONS,
         await pool.close()
         raise
     return db
+
+
+def _without_password(text: str, url: PostgresUrl) -> str:
+    """A driver's message with the URL's passwords (as written and as read) left out."""
+    secrets = {url.password, quote(url.password or "", safe="")}
+    for field in url.query.split("&"):
+        name, _, value = field.partition("=")
+        if unquote(name).lower().endswith("password"):
+            secrets |= {value, unquote(value), unquote_plus(value)}
+    for secret in sorted(filter(None, secrets), key=len, reverse=True):
+        text = text.replace(secret, "***")
+    return text
 
 
 async def _migrate(db: PostgresDatabase, migrations: Sequence[Migration], now: Any) -> None:
