@@ -18,14 +18,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import errno
 import getpass
 import logging
 import re
 import sys
 import threading
 from collections.abc import Callable
-from pathlib import Path
 
 from engine import get_variant
 
@@ -40,6 +38,7 @@ from ..service.results import STORAGE_DOWN, Reason, Refusal
 from ..service.scheduler import Scheduler
 from ..storage import StorageError
 from ..textboard import caption, text_board
+from .files import FileRefused, read_text, write_text
 
 log = logging.getLogger(__name__)
 
@@ -67,16 +66,6 @@ def terminal_text(text: str, bold: bool = False) -> str:
     text = re.sub(r"\*\*(.+?)\*\*|__(.+?)__", lambda m: on + (m.group(1) or m.group(2)) + off,
                   text)
     return re.sub(r"(?<![\w*])\*(?!\s)(.+?)(?<!\s)\*(?![\w*])", r"\1", text)
-
-
-def file_error(action: str, path: str, err: OSError) -> str:
-    """"cannot write /x/y.txt: no such folder", in words a player knows."""
-    reason = {errno.ENOENT: "no such folder" if action == "write" else "no such file",
-              errno.EISDIR: "it is a folder", errno.ENOTDIR: "a part of the path is a file",
-              errno.EACCES: "permission denied", errno.EPERM: "permission denied",
-              errno.ENOSPC: "the disk is full", errno.EROFS: "the disk is read-only"}.get(
-        err.errno or 0, (err.strerror or str(err)).lower())
-    return f"cannot {action} {path}: {reason}"
 
 
 class Console:
@@ -199,9 +188,9 @@ class Console:
             w for w in words if w != path))
         if path and reply.record:
             try:
-                Path(path).write_text(reply.record, encoding="utf-8")
-            except OSError as err:
-                return Reply(f"I {file_error('write', path, err)}.", ok=False)
+                write_text(path, reply.record)
+            except FileRefused as refused:
+                return Reply(str(refused), ok=False)
             return Reply(f"{reply.record}\nWritten to {path}.")
         return reply
 
@@ -210,11 +199,9 @@ class Console:
             return Reply("Say which file and against whom: `import game.txt vs bob`.", ok=False)
         path = " ".join(args[:-2])
         try:
-            text = Path(path).read_text(encoding="utf-8")
-        except UnicodeDecodeError:
-            return Reply(f"I cannot read {path}: it is not a text file.", ok=False)
-        except OSError as err:
-            return Reply(f"I {file_error('read', path, err)}.", ok=False)
+            text = read_text(path)
+        except FileRefused as refused:
+            return Reply(str(refused), ok=False)
         return await self.commands.import_record(player, PLACE, text, args[-1])
 
     async def show(self, reply: Reply) -> None:
