@@ -36,6 +36,18 @@ FindPlayer = Callable[[str], Awaitable[Player | Refusal]]
 SIDE_WORDS = {"white": 0, "first": 0, "red": 0, "black": 1, "second": 1, "blue": 1}
 OPEN_WORDS = ("anyone", "open", "anybody")
 NO_SUCH = {"game": Reason.NO_SUCH_GAME, "challenge": Reason.NO_SUCH_CHALLENGE}
+# the longest command line read; a longer one is refused before it is split or matched.
+# A note (at most 1,000 characters), a long conditional line or a file's path fit.
+MAX_LINE = 4096
+
+
+def line_too_long(line: str) -> Reply | None:
+    """The refusal of a line too long to be a command, or None (it costs nothing to ask:
+    only the length is looked at)."""
+    if len(line) <= MAX_LINE:
+        return None
+    return Reply(f"That line is {len(line):,} characters long; a command is at most "
+                 f"{MAX_LINE:,}. Nothing was done.", ok=False)
 
 
 @dataclass(frozen=True)
@@ -95,6 +107,9 @@ class Commands:
         return replace(reply, text=phrase(reply.text, self.transport))
 
     async def _handle(self, sender: Player, place: str, line: str) -> Reply:
+        refused = line_too_long(line)
+        if refused is not None:
+            return refused
         parts = line.split()
         if not parts:
             return Reply(f"Type {command('help')} for the commands.", ok=False)

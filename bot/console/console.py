@@ -28,7 +28,7 @@ from collections.abc import Callable
 from engine import get_variant
 
 from .. import redact
-from ..commands import Commands, Reply
+from ..commands import Commands, Reply, line_too_long
 from ..config import Settings, add_db_option, settings_or_say
 from ..pictures import game_info, write_png
 from ..service import GameService
@@ -108,7 +108,12 @@ class Console:
 
     async def run_line(self, line: str) -> bool:
         """Run one line typed at the console; False when the session should end. Whatever
-        happens, the answer is printed as one message: never a traceback."""
+        happens, the answer is printed as one message: never a traceback. A line too long
+        to be a command is refused before it is read at all."""
+        refused = line_too_long(line)
+        if refused is not None:
+            self.out(refused.text)
+            return True
         line = line.strip()
         words = line.split()
         if not words:

@@ -1,5 +1,6 @@
 """What the console reads from outside: `import FILE` and `export FILE` touch only regular
-files of a bounded size (never waiting on a named pipe, never reading a device)."""
+files of a bounded size (never waiting on a named pipe, never reading a device), a command
+line too long is refused before it is read."""
 
 from __future__ import annotations
 
@@ -11,7 +12,9 @@ from pathlib import Path
 
 import pytest
 
+from bot.commands import MAX_LINE
 from bot.console import files
+from bot.console.console import PLACE
 from bot.console.files import MAX_FILE, FileRefused, read_text
 
 pytestmark = pytest.mark.sqlite_only("files and lines are the console's, whatever the database")
@@ -126,3 +129,24 @@ async def test_export_still_replaces_a_file(session, tmp_path):
     assert (await session(f"export #1 {record}")).endswith(f"Written to {record}.")
     assert record.read_text().startswith("[")
     assert len(record.read_text()) < 10_000
+
+
+# --- long lines ---------------------------------------------------------------------------
+async def test_a_megabyte_line_is_refused_before_it_is_read(session):
+    assert await session("a" * 1_000_000) == (
+        "That line is 1,000,000 characters long; a command is at most 4,096. "
+        "Nothing was done.")
+    assert await session("b2-a3/D " * 125_000) == (
+        "That line is 1,000,000 characters long; a command is at most 4,096. "
+        "Nothing was done.")
+
+
+async def test_a_line_at_the_limit_is_read(session):
+    assert await session("games" + " " * (MAX_LINE - 5)) == await session("games")
+
+
+async def test_every_transport_refuses_a_line_too_long(session):
+    console = session.console
+    reply = await console.commands.handle(console.player, PLACE, "note " + "x" * MAX_LINE)
+    assert (reply.ok, reply.text) == (False, "That line is 4,101 characters long; a command "
+                                             "is at most 4,096. Nothing was done.")
