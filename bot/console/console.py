@@ -56,16 +56,24 @@ NAME = re.compile(r"[^\W_][\w .'-]{0,39}")
 BOLD, PLAIN = "\033[1m", "\033[0m"
 
 
+# each pattern's runs stop at the next mark that could end or restart them, so a text of
+# marks that never close is read in linear time (a note list of "[a[a[a..." or "*a *a ..."
+# took seconds, then minutes, with runs that went on to the end of the line)
+LINK = re.compile(r"\[([^\[\]\n]+)\]\(([^()\s]+)\)")
+HEADING = re.compile(r"^#{1,6}[ \t]+(.*)$", re.M)
+STRONG = re.compile(r"\*\*([^*\n]+)\*\*|__([^_\n]+)__")
+EMPHASIS = re.compile(r"(?<![\w*])\*(?!\s)([^*\n]+?)(?<!\s)\*(?![\w*])")
+
+
 def terminal_text(text: str, bold: bool = False) -> str:
     """Markdown as a terminal shows it: ``**strong**`` and headings in bold (or plain),
     ``*emphasis*`` plain, ``[text](link)`` as "text (link)"; code spans keep their marks,
-    which name what to type."""
+    which name what to type. Linear in the text, whatever it holds."""
     on, off = (BOLD, PLAIN) if bold else ("", "")
-    text = re.sub(r"\[([^\]]+)\]\(([^)]+)\)", r"\1 (\2)", text)
-    text = re.sub(r"^#{1,6}\s+(.*)$", lambda m: on + m.group(1) + off, text, flags=re.M)
-    text = re.sub(r"\*\*(.+?)\*\*|__(.+?)__", lambda m: on + (m.group(1) or m.group(2)) + off,
-                  text)
-    return re.sub(r"(?<![\w*])\*(?!\s)(.+?)(?<!\s)\*(?![\w*])", r"\1", text)
+    text = LINK.sub(r"\1 (\2)", text)
+    text = HEADING.sub(lambda m: on + m.group(1) + off, text)
+    text = STRONG.sub(lambda m: on + (m.group(1) or m.group(2)) + off, text)
+    return EMPHASIS.sub(r"\1", text)
 
 
 class Console:

@@ -1,11 +1,12 @@
 """What the console reads from outside: `import FILE` and `export FILE` touch only regular
 files of a bounded size (never waiting on a named pipe, never reading a device), a command
-line too long is refused before it is read."""
+line too long is refused before it is read, and Markdown is shown in linear time."""
 
 from __future__ import annotations
 
 import os
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -14,7 +15,7 @@ import pytest
 
 from bot.commands import MAX_LINE
 from bot.console import files
-from bot.console.console import PLACE
+from bot.console.console import PLACE, terminal_text
 from bot.console.files import MAX_FILE, FileRefused, read_text
 
 pytestmark = pytest.mark.sqlite_only("files and lines are the console's, whatever the database")
@@ -150,3 +151,14 @@ async def test_every_transport_refuses_a_line_too_long(session):
     reply = await console.commands.handle(console.player, PLACE, "note " + "x" * MAX_LINE)
     assert (reply.ok, reply.text) == (False, "That line is 4,101 characters long; a command "
                                              "is at most 4,096. Nothing was done.")
+
+
+# --- Markdown -----------------------------------------------------------------------------
+@pytest.mark.parametrize("unit", ["[a", "[a](", "*a ", " *a", "**a ", "__a ", "# ", "**a*"])
+def test_markdown_marks_that_never_close_are_shown_in_linear_time(unit):
+    text = unit * (200_000 // len(unit))  # a note list can be 100 notes of 1,000 characters
+    started = time.perf_counter()
+    shown = terminal_text(text)
+    # runs to the end of the line made 100,000 characters take 20-40 s; linear is ~20 ms
+    assert time.perf_counter() - started < 5
+    assert len(shown) <= len(text)
