@@ -30,7 +30,6 @@ from urllib.parse import quote, unquote, unquote_plus
 
 import asyncpg
 
-from ..redact import redact_url
 from .migrations import MIGRATIONS, Migration
 from .sqlite import (
     Params,
@@ -88,17 +87,17 @@ class PostgresUrl:
 
 def parse_url(url: str) -> PostgresUrl:
     """Read a PostgreSQL URL, or raise `StorageError` saying in one sentence why it cannot
-    be read, the URL shown without its password (`redact_url`). Only what is ambiguous is
+    be read, quoting no part of the URL (where it cannot be read, no one can tell which
+    part is the password). Only what is ambiguous is
     refused: an ``@``, ``/``, ``?`` or ``#`` of a password that is not percent-encoded puts
     an ``@`` after the host (or two in it), and a ``%`` not followed by two hexadecimal
     digits would be read as something else. Linear in the URL, whose length is bounded
     first."""
     if len(url) > MAX_URL:
         raise StorageError(f"the database URL is longer than {MAX_URL:,} characters")
-    shown = redact_url(url)
 
     def refuse(why: str) -> StorageError:
-        return StorageError(f"the database URL {shown} cannot be read: {why}")
+        return StorageError(f"the database URL cannot be read: {why}")
 
     scheme, _, rest = url.partition("://")
     end = min((i for i in (rest.find(c) for c in "/?#") if i >= 0), default=len(rest))
