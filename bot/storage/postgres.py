@@ -88,11 +88,10 @@ class PostgresUrl:
 def parse_url(url: str) -> PostgresUrl:
     """Read a PostgreSQL URL, or raise `StorageError` saying in one sentence why it cannot
     be read, quoting no part of the URL (where it cannot be read, no one can tell which
-    part is the password). Only what is ambiguous is
-    refused: an ``@``, ``/``, ``?`` or ``#`` of a password that is not percent-encoded puts
-    an ``@`` after the host (or two in it), and a ``%`` not followed by two hexadecimal
-    digits would be read as something else. Linear in the URL, whose length is bounded
-    first."""
+    part is the password). Only what is ambiguous is refused: an ``@``, ``/``, ``?`` or
+    ``#`` of a password that is not percent-encoded puts an ``@`` after the host (or two in
+    it), and a ``%`` not followed by two hexadecimal digits would be read as something
+    else. Linear in the URL, whose length is bounded first."""
     if len(url) > MAX_URL:
         raise StorageError(f"the database URL is longer than {MAX_URL:,} characters")
 
