@@ -8,9 +8,12 @@ game replayed from its start position and move list and compared with what is st
 On a PostgreSQL database (``--db postgresql://...``) the file checks are SQLite's and do not
 apply (the server looks after its own pages): the check says so and replays every game.
 
-It exits with 0 when everything is sound, 1 when something is damaged (each problem is
-printed) and 2 when the database cannot be opened at all. It opens the file even when the
-start-up check would refuse it: finding out what is damaged is its job.
+It exits with 0 when everything is sound and 1 when something is damaged or the database
+cannot be opened at all (each problem is printed, in one line, never a traceback). It
+opens the file even when the start-up check would refuse it: finding out what is damaged
+is its job. Each damaged game is named with what can be saved of it: the steps that
+still replay from its start, as a record's move list (`/import` or `import` continue a
+game from such a list).
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from pathlib import Path
 from ..config import ConfigError, add_db_option, settings_for
 from ..service import GameService
 from ..storage import StorageError, integrity_check, open_database, wal_damage
+from ..storage.sqlite import schema_problems
 
 SERVER_CHECKS = ("integrity_check: SQLite's check of a database file; a PostgreSQL server "
                  "checks its own pages")
@@ -40,7 +44,7 @@ async def check(settings_db: object, out: Callable[[str], None] = print) -> int:
         db = await open_database(settings_db, check=False)  # type: ignore[arg-type]
     except StorageError as err:
         out(f"commandpost: {err}")
-        return 2
+        return 1
     service = GameService(db)
     try:
         problems = [] if server else await _check_file(db, out)
@@ -65,20 +69,30 @@ async def _check_file(db: object, out: Callable[[str], None]) -> list[str]:
     out("integrity_check: " + ("ok" if not problems else f"{len(problems)} problem(s)"))
     for problem in problems:
         out(f"  {problem}")
-    return problems
+    try:
+        async with db.snapshot() as s:  # type: ignore[attr-defined]
+            tables = await schema_problems(s.connection)
+    except StorageError as err:
+        tables = [str(err)]
+    out("tables: " + ("as expected" if not tables else "; ".join(tables)))
+    return problems + tables
 
 
 async def _replay_games(service: GameService, out: Callable[[str], None]) -> int:
     """Replay every game (in a worker thread: it is CPU work); how many are damaged."""
-    games = await service.games(active=True) + await service.games(active=False)
+    ids = await service.game_ids()
     damaged = 0
-    for game in sorted(games, key=lambda g: g.id):
-        problems = await service.verify(game.id)
+    for game_id in ids:
+        try:
+            problems = await service.verify(game_id)
+        except StorageError as err:
+            problems = [str(err)]
         if problems:
             damaged += 1
-            out(f"game #{game.id}: " + "; ".join(problems))
-    out(f"{len(games)} game(s) replayed: " + ("all sound" if not damaged
-                                              else f"{damaged} damaged"))
+            out(f"game #{game_id}: " + "; ".join(problems))
+            out(f"  saved: {await service.salvage(game_id)}")
+    out(f"{len(ids)} game(s) replayed: " + ("all sound" if not damaged
+                                            else f"{damaged} damaged"))
     return damaged
 
 
@@ -93,5 +107,5 @@ def main(argv: list[str]) -> int:
         path = settings_for(args).db_path
     except ConfigError as err:
         print(f"commandpost: {err}")
-        return 2
+        return 1
     return asyncio.run(check(path))

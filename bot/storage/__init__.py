@@ -4,6 +4,7 @@ SQLite (`sqlite`, the default: a file path) and PostgreSQL (`postgres`: a
 
 from .sqlite import (
     DamagedDatabase,
+    DamagedGame,
     Database,
     Session,
     SqliteDatabase,
@@ -14,5 +15,5 @@ from .sqlite import (
     wal_damage,
 )
 
-__all__ = ["DamagedDatabase", "Database", "Session", "SqliteDatabase", "StorageError",
-           "integrity_check", "open_database", "storage_error", "wal_damage"]
+__all__ = ["DamagedDatabase", "DamagedGame", "Database", "Session", "SqliteDatabase",
+           "StorageError", "integrity_check", "open_database", "storage_error", "wal_damage"]

@@ -30,11 +30,13 @@ from typing import Any, Protocol
 
 import aiosqlite
 
+from . import soundness
 from .migrations import MIGRATIONS, Migration
 
 Row = Mapping[str, Any]
 Params = Sequence[Any]
 BUSY_TIMEOUT_MS = 30_000
+START_TIMEOUT_MS = 5_000  # a file locked at start-up: fail within this, saying why
 DAMAGED_ENV = "COMMANDPOST_DB_DAMAGED"
 
 
@@ -45,6 +47,17 @@ class StorageError(RuntimeError):
 
 class DamagedDatabase(StorageError):
     """The start-up check found the database file damaged."""
+
+
+class DamagedGame(StorageError):
+    """A game's stored rows cannot be read back (a damaged file): its commands are refused
+    in these words, the other games play on."""
+
+    def __init__(self, game_id: int | None) -> None:
+        self.game_id = game_id
+        which = f"Game #{game_id} is" if game_id is not None else "A game is"
+        super().__init__(f"{which} damaged in the database; the host can run `commandpost "
+                         f"db check` to see what can be saved of it.")
 
 
 # what SQLite's result codes mean to a host, by the start of the code's name
@@ -61,9 +74,20 @@ FAULTS = (
 )
 
 
-def storage_error(err: sqlite3.Error, doing: str = "") -> StorageError:
-    """``err`` as a `StorageError` whose message a host understands."""
+def storage_error(err: BaseException, doing: str = "",
+                  path: Path | None = None) -> StorageError:
+    """``err`` (a SQLite error, or text of the file that is not UTF-8: Python's sqlite3
+    raises `UnicodeDecodeError` for a damaged schema's message) as a `StorageError` whose
+    message a host understands; with the file's ``path``, a full disk is called full
+    (SQLite may say "input/output error") and the programs holding a lock are named."""
+    where = f" while {doing}" if doing else ""
+    if isinstance(err, UnicodeDecodeError):
+        return StorageError(f"the database file is damaged{where} (it holds text that is not "
+                            f"UTF-8)")
     name = getattr(err, "sqlite_errorname", "") or ""
+    if path is not None and name.startswith(("SQLITE_IOERR", "SQLITE_FULL")) \
+            and soundness.disk_full(path):
+        return StorageError(f"the disk is full{where} ({err})")
     meaning = next((m for prefix, m in FAULTS if name.startswith(prefix)), None)
     if meaning is None:  # an older SQLite without error names: read the text
         text = str(err).lower()
@@ -71,10 +95,15 @@ def storage_error(err: sqlite3.Error, doing: str = "") -> StorageError:
                                           ("locked", FAULTS[1][1]),
                                           ("readonly", FAULTS[3][1]),
                                           ("malformed", FAULTS[5][1]),
+                                          ("could not decode", FAULTS[5][1]),
                                           ("not a database", FAULTS[6][1]))
                         if key in text), "the database failed")
-    where = f" while {doing}" if doing else ""
+    if path is not None and meaning == FAULTS[1][1] and (holders := soundness.lock_holders(path)):
+        meaning += f" ({', '.join(holders)})"
     return StorageError(f"{meaning}{where} ({err})")
+
+
+SQLITE_FAULTS = (sqlite3.Error, UnicodeDecodeError)  # what a damaged or busy file raises
 
 
 def _translating(method: Any) -> Any:
@@ -82,8 +111,8 @@ def _translating(method: Any) -> Any:
     async def run(*args: Any, **kwargs: Any) -> Any:
         try:
             return await method(*args, **kwargs)
-        except sqlite3.Error as err:
-            raise storage_error(err) from err
+        except SQLITE_FAULTS as err:
+            raise storage_error(err, path=getattr(args[0], "path", None)) from err
     run.__name__, run.__doc__ = method.__name__, method.__doc__
     return run
 
@@ -131,6 +160,7 @@ class Database(Protocol):
 @dataclass
 class _SqliteSession:
     connection: aiosqlite.Connection
+    path: Path | None = None  # the file, to say what a failure means (`storage_error`)
 
     @_translating
     async def execute(self, sql: str, params: Params = ()) -> int:
@@ -195,7 +225,7 @@ class SqliteDatabase:
             first = not self._members
             self._members += 1
             try:
-                yield _SqliteSession(self._writer)
+                yield _SqliteSession(self._writer, self.path)
             except BaseException:
                 await self._undo(batch, first)
                 raise
@@ -205,8 +235,8 @@ class SqliteDatabase:
     async def _begin(self) -> None:
         try:
             await self._writer.execute("BEGIN IMMEDIATE")
-        except sqlite3.Error as err:
-            raise storage_error(err, "starting a transaction") from err
+        except SQLITE_FAULTS as err:
+            raise storage_error(err, "starting a transaction", self.path) from err
 
     @_translating
     async def _undo(self, batch: asyncio.Future[None], first: bool) -> None:
@@ -240,8 +270,8 @@ class SqliteDatabase:
                         await self._writer.execute("ROLLBACK")
                 except sqlite3.Error:
                     pass  # the commit's own error is the one to report
-                if isinstance(err, sqlite3.Error):
-                    err = storage_error(err, "committing")
+                if isinstance(err, SQLITE_FAULTS):
+                    err = storage_error(err, "committing", self.path)
                 batch.set_exception(err)
                 return
             batch.set_result(None)
@@ -251,16 +281,16 @@ class SqliteDatabase:
         async with self._read_lock:
             try:
                 await self._reader.execute("BEGIN")
-            except sqlite3.Error as err:
-                raise storage_error(err, "reading") from err
+            except SQLITE_FAULTS as err:
+                raise storage_error(err, "reading", self.path) from err
             try:
-                yield _SqliteSession(self._reader)
+                yield _SqliteSession(self._reader, self.path)
             finally:
                 if self._reader.in_transaction:
                     try:
                         await self._reader.execute("COMMIT")
-                    except sqlite3.Error as err:
-                        raise storage_error(err, "reading") from err
+                    except SQLITE_FAULTS as err:
+                        raise storage_error(err, "reading", self.path) from err
 
     @property
     def total_changes(self) -> int:
@@ -298,9 +328,14 @@ async def open_database(path: Path | str, sync: str = "full",
                         migrations: Sequence[Migration] = MIGRATIONS,
                         now: Any = time.time, check: bool = True,
                         busy_timeout_ms: int = BUSY_TIMEOUT_MS,
-                        settle_log: bool = False) -> Any:
-    """Open (or create) the database file, check it (``PRAGMA quick_check``, unless
-    ``check`` is False) and bring its schema up to date. ``settle_log``: when it is opened
+                        settle_log: bool = False,
+                        start_timeout_ms: int = START_TIMEOUT_MS) -> Any:
+    """Open (or create) the database file, check it (``PRAGMA quick_check`` and the
+    columns of its tables, unless ``check`` is False) and bring its schema up to date.
+    Another program's database is refused (`soundness`), and so is a file that cannot be
+    written. A file locked by another program fails after ``start_timeout_ms``, naming
+    it where the system tells (later, once working, a transaction waits up to
+    ``busy_timeout_ms`` for another process's turn). ``settle_log``: when it is opened
     in spite of damage, empty its write-ahead log into the file at once (what SQLite
     could read of it), so that the damaged frames left behind in the log are not taken
     for new damage at the next start. Every failure is a
@@ -313,8 +348,8 @@ async def open_database(path: Path | str, sync: str = "full",
     if re.match(r"postgres(ql)?:/[^/]", str(path)):
         # a URL that went through Path() lost a slash: a new empty file there would hide
         # every row of the server behind a quiet "nothing found"
-        raise StorageError(f"cannot open the database {str(path)!r}: it looks like a "
-                           f"PostgreSQL URL that lost a slash; give it as postgresql://...")
+        raise StorageError("cannot open the database: it looks like a PostgreSQL URL that "
+                           "lost a slash; give it as postgresql://...")  # not shown: a password
     path = Path(path)
     try:
         if path.parent != Path(""):
@@ -331,25 +366,50 @@ async def open_database(path: Path | str, sync: str = "full",
             raise DamagedDatabase(f"{lost}; opening the database would drop them for good. "
                                   f"Keep a copy of {path.name} and {path.name}-wal, then set "
                                   f"{DAMAGED_ENV}=start to start without them.")
+    foreign = soundness.foreign_tables(await asyncio.to_thread(soundness.tables_of, path)) \
+        if migrations else []
+    if foreign:  # found before anything is written to it (even the journal's mode)
+        shown = ", ".join(foreign[:8]) + (", ..." if len(foreign) > 8 else "")
+        raise StorageError(f"cannot open the database {str(path)!r}: it holds another "
+                           f"program's tables ({shown}), not commandpost's; give commandpost "
+                           f"a file of its own (COMMANDPOST_DB)")
     writer = reader = None
+    start_ms = min(busy_timeout_ms, start_timeout_ms)
     try:
-        writer = await _connect(path, sync, busy_timeout_ms)
+        writer = await _connect(path, sync, start_ms)
         if check:
             await _quick_check(writer, path)
         await _migrate(writer, migrations, now)
+        if check:
+            await _check_schema(writer, migrations, path)
         if settle_log:
             await writer.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        reader = await _connect(path, sync, busy_timeout_ms)
-    except sqlite3.Error as err:
-        if writer is not None:
-            await writer.close()
+        reader = await _connect(path, sync, start_ms)
+        for connection in (writer, reader):  # waits once working: another process's turn
+            await connection.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
+    except SQLITE_FAULTS as err:
+        for connection in (writer, reader):
+            if connection is not None:
+                await connection.close()
         raise StorageError(f"cannot open the database {str(path)!r}: "
-                           f"{storage_error(err)}") from err
+                           f"{storage_error(err, path=path)}{_advice(err)}") from err
     except BaseException:
-        if writer is not None:
-            await writer.close()
+        for connection in (writer, reader):
+            if connection is not None:
+                await connection.close()
         raise
     return SqliteDatabase(path, writer, reader)
+
+
+def _advice(err: BaseException) -> str:
+    """What a host can do about a failure to open the file."""
+    name = getattr(err, "sqlite_errorname", "") or ""
+    if name.startswith(("SQLITE_READONLY", "SQLITE_PERM")):
+        return (". commandpost writes every move to it: give the user it runs as write "
+                "access to the file and its folder")
+    if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")):
+        return ". Stop the program holding it, or give commandpost a file of its own"
+    return ""
 
 
 def wal_damage(path: Path) -> str | None:
@@ -469,12 +529,40 @@ async def _quick_check(connection: aiosqlite.Connection, path: Path) -> None:
         rows = await connection.execute_fetchall("PRAGMA quick_check(5)")
     except sqlite3.DatabaseError as err:  # too damaged even to be checked
         rows = [(str(err),)]
+    except UnicodeDecodeError:  # the problems' text itself is damaged
+        rows = [("text that is not UTF-8",)]
     problems = [str(r[0]) for r in rows]
     if problems != ["ok"]:
         said = " ".join("; ".join(problems).replace("*** in database main ***", "").split())
         raise DamagedDatabase(f"the database file {str(path)!r} is damaged: {said}. Run "
                               f"`commandpost db check` for a full report, restore a backup, "
                               f"or set {DAMAGED_ENV}=start to start on it anyway.")
+
+
+async def _check_schema(connection: aiosqlite.Connection, migrations: Sequence[Migration],
+                        path: Path) -> None:
+    """Refuse a file whose tables do not have the columns the migrations make (a schema
+    damaged in a way SQLite still reads)."""
+    problems = await schema_problems(connection, migrations)
+    if problems:
+        raise DamagedDatabase(f"the database file {str(path)!r} is damaged: "
+                              f"{'; '.join(problems)}. Run `commandpost db check` for a full "
+                              f"report, or restore a backup.")
+
+
+async def schema_problems(connection: Any, migrations: Sequence[Migration] = MIGRATIONS,
+                          ) -> list[str]:
+    """How the tables of the file differ from what ``migrations`` make (none: alike)."""
+    expected = soundness.expected_columns(tuple(migrations))
+    actual: dict[str, tuple[str, ...]] = {}
+    try:
+        for table in expected:
+            rows = await connection.execute_fetchall(f'PRAGMA table_info("{table}")')
+            if rows:
+                actual[table] = tuple(str(r[1]) for r in rows)
+    except SQLITE_FAULTS as err:
+        return [f"the tables' definitions cannot be read ({storage_error(err)})"]
+    return soundness.schema_problems(expected, actual)
 
 
 async def integrity_check(db: SqliteDatabase) -> list[str]:
@@ -506,6 +594,9 @@ async def _migrate(connection: aiosqlite.Connection, migrations: Sequence[Migrat
     check_order(migrations)
     await connection.execute("BEGIN IMMEDIATE")
     try:
+        # a write, even of nothing new, so that a file that cannot be written says so now
+        version = list(await connection.execute_fetchall("PRAGMA user_version"))[0][0]
+        await connection.execute(f"PRAGMA user_version = {int(version)}")
         await connection.execute(
             "CREATE TABLE IF NOT EXISTS schema_migrations ("
             " version INTEGER PRIMARY KEY, description TEXT NOT NULL, applied_at REAL NOT NULL)")

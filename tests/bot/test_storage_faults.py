@@ -137,15 +137,18 @@ async def test_db_check_reports_damage_and_replays_every_game(tmp_path: Path):
     path = await _a_database_with_a_game(tmp_path)
     lines: list[str] = []
     assert await check(path, lines.append) == 0
-    assert lines == ["integrity_check: ok", "1 game(s) replayed: all sound"]
+    assert lines == ["integrity_check: ok", "tables: as expected",
+                     "1 game(s) replayed: all sound"]
     con = sqlite3.connect(path)  # a stored position that the moves do not give
     con.execute("UPDATE moves SET fen = 'x' WHERE ply = 0")
     con.commit()
     con.close()
     lines.clear()
     assert await check(path, lines.append) == 1
-    assert lines[0] == "integrity_check: ok"
-    assert lines[1].startswith("game #1: step 0 (b2-a3/D) stored 'x', replay gives ")
+    assert lines[:2] == ["integrity_check: ok", "tables: as expected"]
+    assert lines[2].startswith("game #1: step 0 (b2-a3/D) stored 'x', replay gives ")
+    assert lines[3] == ("  saved: 1 step of 1 replay from its start (Clash of Command): "
+                        "b2-a3/D")
     lines.clear()
     assert await check(_damage(path, "games"), lines.append) == 1
     assert lines[0].startswith("integrity_check: ") and lines[0] != "integrity_check: ok"
@@ -189,7 +192,7 @@ def test_a_database_in_a_folder_that_cannot_be_made_ends_at_once(tmp_path: Path)
 def test_db_check_from_the_command_line(tmp_path: Path):
     (tmp_path / "bad.db").write_text("x" * 200)
     done = _commandpost(["db", "check", "--db", "bad.db"], tmp_path)
-    assert done.returncode == 2 and "file is not a database" in done.stdout
+    assert done.returncode == 1 and "file is not a database" in done.stdout
 
 
 def _crashed_copy(tmp_path: Path, moves: int) -> tuple[Path, int]:
