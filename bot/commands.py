@@ -24,7 +24,7 @@ from .service.inference import ANSWER, END_TURN
 from .service.model import Game, Player
 from .service.phrasing import command, moment, phrase
 from .service.posts import DIGEST
-from .service.results import STORAGE_DOWN, Done, Reason, Refusal, Result
+from .service.results import Done, Reason, Refusal, Result, storage_words
 from .service.rules_docs import as_plain_text, rules_part
 from .service.timecontrol import describe_clock, is_clock_word, parse_time_control
 from .service.turns import find_turn, turn_ends
@@ -121,7 +121,7 @@ class Commands:
             return await handler(sender, place, parts[1:])
         except StorageError as err:  # rolled back: the player is told, the host logs why
             log.error("command %r not carried out: %s", word[:20], err)
-            return Reply(STORAGE_DOWN, ok=False)
+            return Reply(storage_words(err), ok=False)
 
     # --- help -----------------------------------------------------------------------
     async def cmd_help(self, sender: Player, place: str, args: list[str]) -> Reply:

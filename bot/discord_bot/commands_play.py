@@ -21,7 +21,7 @@ from ..service.inference import ANSWER, END_TURN
 from ..service.model import Challenge, Game, Player
 from ..service.phrasing import moment
 from ..service.posts import time_left
-from ..service.results import STORAGE_DOWN, Done, Reason, Refusal
+from ..service.results import Done, Reason, Refusal, storage_words
 from ..service.timecontrol import (
     TimeControl,
     describe_clock,
@@ -470,7 +470,7 @@ class PlayCommands(commands.Cog, name="Playing"):
             await self._typed_move(message)
         except StorageError as err:
             log.error("typed move not carried out: %s", err)
-            await message.reply(STORAGE_DOWN, mention_author=False)
+            await message.reply(storage_words(err), mention_author=False)
 
     async def _typed_move(self, message: discord.Message) -> None:
         if message.author.bot or not isinstance(message.channel, discord.Thread):

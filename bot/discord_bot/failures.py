@@ -13,7 +13,7 @@ from typing import Any, TypeVar
 import discord
 from discord import app_commands
 
-from ..service.results import STORAGE_DOWN
+from ..service.results import storage_words
 from ..storage import StorageError
 
 log = logging.getLogger(__name__)
@@ -24,7 +24,7 @@ def words_for(error: BaseException) -> str:
     """What the member is told about ``error`` (the cause, when discord.py wrapped it)."""
     cause = getattr(error, "original", error)
     if isinstance(cause, StorageError):
-        return STORAGE_DOWN
+        return storage_words(cause)
     if isinstance(error, app_commands.CheckFailure):
         return "You may not use this command here."
     if isinstance(cause, discord.Forbidden):

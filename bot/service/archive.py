@@ -14,7 +14,7 @@ from typing import Any
 from engine import EngineError, Outcome, Position, Variant, get_variant
 
 from ..config import Settings
-from ..storage import Database, Session
+from ..storage import DamagedGame, Database, Session
 from . import outbox
 from .clock import DAY, Clock, parse_days, start_turn
 from .model import Challenge, Game, PlayedMove, Player, place_transport
@@ -38,7 +38,10 @@ class Archive:
         async with self.db.snapshot() as s:
             game = await self._game(s, game_id)
             rows = await s.all("SELECT * FROM moves WHERE game_id = ? ORDER BY ply", (game_id,))
-        return game, [PlayedMove.from_row(r) for r in rows]
+        try:
+            return game, [PlayedMove.from_row(r) for r in rows]
+        except (IndexError, KeyError, ValueError, TypeError) as err:
+            raise DamagedGame(game_id) from err
 
     async def export(self, game_id: int, reader: Player | None = None) -> Result:
         """The game as a record text (in ``Done.text``); ``reader``'s own notes on the game
@@ -47,7 +50,10 @@ class Archive:
         if game is None:
             return Refusal(Reason.NO_SUCH_GAME, f"There is no game #{game_id}.")
         rules = get_variant(game.variant)
-        turns = _turns(played)
+        try:
+            turns = _turns(played)
+        except RecordError as err:
+            raise DamagedGame(game_id) from err
         # the Site is the game's web page when there is one, else where it is played
         link = await self.game_link(game_id)  # type: ignore[attr-defined]
         site = link or self._site(game.place)
@@ -60,8 +66,12 @@ class Archive:
         tags["TimeControl"] = describe_clock(game.days, game.time_control)
         tags["Rated"] = "yes" if game.rated else "no"
         tags["FEN"] = game.start_fen
-        start = rules.parse_position(game.start_fen)
-        record = write_record(tags, start, _record_entries(rules, start, turns), game.result)
+        try:
+            start = rules.parse_position(game.start_fen)
+            record = write_record(tags, start, _record_entries(rules, start, turns),
+                                  game.result)
+        except (EngineError, RecordError) as err:  # the stored moves do not replay
+            raise DamagedGame(game_id) from err
         if reader is not None and game.side_of(reader.id) is not None:
             record += record_comments(await self.notes(reader, game_id))  # type: ignore[attr-defined]
         return Done(f"Record of game #{game_id}.", game=game, text=record)
@@ -172,17 +182,69 @@ class Archive:
 
     async def verify(self, game_id: int) -> list[str]:
         """Replay the game from its start and move list and compare every stored position;
-        the problems found (none for a sound game)."""
-        game, played = await self._game_with_moves(game_id)
-        if game is None:
+        the problems found (none for a sound game), a row that cannot be read included."""
+        async with self.db.snapshot() as s:
+            row = await s.one(Game.GAME_SQL + " WHERE g.id = ?", (game_id,))
+            rows = await s.all("SELECT * FROM moves WHERE game_id = ? ORDER BY ply", (game_id,))
+        if row is None:
             return [f"there is no game #{game_id}"]
+        try:
+            game = Game.from_row(row)
+            played = [PlayedMove.from_row(r) for r in rows]
+        except (DamagedGame, IndexError, KeyError, ValueError, TypeError):
+            return ["its stored row or moves cannot be read (a value or a column is damaged)"]
         # a replay is CPU work that a long game makes longer than a few milliseconds
         return await asyncio.to_thread(_compare, game, played)
+
+    async def game_ids(self) -> list[int]:
+        """The number of every game, however damaged its row."""
+        async with self.db.snapshot() as s:
+            rows = await s.all("SELECT id FROM games ORDER BY id")
+        return [r["id"] for r in rows if isinstance(r["id"], int)]
+
+    async def salvage(self, game_id: int) -> str:
+        """What can be saved of a damaged game: the steps that replay from its start, as a
+        record's move list (a game can be continued from a record: `offer_import`)."""
+        async with self.db.snapshot() as s:
+            row = await s.one("SELECT variant, start_fen FROM games WHERE id = ?", (game_id,))
+            rows = await s.all("SELECT ply, turn, text FROM moves WHERE game_id = ? "
+                               "ORDER BY ply", (game_id,))
+        rules = start = None
+        try:
+            rules = get_variant(str(row["variant"])) if row else None
+            start = rules.parse_position(str(row["start_fen"])) if rules and row else None
+        except EngineError:
+            pass
+        if rules is None or start is None:
+            return "nothing: its variant or start position cannot be read"
+        turns: list[list[str]] = []
+        for r in rows:
+            if not isinstance(r["text"], str) or not isinstance(r["turn"], int):
+                break
+            if r["turn"] == len(turns):
+                turns.append([])
+            elif r["turn"] != len(turns) - 1:
+                break
+            turns[-1].append(r["text"])
+        steps = 0
+        try:
+            for _ in replay(rules, start, turns):
+                steps += 1
+        except (RecordError, EngineError, ValueError, IndexError):
+            pass
+        texts = [t for turn in turns for t in turn][:steps]
+        if not texts:
+            return f"its start ({rules.display_name}); none of its {len(rows)} step(s) replay"
+        return (f"{plural(len(texts), 'step')} of {len(rows)} replay from its start "
+                f"({rules.display_name}): {' '.join(texts)}")
 
 
 def _compare(game: Game, played: list[PlayedMove]) -> list[str]:
     """What differs between a stored game and its replay."""
-    rules = get_variant(game.variant)
+    try:
+        rules = get_variant(game.variant)
+    except EngineError:
+        return [f"its variant {game.variant[:40]!r} is unknown"]
     problems = []
     if [p.ply for p in played] != list(range(game.ply)):
         problems.append(f"the moves are numbered {[p.ply for p in played]}, "
@@ -226,6 +288,8 @@ def _turns(played: list[PlayedMove]) -> list[list[str]]:
     for p in played:
         if p.turn == len(turns):
             turns.append([])
+        elif p.turn != len(turns) - 1:  # a damaged row
+            raise RecordError(f"step {p.ply} is numbered as turn {p.turn}")
         turns[-1].append(p.text)
     return turns
 

@@ -223,7 +223,7 @@ class Computer:
             rows = await s.all(Game.GAME_SQL + " WHERE g.status = 'active' AND "
                                "(a.transport = ? OR b.transport = ?) ORDER BY g.id",
                                (TRANSPORT, TRANSPORT))
-        games = [Game.from_row(r) for r in rows]
+        games = Game.readable(rows)
         return [g for g in games if g.id not in self._busy and self._needs_answer(g)]
 
     def _needs_answer(self, game: Game) -> bool:

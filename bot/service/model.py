@@ -9,13 +9,18 @@ delivered by that transport.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+import logging
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine import EngineError, get_variant
+
+from ..storage import DamagedGame
 from .clock import TurnClock
 
 Row = Mapping[str, Any]
+log = logging.getLogger(__name__)
 
 
 def place_transport(place: str) -> str:
@@ -123,6 +128,33 @@ class Game:
 
     @classmethod
     def from_row(cls, row: Row) -> Game:
+        """The game of a row; a row that cannot be one (a damaged file: a column missing,
+        a value of the wrong kind) raises `DamagedGame`."""
+        try:
+            game = cls._of_row(row)
+        except (IndexError, KeyError, ValueError, TypeError) as err:
+            raise DamagedGame(_row_id(row)) from err
+        if not (all(isinstance(v, int) for v in (game.id, game.ply, game.turns, game.revision))
+                and game.to_move in (0, 1) and game.ply >= 0 and _known(game.variant)
+                and all(isinstance(v, str) for v in (game.fen, game.start_fen, game.status,
+                                                     game.place))):
+            raise DamagedGame(_row_id(row))
+        return game
+
+    @classmethod
+    def readable(cls, rows: Iterable[Row]) -> list[Game]:
+        """The games of ``rows`` that can be read (a damaged one is left out, and logged:
+        a list of games must not fail for one damaged game)."""
+        games = []
+        for row in rows:
+            try:
+                games.append(cls.from_row(row))
+            except DamagedGame as err:
+                log.error("%s", err)
+        return games
+
+    @classmethod
+    def _of_row(cls, row: Row) -> Game:
         return cls(
             row["id"], row["variant"], row["mode"], row["place"],
             (row["player0"], row["player1"]), (row["name0"], row["name1"]),
@@ -149,6 +181,22 @@ class Game:
     def on_vacation(self, side: int, now: float) -> bool:
         until = self.vacation_until[side]
         return until is not None and until > now
+
+
+def _known(variant: object) -> bool:
+    """Whether ``variant`` names a variant (a game of another is a damaged row)."""
+    try:
+        return isinstance(variant, str) and get_variant(variant).name == variant
+    except EngineError:
+        return False
+
+
+def _row_id(row: Row) -> int | None:
+    try:
+        found = row["id"]
+    except (IndexError, KeyError):
+        return None
+    return found if isinstance(found, int) else None
 
 
 def _clock_choice(row: Row) -> tuple[str | None, tuple[float | None, float | None],

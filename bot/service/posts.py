@@ -97,7 +97,7 @@ class Posts:
                     Game.GAME_SQL + " WHERE g.status = 'active' AND "
                     "((g.player0 = ? AND g.to_move = 0) OR (g.player1 = ? AND g.to_move = 1))",
                     (p["id"], p["id"]))
-                waiting = sorted((Game.from_row(r) for r in rows), key=time_left)
+                waiting = sorted(Game.readable(rows), key=time_left)
                 if not waiting:
                     continue
                 await outbox.notify(s, now, transport=p["transport"], kind=DIGEST,

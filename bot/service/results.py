@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import ClassVar
 
+from ..storage import DamagedGame, StorageError
 from .model import Challenge, Game, Player
 from .phrasing import phrase
 
@@ -42,6 +43,12 @@ class _Phrased:
 # read-only database): the transaction was rolled back, so the player may simply try again
 STORAGE_DOWN = ("The service cannot store moves right now; nothing was changed. Please try "
                 "again later.")
+
+
+def storage_words(err: StorageError) -> str:
+    """What a player is told of a storage fault: a damaged game says which (the others
+    play on); any other fault is `STORAGE_DOWN`."""
+    return str(err) if isinstance(err, DamagedGame) else STORAGE_DOWN
 
 
 class Reason(StrEnum):

@@ -45,7 +45,7 @@ class Rooms:
                 Game.GAME_SQL + f" WHERE {status} AND (g.place = ? OR "
                 "(g.place >= ? AND g.place < ?)) ORDER BY g.id",
                 (place, place + "/", place + "0"))  # '0' sorts right after '/'
-        return [Game.from_row(r) for r in rows]
+        return Game.readable(rows)
 
     async def recent_places(self, player_id: int, within: str, limit: int = 10) -> list[str]:
         """The places (each once) below ``within`` (``transport:``) of ``player_id``'s games,
@@ -117,7 +117,7 @@ class Rooms:
             rows = await s.all(Game.GAME_SQL + " JOIN watchers w ON w.game_id = g.id "
                                "WHERE w.player_id = ? AND g.status = 'active' ORDER BY g.id",
                                (player.id,))
-        return [Game.from_row(r) for r in rows]
+        return Game.readable(rows)
 
     # --- server settings ------------------------------------------------------------
     async def server_settings(self, server: str) -> dict[str, Any]:

@@ -41,7 +41,14 @@ from engine import (
 )
 
 from ..config import Settings
-from ..storage import DamagedDatabase, Database, Session, StorageError, open_database
+from ..storage import (
+    DamagedDatabase,
+    DamagedGame,
+    Database,
+    Session,
+    StorageError,
+    open_database,
+)
 from . import outbox
 from .answers import Recording
 from .archive import Archive
@@ -273,8 +280,16 @@ class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Room
 
     # --- reading games --------------------------------------------------------------
     async def _game(self, s: Session, game_id: int) -> Game | None:
+        """The game, None if there is none; `DamagedGame` if its row cannot be read or its
+        position does not parse (checked once per revision)."""
         row = await s.one(Game.GAME_SQL + " WHERE g.id = ?", (game_id,))
-        return Game.from_row(row) if row else None
+        if row is None:
+            return None
+        game = Game.from_row(row)
+        line = self._lines.get(game.id)
+        if line is None or line.revision != game.revision:
+            _parse(_rules_of(game), game.fen, game.id)
+        return game
 
     async def game(self, game_id: int) -> Game | None:
         async with self.db.snapshot() as s:
@@ -293,27 +308,30 @@ class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Room
         async with self.db.snapshot() as s:
             rows = await s.all(Game.GAME_SQL + " WHERE " + " AND ".join(clauses)
                                + " ORDER BY g.id", params)
-        return [Game.from_row(r) for r in rows]
+        return Game.readable(rows)
 
     async def played_moves(self, game_id: int) -> list[PlayedMove]:
         async with self.db.snapshot() as s:
             rows = await s.all("SELECT * FROM moves WHERE game_id = ? ORDER BY ply", (game_id,))
-        return [PlayedMove.from_row(r) for r in rows]
+        try:
+            return [PlayedMove.from_row(r) for r in rows]
+        except (IndexError, KeyError, ValueError, TypeError) as err:
+            raise DamagedGame(game_id) from err
 
     async def position(self, game: Game, ply: int | None = None) -> Position:
         """The position now, or after the first ``ply`` steps (0: the start)."""
-        rules = get_variant(game.variant)
+        rules = _rules_of(game)
         if ply is None or ply >= game.ply:
             line = self._lines.get(game.id)
             if line is not None and line.revision == game.revision:
                 return line.position
-            return rules.parse_position(game.fen)
+            return _parse(rules, game.fen, game.id)
         if ply <= 0:
-            return rules.parse_position(game.start_fen)
+            return _parse(rules, game.start_fen, game.id)
         async with self.db.snapshot() as s:
             row = await s.one("SELECT fen FROM moves WHERE game_id = ? AND ply = ?",
                               (game.id, ply - 1))
-        return rules.parse_position(row["fen"] if row else game.fen)
+        return _parse(rules, row["fen"] if row else game.fen, game.id)
 
     async def legal_moves(self, game: Game, node: str | None = None) -> list[str]:
         """The canonical texts of the legal moves now (only those from ``node``)."""
@@ -335,14 +353,14 @@ class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Room
         if line is not None and 0 < game.revision - line.revision == game.ply - line.ply:
             rows = await s.all("SELECT fen FROM moves WHERE game_id = ? AND ply >= ? "
                                "AND partial = 0 ORDER BY ply", (game.id, line.ply))
-            boundaries = line.boundaries + [rules.parse_position(r["fen"]) for r in rows]
-            return _Line(game.revision, game.ply, rules.parse_position(game.fen), boundaries)
+            boundaries = line.boundaries + [_parse(rules, r["fen"], game.id) for r in rows]
+            return _Line(game.revision, game.ply, _parse(rules, game.fen, game.id), boundaries)
         rows = await s.all("SELECT fen FROM moves WHERE game_id = ? AND partial = 0 "
                            "ORDER BY ply", (game.id,))
-        start = rules.parse_position(game.start_fen)
+        start = _parse(rules, game.start_fen, game.id)
         boundaries = [] if start.in_progress else [start]
-        boundaries += [rules.parse_position(r["fen"]) for r in rows]
-        return _Line(game.revision, game.ply, rules.parse_position(game.fen), boundaries)
+        boundaries += [_parse(rules, r["fen"], game.id) for r in rows]
+        return _Line(game.revision, game.ply, _parse(rules, game.fen, game.id), boundaries)
 
     def _keep(self, game_id: int, line: _Line) -> None:
         self._lines[game_id] = replace(line, turn_steps=None, answers=None)
@@ -801,8 +819,8 @@ class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Room
         async with self.db.transaction() as s:
             rows = await s.all(Game.GAME_SQL + " WHERE g.status = 'active' AND g.deadline <= ? "
                                "ORDER BY g.deadline" + s.claim("g"), (now,))
-            for row in rows:
-                await self._lose_on_time(s, Game.from_row(row))
+            for game in Game.readable(rows):  # a damaged game waits for its host
+                await self._lose_on_time(s, game)
         return len(rows)
 
     async def process_reminders(self) -> int:
@@ -811,8 +829,7 @@ class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Room
             rows = await s.all(Game.GAME_SQL + " WHERE g.status = 'active' "
                                "AND g.reminder_due <= ? AND g.deadline > ?" + s.claim("g"),
                                (now, now))
-            for row in rows:
-                game = Game.from_row(row)
+            for game in Game.readable(rows):
                 rules = get_variant(game.variant)
                 other = game.names[1 - game.to_move]
                 await self._notify_side(
@@ -882,3 +899,21 @@ class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Room
                 send: Callable[[Notification], Awaitable[None]]) -> outbox.Courier:
         """A long-lived deliverer of ``transport``'s outbox (see `outbox.Courier`)."""
         return outbox.Courier(self.db, transport, send, self.now)
+
+
+def _rules_of(game: Game) -> Variant:
+    """The variant of a stored game (an unknown one: the row is damaged)."""
+    try:
+        return get_variant(game.variant)
+    except EngineError as err:
+        raise DamagedGame(game.id) from err
+
+
+def _parse(rules: Variant, text: object, game_id: int) -> Position:
+    """A stored position of game ``game_id``; `DamagedGame` if it does not parse."""
+    if not isinstance(text, str):
+        raise DamagedGame(game_id)
+    try:
+        return rules.parse_position(text)
+    except (EngineError, ValueError, IndexError, KeyError) as err:
+        raise DamagedGame(game_id) from err

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from engine import EngineError, Move, Position, Variant, get_variant
 
+from ..storage import DamagedGame
 from .model import Game, PlayedMove
 from .records import END, STEP_SEPARATOR, turn_label
 
@@ -159,7 +160,10 @@ class Turns:
     async def turn_lines(self, game: Game, last: int | None = None) -> tuple[list[str], int]:
         """The game's turns as numbered record lines (`numbered_turns`), only the ``last``
         ones if given, and how many turns there are."""
-        lines = numbered_turns(game, await self.played_moves(game.id))
+        try:
+            lines = numbered_turns(game, await self.played_moves(game.id))
+        except (EngineError, ValueError, IndexError) as err:  # stored steps that do not read
+            raise DamagedGame(game.id) from err
         return (lines if last is None else lines[-last:]), len(lines)
 
     async def step_choices(self, game: Game, node: str | None = None) -> list[PieceSteps]:

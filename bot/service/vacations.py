@@ -80,7 +80,7 @@ class Vacations:
                            "AND ((g.player0 = ? AND g.to_move = 0) OR "
                            "(g.player1 = ? AND g.to_move = 1)) ORDER BY g.id",
                            (player_id, player_id))
-        return [Game.from_row(r) for r in rows]
+        return Game.readable(rows)
 
     async def _pause_clocks(self, s: Session, player: Player, now: float) -> list[int]:
         paused = []

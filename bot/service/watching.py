@@ -93,7 +93,7 @@ class Watching:
         async with self.db.snapshot() as s:
             rows = await s.all(Game.GAME_SQL + " WHERE g.status = 'active' "
                                "ORDER BY g.updated_at DESC, g.id DESC LIMIT ?", (4 * limit,))
-        games = [g for g in map(Game.from_row, rows)
+        games = [g for g in Game.readable(rows)
                  if place_transport(g.place) not in PRIVATE_TRANSPORTS][:limit]
         return [(g, str(await self.watch_token(g.id))) for g in games]
 
