@@ -18,9 +18,10 @@ import sys
 from typing import TextIO
 from urllib.parse import unquote_plus
 
-# a game token: 20 hex digits (bot.service.tokens.TOKEN_BYTES), alone or in a key game.ply.token;
-# the token is what must not be seen, the game and move numbers are useful in a log
-TOKEN = re.compile(r"(?<![0-9A-Fa-f])[0-9A-Fa-f]{20}(?![0-9A-Fa-f])")
+# a game token: 20 hex digits (bot.service.tokens.TOKEN_BYTES), alone or in a key game.ply.token,
+# or a game page's watch token, 24 (bot.service.watching.WATCH_TOKEN_BYTES); the token is what
+# must not be seen, the game and move numbers are useful in a log
+TOKEN = re.compile(r"(?<![0-9A-Fa-f])[0-9A-Fa-f]{20}(?:[0-9A-Fa-f]{4})?(?![0-9A-Fa-f])")
 REDACTED = "[key]"
 
 
@@ -79,7 +80,7 @@ def _user_information(part: str) -> str:
 # an address: starting after a separator, in bounded runs (linear time on any line), the local
 # part without spaces, angle brackets or quotes; a key already redacted inside it goes with it
 ADDRESS = re.compile(r"(?<![^\s<>\"',;:()\[\]])[^\s<>@\"',;:()\[\]]{1,64}(?:\[key\])?@"
-                     r"(?=[A-Za-z0-9-]{1,63}\.)")
+                     r"(?=[A-Za-z0-9\[])")  # any domain: example.org, localhost, [192.0.2.7]
 HIDDEN_ADDRESS = "…@"
 
 

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ..config import Settings
+from ..redact import redact_url
 from ..service import GameService
 from ..storage import StorageError, open_database
 from ..storage.postgres import PostgresDatabase, is_postgres_url, open_postgres
@@ -113,7 +114,8 @@ def main(argv: list[str]) -> int:
     parser.add_argument("target", help="postgresql://user:password@host/database")
     args = parser.parse_args(argv[1:])
     if not is_postgres_url(args.target):
-        parser.error(f"the target must be a postgresql:// URL, not {args.target!r}")
+        parser.error(f"the target must be a postgresql:// URL, not "
+                     f"{redact_url(args.target)!r}")  # a password is never echoed
     try:
         asyncio.run(copy(args.source, args.target))
     except (CopyError, StorageError) as err:

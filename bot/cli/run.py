@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import functools
+import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import replace
@@ -17,8 +18,9 @@ from ..discord_bot.app import Beside, CommandPost, shard_ids, sync
 from ..discord_bot.app import run as run_bot
 from ..email_gateway.runner import run_email_gateway
 from ..service import GameService
-from ..web.runner import start_web
+from ..web.runner import CannotServe, listen
 
+log = logging.getLogger(__name__)
 
 @asynccontextmanager
 async def email_beside(settings: Settings, service: GameService,
@@ -35,8 +37,15 @@ async def email_beside(settings: Settings, service: GameService,
 @asynccontextmanager
 async def web_beside(settings: Settings, service: GameService,
                      bot: CommandPost) -> AsyncIterator[None]:
-    """The game pages on the bot's service, closed when the bot stops."""
-    web = await start_web(service, settings)
+    """The game pages on the bot's service, closed when the bot stops. An address that
+    cannot be listened on (a port in use) is logged in one sentence and the bot runs on
+    without its pages: the players' games matter more than the spectators' view."""
+    try:
+        web = await listen(service, settings)
+    except CannotServe as err:
+        log.error("the game pages are not served: %s", err)
+        yield
+        return
     try:
         yield
     finally:

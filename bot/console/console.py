@@ -34,7 +34,7 @@ from ..pictures import game_info, write_png
 from ..service import GameService
 from ..service.computer import Computer
 from ..service.model import Game, Notification, Player
-from ..service.results import STORAGE_DOWN, Reason, Refusal
+from ..service.results import Reason, Refusal, storage_words
 from ..service.scheduler import Scheduler
 from ..storage import StorageError
 from ..textboard import caption, text_board
@@ -139,7 +139,7 @@ class Console:
             await self._run(words, line)
         except StorageError as err:  # rolled back: the player is told, the host logs why
             log.error("console command not carried out: %s", err)
-            self.out(STORAGE_DOWN)
+            self.out(storage_words(err))
         except Exception as err:  # an answer, never a traceback; the details go to the log
             log.exception("console command %r failed", line)
             self.out(f"Sorry, that failed ({type(err).__name__}: {err}). "

@@ -30,7 +30,6 @@ from aiohttp import web
 from .. import redact
 from ..config import ConfigError, Settings, add_db_option, settings_for
 from ..service import GameService
-from ..service.watching import WATCH_TOKEN_BYTES
 from ..storage import StorageError
 from .server import make_app
 
@@ -38,9 +37,6 @@ log = logging.getLogger(__name__)
 
 HEADER_SECONDS = 10.0
 BODY_SECONDS = 10.0
-# a watch token (the secret in a game page's address) as it must not be seen in a log
-WATCH_TOKEN = re.compile(rf"(?<![0-9A-Fa-f])[0-9A-Fa-f]{{{2 * WATCH_TOKEN_BYTES}}}"
-                         r"(?![0-9A-Fa-f])")
 URL = re.compile(r"postgres(?:ql)?:")
 LISTEN_FAULTS = {
     errno.EADDRINUSE: "another program is listening there (choose another port with --port)",
@@ -67,23 +63,10 @@ class CannotServe(Exception):
     """``commandpost web`` cannot start; the message says why in one sentence."""
 
 
-class RedactWatchTokens(redact.RedactKeys):
-    """The redacting filter, which also hides the watch tokens of game pages' addresses."""
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        super().filter(record)  # the message is plain text from here on
-        record.msg = WATCH_TOKEN.sub(redact.REDACTED, str(record.msg))
-        if record.exc_text:
-            record.exc_text = WATCH_TOKEN.sub(redact.REDACTED, record.exc_text)
-        if record.stack_info:
-            record.stack_info = WATCH_TOKEN.sub(redact.REDACTED, record.stack_info)
-        return True
-
-
 def configure_logging(level: str, stream: TextIO | None = None) -> logging.Handler:
     """The process's logging: one handler on stderr, every line redacted (game keys, watch
     tokens, e-mail addresses at INFO and above)."""
-    return redact.configure(level, stream=stream, filters=(RedactWatchTokens(),))
+    return redact.configure(level, stream=stream)  # game keys and watch tokens hidden
 
 
 async def start_web(service: GameService, settings: Settings,

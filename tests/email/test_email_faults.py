@@ -155,3 +155,12 @@ def test_redact_keeps_game_and_move_numbers():
     line = "RCPT TO:<play+501.12.d3e2aa00bb11cc22dd33@games.test> and [7.0.D3E2AA00BB11CC22DD33]"
     assert redact.redact(line) == "RCPT TO:<play+501.12.[key]@games.test> and [7.0.[key]]"
     assert ADDRESS_TAG.search(line)
+
+
+def test_redact_hides_watch_tokens_and_addresses_of_any_domain():
+    """A game page's watch token (24 hex digits) is a secret as a game key is; an address
+    at a domain without a dot, or in brackets, loses its local part like any other."""
+    line = "GET /game/3-0123456789abcdef01234567 from zoe@localhost and ann@[192.0.2.7]"
+    assert redact.redact_addresses(redact.redact(line)) == (
+        "GET /game/3-[key] from …@localhost and …@[192.0.2.7]")
+    assert redact.redact("0123456789abcdef0123456789") == "0123456789abcdef0123456789"  # 26

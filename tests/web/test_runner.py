@@ -200,3 +200,24 @@ async def test_a_client_stalling_in_its_body_is_closed(port: int) -> None:
     assert answer.startswith(b"HTTP/1.1 405 Method Not Allowed\r\n")
     assert b"This site is read-only: pages are only looked at." in answer
     writer.close()
+
+
+async def test_a_port_in_use_beside_the_bot_is_logged_and_the_bot_runs_on(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    from bot.cli.run import web_beside
+    service = await GameService.open(Settings(db_path=tmp_path / "games.db"))
+    try:
+        with socket.socket() as taken:
+            taken.bind(("127.0.0.1", 0))
+            taken.listen()
+            port = taken.getsockname()[1]
+            settings = Settings(db_path=tmp_path / "games.db", web_host="127.0.0.1",
+                                web_port=port)
+            with caplog.at_level(logging.ERROR, logger="bot.cli.run"):
+                async with web_beside(settings, service, None):  # type: ignore[arg-type]
+                    pass  # the bot would run here
+        assert [r.getMessage() for r in caplog.records if r.name == "bot.cli.run"] == [
+            f"the game pages are not served: cannot listen on 127.0.0.1:{port}: another "
+            f"program is listening there (choose another port with --port)"]
+    finally:
+        await service.close()
