@@ -43,34 +43,40 @@ def test_thousands_of_kills_never_look_like_damage_and_lose_nothing(tmp_path: Pa
     assert said["torn"] > 10  # the kills did tear frames: the check saw them and judged them
 
 
+def _overwrite(copy: Path, at: int, data: bytes) -> None:
+    """Bytes of the copy's write-ahead log replaced at offset ``at``."""
+    with Path(f"{copy}-wal").open("r+b") as f:
+        f.seek(at)
+        f.write(data)
+
+
+def _moves_read(copy: Path) -> int:
+    """The moves SQLite reads back from the copy."""
+    read = sqlite3.connect(copy)
+    try:
+        return int(read.execute("SELECT COUNT(*) FROM moves").fetchone()[0])
+    finally:
+        read.close()
+
+
 def test_a_torn_commit_frame_is_no_damage(tmp_path: Path):
     """The last transaction's commit frame with its header written and its page not (the
     writer killed between the two writes): SQLite drops that transaction, which its writer
     never saw committed, and the check finds nothing wrong. This is what made the check
     refuse, now and then, a database after an ordinary kill."""
     copy, size = _crashed_copy(tmp_path, 3)
-    wal = Path(f"{copy}-wal")
-    with wal.open("r+b") as f:
-        f.seek(32 + 2 * (24 + size) + 24)
-        f.write(bytes(size))  # the page as it was before the write
+    _overwrite(copy, 32 + 2 * (24 + size) + 24, bytes(size))  # the page before the write
     assert wal_damage(copy) is None
-    read = sqlite3.connect(copy)
-    assert read.execute("SELECT COUNT(*) FROM moves").fetchone()[0] == 2
-    read.close()
+    assert _moves_read(copy) == 2
 
 
 def test_damage_before_committed_frames_is_found_and_sqlite_drops_them(tmp_path: Path):
     copy, size = _crashed_copy(tmp_path, 5)
-    wal = Path(f"{copy}-wal")
-    with wal.open("r+b") as f:  # a changed byte in the second transaction's page
-        f.seek(32 + (24 + size) + 24 + 100)
-        f.write(b"\x5a")
+    _overwrite(copy, 32 + (24 + size) + 24 + 100, b"\x5a")  # in the second transaction's page
     assert wal_damage(copy) == ("the write-ahead log crashed.db-wal is damaged at frame 2: 4 "
                                 "committed transaction(s) after the damage cannot be read "
                                 "back")
-    read = sqlite3.connect(copy)
-    assert read.execute("SELECT COUNT(*) FROM moves").fetchone()[0] == 1
-    read.close()
+    assert _moves_read(copy) == 1
 
 
 def test_a_damaged_frame_in_the_middle_of_a_transaction_is_found(tmp_path: Path):
@@ -102,9 +108,7 @@ async def test_a_start_in_spite_of_a_damaged_log_settles_the_log(tmp_path: Path)
     (after a kill, which leaves the log behind)."""
     copy, size = _crashed_copy(tmp_path, 5)
     wal = Path(f"{copy}-wal")
-    with wal.open("r+b") as f:
-        f.seek(32 + (24 + size) + 24 + 100)
-        f.write(b"\x5a")
+    _overwrite(copy, 32 + (24 + size) + 24 + 100, b"\x5a")
     with pytest.raises(DamagedDatabase):
         await open_database(copy, migrations=())
     db = await open_database(copy, migrations=(), check=False, settle_log=True)

@@ -17,6 +17,19 @@ async def _alice_moved(world):
     return thread, game, (await world.service.legal_moves(game))[0]
 
 
+async def _the_thread_has_the_move(world, thread, before: int, move: str) -> None:
+    """Once the outbox has delivered: the thread's one new post, bob's move with alice
+    pinged, the live board."""
+    await world.env.settle()
+    await world.bot.flush()
+    await world.env.settle()
+    game = await world.service.game(1)
+    [posted] = thread.history()[before:]
+    assert posted.content == (f"1... **{move}** played in game #1.\n"
+                              f"{_status(world, game, world.alice.mention)}")
+    assert posted.attachments and posted.components
+
+
 def _status(world, game, who) -> str:
     deadline = int(game.clock.deadline)
     return f"{who} (White) to move, by <t:{deadline}:f> (<t:{deadline}:R>)."
@@ -218,13 +231,7 @@ async def test_a_move_from_a_dm_whose_reply_fails_still_reaches_the_thread(world
     world.env.inject_error("POST", "/webhooks/*", status=500, message="Internal Server Error",
                            times=1)
     r = await world.bob.user.slash("move", move=move)
-    await world.env.settle()
-    await world.bot.flush()
-    await world.env.settle()
-    game = await world.service.game(game.id)
-    [posted] = thread.history()[before:]
-    assert posted.content == (f"1... **{move}** played in game #1.\n"
-                              f"{_status(world, game, world.alice.mention)}")
+    await _the_thread_has_the_move(world, thread, before, move)
     said = [m.content for m in (r.response, *r.followups) if m and m.content]
     assert said == [f"**{move}** played in game #1. alice to move.\n(I could not show the "
                     f"board here: Discord refused: 500 Internal Server Error. Discord is "

@@ -6,7 +6,7 @@ in DMs pings nobody there."""
 
 from __future__ import annotations
 
-from .test_home import _alice_moved, _status, _tried_thrice
+from .test_home import _alice_moved, _status, _the_thread_has_the_move, _tried_thrice
 from .test_play import _start
 
 
@@ -16,14 +16,7 @@ async def test_a_move_from_another_channel_whose_reply_fails_still_reaches_the_t
     before = len(thread.history())
     world.env.inject_error("POST", "/interactions/*/callback", status=500, times=1)
     await world.bob.slash(general, "move", move=move)
-    await world.env.settle()
-    await world.bot.flush()
-    await world.env.settle()
-    game = await world.service.game(game.id)
-    [posted] = thread.history()[before:]
-    assert posted.content == (f"1... **{move}** played in game #1.\n"
-                              f"{_status(world, game, world.alice.mention)}")
-    assert posted.attachments and posted.components
+    await _the_thread_has_the_move(world, thread, before, move)
     assert all(world.alice.mention not in m.content for m in general.history())
 
 
