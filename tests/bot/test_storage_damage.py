@@ -7,6 +7,7 @@ seconds, naming it; a full disk is called full."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import sqlite3
@@ -214,3 +215,15 @@ async def test_a_file_that_cannot_be_written_is_refused_at_start(games_db: Path)
     finally:
         if os.geteuid() == 0:
             subprocess.run(["chattr", "-i", str(games_db)], capture_output=True, check=False)
+
+
+def test_random_damage_gives_no_traceback_and_every_damaged_game_is_named():
+    """`bench/damage.py` on 40 files (the bench's figure is over 300)."""
+    done = subprocess.run([sys.executable, str(ROOT / "bench" / "damage.py"), "--files", "40",
+                           "--seed", "11", "--json"], capture_output=True, text=True,
+                          timeout=600, cwd=ROOT, check=False)
+    assert done.returncode == 0, done.stderr[-2000:]
+    said = json.loads(done.stdout.splitlines()[-1])
+    assert said["tracebacks"] == 0, said["first"]
+    assert said["found_in_play_not_named"] == 0
+    assert said["files_with_damaged_games"] > 0  # the damage did reach games
