@@ -40,7 +40,7 @@ def test_thousands_of_kills_never_look_like_damage_and_lose_nothing(tmp_path: Pa
     assert said["verdicts"] == []
     assert said["lost"] == []
     assert said["kills"] == 2000
-    assert said["torn"] > 10  # the kills did tear frames: the check saw them and judged them
+    assert said["torn"] > 0  # the kills did tear frames (8 to 29 of 2,000 seen): judged right
 
 
 def _overwrite(copy: Path, at: int, data: bytes) -> None:

@@ -57,14 +57,14 @@ async def test_the_game_pages_run_beside_the_bot_when_configured(tmp_path, monke
         async def cleanup(self):
             events.append("pages closed")
 
-    async def start_web(service, settings):
+    async def listen(service, settings):
         events.append(f"pages on {settings.web_url}")
         return Pages()
 
     async def start(self, token, **_):
         events.append("bot ran")
 
-    monkeypatch.setattr(runner, "start_web", start_web)
+    monkeypatch.setattr(runner, "listen", listen)
     monkeypatch.setattr(CommandPost, "start", start)
     settings = Settings.from_env({}, db_path=tmp_path / "g.db", discord_token="t0ken",
                                  web_url="https://games.example.org")
