@@ -110,8 +110,11 @@ class Notifier:
 
     async def _dm_only(self, n: Notification) -> None:
         """News that must not go where it failed to go (that a player or a thread cannot
-        be reached): by DM, to a Discord player."""
-        if await self._dm(n.address or "", n.text):
+        be reached): by DM, to a Discord player; a post quoted in it names the players
+        (a mention in a DM pings nobody, and reads oddly to the player it names)."""
+        game = await self.bot.service.game(n.game_id) if n.game_id is not None else None
+        text = await self._named(game, n.text) if game is not None else n.text
+        if await self._dm(n.address or "", text):
             return
         if n.payload.get("or_channel"):  # a move's confirmation must reach them somewhere
             await self._post(n.place, f"<@{n.address}> {n.text}")
@@ -163,9 +166,7 @@ class Notifier:
             return
         text = n.text
         if n.payload.get("caught_up"):  # news gathered from refused posts: named, not pinged
-            names = {await self._address(p): name for p, name in zip(game.players, game.names,
-                                                                    strict=True)}
-            text = MENTION.sub(lambda m: names.get(m[1]) or m[0], text)
+            text = await self._named(game, text)
         if game.ply != n.payload.get("ply"):  # a later board shows the position: the words
             await self._post(n.place, text)  # keep the thread's record whole
             return
@@ -177,6 +178,12 @@ class Notifier:
                                 file if isinstance(file, discord.File) else None)
         if sent is not None:
             await self.bot.board_sent(game, sent, sent.channel.id)
+
+    async def _named(self, game: Game, text: str) -> str:
+        """``text`` with the game's players named where it mentions them."""
+        names = {await self._address(p): name for p, name in zip(game.players, game.names,
+                                                                strict=True)}
+        return MENTION.sub(lambda m: names.get(m[1]) or m[0], text)
 
     async def _address(self, player_id: int) -> str:
         player = await self.bot.service.get_player(player_id)

@@ -152,3 +152,19 @@ async def test_a_computer_game_started_in_a_dm_is_announced_once(world):
     assert [m for m in said if "Game #1 started" in m] == [r.followups[-1].content
                                                            if r.followups else
                                                            r.response.content]
+
+
+async def test_news_the_thread_refuses_names_the_players_in_the_dms(world):
+    thread, game = await _start(world)
+    await world.alice.send(thread, (await world.service.legal_moves(game))[0])
+    game = await world.service.game(game.id)
+    world.env.inject_error("POST", f"/channels/{thread.id}/messages", status=403, code=50013,
+                           message="Missing Permissions", times=None)
+    move = (await world.service.legal_moves(game))[0]
+    await world.bob.send(thread, move)  # typed: its reply is refused
+    await _tried_thrice(world)
+    for player in (world.alice, world.bob):
+        told = [m.content for m in player.user.dm_channel.history()
+                if m.content.startswith("I cannot post the news")]
+        assert told and all("<@" not in m for m in told)
+        assert f"**{move}** played in game #1. alice, your move." in told[0]
