@@ -101,21 +101,17 @@ async def _verify(target: PostgresDatabase, say: Callable[[str], None]) -> int:
     return len(ids)
 
 
-def main(argv: list[str]) -> int:
-    """``commandpost db copy ...``; every other ``commandpost db`` action is `bot.cli.dbcheck`'s."""
-    if not argv or argv[0] != "copy":
-        from . import dbcheck
+def postgres_target(text: str) -> str:
+    """The copy's target as the command line gives it: a PostgreSQL URL, else refused
+    (without echoing a password)."""
+    if not is_postgres_url(text):
+        raise argparse.ArgumentTypeError(f"the target must be a postgresql:// URL, not "
+                                         f"{redact_url(text)!r}")
+    return text
 
-        return dbcheck.main(argv)
-    parser = argparse.ArgumentParser(
-        prog="commandpost db copy",
-        description="Copy a SQLite database file into a new, empty PostgreSQL database.")
-    parser.add_argument("source", type=Path, help="the SQLite database file")
-    parser.add_argument("target", help="postgresql://user:password@host/database")
-    args = parser.parse_args(argv[1:])
-    if not is_postgres_url(args.target):
-        parser.error(f"the target must be a postgresql:// URL, not "
-                     f"{redact_url(args.target)!r}")  # a password is never echoed
+
+def run(args: argparse.Namespace) -> int:
+    """``commandpost db copy`` with its parsed arguments (`bot.cli.db` reads them)."""
     try:
         asyncio.run(copy(args.source, args.target))
     except (CopyError, StorageError) as err:

@@ -23,7 +23,7 @@ import asyncio
 from collections.abc import Callable
 from pathlib import Path
 
-from ..config import ConfigError, add_db_option, settings_for
+from ..config import ConfigError, settings_for
 from ..service import GameService
 from ..storage import StorageError, integrity_check, open_database, wal_damage
 from ..storage.sqlite import schema_problems
@@ -96,13 +96,8 @@ async def _replay_games(service: GameService, out: Callable[[str], None]) -> int
     return damaged
 
 
-def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="commandpost db",
-                                     description="Look after the database.")
-    sub = parser.add_subparsers(dest="action", required=True)
-    checking = sub.add_parser("check", help="check every page and replay every game")
-    add_db_option(checking)
-    args = parser.parse_args(argv)
+def run(args: argparse.Namespace) -> int:
+    """``commandpost db check`` with its parsed options (`bot.cli.db` reads them)."""
     try:
         path = settings_for(args).db_path
     except ConfigError as err:

@@ -16,6 +16,7 @@ from pathlib import Path
 import asyncpg
 import pytest
 
+from bot.cli import db as db_command
 from bot.cli import db_copy, dbcheck
 from bot.config import Settings
 from bot.redact import redact_url
@@ -438,7 +439,7 @@ async def test_a_copy_that_does_not_replay_is_reported(postgres_server, tmp_path
 
 def test_the_copy_command_refuses_a_target_that_is_not_postgresql(tmp_path, capsys):
     with pytest.raises(SystemExit):
-        db_copy.main(["copy", str(tmp_path / "host.db"), str(tmp_path / "other.db")])
+        db_command.main(["copy", str(tmp_path / "host.db"), str(tmp_path / "other.db")])
     assert "the target must be a postgresql:// URL" in capsys.readouterr().err
-    assert db_copy.main(["copy", str(tmp_path / "missing.db"), "postgresql://x@/y"]) == 1
+    assert db_command.main(["copy", str(tmp_path / "missing.db"), "postgresql://x@/y"]) == 1
     assert "there is no database file" in capsys.readouterr().out
