@@ -65,6 +65,15 @@ class Document:
     def pieces(self) -> tuple[Section, ...]:
         return tuple(s for s in self.sections if s.parent == PIECES_SECTION)
 
+    def whole(self, section: Section) -> Section:
+        """``section`` with its ``###`` parts: a ``##`` section's heading alone would say
+        nothing ("Special rules" is all parts)."""
+        if section.level != 2:
+            return section
+        parts = [s.text for s in self.sections if s.level == 3 and s.parent == section.title]
+        return Section(section.title, section.level, "\n\n".join([section.text, *parts]),
+                       section.parent)
+
 
 def rules_folder() -> Path | None:
     """The folder holding the documents, or None when they are not installed."""
@@ -172,6 +181,7 @@ def rules_part(variant: Variant, topic: str = "", command: str = TEXT_COMMAND) -
     ask = f"{command.format(variant=variant.name)} shows one part: {topics(doc, variant)}."
     if not topic.strip():
         board = doc.section("The board")
+        board = doc.whole(board) if board is not None else None
         body = [f"# {doc.title}", doc.intro]
         if board is not None:
             body.append(board.text)
@@ -182,6 +192,7 @@ def rules_part(variant: Variant, topic: str = "", command: str = TEXT_COMMAND) -
     if section is None:
         return RulesPart(f"The rules of {variant.display_name} have no part about "
                          f"{topic.strip()!r}. {ask}", (), found=False)
+    section = doc.whole(section)
     text = f"{section.text}\n\n(From {where}, “{section.title}”.)"
     return RulesPart(text, tuple(folder / p for p in section.pictures))
 
@@ -213,9 +224,21 @@ def tables_as_lists(markdown: str) -> str:
     return "\n".join(out)
 
 
+CODE_SPAN = re.compile(r"(`[^`\n]*`)")
+
+
+def _plain_words(text: str) -> str:
+    """Bold and emphasis marks taken out of prose (not of code: `Bc1*e3` keeps its sign)."""
+    text = re.sub(r"\*\*([^*]+)\*\*", r"\1", text)
+    return re.sub(r"(?<![\w*])\*([^*\s][^*]*)\*(?![\w*])", r"\1", text)
+
+
 def as_plain_text(markdown: str) -> str:
-    """Markdown as plain text for the console and mail: no markup signs, pictures named
-    by their caption, links by their words, fenced blocks indented."""
+    """Markdown as plain text for the console and mail: no bold or emphasis marks,
+    pictures named by their caption, links by their words, fenced blocks indented. Code
+    keeps its backticks, as every command word in the console's and mail's answers does:
+    without them "separated by `,` (on input also `;`)" would read "separated by , (on
+    input also ;)"."""
     lines, fenced = [], False
     for line in tables_as_lists(markdown).splitlines():
         if line.lstrip().startswith("```"):
@@ -233,10 +256,8 @@ def as_plain_text(markdown: str) -> str:
             lines += [title.upper() if len(heading.group(1)) <= 2 else title,
                       ("=" if len(heading.group(1)) <= 2 else "-") * len(title)]
             continue
-        line = re.sub(r"\*\*([^*]+)\*\*", r"\1", line)
-        line = re.sub(r"(?<![\w*])\*([^*\s][^*]*)\*(?![\w*])", r"\1", line)
-        line = re.sub(r"`([^`]*)`", r"\1", line)
-        lines.append(line)
+        lines.append("".join(piece if CODE_SPAN.fullmatch(piece) else _plain_words(piece)
+                             for piece in CODE_SPAN.split(line)))
     return re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip()
 
 

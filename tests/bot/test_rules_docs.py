@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from bot.service import rules_docs
@@ -14,6 +16,8 @@ from bot.service.rules_docs import (
     unwrap,
 )
 from engine import all_variants, get_variant
+
+RULES = Path(__file__).resolve().parents[2] / "docs" / "rules"
 
 SAMPLE = """# Title
 
@@ -48,12 +52,19 @@ def test_a_document_splits_into_title_intro_and_sections_not_inside_blocks() -> 
     assert doc.sections[2].pictures == ("diagrams/x.png",)
 
 
-def test_plain_text_drops_markup_pictures_and_fences() -> None:
+def test_plain_text_drops_markup_pictures_and_fences_and_keeps_code_marked() -> None:
     markdown = ("## Moves\n\n![A picture](diagrams/x.png)\n\nA **bold** and *soft* word, "
                 "`code` and a [link](../../tests/x.py).\n\n| a | b |\n|---|---|\n| c | d |\n\n"
                 "```example\nlegal: c3-d4\n```")
     assert as_plain_text(markdown) == (
-        "MOVES\n=====\n\nA bold and soft word, code and a link.\n\n- c: d\n\n    legal: c3-d4")
+        "MOVES\n=====\n\nA bold and soft word, `code` and a link.\n\n- c: d\n\n    legal: c3-d4")
+
+
+def test_plain_text_keeps_the_signs_inside_code() -> None:
+    """A shot is `*` in Combined Arms notation: inside code it is no emphasis mark."""
+    assert as_plain_text("`*` before a square it shoots, as in `Bc1*e3` or *`Ra1*a4`*") == (
+        "`*` before a square it shoots, as in `Bc1*e3` or *`Ra1*a4`*")
+    assert as_plain_text("a **stay** capture (`_`), *or* `@`") == "a stay capture (`_`), or `@`"
 
 
 def test_discord_keeps_markdown_unwraps_paragraphs_and_drops_pictures_and_file_links() -> None:
@@ -106,3 +117,60 @@ def test_a_variant_without_a_document_shows_its_short_rules_text(monkeypatch) ->
     monkeypatch.delitem(rules_docs.DOCUMENTS, "clash")
     clash = get_variant("clash")
     assert rules_part(clash).markdown == clash.rules_text
+
+
+def _document_part(file_name: str, title: str) -> str:
+    """The lines of the shipped document from heading ``title`` to the next heading of
+    its level or above (a ``##`` section takes its ``###`` parts along), read here without
+    `parse_document`."""
+    lines = (RULES / file_name).read_text(encoding="utf-8").splitlines()
+    fenced, start, level, taken = False, None, 0, []
+    for line in lines:
+        if line.lstrip().startswith("```"):
+            fenced = not fenced
+        depth = len(line) - len(line.lstrip("#")) if not fenced and line.startswith("#") else 0
+        if start is not None and depth and depth <= level:
+            break
+        if start is None and depth and line[depth:].strip() == title:
+            start, level = len(taken), depth
+        if start is not None:
+            taken.append(line)
+    assert taken, f"{title!r} is not a heading of {file_name}"
+    return "\n".join(taken).strip()
+
+
+def _offered(variant: str) -> list[str]:
+    """What `rules VARIANT TOPIC` offers: the sections `topics` names, then the pieces."""
+    rules = get_variant(variant)
+    doc = rules_docs.document(rules)
+    assert doc is not None
+    sections = rules_docs.topics(doc, rules).split("or a section (")[1].rstrip(")").split(", ")
+    return [*sections, *(name.lower() for name in rules.piece_names.values())]
+
+
+@pytest.mark.parametrize("variant", [v.name for v in all_variants()])
+def test_every_offered_section_and_piece_shows_the_documents_whole_text(variant: str) -> None:
+    rules = get_variant(variant)
+    file_name = rules_docs.DOCUMENTS[variant]
+    for topic in _offered(variant):
+        part = rules_part(rules, topic)
+        heading = part.markdown.split("\n", 1)[0]
+        title = heading.lstrip("#").strip()
+        assert title.lower().startswith(topic), (topic, heading)
+        assert part.markdown == (f"{_document_part(file_name, title)}\n\n"
+                                 f"(From docs/rules/{file_name}, “{title}”.)"), topic
+
+
+def test_special_rules_are_every_part_of_the_section() -> None:
+    """The section is its parts: the heading alone was all `rules commander special rules`
+    showed."""
+    part = rules_part(get_variant("commander"), "special rules")
+    headings = [line for line in part.markdown.splitlines() if line.startswith("#")]
+    assert headings == ["## Special rules", "### Stacks and carrying",
+                        "### Deploys: splitting a stack", "### Three kinds of capture",
+                        "### Air defence", "### Heroes", "### Check"]
+    assert [p.name for p in part.pictures] == ["commander-ring-of-fire.png"]
+    clash = rules_part(get_variant("clash"), "special rules").markdown
+    assert [line for line in clash.splitlines() if line.startswith("#")] == [
+        "## Special rules", "### Building and transforming", "### Droids and Hawks take turns",
+        "### Promotion to Slicer"]

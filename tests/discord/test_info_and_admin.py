@@ -70,6 +70,17 @@ async def test_a_long_section_goes_on_in_further_messages(world):
     assert all(m.ephemeral for m in r.followups) and r.response.attachments == []
 
 
+async def test_a_section_of_parts_comes_whole_with_its_code_marked(world):
+    r = await world.carol.slash(world.channel, "rules", variant="commander",
+                                piece="special rules")
+    text = "\n".join([r.response.content] + [m.content for m in r.followups])
+    assert [line for line in text.splitlines() if line.startswith("#")] == [
+        "## Special rules", "### Stacks and carrying", "### Deploys: splitting a stack",
+        "### Three kinds of capture", "### Air defence", "### Heroes", "### Check"]
+    assert "A **normal** capture (`x`) moves onto the point. A **stay** capture (`_`)" in text
+    assert [a.filename for a in r.response.attachments] == ["commander-ring-of-fire.png"]
+
+
 async def test_rules_of_an_unknown_piece_or_variant_say_what_exists(world):
     r = await world.carol.slash(world.channel, "rules", variant="clash", piece="Queen")
     assert r.ephemeral
