@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import inspect
 import logging
+import textwrap
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -39,6 +40,7 @@ NO_SUCH = {"game": Reason.NO_SUCH_GAME, "challenge": Reason.NO_SUCH_CHALLENGE}
 # the longest command line read; a longer one is refused before it is split or matched.
 # A note (at most 1,000 characters), a long conditional line or a file's path fit.
 MAX_LINE = 4096
+HELP_WIDTH = 96  # the `help` list's lines: a longer description goes on, indented, below
 
 
 def line_too_long(line: str) -> Reply | None:
@@ -138,8 +140,8 @@ class Commands:
             return Reply(f"There is no command {args[0]!r}; `help` lists them.", ok=False)
         lines = ["Commands (`help WORD` for examples); a line that is no command is a move:"]
         for word in self.words():
-            doc = getattr(self, f"cmd_{word}").__doc__ or ""
-            lines.append(f"  {word:<12} {doc.strip().splitlines()[0]}")
+            lines += textwrap.wrap(summary(getattr(self, f"cmd_{word}")), HELP_WIDTH,
+                                   initial_indent=f"  {word:<12} ", subsequent_indent=" " * 15)
         return Reply("\n".join(lines))
 
     async def cmd_variants(self, sender: Player, place: str, args: list[str]) -> Reply:
@@ -324,13 +326,14 @@ class Commands:
         return Reply("Games in progress:\n" + "\n".join(lines))
 
     async def cmd_board(self, sender: Player, place: str, args: list[str]) -> Reply:
-        """Show a game's board (after a turn of the game, if you name it: `3.` after the
-        first side's third turn, `3...` after the second side's, `3` after both, `0` the
-        start).
+        """Show a game's board, now or after the turn you name.
 
         board
         board #3
         board #3 12...
+
+        A turn is named as in the record: `3.` after the first side's third turn, `3...`
+        after the second side's, `3` after both, `0` the start.
         """
         game, rest = await self._game(sender, place, args)
         if isinstance(game, Refusal):
@@ -382,12 +385,14 @@ class Commands:
                 + _deadline(game) + "." + "".join(f" {o}." for o in offers))
 
     async def cmd_moves(self, sender: Player, place: str, args: list[str]) -> Reply:
-        """List the moves you may make next, one step at a time, by piece (only the
-        moves of the piece on one point, highlighted on the board, if you name it).
+        """List the moves you may make next, one step at a time, by piece.
 
         moves
         moves c3
         moves #3 c3
+
+        Name a point (`moves c3`) for the moves of the piece there alone, highlighted on
+        the board.
         """
         game, rest = await self._game(sender, place, args)
         if isinstance(game, Refusal):
@@ -546,11 +551,12 @@ class Commands:
         return _reply(await self.service.add_note(sender, game.id, " ".join(rest)), show=False)
 
     async def cmd_if(self, sender: Player, place: str, args: list[str]) -> Reply:
-        """Record a conditional move while you wait: if they play X, your answer Y is
-        played at once (`then if Z then W` goes on; steps of one turn joined by `|`).
+        """Record a conditional move: if they play X, your answer Y is played at once.
 
         if h8-i7/D then b2-a3/D
         if #3 h8-i7/D then b2-a3/D then if i7-h6/D then a3-b4/D
+
+        A line goes on with `then if Z then W`; the steps of one turn are joined by `|`.
         """
         game, rest = await self._game(sender, place, args)
         if isinstance(game, Refusal):
@@ -694,6 +700,12 @@ def _extra(word: str, rest: list[str]) -> Reply:
     """The refusal of words a command does not take."""
     return Reply(f"`{word}` does not take {' '.join(rest)!r}. {_usage(word)}".rstrip(),
                  ok=False)
+
+
+def summary(handler: Callable[..., object]) -> str:
+    """What a command does, whole: the first paragraph of its docstring (its first line
+    alone would cut a description that goes on)."""
+    return " ".join(inspect.cleandoc(handler.__doc__ or "").split("\n\n")[0].split())
 
 
 def _usage(word: str) -> str:
