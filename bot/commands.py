@@ -179,7 +179,8 @@ class Commands:
         challenge bob clash none from bcccc/ffff/hdhd1/4/5/4/1DHDH/FFFF/CCCCB w 1
         challenge bob 3d+1d max10d total60d
         challenge computer 2 commander red
-        Time per move: 1d, 2d, 3d, 5d, 7d, 14d or none (the default); or a Fischer clock:
+        Time per move: 1d, 2d, 3d, 5d, 7d, 14d or none (naming no time takes the host's
+        default, which is none unless it was set); or a Fischer clock:
         3d+1d is a bank of 3 days, 1 day added per move, max10d caps the bank at 10 days;
         total60d caps each player's time in the whole game (with either clock).
         The computer plays at levels 1 (a beginner) to 5 (its strongest); 3 by default.
@@ -206,6 +207,7 @@ class Commands:
             break
         opponent: Player | None = None
         mode = side = days = rated = None
+        days_named = False  # `none` names no clock; naming nothing takes the default
         clock_words: list[str] = []
         side_words = {**SIDE_WORDS, **{n.lower(): k for k, n in enumerate(variant.side_names)}}
         for word in words:
@@ -224,7 +226,7 @@ class Commands:
                 clock_words.append(low)
             elif low[:1].isdigit() or low in ("none", "unlimited"):
                 try:
-                    days = parse_days(low)
+                    days, days_named = parse_days(low), True
                 except ValueError as err:
                     return Reply(str(err).capitalize() + ".", ok=False)
             elif opponent is None:
@@ -234,6 +236,8 @@ class Commands:
                 opponent = found
             else:
                 return Reply(f"I do not understand {word!r}. " + _usage("challenge"), ok=False)
+        if not days_named and not clock_words:
+            days = self.service.default_days()
         try:
             clock = parse_time_control(clock_words, days)
         except ValueError as err:

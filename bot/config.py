@@ -10,6 +10,7 @@ variable.
 | ``COMMANDPOST_CHALLENGE_DAYS``       | ``challenge_days``       | ``7``              |
 | ``COMMANDPOST_PICTURES``             | ``pictures_dir``         | ``boards``         |
 | ``COMMANDPOST_DISCORD_TOKEN``        | ``discord_token``        | (none)             |
+| ``COMMANDPOST_DEFAULT_DAYS``         | ``default_days``         | ``0`` (no clock)   |
 | ``COMMANDPOST_SHARD_COUNT``          | ``discord_shard_count``  | ``0`` (recommended)|
 | ``COMMANDPOST_SHARD_IDS``            | ``discord_shard_ids``    | (all shards)       |
 | ``COMMANDPOST_EMAIL_ADDRESS``        | ``email_address``        | (none: no e-mail)  |
@@ -94,7 +95,8 @@ class Settings:
     pictures_dir: Path = field(default=Path("boards"), metadata={"env": "COMMANDPOST_PICTURES"})
     # the Discord transport runs when this is set
     discord_token: str = field(default="", metadata={"env": "COMMANDPOST_DISCORD_TOKEN"})
-    # days per move of a challenge that names none (0: no clock); servers may choose their own
+    # days per move of a challenge that names none (0: no clock), on every transport;
+    # Discord servers may choose their own
     default_days: float = field(default=0.0, metadata={"env": "COMMANDPOST_DEFAULT_DAYS"})
     # "on": the Discord bot asks for the message-content intent and reads moves typed in a
     # game's thread ("off": only /move; the intent must then not be enabled in the portal)
@@ -178,6 +180,7 @@ class Settings:
             raise ConfigError(f"COMMANDPOST_EMAIL_ADDRESS is {self.email_address!r}; it must be "
                               f"an address like play@games.example.org")
         _check_theme(self.theme)
+        _check_default_days(self.default_days)
         if self.web_url and not self.web_url.startswith(("http://", "https://")):
             raise ConfigError(f"COMMANDPOST_WEB_URL is {self.web_url!r}; it must be an address "
                               f"like https://games.example.org")
@@ -247,6 +250,16 @@ def settings_or_say(args: argparse.Namespace) -> Settings | None:
     except ConfigError as err:
         print(f"commandpost: {err}")
         return None
+
+
+def _check_default_days(days: float) -> None:
+    """Refuse days per move that no challenge could name (0 is no clock)."""
+    from .service.clock import ALLOWED_DAYS  # here: the service's package imports this one
+
+    if days != 0 and days not in ALLOWED_DAYS:
+        choices = ", ".join(str(d) for d in ALLOWED_DAYS)
+        raise ConfigError(f"COMMANDPOST_DEFAULT_DAYS is {days:g}; it must be 0 (no clock) or "
+                          f"one of {choices}")
 
 
 def _check_theme(name: str) -> None:

@@ -38,6 +38,11 @@ class ChallengeDesk:
     now: Clock
     rng: random.Random
 
+    def default_days(self) -> int | None:
+        """Days per move of a challenge that names no time (``COMMANDPOST_DEFAULT_DAYS``;
+        None: no clock). The console and mail take it; a Discord server may choose its own."""
+        return int(self.settings.default_days) or None
+
     async def challenge(self, sender: Player, place: str, opponent: Player | None = None,
                         variant: str | None = None, mode: str | None = None,
                         side: int | None = None, days: int | None = None,
