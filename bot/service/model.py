@@ -21,6 +21,7 @@ from .clock import TurnClock
 
 Row = Mapping[str, Any]
 log = logging.getLogger(__name__)
+_TOLD_DAMAGED: set[int | None] = set()  # damaged games already logged by this process
 
 
 def place_transport(place: str) -> str:
@@ -150,7 +151,9 @@ class Game:
             try:
                 games.append(cls.from_row(row))
             except DamagedGame as err:
-                log.error("%s", err)
+                if err.game_id not in _TOLD_DAMAGED:  # once per game and process, not per list
+                    _TOLD_DAMAGED.add(err.game_id)
+                    log.error("%s", err)
         return games
 
     @classmethod
