@@ -43,8 +43,17 @@ async def check(settings_db: object, out: Callable[[str], None] = print) -> int:
     try:
         db = await open_database(settings_db, check=False)  # type: ignore[arg-type]
     except StorageError as err:
-        out(f"commandpost: {err}")
-        return 1
+        db = None
+        if not server and "read-only" in str(err):  # a look needs no writing: read it as is
+            try:
+                db = await open_database(settings_db, check=False,  # type: ignore[arg-type]
+                                         read_only=True)
+                out("the file is read-only: it is checked as it is, not upgraded")
+            except StorageError:
+                db = None
+        if db is None:
+            out(f"commandpost: {err}")
+            return 1
     service = GameService(db)
     try:
         problems = [] if server else await _check_file(db, out)

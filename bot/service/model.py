@@ -22,6 +22,7 @@ from .clock import TurnClock
 Row = Mapping[str, Any]
 log = logging.getLogger(__name__)
 _TOLD_DAMAGED: set[int | None] = set()  # damaged games already logged by this process
+_TOLD_DAMAGED_PLAYERS: set[object] = set()
 
 
 def place_transport(place: str) -> str:
@@ -43,7 +44,7 @@ class Player:
     @classmethod
     def from_row(cls, row: Row) -> Player:
         return cls(row["id"], row["transport"], row["address"], row["display_name"],
-                   json.loads(row["preferences"]), row["vacation_until"])
+                   _preferences(row["id"], row["preferences"]), row["vacation_until"])
 
     def on_vacation(self, now: float) -> bool:
         return self.vacation_until is not None and self.vacation_until > now
@@ -137,8 +138,12 @@ class Game:
             raise DamagedGame(_row_id(row)) from err
         if not (all(isinstance(v, int) for v in (game.id, game.ply, game.turns, game.revision))
                 and game.to_move in (0, 1) and game.ply >= 0 and _known(game.variant)
-                and all(isinstance(v, str) for v in (game.fen, game.start_fen, game.status,
-                                                     game.place))):
+                and game.status in STATUSES and game.winner in (None, 0, 1)
+                and all(isinstance(v, str) for v in (game.fen, game.start_fen, game.place,
+                                                     game.result, game.reason, game.mode))
+                and all(v is None or (isinstance(v, int | float) and not isinstance(v, bool))
+                        for v in _numbers(game))
+                and _readable_clock(game.time_control)):
             raise DamagedGame(_row_id(row))
         return game
 
@@ -184,6 +189,43 @@ class Game:
     def on_vacation(self, side: int, now: float) -> bool:
         until = self.vacation_until[side]
         return until is not None and until > now
+
+
+STATUSES = ("active", "over", "aborted")
+
+
+def _numbers(game: Game) -> tuple[object, ...]:
+    """The stored numbers of a game that may be empty (a clock's times, offers, ...)."""
+    return (game.days, game.clock.deadline, game.clock.reminder_due,
+            game.clock.paused_remaining, game.draw_offer, game.takeback_offer, game.created_at,
+            game.updated_at, game.ended_at, *game.banks, *game.spent)
+
+
+def _readable_clock(time_control: object) -> bool:
+    """Whether a game's stored clock choice reads (None: the days per move)."""
+    if time_control is None:
+        return True
+    from .timecontrol import read  # the clock's words (it reads games: imported here)
+    try:
+        return isinstance(time_control, str) and read(time_control) is not None
+    except (ValueError, TypeError, IndexError):
+        return False
+
+
+def _preferences(player_id: object, stored: object) -> dict[str, Any]:
+    """A player's stored preferences; damaged ones read as none chosen (the defaults), so
+    that one player's damaged row stops nobody, and are logged once."""
+    try:
+        found = json.loads(stored) if isinstance(stored, str) else None
+    except ValueError:
+        found = None
+    if isinstance(found, dict):
+        return found
+    if player_id not in _TOLD_DAMAGED_PLAYERS:
+        _TOLD_DAMAGED_PLAYERS.add(player_id)
+        log.error("player #%s: the stored preferences are damaged; the defaults apply",
+                  player_id)
+    return {}
 
 
 def _known(variant: object) -> bool:

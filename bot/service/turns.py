@@ -125,8 +125,12 @@ def find_turn(ends: dict[str, int], text: str) -> int | None:
 
 
 def _before(rules: Variant, game: Game, played: Sequence[PlayedMove], ply: int) -> Position:
-    """The position before step ``ply``, from the stored position after the step before."""
-    return rules.parse_position(played[ply - 1].fen if ply else game.start_fen)
+    """The position before step ``ply``, from the stored position after the step before
+    (`DamagedGame` if it does not read)."""
+    try:
+        return rules.parse_position(played[ply - 1].fen if ply else game.start_fen)
+    except (EngineError, ValueError, IndexError, TypeError) as err:
+        raise DamagedGame(game.id) from err
 
 
 class Turns:

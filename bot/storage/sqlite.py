@@ -27,6 +27,7 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
+from urllib.parse import quote
 
 import aiosqlite
 
@@ -308,12 +309,18 @@ class SqliteDatabase:
         await self._writer.close()
 
 
-async def _connect(path: Path, sync: str,
-                   busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> aiosqlite.Connection:
-    connection = await aiosqlite.connect(path, isolation_level=None)
+async def _connect(path: Path, sync: str, busy_timeout_ms: int = BUSY_TIMEOUT_MS,
+                   read_only: bool = False) -> aiosqlite.Connection:
+    target = f"file:{quote(str(path.resolve()))}?mode=ro" if read_only else path
+    connection = await aiosqlite.connect(target, isolation_level=None, uri=read_only)
     try:
         connection.row_factory = sqlite3.Row
+        # text that is not UTF-8 (a damaged row) reads with replacement characters, so that
+        # one bad value is found as that row's damage instead of failing every query
+        connection.text_factory = _lenient_text
         await connection.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
+        if read_only:
+            return connection
         await connection.execute("PRAGMA journal_mode = WAL")
         await connection.execute(f"PRAGMA synchronous = {sync.upper()}")
         await connection.execute("PRAGMA foreign_keys = ON")
@@ -324,12 +331,17 @@ async def _connect(path: Path, sync: str,
     return connection
 
 
+def _lenient_text(data: bytes) -> str:
+    return data.decode("utf-8", "replace")
+
+
 async def open_database(path: Path | str, sync: str = "full",
                         migrations: Sequence[Migration] = MIGRATIONS,
                         now: Any = time.time, check: bool = True,
                         busy_timeout_ms: int = BUSY_TIMEOUT_MS,
                         settle_log: bool = False,
-                        start_timeout_ms: int = START_TIMEOUT_MS) -> Any:
+                        start_timeout_ms: int = START_TIMEOUT_MS,
+                        read_only: bool = False) -> Any:
     """Open (or create) the database file, check it (``PRAGMA quick_check`` and the
     columns of its tables, unless ``check`` is False) and bring its schema up to date.
     Another program's database is refused (`soundness`), and so is a file that cannot be
@@ -376,15 +388,16 @@ async def open_database(path: Path | str, sync: str = "full",
     writer = reader = None
     start_ms = min(busy_timeout_ms, start_timeout_ms)
     try:
-        writer = await _connect(path, sync, start_ms)
+        writer = await _connect(path, sync, start_ms, read_only)
         if check:
             await _quick_check(writer, path)
-        await _migrate(writer, migrations, now)
+        if not read_only:  # a look at a file as it is (`db check` of a read-only file)
+            await _migrate(writer, migrations, now)
         if check:
             await _check_schema(writer, migrations, path)
         if settle_log:
             await writer.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        reader = await _connect(path, sync, start_ms)
+        reader = await _connect(path, sync, start_ms, read_only)
         for connection in (writer, reader):  # waits once working: another process's turn
             await connection.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
     except SQLITE_FAULTS as err:
@@ -556,6 +569,10 @@ async def schema_problems(connection: Any, migrations: Sequence[Migration] = MIG
     expected = soundness.expected_columns(tuple(migrations))
     actual: dict[str, tuple[str, ...]] = {}
     try:
+        garbled = [str(r[0]) for r in await connection.execute_fetchall(
+            "SELECT name, sql FROM sqlite_master") if "\ufffd" in f"{r[0]}{r[1]}"]
+        if garbled:
+            return [f"the schema's text of {', '.join(garbled[:5])} is not UTF-8"]
         for table in expected:
             rows = await connection.execute_fetchall(f'PRAGMA table_info("{table}")')
             if rows:

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from aiohttp import web
+from aiohttp.http_exceptions import BadHttpMessage
 
 from .. import redact
 from ..config import ConfigError, Settings, add_db_option, settings_for
@@ -69,10 +70,29 @@ def configure_logging(level: str, stream: TextIO | None = None) -> logging.Handl
     return redact.configure(level, stream=stream)  # game keys and watch tokens hidden
 
 
+class BadRequests(logging.Filter):
+    """aiohttp logs a request it cannot parse (a header over 8,190 bytes, a broken request
+    line) as an error with its traceback, once per request: anyone on the web could fill
+    the host's log. It is answered 400 all the same; the log gets one line, without the
+    traceback, at INFO."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        error = record.exc_info[1] if record.exc_info else None
+        if isinstance(error, BadHttpMessage):
+            record.msg, record.args = "refused a request it cannot read: %s", (
+                str(error).splitlines()[0][:200],)
+            record.exc_info = record.exc_text = None
+            record.levelno, record.levelname = logging.INFO, "INFO"
+        return True
+
+
 async def start_web(service: GameService, settings: Settings,
                     timeouts: Timeouts | None = None) -> web.AppRunner:
     """Serve the web pages of ``service`` on the configured address; the runner to stop.
     An address that cannot be listened on raises `OSError`, with nothing left running."""
+    server_log = logging.getLogger("aiohttp.server")
+    if not any(isinstance(f, BadRequests) for f in server_log.filters):
+        server_log.addFilter(BadRequests())
     runner = web.AppRunner(make_app(service, settings), access_log=None,
                            **(timeouts or Timeouts()).runner_options())
     await runner.setup()
@@ -95,7 +115,7 @@ async def open_service(settings: Settings) -> GameService:
         if path.is_dir():
             raise CannotServe(f"the database {shown!r} is a folder, not a database file; "
                               f"give the bot's database file with --db or COMMANDPOST_DB")
-        if not path.exists():
+        if not path.exists() or path.stat().st_size == 0:  # an empty file is no database yet
             raise CannotServe(f"there is no database at {shown!r}; the pages show the games "
                               f"of the bot's database: give its file with --db or "
                               f"COMMANDPOST_DB")

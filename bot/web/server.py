@@ -43,7 +43,7 @@ from ..service import GameService
 from ..service.boundary import shorten
 from ..service.model import Game
 from ..service.rules_docs import document_path, rules_folder
-from ..storage import StorageError
+from ..storage import DamagedGame, StorageError
 from . import pages
 from .live import LiveHub
 from .views import GameView, read_view
@@ -355,6 +355,7 @@ Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 UNAVAILABLE = "The games cannot be read just now. Please try again in a minute."
 BROKEN = "This page could not be made. Please try again later."
+DAMAGED = "This game cannot be shown: it is damaged in the database."
 
 
 @web.middleware
@@ -369,6 +370,9 @@ async def guard(request: web.Request, handler: Handler) -> web.StreamResponse:
         if err.status < 400:
             raise
         return _refusal(err)
+    except DamagedGame as err:  # that game alone: nothing to retry, the others show
+        log.warning("a page of a damaged game: %s", err)
+        return _html(pages.error_page(404, DAMAGED), status=404)
     except StorageError as err:
         log.warning("a page could not read the database: %s", err)
         response = _html(pages.error_page(503, UNAVAILABLE), status=503)

@@ -18,6 +18,7 @@ from engine import EngineError, Move, Position, Variant, get_variant
 from ..service import GameService
 from ..service.model import Game, PlayedMove
 from ..service.records import END
+from ..storage import DamagedGame
 
 # the domain of an address: after an "@" that ends a word, one or more labels (``localhost``
 # has no dot) or a bracketed literal (``[127.0.0.1]``); the labels are bounded and split by
@@ -96,7 +97,12 @@ class GameView:
         return self.last_ply if ply is None else max(0, min(ply, self.last_ply))
 
     def position(self, ply: int) -> Position:
-        return self.variant.parse_position(self.fens[ply])
+        """The position after ``ply`` steps (`DamagedGame` if its stored text does not
+        read)."""
+        try:
+            return self.variant.parse_position(self.fens[ply])
+        except (EngineError, ValueError, IndexError, TypeError) as err:
+            raise DamagedGame(self.game.id) from err
 
     def last_move(self, ply: int) -> Move | None:
         """The step that led to ``ply``, to mark on its picture."""

@@ -227,3 +227,98 @@ def test_random_damage_gives_no_traceback_and_every_damaged_game_is_named():
     assert said["tracebacks"] == 0, said["first"]
     assert said["found_in_play_not_named"] == 0
     assert said["files_with_damaged_games"] > 0  # the damage did reach games
+
+
+DAMAGED_1 = ("Game #1 is damaged in the database; the host can run `commandpost db check` to "
+             "see what can be saved of it.")
+
+
+@pytest.mark.parametrize("damage", [
+    "UPDATE games SET deadline = 'soon' WHERE id = 1",
+    "UPDATE games SET time_control = '{{{' WHERE id = 1",
+    "UPDATE games SET status = 'weird' WHERE id = 1",
+    "UPDATE games SET fen = CAST(X'FF41' AS TEXT) WHERE id = 1",
+])
+async def test_a_value_damaged_in_a_row_names_its_game(games_db: Path, damage: str):
+    """Found by players' commands at once (never a traceback), named by db check; the other
+    game plays on. (The values a host's tester changed by hand.)"""
+    db = sqlite3.connect(games_db)
+    db.execute(damage)
+    db.commit()
+    db.close()
+    service = await GameService.open(Settings(db_path=games_db), now=ManualClock())
+    alice = await service.player("console", "alice", "Alice")
+    words = Commands(service, lambda name: service.find_player("console", name))
+    for line in ("board #1", "move a7-a6 #1", "export #1"):
+        assert (await words.handle(alice, PLACE, line)).text == DAMAGED_1, line
+    assert (await words.handle(alice, PLACE, "board #2")).ok
+    await service.close()
+    lines: list[str] = []
+    assert await check(games_db, lines.append) == 1
+    assert [line for line in lines if line.startswith("game #")][0].startswith("game #1: ")
+
+
+async def test_a_players_damaged_preferences_read_as_the_defaults(games_db: Path):
+    db = sqlite3.connect(games_db)
+    db.execute("UPDATE players SET preferences = '{bad' WHERE address = 'bob'")
+    db.execute("UPDATE players SET display_name = CAST(X'FF' AS TEXT) WHERE address = 'alice'")
+    db.commit()
+    db.close()
+    service = await GameService.open(Settings(db_path=games_db), now=ManualClock())
+    bob = await service.player("console", "bob")
+    assert bob.preferences == {}
+    words = Commands(service, lambda name: service.find_player("console", name))
+    assert (await words.handle(bob, PLACE, "board #1")).ok
+    assert (await service.game(1)).names[0] == "\ufffd"  # shown as unreadable, not a crash
+    await service.close()
+
+
+async def test_schema_text_that_is_not_utf8_is_refused_and_checked(games_db: Path):
+    damaged = _changed(games_db, b"-- the position now", 3, 0xFF)
+    with pytest.raises(DamagedDatabase) as raised:
+        await GameService.open(Settings(db_path=damaged))
+    assert str(raised.value) == (
+        f"the database file {str(damaged)!r} is damaged: the schema's text of games is not "
+        f"UTF-8. Run `commandpost db check` for a full report, or restore a backup.")
+    lines: list[str] = []
+    assert await check(damaged, lines.append) == 1
+    assert "tables: the schema's text of games is not UTF-8" in lines
+
+
+async def test_db_check_reads_a_file_it_may_not_write(games_db: Path):
+    if not _read_only(games_db):  # the system lets no file be made read-only here
+        return
+    try:
+        lines: list[str] = []
+        assert await check(games_db, lines.append) == 0
+        assert lines[:2] == ["the file is read-only: it is checked as it is, not upgraded",
+                             "integrity_check: ok"]
+    finally:
+        if os.geteuid() == 0:
+            subprocess.run(["chattr", "-i", str(games_db)], capture_output=True, check=False)
+
+
+async def test_a_damaged_position_in_the_move_list_is_found_where_it_is_read(games_db: Path):
+    """The position stored after a step is read to mark the last turn on a picture
+    (`turn_moves`): damaged, it says the game is damaged, at once; db check names it."""
+    service = await GameService.open(Settings(db_path=games_db), now=ManualClock())
+    bob = await service.player("console", "bob", "Bob")
+    assert (await service.move(bob, 1, (await service.legal_moves(
+        await service.game(1)))[0])).ok  # two steps: the board reads the first one's
+    await service.close()
+    db = sqlite3.connect(games_db)
+    db.execute("UPDATE moves SET fen = 'x/y/z w 1' WHERE game_id = 1 AND ply = 0")
+    db.commit()
+    db.close()
+    service = await GameService.open(Settings(db_path=games_db), now=ManualClock())
+    words = Commands(service, lambda name: service.find_player("console", name))
+    alice = await service.player("console", "alice", "Alice")
+    with pytest.raises(DamagedGame) as raised:
+        await service.turn_moves(await service.game(1))
+    assert str(raised.value) == DAMAGED_1
+    assert (await words.handle(alice, PLACE, "board #2")).ok
+    await service.close()
+    lines: list[str] = []
+    assert await check(games_db, lines.append) == 1
+    assert [line for line in lines if line.startswith("game #")][0].startswith(
+        "game #1: step 0 (b2-a3/D) stored 'x/y/z w 1'")

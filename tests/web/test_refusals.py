@@ -13,7 +13,7 @@ from bot.service import GameService
 from bot.service.model import Game, Player
 from bot.storage import StorageError
 from bot.web.pages import CSP, STYLE
-from bot.web.server import BROKEN, UNAVAILABLE, Site
+from bot.web.server import BROKEN, DAMAGED, UNAVAILABLE, Site
 from bot.web.views import public_name
 
 from .conftest import start_game
@@ -146,3 +146,15 @@ async def test_addresses_are_never_shown_only_names(service: GameService, client
 ])
 def test_public_names_lose_the_domain_of_every_address(name: str, shown: str) -> None:
     assert public_name(name) == shown
+
+
+async def test_a_damaged_game_is_a_page_saying_so(service: GameService, client: TestClient,
+                                                  game: Game) -> None:
+    """A position stored after a step that does not read: that game's step pages say it is
+    damaged (404: nothing to retry); its other pages and the other games show."""
+    path = await game_path(service, game)
+    async with service.db.transaction() as s:
+        await s.execute("UPDATE moves SET fen = 'x/y/z w 1' WHERE game_id = ? AND ply = 0",
+                        (game.id,))
+    await refused(client, f"{path}?ply=1", 404, "Not found", DAMAGED)
+    assert (await client.get("/live")).status == 200

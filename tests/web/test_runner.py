@@ -70,6 +70,7 @@ def say(capsys: pytest.CaptureFixture[str], argv: list[str]) -> tuple[int, str, 
 
 @pytest.mark.parametrize(("name", "make", "said"), [
     ("missing.db", None, NO_DATABASE),
+    ("empty.db", Path.touch, NO_DATABASE),  # an empty file is no database yet
     ("folder", Path.mkdir, FOLDER),
     ("garbage.db", garbage, "cannot open the database {db!r}: "),
     ("README.db", text_file, "cannot open the database {db!r}: "),
@@ -221,3 +222,17 @@ async def test_a_port_in_use_beside_the_bot_is_logged_and_the_bot_runs_on(
             f"program is listening there (choose another port with --port)"]
     finally:
         await service.close()
+
+
+async def test_a_request_it_cannot_read_is_one_log_line(
+        port: int, caplog: pytest.LogCaptureFixture) -> None:
+    """A header over 8,190 bytes is answered 400 by aiohttp; the host's log gets one line
+    at INFO, not a traceback per request."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    with caplog.at_level(logging.INFO, logger="aiohttp.server"):
+        writer.write(b"GET /live HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * 9000 + b"\r\n\r\n")
+        assert (await closed(reader)).startswith(b"HTTP/1.0 400 Bad Request\r\n")
+    writer.close()
+    said = [r for r in caplog.records if r.name == "aiohttp.server"]
+    assert [(r.levelname, r.exc_info, r.getMessage().split(":")[0]) for r in said] == [
+        ("INFO", None, "refused a request it cannot read")]
