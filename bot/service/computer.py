@@ -4,6 +4,9 @@ games.
 
 The search (`engine.search`) is CPU work: it runs in a `ProcessPoolExecutor`, so the event
 loop never waits for it, and at most ``Settings.computer_searches`` searches run at once.
+The pool's processes ignore Ctrl-C (SIGINT belongs to whoever runs the service: the console
+cancels a line with it); a pool broken all the same (a process killed) is replaced and the
+search run again in the new one, so the computer never stops playing until a restart.
 What the computer has to do is read from the database on every pass (`Computer.play_due`):
 the games where a computer player is to move, or has a draw offer or a takeback request to
 answer. So a restart in the middle of the computer's turn simply finds that game again and
@@ -34,10 +37,14 @@ import asyncio
 import logging
 import multiprocessing
 import os
+import signal
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
 from dataclasses import dataclass
+from multiprocessing import resource_tracker
 
 from engine import EngineError, all_variants, get_variant
 from engine.search import LEVELS, WIN, Thinker
@@ -86,9 +93,40 @@ def think(variant: str, fen: str, level: int, seed: int, seconds: float | None =
 SEARCH_NICENESS = 10
 
 
-def _lower_priority() -> None:
-    """Run in each worker process as it starts."""
+def _start_worker() -> None:
+    """Run in each worker process as it starts: Ctrl-C is not for the searches (it reached
+    them from the terminal and killed the pool), and they think at a lower priority."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):  # blocked while it started (`_sigint_blocked`)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     os.nice(SEARCH_NICENESS)
+
+
+@contextmanager
+def _sigint_blocked() -> Iterator[None]:
+    """SIGINT blocked in this thread while the pool may start a process: the process
+    inherits the mask, so a Ctrl-C while it starts up (before `_start_worker` ignores it)
+    waits and is dropped instead of killing it; here it is delivered at the end."""
+    if not hasattr(signal, "pthread_sigmask"):  # Windows: no terminal signals to fear
+        yield
+        return
+    # the resource tracker's first start unblocks SIGINT in the thread starting it
+    resource_tracker.ensure_running()
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
+
+
+def _stop_pool(pool: Executor) -> None:
+    """Shut a pool down without waiting for its searches: its processes are ended, so
+    leaving (or replacing a broken pool) never waits for a search nobody will read."""
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        if process.is_alive():
+            process.terminate()
 
 
 def earlier_positions(game: Game, moves: list[PlayedMove]) -> tuple[str, ...]:
@@ -152,6 +190,8 @@ class Computer:
         self.service = service
         self.searches = searches or service.settings.computer_searches
         self._executor = executor
+        self._own_pool = executor is None  # a pool it made is one it may replace
+        self._closes = 0  # searches broken by `close` are not run again
         self.seconds = seconds  # overrides every level's time (tests, benchmarks)
         self.depth = depth  # overrides every level's depth (tests)
         self._slots = asyncio.Semaphore(self.searches)
@@ -161,6 +201,8 @@ class Computer:
         self._wake = asyncio.Event()
         #: called after a pass that answered something (transports deliver what it queued)
         self.on_answer: list[Callable[[], Awaitable[None]]] = []
+        #: called with the game after each move the computer plays (the console shows it)
+        self.on_move: list[Callable[[Game], Awaitable[None]]] = []
 
     def wake(self) -> None:
         """Make the running loop (`run`) look for games now."""
@@ -173,13 +215,26 @@ class Computer:
             # spawn: the service's threads (database, event loop) must not be forked
             self._executor = ProcessPoolExecutor(
                 self.searches, mp_context=multiprocessing.get_context("spawn"),
-                initializer=_lower_priority)
+                initializer=_start_worker)
         return self._executor
 
     def close(self) -> None:
+        """Stop the pool at once: a search in progress is abandoned (after a restart the
+        computer thinks again)."""
+        self._closes += 1
         if self._executor is not None:
-            self._executor.shutdown(wait=False, cancel_futures=True)
+            if self._own_pool:
+                _stop_pool(self._executor)
+            else:
+                self._executor.shutdown(wait=False, cancel_futures=True)
             self._executor = None
+
+    def _replace(self, broken: Executor) -> None:
+        """Drop a broken pool (the next search starts a new one); searches that broke in
+        it at the same moment replace it once."""
+        if self._executor is broken:
+            self._executor = None
+            _stop_pool(broken)
 
     # --- players and challenges -----------------------------------------------------
     async def player(self, variant: str, level: int) -> Player:
@@ -289,12 +344,30 @@ class Computer:
         """Search the game's position in the pool (waiting for a free slot)."""
         seed = game.id * 1009 + game.ply
         history = earlier_positions(game, await self.service.played_moves(game.id))
+        args = (game.variant, game.fen, level, seed,
+                self.seconds if seconds is None else seconds, self.depth, history)
         async with self._slots:
-            loop = asyncio.get_running_loop()
-            return await loop.run_in_executor(self.executor, think, game.variant, game.fen,
-                                              level, seed,
-                                              self.seconds if seconds is None else seconds,
-                                              self.depth, history)
+            closes = self._closes
+            try:
+                return await self._in_pool(args)
+            except BrokenProcessPool:
+                if not self._own_pool or self._closes != closes:
+                    raise
+                log.warning("a search process died (game #%d): searching again in a new "
+                            "pool", game.id)
+                return await self._in_pool(args)
+
+    async def _in_pool(self, args: tuple) -> Answer:
+        """One search in the pool; a pool found broken is dropped (the next starts anew)."""
+        pool = self.executor
+        try:
+            with _sigint_blocked():  # submitting may start a process
+                searching = asyncio.get_running_loop().run_in_executor(pool, think, *args)
+            return await searching
+        except BrokenProcessPool:
+            if self._own_pool:
+                self._replace(pool)
+            raise
 
     async def _move(self, me: Player, game: Game) -> None:
         level = level_of(me)
@@ -309,6 +382,9 @@ class Computer:
                         result.message)
             return
         after = result.game
+        if after is not None:
+            for listener in self.on_move:
+                await listener(after)
         if after is not None and not after.is_over and self._should_offer(after, answer.score):
             self._offered[game.id] = after.turns
             await self.service.offer_draw(me, game.id)

@@ -7,8 +7,10 @@ from __future__ import annotations
 import asyncio
 import os
 import random
+import signal
 import time
 from concurrent.futures import Executor, Future, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 
 import pytest
 
@@ -241,3 +243,81 @@ async def test_a_takeback_from_the_computer_in_a_rated_game_is_refused_at_once(s
         assert asked.ok
         await computer.play_due()
         assert (await service.game(game.id)).ply == 0
+
+
+# --- the pool survives Ctrl-C and a dead process ----------------------------------------
+async def _worker_pid(computer: Computer) -> int:
+    """The pid of the pool's (one) process, asked of the process itself."""
+    return await asyncio.get_running_loop().run_in_executor(computer.executor, os.getpid)
+
+
+async def _searching(computer: Computer, task: asyncio.Task) -> None:
+    """Wait until ``task`` has handed a search to the pool (it holds the only slot from
+    the moment it submits the search until the answer)."""
+    for _ in range(3000):
+        if computer._slots.locked():
+            return
+        assert not task.done(), "it finished without searching"
+        await asyncio.sleep(0.01)
+    raise AssertionError("no search started within 30 s")
+
+
+async def test_ctrl_c_does_not_reach_the_computers_searches(service, alice):
+    """Ctrl-C at the terminal is sent to every process of the foreground group, the pool's
+    too: it killed them (a KeyboardInterrupt traceback) and broke the pool for good."""
+    computer = Computer(service, searches=1, seconds=1.0)  # a real process pool
+    try:
+        done = await computer.challenge(alice, PLACE, 5, "clash", side=1)
+        pid = await _worker_pid(computer)
+        os.kill(pid, signal.SIGINT)  # while it waits for work
+        assert await computer.play_due() == 1
+        assert (await service.game(done.game.id)).ply == 1
+        legal = await service.legal_moves(await service.game(done.game.id))
+        assert (await service.move(alice, done.game.id, legal[0])).ok
+        thinking = asyncio.create_task(computer.play_due())
+        await _searching(computer, thinking)
+        os.kill(pid, signal.SIGINT)  # while it thinks (a second)
+        assert await thinking == 1
+        assert (await service.game(done.game.id)).ply == 3
+        assert await _worker_pid(computer) == pid  # the same process: it ignored both
+    finally:
+        computer.close()
+
+
+async def test_a_broken_pool_is_replaced_and_the_move_searched_again(service, alice):
+    computer = Computer(service, searches=1, seconds=30.0)  # a real process pool
+    try:
+        done = await computer.challenge(alice, PLACE, 5, "clash", side=1)
+        pid = await _worker_pid(computer)
+        thinking = asyncio.create_task(computer.play_due())
+        await _searching(computer, thinking)  # its search (30 s) is in the pool
+        computer.seconds = 0.2  # the search again, in the new pool, is short
+        os.kill(pid, signal.SIGKILL)
+        assert await asyncio.wait_for(thinking, 60) == 1
+        game = await service.game(done.game.id)
+        assert game.ply == 1  # it played: the search ran again
+        assert await _worker_pid(computer) != pid
+        # a pool that broke while idle is replaced at the next search
+        os.kill(await _worker_pid(computer), signal.SIGKILL)
+        legal = await service.legal_moves(game)
+        assert (await service.move(alice, game.id, legal[0])).ok
+        assert await computer.play_due() == 1
+        assert (await service.game(game.id)).ply == 3
+    finally:
+        computer.close()
+
+
+async def test_closing_ends_a_search_in_progress(service, alice):
+    """Leaving (`quit`) does not wait for a search nobody will read."""
+    computer = Computer(service, searches=1, seconds=60.0)
+    done = await computer.challenge(alice, PLACE, 5, "clash", side=1)
+    pool = computer.executor
+    pid = await _worker_pid(computer)
+    process = pool._processes[pid]  # type: ignore[attr-defined]
+    thinking = asyncio.create_task(computer.search(done.game, 5))
+    await _searching(computer, thinking)
+    computer.close()
+    await asyncio.get_running_loop().run_in_executor(None, process.join, 30)
+    assert process.exitcode == -signal.SIGTERM  # ended, not left to think for a minute
+    with pytest.raises((BrokenProcessPool, asyncio.CancelledError)):
+        await thinking
