@@ -39,6 +39,7 @@ from ..service.scheduler import Scheduler
 from ..storage import StorageError
 from ..textboard import caption, text_board
 from .files import FileRefused, read_text, write_text
+from .terminal import ServiceLoop, Terminal
 
 log = logging.getLogger(__name__)
 
@@ -85,10 +86,36 @@ class Console:
         self.settings = settings
         self.bold = bold
         self._print = out
-        self.computer = Computer(service)
-        self.commands = Commands(service, self.find_player, computer=self.computer)
+        self.commands = Commands(service, self.find_player)
+        self.use_computer(Computer(service))
         self.scheduler = Scheduler(service)
         self.player: Player | None = None
+        self._stop = asyncio.Event()
+        self._thinking: asyncio.Task[None] | None = None
+
+    def use_computer(self, computer: Computer) -> None:
+        """The computer players this console plays against (tests give one with their own
+        pool): its moves are shown here as they are played."""
+        self.computer = computer
+        self.commands.computer = computer
+        computer.on_move.append(self._computer_moved)
+        computer.on_answer.append(self._deliver)
+
+    async def start(self) -> None:
+        """Let the computer think in the background: lines are read and answered while it
+        thinks, and its move is shown when it is played."""
+        self._stop.clear()
+        self._thinking = asyncio.create_task(self.computer.run(self._stop))
+
+    async def stop(self) -> None:
+        """Stop the computer at once (a search in progress is abandoned: it thinks again
+        at the next start)."""
+        self._stop.set()
+        if self._thinking is not None:
+            self._thinking.cancel()
+            await asyncio.gather(self._thinking, return_exceptions=True)
+            self._thinking = None
+        self.computer.close()
 
     def out(self, text: str) -> None:
         self._print(terminal_text(text, self.bold))
@@ -160,8 +187,17 @@ class Console:
                 return
             reply = await self._command(self.player, words, line)
             await self.show(reply)
-            await self.computer.play_due()  # the computer answers before the next prompt
+            self.computer.wake()  # it answers in the background (`start`)
+        await self._deliver()
+
+    async def _deliver(self) -> None:
         await self.service.deliver(TRANSPORT, self._print_notification)
+
+    async def _computer_moved(self, game: Game) -> None:
+        """The computer's move, shown as a person's is to the one who played it: the news,
+        then the board as text and as a picture."""
+        await self._deliver()
+        await self.show_board(game)
 
     async def _command(self, player: Player, words: list[str], line: str) -> Reply:
         word = words[0].lower()
@@ -222,15 +258,19 @@ class Console:
         self.out(reply.text)
         for picture in reply.pictures:
             self.out(f"Picture: {picture}")
-        if reply.game is None:
-            return
-        game = reply.game
+        if reply.game is not None:
+            await self.show_board(reply.game, reply.ply, reply.highlights, reply.selected)
+
+    async def show_board(self, game: Game, ply: int | None = None,
+                         highlights: tuple[str, ...] = (), selected: str | None = None) -> None:
+        """Print the board of ``game`` after ``ply`` (now, when None) as text, and write it
+        as a PNG file."""
         variant = get_variant(game.variant)
-        ply = game.ply if reply.ply is None else max(0, min(reply.ply, game.ply))
+        ply = game.ply if ply is None else max(0, min(ply, game.ply))
         position = await self.service.position(game, ply)
         # the whole last turn is marked; a piece's moves replace it when asked for
-        last = [] if reply.selected else await self.service.turn_moves(game, ply)
-        marked = reply.highlights or tuple(p for m in last for p in m.touched)
+        last = [] if selected else await self.service.turn_moves(game, ply)
+        marked = highlights or tuple(p for m in last for p in m.touched)
         self.out(text_board(variant, position, marked))
         result = self.service.describe_result(game) if game.is_over and ply >= game.ply else ""
         self.out(f"Game over: {result}." if result else caption(variant, position))
@@ -239,7 +279,7 @@ class Console:
         written, note = write_png(position, path, last, result=result, info=info,
                                   theme=self.settings.theme,
                                   perspective=self._perspective(game, position.side),
-                                  highlights=reply.highlights, selected=reply.selected)
+                                  highlights=highlights, selected=selected)
         self.out(f"Picture: {written}" if written else f"({note})")
 
     def _perspective(self, game: Game, to_move: int) -> int:
@@ -279,50 +319,54 @@ def warm_up(theme: str) -> threading.Thread:
 def run(settings: Settings, name: str, lines: Callable[[str], str] = input) -> int:
     """A console session until `quit` or the end of input (Ctrl-D).
 
-    Lines are read outside the event loop, so Ctrl-C while typing raises at once and
-    cancels the line; Ctrl-C while a command runs cancels the command."""
+    Lines are read in the main thread and the service runs on a thread of its own
+    (`terminal.ServiceLoop`): Ctrl-C while typing cancels the line at once, Ctrl-C while
+    a command runs cancels the command, and the computer thinks and plays meanwhile."""
     _readline()
-    with asyncio.Runner() as runner:
+    terminal = Terminal()
+    with ServiceLoop() as service_loop:
         try:
-            service = runner.run(GameService.open(settings))
+            service = service_loop.run(GameService.open(settings))
         except StorageError as err:
             print(f"commandpost: {err}")
             return 1
         try:
-            return _session(runner, service, settings, name, lines)
+            return _session(service_loop, terminal, service, settings, name, lines)
         finally:
-            runner.run(service.close())
+            service_loop.run(service.close())
 
 
-def _session(runner: asyncio.Runner, service: GameService, settings: Settings, name: str,
-             lines: Callable[[str], str]) -> int:
-    console = Console(service, settings, bold=sys.stdout.isatty())
-    print(f"commandpost console on {redact.redact_url(settings.db_path)}. Type `help` for the "
-          f"commands, `as NAME` to choose who is typing, `quit` to leave.")
+def _session(service_loop: ServiceLoop, terminal: Terminal, service: GameService,
+             settings: Settings, name: str, lines: Callable[[str], str]) -> int:
+    console = Console(service, settings, out=terminal.print, bold=sys.stdout.isatty())
+    terminal.print(f"commandpost console on {redact.redact_url(settings.db_path)}. Type "
+                   f"`help` for the commands, `as NAME` to choose who is typing, `quit` to "
+                   f"leave.")
     warm_up(settings.theme)
-    runner.run(console.switch(name))
-    runner.run(console.run_line("games"))
+    service_loop.run(console.switch(name))
+    service_loop.run(console.run_line("games"))
+    service_loop.run(console.start())
     try:
         while True:
             prompt = f"{console.player.display_name}> " if console.player else "> "
             try:
-                line = lines(prompt)
+                line = terminal.read(lines, prompt)
             except EOFError:
-                print()
+                terminal.print("")
                 return 0
             except KeyboardInterrupt:
-                print("^C (line cancelled; Ctrl-D or `quit` leaves)")
+                terminal.print("^C (line cancelled; Ctrl-D or `quit` leaves)")
                 continue
             except UnicodeDecodeError:
-                print("That line is not UTF-8 text; nothing was done. Type it again.")
+                terminal.print("That line is not UTF-8 text; nothing was done. Type it again.")
                 continue
             try:
-                if not runner.run(console.run_line(line)):
+                if not service_loop.run(console.run_line(line)):
                     return 0
             except KeyboardInterrupt:
-                print("(cancelled)")
+                terminal.print("(cancelled)")
     finally:
-        console.computer.close()
+        service_loop.run(console.stop())
 
 
 def main(argv: list[str]) -> int:

@@ -384,7 +384,11 @@ class Computer:
         after = result.game
         if after is not None:
             for listener in self.on_move:
-                await listener(after)
+                try:
+                    await listener(after)
+                except Exception:  # showing the move is the transport's; the move stands
+                    log.exception("a listener failed on the computer's move in game #%d",
+                                  game.id)
         if after is not None and not after.is_over and self._should_offer(after, answer.score):
             self._offered[game.id] = after.turns
             await self.service.offer_draw(me, game.id)

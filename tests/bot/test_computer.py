@@ -8,6 +8,7 @@ import asyncio
 import os
 import random
 import signal
+import threading
 import time
 from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -49,9 +50,22 @@ def threads():
 
 @pytest.fixture
 async def console(service, session, threads):
-    session.console.computer = Computer(service, executor=threads, seconds=5.0, depth=1)
-    session.console.commands.computer = session.console.computer
-    return session
+    """The console with the computer thinking in the background, as `commandpost` runs it."""
+    session.console.use_computer(Computer(service, executor=threads, seconds=5.0, depth=1))
+    await session.console.start()
+    yield session
+    await session.console.stop()
+
+
+async def until_printed(session, since: int, text: str) -> str:
+    """What the console printed from line ``since`` on, once ``text`` is among it (the
+    computer answers in the background; at most 30 s)."""
+    for _ in range(3000):
+        out = "\n".join(session.lines[since:])
+        if text in out:
+            return out
+        await asyncio.sleep(0.01)
+    raise AssertionError(f"{text!r} was not printed within 30 s:\n{out}")
 
 
 async def test_the_computer_accepts_at_once_and_answers_at_the_console(console, service):
@@ -59,9 +73,11 @@ async def test_the_computer_accepts_at_once_and_answers_at_the_console(console, 
     assert out.splitlines()[0] == (
         "Computer (level 2) accepts at once. Game #1 started: Alice (White) vs Computer "
         "(level 2) (Black), Clash of Command. Alice (White) moves first.")
+    since = len(console.lines)
     out = await console("b2-a3/D")
     assert out.splitlines()[0] == ("1. b2-a3/D played in game #1. Computer (level 2) (Black) is "
                                    "to move.")
+    out = await until_printed(console, since, "[to alice] Computer (level 2) played 1... ")
     game = await service.game(1)
     assert game.to_move == 0 and game.ply == 2  # the computer has answered
     played = await service.played_moves(1)
@@ -70,6 +86,7 @@ async def test_the_computer_accepts_at_once_and_answers_at_the_console(console, 
 
 async def test_the_computer_moves_first_when_it_has_the_first_side(console, service):
     await console("challenge computer commander blue")
+    await until_printed(console, 0, "[to alice] Computer (level 3) played 1. ")
     game = await service.game(1)
     assert game.names == ("Computer (level 3)", "Alice") and game.ply == 1
     rules = get_variant("commander")
@@ -213,7 +230,9 @@ async def test_the_computer_offers_a_draw_only_in_a_level_long_game(service, ali
 async def test_the_computer_is_told_the_positions_the_game_has_had(console, service, threads):
     await console("challenge computer 1 clash white")
     await console("b2-a3/D")
+    await until_printed(console, 0, "played 1... ")
     await console((await service.legal_moves(await service.game(1)))[0])
+    await until_printed(console, 0, "played 2... ")
     game = await service.game(1)
     moves = await service.played_moves(1)
     assert game.ply == 4 and len(threads.calls) == 2
@@ -321,3 +340,78 @@ async def test_closing_ends_a_search_in_progress(service, alice):
     assert process.exitcode == -signal.SIGTERM  # ended, not left to think for a minute
     with pytest.raises((BrokenProcessPool, asyncio.CancelledError)):
         await thinking
+
+
+# --- the console while the computer thinks ----------------------------------------------
+class Gated(ThreadPoolExecutor):
+    """A pool whose searches wait at a gate: the computer thinks until the test opens it."""
+
+    def __init__(self) -> None:
+        super().__init__(1)
+        self.thinking = threading.Event()
+        self.gate = threading.Event()
+
+    def submit(self, fn, /, *args, **kwargs) -> Future:  # type: ignore[override]
+        def search():
+            self.thinking.set()
+            assert self.gate.wait(60), "the test never let the computer answer"
+            return fn(*args, **kwargs)
+        return super().submit(search)
+
+
+@pytest.fixture
+async def thinking_console(service, session):
+    gated = Gated()
+    session.console.use_computer(Computer(service, executor=gated, depth=1))
+    await session.console.start()
+    yield session, gated
+    gated.gate.set()
+    await session.console.stop()
+    gated.shutdown()
+
+
+async def test_the_console_answers_while_the_computer_thinks(thinking_console, service):
+    console, gated = thinking_console
+    await console("challenge computer 5 clash white")
+    await console("b2-a3/D")
+    assert await asyncio.to_thread(gated.thinking.wait, 30)  # its search has begun
+    assert await console("games") == ("Games in progress:\n  #1 Alice vs Computer (level 5) "
+                                      "(Clash of Command), Computer (level 5) to move")
+    moves = (await console("moves a3")).splitlines()
+    assert moves[0] == ("Computer (level 5) (Black) is to move. There is no legal move from a3 "
+                        "in game #1.")
+    assert (await service.game(1)).ply == 1  # it still thinks
+    since = len(console.lines)
+    gated.gate.set()
+    out = await until_printed(console, since, "/game-1-2.png")
+    assert (await service.game(1)).ply == 2
+    assert out.startswith("  [to alice] Computer (level 5) played 1... ")
+
+
+async def test_the_computers_move_is_shown_with_the_board(console, service, settings):
+    """As a person's move is shown to the one who played it: the news, the board as text
+    with the move marked, whose move it is, and the picture."""
+    await console("challenge computer 1 clash white")
+    since = len(console.lines)
+    await console("b2-a3/D")
+    out = await until_printed(console, since, f"Picture: {settings.pictures_dir}/game-1-2.png")
+    reply = out.splitlines()[:13]  # the reply to alice's own move, board and picture
+    assert reply[0] == "1. b2-a3/D played in game #1. Computer (level 1) (Black) is to move."
+    shown = out.splitlines()[13:]
+    assert (await service.played_moves(1))[1].text == "g7xh8"  # level 1, seeded by the game
+    assert shown == [
+        "  [to alice] Computer (level 1) played 1... g7xh8 in game #1 (Clash of Command). "
+        "Your move. There is no clock.",
+        "9  b     c     c     c     c",
+        "8     f     f     f     h*",
+        "7  h     d     h     .*    .",
+        "6     .     .     .     .",
+        "5  .     .     .     .     .",
+        "4     .     .     .     .",
+        "3  F     D     H     D     H",
+        "2     D     F     F     F",
+        "1  C     C     C     C     B",
+        "   a  b  c  d  e  f  g  h  i",
+        "White to move, move 2.",
+        f"Picture: {settings.pictures_dir}/game-1-2.png"]
+    assert (settings.pictures_dir / "game-1-2.png").read_bytes()[:4] == b"\x89PNG"
