@@ -74,16 +74,23 @@ async def test_a_schema_whose_text_is_not_utf8_is_one_sentence_everywhere(games_
     assert (done.returncode, done.stdout, done.stderr) == (1, f"commandpost: {said}\n", "")
 
 
-async def test_a_column_renamed_by_damage_is_refused_at_start(games_db: Path):
-    damaged = _changed(games_db, b"CREATE TABLE games", 28, ord("x"))  # id -> xd
+@pytest.mark.parametrize(("find", "at", "to", "said"), [
+    (b"CREATE TABLE games", 28, ord("x"), "the table games lacks id; has 'xid'"),  # id: xid
+    (b"-- the position now", 3, 0xFF, "the schema's text of games is not UTF-8"),
+])
+async def test_a_schema_changed_by_damage_is_refused_at_start_and_checked(
+        games_db: Path, find: bytes, at: int, to: int, said: str):
+    """A changed byte that SQLite still reads: a column renamed, a comment's text no longer
+    UTF-8."""
+    damaged = _changed(games_db, find, at, to)
     with pytest.raises(DamagedDatabase) as raised:
         await GameService.open(Settings(db_path=damaged))
     assert str(raised.value) == (
-        f"the database file {str(damaged)!r} is damaged: the table games lacks id; has 'xid'. "
-        f"Run `commandpost db check` for a full report, or restore a backup.")
+        f"the database file {str(damaged)!r} is damaged: {said}. Run `commandpost db check` "
+        f"for a full report, or restore a backup.")
     lines: list[str] = []
     assert await check(damaged, lines.append) == 1
-    assert "tables: the table games lacks id; has 'xid'" in lines
+    assert f"tables: {said}" in lines
 
 
 async def test_a_damaged_game_is_named_and_the_other_plays_on(games_db: Path):
@@ -271,18 +278,6 @@ async def test_a_players_damaged_preferences_read_as_the_defaults(games_db: Path
     assert (await words.handle(bob, PLACE, "board #1")).ok
     assert (await service.game(1)).names[0] == "\ufffd"  # shown as unreadable, not a crash
     await service.close()
-
-
-async def test_schema_text_that_is_not_utf8_is_refused_and_checked(games_db: Path):
-    damaged = _changed(games_db, b"-- the position now", 3, 0xFF)
-    with pytest.raises(DamagedDatabase) as raised:
-        await GameService.open(Settings(db_path=damaged))
-    assert str(raised.value) == (
-        f"the database file {str(damaged)!r} is damaged: the schema's text of games is not "
-        f"UTF-8. Run `commandpost db check` for a full report, or restore a backup.")
-    lines: list[str] = []
-    assert await check(damaged, lines.append) == 1
-    assert "tables: the schema's text of games is not UTF-8" in lines
 
 
 async def test_db_check_reads_a_file_it_may_not_write(games_db: Path):
