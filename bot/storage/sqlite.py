@@ -238,6 +238,9 @@ class SqliteDatabase:
             await self._writer.execute("BEGIN IMMEDIATE")
         except SQLITE_FAULTS as err:
             raise storage_error(err, "starting a transaction", self.path) from err
+        except asyncio.CancelledError:
+            await _end_after_cancel(self._writer, "ROLLBACK")
+            raise
 
     @_translating
     async def _undo(self, batch: asyncio.Future[None], first: bool) -> None:
@@ -284,6 +287,9 @@ class SqliteDatabase:
                 await self._reader.execute("BEGIN")
             except SQLITE_FAULTS as err:
                 raise storage_error(err, "reading", self.path) from err
+            except asyncio.CancelledError:
+                await _end_after_cancel(self._reader, "COMMIT")
+                raise
             try:
                 yield _SqliteSession(self._reader, self.path)
             finally:
@@ -329,6 +335,17 @@ async def _connect(path: Path, sync: str, busy_timeout_ms: int = BUSY_TIMEOUT_MS
         await connection.close()
         raise
     return connection
+
+
+async def _end_after_cancel(connection: aiosqlite.Connection, end: str) -> None:
+    """A BEGIN whose caller was cancelled may still run in the connection's thread, which
+    runs what it is given in order: ``end`` (COMMIT or ROLLBACK) is queued behind it, so
+    the connection is never left inside a transaction nobody ends (every later BEGIN would
+    fail). With no transaction begun, the end is nothing."""
+    try:
+        await asyncio.shield(connection.execute(end))
+    except sqlite3.OperationalError:
+        pass  # no transaction: the BEGIN never ran
 
 
 def _lenient_text(data: bytes) -> str:

@@ -7,6 +7,7 @@ seconds, naming it; a full disk is called full."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import shutil
@@ -317,3 +318,29 @@ async def test_a_damaged_position_in_the_move_list_is_found_where_it_is_read(gam
     assert await check(games_db, lines.append) == 1
     assert [line for line in lines if line.startswith("game #")][0].startswith(
         "game #1: step 0 (b2-a3/D) stored 'x/y/z w 1'")
+
+
+async def test_a_read_cancelled_while_it_begins_leaves_no_transaction_open(games_db: Path):
+    """A snapshot cancelled while its BEGIN waits in the connection's queue (behind a long
+    query): the BEGIN still runs there, and is ended; the next reads work."""
+    db = await open_database(games_db)
+    try:
+        slow = asyncio.ensure_future(db._reader.execute_fetchall(
+            "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 3000000) "
+            "SELECT COUNT(*) FROM n"))
+
+        async def read() -> None:
+            async with db.snapshot() as s:
+                await s.one("SELECT 1 AS one")
+
+        reading = asyncio.ensure_future(read())
+        await asyncio.sleep(0.05)  # its BEGIN is queued behind the long query
+        reading.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await reading
+        await slow
+        for _ in range(2):
+            async with db.snapshot() as s:
+                assert (await s.one("SELECT COUNT(*) AS n FROM games"))["n"] == 2
+    finally:
+        await db.close()
