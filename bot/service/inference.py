@@ -77,10 +77,12 @@ class GameInference:
         for narrowed in await self._narrowings(sender, mine, purpose):
             if len(narrowed) == 1:
                 return narrowed[0]
-        listed = mine or here
-        if not listed:
+        if not mine:  # everyone else's games are not offered: a game played here is named
+            look = (f" To look at a game played here, name it, as in "
+                    f"{command('board', f'#{here[0].id}')}." if here else "")
             return Refusal(Reason.NO_GAME_HERE, f"You have no game in progress. Start one with "
-                                                f"{command('challenge')}.")
+                                                f"{command('challenge')}.{look}")
+        listed = mine
         return Refusal(Reason.WHICH_GAME,
                        f"There are several games: {_listed(listed)}. Say which, as in "
                        f"{_example(example, listed[0].id)}.", games=tuple(listed))

@@ -71,3 +71,19 @@ async def test_nobody_with_no_game_is_told_how_to_start_one(service, alice):
         Reason.NO_GAME_HERE, "You have no game in progress. Start one with `challenge NAME`.")
     assert refused.words("discord") == ("You have no game in progress. Start one with "
                                         "`/challenge`.")
+
+
+async def test_a_player_with_no_game_is_not_offered_everyone_elses(service, alice, bob, carol,
+                                                                   start_game):
+    """Two games here between others: Dave, who plays none, is told so, with how to look
+    at one of them (not a list of everyone's games)."""
+    dave = await service.player("console", "dave", "Dave")
+    await start_game(alice, bob)
+    await start_game(carol, alice)
+    refused = await service.find_game(dave, PLACE)
+    assert (refused.reason, refused.message) == (
+        Reason.NO_GAME_HERE, "You have no game in progress. Start one with `challenge NAME`. "
+                             "To look at a game played here, name it, as in `board #1`.")
+    assert refused.words("discord") == (
+        "You have no game in progress. Start one with `/challenge`. To look at a game played "
+        "here, name it, as in `/board game:1`.")
