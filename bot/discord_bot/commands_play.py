@@ -96,11 +96,17 @@ class PlayCommands(commands.Cog, name="Playing"):
         return _choices([(v.display_name, v.name) for v in all_variants()
                          if not allowed or v.name in allowed], current)
 
+    def _days_of(self, server: dict[str, object]) -> int:
+        """Days per move of a challenge that names none here: the server's choice, else the
+        host's (`GameService.default_days`, as on every transport); 0: no clock."""
+        if "days" in server:
+            return int(server["days"] or 0)  # type: ignore[call-overload]
+        return self.service.default_days() or 0
+
     async def day_choices(self, interaction: discord.Interaction,
                           current: str) -> list[app_commands.Choice[int]]:
         """The time controls, this server's default first."""
-        default = int((await self._server(interaction)).get(
-            "days", self.bot.settings.default_days) or 0)
+        default = self._days_of(await self._server(interaction))
         choices = sorted(DAYS, key=lambda c: c.value != default)
         return [app_commands.Choice(name=c.name + (" (this server's default)"
                                                    if c.value == default else ""),
@@ -251,7 +257,7 @@ class PlayCommands(commands.Cog, name="Playing"):
         if await self._refused_for_permissions(interaction, place):
             return
         if days is None:
-            days = int(server.get("days", self.bot.settings.default_days) or 0)  # type: ignore[call-overload]
+            days = self._days_of(server)
         time_control = clock_choice(clock, days or None)
         if isinstance(time_control, Refusal):
             await self.bot.answer(interaction, time_control)
