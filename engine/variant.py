@@ -52,6 +52,9 @@ class Variant:
     modes: ClassVar[tuple[str, ...]] = ("standard",)
     draw_by_agreement: ClassVar[bool] = True
     piece_names: ClassVar[dict[str, str]] = {}
+    #: what each piece letter is worth when the rules score the pieces destroyed (Commander
+    #: Chess, §8.4); empty when losses are counted as pieces
+    piece_points: ClassVar[dict[str, int]] = {}
     rules_text: ClassVar[str] = ""
 
     # --- positions -------------------------------------------------------------------
@@ -100,6 +103,20 @@ class Variant:
     def parse_move(self, position: Position, text: str) -> Move:
         """The legal move that ``text`` names; raises a `MoveError` subclass otherwise."""
         raise NotImplementedError
+
+    def removed_pieces(self, position: Position, move: Move) -> tuple[Piece, ...]:
+        """The pieces that ``move``, played in ``position``, takes off the board, in the
+        order its steps take them: whatever stands on each point a step captures (a
+        capture, a stay capture, a shot, every piece a slider or armour passes, a whole
+        stack), of either side. A piece that transforms, is promoted or is built is no
+        loss, nor is a turn that captures nothing (``end``).
+
+        By default a captured point loses what stood on it before the move: right while
+        no step of a turn moves a piece onto a point that a later step of the same turn
+        captures, and while the mover itself survives. A variant where either can happen
+        says so by overriding this."""
+        nodes = dict.fromkeys(node for step in move.steps for node in step.captures)
+        return tuple(piece for node in nodes for piece in self.pieces_at(position, node))
 
     def turn_record(self, position: Position, texts: Sequence[str]) -> str | None:
         """One record entry for a whole turn that was entered step by step from

@@ -603,6 +603,22 @@ def apply_steps(board: list[str | None], origin: int, steps: Sequence[RawStep],
     return captured, took_commander
 
 
+def removed_stacks(cells: Board, origin: int, steps: Sequence[RawStep],
+                   deploy: bool) -> list[str]:
+    """What the steps take off the board, played from ``cells``: each captured stack
+    whole, and the unit that trades itself (`SUICIDE`) with what it hits."""
+    board = list(cells)
+    lost: list[str] = []
+    for unit, t, kind in steps:
+        if kind in CAPTURES:
+            lost.append(board[t])  # type: ignore[arg-type]
+        if kind == SUICIDE:
+            lost.append(unit)
+        left = REMOVE[(board[origin], unit)] if deploy else None  # type: ignore[index]
+        _place(board, origin, t, kind, unit, left)
+    return lost
+
+
 def make_turn(cells: Board, side: int, turn: RawTurn) -> tuple[list[str | None], bool, bool]:
     """The board after a complete turn with end-of-turn processing (§6.5), and whether it
     captured anything and whether it captured the enemy commander."""

@@ -125,6 +125,7 @@ from .rules import (
     legal_turns,
     make_turn,
     perft,
+    removed_stacks,
     sight,
     unit_options,
     zone_masks,
@@ -247,6 +248,7 @@ class CommanderChess(Variant):
     start_fen = START
     modes = MODES
     piece_names = PIECE_NAMES
+    piece_points = POINTS
     rules_text = RULES
 
     def __init__(self) -> None:
@@ -383,6 +385,16 @@ class CommanderChess(Variant):
         if i is not None:
             return self._sans(position)[i]
         return lan(position.cells, to_raw(move, position.side))
+
+    def removed_pieces(self, position: Position, move: Move) -> tuple[Piece, ...]:
+        """Each captured stack whole, carrier and passengers; and an air force that trades
+        itself (``@``, a flight into enemy air defence) with the stack it hits."""
+        if not move.steps:
+            return ()
+        origin, steps, deploy = to_raw(move, position.side)
+        lost = removed_stacks(position.cells, origin, steps, deploy or bool(position.pending))
+        return tuple(Piece(PIECES[p].letter, PIECES[p].side, PIECES[p].heroic)
+                     for stack in lost for p in STACKS[stack].pieces)
 
     def format_lan(self, position: Position, move: Move) -> str:
         """The long form of a move (§9.3)."""
