@@ -13,13 +13,15 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable, Sequence
+from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from engine import Move, Position, get_variant
+from engine import EngineError, Move, Position, get_variant
 
 from .service.clock import describe_days, format_duration, format_time
 from .service.model import Game, PlayedMove
+from .service.records import END
 from .service.turns import numbered_turns
 
 if TYPE_CHECKING:
@@ -42,8 +44,8 @@ def _renderer() -> Callable[..., bytes] | None:
 def game_info(game: Game, played: Sequence[PlayedMove], ply: int | None = None,
               now: float | None = None) -> Any:
     """The renderer's `GameInfo` for ``game`` after ``ply`` steps (default: now): number,
-    players, deadline, each side's clock and the last moves numbered by turn (None without
-    a renderer)."""
+    players, deadline, each side's clock, the losses counted from the moves
+    (`game_losses`) and the last moves numbered by turn (None without a renderer)."""
     try:
         from renderer import GameInfo
     except ImportError:
@@ -69,7 +71,42 @@ def game_info(game: Game, played: Sequence[PlayedMove], ply: int | None = None,
     # whole turns under their numbers, as in the record and the notices
     moves = numbered_turns(game, played[:ply])
     return GameInfo(number=game.id, players=game.names, deadline=deadline, clocks=clocks,
-                    moves=tuple(moves[-LAST_MOVES:]))
+                    moves=tuple(moves[-LAST_MOVES:]), losses=game_losses(game, played, ply))
+
+
+def game_losses(game: Game, played: Sequence[PlayedMove], ply: int | None = None) -> Any:
+    """The renderer's `Material` for ``game`` after ``ply`` steps (default: now): what each
+    side's pieces lost to the moves played since the game's own start (a set-up position
+    included), and the points destroyed where the rules score them (None without a
+    renderer). A stored step that no longer reads is left out: a picture must never
+    fail."""
+    try:
+        from renderer import losses
+    except ImportError:
+        return None
+    ply = game.ply if ply is None else ply
+    variant = get_variant(game.variant)
+    steps = []
+    for k, step in enumerate(played[:ply]):
+        if step.text == END:
+            continue
+        before = played[k - 1].fen if k else game.start_fen
+        found = _played_step(game.variant, before, step.text)
+        if found is not None:
+            steps.append(found)
+    return losses(variant, steps)
+
+
+@lru_cache(maxsize=2048)
+def _played_step(variant: str, before: str, text: str) -> tuple[Position, Move] | None:
+    """The position before a stored step and the step's move (None if either does not
+    read), kept so that each new picture of a game reads only its new steps."""
+    rules = get_variant(variant)
+    try:
+        position = rules.parse_position(before)
+        return position, rules.parse_move(position, text)
+    except (EngineError, ValueError, IndexError, KeyError, TypeError):
+        return None
 
 
 async def picture_options(service: GameService, game: Game, *, perspective: int = 0,

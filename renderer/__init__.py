@@ -8,7 +8,7 @@
 No file or network I/O happens here, and no move is ever generated.
 """
 
-from .info import GameInfo
+from .info import GameInfo, Material, losses
 from .layout import BOARD_STYLES, BoardStyle, Layout
 from .picture import compose, encode_png, render, render_image
 from .pieces import GLYPHS, VARIANT_FAMILY, Glyph, family_of, register_glyph
@@ -18,5 +18,5 @@ from .theme import THEMES, SideColours, Theme, get_theme
 __all__ = [
     "BOARD_STYLES", "BoardStyle", "Layout", "encode_png", "render", "render_image", "GLYPHS",
     "VARIANT_FAMILY", "Glyph", "family_of", "register_glyph", "render_replay", "THEMES",
-    "SideColours", "Theme", "get_theme", "GameInfo", "compose",
+    "SideColours", "Theme", "get_theme", "GameInfo", "Material", "losses", "compose",
 ]

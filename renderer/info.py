@@ -1,16 +1,32 @@
-"""What a picture says besides the board: the game, its players, clocks and last moves.
+"""What a picture says besides the board: the game, its players, clocks, losses and last
+moves.
 
 The renderer draws only what it is given: the caller (who knows the stored game) fills a
-`GameInfo`; what follows from the position alone (whose turn, material lost) is read
-through the variant here.
+`GameInfo`, its losses included (`losses` counts them from the moves played); only whose
+turn it is is read from the position here.
 """
 
 from __future__ import annotations
 
-from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
 
-from engine import Position, Variant
+from engine import Move, Position, Variant
+
+
+@dataclass(frozen=True)
+class Material:
+    """What each side has lost in its game, counted from the moves played.
+
+    * ``letters``: by side, the letters of the pieces taken off the board (in letter
+      order; a side's own pieces captured by itself included, as Clash of Command allows).
+    * ``points``: by side, the points of the enemy pieces it has destroyed, where the rules
+      score them (Commander Chess); None elsewhere. The picture shows the points when
+      there are any, else the letters.
+    """
+
+    letters: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
+    points: tuple[int, int] | None = None
 
 
 @dataclass(frozen=True)
@@ -23,6 +39,10 @@ class GameInfo:
     * ``clocks``: the time left on each side's clock, by side ("2d 4h left", "3d per move").
     * ``moves``: the last moves in the variant's notation, numbered, oldest first
       ("12. b2-a3/D").
+    * ``losses``: what each side has lost up to the position shown, counted from the game's
+      moves (`losses`); None when the caller does not know the moves, and then the panel
+      has no losses line at all: losses are never guessed by comparing the board with a
+      start position.
     """
 
     number: int | None = None
@@ -30,33 +50,22 @@ class GameInfo:
     deadline: str = ""
     clocks: tuple[str, str] = ("", "")
     moves: tuple[str, ...] = ()
+    losses: Material | None = None
 
 
-@dataclass(frozen=True)
-class Material:
-    """What each side has lost: piece letters (most first), or points destroyed."""
-
-    letters: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
-    points: tuple[int, int] | None = None  # points each side has destroyed (Commander Chess)
-
-
-def material(variant: Variant, position: Position) -> Material:
-    """Each side's losses since the variant's start: Commander Chess counts the points each
-    side has destroyed (its rules' measure); the others count the pieces missing against
-    the start position (a piece built or promoted during the game makes up for one lost,
-    as on chess sites, where the material difference is what counts)."""
-    destroyed = getattr(variant, "destroyed_points", None)
-    if callable(destroyed):
-        return Material(points=tuple(destroyed(position)))  # type: ignore[arg-type]
-    start = _count(variant, variant.start_position())
-    now = _count(variant, position)
-    lost = tuple(tuple(sorted((start[side] - now[side]).elements())) for side in (0, 1))
-    return Material(letters=lost)  # type: ignore[arg-type]
-
-
-def _count(variant: Variant, position: Position) -> tuple[Counter[str], Counter[str]]:
-    sides: tuple[Counter[str], Counter[str]] = (Counter(), Counter())
-    for node in variant.topology.nodes:
-        for piece in variant.pieces_at(position, node):
-            sides[piece.side][piece.letter] += 1
-    return sides
+def losses(variant: Variant, played: Iterable[tuple[Position, Move]]) -> Material:
+    """Each side's losses in a game: the pieces its moves took off the board
+    (`Variant.removed_pieces`), each move given with the position it was played in, from
+    the game's own start (a set-up position included) to the position shown. A piece that
+    transformed, was promoted or was built is no loss. Where the rules score pieces
+    (`Variant.piece_points`), each side is also credited the points of the enemy pieces
+    lost."""
+    taken: tuple[list[str], list[str]] = ([], [])
+    destroyed = [0, 0]
+    for position, move in played:
+        for piece in variant.removed_pieces(position, move):
+            taken[piece.side].append(piece.letter)
+            destroyed[1 - piece.side] += variant.piece_points.get(piece.letter, 0)
+    letters = (tuple(sorted(taken[0])), tuple(sorted(taken[1])))
+    points = (destroyed[0], destroyed[1]) if variant.piece_points else None
+    return Material(letters=letters, points=points)

@@ -39,7 +39,7 @@ from .frame import (
     draw_placed,
     header_size,
 )
-from .info import GameInfo, Material, material
+from .info import GameInfo, Material
 from .layout import BOARD_STYLES, Layout
 from .pieces import GLYPHS, family_of, side_token, stack_sprite
 from .theme import SideColours, Theme, get_theme
@@ -208,8 +208,11 @@ def render(position: Position, *, variant: Variant | None = None, perspective: i
     * ``size``: the picture's width in pixels; the height follows from what it shows.
     * ``caption``: a line of text for the header when there is no ``info``.
     * ``result``: replaces "X to move" once the game is over ("1-0 · White wins").
-    * ``info``: the game around the position (number, players, deadline, clocks, last
-      moves), shown in the header and the panel.
+    * ``info``: the game around the position (number, players, deadline, clocks, losses,
+      last moves), shown in the header and the panel. Losses are drawn as given in
+      ``info.losses`` (counted from the game's moves by the caller, `renderer.losses`);
+      without them, or without ``info`` (a rules diagram, a bare position), the picture
+      has no losses line.
     """
     image = render_image(position, variant=variant, perspective=perspective,
                          last_move=last_move, highlights=highlights, selected=selected,
@@ -291,12 +294,12 @@ def _header(variant: Variant, position: Position, theme: Theme, info: GameInfo |
 def _panel(variant: Variant, position: Position, theme: Theme, info: GameInfo | None,
            perspective: int, size: int, width: float, beside: bool, max_lines: int,
            board_piece: int) -> list[Paragraph]:
-    """Each side (the far side first, as on the board): its clock and what it has lost;
-    then the last moves, and the terrain legend of a board that has terrain."""
+    """Each side (the far side first, as on the board): its clock and what it has lost
+    (as the caller counted it from the moves; no such line without ``info.losses``); then
+    the last moves, and the terrain legend of a board that has terrain."""
     out: list[Paragraph] = []
     if info is None:
         return [_legend(variant, theme, size)] if _legend_kinds(variant) else []
-    lost = material(variant, position)
     family = family_of(variant.name, variant.topology.name)
     for side in (1 - perspective, perspective):
         row = Paragraph()
@@ -305,7 +308,8 @@ def _panel(variant: Variant, position: Position, theme: Theme, info: GameInfo | 
         if info.clocks[side]:
             row.word(f"· {info.clocks[side]}", theme.caption, keep=True)
         out.append(row)
-        out.append(_losses(variant, theme, family, lost, side, size))
+        if info.losses is not None:
+            out.append(_losses(variant, theme, family, info.losses, side, size))
     moves = [m.replace(" ", NBSP) for m in info.moves]
     if moves:
         if beside:

@@ -23,7 +23,7 @@ from engine import (
     all_variants,
     get_variant,
 )
-from renderer import GameInfo, render, render_replay
+from renderer import GameInfo, losses, render, render_replay
 
 
 def _perspective(text: str) -> int:
@@ -163,7 +163,8 @@ def numbered_moves(variant: Variant, positions: Sequence[Position],
 
 def gallery_info(variant: Variant, k: int, positions: Sequence[Position],
                  moves: Sequence[Move | None]) -> GameInfo:
-    """A sample of what a game's picture says around the board."""
+    """A sample of what a game's picture says around the board, its losses counted from
+    the moves that led to ``positions[-1]``."""
     number = 7 + 10 * k + all_variants().index(variant)
     over = variant.outcome(positions[-1], positions).is_over
     return GameInfo(number=number, players=GALLERY_PLAYERS[k % len(GALLERY_PLAYERS)],
@@ -171,7 +172,10 @@ def gallery_info(variant: Variant, k: int, positions: Sequence[Position],
                     clocks=("", "") if over else (("2 days 4 hours left", "3 days per move")
                                                   if positions[-1].side == 0 else
                                                   ("3 days per move", "2 days 4 hours left")),
-                    moves=numbered_moves(variant, positions, moves)[-12:])
+                    moves=numbered_moves(variant, positions, moves)[-12:],
+                    losses=losses(variant, [(before, move) for before, move
+                                            in zip(positions, moves[1:], strict=False)
+                                            if move is not None]))
 
 
 def gallery_pictures(size: int, plies: int = 24) -> list[tuple[str, bytes]]:
