@@ -16,8 +16,9 @@ The core
   (``drop``), a chosen transformation (``becomes``), the acting unit and a variant-defined
   kind letter. Moves are values: equal effect, equal move.
 * `Variant` and the registry (``variant.py``): names and aliases (case-insensitive), start
-  position, legal moves, parse/format of moves and positions, make a move, outcome,
-  status text, rules text, perft.
+  position, legal moves, parse/format of moves and positions, make a move, the pieces a
+  move removes (and their points where the rules score them), outcome, status text, rules
+  text, perft.
 * Errors (``errors.py``): `MoveSyntaxError`, `IllegalMoveError`, `AmbiguousMoveError`
   (with the candidates), `PositionError`, `UnknownVariantError`, all `ValueError`s.
 
