@@ -84,8 +84,29 @@ def game_losses(game: Game, played: Sequence[PlayedMove], ply: int | None = None
         from renderer import losses
     except ImportError:
         return None
-    ply = game.ply if ply is None else ply
+    return losses(get_variant(game.variant), _steps(game, played, ply))
+
+
+def points_destroyed(game: Game, played: Sequence[PlayedMove],
+                     ply: int | None = None) -> tuple[int, int] | None:
+    """The points each side has destroyed in ``game`` after ``ply`` steps (default: now),
+    counted from the moves played as the pictures count them; None where the rules score
+    no points. The text board's caption shows them without the renderer."""
     variant = get_variant(game.variant)
+    if not variant.piece_points:
+        return None
+    destroyed = [0, 0]
+    for position, move in _steps(game, played, ply):
+        for piece in variant.removed_pieces(position, move):
+            destroyed[1 - piece.side] += variant.piece_points.get(piece.letter, 0)
+    return destroyed[0], destroyed[1]
+
+
+def _steps(game: Game, played: Sequence[PlayedMove],
+           ply: int | None) -> list[tuple[Position, Move]]:
+    """Each stored step of ``game`` up to ``ply`` with the position it was played in (an
+    `end` step removes nothing; a step that no longer reads is left out)."""
+    ply = game.ply if ply is None else ply
     steps = []
     for k, step in enumerate(played[:ply]):
         if step.text == END:
@@ -94,7 +115,7 @@ def game_losses(game: Game, played: Sequence[PlayedMove], ply: int | None = None
         found = _played_step(game.variant, before, step.text)
         if found is not None:
             steps.append(found)
-    return losses(variant, steps)
+    return steps
 
 
 @lru_cache(maxsize=2048)

@@ -43,10 +43,16 @@ def text_board(variant: Variant, position: Position, marked: Iterable[str] = ())
     return "\n".join(lines)
 
 
-def caption(variant: Variant, position: Position) -> str:
-    """Who is to move (and the variant's status text, if any)."""
+def caption(variant: Variant, position: Position,
+            points: tuple[int, int] | None = None) -> str:
+    """Who is to move (and the variant's status text, if any), and the points each side
+    has destroyed where the rules score them (``points``, counted from the moves played:
+    `bot.pictures.points_destroyed`)."""
     text = f"{variant.side_names[position.side]} to move, move {position.fullmove}"
     if position.in_progress:
         text += " (turn in progress)"
-    status = variant.status_text(position)
-    return f"{text}. {status}" if status else text + "."
+    status = [part for part in (variant.status_text(position),) if part]
+    if points is not None:
+        names = variant.side_names
+        status.append(f"destroyed: {names[0]} {points[0]} · {names[1]} {points[1]} pts")
+    return f"{text}. {'; '.join(status)}" if status else text + "."

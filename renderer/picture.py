@@ -245,10 +245,8 @@ def _ringed_token(colours: SideColours, diameter: int, theme: Theme) -> Image.Im
 
 
 def _status(variant: Variant, position: Position) -> str:
-    """The variant's status text without the points destroyed (the panel shows those)."""
-    parts = [p for p in variant.status_text(position).split("; ")
-             if p and not p.startswith("destroyed:")]
-    return "; ".join(parts)
+    """The variant's status text (check, a turn in progress); the panel shows the losses."""
+    return variant.status_text(position)
 
 
 def _header(variant: Variant, position: Position, theme: Theme, info: GameInfo | None,

@@ -30,7 +30,7 @@ from engine import get_variant
 from .. import redact
 from ..commands import Commands, Reply, line_too_long
 from ..config import Settings, add_db_option, settings_or_say
-from ..pictures import game_info, write_png
+from ..pictures import game_info, points_destroyed, write_png
 from ..service import GameService
 from ..service.computer import Computer
 from ..service.model import Game, Notification, Player
@@ -273,9 +273,11 @@ class Console:
         marked = highlights or tuple(p for m in last for p in m.touched)
         self.out(text_board(variant, position, marked))
         result = self.service.describe_result(game) if game.is_over and ply >= game.ply else ""
-        self.out(f"Game over: {result}." if result else caption(variant, position))
+        played = await self.service.played_moves(game.id)
+        self.out(f"Game over: {result}." if result
+                 else caption(variant, position, points_destroyed(game, played, ply)))
         path = self.settings.pictures_dir / f"game-{game.id}-{ply}.png"
-        info = game_info(game, await self.service.played_moves(game.id), ply)
+        info = game_info(game, played, ply)
         written, note = write_png(position, path, last, result=result, info=info,
                                   theme=self.settings.theme,
                                   perspective=self._perspective(game, position.side),

@@ -16,7 +16,7 @@ from typing import Any
 from engine import get_variant
 
 from ..commands import Commands
-from ..pictures import picture_options
+from ..pictures import picture_options, points_destroyed
 from ..service import GameService
 from ..service.model import Challenge, Game, PlayedMove, Player
 from ..service.phrasing import phrase
@@ -127,7 +127,8 @@ class GameMails:
                          + ", ".join(m.text for m in last) + ".")
         marked = await self._marked(game)
         lines += ["", text_board(rules, position, marked)]
-        lines += [""] if game.is_over else [caption(rules, position), ""]
+        lines += [""] if game.is_over else [
+            caption(rules, position, points_destroyed(game, played)), ""]
         lines += _move_list(numbered_turns(game, played))
         lines += ["", *await self._what_to_send(game, reader)]
         return lines

@@ -48,8 +48,10 @@ Decisions where the rule file leaves a choice to the implementation (each has a 
   pieces minus the current ones, per side (the full set of §1.6 when there is no history):
   a side's lost pieces were destroyed by the other side, which is also what the suicide
   Decision of §8.2 gives.
-* `status_text` shows check and the points on the board per side (§8.4 "MAY");
-  `destroyed_points` gives the points each side has destroyed.
+* `status_text` shows check and a deploy in progress; the points each side has destroyed
+  (§8.4 "MAY") are counted from the moves played (`removed_pieces`, `piece_points`), which
+  a position alone cannot tell for a game from a set-up position; `destroyed_points`
+  compares a position with the game's start for the battle modes' endings.
 * A game whose commander has been captured has no legal moves. The draws of §8.1 items 4
   and 5 are `outcome`'s business: `legal_moves` and perft ignore them, as python-chess
   does; `parse_move` refuses moves once the half-move clock has reached 100.
@@ -1031,8 +1033,6 @@ class CommanderChess(Variant):
             if own is not None and commander_square(cells, 1 - side) is not None \
                     and attacked(cells, own, 1 - side):
                 parts.append(f"{SIDES[side]} is in check")
-        red, blue = self.destroyed_points(position)
-        parts.append(f"destroyed: {SIDES[0]} {red} · {SIDES[1]} {blue} pts")
         return "; ".join(parts)
 
 

@@ -4,9 +4,11 @@ transport: asserted as the data the renderer is given (`GameInfo.losses`, from
 
 from __future__ import annotations
 
-from bot.pictures import picture_options
+from bot.pictures import picture_options, points_destroyed
 from bot.service import GameService
 from bot.service.model import Game, Player
+from bot.textboard import caption
+from engine import get_variant
 from renderer import Material, compose, get_theme
 
 CLASH_SET_UP = "4c/4/5/4/5/4/5/1D2/C4 w 1"
@@ -88,3 +90,22 @@ async def test_a_turn_ended_early_counts_its_one_capture(service, alice, bob, st
     await play(service, game, (alice, "Md3xc4"), (alice, "end"))
     assert (await service.game(game.id)).to_move == 1  # type: ignore[union-attr]
     assert await given(service, game) == Material(letters=((), ("M",)))
+
+
+async def test_the_text_caption_counts_points_from_the_moves_too(service, alice, bob,
+                                                                  start_game):
+    """The console's and the mail's text board say the points destroyed as the picture
+    does: a set-up Commander game starts at 0 to 0, not at what is missing from a full set."""
+    game = await start_game(alice, bob, variant="commander", start_fen=STAY)
+    commander = get_variant("commander")
+    stored = await service.game(game.id)
+    played = await service.played_moves(game.id)
+    assert caption(commander, await service.position(stored), points_destroyed(
+        stored, played)) == "Red to move, move 1. destroyed: Red 0 · Blue 0 pts"
+    await play(service, game, (alice, "A_a2"))
+    stored = await service.game(game.id)
+    played = await service.played_moves(game.id)
+    assert caption(commander, await service.position(stored), points_destroyed(
+        stored, played)) == "Blue to move, move 1. destroyed: Red 80 · Blue 0 pts"
+    clash = await start_game(alice, bob, variant="clash")
+    assert points_destroyed(clash, []) is None
