@@ -15,9 +15,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageDraw, ImageFont
 
-from .fonts import font
+from .fonts import face, faces, font, runs
 from .theme import RGB
 
 PANEL_MIN_WIDTH = 720
@@ -163,8 +163,12 @@ _MEASURE = ImageDraw.Draw(Image.new("L", (1, 1)))
 
 @lru_cache(maxsize=4096)
 def text_width(text: str, size: int, bold: bool = False) -> float:
-    """The advance of ``text`` in the face at ``size`` (cached: names and words recur)."""
-    return _MEASURE.textlength(text, font=font(size, bold))
+    """The advance of ``text`` in the face at ``size`` (cached: names and words recur);
+    letters DejaVu lacks are measured in the fallback face (`renderer.fonts.runs`)."""
+    parts = runs(text, bold)
+    if len(parts) == 1 and parts[0][1] == faces(bold)[0]:
+        return _MEASURE.textlength(parts[0][0], font=font(size, bold))
+    return sum(_MEASURE.textlength(part, font=face(path, size)) for part, path in parts)
 
 
 def _runs(placed: Sequence[Placed]) -> list[tuple[float, float, str, Item]]:
@@ -213,10 +217,32 @@ def _draw_text(image: Image.Image, x: float, y: float, text: str, size: int, bol
 
 @lru_cache(maxsize=2048)
 def _text_mask(text: str, size: int, bold: bool) -> tuple[Image.Image, tuple[int, int]]:
-    face = font(size, bold)
-    x0, y0, x1, y1 = face.getbbox(text, anchor="lm")
+    parts = runs(text, bold)
+    main = font(size, bold)
+    if len(parts) == 1 and parts[0][1] == faces(bold)[0]:
+        x0, y0, x1, y1 = main.getbbox(parts[0][0], anchor="lm")
+        mask = Image.new("L", (max(1, x1 - x0), max(1, y1 - y0)), 0)
+        ImageDraw.Draw(mask).text((-x0, -y0), parts[0][0], font=main, fill=255, anchor="lm")
+        return mask, (x0, y0)
+    # runs in several faces share the main face's baseline, placed where its middle is
+    ascent, descent = main.getmetrics()
+    baseline = round((ascent - descent) / 2)
+    placed: list[tuple[str, ImageFont.FreeTypeFont, int]] = []
+    boxes: list[tuple[int, int, int, int]] = []
+    advance = 0.0
+    for part, path in parts:
+        typeface = face(path, size)
+        x0, y0, x1, y1 = typeface.getbbox(part, anchor="ls")
+        left = round(advance)
+        placed.append((part, typeface, left))
+        boxes.append((left + x0, baseline + y0, left + x1, baseline + y1))
+        advance += _MEASURE.textlength(part, font=typeface)
+    x0, y0 = min(b[0] for b in boxes), min(b[1] for b in boxes)
+    x1, y1 = max(b[2] for b in boxes), max(b[3] for b in boxes)
     mask = Image.new("L", (max(1, x1 - x0), max(1, y1 - y0)), 0)
-    ImageDraw.Draw(mask).text((-x0, -y0), text, font=face, fill=255, anchor="lm")
+    pen = ImageDraw.Draw(mask)
+    for part, typeface, left in placed:
+        pen.text((left - x0, baseline - y0), part, font=typeface, fill=255, anchor="ls")
     return mask, (x0, y0)
 
 
