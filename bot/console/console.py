@@ -30,6 +30,7 @@ from engine import get_variant
 from .. import redact
 from ..commands import Commands, Reply, line_too_long
 from ..config import Settings, add_db_option, settings_or_say
+from ..names import name_problem
 from ..pictures import game_info, points_destroyed, write_png
 from ..service import GameService
 from ..service.computer import Computer
@@ -53,7 +54,6 @@ CONSOLE_HELP = {
     "quit": "quit: Leave the console (Ctrl-D does too; Ctrl-C cancels the line).\n\nquit",
 }
 CONSOLE_HELP["exit"] = CONSOLE_HELP["quit"].replace("quit:", "exit:", 1)
-NAME = re.compile(r"[^\W_][\w .'-]{0,39}")
 BOLD, PLAIN = "\033[1m", "\033[0m"
 
 
@@ -122,11 +122,12 @@ class Console:
 
     async def find_player(self, name: str) -> Player | Refusal:
         """At the console anyone may be named: a new name is a new player, if it reads as a
-        name (a letter or digit first: ``#3`` and ``-1`` are no one's names)."""
+        name (`bot.names`: a letter or digit first, so ``#3`` and ``-1`` are no one's
+        names; letters the pictures can draw)."""
         name = name.strip()
-        if not NAME.fullmatch(name):
-            return Refusal(Reason.NO_SUCH_PLAYER, f"{name!r} is not a name: a name starts "
-                                                  f"with a letter or a digit.")
+        problem = name_problem(name)
+        if problem is not None:
+            return Refusal(Reason.NO_SUCH_PLAYER, problem)
         return await self.service.player(TRANSPORT, name.lower(), name)
 
     async def switch(self, name: str) -> None:

@@ -18,6 +18,7 @@ import re
 from dataclasses import dataclass
 
 from ..commands import Commands, Reply, _reply
+from ..names import name_problem
 from ..service.boundary import game_number
 from ..service.model import Player
 from ..service.results import Refusal
@@ -84,10 +85,14 @@ class MailCommands(Commands):
 
         name Alice Liddell
         """
-        name = clean_header(" ".join(args), NAME_CHARS)
+        # cut only far past the longest name, so that a long one is told its length
+        name = clean_header(" ".join(args), NAME_CHARS * 4)
         if not name or "@" in name or name.startswith("#"):
             return Reply("Which name? Write it after the word, as in `name Alice Liddell` "
                          "(not an address, not starting with #).", ok=False)
+        problem = name_problem(name)
+        if problem is not None:
+            return Reply(problem, ok=False)
         taken = await self.service.find_player(TRANSPORT, name)
         if isinstance(taken, Player) and taken.id != sender.id:
             return Reply(f"Someone else is called {name!r} already; choose another name.",

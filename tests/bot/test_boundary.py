@@ -65,8 +65,9 @@ async def test_the_service_refuses_ids_that_no_integer_column_holds(service, ali
 # --- names and texts ----------------------------------------------------------------------
 async def test_undecodable_bytes_in_a_name_are_refused_or_cleaned(typed, service):
     name = b"Jos\xe9".decode("utf-8", "surrogateescape")  # Latin-1 typed in a UTF-8 console
-    assert await typed(f"as {name}") == ("'Jos\\udce9' is not a name: a name starts with a "
-                                         "letter or a digit.")
+    assert await typed(f"as {name}") == ("'Jos\\udce9' is not a name: it holds bytes that "
+                                         "are not UTF-8 text; set the terminal to UTF-8 and "
+                                         "type it again.")
     player = await service.player("console", name.lower(), name)  # through the API: cleaned
     assert (player.address, player.display_name) == ("jos\ufffd", "Jos\ufffd")
 

@@ -118,6 +118,23 @@ async def test_a_name_changes_only_by_the_name_command_with_a_key_or_confirmed(m
     assert (await _names(mail.service))[ALICE] == "Alice Liddell"
 
 
+async def test_a_name_by_mail_is_refused_with_the_reason_that_fits(mail, game):
+    await mail.post.send(f"Alice <{ALICE}>", "name Eve<b>", reply_to=game[ALICE])
+    answer = mail.text_of(await mail.relay.next_to(ALICE))
+    assert answer.startswith(
+        "'Eve<b>' is not a name: a name holds only letters, digits, spaces and . ' - _, "
+        "not '<' or '>'.\r\n"), answer
+    await mail.post.send(f"Alice <{ALICE}>", "name Ram राम", reply_to=game[ALICE])
+    answer = mail.text_of(await mail.relay.next_to(ALICE))
+    assert answer.startswith(
+        "'Ram राम' cannot be a name here: the board pictures have no letter 'र' or 'म'. "
+        "Write the name in another script (Latin letters, say).\r\n"), answer
+    assert (await _names(mail.service))[ALICE] == "Alice"
+    await mail.post.send(f"Alice <{ALICE}>", "name 张伟", reply_to=game[ALICE])
+    assert mail.text_of(await mail.relay.next_to(ALICE)).startswith("Your name is 张伟 now.")
+    assert (await _names(mail.service))[ALICE] == "张伟"
+
+
 @pytest.mark.parametrize(("text", "start"), [
     ("Help!", "help: "),
     ("Hello, I would like to play a game.", "I found no command in your mail."),
