@@ -10,6 +10,7 @@ that the Discord bot and the mail show the same picture of the same game from th
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import time
 from collections.abc import Callable, Sequence
@@ -149,6 +150,28 @@ async def picture_options(service: GameService, game: Game, *, perspective: int 
                       "last_move": last, "highlights": highlights, "selected": selected,
                       "result": result, "info": info, "size": SIZE,
                       "theme": theme or service.settings.theme}
+
+
+def picture_file_name(game: Game, ply: int, perspective: int, highlights: Sequence[str] = (),
+                      selected: str | None = None) -> str:
+    """The file name of the picture of ``game`` after ``ply`` steps as one viewer sees it:
+    the side it is drawn from, and a piece's moves when they are shown (the piece's point
+    and a short key of the points marked), so that two viewers' pictures of one position,
+    or one with and one without a piece's moves, are two files (``game-3-12-red.png``,
+    ``game-3-12-blue-c4-1f0e9a.png``)."""
+    side = get_variant(game.variant).side_names[perspective]
+    parts = [f"game-{game.id}-{ply}", _file_word(side)]
+    if selected:
+        parts.append(_file_word(selected))
+    if highlights:
+        marked = ",".join(sorted(highlights)).encode()
+        parts.append(hashlib.blake2s(marked, digest_size=3).hexdigest())
+    return "-".join(parts) + ".png"
+
+
+def _file_word(text: str) -> str:
+    """``text`` as a part of a file name: lower-case ASCII letters and digits only."""
+    return "".join(ch for ch in text.lower() if ch.isascii() and ch.isalnum()) or "x"
 
 
 def write_png(position: Position, path: Path, last_move: Move | Sequence[Move] | None = None,

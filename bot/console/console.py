@@ -31,7 +31,7 @@ from .. import redact
 from ..commands import Commands, Reply, line_too_long
 from ..config import Settings, add_db_option, settings_or_say
 from ..names import name_problem
-from ..pictures import game_info, points_destroyed, write_png
+from ..pictures import game_info, picture_file_name, points_destroyed, write_png
 from ..service import GameService
 from ..service.computer import Computer
 from ..service.model import Game, Notification, Player
@@ -277,11 +277,13 @@ class Console:
         played = await self.service.played_moves(game.id)
         self.out(f"Game over: {result}." if result
                  else caption(variant, position, points_destroyed(game, played, ply)))
-        path = self.settings.pictures_dir / f"game-{game.id}-{ply}.png"
+        # one file per viewer: two players at one keyboard each keep their own picture
+        perspective = self._perspective(game, position.side)
+        path = self.settings.pictures_dir / picture_file_name(game, ply, perspective,
+                                                              highlights, selected)
         info = game_info(game, played, ply)
         written, note = write_png(position, path, last, result=result, info=info,
-                                  theme=self.settings.theme,
-                                  perspective=self._perspective(game, position.side),
+                                  theme=self.settings.theme, perspective=perspective,
                                   highlights=highlights, selected=selected)
         self.out(f"Picture: {written}" if written else f"({note})")
 

@@ -383,7 +383,7 @@ async def test_the_console_answers_while_the_computer_thinks(thinking_console, s
     assert (await service.game(1)).ply == 1  # it still thinks
     since = len(console.lines)
     gated.gate.set()
-    out = await until_printed(console, since, "/game-1-2.png")
+    out = await until_printed(console, since, "/game-1-2-white.png")
     assert (await service.game(1)).ply == 2
     assert out.startswith("  [to alice] Computer (level 5) played 1... ")
 
@@ -394,7 +394,8 @@ async def test_the_computers_move_is_shown_with_the_board(console, service, sett
     await console("challenge computer 1 clash white")
     since = len(console.lines)
     await console("b2-a3/D")
-    out = await until_printed(console, since, f"Picture: {settings.pictures_dir}/game-1-2.png")
+    out = await until_printed(console, since,
+                              f"Picture: {settings.pictures_dir}/game-1-2-white.png")
     reply = out.splitlines()[:13]  # the reply to alice's own move, board and picture
     assert reply[0] == "1. b2-a3/D played in game #1. Computer (level 1) (Black) is to move."
     shown = out.splitlines()[13:]
@@ -413,5 +414,5 @@ async def test_the_computers_move_is_shown_with_the_board(console, service, sett
         "1  C     C     C     C     B",
         "   a  b  c  d  e  f  g  h  i",
         "White to move, move 2.",
-        f"Picture: {settings.pictures_dir}/game-1-2.png"]
-    assert (settings.pictures_dir / "game-1-2.png").read_bytes()[:4] == b"\x89PNG"
+        f"Picture: {settings.pictures_dir}/game-1-2-white.png"]
+    assert (settings.pictures_dir / "game-1-2-white.png").read_bytes()[:4] == b"\x89PNG"

@@ -85,7 +85,7 @@ async def test_the_board_picture_is_written_to_a_file(session, settings):
     await session("as bob")
     await session("accept")
     out = await session("board #1")
-    path = settings.pictures_dir / "game-1-0.png"
+    path = settings.pictures_dir / "game-1-0-black.png"  # as bob, who plays Black, sees it
     assert f"Picture: {path}" in out
     assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
