@@ -10,8 +10,7 @@ from PIL import Image, ImageDraw
 
 from engine import get_variant
 from renderer import render
-from renderer.fonts import (BOLD, FALLBACK, REGULAR, REPLACEMENT, coverage, face, font, missing,
-                            runs)
+from renderer.fonts import BOLD, FALLBACK, REGULAR, REPLACEMENT, coverage, face, missing, runs
 from renderer.frame import _text_mask, text_width
 from renderer.info import GameInfo
 
@@ -85,7 +84,7 @@ def test_the_chinese_name_drawn_is_the_fallback_faces_glyphs_not_empty_boxes():
     expected = Image.new("L", (x1 - x0, y1 - y0), 0)
     ImageDraw.Draw(expected).text((-x0, -y0), "张伟", font=droid, fill=255, anchor="ls")
     assert mask.tobytes() == expected.tobytes()
-    dejavu = font(24, True)  # what was drawn before: DejaVu's empty boxes (.notdef)
+    dejavu = face(BOLD, 24)  # what was drawn before: DejaVu's empty boxes (.notdef)
     x0, y0, x1, y1 = dejavu.getbbox("张伟", anchor="ls")
     boxes = Image.new("L", (x1 - x0, y1 - y0), 0)
     ImageDraw.Draw(boxes).text((-x0, -y0), "张伟", font=dejavu, fill=255, anchor="ls")
@@ -94,15 +93,15 @@ def test_the_chinese_name_drawn_is_the_fallback_faces_glyphs_not_empty_boxes():
 
 def test_a_mixed_name_is_as_wide_as_its_runs():
     width = text_width("Zhang 张伟", 20)
-    assert width == (font(20).getlength("Zhang ") + face(FALLBACK, 20).getlength("张伟"))
+    assert width == (face(REGULAR, 20).getlength("Zhang ") + face(FALLBACK, 20).getlength("张伟"))
     mask, _ = _text_mask("Zhang 张伟", 20, False)
     assert abs(mask.width - width) <= 3
 
 
 def test_a_picture_with_a_chinese_name_shows_the_glyphs_in_its_header():
     variant = get_variant("commander")
-    pictures = [Image.open(io.BytesIO(render(variant.start_position(), variant=variant,
-                                             size=400, info=GameInfo(number=7, players=(n, "Ann")))))
-                for n in ("张伟", "张三")]
+    pictures = [Image.open(io.BytesIO(render(
+        variant.start_position(), variant=variant, size=400,
+        info=GameInfo(number=7, players=(name, "Ann"))))) for name in ("张伟", "张三")]
     top = [p.convert("RGB").crop((0, 0, 400, 40)).tobytes() for p in pictures]
     assert top[0] != top[1]  # two names in the fallback face differ where boxes would not
