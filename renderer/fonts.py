@@ -6,7 +6,8 @@ players write their names that way), Greek, Cyrillic, Hebrew and Arabic, which P
 built-in face does not; the condensed cut fits more of a name or a caption in the width of a
 board. It has no Chinese, Japanese or Korean letter: those come from Droid Sans Fallback
 (Apache License 2.0; 3.4 MB, the smallest freely licensed face with the CJK ideographs,
-kana and Hangul syllables), which has no bold cut, so bold text uses its regular one.
+kana and Hangul syllables), which has no bold cut: bold text draws its regular one with a
+thin stroke of its own colour (`stroke`), as heavy as DejaVu's bold.
 
 Text is cut into runs (`runs`), each drawn in the first face that has all its letters; a
 letter no face has is drawn as U+FFFD (�), one for each letter and its marks, never as an
@@ -23,6 +24,7 @@ import unicodedata
 from functools import lru_cache
 from pathlib import Path
 
+import PIL
 from PIL import ImageFont
 
 FOLDER = Path(__file__).with_name("fonts")
@@ -31,6 +33,9 @@ BOLD = FOLDER / "DejaVuSansCondensed-Bold.ttf"
 FALLBACK = FOLDER / "DroidSansFallback.ttf"
 REPLACEMENT = "\ufffd"  # in DejaVu: what a letter no face has is drawn as
 MARKS = {"Mn", "Mc", "Me"}  # combining marks: drawn with the letter before them
+# Pillow draws strokes of a fraction of a pixel from 11.1 on; before, whole pixels only,
+# too heavy for a name, so fallback letters are not made bold there
+FRACTIONAL_STROKES = tuple(int(n) for n in PIL.__version__.split(".")[:2]) >= (11, 1)
 
 
 @lru_cache(maxsize=128)
@@ -43,6 +48,13 @@ def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
 def face(path: Path, size: int) -> ImageFont.FreeTypeFont:
     """The face in the file ``path`` at ``size`` pixels."""
     return ImageFont.truetype(str(path), max(1, size))
+
+
+def stroke(path: Path, size: int, bold: bool) -> float:
+    """The width of the stroke that makes a face without a bold cut look bold (0: none)."""
+    if not bold or path != FALLBACK or not FRACTIONAL_STROKES:
+        return 0.0
+    return round(size * 0.03, 2)
 
 
 def faces(bold: bool = False) -> tuple[Path, ...]:

@@ -11,13 +11,14 @@ strip below the board, so the board keeps the whole width.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 
 from PIL import Image, ImageDraw, ImageFont
 
-from .fonts import face, faces, font, runs
+from .fonts import face, faces, font, runs, stroke
 from .theme import RGB
 
 PANEL_MIN_WIDTH = 720
@@ -168,7 +169,8 @@ def text_width(text: str, size: int, bold: bool = False) -> float:
     parts = runs(text, bold)
     if len(parts) == 1 and parts[0][1] == faces(bold)[0]:
         return _MEASURE.textlength(parts[0][0], font=font(size, bold))
-    return sum(_MEASURE.textlength(part, font=face(path, size)) for part, path in parts)
+    return sum(_MEASURE.textlength(part, font=face(path, size)) + 2 * stroke(path, size, bold)
+               for part, path in parts)
 
 
 def _runs(placed: Sequence[Placed]) -> list[tuple[float, float, str, Item]]:
@@ -227,22 +229,24 @@ def _text_mask(text: str, size: int, bold: bool) -> tuple[Image.Image, tuple[int
     # runs in several faces share the main face's baseline, placed where its middle is
     ascent, descent = main.getmetrics()
     baseline = round((ascent - descent) / 2)
-    placed: list[tuple[str, ImageFont.FreeTypeFont, int]] = []
+    placed: list[tuple[str, ImageFont.FreeTypeFont, int, float]] = []
     boxes: list[tuple[int, int, int, int]] = []
     advance = 0.0
     for part, path in parts:
-        typeface = face(path, size)
-        x0, y0, x1, y1 = typeface.getbbox(part, anchor="ls")
-        left = round(advance)
-        placed.append((part, typeface, left))
-        boxes.append((left + x0, baseline + y0, left + x1, baseline + y1))
-        advance += _MEASURE.textlength(part, font=typeface)
+        typeface, width = face(path, size), stroke(path, size, bold)
+        left = round(advance + width)
+        x0, y0, x1, y1 = typeface.getbbox(part, anchor="ls", stroke_width=width)
+        placed.append((part, typeface, left, width))
+        boxes.append((left + math.floor(x0), baseline + math.floor(y0),
+                      left + math.ceil(x1), baseline + math.ceil(y1)))
+        advance += _MEASURE.textlength(part, font=typeface) + 2 * width
     x0, y0 = min(b[0] for b in boxes), min(b[1] for b in boxes)
     x1, y1 = max(b[2] for b in boxes), max(b[3] for b in boxes)
     mask = Image.new("L", (max(1, x1 - x0), max(1, y1 - y0)), 0)
     pen = ImageDraw.Draw(mask)
-    for part, typeface, left in placed:
-        pen.text((left - x0, baseline - y0), part, font=typeface, fill=255, anchor="ls")
+    for part, typeface, left, width in placed:
+        pen.text((left - x0, baseline - y0), part, font=typeface, fill=255, anchor="ls",
+                 stroke_width=width, stroke_fill=255)
     return mask, (x0, y0)
 
 

@@ -10,7 +10,17 @@ from PIL import Image, ImageDraw
 
 from engine import get_variant
 from renderer import render
-from renderer.fonts import BOLD, FALLBACK, REGULAR, REPLACEMENT, coverage, face, missing, runs
+from renderer.fonts import (
+    BOLD,
+    FALLBACK,
+    REGULAR,
+    REPLACEMENT,
+    coverage,
+    face,
+    missing,
+    runs,
+    stroke,
+)
 from renderer.frame import _text_mask, text_width
 from renderer.info import GameInfo
 
@@ -78,13 +88,13 @@ def _ink(mask):
 
 
 def test_the_chinese_name_drawn_is_the_fallback_faces_glyphs_not_empty_boxes():
-    mask, _ = _text_mask("张伟", 24, True)
+    mask, _ = _text_mask("张伟", 24, False)
     droid = face(FALLBACK, 24)
     x0, y0, x1, y1 = droid.getbbox("张伟", anchor="ls")
     expected = Image.new("L", (x1 - x0, y1 - y0), 0)
     ImageDraw.Draw(expected).text((-x0, -y0), "张伟", font=droid, fill=255, anchor="ls")
     assert mask.tobytes() == expected.tobytes()
-    dejavu = face(BOLD, 24)  # what was drawn before: DejaVu's empty boxes (.notdef)
+    dejavu = face(REGULAR, 24)  # what was drawn before: DejaVu's empty boxes (.notdef)
     x0, y0, x1, y1 = dejavu.getbbox("张伟", anchor="ls")
     boxes = Image.new("L", (x1 - x0, y1 - y0), 0)
     ImageDraw.Draw(boxes).text((-x0, -y0), "张伟", font=dejavu, fill=255, anchor="ls")
@@ -105,3 +115,16 @@ def test_a_picture_with_a_chinese_name_shows_the_glyphs_in_its_header():
         info=GameInfo(number=7, players=(name, "Ann"))))) for name in ("张伟", "张三")]
     top = [p.convert("RGB").crop((0, 0, 400, 40)).tobytes() for p in pictures]
     assert top[0] != top[1]  # two names in the fallback face differ where boxes would not
+
+
+def _ink_sum(mask) -> int:
+    return sum(v * n for v, n in enumerate(mask.histogram()))
+
+
+def test_a_bold_chinese_name_is_drawn_heavier_than_a_plain_one():
+    assert stroke(FALLBACK, 24, True) == 0.72 and stroke(FALLBACK, 24, False) == 0.0
+    assert stroke(BOLD, 24, True) == 0.0  # DejaVu has a bold cut of its own
+    plain, _ = _text_mask("张伟", 24, False)
+    bold, _ = _text_mask("张伟", 24, True)
+    assert _ink_sum(bold) > _ink_sum(plain) * 1.2
+    assert text_width("张伟", 24, True) == face(FALLBACK, 24).getlength("张伟") + 2 * 0.72
