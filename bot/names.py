@@ -33,7 +33,7 @@ def name_problem(name: str) -> str | None:
                 f"terminal to UTF-8 and type it again.")
     if len(name) > MAX_TYPED:
         return (f"{shown} is not a name: a name has at most {MAX_TYPED} characters, this "
-                f"one {len(name)}.")
+                f"one {len(name):,}.")
     name = unicodedata.normalize("NFC", name)
     if not name or not unicodedata.category(name[0]).startswith(("L", "N")):
         return f"{shown} is not a name: a name starts with a letter or a digit."

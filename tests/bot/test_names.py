@@ -58,3 +58,10 @@ async def test_names_in_scripts_the_pictures_draw_are_taken(typed, name):
 async def test_a_name_typed_with_separate_accents_is_taken_as_one_letter_each(typed, service):
     assert name_problem("Nguye\u0302\u0303n") is None
     assert (await typed("as Nguye\u0302\u0303n")) == "You are Nguyễn."
+
+
+def test_a_huge_name_is_refused_for_its_length_and_quoted_short():
+    name = "x" * 100_000 + "<"
+    assert name_problem(name) == (
+        f"'{'x' * MAX_TYPED}…' is not a name: a name has at most 40 characters, this one "
+        f"100,001.")
