@@ -22,6 +22,7 @@ from .notes import record_comments
 from .records import RecordError, read_record, replay, write_record
 from .results import Done, Reason, Refusal, Result
 from .timecontrol import describe_clock
+from .turns import turn_entries
 from .words import plural
 
 
@@ -68,8 +69,12 @@ class Archive:
         tags["FEN"] = game.start_fen
         try:
             start = rules.parse_position(game.start_fen)
-            record = write_record(tags, start, _record_entries(rules, start, turns),
-                                  game.result)
+            for _ in replay(rules, start, turns):  # the stored moves must replay
+                pass
+            # each turn as every move list shows it (`turn_entries`), the steps of a turn
+            # that is not one entry already joined by the record's separator
+            entries = [[entry.text] for entry in turn_entries(game, played)]
+            record = write_record(tags, start, entries, game.result)
         except (EngineError, RecordError) as err:  # the stored moves do not replay
             raise DamagedGame(game_id) from err
         if reader is not None and game.side_of(reader.id) is not None:
@@ -263,23 +268,6 @@ def _compare(game: Game, played: list[PlayedMove]) -> list[str]:
     if game.turns != sum(1 for p in played if not p.partial):
         problems.append(f"the game counts {game.turns} turns")
     return problems
-
-
-def _record_entries(rules: Variant, start: Position,
-                    turns: list[list[str]]) -> list[list[str]]:
-    """Each complete turn entered step by step as the variant's one text for the whole
-    turn (a deploy's full SAN, a Chieftain turn), where it has one; other turns as played."""
-    before = [start]  # the position at the start of each turn
-    for step in replay(rules, start, turns):
-        if not step.position.in_progress:
-            before.append(step.position)
-    entries = []
-    for k, steps in enumerate(turns):
-        whole = None
-        if len(steps) > 1 and k + 1 < len(before):
-            whole = rules.turn_record(before[k], steps)
-        entries.append([whole] if whole else steps)
-    return entries
 
 
 def _turns(played: list[PlayedMove]) -> list[list[str]]:

@@ -85,9 +85,35 @@ def piece_words(rules: Variant, symbols: str) -> str:
     return " + ".join(words) or symbols
 
 
-def numbered_turns(game: Game, played: Sequence[PlayedMove]) -> list[str]:
-    """The turns of ``played`` (a game's stored steps, or the first of them) as numbered
-    record lines (``3... Ng8-f6, Md7-d6``); a turn in progress shows its steps so far."""
+@dataclass(frozen=True)
+class TurnEntry:
+    """One turn of a game's move list, as the game's record writes it: ``3...`` (its
+    `label`) and ``Ng8-f6, Md7-d6`` (its `text`), played by ``side`` from step ``first`` to
+    step ``last`` (the position after ``first`` steps comes before it, the one after
+    ``last`` steps after it)."""
+
+    label: str
+    text: str
+    side: int
+    first: int
+    last: int
+    complete: bool  # False: the turn goes on (its steps so far)
+
+    @property
+    def line(self) -> str:
+        """The numbered line, ``3... Ng8-f6, Md7-d6``; a turn in progress ends in `` …``."""
+        return f"{self.label} {self.text}" + ("" if self.complete else " …")
+
+
+def turn_entries(game: Game, played: Sequence[PlayedMove], *,
+                 strict: bool = True) -> list[TurnEntry]:
+    """The turns of ``played`` (a game's stored steps, or the first of them) numbered and
+    written as the game's record writes them: a turn entered step by step is one entry, the
+    variant's text for the whole turn (a deploy closed by ``end`` is its full SAN, a
+    Chieftain turn is the same entry however it was typed); a turn in progress lists its
+    steps so far. Every move list (the web page, the pictures, the mails, the record) is
+    made of these. A stored position that does not read is `DamagedGame`; not
+    ``strict``, the turn after it lists its steps as played instead."""
     rules = get_variant(game.variant)
     start = rules.parse_position(game.start_fen)
     turns: list[list[PlayedMove]] = []
@@ -95,13 +121,46 @@ def numbered_turns(game: Game, played: Sequence[PlayedMove]) -> list[str]:
         if not turns or turns[-1][0].turn != step.turn:
             turns.append([])
         turns[-1].append(step)
-    lines = []
+    entries = []
     for k, steps in enumerate(turns):
         texts = [s.text for s in steps]
-        text = (whole_turn(rules, _before(rules, game, played, steps[0].ply), texts)
-                if not steps[-1].partial else STEP_SEPARATOR.join(texts) + " …")
-        lines.append(f"{turn_label(start, k)} {text}")
-    return lines
+        complete = not steps[-1].partial
+        text = STEP_SEPARATOR.join(texts)
+        if complete and len(texts) > 1:
+            try:
+                text = whole_turn(rules, _before(rules, game, played, steps[0].ply), texts)
+            except DamagedGame:
+                if strict:
+                    raise
+        entries.append(TurnEntry(turn_label(start, k), text, steps[0].side, steps[0].ply,
+                                 steps[-1].ply + 1, complete))
+    return entries
+
+
+def numbered_turns(game: Game, played: Sequence[PlayedMove]) -> list[str]:
+    """The turns of ``played`` as numbered record lines (``3... Ng8-f6, Md7-d6``,
+    `turn_entries`); a turn in progress shows its steps so far."""
+    return [entry.line for entry in turn_entries(game, played)]
+
+
+def last_turn_moves(game: Game, played: Sequence[PlayedMove]) -> list[Move]:
+    """Every step of the turn that the last of ``played`` belongs to (the whole turn an
+    ``end`` closes, or the steps so far of a turn in progress), to mark on the picture of
+    the position after ``played``."""
+    if not played:
+        return []
+    last = played[-1]
+    rules = get_variant(game.variant)
+    moves = []
+    for step in played:
+        if step.turn != last.turn or step.text == END:
+            continue
+        before = _before(rules, game, played, step.ply)
+        try:
+            moves.append(rules.parse_move(before, step.text))
+        except EngineError:  # a stored step always reads; a picture must never fail
+            continue
+    return moves
 
 
 def turn_ends(game: Game, played: Sequence[PlayedMove]) -> dict[str, int]:
@@ -145,21 +204,7 @@ class Turns:
         ply = game.ply if ply is None else max(0, min(ply, game.ply))
         if ply == 0:
             return []
-        played = (await self.played_moves(game.id))[:ply]
-        if not played:
-            return []
-        last = played[-1]
-        rules = get_variant(game.variant)
-        moves = []
-        for step in played:
-            if step.turn != last.turn or step.text == END:
-                continue
-            before = _before(rules, game, played, step.ply)
-            try:
-                moves.append(rules.parse_move(before, step.text))
-            except EngineError:  # a stored step always reads; a picture must never fail
-                continue
-        return moves
+        return last_turn_moves(game, (await self.played_moves(game.id))[:ply])
 
     async def turn_lines(self, game: Game, last: int | None = None) -> tuple[list[str], int]:
         """The game's turns as numbered record lines (`numbered_turns`), only the ``last``

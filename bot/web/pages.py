@@ -42,7 +42,8 @@ nav.steps a[aria-disabled=true]{opacity:.4;pointer-events:none}
 border-radius:50%;vertical-align:-.1rem;margin-right:.4rem}
 .c-white{background:#f4f1e8}.c-black{background:#26231f}.c-red{background:#c8372d}
 .c-blue{background:#2f5fb3}
-ol.moves{padding-left:2.2rem;max-height:28rem;overflow:auto}
+ol.moves{list-style:none;padding-left:.5rem;max-height:28rem;overflow:auto}
+ol.moves .turn{display:inline-block;min-width:3.2rem;font-variant-numeric:tabular-nums}
 ol.moves a{text-decoration:none;padding:0 .2rem}
 ol.moves a[aria-current=step]{background:var(--accent);color:var(--paper);border-radius:.2rem}
 .side{font-size:.85rem;opacity:.75;margin-right:.3rem}
@@ -87,19 +88,18 @@ SCRIPT = """
     list.textContent = "";
     s.turns.forEach(function (turn) {
       var li = document.createElement("li");
-      li.value = turn[0];
-      var side = document.createElement("span");
-      side.className = "side";
-      side.textContent = turn[1];
-      li.appendChild(side);
-      turn[2].forEach(function (step) {
-        var a = document.createElement("a");
-        a.href = "?ply=" + step[0];
-        a.textContent = step[1];
-        if (step[0] === shown) { a.setAttribute("aria-current", "step"); }
-        li.appendChild(a);
-        li.appendChild(document.createTextNode(" "));
-      });
+      var label = document.createElement("span");
+      label.className = "turn";
+      label.textContent = turn[0];
+      li.appendChild(label);
+      li.appendChild(document.createTextNode(" "));
+      var a = document.createElement("a");
+      a.href = "?ply=" + turn[3];
+      a.title = turn[5];
+      a.textContent = turn[1];
+      if (shown > turn[2] && shown <= turn[3]) { a.setAttribute("aria-current", "step"); }
+      li.appendChild(a);
+      if (!turn[4]) { li.appendChild(document.createTextNode(" \\u2026")); }
       list.appendChild(li);
     });
   }
@@ -170,10 +170,13 @@ def error_page(status: int, message: str) -> str:
 
 
 def step_label(view: GameView, ply: int) -> str:
-    if ply == 0:
+    """Where the shown position is: ``Step 9 of 9: 4. N<F>d2 (Red)``, the turn as the move
+    list writes it (its steps so far, when ``ply`` is inside it)."""
+    entry = view.entry_at(ply)
+    if entry is None:
         return "Start position"
-    step = view.steps[ply - 1]
-    return f"Step {ply} of {view.last_ply}: {view.variant.side_names[step.side]} {step.text}"
+    return (f"Step {ply} of {view.last_ply}: {entry.label} {view.turn_text(ply)} "
+            f"({view.variant.side_names[entry.side]})")
 
 
 def _link(href: str | None, label: str, key: str, name: str) -> str:
@@ -200,13 +203,16 @@ def _players(view: GameView) -> str:
 
 
 def _moves(view: GameView, shown: int) -> str:
+    """The move list: one entry a turn, numbered and written as in the game's record, its
+    link the position after the turn (marked while a position of that turn is shown)."""
     items = []
-    for number, side, steps in view.turns():
-        links = " ".join(
-            f'<a href="?ply={st.ply}"{" aria-current=step" if st.ply == shown else ""}>'
-            f"{escape(st.text)}</a>" for st in steps)
-        items.append(f'<li value="{number}"><span class="side">'
-                     f"{escape(view.variant.side_names[side])}</span>{links} </li>")
+    for e in view.entries:
+        current = " aria-current=step" if e.first < shown <= e.last else ""
+        going = "" if e.complete else " …"
+        items.append(f'<li><span class="turn">{escape(e.label)}</span> '
+                     f'<a href="?ply={e.last}"{current} '
+                     f'title="{escape(view.variant.side_names[e.side])}">'
+                     f"{escape(e.text)}</a>{going}</li>")
     return "".join(items)
 
 
@@ -253,8 +259,8 @@ def state_event(view: GameView, base: str) -> dict[str, object]:
         "deadline": view.deadline,
         "live": base,
         "over": view.game.is_over,
-        "turns": [[n, view.variant.side_names[side], [[st.ply, st.text] for st in steps]]
-                  for n, side, steps in view.turns()],
+        "turns": [[e.label, e.text, e.first, e.last, e.complete,
+                   view.variant.side_names[e.side]] for e in view.entries],
     }
 
 

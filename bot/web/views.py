@@ -17,7 +17,8 @@ from engine import EngineError, Move, Position, Variant, get_variant
 
 from ..service import GameService
 from ..service.model import Game, PlayedMove
-from ..service.records import END
+from ..service.records import STEP_SEPARATOR
+from ..service.turns import TurnEntry, last_turn_moves, turn_entries
 from ..storage import DamagedGame
 
 # the domain of an address: after an "@" that ends a word, one or more labels (``localhost``
@@ -75,6 +76,8 @@ class GameView:
     steps: tuple[Step, ...]
     fens: tuple[str, ...]  # the position after each ply, the start first
     status: str  # who is to move, or how the game ended
+    played: tuple[PlayedMove, ...]  # the stored steps
+    entries: tuple[TurnEntry, ...]  # the move list, one entry a turn, as the record
 
     @property
     def version(self) -> str:
@@ -104,19 +107,37 @@ class GameView:
         except (EngineError, ValueError, IndexError, TypeError) as err:
             raise DamagedGame(self.game.id) from err
 
-    def last_move(self, ply: int) -> Move | None:
-        """The step that led to ``ply``, to mark on its picture."""
-        if ply == 0 or self.steps[ply - 1].text == END:
-            return None
+    def last_move(self, ply: int) -> list[Move]:
+        """Every step of the turn that ``ply`` ends or goes on (an ``end`` step: the
+        whole turn it closes), to mark on its picture."""
+        if ply == 0:
+            return []
         try:
-            return self.variant.parse_move(self.position(ply - 1), self.steps[ply - 1].text)
-        except EngineError:
-            return None
+            return last_turn_moves(self.game, self.played[:ply])
+        except DamagedGame:
+            return []
+
+    def entry_at(self, ply: int) -> TurnEntry | None:
+        """The turn whose step led to ``ply`` (None: the start)."""
+        return next((e for e in self.entries if e.first < ply <= e.last), None)
+
+    def turn_text(self, ply: int) -> str:
+        """The turn that ``ply`` ends or goes on, as far as ``ply``: the move list's text
+        once it is over (a deploy closed by ``end``: its full SAN), else its steps so far
+        and `` …``."""
+        entry = self.entry_at(ply)
+        if entry is None:
+            return ""
+        if ply == entry.last:
+            return entry.text if entry.complete else f"{entry.text} …"
+        return STEP_SEPARATOR.join(s.text for s in self.steps[entry.first:ply]) + " …"
 
     def picture_key(self, ply: int) -> str:
         """Names the picture of ``ply`` by what it shows, so a URL never changes meaning
         (a takeback makes the same ply another position) and may be cached for ever."""
-        text = self.steps[ply - 1].text if ply else ""
+        # the steps of the turn so far: the picture marks them all
+        turn = self.steps[ply - 1].turn if ply else -1
+        text = " | ".join(s.text for s in self.steps[:ply] if s.turn == turn)
         seed = f"{self.game.variant}|{self.fens[ply]}|{text}|{self.result_on(ply)}"
         return hashlib.sha256(seed.encode()).hexdigest()[:16]
 
@@ -133,22 +154,13 @@ class GameView:
             for piece in self.variant.pieces_at(position, node):
                 name = names.get(piece.letter, piece.letter)
                 per_side[piece.side].append(f"{'heroic ' if piece.heroic else ''}{name} {node}")
-        where = "the start" if ply == 0 else f"step {ply} ({self.steps[ply - 1].text})"
+        where = "the start" if ply == 0 else f"step {ply} ({self.turn_text(ply)})"
         parts = [f"{self.variant.display_name} board at {where}."]
         for side in (0, 1):
             listed = ", ".join(per_side[side]) or "no pieces"
             parts.append(f"{self.variant.side_names[side]}: {listed}.")
         parts.append(f"{self.variant.side_names[position.side]} to move.")
         return " ".join(parts)
-
-    def turns(self) -> list[tuple[int, int, list[Step]]]:
-        """The steps grouped by turn: (turn number from 1, side, steps)."""
-        out: list[tuple[int, int, list[Step]]] = []
-        for step in self.steps:
-            if not out or out[-1][0] != step.turn + 1:
-                out.append((step.turn + 1, step.side, []))
-            out[-1][2].append(step)
-        return out
 
 
 def describe(service: GameService, game: Game, variant: Variant) -> str:
@@ -175,5 +187,10 @@ async def read_view(service: GameService, game: Game) -> GameView:
                           round(rating.rating) if rating else 1500, count == 0))
     steps = tuple(Step(p.ply + 1, p.turn, p.side, p.text) for p in played)
     fens = (game.start_fen, *(p.fen for p in played))
+    try:
+        # a position that does not read damages the pages showing it, not the game's list
+        entries = tuple(turn_entries(game, played, strict=False))
+    except (EngineError, ValueError, IndexError, TypeError) as err:
+        raise DamagedGame(game.id) from err
     return GameView(game, variant, (sides[0], sides[1]), steps, fens,
-                    describe(service, game, variant))
+                    describe(service, game, variant), tuple(played), entries)

@@ -45,7 +45,10 @@ async def test_game_page_shows_players_turn_deadline_moves_and_picture(
     played = [p.text for p in await service.played_moves(game.id)]
     assert re.findall(r'<a href="\?ply=(\d)"[^>]*>([^<]+)</a>', html) == [
         ("1", played[0]), ("2", played[1])]
-    assert '<a href="?ply=2" aria-current=step>' in html
+    # one entry a turn, numbered as in the record
+    assert (f'<li><span class="turn">1.</span> <a href="?ply=1" title="White">{played[0]}</a>'
+            f'</li><li><span class="turn">1...</span> <a href="?ply=2" aria-current=step '
+            f'title="Black">{played[1]}</a></li>') in html
     assert '<a id="prev" href="?ply=1"' in html and '<a id="next" aria-disabled="true"' in html
     assert f'data-events="{path}/events"' in html
     alt = re.search(r'<img id="board" src="[^"]+" width="640" alt="([^"]+)"', html)
@@ -59,9 +62,10 @@ async def test_each_step_is_an_address(service: GameService, client: TestClient,
                                        game: Game) -> None:
     path = await page_of(service, game)
     html = await (await client.get(path + "?ply=1")).text()
-    assert '<a href="?ply=1" aria-current=step>' in html
+    first = (await service.played_moves(game.id))[0].text
+    assert '<a href="?ply=1" aria-current=step title="White">' in html
     assert f'<a id="last" href="{path}"' in html and '<a id="next" href="?ply=2"' in html
-    assert 'data-live="0"' in html and "Step 1 of 2: White" in html
+    assert 'data-live="0"' in html and f"Step 1 of 2: 1. {first} (White)" in html
     start = await (await client.get(path + "?ply=0")).text()
     assert "Start position" in start and "board at the start." in start
     assert '<a id="first" aria-disabled="true"' in start
@@ -201,7 +205,7 @@ async def test_the_event_stream_receives_a_move_played_through_the_service(
     assert first["ply"] == 2 and first["status"] == "Alice (White) to move, by"
     text = await play(service, game.id, players[0])
     moved = await asyncio.wait_for(read_event(stream), 5)
-    assert moved["ply"] == 3 and moved["turns"][-1] == [3, "White", [[3, text]]]
+    assert moved["ply"] == 3 and moved["turns"][-1] == ["2.", text, 2, 3, True, "White"]
     assert moved["status"] == "bob@… (Black) to move, by"
     assert moved["board"].startswith(f"{path}/board/3-")
     assert (await client.get(moved["board"])).status == 200
