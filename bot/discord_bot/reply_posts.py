@@ -13,6 +13,7 @@ import discord
 from engine import get_variant
 
 from ..service.model import Challenge, Notification
+from ..service.turns import turn_entries
 from . import live
 from .owing import BOARD_POST, CHALLENGE_POST, GAME_THREAD
 from .places import TRANSPORT, target_of
@@ -38,8 +39,9 @@ async def _board(bot: Bot, n: Notification, post: Post) -> None:
     if (game is None or mover is None or game.is_over or game.to_move == mover
             or game.updated_at > n.created_at):
         return
-    last = [m for m in await bot.service.played_moves(game.id) if m.turn == game.turns - 1]
-    turn = " ".join(m.text for m in last if m.text != "end")
+    # the turn as the move list and the record write it: numbered, one entry
+    entries = turn_entries(game, await bot.service.played_moves(game.id))
+    turn = entries[-1].line if entries else ""
     message: dict[str, Any] = await bot.board_message(
         game, f"{game.names[mover]} played **{turn}** in game #{game.id}.")
     sent = await post(n.place, message["content"], message.get("view"), message.get("file"))

@@ -18,9 +18,9 @@ from engine import get_variant
 from ..commands import Commands
 from ..pictures import picture_options, points_destroyed
 from ..service import GameService
-from ..service.model import Challenge, Game, PlayedMove, Player
+from ..service.model import Challenge, Game, Player
 from ..service.phrasing import phrase
-from ..service.turns import numbered_turns
+from ..service.turns import turn_entries
 from ..textboard import caption, text_board
 from .inbound import ChallengeTag, GameTag
 from .machine import root_id
@@ -120,16 +120,16 @@ class GameMails:
         played = await self.service.played_moves(game.id)
         position = await self.service.position(game)
         lines = [self.commands.describe(game)]
-        last = _last_turn(played)
-        if last:
-            lines.append(f"Last turn: {game.names[last[0].side]} "
-                         f"({rules.side_names[last[0].side]}): "
-                         + ", ".join(m.text for m in last) + ".")
+        entries = turn_entries(game, played)  # as the record and every move list write them
+        if entries:
+            last = entries[-1]
+            lines.append(f"Last turn: {game.names[last.side]} ({rules.side_names[last.side]}): "
+                         f"{last.line}{'.' if last.complete else ''}")
         marked = await self._marked(game)
         lines += ["", text_board(rules, position, marked)]
         lines += [""] if game.is_over else [
             caption(rules, position, points_destroyed(game, played)), ""]
-        lines += _move_list(numbered_turns(game, played))
+        lines += _move_list([entry.line for entry in entries])
         lines += ["", *await self._what_to_send(game, reader)]
         return lines
 
@@ -174,14 +174,6 @@ class GameMails:
             selected=selected, show_last=not selected)
         png = await asyncio.to_thread(_board_png, position, options)
         return Picture(png, f"game-{game.id}-{ply}.png") if png else None
-
-
-def _last_turn(played: list[PlayedMove]) -> list[PlayedMove]:
-    """The steps of the last turn, in full (the turn in progress if one is)."""
-    if not played:
-        return []
-    turn = played[-1].turn
-    return [m for m in played if m.turn == turn]
 
 
 def _move_list(turns: list[str]) -> list[str]:

@@ -17,10 +17,10 @@ from engine import get_variant
 
 from ..storage import Database
 from .clock import Clock
-from .model import Game, Player
+from .model import Game, PlayedMove, Player
 from .phrasing import DISCORD
-from .records import END, turn_label
 from .results import Done, Reason, Refusal, Result
+from .turns import turn_entries
 
 
 class Rooms:
@@ -95,13 +95,16 @@ class Rooms:
                                (game_id, found.ply - 1))
             if found.is_over or found.turns == 0 or last is None or last["partial"]:
                 return None  # over, or a turn still going on: its end is the news
-            steps = await s.all("SELECT text FROM moves WHERE game_id = ? AND turn = ? "
-                                "ORDER BY ply", (game_id, found.turns - 1))
+            rows = await s.all("SELECT * FROM moves WHERE game_id = ? ORDER BY ply",
+                               (game_id,))
         rules = get_variant(found.variant)
-        label = turn_label(rules.parse_position(found.start_fen), found.turns - 1)
-        played = ", ".join(r["text"] for r in steps if r["text"] != END)
+        # the turn as the move list and the record write it (a deploy closed by `end`: its
+        # full SAN)
+        entries = turn_entries(found, [PlayedMove.from_row(r) for r in rows], strict=False)
+        if not entries:
+            return None
         mover, nxt = 1 - found.to_move, found.to_move
-        return (f"{found.names[mover]} played {label} {played} in game #{game_id} "
+        return (f"{found.names[mover]} played {entries[-1].line} in game #{game_id} "
                 f"({rules.display_name}). {found.names[nxt]} ({rules.side_names[nxt]}) is to "
                 f"move.")
 

@@ -62,7 +62,7 @@ async def test_a_move_whose_reply_died_is_confirmed_and_its_board_posted_after_t
         f"game now."]
     deadline = int((await world.service.game(game.id)).clock.deadline)
     [post] = thread.history()[before:]  # the post the reply would have made, once
-    assert post.content == (f"alice played **{move}** in game #{game.id}.\n"
+    assert post.content == (f"alice played **1. {move}** in game #{game.id}.\n"
                             f"{world.bob.mention} (Black) to move, by <t:{deadline}:f> "
                             f"(<t:{deadline}:R>).")
     assert post.attachments and post.components  # the board, and its buttons
@@ -85,7 +85,7 @@ async def test_a_typed_move_whose_reply_died_is_confirmed_and_its_board_posted(
         f"Your move in game #{game.id} is played, {LOST} `/board game:{game.id}` shows the "
         f"game now."]
     [post] = thread.history()[before:]
-    assert post.content.startswith(f"alice played **{move}** in game #{game.id}.\n"
+    assert post.content.startswith(f"alice played **1. {move}** in game #{game.id}.\n"
                                    f"{world.bob.mention} (Black) to move, by <t:")
 
 

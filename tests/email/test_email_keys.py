@@ -211,7 +211,7 @@ async def test_the_text_board_whose_turn_the_last_turn_and_the_line_to_send(mail
     await mail.post.send(f"Alice <{ALICE}>", f"move {move}", reply_to=game[ALICE])
     await mail.relay.next_to(ALICE)
     news = mail.text_of(await mail.relay.next_to(BOB))
-    assert f"Last turn: Alice (White): {move}." in news
+    assert f"Last turn: Alice (White): 1. {move}." in news  # numbered as in the record
     assert "\r\n9  b     c     c     c     c\r\n" in news  # the console's text board
     assert "Black to move, move 1." in news
     example = await _legal(mail)
