@@ -609,6 +609,23 @@ class ChieftainVariant(Variant):
         return Position(self.name, cells, 1 - position.side,
                         position.fullmove + position.side)
 
+    def record_text(self, position: Position, move: Move, text: str) -> str:
+        """A turn of several moves typed on one line is recorded in the order the player
+        gave (rules §3), each move in canonical text: ``Nf6-h5, Md6-c5`` stays so, as
+        when the same moves are sent one at a time."""
+        if move.kind != "turn" or len(move.steps) < 2:
+            return self.format_move(position, move)
+        specs, _ = self._read_moves(text)
+        start = turn = turn_from_position(position)
+        codes = []
+        for k, spec in enumerate(specs):
+            codes.append(self._match(position, turn, spec, text, k, len(specs), specs))
+            turn = play(turn, codes[-1])
+        given = [make_step(start.cells, start.side, code) for code in codes]
+        if sorted(map(step_code, given)) != sorted(map(step_code, move.steps)):
+            return self.format_move(position, move)  # not the moves of ``move``
+        return ", ".join(step_text(step) for step in given)
+
     def turn_record(self, position: Position, texts: Sequence[str]) -> str | None:
         """A turn entered move by move is recorded as one entry in the order the player gave
         (rules §3: the game record keeps that order): ``Md2-d3, Cd1-d2``."""

@@ -100,6 +100,12 @@ class Variant:
         """The canonical text of a legal ``move`` in ``position``."""
         raise NotImplementedError
 
+    def record_text(self, position: Position, move: Move, text: str) -> str:
+        """The game record's text of ``move``, which the player typed as ``text``. By
+        default its canonical text; a variant whose record keeps the order the player gave
+        to a turn of several moves writes them in that order."""
+        return self.format_move(position, move)
+
     def parse_move(self, position: Position, text: str) -> Move:
         """The legal move that ``text`` names; raises a `MoveError` subclass otherwise."""
         raise NotImplementedError

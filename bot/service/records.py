@@ -111,11 +111,12 @@ def read_record(text: str) -> GameRecord:
 
 
 def play_step(variant: Variant, position: Position, text: str) -> tuple[str, Position]:
-    """The canonical text of a step and the position after it; `EngineError` if illegal."""
+    """The record's text of a step (`Variant.record_text`) and the position after it;
+    `EngineError` if illegal."""
     if text.strip().lower() == END:
         return END, variant.end_turn(position)
     move = variant.parse_move(position, text)
-    return variant.format_move(position, move), variant.make_move(position, move)
+    return variant.record_text(position, move, text), variant.make_move(position, move)
 
 
 @dataclass(frozen=True)

@@ -121,10 +121,10 @@ def _timed(variant: str, work: Callable[..., T], *args: object) -> T:
 
 
 def _play(rules: Variant, position: Position, text: str) -> tuple[str, Position]:
-    """The canonical text of the move ``text`` and the position after it (EngineError if
-    it cannot be played)."""
+    """The record's text of the move ``text`` (canonical, a turn's moves in the order
+    given) and the position after it (EngineError if it cannot be played)."""
     move = rules.parse_move(position, text)
-    return rules.format_move(position, move), rules.make_move(position, move)
+    return rules.record_text(position, move, text), rules.make_move(position, move)
 
 
 def _legal_texts(rules: Variant, position: Position, node: str | None) -> list[str]:
