@@ -24,6 +24,7 @@ from bot.service.model import Game, Player
 from bot.web.server import SITE, make_app
 
 from .conftest import play
+from .test_move_list import GAMES, data_game, page_path, record_lines
 
 # Debian's packages put both on the PATH; selenium is pointed at this driver and never
 # downloads one of its own
@@ -176,3 +177,62 @@ async def test_watching_a_game_in_a_browser(driver: Any, service: GameService, g
     colours = board.getcolors(maxcolors=1 << 16)
     assert colours is None or len(colours) > 50  # a drawn board, not a blank box
     assert board.convert("L").getextrema()[1] - board.convert("L").getextrema()[0] > 100
+
+
+def move_list(driver: Any) -> list[str]:
+    """The move list's entries as the browser shows them."""
+    return driver.execute_script(
+        "return Array.from(document.querySelectorAll('#moves li'), li => li.textContent);")
+
+
+async def test_the_move_list_in_a_browser_is_the_records(
+        driver: Any, service: GameService, players: tuple[Player, Player],
+        web_settings: Settings) -> None:
+    """A Commander Chess deploy closed by `end`, and Chieftain turns of two moves typed move
+    by move and on one line: the page lists each turn as the export writes it, also as it
+    follows the game (the list then drawn by the page's script)."""
+    app = make_app(service, web_settings)
+    async with TestServer(app, host="127.0.0.1") as server:
+        for name in ("commander-deploy", "chieftain-move-by-move", "chieftain-one-line"):
+            game = await data_game(service, players, name)
+            url = str(server.make_url(await page_path(service, game)))
+            await asyncio.to_thread(driver.get, url)
+            await until(driver, board_loaded)
+            assert move_list(driver) == await record_lines(service, game.id) \
+                == GAMES[name]["record"], name
+        # the `end` step of the deploy: its entry is the current one, its board loads
+        deploy = await data_game(service, players, "commander-deploy")
+        url = str(server.make_url(await page_path(service, deploy)))
+        await asyncio.to_thread(driver.get, url + "?ply=8")
+        await until(driver, board_loaded)
+        assert current_step(driver) == "I<T>e6"
+        assert driver.execute_script("return document.getElementById('shown').textContent") \
+            == "Step 8 of 9: 4. I<T>e6 (Red)"
+        # a game followed live: its last turns arrive through the event stream, the second
+        # typed move by move, and the script's list is the record's
+        data = GAMES["chieftain-move-by-move"]
+        game = await data_game(service, players, "chieftain-move-by-move", inputs=6)
+        url = str(server.make_url(await page_path(service, game)))
+        await asyncio.to_thread(driver.get, url)
+        await until(driver, board_loaded)
+        hub = app[SITE].hub
+        for _ in range(200):
+            if hub.viewers(game.id):
+                break
+            await asyncio.sleep(0.025)
+        for mover, text in zip((0, 1), data["inputs"][6:8], strict=True):
+            assert (await service.move(players[mover], game.id, text)).ok
+        # a turn going on: its steps so far, marked as such
+        await until(driver, lambda d: move_list(d)[-2:] == ["3. Cd2-c3", "3... Nh5-g3 …"],
+                    seconds=3.0)
+        assert current_step(driver) == "Nh5-g3"
+        assert (await service.move(players[1], game.id, "end")).ok
+        await until(driver, lambda d: move_list(d) == data["record"], seconds=3.0)
+        assert move_list(driver) == await record_lines(service, game.id)
+        assert current_step(driver) == "Nh5-g3, end"
+        # the step inside that turn: the whole game listed, the turn's steps so far named
+        await asyncio.to_thread(driver.get, url + "?ply=8")
+        await until(driver, board_loaded)
+        assert move_list(driver) == data["record"] and current_step(driver) == "Nh5-g3, end"
+        assert driver.execute_script("return document.getElementById('shown').textContent") \
+            == "Step 8 of 9: 3... Nh5-g3 … (Black)"
