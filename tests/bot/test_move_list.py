@@ -101,3 +101,15 @@ async def test_a_chieftain_turn_is_the_same_entry_typed_on_one_line_or_move_by_m
     assert by_move.fen == one_line.fen
     assert record_lines((await service.export(by_move.id)).text) == \
         record_lines((await service.export(one_line.id)).text)
+
+
+async def test_discord_watchers_are_told_the_turn_an_end_closes_as_the_record_writes_it(
+        service, alice, bob, start_game):
+    game = await play_inputs(service, start_game, alice, bob, "commander-deploy", inputs=7)
+    carol = await service.player("discord", "333", "Carol")
+    assert (await service.watch(carol, game.id)).ok
+    assert await service.watch_news(game.id) is None  # the turn goes on
+    assert (await service.move(alice, game.id, "end")).ok
+    assert await service.watch_news(game.id) == (
+        f"Alice played 4. I<T>e6 in game #{game.id} (Commander Chess (Cờ Tư Lệnh)). Bob (Blue) "
+        f"is to move.")
