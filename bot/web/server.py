@@ -32,6 +32,7 @@ import re
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 
 from aiohttp import web
 
@@ -39,6 +40,7 @@ from engine import EngineError, get_variant
 from renderer import render, render_replay
 
 from ..config import Settings
+from ..pictures import game_info
 from ..service import GameService
 from ..service.boundary import shorten
 from ..service.model import Game
@@ -191,15 +193,19 @@ class Site:
         return png
 
     async def board(self, view: GameView, ply: int) -> bytes:
-        g = view.game
+        """The game's picture after ``ply`` steps, as every transport draws it (players,
+        losses counted from the moves, the last moves), without the clocks: a picture
+        here is cached for ever under its URL, and the page shows the deadline itself. The
+        players are named as the page names them (an e-mail address never whole)."""
+        info = replace(game_info(view.game, view.played, ply), deadline="", clocks=("", ""),
+                       players=(view.sides[0].name, view.sides[1].name))
 
         def draw() -> bytes:
             return render(view.position(ply), variant=view.variant, size=PICTURE_SIZE,
                           last_move=view.last_move(ply), result=view.result_on(ply),
-                          theme=self.settings.theme,
-                          caption=f"#{g.id} {view.sides[0].name} vs {view.sides[1].name}")
+                          theme=self.settings.theme, info=info)
 
-        return await self.picture(("board", g.variant, view.picture_key(ply)), draw)
+        return await self.picture(("board", view.game.variant, view.picture_key(ply)), draw)
 
     async def replay(self, view: GameView, fmt: str) -> bytes:
         def draw() -> bytes:

@@ -134,11 +134,13 @@ class GameView:
 
     def picture_key(self, ply: int) -> str:
         """Names the picture of ``ply`` by what it shows, so a URL never changes meaning
-        (a takeback makes the same ply another position) and may be cached for ever."""
-        # the steps of the turn so far: the picture marks them all
-        turn = self.steps[ply - 1].turn if ply else -1
-        text = " | ".join(s.text for s in self.steps[:ply] if s.turn == turn)
-        seed = f"{self.game.variant}|{self.fens[ply]}|{text}|{self.result_on(ply)}"
+        (a takeback makes the same ply another position) and may be cached for ever: the
+        game and its players (the header), the steps played up to ``ply`` (the losses, the
+        last moves and the marks of the turn so far are read from them) and the result."""
+        history = " | ".join(s.text for s in self.steps[:ply])
+        names = " | ".join(side.name for side in self.sides)
+        seed = (f"{self.game.id}|{self.game.variant}|{names}|{self.fens[ply]}|{history}|"
+                f"{self.result_on(ply)}")
         return hashlib.sha256(seed.encode()).hexdigest()[:16]
 
     def result_on(self, ply: int) -> str:
