@@ -76,19 +76,19 @@ START = "bcccc/ffff/hdhd1/4/5/4/1DHDH/FFFF/CCCCB w 1"
 RawMove = tuple[int, int, tuple[int, ...], str, str]
 
 RULES = """\
-**Clash of Command** — 41-node graph; you may capture your own pieces.
+**Clash of Command** — web of 41 points; you may capture your own pieces.
 Win: after your move the opponent has no Commander left. No draws by rule.
 Forward = straight or diagonally forward along a line.
-• **C Commander**: 1 forward to an empty node, leaving a Factor or Brute behind (`g1-f2/B`); \
+• **C Commander**: 1 forward to an empty point, leaving a Factor or Brute behind (`g1-f2/B`); \
 or turn into a Factor or Brute in place (`a1=F`). Never captures; not royal.
-• **F Factor**: 1 forward to an empty node leaving a Droid or Hawk (`b2-c3/D`); \
+• **F Factor**: 1 forward to an empty point leaving a Droid or Hawk (`b2-c3/D`); \
 or turn into a Droid or Hawk in place (`b2=H`).
-• **D Droid**: 1 forward to an empty node, or captures 1 sideways/backwards (`b4xa3`); \
+• **D Droid**: 1 forward to an empty point, or captures 1 sideways/backwards (`b4xa3`); \
 then becomes a Hawk.
-• **H Hawk**: 1 forward to an empty node, or captures in any direction by jump \
+• **H Hawk**: 1 forward to an empty point, or captures in any direction by jump \
 (`a5-a1xa3`), approach (`a5-b4xc3`) or withdrawal (`b2-a1xc3`); then becomes a Droid.
-• **B Brute**: only captures: onto an occupied node 1 step away, or 2 steps away through \
-an empty node (the path may bend).
+• **B Brute**: only captures: onto an occupied point 1 step away, or 2 steps away through \
+an empty point (the path may bend).
 • **S Slicer**: slides in a line capturing everything it passes and lands on (`i1-a1`); \
 must capture at least one piece.
 A piece ending its move on the opponent's back row becomes a Slicer."""
@@ -266,8 +266,8 @@ def _tokens(text: str) -> list[tuple[str, str]]:
         elif kind == "node":
             out.append(("node", _point(text, m.group("node"))))
         elif kind == "glued":
-            raise MoveSyntaxError(text, f"{m.group('glued')!r} is neither a node (such as c3) "
-                                        f"nor a piece letter and a node (such as Dc3)")
+            raise MoveSyntaxError(text, f"{m.group('glued')!r} is neither a point (such as c3) "
+                                        f"nor a piece letter and a point (such as Dc3)")
         elif kind == "bad":
             raise MoveSyntaxError(text, f"unexpected character {m.group('bad')!r}")
         else:
@@ -288,7 +288,7 @@ def parse_pattern(text: str) -> _Pattern:
             raise MoveSyntaxError(text, f"{toks[0][1]!r} is not a piece letter or name")
         k = 1
     if k >= len(toks) or toks[k][0] != "node":
-        raise MoveSyntaxError(text, "a move starts with the node of the piece that moves, "
+        raise MoveSyntaxError(text, "a move starts with the point of the piece that moves, "
                                     "as in c3-d4")
     pat.origin = INDEX[toks[k][1]]
     k += 1
@@ -315,7 +315,7 @@ def parse_pattern(text: str) -> _Pattern:
             _parse_choice(text, toks[k:], pat)
             break
     if sep is not None:
-        raise MoveSyntaxError(text, f"it ends with {sep!r}; a node should follow")
+        raise MoveSyntaxError(text, f"it ends with {sep!r}; a point should follow")
     if pat.dest == NO_NODE and pat.captures:
         pat.dest = pat.captures[0]  # b4xa3, i1xa1xc1: the first x-node is the destination
         pat.dest_is_capture = True
@@ -342,9 +342,9 @@ def _parse_choice(text: str, toks: list[tuple[str, str]], pat: _Pattern) -> None
     if rest and rest[0] == ("word", "on"):
         rest.pop(0)
         if not rest or rest[0][0] != "node":
-            raise MoveSyntaxError(text, "expected a node after 'on'")
+            raise MoveSyntaxError(text, "expected a point after 'on'")
         if INDEX[rest[0][1]] != pat.origin:
-            raise MoveSyntaxError(text, f"a piece can only be left on the node the mover "
+            raise MoveSyntaxError(text, f"a piece can only be left on the point the mover "
                                         f"leaves ({NAMES[pat.origin]})")
         rest.pop(0)
     if rest:
@@ -387,10 +387,10 @@ class ClashOfCommand(Variant):
                     k += 1
                 else:
                     raise PositionError(f"{text!r}: {ch!r} is not a piece letter nor a "
-                                        f"number of empty nodes (1 to 5)")
+                                        f"number of empty points (1 to 5)")
             if k != len(nodes):
                 raise PositionError(f"{text!r}: rank {rank_number} must describe "
-                                    f"{len(nodes)} nodes, not {k}")
+                                    f"{len(nodes)} points, not {k}")
         if side not in ("w", "b"):
             raise PositionError(f"{text!r}: the side to move must be w or b")
         if not (number.isascii() and number.isdigit()) or int(number) < 1:
@@ -553,7 +553,7 @@ def _why_illegal(position: Position, pat: _Pattern, piece: str) -> str:
         a, b = LEAVES[kind]
         return f"a {name} can only turn into a {PIECE_NAMES[a]} or a {PIECE_NAMES[b]}"
     if pat.dest == pat.origin:
-        return f"a move must leave its node ({origin})"
+        return f"a move must leave its point ({origin})"
     if pat.choice is not None and kind not in LEAVES:
         return f"only a Commander or a Factor leaves a piece behind; the piece on {origin} " \
                f"is a {name}"
@@ -572,9 +572,9 @@ def _why_not_builder(cells: Sequence[str | None], pat: _Pattern, kind: str, side
     if pat.captures:
         return f"a {name} never captures"
     if _direction(pat.origin, pat.dest) not in FORWARD[side]:
-        return f"the {name} on {origin} can only move one node forward"
+        return f"the {name} on {origin} can only move one point forward"
     if cells[pat.dest] is not None:
-        return f"{dest} is occupied: the {name} on {origin} moves only to an empty node"
+        return f"{dest} is occupied: the {name} on {origin} moves only to an empty point"
     return "no legal move fits"  # pragma: no cover - a forward step to an empty node fits
 
 
@@ -582,11 +582,11 @@ def _why_not_droid(cells: Sequence[str | None], pat: _Pattern, kind: str, side: 
     origin, dest = NAMES[pat.origin], NAMES[pat.dest]
     direction = _direction(pat.origin, pat.dest)
     if direction is None:
-        return f"the Droid on {origin} moves only one node along a line, and {dest} is not " \
+        return f"the Droid on {origin} moves only one point along a line, and {dest} is not " \
                f"next to it"
     others = [c for c in _claimed(pat) if c != pat.dest]
     if others:
-        return f"a Droid captures only on the node it moves to, not on {_listing(others, 'or')}"
+        return f"a Droid captures only on the point it moves to, not on {_listing(others, 'or')}"
     occupied = cells[pat.dest] is not None
     if direction in FORWARD[side]:
         if occupied:
@@ -599,7 +599,7 @@ def _why_not_brute(cells: Sequence[str | None], pat: _Pattern, kind: str, side: 
     origin, dest = NAMES[pat.origin], NAMES[pat.dest]
     others = [c for c in _claimed(pat) if c != pat.dest]
     if others:
-        return f"a Brute captures only on the node it moves to, not on {_listing(others, 'or')}"
+        return f"a Brute captures only on the point it moves to, not on {_listing(others, 'or')}"
     if cells[pat.dest] is None:
         return f"the Brute on {origin} never moves without capturing, and {dest} is empty"
     middles = [m for m in NEIGHBOURS[pat.origin] if pat.dest in NEIGHBOURS[m]]
@@ -607,9 +607,9 @@ def _why_not_brute(cells: Sequence[str | None], pat: _Pattern, kind: str, side: 
         verb = "it is" if len(middles) == 1 else "all are"
         return f"the Brute on {origin} can reach {dest} in two steps only through " \
                f"{_listing(middles, 'or')}, and {verb} occupied: the step between must " \
-               f"land on an empty node"
+               f"land on an empty point"
     return f"the Brute on {origin} captures only a piece one step away, or two steps away " \
-           f"through an empty node; {dest} is farther"
+           f"through an empty point; {dest} is farther"
 
 
 def _why_not_slicer(cells: Sequence[str | None], pat: _Pattern, kind: str, side: int) -> str:
@@ -638,7 +638,7 @@ def _why_not_hawk(cells: Sequence[str | None], pat: _Pattern, kind: str, side: i
     claimed = _claimed(pat)
     if pat.dest_is_capture:
         return "a Hawk never lands on the piece it captures: it jumps over it onto the empty " \
-               "node beyond, or captures by approach or withdrawal"
+               "point beyond, or captures by approach or withdrawal"
     if len(claimed) > 1:
         return "a Hawk captures exactly one piece in a move"
     direction = _direction(pat.origin, pat.dest)
@@ -647,13 +647,13 @@ def _why_not_hawk(cells: Sequence[str | None], pat: _Pattern, kind: str, side: i
     middle = next((STEP[d][pat.origin] for d in ALL_DIRS if STEP[d][pat.origin] != NO_NODE
                    and STEP[d][STEP[d][pat.origin]] == pat.dest), NO_NODE)
     if middle == NO_NODE:
-        return f"{dest} is not one or two nodes from {origin} along a straight line: the " \
-               f"Hawk steps one node forward, or captures by jump, approach or withdrawal"
+        return f"{dest} is not one or two points from {origin} along a straight line: the " \
+               f"Hawk steps one point forward, or captures by jump, approach or withdrawal"
     if cells[middle] is None:
         return f"the Hawk on {origin} can jump to {dest} only over a piece on " \
                f"{NAMES[middle]}, and {NAMES[middle]} is empty"
     if cells[pat.dest] is not None:
-        return f"{dest} is occupied: the Hawk on {origin} jumps only onto an empty node"
+        return f"{dest} is occupied: the Hawk on {origin} jumps only onto an empty point"
     return f"jumping to {dest}, the Hawk on {origin} captures {NAMES[middle]}, not " \
            f"{_listing(claimed, 'or')}"
 

@@ -1,7 +1,7 @@
 """`commandpost render` and `commandpost gallery`: board pictures from the command line.
 
 ``commandpost render VARIANT [POSITION] [-o FILE] [--size N] [--perspective SIDE]
-[--highlight NODE ...] [--legal NODE] [--move MOVE ...] [--replay]``
+[--highlight POINT ...] [--legal POINT] [--move MOVE ...] [--replay]``
 
 ``commandpost gallery DIR [--size N] [--plies N]`` writes every variant's start position
 and two middle-game positions to DIR, and a replay of the first variant's opening.
@@ -78,9 +78,9 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--size", type=int, default=800, help="width in pixels (default 800)")
     parser.add_argument("--perspective", type=_perspective, default=0,
                         help="the side at the bottom: white or black (red or blue)")
-    parser.add_argument("--highlight", nargs="+", action="extend", default=[], metavar="NODE",
+    parser.add_argument("--highlight", nargs="+", action="extend", default=[], metavar="POINT",
                         help="points to highlight")
-    parser.add_argument("--legal", metavar="NODE", help="highlight where the piece on NODE "
+    parser.add_argument("--legal", metavar="POINT", help="highlight where the piece on POINT "
                                                         "may move")
     parser.add_argument("--move", action="append", default=[], metavar="MOVE",
                         help="play this move first (repeat for several); the last is marked")

@@ -43,7 +43,7 @@ MOVE_REFUSALS = [
      "I cannot read 'h8-i7/Q' as a move: 'q' is not a piece letter or name."),
     ("bob", 1, "h8-g7/D", None, Reason.ILLEGAL_MOVE, "h8-g7/D is not a legal move here: g7 is "
                                                      "occupied: the Factor on h8 moves only to "
-                                                     "an empty node."),
+                                                     "an empty point."),
     ("bob", 1, "a1-a3/B", None, Reason.ILLEGAL_MOVE, "a1-a3/B is not a legal move here: the "
                                                      "Commander on a1 is White's, and it is "
                                                      "Black's turn."),

@@ -23,7 +23,7 @@ async def test_an_illegal_move_is_refused_with_its_reason(world):
     thread, game = await _after_first_move(world)
     r = await world.bob.slash(thread, "move", move="h8-g7/D")
     _refused(r, "h8-g7/D is not a legal move here: g7 is occupied: the Factor on h8 moves "
-                "only to an empty node.")
+                "only to an empty point.")
     assert (await world.service.game(game.id)).ply == 1
 
 

@@ -237,35 +237,35 @@ ILLEGAL_AT_START = [
     ("b2-b4/F", "a Factor leaves a Droid or a Hawk behind, not a Factor"),
     ("a1xb2", "a Commander never captures"),
     ("b2xc3", "a Factor never captures"),
-    ("c1-c3/B", "the Commander on c1 can only move one node forward"),
-    ("a1-a5/B", "the Commander on a1 can only move one node forward"),
-    ("g1-f2/B", "f2 is occupied: the Commander on g1 moves only to an empty node"),
-    ("a1-a1", "a move must leave its node (a1)"),
+    ("c1-c3/B", "the Commander on c1 can only move one point forward"),
+    ("a1-a5/B", "the Commander on a1 can only move one point forward"),
+    ("g1-f2/B", "f2 is occupied: the Commander on g1 moves only to an empty point"),
+    ("a1-a1", "a move must leave its point (a1)"),
     # Droid
     ("c3=H", "only a Commander or a Factor transforms in place; the piece on c3 is a Droid"),
     ("c3-d4/B", "only a Commander or a Factor leaves a piece behind; the piece on c3 is a Droid"),
     ("c3xc5", "c5 is empty: the Droid on c3 captures only sideways or backwards"),
-    ("c3-c5xd6", "a Droid captures only on the node it moves to, not on d6"),
-    ("c3-c1", "the Droid on c3 moves only one node along a line, and c1 is not next to it"),
-    ("c3-c7", "the Droid on c3 moves only one node along a line, and c7 is not next to it"),
+    ("c3-c5xd6", "a Droid captures only on the point it moves to, not on d6"),
+    ("c3-c1", "the Droid on c3 moves only one point along a line, and c1 is not next to it"),
+    ("c3-c7", "the Droid on c3 moves only one point along a line, and c7 is not next to it"),
     # Brute
     ("i1-g5", "the Brute on i1 never moves without capturing, and g5 is empty"),
     ("i1-e1", "the Brute on i1 can reach e1 in two steps only through g1, and it is "
-              "occupied: the step between must land on an empty node"),
+              "occupied: the step between must land on an empty point"),
     ("i1-e3", "the Brute on i1 captures only a piece one step away, or two steps away "
-              "through an empty node; e3 is farther"),
-    ("i1-h2xi3", "a Brute captures only on the node it moves to, not on i3"),
+              "through an empty point; e3 is farther"),
+    ("i1-h2xi3", "a Brute captures only on the point it moves to, not on i3"),
     # Hawk
-    ("e3-e5", "e5 is not one or two nodes from e3 along a straight line: the Hawk steps one "
-              "node forward, or captures by jump, approach or withdrawal"),
+    ("e3-e5", "e5 is not one or two points from e3 along a straight line: the Hawk steps one "
+              "point forward, or captures by jump, approach or withdrawal"),
     ("i3xi1", "a Hawk never lands on the piece it captures: it jumps over it onto the empty "
-              "node beyond, or captures by approach or withdrawal"),
+              "point beyond, or captures by approach or withdrawal"),
     ("i3-i1", "i1 is occupied: the Hawk on i3 captures by jumping over a piece, never by "
               "moving onto it"),
     ("e3-f4xc3", "moving to f4, the Hawk on e3 can capture only d2"),
     ("e3-f4xd2xc3", "a Hawk captures exactly one piece in a move"),
     ("e3-g5", "the Hawk on e3 can jump to g5 only over a piece on f4, and f4 is empty"),
-    ("e3-g1xf2", "g1 is occupied: the Hawk on e3 jumps only onto an empty node"),
+    ("e3-g1xf2", "g1 is occupied: the Hawk on e3 jumps only onto an empty point"),
     ("i3-h4xg5", "moving to h4, the Hawk on i3 captures nothing: no piece is in line beyond "
                  "h4 or behind i3"),
 ]
@@ -292,7 +292,7 @@ def test_droid_reasons_forward_capture_and_sideways_step(clash: Variant, board: 
 def test_hawk_reasons_with_pieces_around(clash: Variant, example_3: Position) -> None:
     reasons = {
         "a5xa3": "a Hawk never lands on the piece it captures: it jumps over it onto the "
-                 "empty node beyond, or captures by approach or withdrawal",
+                 "empty point beyond, or captures by approach or withdrawal",
         "a5-b4xa3": "moving to b4, the Hawk on a5 can capture only c3",
         "a5-b6": "the Hawk on a5 moves without capturing only forward, and moving to b6 "
                  "captures nothing",
@@ -334,11 +334,11 @@ def test_no_move_once_the_game_is_over(clash: Variant, board: Board) -> None:
 SYNTAX_ERRORS = [
     ("", "there is no move in it"),
     ("   ", "'   ': there is no move in it"),
-    ("x", "'x': a move starts with the node of the piece that moves, as in c3-d4"),
-    ("-c3", "'-c3': a move starts with the node of the piece that moves, as in c3-d4"),
+    ("x", "'x': a move starts with the point of the piece that moves, as in c3-d4"),
+    ("-c3", "'-c3': a move starts with the point of the piece that moves, as in c3-d4"),
     ("c3", "'c3': it names no destination and no transformation"),
-    ("c3-", "'c3-': it ends with '-'; a node should follow"),
-    ("c3-d4x", "'c3-d4x': it ends with 'x'; a node should follow"),
+    ("c3-", "'c3-': it ends with '-'; a point should follow"),
+    ("c3-d4x", "'c3-d4x': it ends with 'x'; a point should follow"),
     ("c3-d4-e5", "'c3-d4-e5': it names two destinations"),
     ("c8", "'c8': c8 is not a point of the board (points are a1, c1, ... i9 where the file "
            "number plus the rank is even)"),
@@ -352,7 +352,7 @@ SYNTAX_ERRORS = [
                "the file number plus the rank is even)"),
     ("hb3", "'hb3': b3 is not a point of the board (points are a1, c1, ... i9 where the "
             "file number plus the rank is even)"),
-    ("Ka1-a3", "'Ka1-a3': 'Ka1' is neither a node (such as c3) nor a piece letter and a node "
+    ("Ka1-a3", "'Ka1-a3': 'Ka1' is neither a point (such as c3) nor a piece letter and a point "
                "(such as Dc3)"),
     ("King a1-a3", "'King a1-a3': 'king' is not a piece letter or name"),
     ("c3?d4", "'c3?d4': unexpected character '?'"),
@@ -361,8 +361,8 @@ SYNTAX_ERRORS = [
     ("a1-a3/", "'a1-a3/': expected a piece letter or name (such as B or Brute) after the move"),
     ("a1-a3/Q", "'a1-a3/Q': 'q' is not a piece letter or name"),
     ("a1-a3/B/F", "'a1-a3/B/F': unexpected text after the piece choice"),
-    ("a1-a3, Brute on", "'a1-a3, Brute on': expected a node after 'on'"),
-    ("a1-a3, Brute on c1", "'a1-a3, Brute on c1': a piece can only be left on the node the "
+    ("a1-a3, Brute on", "'a1-a3, Brute on': expected a point after 'on'"),
+    ("a1-a3, Brute on c1", "'a1-a3, Brute on c1': a piece can only be left on the point the "
                            "mover leaves (a1)"),
 ]
 
@@ -405,17 +405,17 @@ def test_position_string_reads_side_and_move_number(clash: Variant) -> None:
     ("bcccc/ffff/hdhd1/4/5/4/1DHDH/FFFF/CCCCB w",
      "a position has three fields: placement, side to move (w or b) and move number"),
     ("bcccc/ffff/hdhd1/4/5/4/1DHDH/FFFF w 1", "the placement needs 9 ranks separated by '/'"),
-    ("bcccc/ffff/hdhd1/4/5/4/1DHDH/FFFF/CCCCBB w 1", "rank 1 must describe 5 nodes, not 6"),
-    ("bcccc/ffff/hdhd1/4/5/4/1DHDH/FFFF/CCCC w 1", "rank 1 must describe 5 nodes, not 4"),
-    ("bcccc/fffff/hdhd1/4/5/4/1DHDH/FFFF/CCCCB w 1", "rank 8 must describe 4 nodes, not 5"),
+    ("bcccc/ffff/hdhd1/4/5/4/1DHDH/FFFF/CCCCBB w 1", "rank 1 must describe 5 points, not 6"),
+    ("bcccc/ffff/hdhd1/4/5/4/1DHDH/FFFF/CCCC w 1", "rank 1 must describe 5 points, not 4"),
+    ("bcccc/fffff/hdhd1/4/5/4/1DHDH/FFFF/CCCCB w 1", "rank 8 must describe 4 points, not 5"),
     ("bcccc/ffff/hdhd1/4/5/4/1DHDH/FFFF/CCCCK w 1",
-     "'K' is not a piece letter nor a number of empty nodes (1 to 5)"),
+     "'K' is not a piece letter nor a number of empty points (1 to 5)"),
     ("bcccc/ffff/hdhd1/4/5/4/1DHDH/FFFF/CCC0CB w 1",
-     "'0' is not a piece letter nor a number of empty nodes (1 to 5)"),
+     "'0' is not a piece letter nor a number of empty points (1 to 5)"),
     ("bcccc/ffff/hdhd1/4/5/4/1DHDH/FFFF/CCCC\u00b9 w 1",
-     "'\u00b9' is not a piece letter nor a number of empty nodes (1 to 5)"),
+     "'\u00b9' is not a piece letter nor a number of empty points (1 to 5)"),
     ("bcccc/ffff/hdhd1/4/5/4/1DHDH/FFFF/CCCC\u017f w 1",
-     "'\u017f' is not a piece letter nor a number of empty nodes (1 to 5)"),
+     "'\u017f' is not a piece letter nor a number of empty points (1 to 5)"),
     ("bcccc/ffff/hdhd1/4/5/4/1DHDH/FFFF/CCCCB W 1", "the side to move must be w or b"),
     ("bcccc/ffff/hdhd1/4/5/4/1DHDH/FFFF/CCCCB w 0",
      "the move number must be a whole number from 1"),
