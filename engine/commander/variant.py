@@ -69,6 +69,7 @@ from ..position import Piece, Position
 from ..variant import ONGOING, Outcome, Variant, register
 from .board import (
     ALIGN,
+    FILES,
     HEAVY_REACH,
     INDEX,
     LAND_CAPABLE,
@@ -707,8 +708,15 @@ class CommanderChess(Variant):
         if len(letters) == 1:
             holders = [q for q in own if any(PIECES[p].letter == letters[0]
                                              for p in STACKS[cells[q]].pieces)]
-            if holders:
-                q = holders[0]
+            placed = [q for q in holders if _origin_fits(q, pattern)]
+            if holders and not placed:  # the start written (a file, a rank) fits none
+                names = [NAMES[q] for q in holders]
+                yours = (f"yours is on {names[0]}" if len(names) == 1 else
+                         f"yours are on {', '.join(names[:-1])} and {names[-1]}")
+                return f"you have no {_name(letters[0])} on {_start_words(pattern)}; {yours}"
+            stacked = [q for q in placed if STACKS[cells[q]].size > 1]
+            if stacked:
+                q = stacked[0]
                 stack = STACKS[cells[q]]
                 return (f"the {_name(letters[0])} on {NAMES[q]} is part of the stack "
                         f"{stack.notation}: move the whole stack as "
@@ -1084,6 +1092,15 @@ def _turns_played(position: Position, history: Sequence[Position]) -> int:
     if history:
         return sum(1 for p in history if not p.pending)
     return 2 * (position.fullmove - 1) + position.side
+
+
+def _start_words(pattern: Pattern) -> str:
+    """The start a move text names (``N1c9``: rank 1; ``Nbc9``: file b; ``Nb1c9``: b1)."""
+    file = None if pattern.origin_file is None else FILES[pattern.origin_file]
+    rank = None if pattern.origin_rank is None else str(pattern.origin_rank + 1)
+    if file and rank:
+        return file + rank
+    return f"file {file}" if file else f"rank {rank}"
 
 
 def _origin_fits(origin: int, pattern: Pattern) -> bool:

@@ -260,6 +260,25 @@ def test_refusals_name_the_rule() -> None:
                                      "Gd4")
 
 
+@pytest.mark.parametrize(("text", "reason"), [
+    ("N1c9", "you have no navy on rank 1; yours are on b2 and c4"),
+    ("Nac9", "you have no navy on file a; yours are on b2 and c4"),
+    ("Nb1c9", "you have no navy on b1; yours are on b2 and c4"),
+])
+def test_a_start_no_piece_of_that_kind_stands_on_is_named_with_where_they_stand(
+        text: str, reason: str) -> None:
+    """The navies stand alone on b2 and c4: a start written on rank 1, file a or b1 fits
+    none of them, and the refusal says so (not that a lone navy is "part of a stack")."""
+    assert refused(V.start_position(), text) == reason
+
+
+def test_a_piece_carried_in_a_stack_is_told_to_move_the_stack_or_deploy() -> None:
+    p = pos("7c1ee/11/11/11/11/11/11/11/4(TI)6/11/11/6C2EE r - - 0 1")
+    assert refused(p, "Ie5") == ("the infantry on e4 is part of the stack (TI): move the "
+                                 "whole stack as (TI)e5, or deploy the piece, as in T<I>e5")
+    assert refused(p, "T1e5") == "you have no tank on rank 1; yours is on e4"
+
+
 # --- step by step (§5.5) --------------------------------------------------------------------------
 def test_steps_may_name_their_origin_and_end_the_turn_by_themselves() -> None:
     p = pos("7c1ee/11/11/11/11/11/11/11/3(TI)1(TI)5/11/11/6C2EE r - - 0 1")
