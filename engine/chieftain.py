@@ -735,9 +735,11 @@ class ChieftainVariant(Variant):
                 pos = m.end()
                 continue
             word = re.split(r"[\s,;]", text[pos:], maxsplit=1)[0]
-            raise MoveSyntaxError(text, f"cannot read {word!r}: a move is written like "
-                                        f"Cd1-c3 (piece letter, from, - or x, to), moves "
-                                        f"are separated by commas")
+            # the whole text is quoted by the caller already: name only a part of it
+            which = "" if word == text.strip() else f"{word!r} is not a move: "
+            raise MoveSyntaxError(text, f"{which}a move is written like Cd1-c3 (piece letter, "
+                                        f"from, - or x, to), and moves are separated by "
+                                        f"commas")
         if not specs and not end:
             raise MoveSyntaxError(text, "there is no move in it")
         return specs, end

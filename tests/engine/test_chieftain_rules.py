@@ -465,7 +465,9 @@ def test_short_input_names_a_move_by_letter_and_destination() -> None:
 
 @pytest.mark.parametrize(("text", "reason"), [
     ("Qd1-d2", "'Q' is not a piece letter (C, H, S, N, M)"),
-    ("d2", "cannot read 'd2'"),
+    ("d2", "a move is written like Cd1-c3 (piece letter, from, - or x, to), and moves are "
+           "separated by commas"),
+    ("Md2-d3, d4", "'d4' is not a move: a move is written like Cd1-c3"),
     ("", "there is no move in it"),
     ("end Md2-d3", "'end' must come after the last move"),
 ])
