@@ -302,11 +302,17 @@ class Commands:
 
     # --- games ----------------------------------------------------------------------
     async def _game(self, sender: Player, place: str, args: list[str], to_move: bool = False,
-                    purpose: str | None = None) -> tuple[Game | Refusal, list[str]]:
+                    purpose: str | None = None, example: str = "board",
+                    move: bool = False) -> tuple[Game | Refusal, list[str]]:
+        """The game the words name or mean, and the other words (``move``: they are a
+        move, which narrows the sender's games to those it fits)."""
         number, rest = _game_number(args)
         if isinstance(number, Refusal):
             return number, rest
-        return await self.service.find_game(sender, place, number, to_move, purpose), rest
+        played = " ".join(rest) if move and rest else None
+        played = None if (played or "").lower() == "end" else played  # `end` is no notation
+        return await self.service.find_game(sender, place, number, to_move, purpose, example,
+                                            played), rest
 
     async def cmd_games(self, sender: Player, place: str, args: list[str]) -> Reply:
         """List your games in progress (`games here`: every game in progress here).
@@ -443,12 +449,29 @@ class Commands:
         """
         if args and args[0].lower() == "move":
             args = args[1:]
-        game, rest = await self._game(sender, place, args, to_move=True)
+        misplaced = self.command_as_move(args)
+        if misplaced is not None:
+            return misplaced
+        game, rest = await self._game(sender, place, args, to_move=True, move=True)
         if isinstance(game, Refusal):
             return _reply(game)
         if not rest:
             return Reply("Which move? " + _usage("move"), ok=False)
         return _reply(await self.service.move(sender, game.id, " ".join(rest)))
+
+    def command_as_move(self, words: list[str]) -> Reply | None:
+        """How to use a command whose word was sent where a move goes (``move moves``,
+        ``#3 board``); None when the first word (after a game's number) is no command."""
+        played = [w for w in words if game_number(w) is None]
+        word = played[0].lower() if played else ""
+        handler = getattr(self, f"cmd_{word}", None)
+        if handler is None or word in ("move", "end"):  # `end` is a move's word too
+            return None
+        doc = inspect.cleandoc(handler.__doc__ or "")
+        examples = [f"`{e.strip()}`" for e in doc.partition("\n\n")[2].splitlines()
+                    if e.strip().startswith(word)][:2] or [f"`{word}`"]
+        return Reply(f"{played[0]!r} is a command, not a move: begin the line with it, as in "
+                     f"{' or '.join(examples)} (`help {word}` tells more).", ok=False)
 
     async def cmd_end(self, sender: Player, place: str, args: list[str]) -> Reply:
         """Finish a turn of several steps early."""

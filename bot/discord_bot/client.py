@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Protocol
 
-from ..service.results import Done, Refusal, Result
+from ..service.results import Done, Reason, Refusal, Result
 from .places import TRANSPORT
 
 if TYPE_CHECKING:
@@ -73,6 +73,8 @@ def result_text(result: Result) -> str:
     """A result in Discord's words: a refusal with its candidates as a list."""
     if isinstance(result, Refusal):
         text = result.words(TRANSPORT)
+        if result.reason == Reason.WHICH_GAME:  # the games listed, one a line, as bullets
+            text = text.replace("\n  ", "\n• ")
         if result.candidates:
             text += "\n" + "\n".join(f"• `{c}`" for c in result.candidates)
         return text

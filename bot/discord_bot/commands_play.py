@@ -203,13 +203,14 @@ class PlayCommands(commands.Cog, name="Playing"):
 
     async def _find_game(self, interaction: discord.Interaction, player: Player,
                          game_id: int | None, to_move: bool = False,
-                         purpose: str | None = None, example: str = "board") -> Game | Refusal:
+                         purpose: str | None = None, example: str = "board",
+                         move: str | None = None) -> Game | Refusal:
         """The game a command means, by the service's one rule (`bot.service.inference`): the one
         numbered, the one of this thread, the sender's only one, ... A game's thread after
         its end still means that game."""
         place = place_of(interaction.channel)
         found = await self.service.find_game(player, place, game_id, to_move, purpose,
-                                             example)
+                                             example, move)
         if isinstance(found, Refusal) and found.reason == Reason.NO_GAME_HERE \
                 and isinstance(interaction.channel, discord.Thread):
             finished = await self.service.games(place=place, active=False)
@@ -432,9 +433,17 @@ class PlayCommands(commands.Cog, name="Playing"):
         """Play a move. Example: /move move:c3-d4"""
         sender = await self.bot.player_of(interaction.user)
         played = move.split()[0][:40].replace("`", "'") if move.split() else "c3-d4"
+        if played.lower() != "move" and isinstance(self.bot.tree.get_command(played.lower()),
+                                                   app_commands.Command):
+            await self.bot.answer(interaction, f"{played!r} is a command, not a move: use "
+                                               f"`/{played.lower()}` instead (`/help "
+                                               f"command:{played.lower()}` tells more).")
+            return
+        ending = move.strip().lower() == "end"
         found = await self._find_game(interaction, sender, game, to_move=True,
-                                      purpose=END_TURN if move.strip().lower() == "end" else None,
-                                      example=f"move {played}")
+                                      purpose=END_TURN if ending else None,
+                                      example=f"move {played}",
+                                      move=None if ending or not move.strip() else move)
         if isinstance(found, Refusal):
             await self.bot.answer(interaction, found)
             return

@@ -471,6 +471,9 @@ class EmailGateway(GameMails, Authority):
         if word not in self.commands.words():
             words = ["move", *words]
             word = "move"
+        misplaced = self.commands.command_as_move(words[1:]) if word == "move" else None
+        if misplaced is not None:  # `move moves`, `#3 board`: how to use that command
+            return misplaced, "refused: move"
         if key is not None and key.stale:
             if key.game is not None and word in KEYED_WORDS | LOOKING_WORDS:
                 return _stale(key, word, await self.service.game(key.game.id) or key.game), \
@@ -535,6 +538,11 @@ class EmailGateway(GameMails, Authority):
                              f"for `{word}` to change.", ok=False), "refused: no key"
         elif len(games) == 1:
             game = games[0]
+        elif word == "move" and words[1:]:  # the games the move fits (`bot.service.inference`)
+            found = await self.service.find_game(player, PLACE, move=" ".join(words[1:]))
+            if isinstance(found, Refusal):
+                return _which_move_game(found), "refused: no key"
+            game = found
         else:
             return Reply(f"Which game? You play {len(games)} games: reply with `{word}` to "
                          f"the latest mail of the one you mean, or write `{word} #N`.",
@@ -1020,3 +1028,13 @@ def _re(subject: str) -> str:
 def _subject(note: Notification) -> str:
     return {"challenge": "A challenge for you", "reminder": "A reminder"}.get(
         note.kind, "News from commandpost")
+
+
+def _which_move_game(found: Refusal) -> Reply:
+    """A move mailed without a game's key that fits several games (each listed with the
+    line that names it), or none (why it cannot be read)."""
+    text = found.words(TRANSPORT)
+    if found.games:
+        text += ("\nWrite the line of the game you mean, or reply with the move to the "
+                 "latest mail of that game.")
+    return Reply(text, ok=False)

@@ -9,8 +9,13 @@ on every transport.
    takeback request to the sender — an answer goes where the question was asked, even when
    another game waits for the sender's move;
 5. for ``end``: the only game where the sender has a turn in progress;
-6. the only game where it is the sender's turn;
-7. otherwise "several games — say which", listing them with whose turn it is.
+6. for a move: among the sender's games, those where the text is a move in that game's
+   notation, narrowed to those where it is legal now, or else to those where it is the
+   sender's turn (see `GameInference._by_move`); text that is a move in none of them is
+   refused as the most likely game (the first where it is the sender's turn) reads it;
+7. the only game where it is the sender's turn;
+8. otherwise "which game?", listing the games, one a line, each with whose turn it is and
+   the command that names it.
 
 `GameInference` is part of `bot.service.GameService` (which provides ``games`` and
 ``game``).
@@ -20,7 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 
-from engine import get_variant
+from engine import EngineError, MoveSyntaxError, Position, get_variant
 
 from .model import Game, Player
 from .phrasing import command
@@ -36,15 +41,40 @@ def _offered_to(game: Game, player_id: int, offer: str) -> bool:
     return side is not None and standing == 1 - side
 
 
-def _listed(games: list[Game]) -> str:
-    return ", ".join(f"#{g.id} {g.names[0]} vs {g.names[1]} "
-                     f"({get_variant(g.variant).display_name}, {g.names[g.to_move]} to move)"
-                     for g in games)
+def _listed(games: list[Game], example: str, move: str | None) -> str:
+    """The games, one a line, each with whose turn it is and how to name it."""
+    return "".join(f"\n  #{g.id} {g.names[0]} vs {g.names[1]} "
+                   f"({get_variant(g.variant).display_name}, {g.names[g.to_move]} to move): "
+                   f"{_example(example, g.id, move)}" for g in games)
 
 
-def _example(example: str, game_id: int) -> str:
+def _example(example: str, game_id: int, move: str | None = None) -> str:
+    """The command that names game ``game_id``: the move sent, led by its number (as a
+    player types it), or the example command with the number."""
+    if move is not None:
+        return command("move", f"#{game_id} {move}")
     word, _, args = example.partition(" ")
     return command(word, f"{args} #{game_id}".strip())
+
+
+def _shown(move: str) -> str:
+    """The move as a refusal quotes it: one line, short, no markup or token braces."""
+    text = " ".join(move.split()[:8])
+    text = text if len(text) <= 40 else text[:39] + "…"
+    return text.translate(str.maketrans("`{}", "'()"))
+
+
+def _which_game(games: list[Game], example: str, move: str | None = None,
+                legal: bool = False) -> Refusal:
+    """Which game? The games listed one a line (the move sent, if any, named with each)."""
+    move = None if move is None else _shown(move)
+    if move is None:
+        head = f"Which game? You have {len(games)} games in progress:"
+    elif legal:
+        head = f"Which game? {move} can be played in {len(games)} of your games:"
+    else:
+        head = f"Which game? {move} could be a move in {len(games)} of your games:"
+    return Refusal(Reason.WHICH_GAME, head + _listed(games, example, move), games=tuple(games))
 
 
 class GameInference:
@@ -52,16 +82,19 @@ class GameInference:
 
     games: Callable[..., Awaitable[list[Game]]]
     game: Callable[[int], Awaitable[Game | None]]
+    position: Callable[..., Awaitable[Position]]
+    _move_refusal: Callable[[EngineError, str], Refusal]
 
     async def find_game(self, sender: Player, place: str | None, game_id: int | None = None,
                         to_move: bool = False, purpose: str | None = None,
-                        example: str = "board") -> Game | Refusal:
+                        example: str = "board", move: str | None = None) -> Game | Refusal:
         """The game a command means (see the module's rule). ``purpose``: ``"answer"``
         answers an offer (``"answer draw"``, ``"answer takeback"`` narrow it), ``"end"``
         closes a turn. ``to_move`` (the command plays a move) changes nothing any more:
         every command prefers the only game where it is the sender's turn. ``example``:
         the command (and its words) that a refusal asking "which game?" shows with a game's
-        number (``"move c3-d4"``: the move the sender tried)."""
+        number (``"move c3-d4"``: the move the sender tried). ``move``: the text of the move
+        the command plays, which narrows the sender's games to those it fits."""
         if game_id is not None:
             game = await self.game(game_id)
             return game if game else Refusal(Reason.NO_SUCH_GAME,
@@ -74,6 +107,8 @@ class GameInference:
         mine = await self.games(sender)
         if len(mine) == 1:
             return mine[0]
+        if move is not None and mine and purpose is None:
+            return await self._by_move(sender, mine, move, example)
         for narrowed in await self._narrowings(sender, mine, purpose):
             if len(narrowed) == 1:
                 return narrowed[0]
@@ -82,10 +117,38 @@ class GameInference:
                     f"{command('board', f'#{here[0].id}')}." if here else "")
             return Refusal(Reason.NO_GAME_HERE, f"You have no game in progress. Start one with "
                                                 f"{command('challenge')}.{look}")
-        listed = mine
-        return Refusal(Reason.WHICH_GAME,
-                       f"There are several games: {_listed(listed)}. Say which, as in "
-                       f"{_example(example, listed[0].id)}.", games=tuple(listed))
+        return _which_game(mine, example)
+
+    async def _by_move(self, sender: Player, mine: list[Game], move: str,
+                       example: str) -> Game | Refusal:
+        """The game among ``mine`` (two or more) that the move ``move`` is meant for: of
+        those whose notation reads it, the only one where it is legal now, else the only
+        one where it is the sender's turn, else the only one; a text no game reads is
+        refused as the first game where it is the sender's turn (else the first) reads it."""
+        readable: list[Game] = []
+        legal: list[Game] = []
+        errors: dict[int, EngineError] = {}
+        for game in mine:
+            waiting = game.to_move == game.side_of(sender.id)
+            try:
+                rules = get_variant(game.variant)
+                rules.parse_move(await self.position(game), move)
+            except MoveSyntaxError as err:
+                errors[game.id] = err
+                continue
+            except EngineError:  # read, but not legal (or not one move) now
+                pass
+            else:
+                legal += [game] if waiting else []
+            readable.append(game)
+        waiting_readable = [g for g in readable if g.to_move == g.side_of(sender.id)]
+        if not readable:
+            likely = next((g for g in mine if g.to_move == g.side_of(sender.id)), mine[0])
+            return self._move_refusal(errors[likely.id], move)
+        found = next(f for f in (legal, waiting_readable, readable) if f)
+        if len(found) == 1:
+            return found[0]
+        return _which_game(found, example, move, legal=found is legal)
 
     async def _narrowings(self, sender: Player, mine: list[Game],
                           purpose: str | None) -> list[list[Game]]:

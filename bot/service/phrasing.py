@@ -39,7 +39,17 @@ def _words(word: str, args: str) -> str:
     examples = {"challenge": "challenge NAME", "move": "move c3-d4"}
     if word in examples and not args:
         return f"`{examples[word]}`"
+    if word == "move" and args.startswith("#"):  # a move in a numbered game: `#3 c3-d4`
+        return f"`{args}`"
     return f"`{word}{' ' + args if args else ''}`"
+
+
+def _mail_words(word: str, args: str) -> str:
+    """E-mail's command words: the console's, but a mail's first line must begin with a
+    command word or a move, so a move in a numbered game keeps its `move`."""
+    if word == "move" and args.startswith("#"):
+        return f"`move {args}`"
+    return _words(word, args)
 
 
 def _number(args: str) -> str:
@@ -81,7 +91,7 @@ def _discord_time(args: str) -> str:
 
 PHRASES: dict[str, tuple[Callable[[str, str], str], Callable[[str], str]]] = {
     CONSOLE: (_words, _time_text),
-    EMAIL: (_words, _time_text),
+    EMAIL: (_mail_words, _time_text),
     DISCORD: (_slash, _discord_time),
 }
 

@@ -174,8 +174,9 @@ async def test_offers_vacations_and_several_games_in_console_words(keys):
     assert (await keys("board"))[0].startswith("Game #1:")  # her move is in #1 only
     await keys("Me3-e4")
     assert await keys("board") == [
-        "There are several games: #1 alice vs bob (mini-Chieftain, bob to move), #2 carol vs "
-        "alice (mini-Chieftain, carol to move). Say which, as in `board #1`."]
+        "Which game? You have 2 games in progress:",
+        "  #1 alice vs bob (mini-Chieftain, bob to move): `board #1`",
+        "  #2 carol vs alice (mini-Chieftain, carol to move): `board #2`"]
     assert await keys("draw #1") == [
         "Draw offered in game #1.",
         "  [to bob] alice offers a draw in game #1. Answer with `draw` to accept or "
@@ -189,3 +190,44 @@ async def test_offers_vacations_and_several_games_in_console_words(keys):
                       "are paused (games to move in: none at the moment); send `back` when you "
                       "return.")
     assert not [line for line in keys.lines if FOREIGN.search(line)]
+
+
+async def test_a_move_goes_to_the_game_its_notation_fits_or_asks_a_line_each(keys):
+    """Alice plays a Commander Chess game and two Clash games, her move in each: `M&f4` can
+    only be Commander notation and is played there; `b2-a3/D` fits both Clash games and is
+    asked back, one game a line, each with the line that plays it there."""
+    await keys("challenge bob commander red unrated")
+    await keys("challenge bob clash white unrated")
+    await keys("challenge carol clash white unrated")
+    await keys("as bob")
+    await keys("accept #1")
+    await keys("accept #2")
+    await keys("as carol")
+    await keys("accept")
+    await keys("as alice")
+    assert await keys("M&f4") == [
+        "1. M&f4 played in game #1. bob (Blue) is to move.",
+        "  [to bob] alice played 1. M&f4 in game #1 (Commander Chess (Cờ Tư Lệnh)). Your move. "
+        "There is no clock."]
+    assert await keys("b2-a3/D") == [
+        "Which game? b2-a3/D can be played in 2 of your games:",
+        "  #2 alice vs bob (Clash of Command, alice to move): `#2 b2-a3/D`",
+        "  #3 alice vs carol (Clash of Command, alice to move): `#3 b2-a3/D`"]
+    assert (await keys("#3 b2-a3/D"))[0] == ("1. b2-a3/D played in game #3. carol (Black) is "
+                                             "to move.")
+    # read by no game: the error of the one game where it is still her turn
+    assert await keys("xyz") == ["I cannot read 'xyz' as a move: a move starts with the point "
+                                 "of the piece that moves, as in c3-d4."]
+
+
+async def test_a_command_word_sent_as_a_move_is_told_how_to_use_that_command(keys):
+    await _chieftain_game(keys)
+    assert await keys("move moves") == [
+        "'moves' is a command, not a move: begin the line with it, as in `moves` or "
+        "`moves c3` (`help moves` tells more)."]
+    assert await keys("#1 board") == [
+        "'board' is a command, not a move: begin the line with it, as in `board` or "
+        "`board #3` (`help board` tells more)."]
+    assert await keys("Moves-d3") == [
+        "I cannot read 'Moves-d3' as a move: a move is written like Cd1-c3 (piece letter, "
+        "from, - or x, to), and moves are separated by commas."]

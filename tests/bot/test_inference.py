@@ -19,8 +19,9 @@ async def test_with_two_games_the_one_where_it_is_your_turn(service, alice, bob,
     refused = await service.find_game(alice, PLACE)  # no game waits for her
     assert refused.reason == Reason.WHICH_GAME
     assert refused.message == (
-        "There are several games: #1 Alice vs Bob (Clash of Command, Bob to move), #2 Carol vs "
-        "Alice (Clash of Command, Carol to move). Say which, as in `board #1`.")
+        "Which game? You have 2 games in progress:\n"
+        "  #1 Alice vs Bob (Clash of Command, Bob to move): `board #1`\n"
+        "  #2 Carol vs Alice (Clash of Command, Carol to move): `board #2`")
     await service.move(carol, second.id, "b2-a3/D")
     # Alice moves in #2 only; Bob and Carol each play one game
     assert (await service.find_game(alice, PLACE)).id == second.id
@@ -40,10 +41,12 @@ async def test_with_three_games_an_offer_and_a_turn_to_end(service, alice, bob, 
     refused = await service.find_game(alice, PLACE)
     assert refused.reason == Reason.WHICH_GAME
     assert refused.message == (
-        "There are several games: #1 Alice vs Bob (Clash of Command, Bob to move), #2 Alice vs "
-        "Carol (Clash of Command, Alice to move), #3 Bob vs Alice (Pairs of Clash, Alice to "
-        "move). Say which, as in `board #1`.")
-    assert refused.words("discord").endswith("Say which, as in `/board game:1`.")
+        "Which game? You have 3 games in progress:\n"
+        "  #1 Alice vs Bob (Clash of Command, Bob to move): `board #1`\n"
+        "  #2 Alice vs Carol (Clash of Command, Alice to move): `board #2`\n"
+        "  #3 Bob vs Alice (Pairs of Clash, Alice to move): `board #3`")
+    assert refused.words("discord").endswith(
+        "\n  #3 Bob vs Alice (Pairs of Clash, Alice to move): `/board game:3`")
     # ... but an offer is answered where it was made, and `end` goes to the turn in progress
     assert (await service.offer_draw(bob, third.id)).ok  # Clash has no draws; Pairs has
     assert (await service.find_game(alice, PLACE, purpose=f"{ANSWER} draw")).id == third.id
@@ -87,3 +90,58 @@ async def test_a_player_with_no_game_is_not_offered_everyone_elses(service, alic
     assert refused.words("discord") == (
         "You have no game in progress. Start one with `/challenge`. To look at a game played "
         "here, name it, as in `/board game:1`.")
+
+
+async def test_a_move_goes_to_the_one_game_whose_notation_reads_it(service, alice, bob, carol,
+                                                                   start_game):
+    """Alice to move in a Commander Chess game and a Clash game: `M&f4` is Commander
+    notation only, `b2-a3/D` Clash notation only; each goes to its game unasked."""
+    commander = await start_game(alice, bob, variant="commander")
+    clash = await start_game(alice, carol)
+    assert (await service.find_game(alice, PLACE, move="M&f4")).id == commander.id
+    assert (await service.find_game(alice, PLACE, move="b2-a3/D")).id == clash.id
+    # without a move the choice is still Alice's to make
+    assert (await service.find_game(alice, PLACE)).reason == Reason.WHICH_GAME
+
+
+async def test_a_move_no_game_reads_gets_the_usual_error_of_the_likeliest_game(
+        service, alice, bob, carol, start_game):
+    """Nothing reads `xyz`: the error is the one of the first game where it is Alice's turn
+    (the Clash game #2), not a question."""
+    first = await start_game(bob, alice, variant="commander")  # Bob (Red) to move
+    await start_game(alice, carol)
+    refused = await service.find_game(alice, PLACE, move="xyz")
+    assert (refused.reason, refused.message) == (
+        Reason.BAD_MOVE, "I cannot read 'xyz' as a move: a move starts with the point of the "
+                         "piece that moves, as in c3-d4.")
+    assert first.to_move != first.side_of(alice.id)
+
+
+async def test_a_move_that_fits_several_games_asks_which_one_a_line_each(
+        service, alice, bob, carol, start_game):
+    """`b2-a3/D` is legal in both Clash games where Alice is to move: the question lists
+    those two (not the Commander game), each with the line that plays it there."""
+    await start_game(alice, bob, variant="commander")
+    await start_game(alice, bob)
+    await start_game(alice, carol)
+    refused = await service.find_game(alice, PLACE, move="b2-a3/D")
+    assert refused.reason == Reason.WHICH_GAME
+    assert refused.message == (
+        "Which game? b2-a3/D can be played in 2 of your games:\n"
+        "  #2 Alice vs Bob (Clash of Command, Alice to move): `#2 b2-a3/D`\n"
+        "  #3 Alice vs Carol (Clash of Command, Alice to move): `#3 b2-a3/D`")
+    assert refused.words("discord").splitlines()[1:] == [
+        "  #2 Alice vs Bob (Clash of Command, Alice to move): `/move move:b2-a3/D game:2`",
+        "  #3 Alice vs Carol (Clash of Command, Alice to move): `/move move:b2-a3/D game:3`"]
+
+
+async def test_a_move_read_in_a_game_where_it_is_not_your_turn_goes_there(
+        service, alice, bob, carol, start_game):
+    """Alice has played in the Commander game; `M&f4` again is read there only, so it is
+    refused there as out of turn (not as unreadable in the Clash game)."""
+    commander = await start_game(alice, bob, variant="commander")
+    await start_game(alice, carol)
+    assert (await service.move(alice, commander.id, "M&f4")).ok
+    assert (await service.find_game(alice, PLACE, move="M&f4")).id == commander.id
+    refused = await service.move(alice, commander.id, "M&f4")
+    assert refused.message == ("It is not your turn in game #1: Bob (Blue) is to move.")

@@ -139,9 +139,9 @@ async def test_a_move_that_could_be_in_two_games_is_asked_back_with_a_move_examp
     r = await world.alice.slash(general, "move", move="b2-a3/D")
     assert r.ephemeral
     assert r.response.content == (
-        "There are several games: #1 alice vs bob (Clash of Command, alice to move), #2 alice "
-        "vs bob (Clash of Command, alice to move). Say which, as in "
-        "`/move move:b2-a3/D game:1`.")
+        "Which game? b2-a3/D can be played in 2 of your games:\n"
+        "• #1 alice vs bob (Clash of Command, alice to move): `/move move:b2-a3/D game:1`\n"
+        "• #2 alice vs bob (Clash of Command, alice to move): `/move move:b2-a3/D game:2`")
 
 
 async def test_a_computer_game_started_in_a_dm_is_announced_once(world):
@@ -168,3 +168,22 @@ async def test_news_the_thread_refuses_names_the_players_in_the_dms(world):
                 if m.content.startswith("I cannot post the news")]
         assert told and all("<@" not in m for m in told)
         assert f"**{move}** played in game #1. alice, your move." in told[0]
+
+
+async def test_a_move_only_one_games_notation_reads_is_played_there_unasked(world):
+    """A Commander Chess game and a Clash game, alice to move in both: `/move move:M&f4`
+    from another channel can only be Commander notation, and is played in that game."""
+    await _start(world, "commander")
+    await _start(world)
+    general = world.alice.guild.create_text_channel("general")
+    r = await world.alice.slash(general, "move", move="M&f4")
+    assert not r.ephemeral
+    assert r.response.content.startswith("1. **M&f4** played in game #1.")
+
+
+async def test_a_command_word_sent_as_a_move_points_to_its_slash_command(world):
+    thread, _ = await _start(world)
+    r = await world.alice.slash(thread, "move", move="moves c3")
+    assert r.ephemeral and r.response.content == (
+        "'moves' is a command, not a move: use `/moves` instead (`/help command:moves` tells "
+        "more).")

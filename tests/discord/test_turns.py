@@ -170,8 +170,9 @@ async def test_offers_vacations_reminders_and_several_games_in_discord_words(wor
     await w.alice.slash(second, "move", move="end")
     r3 = await w.alice.slash(w.channel, "board")
     assert r3.ephemeral and r3.response.content == (
-        "There are several games: #1 alice vs bob (mini-Chieftain, bob to move), #2 alice vs "
-        "bob (mini-Chieftain, bob to move). Say which, as in `/board game:1`.")
+        "Which game? You have 2 games in progress:\n"
+        "• #1 alice vs bob (mini-Chieftain, bob to move): `/board game:1`\n"
+        "• #2 alice vs bob (mini-Chieftain, bob to move): `/board game:2`")
     r4 = await w.bob.slash(w.channel, "vacation", days=1)
     until = int(w.clock.t + DAY)
     assert r4.response.content.startswith(
