@@ -324,6 +324,7 @@ RULES: dict[str, Rule] = {
     "start_vacation.days": _days(MAX_VACATION_ASKED),
     "start_fen": _text(MAX_FEN, "start position", Reason.BAD_POSITION),
     "text": _text(MAX_MOVE, "move", Reason.BAD_MOVE),
+    "move": _text(MAX_MOVE, "move", Reason.BAD_MOVE),  # a move that narrows `find_game`
     "import_game.text": _text(MAX_RECORD, "record", Reason.BAD_RECORD),
     # an answer or notification a transport owes (an answer may carry a game's record)
     "queue_notification.text": _text(MAX_RECORD, "notification"),
