@@ -28,7 +28,7 @@ from .service.posts import DIGEST
 from .service.results import Done, Reason, Refusal, Result, storage_words
 from .service.rules_docs import as_plain_text, rules_part
 from .service.timecontrol import describe_clock, is_clock_word, parse_time_control
-from .service.turns import find_turn, turn_ends
+from .service.turns import PieceSteps, find_turn, if_my_turn_words, turn_ends
 from .service.words import plural
 from .storage import StorageError
 
@@ -402,7 +402,8 @@ class Commands:
         moves #3 c3
 
         Name a point (`moves c3`) for the moves of the piece there alone, highlighted on
-        the board.
+        the board. While your opponent is to move, a piece of yours shows the moves it
+        would have if it were your turn (to plan conditional moves with `if`).
         """
         game, rest = await self._game(sender, place, args)
         if isinstance(game, Refusal):
@@ -419,6 +420,10 @@ class Commands:
                          f"files {variant.topology.files[0]}-{variant.topology.files[-1]}, "
                          f"ranks {variant.topology.ranks[0]}-{variant.topology.ranks[-1]}).",
                          ok=False)
+        if node is not None:
+            waiting = await self.service.steps_if_my_turn(game, sender, node)
+            if waiting is not None:
+                return _moves_if_my_turn(game, waiting)
         found = await self.service.step_choices(game, node)
         can_end = await self.service.can_end_turn(game)
         end = f" Or {command('end')} to finish the turn." if can_end else ""
@@ -721,6 +726,11 @@ def _deadline(game: Game) -> str:
     if game.clock.deadline is not None:
         return f" (until {moment(game.clock.deadline)})"
     return ""
+
+
+def _moves_if_my_turn(game: Game, piece: PieceSteps) -> Reply:
+    return Reply(if_my_turn_words(game.id, piece, " ".join(piece.steps)), game=game,
+                 highlights=piece.targets, selected=piece.origin)
 
 
 def _extra(word: str, rest: list[str]) -> Reply:

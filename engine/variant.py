@@ -152,6 +152,16 @@ class Variant:
         follow)."""
         return self.legal_moves(position)
 
+    def as_if_to_move(self, position: Position, side: int) -> Position:
+        """``position`` with ``side`` to move and no turn in progress: what that side's
+        pieces could do were it its turn (a player planning while the opponent thinks).
+        Not a position of the game, and never played on. By default the pieces stay as
+        they stand, the side changes and a turn in progress is dropped (with its
+        ``extra``, which only such a turn uses in this package's variants)."""
+        if side == position.side and not position.in_progress:
+            return position
+        return position.with_(side=side, pending=(), extra=())
+
     def steps_left(self, position: Position) -> int | None:
         """How many more steps the turn in progress allows (None: the variant sets no
         count, as a deploy, which goes on while pieces remain to act)."""

@@ -21,7 +21,7 @@ import discord
 
 from ..service.model import Game, Player
 from ..service.results import Refusal, Result
-from ..service.turns import PieceSteps
+from ..service.turns import PieceSteps, if_my_turn_words
 from . import live, logs, pictures
 from .owing import owing_move
 
@@ -231,6 +231,11 @@ async def show_piece(bot: Bot, interaction: discord.Interaction, game: Game,
     """Answer (to the asker only) with the moves of the piece on ``origin``: the board with
     its targets highlighted, the moves as text and the menu that plays one."""
     origin = origin.strip().lower()
+    sender = await bot.player_of(interaction.user)
+    if re.fullmatch(r"[a-z]+\d+", origin) and (
+            waiting := await bot.service.steps_if_my_turn(game, sender, origin)) is not None:
+        await _show_if_my_turn(bot, interaction, game, waiting, game.side_of(sender.id))
+        return
     found = await bot.service.step_choices(game, origin) if re.fullmatch(
         r"[a-z]+\d+", origin) else []
     if not found:
@@ -238,7 +243,6 @@ async def show_piece(bot: Bot, interaction: discord.Interaction, game: Game,
         return
     piece = found[0]
     await interaction.response.defer(ephemeral=True, thinking=True)
-    sender = await bot.player_of(interaction.user)
     side = game.side_of(sender.id) if viewer_side is None else viewer_side
     picture = await pictures.picture(bot.service, game, highlights=piece.targets,
                                      selected=origin, show_last=False,
@@ -248,3 +252,15 @@ async def show_piece(bot: Bot, interaction: discord.Interaction, game: Game,
             + words_within(moves))
     await interaction.followup.send(text, file=picture or discord.utils.MISSING,
                                     view=step_view(game, piece), ephemeral=True)
+
+
+async def _show_if_my_turn(bot: Bot, interaction: discord.Interaction, game: Game,
+                           piece: PieceSteps, side: int | None) -> None:
+    """A waiting player's piece: the moves it would have were it their turn, on the board,
+    with no menu (they cannot be played now)."""
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    picture = await pictures.picture(bot.service, game, highlights=piece.targets,
+                                     selected=piece.origin, show_last=False,
+                                     perspective=game.to_move if side is None else side)
+    text = if_my_turn_words(game.id, piece, words_within([f"`{s}`" for s in piece.steps]))
+    await interaction.followup.send(text, file=picture or discord.utils.MISSING, ephemeral=True)

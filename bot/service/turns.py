@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from engine import EngineError, Move, Position, Variant, get_variant
 
 from ..storage import DamagedGame
-from .model import Game, PlayedMove
+from .model import Game, PlayedMove, Player
 from .records import END, STEP_SEPARATOR, turn_label
 
 
@@ -66,6 +66,17 @@ def group_steps(rules: Variant, position: Position, node: str | None = None,
                               tuple(sorted(targets - {origin}, key=lambda t: order.get(t, 0))),
                               piece_words(rules, symbols)))
     return out
+
+
+def if_my_turn_words(game_id: int, piece: PieceSteps, listed: str) -> str:
+    """What a waiting player's piece could do were it their turn (`Turns.steps_if_my_turn`);
+    ``listed``: its steps as the transport writes them."""
+    head = (f"It is not your turn in game #{game_id}; if it were, your {piece.name} on "
+            f"{piece.origin}")
+    if not piece.steps:
+        return f"{head} could not move."
+    count = f"{len(piece.steps)} move{'s' if len(piece.steps) != 1 else ''}"
+    return f"{head} could make {count}: {listed}."
 
 
 def piece_words(rules: Variant, symbols: str) -> str:
@@ -222,6 +233,28 @@ class Turns:
         rules = get_variant(game.variant)
         position = await self.position(game)
         return group_steps(rules, position, node.strip().lower() if node else None)
+
+    async def steps_if_my_turn(self, game: Game, player: Player,
+                               node: str) -> PieceSteps | None:
+        """While ``player`` waits for the opponent: the steps their piece on ``node`` could
+        make were it their turn (`Variant.as_if_to_move`; no steps: it could not move), to
+        plan conditional moves. None when it is their turn, they do not play, the game is
+        over or no piece of theirs stands there."""
+        side = game.side_of(player.id)
+        rules = get_variant(game.variant)
+        node = node.strip().lower()
+        if game.is_over or side is None or side == game.to_move \
+                or node not in rules.topology.index:
+            return None
+        position = await self.position(game)
+        pieces = rules.pieces_at(position, node)
+        if not pieces or any(p.side != side for p in pieces):
+            return None
+        found = group_steps(rules, rules.as_if_to_move(position, side), node)
+        if found:
+            return found[0]
+        symbols = "".join(p.symbol for p in pieces)
+        return PieceSteps(node, symbols, (), (), piece_words(rules, symbols))
 
     async def can_end_turn(self, game: Game) -> bool:
         """Whether the player to move has a turn in progress that `end` may close."""

@@ -231,3 +231,20 @@ async def test_a_command_word_sent_as_a_move_is_told_how_to_use_that_command(key
     assert await keys("Moves-d3") == [
         "I cannot read 'Moves-d3' as a move: a move is written like Cd1-c3 (piece letter, "
         "from, - or x, to), and moves are separated by commas."]
+
+
+async def test_moves_of_a_waiting_players_piece_are_those_it_would_have_on_their_turn(keys):
+    """Alice (White) is to move; Bob, planning his answers, asks for his Knight's moves:
+    those it would have were it his turn, said so and highlighted. Alice's pieces and an
+    empty point still show what the side to move can do."""
+    await _chieftain_game(keys)
+    await keys("as bob")
+    assert await keys("moves g8") == [
+        "It is not your turn in game #1; if it were, your Knight on g8 could make 2 moves: "
+        "Ng8-f6 Ng8-h6."]
+    assert (keys.drawn[-1]["highlights"], keys.drawn[-1]["selected"]) == (("f6", "h6"), "g8")
+    assert await keys("moves e3") == [
+        "alice (White) is to move. M on e3: 8 moves: Me3-d2 Me3-d3 Me3-d4 Me3-e2 Me3-e4 "
+        "Me3-f2 Me3-f3 Me3-f4"]
+    assert await keys("moves d4") == [
+        "alice (White) is to move. There is no legal move from d4 in game #1."]

@@ -7,6 +7,7 @@ import pytest
 
 from bot.service import GameService
 from bot.service.results import Reason
+from bot.service.turns import if_my_turn_words
 
 START = "bcccc/ffff/hdhd1/4/5/4/1DHDH/FFFF/CCCCB w 1 -"
 
@@ -178,3 +179,26 @@ async def test_board_names_a_turn_by_its_number(service, game, alice, bob):
     assert (await board("x")).text == (
         f"'x' is not a turn number: `board #{game.id} 3.` shows the board after White's turn "
         f"3, `board #{game.id} 3...` after Black's, `board #{game.id} 0` the start.")
+
+
+async def test_a_waiting_players_piece_shows_the_moves_it_would_have_on_their_turn(
+        service, alice, bob, start_game):
+    """White (Alice) to move; Bob's lone Brute has nothing to capture, so even on his turn
+    it could not move. Only a waiting player's own piece is shown as if it were their turn."""
+    game = await start_game(alice, bob, variant="clash", start_fen="b3c/4/5/4/5/4/5/4/4C w 1")
+    brute = await service.steps_if_my_turn(game, bob, "a9")
+    assert (brute.name, brute.steps, brute.targets) == ("Brute", (), ())
+    assert if_my_turn_words(game.id, brute, "") == (
+        "It is not your turn in game #1; if it were, your Brute on a9 could not move.")
+    commander = await service.steps_if_my_turn(game, alice, "i1")
+    assert commander is None  # her turn: her moves are the real ones
+    assert await service.steps_if_my_turn(game, bob, "i1") is None  # not his piece
+    assert await service.steps_if_my_turn(game, bob, "b9") is None  # no point of the board
+    assert (await service.move(alice, game.id, "i1-h2/F")).ok  # Bob to move: Alice waits
+    game = await service.game(game.id)
+    factor = await service.steps_if_my_turn(game, alice, "i1")  # left by the Commander
+    assert (factor.name, factor.steps, factor.targets) == (
+        "Factor", ("i1-i3/D", "i1-i3/H", "i1=D", "i1=H"), ("i3",))
+    assert if_my_turn_words(game.id, factor, " ".join(factor.steps)) == (
+        "It is not your turn in game #1; if it were, your Factor on i1 could make 4 moves: "
+        "i1-i3/D i1-i3/H i1=D i1=H.")

@@ -230,3 +230,18 @@ async def test_the_pieces_are_named_in_the_rules_words_for_both_sides(world):
     await w.alice.slash(thread, "move", move="end")
     r = await w.bob.autocomplete(thread, "moves", "square", "kni")
     assert [(c["name"], c["value"]) for c in r] == [("Knight on g8", "g8")]
+
+
+async def test_moves_of_a_waiting_players_piece_are_shown_as_if_it_were_their_turn(world,
+                                                                                     drawn):
+    """alice (White) is to move; bob asks for his kNight's moves to plan his answers: those
+    it would have on his turn, highlighted from his side, with no menu to play them."""
+    w = world
+    thread = await _start_from(w, "mini-chieftain", CHIEFTAIN)
+    r = await w.bob.slash(thread, "moves", square="g8")
+    assert r.ephemeral and answer(r).content == (
+        "It is not your turn in game #1; if it were, your Knight on g8 could make 2 moves: "
+        "`Ng8-f6` `Ng8-h6`.")
+    assert not answer(r).components
+    assert (drawn[-1]["highlights"], drawn[-1]["selected"], drawn[-1]["perspective"]) == (
+        ("f6", "h6"), "g8", 1)

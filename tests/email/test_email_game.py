@@ -134,3 +134,14 @@ async def test_the_steps_of_a_turn_may_follow_the_first_move_one_per_line(mail):
     assert f"{steps[0]} played" in answer and f"{steps[1]} played" in answer
     assert "not read" not in answer
     assert [m.text for m in await service.played_moves(game.id)] == steps
+
+
+async def test_a_waiting_player_mails_moves_of_a_piece_to_plan_an_answer(mail, game):
+    """Alice (White) is to move; Bob, replying to his game's mail, asks for his Factor's
+    moves: those it would have on his turn, said so, with the picture."""
+    await mail.post.send(BOB, "moves b8", reply_to=game[BOB])
+    answer = await mail.relay.next_to(BOB)
+    assert mail.text_of(answer).split("\r\n\r\n")[0] == (
+        "It is not your turn in game #1; if it were, your Factor on b8 could make 4 moves: "
+        "b8-b6/D b8-b6/H b8=D b8=H.")
+    assert mail.png_of(answer) is not None

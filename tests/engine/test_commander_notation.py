@@ -292,6 +292,18 @@ def test_steps_may_name_their_origin_and_end_the_turn_by_themselves() -> None:
     assert not done.pending and done.side == 1
 
 
+def test_a_side_shown_to_move_in_a_turn_in_progress_has_the_board_as_it_stands() -> None:
+    """`as_if_to_move` (a waiting player planning): Blue shown to move while Red's deploy
+    is half made sees the pieces where they stand, with no turn in progress."""
+    p = pos("7c1ee/11/11/11/11/11/11/11/3(TI)1(TI)5/11/11/6C2EE r - - 0 1")
+    partial = V.apply(p, V.parse_move(p, "Id4>e4"))
+    blue = V.as_if_to_move(partial, 1)
+    assert (blue.side, blue.pending, blue.extra, blue.cells) == (1, (), (), partial.cells)
+    assert V.format_position(blue) == "7c1ee/11/11/11/11/11/11/11/3TI(TI)5/11/11/6C2EE b - - 0 1"
+    assert sorted({m.origin for m in V.next_steps(blue)}) == ["h12", "j12", "k12"]
+    assert V.as_if_to_move(p, 0) is p  # Red is to move there already
+
+
 def test_a_step_that_captures_the_commander_ends_the_turn() -> None:
     p = V.parse_position("9ee/11/11/11/11/11/4c6/3gig5/4(FT)6/11/11/6C2EE r - - 0 1")
     partial = V.apply(p, V.parse_move(p, "F>@e5"))
