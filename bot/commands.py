@@ -451,6 +451,10 @@ class Commands:
         move c3-d4
         c3-d4
         move #3 b2-c3/D
+
+        Without a game's number, a move goes to the one game of yours whose notation reads
+        it (where it is legal now, or else where it is your turn, if several read it); when
+        it fits several, you are asked which, one game a line.
         """
         if args and args[0].lower() == "move":
             args = args[1:]

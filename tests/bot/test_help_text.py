@@ -48,3 +48,13 @@ async def test_help_for_a_word_keeps_what_the_list_leaves_out(session):
         "\n"
         "A turn is named as in the record: `3.` after the first side's third turn, `3...`\n"
         "after the second side's, `3` after both, `0` the start.")
+
+
+async def test_help_says_where_a_move_goes_and_what_a_waiting_player_sees(session):
+    assert (await session("help move")).endswith(
+        "Without a game's number, a move goes to the one game of yours whose notation reads\n"
+        "it (where it is legal now, or else where it is your turn, if several read it); when\n"
+        "it fits several, you are asked which, one game a line.")
+    assert (await session("help moves")).endswith(
+        "the board. While your opponent is to move, a piece of yours shows the moves it\n"
+        "would have if it were your turn (to plan conditional moves with `if`).")
