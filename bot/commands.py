@@ -345,7 +345,7 @@ class Commands:
         A turn is named as in the record: `3.` after the first side's third turn, `3...`
         after the second side's, `3` after both, `0` the start.
         """
-        game, rest = await self._game(sender, place, args)
+        game, rest = await self._game(sender, place, args, example="board")
         if isinstance(game, Refusal):
             return _reply(game)
         if len(rest) > 1:
@@ -405,7 +405,7 @@ class Commands:
         the board. While your opponent is to move, a piece of yours shows the moves it
         would have if it were your turn (to plan conditional moves with `if`).
         """
-        game, rest = await self._game(sender, place, args)
+        game, rest = await self._game(sender, place, args, example="moves")
         if isinstance(game, Refusal):
             return _reply(game)
         if game.is_over:
@@ -484,7 +484,8 @@ class Commands:
 
     async def cmd_end(self, sender: Player, place: str, args: list[str]) -> Reply:
         """Finish a turn of several steps early."""
-        game, rest = await self._game(sender, place, args, to_move=True, purpose=END_TURN)
+        game, rest = await self._game(sender, place, args, to_move=True, purpose=END_TURN,
+                                      example="end")
         if isinstance(game, Refusal):
             return _reply(game)
         if rest:
@@ -497,7 +498,7 @@ class Commands:
         resign
         resign #3
         """
-        game, rest = await self._game(sender, place, args)
+        game, rest = await self._game(sender, place, args, example="resign")
         if isinstance(game, Refusal):
             return _reply(game)
         if rest:
@@ -506,7 +507,7 @@ class Commands:
 
     async def cmd_abort(self, sender: Player, place: str, args: list[str]) -> Reply:
         """Call a game off (unrated) before both sides have moved."""
-        game, rest = await self._game(sender, place, args)
+        game, rest = await self._game(sender, place, args, example="abort")
         if isinstance(game, Refusal):
             return _reply(game)
         if rest:
@@ -519,7 +520,7 @@ class Commands:
         draw
         draw #3 decline
         """
-        game, rest = await self._game(sender, place, args, purpose=f"{ANSWER} draw")
+        game, rest = await self._game(sender, place, args, purpose=f"{ANSWER} draw", example="draw")
         if isinstance(game, Refusal):
             return _reply(game)
         if rest and (len(rest) > 1 or rest[0].lower() not in ("decline", "no")):
@@ -536,7 +537,8 @@ class Commands:
         takeback
         takeback #3 decline
         """
-        game, rest = await self._game(sender, place, args, purpose=f"{ANSWER} takeback")
+        game, rest = await self._game(sender, place, args, purpose=f"{ANSWER} takeback",
+                                      example="takeback")
         if isinstance(game, Refusal):
             return _reply(game)
         if rest and (len(rest) > 1 or rest[0].lower() not in ("decline", "no")):
@@ -553,7 +555,7 @@ class Commands:
         export
         export #3
         """
-        game, rest = await self._game(sender, place, args)
+        game, rest = await self._game(sender, place, args, example="export")
         if isinstance(game, Refusal):
             return _reply(game)
         if rest:
@@ -577,7 +579,7 @@ class Commands:
         note the left flank is weak
         note #3 trade the droid next
         """
-        game, rest = await self._game(sender, place, args)
+        game, rest = await self._game(sender, place, args, example="note")
         if isinstance(game, Refusal):
             return _reply(game)
         if not rest:
@@ -594,7 +596,7 @@ class Commands:
 
         A line goes on with `then if Z then W`; the steps of one turn are joined by `|`.
         """
-        game, rest = await self._game(sender, place, args)
+        game, rest = await self._game(sender, place, args, example="if")
         if isinstance(game, Refusal):
             return _reply(game)
         return _reply(await self.service.add_forecast(sender, game.id, ["if", *rest]),
@@ -606,7 +608,7 @@ class Commands:
         forecast
         forecast #3 clear
         """
-        game, rest = await self._game(sender, place, args)
+        game, rest = await self._game(sender, place, args, example="forecast")
         if isinstance(game, Refusal):
             return _reply(game)
         if rest and (len(rest) > 1 or rest[0].lower() != "clear"):

@@ -56,6 +56,9 @@ MAX_LISTED = 25
 BOARD_REFUSED = "(I could not show the board here: {why}. {advice})"
 MAX_CHOICES = 25
 GAME_HELP = "The game's number (default: the one here, or your only one)"
+# the command a "which game?" answer shows for each service action (`_game_action`)
+ACTION_WORDS = {"resign": "resign", "abort": "abort", "offer_draw": "draw",
+                "decline_draw": "draw decline"}
 SIDES = [app_commands.Choice(name="first (White/Red)", value=0),
          app_commands.Choice(name="second (Black/Blue)", value=1),
          app_commands.Choice(name="random", value=-1)]
@@ -642,7 +645,7 @@ class PlayCommands(commands.Cog, name="Playing"):
                     game: int | None = None) -> None:
         """Show where the piece on a point may go, on the board."""
         sender = await self.bot.player_of(interaction.user)
-        found = await self._find_game(interaction, sender, game)
+        found = await self._find_game(interaction, sender, game, example="moves")
         if isinstance(found, Refusal):
             await self.bot.answer(interaction, found)
             return
@@ -652,7 +655,8 @@ class PlayCommands(commands.Cog, name="Playing"):
     async def _game_action(self, interaction: discord.Interaction, game: int | None,
                            action: str, purpose: str | None = None) -> None:
         sender = await self.bot.player_of(interaction.user)
-        found = await self._find_game(interaction, sender, game, purpose=purpose)
+        found = await self._find_game(interaction, sender, game, purpose=purpose,
+                                      example=ACTION_WORDS.get(action, "board"))
         if isinstance(found, Refusal):
             await self.bot.answer(interaction, found)
             return
@@ -694,7 +698,8 @@ class PlayCommands(commands.Cog, name="Playing"):
                        game: int | None = None) -> None:
         """Ask to take your last turn back, or accept your opponent's request."""
         sender = await self.bot.player_of(interaction.user)
-        found = await self._find_game(interaction, sender, game, purpose=f"{ANSWER} takeback")
+        found = await self._find_game(interaction, sender, game, purpose=f"{ANSWER} takeback",
+                                      example="takeback")
         if isinstance(found, Refusal):
             await self.bot.answer(interaction, found)
             return
@@ -829,7 +834,7 @@ class PlayCommands(commands.Cog, name="Playing"):
     async def export(self, interaction: discord.Interaction, game: int | None = None) -> None:
         """Get a game's record as a file (tags and numbered moves)."""
         sender = await self.bot.player_of(interaction.user)
-        found = await self._find_game(interaction, sender, game)
+        found = await self._find_game(interaction, sender, game, example="export")
         if isinstance(found, Refusal):
             await self.bot.answer(interaction, found)
             return

@@ -60,12 +60,13 @@ def _slash(word: str, args: str) -> str:
     """The Discord slash command that does what ``word args`` does elsewhere."""
     number = _number(args)
     declining = "decline" in args.split()
+    game = f" game:{number}" if number else ""
     if word == "end":
-        return "`/move move:end`"
+        return f"`/move move:end{game}`"
     if word == "withdraw":  # how to withdraw one's own challenge
         return f"; withdraw it with `/cancel{f' challenge:{number}' if number else ''}`"
     if word in ("draw", "takeback"):
-        return f"`/{word}{' decline:True' if declining else ''}`"
+        return f"`/{word}{' decline:True' if declining else ''}{game}`"
     if word == "back":
         return "`/vacation end:True`"
     if word in ("accept", "decline", "cancel"):

@@ -248,3 +248,20 @@ async def test_moves_of_a_waiting_players_piece_are_those_it_would_have_on_their
         "Me3-f2 Me3-f3 Me3-f4"]
     assert await keys("moves d4") == [
         "alice (White) is to move. There is no legal move from d4 in game #1."]
+
+
+async def test_which_game_names_each_game_with_the_command_that_was_sent(keys):
+    await keys("challenge bob clash white unrated")
+    await keys("challenge carol clash white unrated")
+    await keys("as bob")
+    await keys("accept")
+    await keys("as carol")
+    await keys("accept")
+    await keys("as alice")
+    assert await keys("resign") == [
+        "Which game? You have 2 games in progress:",
+        "  #1 alice vs bob (Clash of Command, alice to move): `resign #1`",
+        "  #2 alice vs carol (Clash of Command, alice to move): `resign #2`"]
+    assert (await keys("draw"))[1:] == [
+        "  #1 alice vs bob (Clash of Command, alice to move): `draw #1`",
+        "  #2 alice vs carol (Clash of Command, alice to move): `draw #2`"]

@@ -245,3 +245,19 @@ async def test_moves_of_a_waiting_players_piece_are_shown_as_if_it_were_their_tu
     assert not answer(r).components
     assert (drawn[-1]["highlights"], drawn[-1]["selected"], drawn[-1]["perspective"]) == (
         ("f6", "h6"), "g8", 1)
+
+
+async def test_which_game_names_each_game_with_the_slash_command_that_was_sent(world):
+    w = world
+    await _start_from(w, "mini-chieftain", CHIEFTAIN)
+    await _start_from(w, "mini-chieftain", CHIEFTAIN)
+    general = w.alice.guild.create_text_channel("general")
+    r = await w.alice.slash(general, "resign")
+    assert r.ephemeral and r.response.content == (
+        "Which game? You have 2 games in progress:\n"
+        "• #1 alice vs bob (mini-Chieftain, alice to move): `/resign game:1`\n"
+        "• #2 alice vs bob (mini-Chieftain, alice to move): `/resign game:2`")
+    r = await w.alice.slash(general, "draw")
+    assert r.response.content.splitlines()[1:] == [
+        "• #1 alice vs bob (mini-Chieftain, alice to move): `/draw game:1`",
+        "• #2 alice vs bob (mini-Chieftain, alice to move): `/draw game:2`"]
