@@ -36,6 +36,8 @@ LETTERS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
 DIGITS = frozenset("0123456789")
 MOVE_MARKS = frozenset("-x:=/+*#,")  # between the points of a move
 END_MARKS = "!?+#"  # after a move
+# Commander Chess: the kinds of move (`M&f4`, `F@e5`, `A_b2`), deploys (`I<T>e6`) and stacks
+STACK_MARKS = frozenset("&@_<>()")
 # what mail programs put before the subject of a reply or a forward, lower case
 REPLY_PREFIXES = frozenset({
     "re", "aw", "antw", "antwort", "sv", "vs", "r", "rif", "ynt", "odp", "vá", "tr", "fw",
@@ -120,6 +122,8 @@ def is_move_word(word: str) -> bool:
     if len(word) > MOVE_CHARS:
         return False
     body = word.rstrip(END_MARKS)
+    if _stack_move(body):
+        return True
     lead = 0
     while lead < len(body) and body[lead] in LETTERS:
         lead += 1
@@ -138,6 +142,31 @@ def is_move_word(word: str) -> bool:
         else:
             return False
     return True
+
+
+def _stack_move(body: str) -> bool:
+    """Whether ``body`` is written like a Commander Chess move (``M&f4``, ``F@e5``,
+    ``A_b2``, ``(NF)b6``, ``I<T>e6``, ``T>e6,I>e5``): a piece letter or a stack's bracket
+    or ``+`` first, one of `STACK_MARKS` in it, and at least one point, every run of
+    digits a rank right after a file's letter. One pass, as `is_move_word`."""
+    if not body or not (body[0] in LETTERS or body[0] in "(+") \
+            or not any(c in STACK_MARKS for c in body):
+        return False
+    points = 0
+    k = 0
+    while k < len(body):
+        if body[k] in DIGITS:
+            start = k
+            while k < len(body) and body[k] in DIGITS:
+                k += 1
+            if k - start > RANK_DIGITS or body[start - 1] not in FILES:
+                return False
+            points += 1
+        elif body[k] in LETTERS or body[k] in MOVE_MARKS or body[k] in STACK_MARKS:
+            k += 1
+        else:
+            return False
+    return points > 0
 
 
 def is_command_line(line: str, words: Iterable[str]) -> bool:

@@ -101,6 +101,18 @@ def test_moves_are_still_moves(word):
     assert is_move_word(word)
 
 
+@pytest.mark.parametrize("word", ["M&f4", "F@e5", "A_b2", "(NF)b6", "I<T>e6", "T>e6,I>e5",
+                                  "+T>e6", "(TI)xe5", "Id4>e4"])
+def test_commander_chess_moves_are_moves(word):
+    assert is_move_word(word) and looks_like_move(f"{word} please")
+
+
+@pytest.mark.parametrize("word", ["I<3", "(hi)", "a&", "<3", "(a1)" + "&" * 61, "M&f4%",
+                                  "a1&" + "a" * 5000])
+def test_words_with_commander_marks_that_are_not_moves(word):
+    assert not is_move_word(word)
+
+
 @pytest.mark.parametrize("word", ["p5", "Queen5e4", "a100", "e", "5e", "a1%",
                                   "a1!b2", "a" + "1" * 3, ""])
 def test_words_that_are_not_moves(word):

@@ -33,7 +33,7 @@ def _answer(mail, message) -> str:
 
 async def test_a_keyless_move_goes_to_the_game_its_notation_fits_or_asks_which(mail):
     await _three_games(mail)
-    await mail.post.send(f"Alice <{ALICE}>", "move M&f4")  # Commander Chess notation only
+    await mail.post.send(f"Alice <{ALICE}>", "M&f4")  # Commander Chess notation only
     assert mail.text_of(await mail.relay.next_to(ALICE)) == await asked(
         mail, ALICE, "`move M&f4` (game #1)")
     await mail.post.send(f"Alice <{ALICE}>", "b2-a3/D")  # legal in both Clash games
