@@ -27,6 +27,7 @@ from collections.abc import Awaitable, Callable
 
 from engine import EngineError, MoveSyntaxError, Position, get_variant
 
+from ..storage import DamagedGame
 from .model import Game, Player
 from .phrasing import command
 from .results import Reason, Refusal
@@ -133,6 +134,8 @@ class GameInference:
             try:
                 rules = get_variant(game.variant)
                 rules.parse_move(await self.position(game), move)
+            except DamagedGame:  # its commands are refused; the other games play on
+                continue
             except MoveSyntaxError as err:
                 errors[game.id] = err
                 continue
@@ -143,7 +146,11 @@ class GameInference:
             readable.append(game)
         waiting_readable = [g for g in readable if g.to_move == g.side_of(sender.id)]
         if not readable:
-            likely = next((g for g in mine if g.to_move == g.side_of(sender.id)), mine[0])
+            unread = [g for g in mine if g.id in errors]
+            likely = next((g for g in unread if g.to_move == g.side_of(sender.id)),
+                          unread[0] if unread else None)
+            if likely is None:  # no game's position could be read
+                return _which_game(mine, example)
             return self._move_refusal(errors[likely.id], move)
         found = next(f for f in (legal, waiting_readable, readable) if f)
         if len(found) == 1:

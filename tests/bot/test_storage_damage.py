@@ -127,6 +127,23 @@ async def test_a_damaged_game_is_named_and_the_other_plays_on(games_db: Path):
     assert lines[6] == "2 game(s) replayed: 2 damaged"
 
 
+async def test_a_move_without_a_number_passes_over_a_damaged_game(games_db: Path):
+    """Bob is to move in both games; game #1's position is damaged, so a move sent
+    without a number is read in game #2 alone, and played there."""
+    db = sqlite3.connect(games_db)
+    db.execute("UPDATE games SET fen = 'garbage' WHERE id = 1")
+    db.commit()
+    db.close()
+    service = await GameService.open(Settings(db_path=games_db), now=ManualClock())
+    bob = await service.player("console", "bob", "Bob")
+    words = Commands(service, lambda name: service.find_player("console", name))
+    try:
+        said = (await words.handle(bob, PLACE, "h8-i7/D")).text
+    finally:
+        await service.close()
+    assert said == "1... h8-i7/D played in game #2. Alice (White) is to move."
+
+
 async def test_another_programs_database_is_refused_and_left_as_it_was(tmp_path: Path):
     path = tmp_path / "notes.db"
     db = sqlite3.connect(path)
