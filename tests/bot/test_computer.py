@@ -378,8 +378,8 @@ async def test_the_console_answers_while_the_computer_thinks(thinking_console, s
     assert await console("games") == ("Games in progress:\n  #1 Alice vs Computer (level 5) "
                                       "(Clash of Command), Computer (level 5) to move")
     moves = (await console("moves a3")).splitlines()
-    assert moves[0] == ("Computer (level 5) (Black) is to move. There is no legal move from a3 "
-                        "in game #1.")
+    assert moves[0] == ("It is not your turn in game #1; if it were, your Factor on a3 could "
+                        "make 6 moves: a3-a5/D a3-a5/H a3-b4/D a3-b4/H a3=D a3=H.")
     assert (await service.game(1)).ply == 1  # it still thinks
     since = len(console.lines)
     gated.gate.set()
