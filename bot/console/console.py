@@ -325,8 +325,8 @@ def run(settings: Settings, name: str, lines: Callable[[str], str] = input) -> i
     """A console session until `quit` or the end of input (Ctrl-D).
 
     Lines are read in the main thread and the service runs on a thread of its own
-    (`terminal.ServiceLoop`): Ctrl-C while typing cancels the line at once, Ctrl-C while
-    a command runs cancels the command, and the computer thinks and plays meanwhile."""
+    (`terminal.ServiceLoop`): Ctrl-C while typing cancels the line at once, a command
+    once sent runs to its end, and the computer thinks and plays meanwhile."""
     _readline()
     terminal = Terminal()
     with ServiceLoop() as service_loop:
@@ -365,11 +365,8 @@ def _session(service_loop: ServiceLoop, terminal: Terminal, service: GameService
             except UnicodeDecodeError:
                 terminal.print("That line is not UTF-8 text; nothing was done. Type it again.")
                 continue
-            try:
-                if not service_loop.run(console.run_line(line)):
-                    return 0
-            except KeyboardInterrupt:
-                terminal.print("(cancelled)")
+            if not service_loop.run(console.run_line(line)):
+                return 0
     finally:
         service_loop.run(console.stop())
 

@@ -31,14 +31,16 @@ class ServiceLoop:
         self.loop.run_forever()
 
     def run(self, work: Coroutine[Any, Any, T]) -> T:
-        """Run ``work`` on the loop and wait for it; Ctrl-C meanwhile cancels it (and is
-        raised here as KeyboardInterrupt)."""
+        """Run ``work`` on the loop and wait for it to end. A Ctrl-C meanwhile does not cut
+        it off: a command is short (tens of milliseconds), and one cancelled inside a
+        storage call could leave the database's connection inside its transaction, failing
+        every command after it."""
         future = asyncio.run_coroutine_threadsafe(work, self.loop)
-        try:
-            return future.result()
-        except KeyboardInterrupt:
-            future.cancel()
-            raise
+        while True:
+            try:
+                return future.result()
+            except KeyboardInterrupt:
+                continue
 
     def close(self) -> None:
         self.loop.call_soon_threadsafe(self.loop.stop)

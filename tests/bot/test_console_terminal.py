@@ -1,0 +1,100 @@
+"""`commandpost console` at a real terminal (a pseudo-terminal): Ctrl-C while the computer
+thinks cancels the line being typed, and the computer plays on."""
+
+from __future__ import annotations
+
+import os
+import pty
+import re
+import select
+import signal
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+class Terminal:
+    """The master side of a pseudo-terminal running `commandpost console`."""
+
+    def __init__(self, tmp_path: Path) -> None:
+        env = {**os.environ, "COMMANDPOST_DB": str(tmp_path / "main.db"),
+               "COMMANDPOST_PICTURES": str(tmp_path / "pictures"), "PYTHONPATH": str(ROOT),
+               "TERM": "dumb"}
+        env.pop("COMMANDPOST_DISCORD_TOKEN", None)
+        self.pid, self.fd = pty.fork()
+        if self.pid == 0:  # the child: the console, in the terminal's foreground group
+            os.chdir(tmp_path)
+            os.execve(sys.executable, [sys.executable, "-m", "bot", "console", "--as", "alice"],
+                      env)
+        self.seen = ""
+
+    def expect(self, pattern: str, seconds: float = 60) -> re.Match[str]:
+        """Read until ``pattern`` appears after what an earlier `expect` consumed."""
+        found = re.compile(pattern)
+        deadline = seconds / 0.1
+        while deadline > 0:
+            match = found.search(self.seen)
+            if match:
+                self.seen = self.seen[match.end():]
+                return match
+            ready, _, _ = select.select([self.fd], [], [], 0.1)
+            deadline -= 1
+            if ready:
+                try:
+                    self.seen += os.read(self.fd, 65536).decode(errors="replace")
+                except OSError:  # the console ended
+                    break
+        raise AssertionError(f"{pattern!r} did not come; the terminal shows:\n{self.seen}")
+
+    def type(self, text: str) -> None:
+        os.write(self.fd, text.encode())
+
+    def close(self) -> int:
+        """The console's exit status (it is ended if it has not ended within 30 s)."""
+        for _ in range(300):
+            done, status = os.waitpid(self.pid, os.WNOHANG)
+            if done:
+                os.close(self.fd)
+                return os.waitstatus_to_exitcode(status)
+            ready, _, _ = select.select([self.fd], [], [], 0.1)
+            if ready:
+                try:
+                    self.seen += os.read(self.fd, 65536).decode(errors="replace")
+                except OSError:  # the console closed the terminal
+                    pass
+        os.kill(self.pid, signal.SIGKILL)
+        os.waitpid(self.pid, 0)
+        os.close(self.fd)
+        return -1
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="a pseudo-terminal")
+def test_ctrl_c_while_the_computer_thinks_cancels_the_line_and_the_computer_plays_on(tmp_path):
+    terminal = Terminal(tmp_path)
+    try:
+        terminal.expect(r"alice> ")
+        terminal.type("challenge computer 3 clash white\r")
+        terminal.expect(r"Alice \(White\) moves first\.|alice \(White\) moves first\.")
+        terminal.type("b2-a3/D\r")
+        terminal.expect(r"Computer \(level 3\) \(Black\) is to move\.")
+        terminal.expect(r"alice> ")  # reading the next line while the computer thinks
+        terminal.type("half a li")
+        terminal.type("\x03")  # Ctrl-C: SIGINT to the console and its search processes
+        terminal.expect(r"\^C \(line cancelled; Ctrl-D or `quit` leaves\)")
+        terminal.expect(r"Computer \(level 3\) played 1\.\.\. \S+ in game #1")
+        terminal.expect(r"White to move, move 2\.")
+        terminal.expect(r"game-1-2\.png")
+        terminal.type("moves d2\r")
+        first = terminal.expect(r"F on d2: \d+ moves?: (\S+)").group(1)
+        terminal.type(f"{first}\r")
+        terminal.expect(r"2\. \S+ played in game #1\.")
+        terminal.expect(r"Computer \(level 3\) played 2\.\.\. \S+ in game #1")
+        terminal.expect(r"game-1-4\.png")
+        terminal.type("quit\r")
+    finally:
+        status = terminal.close()
+    assert status == 0, terminal.seen
+    assert "Traceback" not in terminal.seen and "BrokenProcessPool" not in terminal.seen
