@@ -31,7 +31,6 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from ..service.computer import TRANSPORT as COMPUTER
 from ..service.model import Game, Notification, Player
 from ..service.outbox import UNREACHABLE, DeliveryFailure
 from . import live, logs, pictures
@@ -200,8 +199,6 @@ class Notifier:
         player = await self.bot.service.get_player(n.player_id)  # type: ignore[arg-type]
         if player is None or player.transport != TRANSPORT:
             return
-        if n.kind == "game-start" and await self._computer_start(n):
-            return  # the reply to the challenge announced it, wherever it was made
         if n.kind == "game-start" and (home := await self._home_of_dm_game(n, player)):
             # challenged in a DM: told there, with the thread the game got (or in it)
             if await self._dm(player.address, f"{n.text}\nThe game's thread: "
@@ -292,13 +289,6 @@ class Notifier:
             return None
         return game.place if isinstance(await self._channel(game.place),
                                         discord.Thread) else None
-
-    async def _computer_start(self, n: Notification) -> bool:
-        """Whether ``n`` tells of a game the computer accepted at once: the reply to the
-        challenge announced it already."""
-        game = await self.bot.service.game(n.game_id) if n.game_id is not None else None
-        return n.kind == "game-start" and game is not None \
-            and COMPUTER in game.transports
 
     async def _live_board(self, n: Notification, player_id: int, file: discord.File | None,
                           ) -> tuple[Game, discord.ui.View] | None:

@@ -201,8 +201,11 @@ class ChallengeDesk:
                            f"{challenge.status}.")
         return challenge
 
-    async def accept(self, sender: Player, challenge_id: int) -> Result:
-        """Accept a challenge: the game starts."""
+    async def accept(self, sender: Player, challenge_id: int,
+                     challenger_answered: bool = False) -> Result:
+        """Accept a challenge: the game starts. ``challenger_answered``: the challenger
+        learns of the start from the answer to their own command (the computer accepts at
+        once), so they get no news of it besides (a second mail, a second line)."""
         now = self.now()
         async with self.db.transaction() as s:
             challenge = await self._open_challenge(s, challenge_id, now)
@@ -231,9 +234,11 @@ class ChallengeDesk:
                 players = players[::-1]
             start = (rules.parse_position(challenge.start_fen) if challenge.start_fen
                      else rules.start_position(challenge.mode))
+            answered = (sender.id, challenge.challenger_id) if challenger_answered \
+                else (sender.id,)
             game = await self._create_game(s, rules, challenge.mode, challenge.place, players,
                                            start, challenge.rated, challenge.days, now,
-                                           challenge.id, actor=sender.id)
+                                           challenge.id, answered=answered)
             await s.execute("UPDATE challenges SET status = 'accepted', game_id = ?, "
                             "opponent_id = ? WHERE id = ?", (game.id, sender.id, challenge.id))
         return Done(f"Challenge #{challenge_id} accepted. {self._game_started(game, rules)}",

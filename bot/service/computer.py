@@ -260,16 +260,17 @@ class Computer:
         if isinstance(made, Refusal):
             return made
         assert made.challenge is not None
-        accepted = await self.service.accept(opponent, made.challenge.id)
+        accepted = await self.service.accept(opponent, made.challenge.id,
+                                             challenger_answered=True)
         if isinstance(accepted, Refusal):
             return accepted
         game = accepted.game
         assert game is not None
         rules = get_variant(game.variant)
-        return Done(f"{computer_name(level)} accepts at once. Game #{game.id} started: "
-                    f"{self.service._players_line(game, rules)}, {rules.display_name}. "
-                    f"{game.names[game.to_move]} ({rules.side_names[game.to_move]}) moves "
-                    f"first.", game=game, challenge=accepted.challenge)
+        # the only news of the start the challenger gets (see `accept`)
+        return Done(f"{computer_name(level)} accepts at once. "
+                    f"{self.service._game_started(game, rules)}", game=game,
+                    challenge=accepted.challenge)
 
     # --- what the computer has to do ------------------------------------------------
     async def due_games(self) -> list[Game]:

@@ -27,7 +27,7 @@ import logging
 import random
 import time
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Collection
 from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
@@ -232,7 +232,9 @@ class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Room
     async def _create_game(self, s: Session, rules: Variant, mode: str, place: str,
                            players: tuple[int, int], start: Position, rated: bool,
                            days: int | None, now: float, challenge_id: int | None,
-                           actor: int | None = None, announce: bool = True) -> Game:
+                           answered: Collection[int] = (), announce: bool = True) -> Game:
+        """Store a new game and announce its start to its players and its place; a player
+        in ``answered`` is told by the answer to their own command instead."""
         fen = rules.format_position(start)
         game_id = await s.insert(
             "INSERT INTO games (variant, mode, place, player0, player1, start_fen, fen, to_move, "
@@ -251,7 +253,7 @@ class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Room
             return game
         text = self._game_started(game, rules)
         for side in (0, 1):
-            if game.players[side] != actor:
+            if game.players[side] not in answered:
                 await self._notify_side(s, game, side, "game-start", now, text)
         await outbox.notify(s, now, transport=place_transport(place), kind="game-start",
                             place=place, game_id=game.id,

@@ -72,7 +72,12 @@ async def test_the_computer_accepts_at_once_and_answers_at_the_console(console, 
     out = await console("challenge computer 2 clash white")
     assert out.splitlines()[0] == (
         "Computer (level 2) accepts at once. Game #1 started: Alice (White) vs Computer "
-        "(level 2) (Black), Clash of Command. Alice (White) moves first.")
+        "(level 2) (Black), Clash of Command, no clock. Alice (White) moves first.")
+    # said once: no news of the start to Alice besides the answer
+    assert [line for line in out.splitlines() if "started" in line] == [
+        out.splitlines()[0], "  [to everyone here] Game #1 started: Alice (White) vs Computer "
+                             "(level 2) (Black), Clash of Command, no clock. Alice (White) "
+                             "moves first."]
     since = len(console.lines)
     out = await console("b2-a3/D")
     assert out.splitlines()[0] == ("1. b2-a3/D played in game #1. Computer (level 2) (Black) is "

@@ -86,7 +86,8 @@ async def test_challenge_the_computer_it_accepts_and_answers_in_the_thread(world
                                     computer=2)
         assert r.response.content.startswith(
             "Computer (level 2) accepts at once. Game #1 started: alice (White) vs Computer "
-            "(level 2) (Black), Clash of Command. alice (White) moves first.\nPlay in <#")
+            "(level 2) (Black), Clash of Command, no clock. alice (White) moves first.\n"
+            "Play in <#")
         thread = world.channel.threads[-1]
         game = (await world.service.games(place=None))[-1]
         r = await world.alice.slash(thread, "move", move="b2-a3/D")
