@@ -32,7 +32,7 @@ from ..service.results import Done, Refusal, Result
 from ..storage import StorageError
 from . import failures, live, logs, pictures
 from .client import result_text
-from .notifier import HOME_BOARD, PINGS, TURN, Notifier, discord_times
+from .notifier import HOME_BOARD, PINGS, TURN, Notifier, discord_times, turn_lead
 from .pickers import EndTurnButton, PiecePicker, StepPicker, fit, next_step_view
 from .places import TRANSPORT, channel_place, server_key, target_of, thread_place
 from .views import ChallengeButton, GameButton, game_view, with_watch_link
@@ -472,7 +472,7 @@ def move_lead(result: Done) -> str:
     with the opponent's conditional answer played at once."""
     game = result.game
     assert game is not None
-    lead = (f"{result.number} **{result.turn}** played in game #{game.id}." if result.turn
+    lead = (turn_lead(result.number or "", result.turn, game.id) if result.turn
             else f"**{result.move}** played in game #{game.id}.")
     if result.answer:  # the opponent's recorded answer was played at once
         lead += (f" {game.names[1 - game.to_move]} answered at once with "

@@ -7,7 +7,8 @@ player to move, and the reply to /challenge and /accept announces the challenge 
 game. A move made away from the game's thread (a DM, another channel) is posted in the
 thread (`HOME_BOARD`) as if made there. News that came from a player on another transport
 (an e-mail player's move, the computer's) had no such reply: it is posted in the game's
-thread with the board, as its live board. An open challenge of a channel accepted from
+thread with the board, as its live board; the computer's move in the words a person's
+move is answered with (`turn_lead`). An open challenge of a channel accepted from
 another transport opens the game's thread. A game that lives elsewhere (started by an
 e-mail challenge) has no thread: its Discord player gets all its news by DM, with the
 board. Mentions follow each player's `/settings pings` (`PINGS`), else the server's.
@@ -31,6 +32,7 @@ from typing import TYPE_CHECKING
 
 import discord
 
+from ..service.computer import TRANSPORT as COMPUTER
 from ..service.model import Game, Notification, Player
 from ..service.outbox import UNREACHABLE, DeliveryFailure
 from . import live, logs, pictures
@@ -58,6 +60,12 @@ PING_CHOICES = ("all", "turns", "none")
 TURN, OFFER, REMINDER = "turn", "offer", "reminder"  # what a ping is for
 PING_OF = {"draw-offer": OFFER, "takeback-request": OFFER, "challenge": OFFER,
            "reminder": REMINDER}  # the rest: news of a turn
+
+
+def turn_lead(number: str, turn: str, game_id: int) -> str:
+    """The first line of the news of a closed turn, whoever played it: ``1... **c7-c6**
+    played in game #1.``"""
+    return f"{number} **{turn}** played in game #{game_id}."
 
 
 def failure_of(error: Exception) -> DeliveryFailure:
@@ -249,6 +257,8 @@ class Notifier:
                 # the board, where the Discord player is told of it
                 await self._post(home, f"{await self._ping(player, n)} {n.text}")
                 return
+            if n.kind == "your-move" and await self._computer_moved(n):
+                return
             file = await self._board(n, player.id)
             live_board = await self._live_board(n, player.id, file)
         view = live_board[1] if live_board else None
@@ -289,6 +299,28 @@ class Notifier:
             return None
         return game.place if isinstance(await self._channel(game.place),
                                         discord.Thread) else None
+
+    async def _computer_moved(self, n: Notification) -> bool:
+        """The computer's move, posted in its game's thread as a person's move is answered
+        there (`turn_lead`, the player to move pinged, the board: the live board); False
+        for news that is not of the computer's move in the thread. News of a position the
+        game has left is posted in words alone, as `_home_board` does."""
+        game = await self.bot.service.game(n.game_id) if n.game_id is not None else None
+        if game is None or COMPUTER not in game.transports or n.place != game.place \
+                or "turn" not in n.payload:
+            return False
+        lead = turn_lead(n.payload["number"], n.payload["turn"], game.id)
+        if game.ply != n.payload.get("ply"):
+            await self._post(n.place, lead)
+            return True
+        message = await self.bot.board_message(game, lead)
+        view, file = message.get("view"), message.get("file")
+        sent = await self._post(n.place, str(message["content"]),
+                                view if isinstance(view, discord.ui.View) else None,
+                                file if isinstance(file, discord.File) else None)
+        if sent is not None:
+            await self.bot.board_sent(game, sent, sent.channel.id)
+        return True
 
     async def _live_board(self, n: Notification, player_id: int, file: discord.File | None,
                           ) -> tuple[Game, discord.ui.View] | None:

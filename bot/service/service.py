@@ -275,10 +275,13 @@ class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Room
                         (clock.deadline, clock.reminder_due, clock.paused_remaining, game_id))
 
     async def _notify_side(self, s: Session, game: Game, side: int, kind: str, now: float,
-                           text: str) -> None:
+                           text: str, payload: dict[str, Any] | None = None) -> None:
+        """News of ``game`` to the player of ``side``; ``payload``: what a transport may
+        word it with besides (a turn's number and text, the move number it is news of)."""
         transport = game.transports[side]
         await outbox.notify(s, now, transport=transport, kind=kind, text=phrase(text, transport),
-                            player_id=game.players[side], place=game.place, game_id=game.id)
+                            player_id=game.players[side], place=game.place, game_id=game.id,
+                            payload=payload)
 
     # --- reading games --------------------------------------------------------------
     async def _game(self, s: Session, game_id: int) -> Game | None:
@@ -546,7 +549,8 @@ class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Room
                 s, game, nxt, "your-move", now,
                 f"{game.names[mover]} played {label} {turn}"
                 f"{' (a conditional move)' if conditional else ''} in game #{game.id} "
-                f"({rules.display_name}). Your move. {self._clock_text(game)}")
+                f"({rules.display_name}). Your move. {self._clock_text(game)}",
+                payload={"ply": game.ply, "number": label, "turn": turn})
         return Done(message, game=game, move=text, turn=turn, number=label, steps_left=left,
                     goes_on=not turn_done and not outcome.is_over), line
 

@@ -118,14 +118,20 @@ async def test_a_computer_game_is_announced_once_and_its_moves_carry_the_buttons
         assert [m.content for m in world.channel.history()] == [
             r.response.content, "#1 alice vs Computer (level 2) (mini-Chieftain)"]
         await world.alice.slash(thread, "move", move="Md2-d3")
-        await world.alice.slash(thread, "move", move="end")
+        r = await world.alice.slash(thread, "move", move="end")
+        mine = r.response
+        assert mine.content == ("1. **Md2-d3, end** played in game #1.\n"
+                                "Computer (level 2) (Black) to move.")
+        assert [a.filename for a in mine.attachments] == ["game-1-2.png"]
         assert await world.bot.computer.play_due() == 1
         await world.bot.flush()
-        answer = (await world.service.played_moves(1))[-1]
+        answer = ", ".join(m.text for m in await world.service.played_moves(1) if m.side == 1)
         said = thread.history()
-        assert said[-1].content.startswith(
-            f"{world.alice.mention} Computer (level 2) played 1... ")
-        assert answer.text in said[-1].content and said[-1].attachments
+        # the computer's move reads as the answer to a person's: the turn, who is to move,
+        # the board
+        assert said[-1].content == (f"1... **{answer}** played in game #1.\n"
+                                    f"{world.alice.mention} (White) to move.")
+        assert [a.filename for a in said[-1].attachments] == ["game-1-3.png"]
         labels = [c.label for row in said[-1].components for c in row.children]
         assert labels[:4] == ["Legal moves", "Flip board", "Offer draw", "Resign"]
         assert [m for m in said[:-1] if m.components] == []  # the older boards' are gone
