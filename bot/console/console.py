@@ -6,10 +6,10 @@ printed (when the renderer is installed). Two people can play at one keyboard: `
 switches who is typing. Notifications for anyone are printed after each command.
 
 It behaves like a terminal program: the standard library's `readline` (where present)
-gives line editing and history; Ctrl-C cancels the line being typed (or the command
-running) and Ctrl-D quits; every answer is one message, never a traceback (an unexpected
-failure is logged and answered in one line); Markdown in answers is shown as bold on a
-terminal, plain otherwise. The pictures' caches are warmed in the background at start.
+gives line editing and history; Ctrl-C cancels the line being typed (a command once sent
+runs to its end) and Ctrl-D quits; every answer is one message, never a traceback (an
+unexpected failure is logged and answered in one line); Markdown in answers is shown as
+bold on a terminal, plain otherwise. The pictures' caches are warmed in the background at start.
 
     commandpost console [--db FILE] [--as NAME]
 """
@@ -99,6 +99,7 @@ class Console:
         self.computer = computer
         self.commands.computer = computer
         computer.on_move.append(self._computer_moved)
+        computer.on_think.append(self._computer_thinks)
         computer.on_answer.append(self._deliver)
 
     async def start(self) -> None:
@@ -199,6 +200,12 @@ class Console:
         then the board as text and as a picture."""
         await self._deliver()
         await self.show_board(game)
+
+    async def _computer_thinks(self, game: Game, computer: Player, seconds: float) -> None:
+        """Said as the computer starts to think, so that its silence is not taken for a
+        hang (level 5 thinks 8 s); lines are read and answered meanwhile."""
+        self.out(f"{computer.display_name} is thinking about its move in game #{game.id} "
+                 f"(about {seconds:g} s)…")
 
     async def _command(self, player: Player, words: list[str], line: str) -> Reply:
         word = words[0].lower()

@@ -203,6 +203,9 @@ class Computer:
         self.on_answer: list[Callable[[], Awaitable[None]]] = []
         #: called with the game after each move the computer plays (the console shows it)
         self.on_move: list[Callable[[Game], Awaitable[None]]] = []
+        #: called with the game, the computer player and the seconds its level thinks, as
+        #: the computer starts to think about its move (the console says so)
+        self.on_think: list[Callable[[Game, Player, float], Awaitable[None]]] = []
 
     def wake(self) -> None:
         """Make the running loop (`run`) look for games now."""
@@ -320,9 +323,12 @@ class Computer:
             except Exception:
                 log.exception("computer pass failed; retrying")
             waits = [asyncio.ensure_future(stop.wait()), asyncio.ensure_future(self._wake.wait())]
-            await asyncio.wait(waits, timeout=poll_seconds, return_when=asyncio.FIRST_COMPLETED)
-            for waiting in waits:
-                waiting.cancel()
+            try:
+                await asyncio.wait(waits, timeout=poll_seconds,
+                                   return_when=asyncio.FIRST_COMPLETED)
+            finally:  # also when cancelled (the console stopping): no task left pending
+                for waiting in waits:
+                    waiting.cancel()
             self._wake.clear()
 
     async def _answer(self, game: Game) -> None:
@@ -373,6 +379,13 @@ class Computer:
     async def _move(self, me: Player, game: Game) -> None:
         level = level_of(me)
         assert level is not None
+        seconds = LEVELS[level].seconds if self.seconds is None else self.seconds
+        for listener in self.on_think:
+            try:
+                await listener(game, me, seconds)
+            except Exception:  # saying so is the transport's; the computer thinks anyway
+                log.exception("a listener failed as the computer started thinking in game "
+                              "#%d", game.id)
         answer = await self.search(game, level)
         if self._should_resign(game, answer.score):
             await self.service.resign(me, game.id)

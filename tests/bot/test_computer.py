@@ -391,6 +391,8 @@ async def test_the_console_answers_while_the_computer_thinks(thinking_console, s
     out = await until_printed(console, since, "/game-1-2-white.png")
     assert (await service.game(1)).ply == 2
     assert out.startswith("  [to alice] Computer (level 5) played 1... ")
+    assert "Computer (level 5) is thinking about its move in game #1 (about 8 s)…" in \
+        console.lines[:since]  # said as it started, before the lines it answered meanwhile
 
 
 async def test_the_computers_move_is_shown_with_the_board(console, service, settings):
@@ -406,6 +408,7 @@ async def test_the_computers_move_is_shown_with_the_board(console, service, sett
     shown = out.splitlines()[13:]
     assert (await service.played_moves(1))[1].text == "g7xh8"  # level 1, seeded by the game
     assert shown == [
+        "Computer (level 1) is thinking about its move in game #1 (about 5 s)…",
         "  [to alice] Computer (level 1) played 1... g7xh8 in game #1 (Clash of Command). "
         "Your move. There is no clock.",
         "9  b     c     c     c     c",

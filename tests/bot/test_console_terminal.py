@@ -1,5 +1,10 @@
 """`commandpost console` at a real terminal (a pseudo-terminal): Ctrl-C while the computer
-thinks cancels the line being typed, and the computer plays on."""
+thinks cancels the line being typed, and the computer plays on.
+
+The Ctrl-C is sent once the console has said that the computer is thinking, at level 5,
+whose search runs until its 8 seconds are spent (its depth, 64, is never reached from an
+opening position): the search is in progress when the signal comes, and the order of what
+the terminal shows (the cancelled line before the computer's move) is asserted."""
 
 from __future__ import annotations
 
@@ -30,6 +35,7 @@ class Terminal:
             os.execve(sys.executable, [sys.executable, "-m", "bot", "console", "--as", "alice"],
                       env)
         self.seen = ""
+        self.shown = ""  # everything the terminal showed
 
     def expect(self, pattern: str, seconds: float = 60) -> re.Match[str]:
         """Read until ``pattern`` appears after what an earlier `expect` consumed."""
@@ -44,10 +50,14 @@ class Terminal:
             deadline -= 1
             if ready:
                 try:
-                    self.seen += os.read(self.fd, 65536).decode(errors="replace")
+                    self._show(os.read(self.fd, 65536).decode(errors="replace"))
                 except OSError:  # the console ended
                     break
         raise AssertionError(f"{pattern!r} did not come; the terminal shows:\n{self.seen}")
+
+    def _show(self, text: str) -> None:
+        self.seen += text
+        self.shown += text
 
     def type(self, text: str) -> None:
         os.write(self.fd, text.encode())
@@ -62,7 +72,7 @@ class Terminal:
             ready, _, _ = select.select([self.fd], [], [], 0.1)
             if ready:
                 try:
-                    self.seen += os.read(self.fd, 65536).decode(errors="replace")
+                    self._show(os.read(self.fd, 65536).decode(errors="replace"))
                 except OSError:  # the console closed the terminal
                     pass
         os.kill(self.pid, signal.SIGKILL)
@@ -76,25 +86,30 @@ def test_ctrl_c_while_the_computer_thinks_cancels_the_line_and_the_computer_play
     terminal = Terminal(tmp_path)
     try:
         terminal.expect(r"alice> ")
-        terminal.type("challenge computer 3 clash white\r")
-        terminal.expect(r"Alice \(White\) moves first\.|alice \(White\) moves first\.")
+        terminal.type("challenge computer 5 clash white\r")
+        terminal.expect(r"alice \(White\) moves first\.")
         terminal.type("b2-a3/D\r")
-        terminal.expect(r"Computer \(level 3\) \(Black\) is to move\.")
-        terminal.expect(r"alice> ")  # reading the next line while the computer thinks
+        terminal.expect(r"Computer \(level 5\) \(Black\) is to move\.")
+        terminal.expect(r"Computer \(level 5\) is thinking about its move in game #1 "
+                        r"\(about 8 s\)…")
         terminal.type("half a li")
         terminal.type("\x03")  # Ctrl-C: SIGINT to the console and its search processes
         terminal.expect(r"\^C \(line cancelled; Ctrl-D or `quit` leaves\)")
-        terminal.expect(r"Computer \(level 3\) played 1\.\.\. \S+ in game #1")
+        # the search was under way: its move comes after the Ctrl-C, whole
+        terminal.expect(r"Computer \(level 5\) played 1\.\.\. \S+ in game #1")
         terminal.expect(r"White to move, move 2\.")
         terminal.expect(r"game-1-2\.png")
         terminal.type("moves d2\r")
         first = terminal.expect(r"F on d2: \d+ moves?: (\S+)").group(1)
         terminal.type(f"{first}\r")
         terminal.expect(r"2\. \S+ played in game #1\.")
-        terminal.expect(r"Computer \(level 3\) played 2\.\.\. \S+ in game #1")
+        terminal.expect(r"Computer \(level 5\) is thinking about its move in game #1")
+        terminal.expect(r"Computer \(level 5\) played 2\.\.\. \S+ in game #1")
         terminal.expect(r"game-1-4\.png")
         terminal.type("quit\r")
     finally:
         status = terminal.close()
-    assert status == 0, terminal.seen
-    assert "Traceback" not in terminal.seen and "BrokenProcessPool" not in terminal.seen
+    assert status == 0, terminal.shown
+    assert "half a li" not in terminal.shown.split("^C")[1]  # cancelled, never run
+    for broken in ("Traceback", "BrokenProcessPool", "KeyboardInterrupt"):
+        assert broken not in terminal.shown
