@@ -5,7 +5,8 @@ E-mail addresses are personal data: at INFO and above their local part is left o
 (``…@players.test``: the domain is what an operator needs to see which provider refuses);
 DEBUG, which an operator turns on to trace one problem, keeps them.
 
-`configure` is how every process sets up logging: one handler on stderr, with the filter.
+`configure` is how every process sets up logging: one handler on stderr (or a file), with
+the filter.
 A filter on a handler sees every record that reaches the handler, including those of
 libraries' loggers, which a filter on one logger would not.
 """
@@ -15,6 +16,7 @@ from __future__ import annotations
 import logging
 import re
 import sys
+from pathlib import Path
 from typing import TextIO
 from urllib.parse import unquote_plus
 
@@ -124,9 +126,13 @@ def protect(handler: logging.Handler) -> logging.Handler:
 
 def configure(level: str, fmt: str = "%(asctime)s %(levelname)s %(name)s %(message)s",
               stream: TextIO | None = None,
-              filters: tuple[logging.Filter, ...] = ()) -> logging.Handler:
-    """Log to ``stream`` (stderr) at ``level``, every line redacted; the handler."""
-    handler = logging.StreamHandler(stream or sys.stderr)
+              filters: tuple[logging.Filter, ...] = (),
+              file: Path | None = None) -> logging.Handler:
+    """Log to ``stream`` (stderr), or appending to ``file`` (made at the first record), at
+    ``level``, every line redacted; the handler."""
+    handler: logging.Handler = (
+        logging.FileHandler(file, encoding="utf-8", delay=True) if file is not None
+        else logging.StreamHandler(stream or sys.stderr))
     for extra in filters:
         handler.addFilter(extra)
     protect(handler)

@@ -10,6 +10,9 @@ gives line editing and history; Ctrl-C cancels the line being typed (a command o
 runs to its end) and Ctrl-D quits; every answer is one message, never a traceback (an
 unexpected failure is logged and answered in one line); Markdown in answers is shown as
 bold on a terminal, plain otherwise. The pictures' caches are warmed in the background at start.
+Its log (warnings, failures) goes to standard error, or, when that is the terminal the
+game is shown on, to a file beside the database (`log_file`): never between the game's
+lines.
 
     commandpost console [--db FILE] [--as NAME]
 """
@@ -20,10 +23,13 @@ import argparse
 import asyncio
 import getpass
 import logging
+import os
 import re
 import sys
 import threading
 from collections.abc import Callable
+from pathlib import Path
+from typing import TextIO
 
 from engine import get_variant
 
@@ -387,9 +393,32 @@ def main(argv: list[str]) -> int:
     settings = settings_or_say(args)
     if settings is None:
         return 2
-    redact.configure("WARNING")  # failures reach stderr, game keys never
+    redact.configure("WARNING", file=log_file(settings))  # game keys never
+    logging.captureWarnings(True)  # Python's warnings too: never between the game's lines
     name = args.name or _login_name()
     return run(settings, name)
+
+
+def log_file(settings: Settings, out: TextIO | None = None,
+             err: TextIO | None = None) -> Path | None:
+    """Where the console's log goes: None (standard error) unless standard error is the
+    terminal the game is shown on, where a warning would fall between the game's lines and
+    the prompt; then a file beside the database (`commandpost.console.log` beside
+    `commandpost.db`; for a database URL, in the current folder), if it may be written."""
+    out, err = out or sys.stdout, err or sys.stderr
+    try:
+        same = err.isatty() and out.isatty() and os.path.samestat(
+            os.fstat(out.fileno()), os.fstat(err.fileno()))
+    except (OSError, ValueError):  # a stream without a file (closed, or a test's)
+        return None
+    if not same:
+        return None
+    db = settings.db_path
+    path = db.with_suffix(".console.log") if isinstance(db, Path) \
+        else Path("commandpost.console.log")
+    folder = path.parent
+    writable = os.access(path, os.W_OK) if path.exists() else os.access(folder, os.W_OK)
+    return path if writable and not path.is_dir() else None
 
 
 def _login_name() -> str:

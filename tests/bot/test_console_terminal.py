@@ -13,6 +13,8 @@ import pty
 import re
 import select
 import signal
+import sqlite3
+import subprocess
 import sys
 from pathlib import Path
 
@@ -21,14 +23,19 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 
 
+def console_env(tmp_path: Path) -> dict[str, str]:
+    env = {**os.environ, "COMMANDPOST_DB": str(tmp_path / "main.db"),
+           "COMMANDPOST_PICTURES": str(tmp_path / "pictures"), "PYTHONPATH": str(ROOT),
+           "TERM": "dumb"}
+    env.pop("COMMANDPOST_DISCORD_TOKEN", None)
+    return env
+
+
 class Terminal:
     """The master side of a pseudo-terminal running `commandpost console`."""
 
     def __init__(self, tmp_path: Path) -> None:
-        env = {**os.environ, "COMMANDPOST_DB": str(tmp_path / "main.db"),
-               "COMMANDPOST_PICTURES": str(tmp_path / "pictures"), "PYTHONPATH": str(ROOT),
-               "TERM": "dumb"}
-        env.pop("COMMANDPOST_DISCORD_TOKEN", None)
+        env = console_env(tmp_path)
         self.pid, self.fd = pty.fork()
         if self.pid == 0:  # the child: the console, in the terminal's foreground group
             os.chdir(tmp_path)
@@ -73,8 +80,8 @@ class Terminal:
             if ready:
                 try:
                     self._show(os.read(self.fd, 65536).decode(errors="replace"))
-                except OSError:  # the console closed the terminal
-                    pass
+                except OSError:  # the console closed the terminal: wait for it to end
+                    select.select([], [], [], 0.1)
         os.kill(self.pid, signal.SIGKILL)
         os.waitpid(self.pid, 0)
         os.close(self.fd)
@@ -113,3 +120,46 @@ def test_ctrl_c_while_the_computer_thinks_cancels_the_line_and_the_computer_play
     assert "half a li" not in terminal.shown.split("^C")[1]  # cancelled, never run
     for broken in ("Traceback", "BrokenProcessPool", "KeyboardInterrupt"):
         assert broken not in terminal.shown
+
+
+DAMAGED = ("ERROR bot.service.model Game #1 is damaged in the database; the host can run "
+           "`commandpost db check` to see what can be saved of it.")
+
+
+def damaged_game(tmp_path: Path) -> None:
+    """Game #1, alice vs bob, with a deadline damage made unreadable: listing alice's games
+    logs it (an error, once per process)."""
+    made = subprocess.run([sys.executable, "-m", "bot", "console", "--as", "alice"],
+                          input="challenge bob\nas bob\naccept\nquit\n", text=True,
+                          capture_output=True, env=console_env(tmp_path), cwd=tmp_path,
+                          timeout=120)
+    assert "Game #1 started" in made.stdout, made.stdout + made.stderr
+    with sqlite3.connect(tmp_path / "main.db") as db:
+        db.execute("UPDATE games SET deadline = 'soon' WHERE id = 1")
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="a pseudo-terminal")
+def test_at_a_terminal_the_log_goes_to_a_file_beside_the_database(tmp_path):
+    damaged_game(tmp_path)
+    terminal = Terminal(tmp_path)
+    try:
+        terminal.expect(r"No games in progress")  # the damaged game is left out of the list
+        terminal.expect(r"alice> ")
+        terminal.type("quit\r")
+    finally:
+        status = terminal.close()
+    assert status == 0, terminal.shown
+    assert "ERROR" not in terminal.shown and "damaged" not in terminal.shown
+    logged = (tmp_path / "main.console.log").read_text(encoding="utf-8").splitlines()
+    assert [line.split(" ", 2)[2] for line in logged] == [DAMAGED]  # after the date and time
+
+
+def test_with_standard_error_apart_the_log_goes_there(tmp_path):
+    damaged_game(tmp_path)
+    ran = subprocess.run([sys.executable, "-m", "bot", "console", "--as", "alice"],
+                         input="quit\n", text=True, capture_output=True,
+                         env=console_env(tmp_path), cwd=tmp_path, timeout=120)
+    assert ran.returncode == 0
+    assert "damaged" not in ran.stdout and "No games in progress" in ran.stdout
+    assert [line.split(" ", 2)[2] for line in ran.stderr.splitlines()] == [DAMAGED]
+    assert not (tmp_path / "main.console.log").exists()
