@@ -46,7 +46,7 @@ from ..service.scheduler import Scheduler
 from ..storage import StorageError
 from ..textboard import caption, text_board
 from .files import FileRefused, read_text, write_text
-from .terminal import ServiceLoop, Terminal
+from .terminal import ServiceLoop, Terminal, start_without_sigint
 
 log = logging.getLogger(__name__)
 
@@ -330,7 +330,7 @@ def warm_up(theme: str) -> threading.Thread:
         except Exception:  # warming is a nicety: without it pictures are drawn anyway
             log.debug("warming the pictures failed", exc_info=True)
     thread = threading.Thread(target=work, name="warm-pictures", daemon=True)
-    thread.start()
+    start_without_sigint(thread)
     return thread
 
 

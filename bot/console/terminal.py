@@ -9,6 +9,7 @@ typed so far written again below it."""
 from __future__ import annotations
 
 import asyncio
+import signal
 import sys
 import threading
 from collections.abc import Callable, Coroutine
@@ -18,13 +19,18 @@ T = TypeVar("T")
 
 
 class ServiceLoop:
-    """An event loop in a thread of its own; the main thread hands it coroutines."""
+    """An event loop in a thread of its own; the main thread hands it coroutines.
+
+    The loop's thread, and every thread it starts (storage, drawing, the computer's pool),
+    blocks SIGINT, so a Ctrl-C is always delivered to the main thread. Delivered to another
+    thread, it would leave the main thread's line reader waiting for the next key with the
+    half-typed line still there."""
 
     def __init__(self) -> None:
         self.loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._serve, name="console-service",
                                         daemon=True)
-        self._thread.start()
+        start_without_sigint(self._thread)
 
     def _serve(self) -> None:
         asyncio.set_event_loop(self.loop)
@@ -53,6 +59,19 @@ class ServiceLoop:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def start_without_sigint(thread: threading.Thread) -> None:
+    """Start ``thread`` with SIGINT blocked (a thread is born with its parent's signal
+    mask), so that a Ctrl-C always reaches the main thread's line reader."""
+    if not hasattr(signal, "pthread_sigmask"):  # Windows: Ctrl-C goes to the main thread
+        thread.start()
+        return
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        thread.start()
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
 
 
 class Terminal:

@@ -360,6 +360,7 @@ RULES: dict[str, Rule] = {
     "mark_bounced.reason": _text(MAX_JSON, "reason"),
     "note_bounced.reason": _text(MAX_JSON, "reason"),
     "answered": _flag,
+    "challenger_answered": _flag,  # the computer's acceptance: its answer says it all
     "quiet": _seconds,
     "thread": _word("thread"),
     "mail_subject.subject": _text(MAX_WORD + MAX_ADDRESS, "subject"),

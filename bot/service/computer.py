@@ -110,10 +110,13 @@ def _sigint_blocked() -> Iterator[None]:
     if not hasattr(signal, "pthread_sigmask"):  # Windows: no terminal signals to fear
         yield
         return
-    # the resource tracker's first start unblocks SIGINT in the thread starting it
-    resource_tracker.ensure_running()
     before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
+        # the resource tracker's start unblocks SIGINT in the thread starting it (whatever
+        # its mask was): blocked again here, and the thread's own mask put back at the end,
+        # so a thread that kept SIGINT away (the console's service thread) still does
+        resource_tracker.ensure_running()
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
         yield
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, before)
@@ -215,10 +218,12 @@ class Computer:
     @property
     def executor(self) -> Executor:
         if self._executor is None:
-            # spawn: the service's threads (database, event loop) must not be forked
-            self._executor = ProcessPoolExecutor(
-                self.searches, mp_context=multiprocessing.get_context("spawn"),
-                initializer=_start_worker)
+            # spawn: the service's threads (database, event loop) must not be forked;
+            # making the pool's locks starts the resource tracker (see `_sigint_blocked`)
+            with _sigint_blocked():
+                self._executor = ProcessPoolExecutor(
+                    self.searches, mp_context=multiprocessing.get_context("spawn"),
+                    initializer=_start_worker)
         return self._executor
 
     def close(self) -> None:

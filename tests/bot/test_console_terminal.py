@@ -125,14 +125,14 @@ def test_ctrl_c_while_the_computer_thinks_cancels_the_line_and_the_computer_play
         # the search was under way: its move comes after the Ctrl-C, whole
         terminal.expect(r"Computer \(level 5\) played 1\.\.\. \S+ in game #1")
         terminal.expect(r"White to move, move 2\.")
-        terminal.expect(r"game-1-2\.png")
+        terminal.expect(r"game-1-2-white\.png")
         terminal.type("moves d2\r")
         first = terminal.expect(r"F on d2: \d+ moves?: (\S+)").group(1)
         terminal.type(f"{first}\r")
         terminal.expect(r"2\. \S+ played in game #1\.")
         terminal.expect(r"Computer \(level 5\) is thinking about its move in game #1")
         terminal.expect(r"Computer \(level 5\) played 2\.\.\. \S+ in game #1")
-        terminal.expect(r"game-1-4\.png")
+        terminal.expect(r"game-1-4-white\.png")
         terminal.type("quit\r")
     finally:
         status = terminal.close()
@@ -183,3 +183,32 @@ def test_with_standard_error_apart_the_log_goes_there(tmp_path):
     assert "damaged" not in ran.stdout and "No games in progress" in ran.stdout
     assert [line.split(" ", 2)[2] for line in ran.stderr.splitlines()] == [DAMAGED]
     assert not (tmp_path / "main.console.log").exists()
+
+
+POOL_CHILD = """
+import asyncio, signal, types
+from bot.console.terminal import ServiceLoop
+from bot.service.computer import Computer
+
+async def start():
+    computer = Computer(types.SimpleNamespace(settings=types.SimpleNamespace(
+        computer_searches=1)))
+    assert await asyncio.get_running_loop().run_in_executor(computer.executor, abs, -3) == 3
+    blocked = signal.SIGINT in signal.pthread_sigmask(signal.SIG_BLOCK, set())
+    computer.close()
+    return blocked
+
+with ServiceLoop() as service_loop:
+    print("SIGINT blocked:", service_loop.run(start()))
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="POSIX signal masks")
+def test_starting_the_computer_s_pool_leaves_the_service_thread_deaf_to_ctrl_c(tmp_path):
+    """Making the pool starts multiprocessing's resource tracker, which unblocks SIGINT in
+    the thread that starts it: the console's service thread would then take a Ctrl-C meant
+    for the line being typed, and the line stayed. A fresh process, as the console's own
+    (the tracker starts once per process)."""
+    ran = subprocess.run([sys.executable, "-c", POOL_CHILD], capture_output=True, text=True,
+                         env=console_env(tmp_path), cwd=tmp_path, timeout=120)
+    assert ran.stdout == "SIGINT blocked: True\n", ran.stdout + ran.stderr

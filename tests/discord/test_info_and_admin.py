@@ -64,9 +64,10 @@ async def test_rules_of_a_piece_show_its_part_with_its_diagram(world):
 async def test_a_long_section_goes_on_in_further_messages(world):
     r = await world.carol.slash(world.channel, "rules", variant="commander", piece="choices")
     texts = [r.response.content] + [m.content for m in r.followups]
-    assert len(texts) == 2 and all(len(t) <= 2000 and t.count("```") % 2 == 0 for t in texts)
+    assert len(texts) == 3 and all(len(t) <= 2000 and t.count("```") % 2 == 0 for t in texts)
     assert texts[0].startswith("## Choices this project made\n\n- An impossible move")
-    assert texts[1].endswith("\n\n(From docs/rules/commander.md, “Choices this project made”.)")
+    # the source line goes on its own when the last part has no room left for it
+    assert texts[-1] == "(From docs/rules/commander.md, “Choices this project made”.)"
     assert all(m.ephemeral for m in r.followups) and r.response.attachments == []
 
 
