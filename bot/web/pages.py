@@ -24,7 +24,7 @@ STYLE = """
 --accent:#f0a55a}}
 *{box-sizing:border-box}
 body{margin:0 auto;max-width:72rem;padding:1rem;font:1rem/1.5 system-ui,sans-serif;
-color:var(--ink);background:var(--paper)}
+color:var(--ink);background:var(--paper);overflow-wrap:anywhere}
 a{color:var(--accent)}
 a:focus-visible,button:focus-visible{outline:3px solid var(--accent);outline-offset:2px}
 header{display:flex;flex-wrap:wrap;gap:.5rem 1.5rem;align-items:baseline}

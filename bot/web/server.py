@@ -114,7 +114,7 @@ class Site:
         self._views: OrderedDict[int, GameView] = OrderedDict()
         self._pictures: OrderedDict[tuple[object, ...], bytes] = OrderedDict()
         self._drawing: dict[tuple[object, ...], asyncio.Future[bytes]] = {}
-        self._events: dict[int, tuple[str, bytes]] = {}
+        self._events: dict[int, tuple[str, tuple[str, str], bytes]] = {}
         self._pages: OrderedDict[tuple[object, ...], str] = OrderedDict()
 
     # --- games ----------------------------------------------------------------------
@@ -142,8 +142,9 @@ class Site:
         return cached
 
     def page(self, view: GameView, shown: int, live: bool, base: str) -> str:
-        """The HTML of a game page, built once per version of the game and step shown."""
-        key = (view.game.id, view.version, shown, live, base)
+        """The HTML of a game page, built once per version of the game, its players' names
+        (a player may rename themself between two moves) and step shown."""
+        key = (view.game.id, view.version, view.game.names, shown, live, base)
         html = self._pages.get(key)
         if html is None:
             html = self._pages[key] = pages.game_page(view, shown, live, base)
@@ -162,11 +163,12 @@ class Site:
     async def event(self, game: Game, base: str) -> tuple[str, bytes]:
         view = await self.view(game)
         cached = self._events.get(game.id)
-        if cached is None or cached[0] != view.version:
+        if cached is None or cached[:2] != (view.version, view.game.names):
             data = json.dumps(pages.state_event(view, base), separators=(",", ":"))
-            cached = (view.version, f"id: {view.version}\nevent: state\ndata: {data}\n\n".encode())
+            cached = (view.version, view.game.names,
+                      f"id: {view.version}\nevent: state\ndata: {data}\n\n".encode())
             self._events[game.id] = cached
-        return cached
+        return cached[0], cached[2]
 
     # --- pictures -------------------------------------------------------------------
     async def picture(self, key: tuple[object, ...], draw: Callable[[], bytes]) -> bytes:
@@ -421,7 +423,8 @@ async def _security_headers(request: web.Request, response: web.StreamResponse) 
 
 def make_app(service: GameService, settings: Settings | None = None) -> web.Application:
     """The web application on ``service`` (its live updates start with the application)."""
-    app = web.Application(middlewares=[guard])
+    app = web.Application(middlewares=[guard, web.normalize_path_middleware(
+        append_slash=False, remove_slash=True, merge_slashes=False)])  # `/game/.../`: redirected
     site = Site(service, settings or service.settings)
     app[SITE] = site
     app.on_response_prepare.append(_security_headers)

@@ -70,3 +70,32 @@ async def test_the_losses_on_the_page_s_picture_come_from_the_moves(
     assert [d["info"].losses for d in drawn] == [Material(letters=((), ())),
                                                  Material(letters=((), ("P",)))]
     assert drawn[1]["info"].moves == ("1. Bc1*e3",)
+
+
+async def test_a_player_renamed_between_two_moves_is_named_anew_and_the_picture_loads(
+        service: GameService, client: TestClient, players: tuple[Player, Player]) -> None:
+    """The page's HTML was kept by the game's version, which a new name does not change:
+    the old names stayed, and the board's address (which names the players) was no picture
+    any more."""
+    game = await start_game(service, *players)
+    path = (await service.game_link(game.id) or "").split(".org")[1]
+    assert "Game #1: Alice vs bob@…" in await (await client.get(path)).text()
+    await service.player("discord", "111", "Alicia")  # the same player, a new name
+    html = await (await client.get(path)).text()
+    assert "Game #1: Alicia vs bob@…" in html
+    src = re.search(r'<img id="board" src="([^"]+)"', html)[1]  # type: ignore[index]
+    assert (await client.get(src)).status == 200
+    events = await client.get(path + "/events")
+    assert await events.content.readuntil(b"\n\n") == b"retry: 3000\n\n"
+    assert b'"status":"Alicia (White) to move' in await events.content.readuntil(b"\n\n")
+    events.close()
+
+
+async def test_a_game_s_address_with_a_slash_at_the_end_leads_to_the_game(
+        service: GameService, client: TestClient, players: tuple[Player, Player]) -> None:
+    game = await start_game(service, *players)
+    path = (await service.game_link(game.id) or "").split(".org")[1]
+    response = await client.get(path + "/?ply=0", allow_redirects=False)
+    assert response.status == 308 and response.headers["Location"] == path + "?ply=0"
+    assert (await client.get(path + "/")).status == 200
+    assert (await client.get("/game/nothing/")).status == 404

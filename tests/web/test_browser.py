@@ -236,3 +236,25 @@ async def test_the_move_list_in_a_browser_is_the_records(
         assert move_list(driver) == data["record"] and current_step(driver) == "Nh5-g3, end"
         assert driver.execute_script("return document.getElementById('shown').textContent") \
             == "Step 8 of 9: 3... Nh5-g3 … (Black)"
+
+
+async def test_a_long_name_wraps_on_a_phone(driver: Any, service: GameService,
+                                            players: tuple[Player, Player],
+                                            web_settings: Settings) -> None:
+    """A name of 40 letters without a space (the longest a name may be) breaks inside the
+    word on a 390 px phone screen, instead of widening the page past the screen."""
+    from .conftest import start_game
+
+    long = await service.player("discord", "999", "W" * 40)
+    game = await start_game(service, players[0], long)
+    app = make_app(service, web_settings)
+    async with TestServer(app, host="127.0.0.1") as server:
+        path = (await service.game_link(game.id) or "").removeprefix("https://games.example.org")
+        await asyncio.to_thread(driver.set_window_size, 390, 844)
+        await asyncio.to_thread(driver.get, str(server.make_url(path)))
+        await until(driver, board_loaded)
+        width = driver.execute_script("return [document.documentElement.scrollWidth, "
+                                      "document.documentElement.clientWidth]")
+        heading = driver.execute_script("return document.querySelector('h1').textContent")
+    assert heading == f"Game #{game.id}: Alice vs {'W' * 40}"
+    assert width[0] == width[1] <= 390
