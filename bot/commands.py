@@ -43,6 +43,22 @@ MAX_LINE = 4096
 HELP_WIDTH = 96  # the `help` list's lines: a longer description goes on, indented, below
 
 
+def split_words(line: str) -> list[str]:
+    """The words of a command line, split at spaces; a name in double quotes is one word
+    (``challenge "Nguyễn Văn Anh" clash``), and a quote left open runs to the end. One pass
+    over the line (its length is bounded first, `line_too_long`)."""
+    if '"' not in line:
+        return line.split()
+    words: list[str] = []
+    for k, part in enumerate(line.split('"')):
+        if k % 2:  # inside quotes: one word, its spaces kept (runs of them made one)
+            if part.strip():
+                words.append(" ".join(part.split()))
+        else:
+            words.extend(part.split())
+    return words
+
+
 def line_too_long(line: str) -> Reply | None:
     """The refusal of a line too long to be a command, or None (it costs nothing to ask:
     only the length is looked at)."""
@@ -112,7 +128,7 @@ class Commands:
         refused = line_too_long(line)
         if refused is not None:
             return refused
-        parts = line.split()
+        parts = split_words(line)
         if not parts:
             return Reply(f"Type {command('help')} for the commands.", ok=False)
         word = parts[0].lower()

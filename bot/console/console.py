@@ -34,11 +34,12 @@ from typing import TextIO
 from engine import get_variant
 
 from .. import redact
-from ..commands import Commands, Reply, line_too_long
+from ..commands import OPEN_WORDS, Commands, Reply, line_too_long, split_words
 from ..config import Settings, add_db_option, settings_or_say
 from ..names import name_problem
 from ..pictures import game_info, picture_file_name, points_destroyed, write_png
 from ..service import GameService
+from ..service.computer import WORDS as COMPUTER_WORDS
 from ..service.computer import Computer
 from ..service.model import Game, Notification, Player
 from ..service.results import Reason, Refusal, storage_words
@@ -51,6 +52,9 @@ from .terminal import ServiceLoop, Terminal, start_without_sigint
 log = logging.getLogger(__name__)
 
 TRANSPORT = "console"
+# words that `challenge` reads as someone other than a player, so no player's name
+RESERVED_NAMES = {**dict.fromkeys(COMPUTER_WORDS, "the computer"),
+                  **dict.fromkeys(OPEN_WORDS, "an open challenge")}
 PLACE = "console:local"
 # the console's own words, beside the service's (`help WORD` shows these)
 CONSOLE_HELP = {
@@ -130,11 +134,20 @@ class Console:
     async def find_player(self, name: str) -> Player | Refusal:
         """At the console anyone may be named: a new name is a new player, if it reads as a
         name (`bot.names`: a letter or digit first, so ``#3`` and ``-1`` are no one's
-        names; letters the pictures can draw)."""
+        names; letters the pictures can draw) and is no word a command gives a meaning
+        (``computer``, ``anyone``). A known player is found in any case (``Bob`` is
+        ``bob``) and keeps the name as first written: naming someone renames no one."""
         name = name.strip()
         problem = name_problem(name)
         if problem is not None:
             return Refusal(Reason.NO_SUCH_PLAYER, problem)
+        known = await self.service.find_player(TRANSPORT, name.lower())
+        if isinstance(known, Player):
+            return known
+        if name.lower() in RESERVED_NAMES:
+            return Refusal(Reason.NO_SUCH_PLAYER,
+                           f"{name!r} cannot be a player's name here: `challenge {name.lower()}` "
+                           f"means {RESERVED_NAMES[name.lower()]}. Choose another name.")
         return await self.service.player(TRANSPORT, name.lower(), name)
 
     async def switch(self, name: str) -> None:
@@ -147,7 +160,11 @@ class Console:
                    if g.to_move == g.side_of(self.player.id)]
         note = (f" Your move in game{'s' if len(waiting) > 1 else ''} "
                 + ", ".join(f"#{g.id}" for g in waiting) + "." if waiting else "")
-        self.out(f"You are {self.player.display_name}.{note}")
+        # a known player named in another case: told so, not renamed
+        written = " (the name as first written)" if found.display_name != name.strip() else ""
+        spaces = (f" Others challenge you with `challenge \"{found.display_name}\"`."
+                  if " " in found.display_name else "")
+        self.out(f"You are {self.player.display_name}{written}.{note}{spaces}")
 
     async def run_line(self, line: str) -> bool:
         """Run one line typed at the console; False when the session should end. Whatever
@@ -158,7 +175,7 @@ class Console:
             self.out(refused.text)
             return True
         line = line.strip()
-        words = line.split()
+        words = split_words(line)
         if not words:
             return True
         if any(ord(ch) < 32 or ord(ch) == 127 for ch in line):
