@@ -164,7 +164,8 @@ class Console:
         written = " (the name as first written)" if found.display_name != name.strip() else ""
         spaces = (f" Others challenge you with `challenge \"{found.display_name}\"`."
                   if " " in found.display_name else "")
-        self.out(f"You are {self.player.display_name}{written}.{note}{spaces}")
+        stop = "" if self.player.display_name.endswith(".") and not written else "."
+        self.out(f"You are {self.player.display_name}{written}{stop}{note}{spaces}")
 
     async def run_line(self, line: str) -> bool:
         """Run one line typed at the console; False when the session should end. Whatever

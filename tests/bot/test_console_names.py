@@ -45,3 +45,8 @@ def test_words_in_double_quotes_are_one_word():
     assert split_words('note "" x') == ["note", "x"]
     assert split_words("b2-a3/D") == ["b2-a3/D"]
     assert split_words('"' * 2000) == []
+
+
+async def test_a_name_ending_in_a_full_stop_gets_no_second_one(session):
+    assert await session("as Jean-Luc.") == "You are Jean-Luc."
+    assert await session("as jean-luc.") == "You are Jean-Luc. (the name as first written)."
