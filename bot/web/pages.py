@@ -45,6 +45,7 @@ border-radius:50%;vertical-align:-.1rem;margin-right:.4rem}
 ol.moves{list-style:none;padding-left:.5rem;max-height:28rem;overflow:auto}
 ol.moves .turn{display:inline-block;min-width:3.2rem;font-variant-numeric:tabular-nums}
 ol.moves a{text-decoration:none;padding:0 .2rem}
+ol.moves .result{font-weight:bold;padding-left:3.2rem}
 ol.moves a[aria-current=step]{background:var(--accent);color:var(--paper);border-radius:.2rem}
 .side{font-size:.85rem;opacity:.75;margin-right:.3rem}
 .note{font-size:.9rem;opacity:.8}
@@ -102,6 +103,12 @@ SCRIPT = """
       if (!turn[4]) { li.appendChild(document.createTextNode(" \\u2026")); }
       list.appendChild(li);
     });
+    if (s.result) {
+      var end = document.createElement("li");
+      end.className = "result";
+      end.textContent = s.result;
+      list.appendChild(end);
+    }
   }
   function update(s) {
     var live = page.live === "1";
@@ -213,7 +220,16 @@ def _moves(view: GameView, shown: int) -> str:
                      f'<a href="?ply={e.last}"{current} '
                      f'title="{escape(view.variant.side_names[e.side])}">'
                      f"{escape(e.text)}</a>{going}</li>")
+    if result_of(view):  # as the record ends: 1-0, 0-1 or 1/2-1/2
+        items.append(f'<li class="result">{escape(result_of(view))}</li>')
     return "".join(items)
+
+
+def result_of(view: GameView) -> str:
+    """The result as the game's record ends (``1-0``, ``0-1``, ``1/2-1/2``); empty while
+    it goes on."""
+    result = view.game.result
+    return result if view.game.is_over and result != "*" else ""
 
 
 def game_page(view: GameView, shown: int, live: bool, base: str) -> str:
@@ -259,6 +275,7 @@ def state_event(view: GameView, base: str) -> dict[str, object]:
         "deadline": view.deadline,
         "live": base,
         "over": view.game.is_over,
+        "result": result_of(view),
         "turns": [[e.label, e.text, e.first, e.last, e.complete,
                    view.variant.side_names[e.side]] for e in view.entries],
     }

@@ -99,3 +99,17 @@ async def test_a_game_s_address_with_a_slash_at_the_end_leads_to_the_game(
     assert response.status == 308 and response.headers["Location"] == path + "?ply=0"
     assert (await client.get(path + "/")).status == 200
     assert (await client.get("/game/nothing/")).status == 404
+
+
+async def test_a_finished_game_s_move_list_ends_with_its_result(
+        service: GameService, client: TestClient, players: tuple[Player, Player]) -> None:
+    game = await start_game(service, *players)
+    path = (await service.game_link(game.id) or "").split(".org")[1]
+    assert '<li class="result">' not in await (await client.get(path)).text()
+    assert (await service.resign(players[1], game.id)).ok
+    html = await (await client.get(path)).text()
+    assert html.count('<li class="result">1-0</li></ol>') == 1
+    events = await client.get(path + "/events")
+    await events.content.readuntil(b"\n\n")
+    assert b'"result":"1-0"' in await events.content.readuntil(b"\n\n")
+    events.close()

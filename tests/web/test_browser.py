@@ -238,11 +238,12 @@ async def test_the_move_list_in_a_browser_is_the_records(
             == "Step 8 of 9: 3... Nh5-g3 … (Black)"
 
 
-async def test_a_long_name_wraps_on_a_phone(driver: Any, service: GameService,
-                                            players: tuple[Player, Player],
-                                            web_settings: Settings) -> None:
+async def test_a_long_name_wraps_on_a_phone_and_the_result_ends_the_list(
+        driver: Any, service: GameService, players: tuple[Player, Player],
+        web_settings: Settings) -> None:
     """A name of 40 letters without a space (the longest a name may be) breaks inside the
-    word on a 390 px phone screen, instead of widening the page past the screen."""
+    word on a 390 px phone screen, instead of widening the page past the screen; the page
+    following the game adds the result to the move list when it ends."""
     from .conftest import start_game
 
     long = await service.player("discord", "999", "W" * 40)
@@ -256,5 +257,14 @@ async def test_a_long_name_wraps_on_a_phone(driver: Any, service: GameService,
         width = driver.execute_script("return [document.documentElement.scrollWidth, "
                                       "document.documentElement.clientWidth]")
         heading = driver.execute_script("return document.querySelector('h1').textContent")
+        # followed live, the list ends with the result once the game ends
+        for _ in range(200):
+            if app[SITE].hub.viewers(game.id):
+                break
+            await asyncio.sleep(0.025)
+        assert (await service.resign(long, game.id)).ok
+        await until(driver, lambda d: d.execute_script(
+            "var r = document.querySelector('#moves li.result');"
+            "return r ? r.textContent : '';") == "1-0")
     assert heading == f"Game #{game.id}: Alice vs {'W' * 40}"
     assert width[0] == width[1] <= 390
