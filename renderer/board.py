@@ -7,6 +7,7 @@ picture starts from a copy of it.
 
 from __future__ import annotations
 
+import math
 from functools import lru_cache
 
 from PIL import Image, ImageDraw
@@ -65,19 +66,36 @@ def empty_board(topology: Topology, size: int, perspective: int, theme: Theme) -
     return image.reduce(k)
 
 
-def _draw_coordinates(pen: _Pen, layout: Layout, theme: Theme) -> None:
-    topo = layout.topology
+def coordinates(layout: Layout) -> list[tuple[str, tuple[float, float]]]:
+    """Every coordinate label with its centre: file letters above and below the board,
+    rank numbers left and right of it."""
     left, top, right, bottom = layout.board_box
     m = layout.margin
-    size = max(8.0, 0.64 * m)
-    for f, name in enumerate(topo.files):
+    out: list[tuple[str, tuple[float, float]]] = []
+    for f, name in enumerate(layout.topology.files):
         x = layout.file_x(f)
-        pen.text((x, bottom + m / 2), name, size, theme.coordinates)
-        pen.text((x, top - m / 2), name, size, theme.coordinates)
-    for r, name in enumerate(topo.ranks):
+        out += [(name, (x, bottom + m / 2)), (name, (x, top - m / 2))]
+    for r, name in enumerate(layout.topology.ranks):
         y = layout.rank_y(r)
-        pen.text((left - m / 2, y), name, size, theme.coordinates)
-        pen.text((right + m / 2, y), name, size, theme.coordinates)
+        out += [(name, (left - m / 2, y)), (name, (right + m / 2, y))]
+    return out
+
+
+def coordinates_box(layout: Layout) -> tuple[int, int, int, int]:
+    """The rectangle (left, top, right, bottom) that the coordinate labels' letters cover,
+    whole pixels rounded outwards: the panel keeps its distance from it."""
+    face = font(round(layout.label_size))
+    boxes = []
+    for name, (x, y) in coordinates(layout):
+        x0, y0, x1, y1 = face.getbbox(name, anchor="mm")
+        boxes.append((x + x0, y + y0, x + x1, y + y1))
+    return (math.floor(min(b[0] for b in boxes)), math.floor(min(b[1] for b in boxes)),
+            math.ceil(max(b[2] for b in boxes)), math.ceil(max(b[3] for b in boxes)))
+
+
+def _draw_coordinates(pen: _Pen, layout: Layout, theme: Theme) -> None:
+    for name, centre in coordinates(layout):
+        pen.text(centre, name, layout.label_size, theme.coordinates)
 
 
 # --- the Clash of Command graph -------------------------------------------------------

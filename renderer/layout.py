@@ -88,6 +88,11 @@ class Layout:
         return self.style.river_gap * self.spacing if self.river is not None else 0.0
 
     @cached_property
+    def label_size(self) -> float:
+        """The face size of the coordinate labels, which stand in the margins."""
+        return max(8.0, 0.64 * self.margin)
+
+    @cached_property
     def board_box(self) -> tuple[float, float, float, float]:
         """The board's rectangle (left, top, right, bottom), margins excluded."""
         s, st = self.spacing, self.style

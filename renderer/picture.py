@@ -13,6 +13,7 @@ pixel.
 from __future__ import annotations
 
 import io
+import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -22,7 +23,7 @@ from PIL import Image, ImageDraw
 from engine import Move, Piece, Position, Topology, Variant, get_variant
 
 from . import marks
-from .board import empty_board
+from .board import coordinates_box, empty_board
 from .fonts import font
 from .frame import (
     MAX_HEADER_LINES,
@@ -132,11 +133,16 @@ def compose(position: Position, variant: Variant, theme: Theme, size: int, persp
     top = round(header_height + pad * 1.2)
     board = _layout(variant.topology, board_width, perspective, (0, top))
     psize = max(MIN_FONT, round(hsize * PANEL_FONT))
+    # the coordinates stand in the board's margins: the panel keeps half their face's size
+    # away from them
+    labels = coordinates_box(board)
+    clear = math.ceil(board.label_size / 2)
     if beside:
-        left, ptop, pwidth = board_width, top + round(board.margin * 0.6), size - board_width - pad
+        left = max(board_width, labels[2] + clear)
+        ptop, pwidth = top + round(board.margin * 0.6), size - left - pad
         max_lines = max(0, round((board.height - board.margin) / Typesetter(psize).line_height))
     else:
-        left, ptop, pwidth = pad, top + board.height, width
+        left, ptop, pwidth = pad, max(top + board.height, labels[3] + clear), width
         max_lines = 0
     panel_paras = _panel(variant, position, theme, info, perspective, psize, pwidth, beside,
                          max_lines, board.piece_diameter)

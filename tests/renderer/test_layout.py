@@ -6,11 +6,12 @@ from __future__ import annotations
 import io
 
 import pytest
-from PIL import Image
+from PIL import Image, ImageChops
 
 from bot.cli.render import seeded_game
 from engine import all_variants
-from renderer import GameInfo, compose, get_theme, render
+from renderer import GameInfo, compose, get_theme, losses, render
+from renderer.board import empty_board
 from renderer.fonts import font
 from renderer.frame import Typesetter
 
@@ -74,3 +75,45 @@ def test_a_word_longer_than_a_line_is_broken_not_cut():
     width = max(p.x + Typesetter(comp.header_size).item_width(p.item) for p in comp.header)
     assert width <= 400
     assert font(comp.header_size).getlength("W") > 0
+
+
+# --- the board's coordinates and the panel -----------------------------------------------------
+def ink_box(image: Image.Image, background: tuple[int, int, int]) -> tuple[int, int, int, int]:
+    """The box of every pixel of ``image`` not in the ``background`` colour."""
+    plain = Image.new("RGB", image.size, background)
+    mask = ImageChops.difference(image.convert("RGB"), plain).convert("L")
+    box = mask.point(lambda v: 255 if v > 8 else 0).getbbox()
+    assert box is not None
+    return box
+
+
+@pytest.mark.parametrize("size", [640, 800])
+@pytest.mark.parametrize("variant", all_variants(), ids=lambda v: v.name)
+def test_the_panel_keeps_clear_of_the_board_coordinates(variant, size):
+    """Half the coordinates' face size at least lies between the rank numbers (the panel
+    beside the board) or the file letters (the panel below it) and the panel."""
+    positions, moves = seeded_game(variant, 6)
+    texts = tuple(f"{k}. {variant.format_move(positions[k - 1], m)}"
+                  for k, m in enumerate(moves[1:], 1))
+    game = GameInfo(number=10, players=("Ann", "Bob"), moves=texts,
+                    losses=losses(variant, zip(positions, moves[1:], strict=False)))
+    comp = compose(positions[-1], variant, THEME, size, 0, game)
+    board = comp.board
+    top = board.origin[1]
+    # the labels' ink, as the empty board draws them: the board face aside, what is not
+    # frame colour in the margins is a letter or a number
+    image = empty_board(variant.topology, board.size, 0, THEME)
+    _, _, right, bottom = (round(v) + 2 for v in board.board_box)
+    margin_right = image.crop((right, 0, image.width, image.height))
+    margin_below = image.crop((0, bottom - top, image.width, image.height))
+    ink_right = right + ink_box(margin_right, THEME.frame)[2]
+    ink_bottom = bottom + ink_box(margin_below, THEME.frame)[3]
+    clear = board.label_size / 2
+    line = Typesetter(comp.panel_size).line_height
+    assert comp.panel
+    if comp.beside:
+        assert size == 800
+        assert min(p.x for p in comp.panel) - ink_right >= clear
+    else:
+        assert size == 640
+        assert min(p.y - line / 2 for p in comp.panel) - ink_bottom >= clear
