@@ -1,8 +1,9 @@
 """Everything around the board: the header above it and the panel beside or below it.
 
 Text is never cut: each paragraph is broken into words and wrapped to the width it has (a
-word longer than a line is broken between letters), and the header shrinks its face when it
-would need too many lines. The picture grows to hold what it says.
+word longer than a line is broken between letters). The faces' sizes follow from the
+picture's width alone, never from what the text says: a long name or status takes more
+lines, not smaller letters, and the picture grows to hold what it says.
 
 At ``PANEL_MIN_WIDTH`` pixels and more the panel stands to the right of the board (as on
 chess sites); narrower pictures (Discord shows a preview about 400 px wide) put it in a
@@ -27,7 +28,6 @@ HEADER_FONT = 0.036  # of the width the board has, narrow pictures
 HEADER_FONT_WIDE = 0.027
 MIN_FONT = 12  # the panel's smallest face
 MIN_HEADER_FONT = 13
-MAX_HEADER_LINES = 4  # more than this and the header's face shrinks
 PANEL_FONT = 0.86  # of the header's size
 LINE = 1.32  # line height, in font sizes
 NBSP = "\u00a0"  # a space no line breaks at

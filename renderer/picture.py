@@ -26,7 +26,6 @@ from . import marks
 from .board import coordinates_box, empty_board
 from .fonts import font
 from .frame import (
-    MAX_HEADER_LINES,
     MIN_FONT,
     MIN_HEADER_FONT,
     NBSP,
@@ -108,6 +107,7 @@ class Composition:
     board: Layout
     header: tuple[Placed, ...]
     header_size: int
+    header_lines: int  # the lines the header's text takes
     panel: tuple[Placed, ...]
     panel_size: int
     beside: bool  # the panel stands beside the board (else in a strip below it)
@@ -115,7 +115,11 @@ class Composition:
 
 def compose(position: Position, variant: Variant, theme: Theme, size: int, perspective: int,
             info: GameInfo | None = None, caption: str = "", result: str = "") -> Composition:
-    """Lay out the header, the board and the panel of a picture ``size`` pixels wide."""
+    """Lay out the header, the board and the panel of a picture ``size`` pixels wide.
+
+    The faces' sizes follow from the width alone, never from the text: a long header wraps
+    onto more lines (a word longer than a line is broken between letters) and the picture
+    grows."""
     # the panel speaks of a game (clocks, losses, moves): without one (a rules diagram, a
     # sample position) only a terrain legend remains, in a strip below
     beside = size >= PANEL_MIN_WIDTH and info is not None
@@ -123,12 +127,9 @@ def compose(position: Position, variant: Variant, theme: Theme, size: int, persp
     pad = max(6, round(size * 0.015))
     width = size - 2 * pad
     hsize = header_size(size, board_width)
-    while True:
-        paragraphs = _header(variant, position, theme, info, caption, result, hsize)
-        setter = Typesetter(hsize)
-        if hsize <= MIN_HEADER_FONT or setter.count(paragraphs, width) <= MAX_HEADER_LINES:
-            break
-        hsize = max(MIN_HEADER_FONT, round(hsize * 0.9))
+    setter = Typesetter(hsize)
+    paragraphs = _header(variant, position, theme, info, caption, result, hsize)
+    lines = setter.count(paragraphs, width)
     header, header_height = setter.place(paragraphs, pad, pad * 0.6, width)
     top = round(header_height + pad * 1.2)
     board = _layout(variant.topology, board_width, perspective, (0, top))
@@ -148,7 +149,8 @@ def compose(position: Position, variant: Variant, theme: Theme, size: int, persp
                          max_lines, board.piece_diameter)
     panel, panel_height = Typesetter(psize).place(panel_paras, left, ptop, pwidth)
     height = max(top + board.height, round(ptop + panel_height + pad * 0.8))
-    return Composition(size, height, board, tuple(header), hsize, tuple(panel), psize, beside)
+    return Composition(size, height, board, tuple(header), hsize, lines, tuple(panel), psize,
+                       beside)
 
 
 def render_image(position: Position, *, variant: Variant | None = None, perspective: int = 0,

@@ -9,13 +9,14 @@ import pytest
 from PIL import Image, ImageChops
 
 from bot.cli.render import seeded_game
-from engine import all_variants
+from engine import all_variants, get_variant
 from renderer import GameInfo, compose, get_theme, losses, render
 from renderer.board import empty_board
 from renderer.fonts import font
-from renderer.frame import Typesetter
+from renderer.frame import Item, Typesetter
 
 THEME = get_theme("classic")
+MINI = get_variant("mini-chieftain")
 LONG = ("Alice Pleasance Liddell-Hargreaves", "Nguyễn Thị Hường Trần-Đức")
 
 
@@ -75,6 +76,47 @@ def test_a_word_longer_than_a_line_is_broken_not_cut():
     width = max(p.x + Typesetter(comp.header_size).item_width(p.item) for p in comp.header)
     assert width <= 400
     assert font(comp.header_size).getlength("W") > 0
+
+
+# --- a long name takes more lines, never smaller letters --------------------------------------
+WIDE = "W" * 40
+NORMAL = {400: (14, 12), 640: (23, 20), 800: (22, 19)}  # (header, panel) face sizes
+
+
+@pytest.mark.parametrize("size", sorted(NORMAL))
+def test_a_name_of_forty_letters_is_broken_between_letters_at_the_normal_size(size):
+    start = MINI.start_position()
+    game = GameInfo(number=10, players=(WIDE, "Bob"), losses=losses(MINI, []))
+    comp = compose(start, MINI, THEME, size, 0, game)
+    assert (comp.header_size, comp.panel_size) == NORMAL[size]
+    header = words(comp.header)
+    assert header.startswith("#10 mini-Chieftain ")
+    assert "White may move up to 2 pieces" in header
+    assert words(comp.panel).count("lost: nothing") == 2
+    # the name is set twice (the players, who is to move), each time in pieces that fill
+    # their line: one more letter would not fit
+    pad = max(6, round(size * 0.015))
+    setter = Typesetter(comp.header_size)
+    pieces = [p for p in comp.header if p.item.text.strip("W") == "" and p.item.text]
+    assert "".join(p.item.text for p in pieces) == WIDE * 2
+    assert len(pieces) >= 4
+    taken = 0
+    for p in pieces:
+        assert p.x == pad and p.x + setter.item_width(p.item) <= size - pad
+        taken += len(p.item.text)
+        if taken % len(WIDE):  # not the name's last piece: the line is full
+            longer = Item(p.item.text + "W", bold=True, images=p.item.images)
+            assert p.x + setter.item_width(longer) > size - pad
+
+
+def test_a_long_name_leaves_the_faces_of_a_short_names_picture():
+    start = MINI.start_position()
+    for size in NORMAL:
+        short = compose(start, MINI, THEME, size, 0, GameInfo(number=10, players=("Ann", "Bob")))
+        wide = compose(start, MINI, THEME, size, 0, GameInfo(number=10, players=(WIDE, "Bob")))
+        assert (wide.header_size, wide.panel_size) == (short.header_size, short.panel_size)
+        assert wide.header_lines > short.header_lines
+        assert wide.height > short.height
 
 
 # --- the board's coordinates and the panel -----------------------------------------------------
