@@ -107,19 +107,22 @@ class Composition:
     board: Layout
     header: tuple[Placed, ...]
     header_size: int
-    header_lines: int  # the lines the header's text takes
+    header_lines: int  # the lines the header's text takes (``header_lines`` may reserve more)
     panel: tuple[Placed, ...]
     panel_size: int
     beside: bool  # the panel stands beside the board (else in a strip below it)
 
 
 def compose(position: Position, variant: Variant, theme: Theme, size: int, perspective: int,
-            info: GameInfo | None = None, caption: str = "", result: str = "") -> Composition:
+            info: GameInfo | None = None, caption: str = "", result: str = "",
+            header_lines: int = 0, min_height: int = 0) -> Composition:
     """Lay out the header, the board and the panel of a picture ``size`` pixels wide.
 
     The faces' sizes follow from the width alone, never from the text: a long header wraps
     onto more lines (a word longer than a line is broken between letters) and the picture
-    grows."""
+    grows. ``header_lines`` reserves room for at least that many header lines and
+    ``min_height`` makes the picture at least that tall (the frames of a replay share
+    both, so the board stays in place and every frame has one size)."""
     # the panel speaks of a game (clocks, losses, moves): without one (a rules diagram, a
     # sample position) only a terrain legend remains, in a strip below
     beside = size >= PANEL_MIN_WIDTH and info is not None
@@ -131,6 +134,7 @@ def compose(position: Position, variant: Variant, theme: Theme, size: int, persp
     paragraphs = _header(variant, position, theme, info, caption, result, hsize)
     lines = setter.count(paragraphs, width)
     header, header_height = setter.place(paragraphs, pad, pad * 0.6, width)
+    header_height = max(header_height, header_lines * setter.line_height)
     top = round(header_height + pad * 1.2)
     board = _layout(variant.topology, board_width, perspective, (0, top))
     psize = max(MIN_FONT, round(hsize * PANEL_FONT))
@@ -148,7 +152,7 @@ def compose(position: Position, variant: Variant, theme: Theme, size: int, persp
     panel_paras = _panel(variant, position, theme, info, perspective, psize, pwidth, beside,
                          max_lines, board.piece_diameter)
     panel, panel_height = Typesetter(psize).place(panel_paras, left, ptop, pwidth)
-    height = max(top + board.height, round(ptop + panel_height + pad * 0.8))
+    height = max(top + board.height, round(ptop + panel_height + pad * 0.8), min_height)
     return Composition(size, height, board, tuple(header), hsize, lines, tuple(panel), psize,
                        beside)
 
@@ -157,13 +161,16 @@ def render_image(position: Position, *, variant: Variant | None = None, perspect
                  last_move: LastMove = None, highlights: Iterable[str] = (),
                  selected: str | None = None, size: int = 800,
                  theme: str | Theme = "classic", caption: str = "",
-                 result: str = "", info: GameInfo | None = None) -> Image.Image:
-    """The picture as a palette image (see `render` for the arguments)."""
+                 result: str = "", info: GameInfo | None = None, header_lines: int = 0,
+                 min_height: int = 0) -> Image.Image:
+    """The picture as a palette image (see `render` for the arguments; `compose` for
+    ``header_lines`` and ``min_height``)."""
     variant = variant or get_variant(position.variant)
     theme = get_theme(theme)
     topology = variant.topology
     perspective = 1 if perspective else 0
-    comp = compose(position, variant, theme, size, perspective, info, caption, result)
+    comp = compose(position, variant, theme, size, perspective, info, caption, result,
+                   header_lines, min_height)
     layout = comp.board
     family = family_of(variant.name, topology.name)
     image = Image.new("RGB", (comp.width, comp.height), theme.frame)

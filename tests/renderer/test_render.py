@@ -7,7 +7,7 @@ import io
 import random
 
 import pytest
-from PIL import Image
+from PIL import Image, ImageSequence
 
 from engine import Move, Piece, Position, Variant, all_variants, get_variant
 from engine.boards import CHESS, COMMANDER
@@ -330,6 +330,58 @@ def test_a_replay_has_one_frame_per_position(fmt):
     image = Image.open(io.BytesIO(data))
     assert image.format == fmt.upper()
     assert getattr(image, "n_frames", 1) == len(positions)
+
+
+def played_steps(variant: Variant, fen: str, texts: list[str]
+                 ) -> tuple[list[Position], list[Move | None]]:
+    position = variant.parse_position(fen)
+    positions, moves = [position], [None]
+    for text in texts:
+        moves.append(variant.parse_move(positions[-1], text))
+        positions.append(variant.apply(positions[-1], moves[-1]))
+    return positions, moves
+
+
+DEPLOY = ("commander", "7c1ee/11/11/2n2a5/11/11/2(NFT)1i6/11/11/11/11/6C2EE r - - 0 1",
+          ["N>xc9", "T>xe6", "F>xf9"], "Red is deploying from c6 (N>xc9): send the next step")
+TURN = ("mini-chieftain", "3cc3/8/8/8/2m1m3/3M1M2/8/3CC3 w - 1", ["Md3xc4", "Mf3xe4"],
+        "White's turn in progress: Md3xc4 (1 of 2)")
+
+
+def frames_of(data: bytes) -> list[Image.Image]:
+    image = Image.open(io.BytesIO(data))
+    return [frame.convert("RGB") for frame in ImageSequence.Iterator(image)]
+
+
+@pytest.mark.parametrize("fmt", ["gif", "png"])
+@pytest.mark.parametrize("game", [DEPLOY, TURN], ids=["deploy", "chieftain-turn"])
+def test_every_replay_frame_is_whole_and_all_have_one_size(game, fmt):
+    """A step of a turn says more than the first frame's header: every frame still shows
+    its whole picture, the board in one place, and below it only the frame colour."""
+    name, fen, texts, status = game
+    variant = get_variant(name)
+    positions, moves = played_steps(variant, fen, texts)
+    assert status in variant.status_text(positions[1])
+    alone = [compose(p, variant, THEME, SIZE, 0) for p in positions]
+    assert alone[1].header_lines > alone[0].header_lines  # the step's header is longer
+    frames = frames_of(render_replay(positions, moves, size=SIZE, fmt=fmt))
+    assert len(frames) == len(positions)
+    assert {f.size for f in frames} == {(SIZE, max(c.height for c in alone))}
+    board_tops = set()
+    for k, (frame, comp) in enumerate(zip(frames, alone, strict=True)):
+        # the frame holds the picture of its own position, from the board down, whole:
+        # the file letters and the terrain legend included
+        single = picture(render(positions[k], variant=variant, last_move=moves[k], size=SIZE))
+        top = comp.board.origin[1]
+        below = single.crop((0, top, SIZE, single.height))
+        lines = frames[0].height - single.height
+        board_top = top + lines
+        board_tops.add(board_top)
+        assert frame.crop((0, board_top, SIZE, board_top + below.height)).tobytes() == \
+            below.tobytes()
+        rest = frame.crop((0, board_top + below.height, SIZE, frame.height))
+        assert set(rest.getdata()) <= {THEME.frame}
+    assert len(board_tops) == 1  # the board stays in place
 
 
 def test_the_selected_piece_is_marked_under_it():
