@@ -319,7 +319,8 @@ class Commands:
     # --- games ----------------------------------------------------------------------
     async def _game(self, sender: Player, place: str, args: list[str], to_move: bool = False,
                     purpose: str | None = None, example: str = "board",
-                    move: bool = False) -> tuple[Game | Refusal, list[str]]:
+                    move: bool = False, point: str | None = None
+                    ) -> tuple[Game | Refusal, list[str]]:
         """The game the words name or mean, and the other words (``move``: they are a
         move, which narrows the sender's games to those it fits)."""
         number, rest = _game_number(args)
@@ -328,7 +329,7 @@ class Commands:
         played = " ".join(rest) if move and rest else None
         played = None if (played or "").lower() == "end" else played  # `end` is no notation
         return await self.service.find_game(sender, place, number, to_move, purpose, example,
-                                            played), rest
+                                            played, point), rest
 
     async def cmd_games(self, sender: Player, place: str, args: list[str]) -> Reply:
         """List your games in progress (`games here`: every game in progress here).
@@ -421,7 +422,11 @@ class Commands:
         the board. While your opponent is to move, a piece of yours shows the moves it
         would have if it were your turn (to plan conditional moves with `if`).
         """
-        game, rest = await self._game(sender, place, args, example="moves")
+        number, named = _game_number(args)
+        point = named[0] if len(named) == 1 and not isinstance(number, Refusal) else None
+        game, rest = await self._game(sender, place, args,
+                                      example=f"moves {point}" if point else "moves",
+                                      point=point)
         if isinstance(game, Refusal):
             return _reply(game)
         if game.is_over:

@@ -27,6 +27,7 @@ import os
 import re
 import sys
 import threading
+import unicodedata
 from collections.abc import Callable
 from pathlib import Path
 from typing import TextIO
@@ -161,11 +162,21 @@ class Console:
         note = (f" Your move in game{'s' if len(waiting) > 1 else ''} "
                 + ", ".join(f"#{g.id}" for g in waiting) + "." if waiting else "")
         # a known player named in another case: told so, not renamed
-        written = " (the name as first written)" if found.display_name != name.strip() else ""
+        typed = unicodedata.normalize("NFC", name.strip())  # as names are stored
+        written = " (the name as first written)" if found.display_name != typed else ""
         spaces = (f" Others challenge you with `challenge \"{found.display_name}\"`."
                   if " " in found.display_name else "")
         stop = "" if self.player.display_name.endswith(".") and not written else "."
         self.out(f"You are {self.player.display_name}{written}{stop}{note}{spaces}")
+
+    def _pasted(self, line: str) -> str:
+        """A command as pasted from this console's own lines: the backticks it writes
+        commands in (`` `accept #2` ``) and a prompt copied with it (``alice> board``)."""
+        if len(line) > 2 and line[0] == line[-1] == "`" and "`" not in line[1:-1]:
+            line = line[1:-1].strip()
+        if self.player is not None:
+            line = line.removeprefix(f"{self.player.display_name}> ").strip()
+        return line
 
     async def run_line(self, line: str) -> bool:
         """Run one line typed at the console; False when the session should end. Whatever
@@ -175,7 +186,7 @@ class Console:
         if refused is not None:
             self.out(refused.text)
             return True
-        line = line.strip()
+        line = self._pasted(line.strip())
         words = split_words(line)
         if not words:
             return True

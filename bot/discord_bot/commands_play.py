@@ -207,13 +207,13 @@ class PlayCommands(commands.Cog, name="Playing"):
     async def _find_game(self, interaction: discord.Interaction, player: Player,
                          game_id: int | None, to_move: bool = False,
                          purpose: str | None = None, example: str = "board",
-                         move: str | None = None) -> Game | Refusal:
+                         move: str | None = None, point: str | None = None) -> Game | Refusal:
         """The game a command means, by the service's one rule (`bot.service.inference`): the one
         numbered, the one of this thread, the sender's only one, ... A game's thread after
         its end still means that game."""
         place = place_of(interaction.channel)
         found = await self.service.find_game(player, place, game_id, to_move, purpose,
-                                             example, move)
+                                             example, move, point)
         if isinstance(found, Refusal) and found.reason == Reason.NO_GAME_HERE \
                 and isinstance(interaction.channel, discord.Thread):
             finished = await self.service.games(place=place, active=False)
@@ -645,7 +645,8 @@ class PlayCommands(commands.Cog, name="Playing"):
                     game: int | None = None) -> None:
         """Show where the piece on a point may go, on the board."""
         sender = await self.bot.player_of(interaction.user)
-        found = await self._find_game(interaction, sender, game, example="moves")
+        found = await self._find_game(interaction, sender, game, example=f"moves {square}",
+                                      point=square)
         if isinstance(found, Refusal):
             await self.bot.answer(interaction, found)
             return

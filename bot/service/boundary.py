@@ -335,6 +335,7 @@ RULES: dict[str, Rule] = {
     "lane": _text(MAX_WORD + MAX_ADDRESS, "lane"),
     "token": _text(MAX_WORD, "key"),
     "node": _word("point"),
+    "point": _word("point"),
     "expected_ply": _count,
     "ply": _count,
     "limit": _limit,

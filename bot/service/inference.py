@@ -11,8 +11,9 @@ on every transport.
 5. for ``end``: the only game where the sender has a turn in progress;
 6. for a move: among the sender's games, those where the text is a move in that game's
    notation, narrowed to those where it is legal now, or else to those where it is the
-   sender's turn (see `GameInference._by_move`); text that is a move in none of them is
-   refused as the most likely game (the first where it is the sender's turn) reads it;
+   sender's turn (see `GameInference._by_move`); text that is a move in none of the games
+   the sender may move in is refused with each game's reason, one a line;
+   for a command naming a point (`moves c3`): the games whose board has it;
 7. the only game where it is the sender's turn;
 8. otherwise "which game?", listing the games, one a line, each with whose turn it is and
    the command that names it.
@@ -55,7 +56,7 @@ def _example(example: str, game_id: int, move: str | None = None) -> str:
     if move is not None:
         return command("move", f"#{game_id} {move}")
     word, _, args = example.partition(" ")
-    return command(word, f"{args} #{game_id}".strip())
+    return command(word, f"#{game_id} {args}".strip())
 
 
 def _shown(move: str) -> str:
@@ -78,6 +79,22 @@ def _which_game(games: list[Game], example: str, move: str | None = None,
     return Refusal(Reason.WHICH_GAME, head + _listed(games, example, move), games=tuple(games))
 
 
+def _not_a_move_anywhere(games: list[Game], errors: dict[int, EngineError],
+                         move: str) -> Refusal:
+    """``move`` is a move in none of ``games`` that the sender may play now: each game's
+    reason, one a line (a game where it reads is one where it is not the sender's turn)."""
+    reasons: dict[tuple[str, str], list[int]] = {}  # games of one variant and reason: a line
+    for g in games:
+        err = errors.get(g.id)
+        why = (getattr(err, "reason", str(err)) if err is not None
+               else f"it is not your turn ({g.names[g.to_move]} is to move)")
+        reasons.setdefault((get_variant(g.variant).display_name, why), []).append(g.id)
+    lines = [f"\n  {', '.join(f'#{n}' for n in ids)} ({variant}): {why}"
+             for (variant, why), ids in reasons.items()]
+    return Refusal(Reason.BAD_MOVE, f"{_shown(move)} is not a move you can play now in any "
+                                    f"of your games:" + "".join(lines))
+
+
 class GameInference:
     """One function for the game a command means (mixed into the service)."""
 
@@ -88,14 +105,17 @@ class GameInference:
 
     async def find_game(self, sender: Player, place: str | None, game_id: int | None = None,
                         to_move: bool = False, purpose: str | None = None,
-                        example: str = "board", move: str | None = None) -> Game | Refusal:
+                        example: str = "board", move: str | None = None,
+                        point: str | None = None) -> Game | Refusal:
         """The game a command means (see the module's rule). ``purpose``: ``"answer"``
         answers an offer (``"answer draw"``, ``"answer takeback"`` narrow it), ``"end"``
         closes a turn. ``to_move`` (the command plays a move) changes nothing any more:
         every command prefers the only game where it is the sender's turn. ``example``:
         the command (and its words) that a refusal asking "which game?" shows with a game's
         number (``"move c3-d4"``: the move the sender tried). ``move``: the text of the move
-        the command plays, which narrows the sender's games to those it fits."""
+        the command plays, which narrows the sender's games to those it fits. ``point``: a
+        point the command names (`moves c3`), which narrows them to the games whose board
+        has it."""
         if game_id is not None:
             game = await self.game(game_id)
             return game if game else Refusal(Reason.NO_SUCH_GAME,
@@ -106,6 +126,9 @@ class GameInference:
             if len(found) == 1:
                 return found[0]
         mine = await self.games(sender)
+        if point is not None:  # a board without the point is not the one meant
+            mine = [g for g in mine if point.lower() in get_variant(g.variant).topology.index
+                    ] or mine
         if len(mine) == 1:
             return mine[0]
         if move is not None and mine and purpose is None:
@@ -118,17 +141,31 @@ class GameInference:
                     f"{command('board', f'#{here[0].id}')}." if here else "")
             return Refusal(Reason.NO_GAME_HERE, f"You have no game in progress. Start one with "
                                                 f"{command('challenge')}.{look}")
+        if (purpose or "").split()[:1] == [END_TURN] and not [
+                g for g in mine if g.to_move == g.side_of(sender.id)
+                and get_variant(g.variant).parse_position(g.fen).in_progress]:
+            return Refusal(Reason.NO_TURN_IN_PROGRESS,
+                           f"You have no turn of several steps in progress to end: "
+                           f"{command('end')} closes a Chieftain turn or a Commander Chess "
+                           f"deploy before all its moves are made.")
         return _which_game(mine, example)
 
     async def _by_move(self, sender: Player, mine: list[Game], move: str,
                        example: str) -> Game | Refusal:
-        """The game among ``mine`` (two or more) that the move ``move`` is meant for: of
-        those whose notation reads it, the only one where it is legal now, else the only
-        one where it is the sender's turn, else the only one; a text no game reads is
-        refused as the first game where it is the sender's turn (else the first) reads it."""
+        """The game among ``mine`` (two or more) that the move ``move`` is meant for:
+
+        * the only game where it is legal now (several: "which game?");
+        * else the only game where it is the sender's turn and it reads as a move (it is
+          then refused there for what it is: illegal, say);
+        * else, when no game where it is the sender's turn reads it: the only game reading
+          it if the sender has no game to move in (refused there as not their turn), or the
+          only game at all whose notation reads it is one where it is not their turn while
+          others wait for them: then, as when no game reads it, each game's own reason,
+          one a line (one game waiting for them: that game's reason alone)."""
         readable: list[Game] = []
         legal: list[Game] = []
         errors: dict[int, EngineError] = {}
+        candidates: list[Game] = []
         for game in mine:
             waiting = game.to_move == game.side_of(sender.id)
             try:
@@ -138,24 +175,28 @@ class GameInference:
                 continue
             except MoveSyntaxError as err:
                 errors[game.id] = err
+                candidates.append(game)
                 continue
             except EngineError:  # read, but not legal (or not one move) now
                 pass
             else:
                 legal += [game] if waiting else []
             readable.append(game)
+            candidates.append(game)
         waiting_readable = [g for g in readable if g.to_move == g.side_of(sender.id)]
-        if not readable:
-            unread = [g for g in mine if g.id in errors]
-            likely = next((g for g in unread if g.to_move == g.side_of(sender.id)),
-                          unread[0] if unread else None)
-            if likely is None:  # no game's position could be read
-                return _which_game(mine, example)
-            return self._move_refusal(errors[likely.id], move)
-        found = next(f for f in (legal, waiting_readable, readable) if f)
-        if len(found) == 1:
-            return found[0]
-        return _which_game(found, example, move, legal=found is legal)
+        if legal:
+            return legal[0] if len(legal) == 1 else _which_game(legal, example, move, legal=True)
+        if waiting_readable:
+            return (waiting_readable[0] if len(waiting_readable) == 1
+                    else _which_game(waiting_readable, example, move))
+        waiting = [g for g in candidates if g.to_move == g.side_of(sender.id)]
+        if readable and not waiting:
+            return readable[0] if len(readable) == 1 else _which_game(readable, example, move)
+        if not candidates:  # no game's position could be read
+            return _which_game(mine, example)
+        if len(waiting) == 1 and not readable:
+            return self._move_refusal(errors[waiting[0].id], move)
+        return _not_a_move_anywhere(candidates, errors, move)
 
     async def _narrowings(self, sender: Player, mine: list[Game],
                           purpose: str | None) -> list[list[Game]]:

@@ -74,6 +74,8 @@ def _slash(word: str, args: str) -> str:
     played = next((w for w in args.split() if not w.startswith("#")), "")
     if word == "move" and played:  # the move tried, in a game of the number given
         return f"`/move move:{played}{f' game:{number}' if number else ''}`"
+    if word == "moves" and played:  # a piece's moves, in a game of the number given
+        return f"`/moves square:{played}{f' game:{number}' if number else ''}`"
     if word in ("board", "move", "moves", "resign", "export", "games", "watch"):
         return f"`/{word}{f' game:{number}' if number else ''}`"
     if word == "help":

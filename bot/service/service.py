@@ -419,6 +419,8 @@ class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Room
         async with self.db.transaction() as s:
             game = await self._open(s, game_id, sender, expected_ply, turn=True)
             if isinstance(game, Refusal):
+                if game.reason is Reason.NOT_YOUR_TURN:  # text that is no move says so
+                    return await self._unreadable(s, game_id, sender, text) or game
                 return game
             rules = get_variant(game.variant)
             line = await self._line(s, game, rules)
@@ -432,6 +434,26 @@ class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Room
         self._keep(game_id, line)
         self._game_changed(game_id)
         return await self.back_by_moving(sender, done)
+
+    async def _unreadable(self, s: Session, game_id: int, sender: Player,
+                          text: str) -> Refusal | None:
+        """Why ``text``, sent when it is not the sender's turn, is no move at all in the
+        game's notation (read as if it were the sender's turn); None when it reads as one
+        (it is then refused as not the sender's turn). A pasted command (`` `board #1` ``,
+        ``alice> board``) is not answered as if it were a move played too early."""
+        game = await self._game(s, game_id)
+        side = None if game is None else game.side_of(sender.id)
+        if game is None or side is None:
+            return None
+        rules = get_variant(game.variant)
+        position = rules.as_if_to_move((await self._line(s, game, rules)).position, side)
+        try:
+            rules.parse_move(position, text)
+        except MoveSyntaxError as err:
+            return self._move_refusal(err, text)
+        except EngineError:
+            return None
+        return None
 
     @staticmethod
     def _move_refusal(err: EngineError, text: str) -> Refusal:

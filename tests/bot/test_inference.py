@@ -135,13 +135,21 @@ async def test_a_move_that_fits_several_games_asks_which_one_a_line_each(
         "  #3 Alice vs Carol (Clash of Command, Alice to move): `/move move:b2-a3/D game:3`"]
 
 
-async def test_a_move_read_in_a_game_where_it_is_not_your_turn_goes_there(
+async def test_a_move_read_only_where_it_is_not_your_turn_gets_each_game_s_reason(
         service, alice, bob, carol, start_game):
-    """Alice has played in the Commander game; `M&f4` again is read there only, so it is
-    refused there as out of turn (not as unreadable in the Clash game)."""
+    """Alice has played in the Commander game; `M&f4` again is read there only, and the
+    Clash game waits for her: each game's reason is given (a text that a game waiting for
+    her cannot read may be meant for it, as `c3-b5` for a Clash game when a Combined Arms
+    game reads it); with no game waiting for her, it goes to the game reading it."""
     commander = await start_game(alice, bob, variant="commander")
-    await start_game(alice, carol)
+    clash = await start_game(alice, carol)
     assert (await service.move(alice, commander.id, "M&f4")).ok
+    found = await service.find_game(alice, PLACE, move="M&f4")
+    assert found.message == (  # type: ignore[union-attr]
+        "M&f4 is not a move you can play now in any of your games:\n"
+        "  #1 (Commander Chess (Cờ Tư Lệnh)): it is not your turn (Bob is to move)\n"
+        "  #2 (Clash of Command): unexpected character '&'")
+    assert (await service.move(alice, clash.id, "b2-a3/D")).ok
     assert (await service.find_game(alice, PLACE, move="M&f4")).id == commander.id
     refused = await service.move(alice, commander.id, "M&f4")
     assert refused.message == ("It is not your turn in game #1: Bob (Blue) is to move.")

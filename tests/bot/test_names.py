@@ -52,7 +52,8 @@ async def test_a_bad_name_to_challenge_gets_the_same_reason(typed):
                                   "O'Brien", "Anne-Marie", "Dr. Who", "محمد", "Пётр",
                                   "x" * MAX_TYPED])
 async def test_names_in_scripts_the_pictures_draw_are_taken(typed, name):
-    assert await typed(f"as {name}") == f"You are {name}."
+    quoted = f' Others challenge you with `challenge "{name}"`.' if " " in name else ""
+    assert await typed(f"as {name}") == f"You are {name}.{quoted}"
 
 
 async def test_a_name_typed_with_separate_accents_is_taken_as_one_letter_each(typed, service):

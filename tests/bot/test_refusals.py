@@ -55,8 +55,12 @@ MOVE_REFUSALS = [
     ("alice", 1, "h2-h4/D", 0, Reason.POSITION_CHANGED,
      "The position in game #1 has changed since you looked at it. Look at the board again "
      "and send your move if it still fits."),
-    ("alice", 1, "nonsense", None, Reason.NOT_YOUR_TURN,
+    ("alice", 1, "b2-a3/D", None, Reason.NOT_YOUR_TURN,
      "It is not your turn in game #1: Bob (Black) is to move."),
+    # text that is no move at all says so, also out of turn (not "not your turn")
+    ("alice", 1, "nonsense", None, Reason.BAD_MOVE,
+     "I cannot read 'nonsense' as a move: a move starts with the point of the piece that "
+     "moves, as in c3-d4."),
 ]
 
 

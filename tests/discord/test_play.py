@@ -38,8 +38,12 @@ async def test_a_slash_move_gets_one_reply_with_picture_mention_and_deadline(wor
 
 async def test_refusals_are_ephemeral_with_the_services_message(world):
     thread, game = await _start(world)
-    r = await world.bob.slash(thread, "move", move="a1-a2")
+    r = await world.bob.slash(thread, "move", move="a7-a5")
     assert r.ephemeral and "not your turn" in r.response.content
+    r = await world.bob.slash(thread, "move", move="a1-a2")  # no move at all: said so
+    assert r.ephemeral and r.response.content == (
+        "I cannot read 'a1-a2' as a move: a2 is not a point of the board (points are a1, c1, "
+        "... i9 where the file number plus the rank is even).")
     r = await world.carol.slash(thread, "resign")
     assert r.ephemeral and "not playing" in r.response.content
     r = await world.alice.slash(thread, "move", move="zz9-zz10")

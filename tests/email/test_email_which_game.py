@@ -46,10 +46,13 @@ async def test_a_keyless_move_goes_to_the_game_its_notation_fits_or_asks_which(m
     await mail.post.send(f"Alice <{ALICE}>", "move #3 b2-a3/D")  # the line written: asked
     assert mail.text_of(await mail.relay.next_to(ALICE)) == await asked(
         mail, ALICE, "`move #3 b2-a3/D`")
-    await mail.post.send(f"Alice <{ALICE}>", "move xyz")  # no game reads it: the first's error
+    await mail.post.send(f"Alice <{ALICE}>", "move xyz")  # no game reads it: each one's why
     assert _answer(mail, await mail.relay.next_to(ALICE)) == (
-        "I cannot read 'xyz' as a move: expected a move such as Te5, Ixc6, A_b2, F@e5, (NF)b6, "
-        "I<T>e6 or T>e6,I>e5.")
+        "xyz is not a move you can play now in any of your games:\r\n"
+        "  #1 (Commander Chess (Cờ Tư Lệnh)): expected a move such as Te5, Ixc6, A_b2, F@e5, "
+        "(NF)b6, I<T>e6 or T>e6,I>e5\r\n"
+        "  #2, #3 (Clash of Command): a move starts with the point of the piece that moves, as "
+        "in c3-d4")
 
 
 async def test_a_command_word_mailed_as_a_move_is_told_how_to_use_that_command(mail):
