@@ -129,19 +129,7 @@ def is_move_word(word: str) -> bool:
         lead += 1
     if not 1 <= lead <= 4 or lead == len(body) or body[lead] not in DIGITS:
         return False
-    k = 0
-    while k < len(body):
-        if body[k] in DIGITS:
-            start = k
-            while k < len(body) and body[k] in DIGITS:
-                k += 1
-            if k - start > RANK_DIGITS or body[start - 1] not in FILES:
-                return False
-        elif body[k] in LETTERS or body[k] in MOVE_MARKS:
-            k += 1
-        else:
-            return False
-    return True
+    return _points(body, MOVE_MARKS) is not None
 
 
 def _stack_move(body: str) -> bool:
@@ -152,6 +140,13 @@ def _stack_move(body: str) -> bool:
     if not body or not (body[0] in LETTERS or body[0] in "(+") \
             or not any(c in STACK_MARKS for c in body):
         return False
+    return bool(_points(body, MOVE_MARKS | STACK_MARKS))
+
+
+def _points(body: str, marks: frozenset[str]) -> int | None:
+    """How many points ``body`` names, when it is made of letters, ``marks`` and ranks (each
+    run of digits right after a file's letter, at most `RANK_DIGITS` long); None when it
+    is not. One pass."""
     points = 0
     k = 0
     while k < len(body):
@@ -160,13 +155,13 @@ def _stack_move(body: str) -> bool:
             while k < len(body) and body[k] in DIGITS:
                 k += 1
             if k - start > RANK_DIGITS or body[start - 1] not in FILES:
-                return False
+                return None
             points += 1
-        elif body[k] in LETTERS or body[k] in MOVE_MARKS or body[k] in STACK_MARKS:
+        elif body[k] in LETTERS or body[k] in marks:
             k += 1
         else:
-            return False
-    return points > 0
+            return None
+    return points
 
 
 def is_command_line(line: str, words: Iterable[str]) -> bool:

@@ -192,19 +192,21 @@ async def test_offers_vacations_and_several_games_in_console_words(keys):
     assert not [line for line in keys.lines if FOREIGN.search(line)]
 
 
+async def _accepted(keys, *challenges: str) -> None:
+    """alice challenges (``bob clash white``: an unrated game each), each one accepted."""
+    for line in challenges:
+        await keys(f"challenge {line} unrated")
+    for number, line in enumerate(challenges, 1):
+        await keys(f"as {line.split()[0]}")
+        await keys(f"accept #{number}")
+    await keys("as alice")
+
+
 async def test_a_move_goes_to_the_game_its_notation_fits_or_asks_a_line_each(keys):
     """Alice plays a Commander Chess game and two Clash games, her move in each: `M&f4` can
     only be Commander notation and is played there; `b2-a3/D` fits both Clash games and is
     asked back, one game a line, each with the line that plays it there."""
-    await keys("challenge bob commander red unrated")
-    await keys("challenge bob clash white unrated")
-    await keys("challenge carol clash white unrated")
-    await keys("as bob")
-    await keys("accept #1")
-    await keys("accept #2")
-    await keys("as carol")
-    await keys("accept")
-    await keys("as alice")
+    await _accepted(keys, "bob commander red", "bob clash white", "carol clash white")
     assert await keys("M&f4") == [
         "1. M&f4 played in game #1. bob (Blue) is to move.",
         "  [to bob] alice played 1. M&f4 in game #1 (Commander Chess (Cờ Tư Lệnh)). Your move. "
@@ -251,13 +253,7 @@ async def test_moves_of_a_waiting_players_piece_are_those_it_would_have_on_their
 
 
 async def test_which_game_names_each_game_with_the_command_that_was_sent(keys):
-    await keys("challenge bob clash white unrated")
-    await keys("challenge carol clash white unrated")
-    await keys("as bob")
-    await keys("accept")
-    await keys("as carol")
-    await keys("accept")
-    await keys("as alice")
+    await _accepted(keys, "bob clash white", "carol clash white")
     assert await keys("resign") == [
         "Which game? You have 2 games in progress:",
         "  #1 alice vs bob (Clash of Command, alice to move): `resign #1`",

@@ -23,6 +23,7 @@ from bot.cli.dbcheck import check
 from bot.commands import Commands
 from bot.config import Settings
 from bot.service import GameService
+from bot.service.model import Player
 from bot.storage import DamagedDatabase, DamagedGame, StorageError, open_database
 from bot.storage.sqlite import START_TIMEOUT_MS, storage_error
 
@@ -94,15 +95,22 @@ async def test_a_schema_changed_by_damage_is_refused_at_start_and_checked(
     assert f"tables: {said}" in lines
 
 
-async def test_a_damaged_game_is_named_and_the_other_plays_on(games_db: Path):
+async def _damaged(games_db: Path, *changes: str) -> tuple[GameService, Player, Commands]:
+    """The service on ``games_db`` after ``changes`` (SQL), Bob, and the commands' reader."""
     db = sqlite3.connect(games_db)
-    db.execute("UPDATE games SET fen = 'garbage' WHERE id = 1")  # what a changed byte does
-    db.execute("UPDATE moves SET text = 'b2-z9/D' WHERE game_id = 2")
+    for change in changes:
+        db.execute(change)
     db.commit()
     db.close()
     service = await GameService.open(Settings(db_path=games_db), now=ManualClock())
     bob = await service.player("console", "bob", "Bob")
-    words = Commands(service, lambda name: service.find_player("console", name))
+    return service, bob, Commands(service, lambda name: service.find_player("console", name))
+
+
+async def test_a_damaged_game_is_named_and_the_other_plays_on(games_db: Path):
+    service, bob, words = await _damaged(
+        games_db, "UPDATE games SET fen = 'garbage' WHERE id = 1",  # what a changed byte does
+        "UPDATE moves SET text = 'b2-z9/D' WHERE game_id = 2")
     damaged = ("Game #1 is damaged in the database; the host can run `commandpost db check` "
                "to see what can be saved of it.")
     for line in ("board #1", "move a7-a6 #1", "moves #1", "resign #1"):
@@ -130,13 +138,7 @@ async def test_a_damaged_game_is_named_and_the_other_plays_on(games_db: Path):
 async def test_a_move_without_a_number_passes_over_a_damaged_game(games_db: Path):
     """Bob is to move in both games; game #1's position is damaged, so a move sent
     without a number is read in game #2 alone, and played there."""
-    db = sqlite3.connect(games_db)
-    db.execute("UPDATE games SET fen = 'garbage' WHERE id = 1")
-    db.commit()
-    db.close()
-    service = await GameService.open(Settings(db_path=games_db), now=ManualClock())
-    bob = await service.player("console", "bob", "Bob")
-    words = Commands(service, lambda name: service.find_player("console", name))
+    service, bob, words = await _damaged(games_db, "UPDATE games SET fen = 'garbage' WHERE id = 1")
     try:
         said = (await words.handle(bob, PLACE, "h8-i7/D")).text
     finally:
