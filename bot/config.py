@@ -216,6 +216,8 @@ def _convert(name: str, raw: str, default: object) -> object:
         try:
             return float(raw)
         except ValueError:
+            if name == "COMMANDPOST_DEFAULT_DAYS":  # the same words as for a number not allowed
+                raise ConfigError(f"{name} is {raw!r}; {_days_allowed()}") from None
             raise ConfigError(f"{name} is {raw!r}; it must be a number") from None
     return raw.strip().lower() if name in ("COMMANDPOST_DB_SYNC", "COMMANDPOST_DB_DAMAGED") \
         else raw
@@ -254,12 +256,17 @@ def settings_or_say(args: argparse.Namespace) -> Settings | None:
 
 def _check_default_days(days: float) -> None:
     """Refuse days per move that no challenge could name (0 is no clock)."""
-    from .service.clock import ALLOWED_DAYS  # here: the service's package imports this one
+    from .service.clock import ALLOWED_DAYS
 
     if days != 0 and days not in ALLOWED_DAYS:
-        choices = ", ".join(str(d) for d in ALLOWED_DAYS)
-        raise ConfigError(f"COMMANDPOST_DEFAULT_DAYS is {days:g}; it must be 0 (no clock) or "
-                          f"one of {choices}")
+        raise ConfigError(f"COMMANDPOST_DEFAULT_DAYS is {days:g}; {_days_allowed()}")
+
+
+def _days_allowed() -> str:
+    from .service.clock import ALLOWED_DAYS  # here: the service's package imports this one
+
+    choices = ", ".join(str(d) for d in ALLOWED_DAYS)
+    return f"it must be 0 (no clock) or one of {choices}"
 
 
 def _check_theme(name: str) -> None:

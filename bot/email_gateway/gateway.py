@@ -972,10 +972,13 @@ def _stale(key: Key, word: str, game: Game) -> Reply:
     """The answer to a command sent with the key of a move number the game has left."""
     assert isinstance(key.tag, GameTag)
     what = "Not played" if word in ("move", "end") else "Not carried out"
-    return Reply(f"{what}: your mail answers move {key.tag.ply} of game #{game.id}, but the "
-                 f"game is at move {game.ply} now, so the position may not be the one you saw. "
-                 f"Here it is as it stands: reply to this mail with your command.", ok=False,
-                 game=game)
+    since = game.ply - key.tag.ply  # steps, as the mail's key counts them
+    played = (f"{since} moves have been played since it" if since > 1
+              else "a move has been played since it" if since == 1
+              else "a move it answered has been taken back")
+    return Reply(f"{what}: your mail answers an earlier position of game #{game.id}, and "
+                 f"{played}, so the position may not be the one you saw. Here it is as it "
+                 f"stands: reply to this mail with your command.", ok=False, game=game)
 
 
 def _other_number(key: Key, word: str, args: list[str]) -> Reply | None:

@@ -65,3 +65,10 @@ def test_default_days_no_challenge_could_name_are_refused_at_start(raw):
     assert str(refused.value) == (
         f"COMMANDPOST_DEFAULT_DAYS is {float(raw):g}; it must be 0 (no clock) or one of "
         f"1, 2, 3, 5, 7, 14")
+
+
+def test_default_days_that_are_no_number_are_refused_with_the_days_allowed():
+    with pytest.raises(ConfigError) as refused:
+        Settings.from_env({"COMMANDPOST_DEFAULT_DAYS": "abc"})
+    assert str(refused.value) == ("COMMANDPOST_DEFAULT_DAYS is 'abc'; it must be 0 (no clock) "
+                                  "or one of 1, 2, 3, 5, 7, 14")

@@ -292,10 +292,10 @@ async def test_a_forged_mail_with_an_old_key_does_not_resign(mail, game):
                              "to game #1, so I did not carry out your command.")
     await mail.post.send(f"Alice <{ALICE}>", "resign", to=f"play+{old_key}@games.test")
     answer = mail.text_of(await mail.relay.next_to(ALICE))
-    assert answer.startswith("Not carried out: your mail answers move 0 of game #1, but the "
-                             "game is at move 2 now, so the position may not be the one you "
-                             "saw. Here it is as it stands: reply to this mail with your "
-                             "command.")
+    assert answer.startswith("Not carried out: your mail answers an earlier position of game "
+                             "#1, and 2 moves have been played since it, so the position may "
+                             "not be the one you saw. Here it is as it stands: reply to this "
+                             "mail with your command.")
     game_now = await mail.service.game(1)
     assert not game_now.is_over and game_now.ply == 2
 
@@ -306,8 +306,9 @@ async def test_a_stale_key_is_refused_for_every_keyed_command(mail, game):
     await mail.relay.next_to(BOB)
     await mail.post.send(f"Alice <{ALICE}>", "resign", reply_to=game[ALICE])  # the old mail
     answer = await mail.relay.next_to(ALICE)
-    assert mail.text_of(answer).startswith("Not carried out: your mail answers move 0 of game "
-                                           "#1, but the game is at move 1 now")
+    assert mail.text_of(answer).startswith("Not carried out: your mail answers an earlier "
+                                           "position of game #1, and a move has been played "
+                                           "since it")
     assert str(answer["Reply-To"]).startswith("play+1.1.")  # a fresh key, to Alice alone
     assert not (await mail.service.game(1)).is_over
     await mail.post.send(f"Alice <{ALICE}>", "resign", reply_to=answer)

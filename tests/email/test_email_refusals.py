@@ -98,7 +98,8 @@ async def test_a_stale_or_repeated_move_is_refused_and_never_applied_twice(mail,
     await mail.post.send(f"Alice <{ALICE}>", f"move {other}", reply_to=game["alice"])
     stale = await mail.relay.next_to(ALICE)
     assert mail.text_of(stale).startswith(
-        "Not played: your mail answers move 0 of game #1, but the game is at move 1 now")
+        "Not played: your mail answers an earlier position of game #1, and a move has been "
+        "played since it")
     assert "+1.1." in str(stale["Reply-To"])  # the answer carries the current key
     assert await _stored(mail.service) == before
     assert len(await mail.service.played_moves(1)) == 1
