@@ -61,7 +61,8 @@ def usage() -> str:
         "commands:",
         *(f"  {name:<{width}}{command.summary}" for name, command in COMMANDS.items()),
         "",
-        "`commandpost COMMAND --help` or `commandpost help COMMAND`: a command's options.",
+        "`commandpost COMMAND --help` or `commandpost help COMMAND`: a command's options;",
+        "`commandpost --version`: the version installed.",
     ]
     return "\n".join(lines)
 
@@ -77,6 +78,17 @@ def help_main(argv: list[str]) -> int:
         print(usage())
         return 0
     return refuse(" ".join(argv))
+
+
+def version() -> str:
+    """The installed package's version (``unknown`` when run from a folder not installed)."""
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as installed
+
+    try:
+        return installed("commandpost")
+    except PackageNotFoundError:
+        return "unknown"
 
 
 def refuse(word: str) -> int:
@@ -96,6 +108,9 @@ def main(argv: list[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     if args and args[0] in HELP_WORDS:
         return help_main(args[1:])
+    if args == ["--version"]:
+        print(f"commandpost {version()}")
+        return 0
     if args and args[0] in COMMANDS:
         return run(args[0], args[1:])
     if args and not args[0].startswith("-"):  # not an option of the main job either

@@ -31,7 +31,8 @@ commands:
   diagrams   draw the rules documents' pictures (`--check` lists stale ones)
   help       list these commands, or show one command's help (`help db`)
 
-`commandpost COMMAND --help` or `commandpost help COMMAND`: a command's options.
+`commandpost COMMAND --help` or `commandpost help COMMAND`: a command's options;
+`commandpost --version`: the version installed.
 """
 DB_USAGE = """\
 usage: commandpost db [-h] {check,copy} ...
@@ -98,3 +99,11 @@ def test_help_for_one_command_is_that_commands_help(tmp_path):
     assert done.returncode == 0
     assert done.stdout.startswith("usage: commandpost outbox ")
     assert done.stdout == commandpost("outbox", "--help", tmp_path=tmp_path).stdout
+
+
+def test_commandpost_version_says_the_installed_version(tmp_path):
+    from importlib.metadata import version
+
+    done = commandpost("--version", tmp_path=tmp_path)
+    assert (done.returncode, done.stdout, done.stderr) == (
+        0, f"commandpost {version('commandpost')}\n", "")
