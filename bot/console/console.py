@@ -101,6 +101,7 @@ class Console:
         self.use_computer(Computer(service))
         self.scheduler = Scheduler(service)
         self.player: Player | None = None
+        self._said: set[str] = set()  # texts printed since the last line was read
         self._stop = asyncio.Event()
         self._thinking: asyncio.Task[None] | None = None
 
@@ -211,6 +212,7 @@ class Console:
         return True
 
     async def _run(self, words: list[str], line: str) -> None:
+        self._said = set()
         word = words[0].lower()
         await self.scheduler.run_due()
         if word == "as":
@@ -233,6 +235,7 @@ class Console:
     async def _computer_moved(self, game: Game) -> None:
         """The computer's move, shown as a person's is to the one who played it: the news,
         then the board as text and as a picture."""
+        self._said = set()
         await self._deliver()
         await self.show_board(game)
 
@@ -299,6 +302,7 @@ class Console:
     async def show(self, reply: Reply) -> None:
         """Print a reply, and the board it shows (as text, and as a PNG file)."""
         self.out(reply.text)
+        self._said.add(reply.text)
         for picture in reply.pictures:
             self.out(f"Picture: {picture}")
         if reply.game is not None:
@@ -335,6 +339,13 @@ class Console:
         return to_move if side is None else side
 
     async def _print_notification(self, notification: Notification) -> None:
+        """A notification, addressed; one that says again what was just printed to the one
+        typing (the reply), or what everyone here was just shown to a player, is not
+        printed twice: at one keyboard, everyone here has read it."""
+        mine = self.player is not None and notification.player_id == self.player.id
+        if notification.text in self._said and (mine or notification.player_id is None):
+            return
+        self._said.add(notification.text)
         to = notification.address if notification.player_id is not None else "everyone here"
         self.out(f"  [to {to}] {notification.text}")
 

@@ -96,7 +96,8 @@ async def test_without_the_renderer_there_is_no_picture_but_the_game_goes_on(
     await session("challenge bob white")
     await session("as bob")
     out = await session("accept")
-    assert out.splitlines()[-3] == "(no picture: the renderer is not available)"
+    assert out.splitlines()[-2] == "(no picture: the renderer is not available)"
+    assert out.splitlines()[-1].startswith("  [to alice] Game #1 started: ")  # said once
     assert not settings.pictures_dir.exists()
 
 

@@ -100,9 +100,8 @@ async def test_a_whole_mini_chieftain_game_turn_by_turn(keys):
         "left (0-1).",
         "Game over: bob (Black) wins: White has no Chieftain left (0-1).",  # under the board
         "  [to alice] bob played 3... Ne4xc3. Game #1 (mini-Chieftain, alice (White) vs bob "
-        "(Black)) is over: bob (Black) wins: White has no Chieftain left (0-1).",
-        "  [to everyone here] bob played 3... Ne4xc3. Game #1 (mini-Chieftain, alice (White) "
-        "vs bob (Black)) is over: bob (Black) wins: White has no Chieftain left (0-1)."]
+        "(Black)) is over: bob (Black) wins: White has no Chieftain left (0-1)."]
+    # the same news to everyone here is not printed again: at one keyboard, all have read it
     record = "\n".join(await keys("export #1"))
     assert "\n1. Me3-e4\n1... Ng8-f6, Md7-d6\n2. Cd1-d2\n2... Nf6xe4, end\n3. Cd2-c3\n" \
            "3... Ne4xc3\n" in record
