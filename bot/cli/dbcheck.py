@@ -25,6 +25,7 @@ from pathlib import Path
 
 from ..config import ConfigError, settings_for
 from ..service import GameService
+from ..service.results import Refusal
 from ..storage import StorageError, integrity_check, open_database, wal_damage
 from ..storage.sqlite import schema_problems
 
@@ -96,10 +97,14 @@ async def _replay_games(service: GameService, out: Callable[[str], None]) -> int
             problems = await service.verify(game_id)
         except StorageError as err:
             problems = [str(err)]
+        numbered = not isinstance(problems, Refusal)
+        if not numbered:  # the row's number itself is damaged (no game may have it)
+            problems = [f"its number is damaged: {problems.message}"]  # type: ignore[union-attr]
         if problems:
             damaged += 1
             out(f"game #{game_id}: " + "; ".join(problems))
-            out(f"  saved: {await service.salvage(game_id)}")
+            if numbered:
+                out(f"  saved: {await service.salvage(game_id)}")
     out(f"{len(ids)} game(s) replayed: " + ("all sound" if not damaged
                                             else f"{damaged} damaged"))
     return damaged

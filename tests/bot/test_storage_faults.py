@@ -262,3 +262,17 @@ async def test_the_console_survives_any_exception_of_one_line(service, settings,
     lines.clear()
     assert await console.run_line("games")
     assert lines == ["No games in progress. Start one with `challenge NAME`."]
+
+
+async def test_db_check_reports_a_game_whose_number_is_damaged(tmp_path: Path):
+    """A damaged page can leave a game's row with a number no game may have (0 or less):
+    `db check` says so instead of failing on the service's refusal of that number."""
+    path = await _a_database_with_a_game(tmp_path)
+    con = sqlite3.connect(path)
+    con.execute("UPDATE games SET id = -5 WHERE id = 1")
+    con.commit()
+    con.close()
+    lines: list[str] = []
+    assert await check(path, lines.append) == 1
+    assert lines[2:] == ["game #-5: its number is damaged: There is no game #-5.",
+                         "1 game(s) replayed: 1 damaged"]
