@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from ..service.boundary import shorten
 from ..service.model import Game, Player
 from ..service.results import Refusal, Result
 from ..service.turns import PieceSteps, if_my_turn_words
@@ -226,20 +227,25 @@ async def show_pieces(bot: Bot, interaction: discord.Interaction, game: Game) ->
                                             discord.utils.MISSING, ephemeral=True)
 
 
+MAX_POINT = 4  # the longest point's name on any board, with room to spare (``k12``)
+
+
 async def show_piece(bot: Bot, interaction: discord.Interaction, game: Game,
                      origin: str, viewer_side: int | None = None) -> None:
     """Answer (to the asker only) with the moves of the piece on ``origin``: the board with
     its targets highlighted, the moves as text and the menu that plays one."""
     origin = origin.strip().lower()
     sender = await bot.player_of(interaction.user)
-    if re.fullmatch(r"[a-z]+\d+", origin) and (
+    # a point's name is short (``k12``): longer text is no point, and is not matched at all
+    point = len(origin) <= MAX_POINT and re.fullmatch(r"[a-z]+\d+", origin) is not None
+    if point and (
             waiting := await bot.service.steps_if_my_turn(game, sender, origin)) is not None:
         await _show_if_my_turn(bot, interaction, game, waiting, game.side_of(sender.id))
         return
-    found = await bot.service.step_choices(game, origin) if re.fullmatch(
-        r"[a-z]+\d+", origin) else []
+    found = await bot.service.step_choices(game, origin) if point else []
     if not found:
-        await bot.answer(interaction, f"No piece on {origin} can move now in game #{game.id}.")
+        await bot.answer(interaction, f"No piece on {shorten(origin)} can move now in game "
+                                      f"#{game.id}.")
         return
     piece = found[0]
     await interaction.response.defer(ephemeral=True, thinking=True)

@@ -261,3 +261,14 @@ async def test_which_game_names_each_game_with_the_slash_command_that_was_sent(w
     assert r.response.content.splitlines()[1:] == [
         "• #1 alice vs bob (mini-Chieftain, alice to move): `/draw game:1`",
         "• #2 alice vs bob (mini-Chieftain, alice to move): `/draw game:2`"]
+
+
+async def test_moves_of_a_square_at_the_option_s_size_limit_is_no_point(world, drawn):
+    """Discord lets an option hold 100 characters: such text is no point's name, is not
+    matched, and is quoted back short."""
+    w = world
+    thread = await _start_from(w, "commander", COMMANDER)
+    r = await w.alice.slash(thread, "moves", square="e" * 99 + "4")
+    assert answer(r).content == f"No piece on {'e' * 23}… can move now in game #1."
+    r = await w.alice.slash(thread, "moves", square="E4 ")  # almost right: case and a space
+    assert answer(r).content.startswith("Tank + Infantry on e4: 20 moves: ")
