@@ -16,9 +16,11 @@ from engine import EngineError, Outcome, Position, Variant, get_variant
 from ..config import Settings
 from ..storage import DamagedGame, Database, Session
 from . import outbox
+from .challenges import read_challenge
 from .clock import DAY, Clock, parse_days, start_turn
 from .model import Challenge, Game, PlayedMove, Player, place_transport
 from .notes import record_comments
+from .phrasing import players_line
 from .records import RecordError, read_record, replay, write_record
 from .results import Done, Reason, Refusal, Result
 from .timecontrol import describe_clock
@@ -126,7 +128,7 @@ class Archive:
                                 text=f"{sender.display_name} invites you {offer}. Answer with "
                                      f"`accept #{challenge_id}` or `decline #{challenge_id}`.",
                                 payload={"challenge": challenge_id})
-            challenge = await self._challenge(s, challenge_id)  # type: ignore[attr-defined]
+            challenge = await read_challenge(s, challenge_id)
         return Done(f"Challenge #{challenge_id} sent to {opponent.display_name}: {offer}. The "
                     f"game starts when {opponent.display_name} accepts.", challenge=challenge)
 
@@ -138,10 +140,10 @@ class Archive:
             return plan
         game = await self._store_import(s, plan, challenge.place, challenger, sender, now,
                                         announce=False)
-        await self._notify_side(s, game, plan.side, "game-start", now,
+        await outbox.notify_side(s, game, plan.side, "game-start", now,
                                 f"{sender.display_name} accepted challenge #{challenge.id}: "
                                 f"game #{game.id} continues the recorded game, "
-                                f"{self._players_line(game, plan.rules)}.")
+                                f"{players_line(game, plan.rules)}.")
         return self._imported(game, plan)
 
     async def _store_import(self, s: Session, plan: _Import, place: str, sender: Player,
@@ -168,8 +170,8 @@ class Archive:
         assert game is not None
         if announce:
             text = (f"{sender.display_name} imported a game record as game #{game.id}: "
-                    f"{self._players_line(game, rules)}, {rules.display_name}.")
-            await self._notify_side(s, game, 1 - plan.side, "game-start", now, text)
+                    f"{players_line(game, rules)}, {rules.display_name}.")
+            await outbox.notify_side(s, game, 1 - plan.side, "game-start", now, text)
         outcome, result = plan.outcome, plan.result
         if outcome.is_over:
             game = await self._finish(s, game, rules, outcome.winner, outcome.reason, now,
@@ -183,7 +185,7 @@ class Archive:
     def _imported(self, game: Game, plan: _Import) -> Done:
         where = "finished" if game.is_over else "in progress"
         return Done(f"Imported as game #{game.id} ({where}, {plural(len(plan.steps), 'step')}): "
-                    f"{self._players_line(game, plan.rules)}.", game=game)
+                    f"{players_line(game, plan.rules)}.", game=game)
 
     async def verify(self, game_id: int) -> list[str]:
         """Replay the game from its start and move list and compare every stored position;

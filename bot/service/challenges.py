@@ -23,10 +23,15 @@ from .clock import (
     time_control_help,
 )
 from .model import Challenge, Player, place_transport
-from .phrasing import command, moment, phrase
+from .phrasing import command, game_started, moment, phrase
 from .results import Done, Reason, Refusal, Result
 from .timecontrol import describe_clock
 from .words import or_list
+
+
+async def read_challenge(s: Session, challenge_id: int) -> Challenge | None:
+    row = await s.one(Challenge.CHALLENGE_SQL + " WHERE c.id = ?", (challenge_id,))
+    return Challenge.from_row(row) if row else None
 
 
 class ChallengeDesk:
@@ -84,7 +89,7 @@ class ChallengeDesk:
                 (sender.id, opponent.id if opponent else None, place, rules.name, mode, side,
                  days, start_fen, int(rated), now, now + self.settings.challenge_days * DAY,
                  time_control))
-            challenge = await self._challenge(s, challenge_id)
+            challenge = await read_challenge(s, challenge_id)
             assert challenge is not None
             offer = self._describe_challenge(challenge)
             accept = command("accept", f"#{challenge_id}")
@@ -134,14 +139,10 @@ class ChallengeDesk:
             words.append(f"from {c.start_fen}")
         return ", ".join(words)
 
-    async def _challenge(self, s: Session, challenge_id: int) -> Challenge | None:
-        row = await s.one(Challenge.CHALLENGE_SQL + " WHERE c.id = ?", (challenge_id,))
-        return Challenge.from_row(row) if row else None
-
     async def get_challenge(self, challenge_id: int) -> Challenge | None:
         """Challenge ``challenge_id`` as stored, whatever its status."""
         async with self.db.snapshot() as s:
-            return await self._challenge(s, challenge_id)
+            return await read_challenge(s, challenge_id)
 
     async def challenges(self, player: Player | None = None, place: str | None = None,
                          ) -> list[Challenge]:
@@ -168,7 +169,7 @@ class ChallengeDesk:
         ``sender`` may answer here (``own``: the only one ``sender`` made)."""
         if challenge_id is not None:
             async with self.db.snapshot() as s:
-                found = await self._challenge(s, challenge_id)
+                found = await read_challenge(s, challenge_id)
             if found is None:
                 return Refusal(Reason.NO_SUCH_CHALLENGE, f"There is no challenge #{challenge_id}.")
             return found
@@ -190,7 +191,7 @@ class ChallengeDesk:
 
     async def _open_challenge(self, s: Session, challenge_id: int,
                               now: float) -> Challenge | Refusal:
-        challenge = await self._challenge(s, challenge_id)
+        challenge = await read_challenge(s, challenge_id)
         if challenge is None:
             return Refusal(Reason.NO_SUCH_CHALLENGE, f"There is no challenge #{challenge_id}.")
         if challenge.status == "open" and challenge.expires_at <= now:
@@ -241,7 +242,7 @@ class ChallengeDesk:
                                            challenge.id, answered=answered)
             await s.execute("UPDATE challenges SET status = 'accepted', game_id = ?, "
                             "opponent_id = ? WHERE id = ?", (game.id, sender.id, challenge.id))
-        return Done(f"Challenge #{challenge_id} accepted. {self._game_started(game, rules)}",
+        return Done(f"Challenge #{challenge_id} accepted. {game_started(game, rules)}",
                     game=game, challenge=challenge)
 
     async def _accept_challenged_import(self, s: Session, challenge: Challenge,

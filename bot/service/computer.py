@@ -50,7 +50,7 @@ from engine import EngineError, all_variants, get_variant
 from engine.search import LEVELS, WIN, Thinker
 
 from .model import Game, PlayedMove, Player
-from .phrasing import COMPUTER
+from .phrasing import COMPUTER, game_started
 from .results import Done, Reason, Refusal, Result
 from .service import GameService
 
@@ -277,7 +277,7 @@ class Computer:
         rules = get_variant(game.variant)
         # the only news of the start the challenger gets (see `accept`)
         return Done(f"{computer_name(level)} accepts at once. "
-                    f"{self.service._game_started(game, rules)}", game=game,
+                    f"{game_started(game, rules)}", game=game,
                     challenge=accepted.challenge)
 
     # --- what the computer has to do ------------------------------------------------

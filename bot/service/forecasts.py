@@ -23,10 +23,12 @@ from typing import Any
 from engine import EngineError, Position, Variant, get_variant
 
 from ..storage import Database, Session
+from . import outbox
 from .clock import Clock
 from .model import Game, Player
+from .phrasing import describe_result
 from .records import END, STEP_SEPARATOR, play_step
-from .results import Done, Reason, Refusal, Result
+from .results import Done, Reason, Refusal, Result, move_refusal
 
 Tree = list[dict[str, Any]]  # nodes: {"if": text, "fen": after it, "then": [steps], "next": Tree}
 MAX_DEPTH = 10  # exchanges in one line
@@ -135,6 +137,21 @@ def _chain(path: list[dict[str, Any]]) -> dict[str, Any]:
     return node
 
 
+async def drop_forecasts(s: Session, game_id: int) -> None:
+    """Forget every line of the game (a takeback changed what they answer)."""
+    await s.execute("DELETE FROM forecasts WHERE game_id = ?", (game_id,))
+
+async def recorded_lines(s: Session, game: Game) -> Tree:
+    """The lines the player to move has recorded in ``game``."""
+    return await _tree(s, game.id, game.players[game.to_move])
+
+def answer_ready(tree: Tree, rules: Variant, after: Position) -> bool:
+    """Whether ``tree`` (the lines of the player to move) answers the turn that led to
+    ``after`` (they are then told of both together, not asked to move)."""
+    fen = rules.format_position(after)
+    return any(n["fen"] == fen for n in tree)
+
+
 class Forecasts:
     """The conditional-move commands of the game service (which provides the database,
     the clock, reading games, `_line`, `_keep`, `_advance` and the notifications)."""
@@ -161,7 +178,7 @@ class Forecasts:
             except ForecastError as err:
                 return Refusal(Reason.BAD_FORECAST, str(err))
             except EngineError as err:
-                return self._move_refusal(err, " ".join(words))  # type: ignore[attr-defined]
+                return move_refusal(err, " ".join(words))
             tree, replaced = _merge(await _tree(s, game.id, sender.id), path)
             if _count(tree) > MAX_NODES:
                 return Refusal(Reason.BAD_FORECAST, f"You may keep at most {MAX_NODES} "
@@ -188,22 +205,6 @@ class Forecasts:
                                                 f"#{game_id}.")
         return Done(f"Your conditional moves in game #{game_id} are dropped.")
 
-    async def _drop_forecasts(self, s: Session, game_id: int) -> None:
-        """Forget every line of the game (a takeback changed what they answer)."""
-        await s.execute("DELETE FROM forecasts WHERE game_id = ?", (game_id,))
-
-    @staticmethod
-    async def _recorded_lines(s: Session, game: Game) -> Tree:
-        """The lines the player to move has recorded in ``game``."""
-        return await _tree(s, game.id, game.players[game.to_move])
-
-    @staticmethod
-    def _answer_ready(tree: Tree, rules: Variant, after: Position) -> bool:
-        """Whether ``tree`` (the lines of the player to move) answers the turn that led to
-        ``after`` (they are then told of both together, not asked to move)."""
-        fen = rules.format_position(after)
-        return any(n["fen"] == fen for n in tree)
-
     async def _answer_forecast(self, s: Session, rules: Variant, line: Any,
                                done: Done) -> tuple[Done, Any]:
         """After a turn that passed the move to the other side: play that side's recorded
@@ -229,7 +230,7 @@ class Forecasts:
         if node is None:
             await s.execute("DELETE FROM forecasts WHERE game_id = ? AND player_id = ?",
                             (game.id, waiting))
-            await self._notify_side(  # type: ignore[attr-defined]
+            await outbox.notify_side(
                 s, game, game.to_move, "forecast", now,
                 f"{game.names[1 - game.to_move]} played {theirs} in game #{game.id}, which "
                 f"none of your conditional lines expected: they are dropped.")
@@ -246,7 +247,7 @@ class Forecasts:
                             (game.id, waiting))
         answer_text = " | ".join(node["then"])
         side = game.side_of(waiting)
-        await self._notify_side(  # type: ignore[attr-defined]
+        await outbox.notify_side(
             s, game, side, "forecast", now,
             f"{game.names[1 - side]} played {theirs} in game #{game.id} "
             f"({rules.display_name}); your conditional move {answer_text} was played in "
@@ -254,7 +255,7 @@ class Forecasts:
         message = (f"{done.message} {game.names[side]} answered at once with {answer_text}, "
                    f"a conditional move.")
         if game.is_over:
-            message += f" Game over: {self.describe_result(game)}."  # type: ignore[attr-defined]
+            message += f" Game over: {describe_result(game)}."
         else:
             message += " Your move."
         return replace(done, message=message, game=game, answer=answer_text), line

@@ -31,7 +31,7 @@ from engine import EngineError, MoveSyntaxError, Position, get_variant
 from ..storage import DamagedGame
 from .model import Game, Player
 from .phrasing import command
-from .results import Reason, Refusal
+from .results import Reason, Refusal, move_refusal
 
 ANSWER, END_TURN = "answer", "end"
 """Purposes that narrow the choice (`GameInference.find_game`)."""
@@ -195,7 +195,7 @@ class GameInference:
         if not candidates:  # no game's position could be read
             return _which_game(mine, example)
         if len(waiting) == 1 and not readable:
-            return self._move_refusal(errors[waiting[0].id], move)
+            return move_refusal(errors[waiting[0].id], move)
         return _not_a_move_anywhere(candidates, errors, move)
 
     async def _narrowings(self, sender: Player, mine: list[Game],

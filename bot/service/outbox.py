@@ -46,7 +46,8 @@ from typing import Any
 
 from ..storage import Database, Session
 from .clock import DAY, Clock, format_time
-from .model import Notification
+from .model import Game, Notification
+from .phrasing import phrase
 
 log = logging.getLogger(__name__)
 
@@ -112,6 +113,16 @@ async def notify(s: Session, now: float, *, transport: str, kind: str, text: str
         (transport, player_id, place, game_id, kind, text, now,
          lane or lane_of(player_id, place, game_id), json.dumps(payload) if payload else None,
          due))
+
+
+async def notify_side(s: Session, game: Game, side: int, kind: str, now: float,
+                      text: str, payload: dict[str, Any] | None = None) -> None:
+    """News of ``game`` to the player of ``side``; ``payload``: what a transport may
+    word it with besides (a turn's number and text, the move number it is news of)."""
+    transport = game.transports[side]
+    await notify(s, now, transport=transport, kind=kind, text=phrase(text, transport),
+                 player_id=game.players[side], place=game.place, game_id=game.id,
+                 payload=payload)
 
 
 async def pending(db: Database, transport: str, limit: int = 100) -> list[Notification]:

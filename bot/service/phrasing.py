@@ -15,7 +15,11 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from engine import Variant, get_variant
+
 from .clock import format_time
+from .model import Game
+from .timecontrol import describe_clock
 
 TOKEN = re.compile(r"\{\{([a-z]+)((?: [^{}]*)?)\}\}")
 CONSOLE, DISCORD, EMAIL = "console", "discord", "email"
@@ -110,3 +114,28 @@ def phrase(text: str, transport: str) -> str:
         return times(args) if word == "time" else commands(word, args)
 
     return TOKEN.sub(one, text)
+
+
+# --- games in words ----------------------------------------------------------------
+def game_started(game: Game, rules: Variant) -> str:
+    return (f"Game #{game.id} started: {players_line(game, rules)}, "
+            f"{rules.display_name}, {describe_clock(game.days, game.time_control)}. "
+            f"{game.names[game.to_move]} ({rules.side_names[game.to_move]}) moves first.")
+
+
+def players_line(game: Game, rules: Variant) -> str:
+    return (f"{game.names[0]} ({rules.side_names[0]}) vs "
+            f"{game.names[1]} ({rules.side_names[1]})")
+
+
+def describe_result(game: Game) -> str:
+    """``alice (White) wins: Black has no Commander left (1-0)``, ``drawn ...``."""
+    if game.status == "aborted":
+        return f"aborted ({game.reason})"
+    if game.status == "active":
+        return "in progress"
+    if game.winner is None:
+        return f"drawn, {game.reason} ({game.result})"
+    rules = get_variant(game.variant)
+    return (f"{game.names[game.winner]} ({rules.side_names[game.winner]}) wins: "
+            f"{game.reason} ({game.result})")

@@ -12,9 +12,12 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import ClassVar
 
+from engine import AmbiguousMoveError, EngineError, MoveSyntaxError
+
 from ..storage import DamagedGame, StorageError
 from .model import Challenge, Game, Player
 from .phrasing import phrase
+from .words import or_list
 
 
 class _Phrased:
@@ -131,3 +134,15 @@ class Done(_Phrased):
 
 
 Result = Done | Refusal
+
+
+def move_refusal(err: EngineError, text: str) -> Refusal:
+    quoted = getattr(err, "text", "") or text.strip()
+    reason = getattr(err, "reason", str(err))
+    if isinstance(err, AmbiguousMoveError):
+        return Refusal(Reason.AMBIGUOUS_MOVE,
+                       f"{quoted} is ambiguous: it could be {or_list(err.candidates)}. "
+                       f"Send the one you mean.", err.candidates)
+    if isinstance(err, MoveSyntaxError):
+        return Refusal(Reason.BAD_MOVE, f"I cannot read {quoted!r} as a move: {reason}.")
+    return Refusal(Reason.ILLEGAL_MOVE, f"{quoted} is not a legal move here: {reason}.")

@@ -18,7 +18,7 @@ from engine import get_variant
 from ..storage import Database
 from .clock import Clock
 from .model import Game, PlayedMove, Player
-from .phrasing import DISCORD
+from .phrasing import DISCORD, describe_result
 from .results import Done, Reason, Refusal, Result
 from .turns import turn_entries
 
@@ -172,7 +172,7 @@ class Rooms:
                                       self.now(), draw=winner is None and not abort,
                                       aborted=abort)
         verb = "aborted" if abort else "adjudicated"
-        return Done(f"Game #{game_id} {verb}: {self.describe_result(game)}.",  # type: ignore[attr-defined]
+        return Done(f"Game #{game_id} {verb}: {describe_result(game)}.",
                     game=replace(game))
 
 

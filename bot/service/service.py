@@ -32,7 +32,6 @@ from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
 from engine import (
-    AmbiguousMoveError,
     EngineError,
     MoveSyntaxError,
     Position,
@@ -61,24 +60,24 @@ from .clock import (
     start_turn,
     system_clock,
 )
-from .forecasts import Forecasts
+from .forecasts import Forecasts, answer_ready, drop_forecasts, recorded_lines
 from .inference import GameInference
 from .mail_ledger import MailLedger
 from .model import Game, Notification, PlayedMove, Player, place_transport
 from .notes import Notes
-from .phrasing import COMPUTER, command, moment, phrase
+from .phrasing import COMPUTER, command, describe_result, game_started, moment, phrase, players_line
 from .posts import Posts
 from .records import END, turn_label
-from .results import Done, Reason, Refusal, Result
+from .results import Done, Reason, Refusal, Result, move_refusal
 from .rooms import Rooms
 from .sent_lines import SentLines
-from .standings import Standings
-from .timecontrol import TimeControls, describe_clock
+from .standings import Standings, rate
+from .timecontrol import TimeControls, clock_again, next_clock, opening_clock, store_clock
 from .tokens import GameTokens
 from .turns import Turns, whole_turn
 from .vacations import Vacations
 from .watching import Watching
-from .words import or_list, plural
+from .words import plural
 
 CACHED_GAMES = 512
 SLOW_RULES = 0.002  # seconds of rules work that send it to a worker thread
@@ -245,43 +244,20 @@ class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Room
         game = await self._game(s, game_id)
         assert game is not None
         clock = start_turn(days, now, paused=game.on_vacation(start.side, now))
-        clock = await self._opening_clock(s, game, challenge_id, start.side, now, clock)
-        await self._set_clock(s, game.id, clock)
+        clock = await opening_clock(s, game, challenge_id, start.side, now, clock)
+        await store_clock(s, game.id, clock)
         game = await self._game(s, game.id)  # with the clock and its choice
         assert game is not None
         if not announce:
             return game
-        text = self._game_started(game, rules)
+        text = game_started(game, rules)
         for side in (0, 1):
             if game.players[side] not in answered:
-                await self._notify_side(s, game, side, "game-start", now, text)
+                await outbox.notify_side(s, game, side, "game-start", now, text)
         await outbox.notify(s, now, transport=place_transport(place), kind="game-start",
                             place=place, game_id=game.id,
                             text=phrase(text, place_transport(place)))
         return game
-
-    def _game_started(self, game: Game, rules: Variant) -> str:
-        return (f"Game #{game.id} started: {self._players_line(game, rules)}, "
-                f"{rules.display_name}, {describe_clock(game.days, game.time_control)}. "
-                f"{game.names[game.to_move]} ({rules.side_names[game.to_move]}) moves first.")
-
-    def _players_line(self, game: Game, rules: Variant) -> str:
-        return (f"{game.names[0]} ({rules.side_names[0]}) vs "
-                f"{game.names[1]} ({rules.side_names[1]})")
-
-    async def _set_clock(self, s: Session, game_id: int, clock: TurnClock) -> None:
-        await s.execute("UPDATE games SET deadline = ?, reminder_due = ?, paused_remaining = ? "
-                        "WHERE id = ?",
-                        (clock.deadline, clock.reminder_due, clock.paused_remaining, game_id))
-
-    async def _notify_side(self, s: Session, game: Game, side: int, kind: str, now: float,
-                           text: str, payload: dict[str, Any] | None = None) -> None:
-        """News of ``game`` to the player of ``side``; ``payload``: what a transport may
-        word it with besides (a turn's number and text, the move number it is news of)."""
-        transport = game.transports[side]
-        await outbox.notify(s, now, transport=transport, kind=kind, text=phrase(text, transport),
-                            player_id=game.players[side], place=game.place, game_id=game.id,
-                            payload=payload)
 
     # --- reading games --------------------------------------------------------------
     async def _game(self, s: Session, game_id: int) -> Game | None:
@@ -428,7 +404,7 @@ class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Room
                 canonical, after = await _rules_work(rules, _play, rules, line.position, text)
             except EngineError as err:
                 self._keep(game.id, line)
-                return self._move_refusal(err, text)
+                return move_refusal(err, text)
             done, line = await self._advance(s, game, rules, line, canonical, after)
             done, line = await self._answer_forecast(s, rules, line, done)
         self._keep(game_id, line)
@@ -450,22 +426,10 @@ class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Room
         try:
             rules.parse_move(position, text)
         except MoveSyntaxError as err:
-            return self._move_refusal(err, text)
+            return move_refusal(err, text)
         except EngineError:
             return None
         return None
-
-    @staticmethod
-    def _move_refusal(err: EngineError, text: str) -> Refusal:
-        quoted = getattr(err, "text", "") or text.strip()
-        reason = getattr(err, "reason", str(err))
-        if isinstance(err, AmbiguousMoveError):
-            return Refusal(Reason.AMBIGUOUS_MOVE,
-                           f"{quoted} is ambiguous: it could be {or_list(err.candidates)}. "
-                           f"Send the one you mean.", err.candidates)
-        if isinstance(err, MoveSyntaxError):
-            return Refusal(Reason.BAD_MOVE, f"I cannot read {quoted!r} as a move: {reason}.")
-        return Refusal(Reason.ILLEGAL_MOVE, f"{quoted} is not a legal move here: {reason}.")
 
     async def end_turn(self, sender: Player, game_id: int,
                        expected_ply: int | None = None) -> Result:
@@ -483,7 +447,7 @@ class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Room
                 after = rules.end_turn(line.position)
             except EngineError as err:
                 self._keep(game.id, line)
-                return self._move_refusal(err, END)
+                return move_refusal(err, END)
             done, line = await self._advance(s, game, rules, line, END, after)
             done, line = await self._answer_forecast(s, rules, line, done)
         self._keep(game_id, line)
@@ -520,7 +484,7 @@ class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Room
         clock, draw_offer, takeback_offer = game.clock, game.draw_offer, game.takeback_offer
         if turn_done:
             clock = start_turn(game.days, now, paused=game.on_vacation(after.side, now))
-            clock, game = await self._next_clock(s, game, mover, now, clock)
+            clock, game = await next_clock(s, game, mover, now, clock)
             # by moving, the mover declines what the opponent offered
             draw_offer = None if draw_offer == 1 - mover else draw_offer
             takeback_offer = None if takeback_offer == 1 - mover else takeback_offer
@@ -564,10 +528,10 @@ class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Room
         else:
             nxt = after.side
             message += f" {game.names[nxt]} ({rules.side_names[nxt]}) is to move."
-            line.answers = await self._recorded_lines(s, game)
-            if self._answer_ready(line.answers, rules, after):
+            line.answers = await recorded_lines(s, game)
+            if answer_ready(line.answers, rules, after):
                 return Done(message, game=game, move=text), line  # they are told with it
-            await self._notify_side(
+            await outbox.notify_side(
                 s, game, nxt, "your-move", now,
                 f"{game.names[mover]} played {label} {turn}"
                 f"{' (a conditional move)' if conditional else ''} in game #{game.id} "
@@ -595,15 +559,7 @@ class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Room
     # --- the end of a game ----------------------------------------------------------
     def describe_result(self, game: Game) -> str:
         """``alice (White) wins: Black has no Commander left (1-0)``, ``drawn ...``."""
-        if game.status == "aborted":
-            return f"aborted ({game.reason})"
-        if game.status == "active":
-            return "in progress"
-        if game.winner is None:
-            return f"drawn, {game.reason} ({game.result})"
-        rules = get_variant(game.variant)
-        return (f"{game.names[game.winner]} ({rules.side_names[game.winner]}) wins: "
-                f"{game.reason} ({game.result})")
+        return describe_result(game)
 
     async def _finish(self, s: Session, game: Game, rules: Variant, winner: int | None,
                       reason: str, now: float, draw: bool = False, aborted: bool = False,
@@ -624,12 +580,12 @@ class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Room
                        takeback_offer=None)
         rating_note = ""
         if game.rated and not aborted:
-            rating_note = await self._rate(s, game, rules, now)
-        text = (f"{news}Game #{game.id} ({rules.display_name}, {self._players_line(game, rules)}) "
+            rating_note = await rate(s, game, rules, now)
+        text = (f"{news}Game #{game.id} ({rules.display_name}, {players_line(game, rules)}) "
                 f"is over: {self.describe_result(game)}.{rating_note}")
         for side in (0, 1):
             if game.players[side] != actor:
-                await self._notify_side(s, game, side, "game-over", now, text)
+                await outbox.notify_side(s, game, side, "game-over", now, text)
         await outbox.notify(s, now, transport=place_transport(game.place), kind="game-over",
                             place=game.place, game_id=game.id,
                             text=phrase(text, place_transport(game.place)))
@@ -692,7 +648,7 @@ class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Room
             now = self.now()
             await s.execute("UPDATE games SET draw_offer = ?, updated_at = ? WHERE id = ?",
                             (side, now, game.id))
-            await self._notify_side(s, game, 1 - side, "draw-offer", now,
+            await outbox.notify_side(s, game, 1 - side, "draw-offer", now,
                                     f"{sender.display_name} offers a draw in game #{game.id}. "
                                     f"Answer with {command('draw')} to accept or "
                                     f"{command('draw', 'decline')}.")
@@ -720,7 +676,7 @@ class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Room
             now = self.now()
             await s.execute("UPDATE games SET draw_offer = NULL, updated_at = ? WHERE id = ?",
                             (now, game.id))
-            await self._notify_side(s, game, 1 - game.side_of(sender.id), "draw-offer", now,
+            await outbox.notify_side(s, game, 1 - game.side_of(sender.id), "draw-offer", now,
                                     f"{sender.display_name} declined your draw offer in game "
                                     f"#{game.id}.")
         return Done(f"Draw offer declined in game #{game_id}.", game=replace(game, draw_offer=None))
@@ -766,7 +722,7 @@ class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Room
             now = self.now()
             await s.execute("UPDATE games SET takeback_offer = ?, updated_at = ? WHERE id = ?",
                             (side, now, game.id))
-            await self._notify_side(s, game, 1 - side, "takeback-request", now,
+            await outbox.notify_side(s, game, 1 - side, "takeback-request", now,
                                     f"{sender.display_name} asks to take back their last turn "
                                     f"in game #{game.id}. Answer with {command('takeback')} to "
                                     f"accept or {command('takeback', 'decline')}.")
@@ -799,7 +755,7 @@ class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Room
             position = rules.parse_position(fen)
             now = self.now()
             clock = start_turn(game.days, now, paused=game.on_vacation(position.side, now))
-            clock = await self._clock_again(s, game, position.side, now, clock)
+            clock = await clock_again(s, game, position.side, now, clock)
             await s.execute(
                 "UPDATE games SET fen = ?, to_move = ?, ply = ?, turns = ?, "
                 "revision = revision + 1, deadline = ?, reminder_due = ?, paused_remaining = ?, "
@@ -807,10 +763,10 @@ class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Room
                 (fen, position.side, row["n"], turn, clock.deadline, clock.reminder_due,
                  clock.paused_remaining, now, game.id))
             self._lines.pop(game.id, None)
-            await self._drop_forecasts(s, game.id)
+            await drop_forecasts(s, game.id)
             game = await self._game(s, game.id)
             assert game is not None
-            await self._notify_side(s, game, requester, "takeback", now,
+            await outbox.notify_side(s, game, requester, "takeback", now,
                                     f"{sender.display_name} accepted your takeback in game "
                                     f"#{game.id}. {game.names[position.side]} is to move.")
         return Done(f"Takeback accepted in game #{game_id}: "
@@ -825,7 +781,7 @@ class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Room
             now = self.now()
             await s.execute("UPDATE games SET takeback_offer = NULL, updated_at = ? "
                             "WHERE id = ?", (now, game.id))
-            await self._notify_side(s, game, 1 - game.side_of(sender.id), "takeback", now,
+            await outbox.notify_side(s, game, 1 - game.side_of(sender.id), "takeback", now,
                                     f"{sender.display_name} declined your takeback request in "
                                     f"game #{game.id}.")
         return Done(f"Takeback declined in game #{game_id}.",
@@ -860,7 +816,7 @@ class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Room
             for game in Game.readable(rows):
                 rules = get_variant(game.variant)
                 other = game.names[1 - game.to_move]
-                await self._notify_side(
+                await outbox.notify_side(
                     s, game, game.to_move, "reminder", now,
                     f"Reminder: game #{game.id} ({rules.display_name}) against {other} waits "
                     f"for your move. {self._clock_text(game)}")

@@ -25,32 +25,33 @@ class Standing:
     games: int
 
 
+async def rate(s: Session, game: Game, rules: Variant, now: float) -> str:
+    before = [await read_rating(s, p, game.variant) for p in game.players]
+    score = 0.5 if game.winner is None else float(game.winner == 0)
+    after = rate_game(before[0], before[1], score)
+    for player_id, rating in zip(game.players, after, strict=True):
+        await s.execute(
+            "INSERT INTO ratings (player_id, variant, rating, deviation, volatility, games, "
+            "updated_at) VALUES (?, ?, ?, ?, ?, 1, ?) ON CONFLICT (player_id, variant) "
+            "DO UPDATE SET rating = excluded.rating, deviation = excluded.deviation, "
+            "volatility = excluded.volatility, games = ratings.games + 1, "
+            "updated_at = excluded.updated_at",
+            (player_id, game.variant, rating.rating, rating.deviation, rating.volatility,
+             now))
+    changes = ", ".join(f"{name} {old.rating:.0f} → {new.rating:.0f}"
+                        for name, old, new in zip(game.names, before, after, strict=True))
+    return f" Ratings: {changes}."
+
+async def read_rating(s: Session, player_id: int, variant: str) -> Rating:
+    row = await s.one("SELECT rating, deviation, volatility FROM ratings "
+                      "WHERE player_id = ? AND variant = ?", (player_id, variant))
+    return Rating(row["rating"], row["deviation"], row["volatility"]) if row else Rating()
+
+
 class Standings:
     """The rating commands of the game service (which provides the database)."""
 
     db: Database
-
-    async def _rate(self, s: Session, game: Game, rules: Variant, now: float) -> str:
-        before = [await self._rating(s, p, game.variant) for p in game.players]
-        score = 0.5 if game.winner is None else float(game.winner == 0)
-        after = rate_game(before[0], before[1], score)
-        for player_id, rating in zip(game.players, after, strict=True):
-            await s.execute(
-                "INSERT INTO ratings (player_id, variant, rating, deviation, volatility, games, "
-                "updated_at) VALUES (?, ?, ?, ?, ?, 1, ?) ON CONFLICT (player_id, variant) "
-                "DO UPDATE SET rating = excluded.rating, deviation = excluded.deviation, "
-                "volatility = excluded.volatility, games = ratings.games + 1, "
-                "updated_at = excluded.updated_at",
-                (player_id, game.variant, rating.rating, rating.deviation, rating.volatility,
-                 now))
-        changes = ", ".join(f"{name} {old.rating:.0f} → {new.rating:.0f}"
-                            for name, old, new in zip(game.names, before, after, strict=True))
-        return f" Ratings: {changes}."
-
-    async def _rating(self, s: Session, player_id: int, variant: str) -> Rating:
-        row = await s.one("SELECT rating, deviation, volatility FROM ratings "
-                          "WHERE player_id = ? AND variant = ?", (player_id, variant))
-        return Rating(row["rating"], row["deviation"], row["volatility"]) if row else Rating()
 
     async def rating(self, player: Player, variant: str) -> tuple[Rating, int]:
         """The player's rating in ``variant`` and how many rated games it rests on."""

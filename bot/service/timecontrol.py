@@ -152,54 +152,61 @@ def after_turn(tc: TimeControl, bank: float, spent: float, clock: TurnClock,
     return bank, spent + used
 
 
+async def store_clock(s: Session, game_id: int, clock: TurnClock) -> None:
+    await s.execute("UPDATE games SET deadline = ?, reminder_due = ?, paused_remaining = ? "
+                    "WHERE id = ?",
+                    (clock.deadline, clock.reminder_due, clock.paused_remaining, game_id))
+
+
+async def opening_clock(s: Session, game: Game, challenge_id: int | None,
+                         side: int, now: float, clock: TurnClock) -> TurnClock:
+    """The first turn's clock of a game from a challenge that chose a time control
+    (the control and the banks are stored in the game)."""
+    if challenge_id is None:
+        return clock
+    row = await s.one("SELECT time_control FROM challenges WHERE id = ?", (challenge_id,))
+    tc = read(row["time_control"]) if row else None
+    if tc is None:
+        return clock
+    bank = tc.days * DAY
+    # days per move stays set (rounded) so that vacations pause and resume the clock
+    await s.execute("UPDATE games SET time_control = ?, days = ?, bank0 = ?, bank1 = ?, "
+                    "spent0 = 0, spent1 = 0 WHERE id = ?",
+                    (tc.text(), max(1, round(tc.days)), bank, bank, game.id))
+    return turn_clock(available(tc, bank, 0.0), now, game.on_vacation(side, now))
+
+async def next_clock(s: Session, game: Game, mover: int, now: float,
+                      clock: TurnClock) -> tuple[TurnClock, Game]:
+    """After ``mover``'s turn: the next turn's clock (``clock`` as computed for days per
+    move, kept for games without a choice) and the game with the mover's bank and time
+    spent, both stored. The choice is the game's as read (and kept up to date) in this
+    transaction, so that a move reads the game row once."""
+    tc, banks, spent = game_choice(game)
+    if tc is None:
+        return clock, game
+    banks[mover], spent[mover] = after_turn(tc, banks[mover], spent[mover], game.clock, now)
+    await s.execute("UPDATE games SET bank0 = ?, bank1 = ?, spent0 = ?, spent1 = ? "
+                    "WHERE id = ?", (*banks, *spent, game.id))
+    game = replace(game, banks=(banks[0], banks[1]), spent=(spent[0], spent[1]))
+    nxt = 1 - mover
+    return turn_clock(available(tc, banks[nxt], spent[nxt]), now,
+                      game.on_vacation(nxt, now)), game
+
+async def clock_again(s: Session, game: Game, side: int, now: float,
+                       clock: TurnClock) -> TurnClock:
+    """The clock of ``side``'s turn after a takeback: what their bank and total allow
+    now (a takeback gives no time back)."""
+    tc, banks, spent = game_choice(game)
+    if tc is None:
+        return clock
+    return turn_clock(available(tc, banks[side], spent[side]), now,
+                      game.on_vacation(side, now))
+
+
 class TimeControls:
     """The clock-choice hooks of the game service (which provides the clock)."""
 
     now: Clock
-
-    async def _opening_clock(self, s: Session, game: Game, challenge_id: int | None,
-                             side: int, now: float, clock: TurnClock) -> TurnClock:
-        """The first turn's clock of a game from a challenge that chose a time control
-        (the control and the banks are stored in the game)."""
-        if challenge_id is None:
-            return clock
-        row = await s.one("SELECT time_control FROM challenges WHERE id = ?", (challenge_id,))
-        tc = read(row["time_control"]) if row else None
-        if tc is None:
-            return clock
-        bank = tc.days * DAY
-        # days per move stays set (rounded) so that vacations pause and resume the clock
-        await s.execute("UPDATE games SET time_control = ?, days = ?, bank0 = ?, bank1 = ?, "
-                        "spent0 = 0, spent1 = 0 WHERE id = ?",
-                        (tc.text(), max(1, round(tc.days)), bank, bank, game.id))
-        return turn_clock(available(tc, bank, 0.0), now, game.on_vacation(side, now))
-
-    async def _next_clock(self, s: Session, game: Game, mover: int, now: float,
-                          clock: TurnClock) -> tuple[TurnClock, Game]:
-        """After ``mover``'s turn: the next turn's clock (``clock`` as computed for days per
-        move, kept for games without a choice) and the game with the mover's bank and time
-        spent, both stored. The choice is the game's as read (and kept up to date) in this
-        transaction, so that a move reads the game row once."""
-        tc, banks, spent = game_choice(game)
-        if tc is None:
-            return clock, game
-        banks[mover], spent[mover] = after_turn(tc, banks[mover], spent[mover], game.clock, now)
-        await s.execute("UPDATE games SET bank0 = ?, bank1 = ?, spent0 = ?, spent1 = ? "
-                        "WHERE id = ?", (*banks, *spent, game.id))
-        game = replace(game, banks=(banks[0], banks[1]), spent=(spent[0], spent[1]))
-        nxt = 1 - mover
-        return turn_clock(available(tc, banks[nxt], spent[nxt]), now,
-                          game.on_vacation(nxt, now)), game
-
-    async def _clock_again(self, s: Session, game: Game, side: int, now: float,
-                           clock: TurnClock) -> TurnClock:
-        """The clock of ``side``'s turn after a takeback: what their bank and total allow
-        now (a takeback gives no time back)."""
-        tc, banks, spent = game_choice(game)
-        if tc is None:
-            return clock
-        return turn_clock(available(tc, banks[side], spent[side]), now,
-                          game.on_vacation(side, now))
 
     async def clock_state(self, game: Game) -> str:
         """Each side's bank and total left, for notices and boards ('' for days per move

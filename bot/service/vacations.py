@@ -12,6 +12,7 @@ from dataclasses import replace
 
 from ..config import Settings
 from ..storage import Database, Session
+from . import outbox
 from .clock import (
     DAY,
     Clock,
@@ -24,6 +25,7 @@ from .clock import (
 from .model import Game, Player
 from .phrasing import command, moment
 from .results import Done, Reason, Refusal, Result
+from .timecontrol import store_clock
 
 
 class Vacations:
@@ -87,10 +89,10 @@ class Vacations:
         for game in await self._my_turn_games(s, player.id):
             if game.clock.paused:
                 continue
-            await self._set_clock(s, game.id, pause(game.clock, now))
+            await store_clock(s, game.id, pause(game.clock, now))
             paused.append(game.id)
             side = game.side_of(player.id)
-            await self._notify_side(s, game, 1 - side, "vacation", now,  # type: ignore[operator]
+            await outbox.notify_side(s, game, 1 - side, "vacation", now,
                                     f"{player.display_name} is on vacation; the clock of game "
                                     f"#{game.id} is paused.")
         return paused
@@ -132,14 +134,14 @@ class Vacations:
             if not game.clock.paused:
                 continue
             clock = resume(game.clock, game.days, at)
-            await self._set_clock(s, game.id, clock)
+            await store_clock(s, game.id, clock)
             resumed.append(game.id)
             side = game.side_of(player.id)
             assert side is not None and clock.deadline is not None
-            await self._notify_side(s, game, 1 - side, "vacation", at,
+            await outbox.notify_side(s, game, 1 - side, "vacation", at,
                                     f"{player.display_name} is back from vacation; the clock of "
                                     f"game #{game.id} runs again.")
-            await self._notify_side(s, game, side, "your-move", at,
+            await outbox.notify_side(s, game, side, "your-move", at,
                                     f"Welcome back: game #{game.id} waits for your move. You "
                                     f"have {format_duration(clock.deadline - at)} (until "
                                     f"{moment(clock.deadline)}).")
