@@ -154,7 +154,8 @@ class Search:
 
 
 def first_difference(engine: Generator, other: Generator, start: tuple[Any, Any], depth: int,
-                     *, budget: int, unit: str = "move", other_name: str = "simple") -> Search:
+                     *, budget: int, unit: str = "move",
+                     other_name: str = "simple generator") -> Search:
     """The shallowest position within ``depth - 1`` moves of ``start`` (one position, in the
     engine's form and in the other generator's) where the two generators disagree: they
     list different moves there, or the same moves led them to different positions. When the
