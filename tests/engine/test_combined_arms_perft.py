@@ -3,9 +3,11 @@
 The counts in ``tests/data/combined_arms.perft`` were produced by
 ``simple_combined_arms.py``, a generator written from the rule file alone; the engine must
 reproduce every one of them, and on a mismatch the message lays the engine's per-move
-breakdown beside the simple generator's. The simple generator is slow, so in this run it
-re-derives the cheap counts in full and samples the expensive subtrees; random games then
-compare both generators move set by move set, canonical texts included.
+breakdown beside the simple generator's; at depth 3, too slow for it (some 5,000 positions
+at about 20 ms each), the first position where the two generators' moves differ, searched
+within ``REPORT_BUDGET``. The simple generator is slow, so in this run it re-derives the cheap
+counts in full and samples the expensive subtrees; random games then compare both
+generators move set by move set, canonical texts included.
 """
 
 from __future__ import annotations
@@ -14,7 +16,15 @@ import random
 
 import pytest
 import simple_combined_arms as simple
-from perft_data import DATA, PerftCase, case_id, divide_report, read_perft_file
+from perft_data import (
+    DATA,
+    Generator,
+    PerftCase,
+    case_id,
+    divide_report,
+    first_difference,
+    read_perft_file,
+)
 
 from engine import Move, Position, get_variant
 
@@ -22,6 +32,7 @@ VARIANT = get_variant("combined-arms")
 CASES = read_perft_file(DATA / "combined_arms.perft")
 MIDDLE = [c for c in CASES if c.position != VARIANT.start_fen and c.depth == 2]
 SAMPLED_FIRST_MOVES = 4  # per middle-game position: subtrees re-counted by the simple generator
+REPORT_BUDGET = 20_000  # moves listed by the simple generator while searching for a difference
 
 
 def breakdown(position_text: str, depth: int) -> str:
@@ -29,6 +40,24 @@ def breakdown(position_text: str, depth: int) -> str:
     return divide_report(position_text, depth,
                          VARIANT.divide(VARIANT.parse_position(position_text), depth),
                          simple.divide(simple.read_position(position_text), depth))
+
+
+def engine_moves(position: Position) -> list[tuple[str, Position]]:
+    return [(VARIANT.format_move(position, m), VARIANT.make_move(position, m))
+            for m in VARIANT.legal_moves(position)]
+
+
+def simple_moves(position: simple.Position) -> list[tuple[str, simple.Position]]:
+    return [(text, simple.play(position, e)) for e, text in simple.legal_texts(position).items()]
+
+
+def first_difference_report(position_text: str, depth: int) -> str:
+    """Where the engine's moves and the simple generator's first differ within
+    ``depth - 1`` moves of the position, searched within ``REPORT_BUDGET``."""
+    start = VARIANT.parse_position(position_text), simple.read_position(position_text)
+    return first_difference(Generator(engine_moves, VARIANT.format_position),
+                            Generator(simple_moves, simple.write_position), start, depth,
+                            budget=REPORT_BUDGET).report()
 
 
 def effect(position: Position, move: Move) -> tuple[str, str, frozenset[str], str]:
@@ -59,7 +88,8 @@ def test_positions_of_the_data_file_round_trip_in_both_generators(text: str) -> 
 def test_engine_perft_matches_the_recorded_count(case: PerftCase) -> None:
     nodes = VARIANT.perft(VARIANT.parse_position(case.position), case.depth)
     if nodes != case.nodes:
-        detail = breakdown(case.position, case.depth) if case.depth <= 2 else ""
+        detail = breakdown(case.position, case.depth) if case.depth <= 2 \
+            else first_difference_report(case.position, case.depth)
         pytest.fail(f"{case.name}: engine perft {case.depth} = {nodes}, recorded "
                     f"{case.nodes}\n{detail}")
 
@@ -141,3 +171,44 @@ def test_legal_moves_equal_the_simple_generators_in_random_games(seeds: tuple[in
             ended += 1
     assert seen >= 60
     assert ended >= (1 if fierce else 0)
+
+
+# --- the report of a depth-3 mismatch ---------------------------------------------------------
+def test_a_move_missing_two_moves_deep_is_named_by_a_bounded_search(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The engine leaving out one move in one position two moves deep (the 11th reply to
+    the first move): the report names the two moves, the position and the missing move,
+    found breadth-first after the simple generator has listed the moves of the start, of
+    its 69 successors and of the first 11 positions two moves deep, not the 5,109 positions
+    of a per-move breakdown of depth 3."""
+    start = VARIANT.start_position()
+    first = VARIANT.legal_moves(start)[0]
+    after_first = VARIANT.make_move(start, first)
+    reply = VARIANT.legal_moves(after_first)[10]
+    faulty = VARIANT.make_move(after_first, reply)
+    dropped = VARIANT.legal_moves(faulty)[3]
+    successors = [VARIANT.make_move(start, m) for m in VARIANT.legal_moves(start)]
+    listed = sum(VARIANT.count_moves(p) for p in [start, *successors]) + sum(
+        VARIANT.count_moves(VARIANT.make_move(after_first, m))
+        for m in VARIANT.legal_moves(after_first)[:11])
+    legal_moves = VARIANT.legal_moves
+    monkeypatch.setattr(VARIANT, "legal_moves", lambda position: [
+        m for m in legal_moves(position) if (position, m) != (faulty, dropped)])
+    seen: list[str] = []
+    legal_texts = simple.legal_texts
+
+    def counted(position: simple.Position) -> dict[simple.Effect, str]:
+        seen.append(simple.write_position(position))
+        return legal_texts(position)
+
+    monkeypatch.setattr(simple, "legal_texts", counted)
+
+    assert first_difference_report(VARIANT.start_fen, 3) == (
+        f"the engine and the simple generator first differ after 2 moves: "
+        f"{VARIANT.format_move(start, first)} {VARIANT.format_move(after_first, reply)}\n"
+        f"  in {VARIANT.format_position(faulty)}\n"
+        f"  only the engine lists: (none)\n"
+        f"  only the simple generator lists: {VARIANT.format_move(faulty, dropped)}\n"
+        f"  (81 positions compared breadth-first; the simple generator listed {listed} "
+        f"moves (budget {REPORT_BUDGET}))")
+    assert len(seen) == 1 + 69 + 11
