@@ -47,8 +47,8 @@ async def build(path: Path) -> None:
         alice = await service.player("console", "alice", "Alice")
         bob = await service.player("console", "bob", "Bob")
         for variant, steps in GAMES:
-            made = await service.challenge(alice, PLACE, bob, variant, side=0)
-            game = (await service.accept(bob, made.challenge.id)).game
+            made = await service.challenges.challenge(alice, PLACE, bob, variant, side=0)
+            game = (await service.challenges.accept(bob, made.challenge.id)).game
             for _ in range(steps):
                 game = await service.game(game.id)
                 mover = alice if game.to_move == 0 else bob
@@ -68,7 +68,7 @@ async def _play_every_game(service: GameService) -> set[int]:
     alice = await service.player("console", "alice", "Alice")
     words = Commands(service, lambda name: service.find_player("console", name))
     damaged = set()
-    for game_id in await service.game_ids():
+    for game_id in await service.archive.game_ids():
         for line in (f"board #{game_id}", f"moves #{game_id}", f"export #{game_id}",
                      f"move zz #{game_id}", "games"):
             if f"Game #{game_id} is damaged" in (await words.handle(alice, PLACE, line)).text:

@@ -42,8 +42,8 @@ async def _games(service: GameService, a, b, count: int, place: str) -> list[int
     pb = await service.player("discord", str(b.id), b.name)
     ids = []
     for _ in range(count):
-        c = await service.challenge(pa, place, pb, "clash", side=0, days=3)
-        ids.append((await service.accept(pb, c.challenge.id)).game.id)
+        c = await service.challenges.challenge(pa, place, pb, "clash", side=0, days=3)
+        ids.append((await service.challenges.accept(pb, c.challenge.id)).game.id)
     await service.deliver("discord", _drop)
     return ids
 

@@ -159,7 +159,7 @@ async def score_machine(case: str, folder: Path) -> bool:
         await table.gateway.deliver_outbox()
         answered = any(ALICE in str(m["To"]) for m in table.sent[sent:])
         moves = [m.text for m in await table.service.played_moves(1)]
-        bounced = (await table.service.mail_address(ALICE))["bounced_at"] is not None
+        bounced = (await table.service.mail.mail_address(ALICE))["bounced_at"] is not None
     finally:
         await table.service.close()
     return (outcome == want["outcome"] and moves == ["c3-d4", "g7-g5"]

@@ -115,8 +115,8 @@ class Games:
             self.started += 1
             first = self.players[k % len(self.players)]
             second = self.players[(k + 1) % len(self.players)]
-            made = await self.service.challenge(first, PLACE, second, side=0)
-            game = (await self.service.accept(second, made.challenge.id)).game
+            made = await self.service.challenges.challenge(first, PLACE, second, side=0)
+            game = (await self.service.challenges.accept(second, made.challenge.id)).game
             self.ready.append((game.id, (first, second), self.scripts[k % len(self.scripts)]))
 
     async def next(self) -> tuple[int, tuple[Player, Player], list[str]]:

@@ -116,8 +116,8 @@ def run_client(kind: str, *args: object) -> object:
 async def _played_game(service: GameService) -> tuple[int, list]:
     a = await service.player("discord", "1", "Alice")
     b = await service.player("discord", "2", "Bob")
-    made = await service.challenge(a, "discord:1", b, variant="clash", side=0, days=3)
-    game = (await service.accept(b, made.challenge.id)).game
+    made = await service.challenges.challenge(a, "discord:1", b, variant="clash", side=0, days=3)
+    game = (await service.challenges.accept(b, made.challenge.id)).game
     rng = random.Random(5)
     players = [a, b]
     for _ in range(STEPS):
@@ -155,7 +155,7 @@ async def main(args: argparse.Namespace) -> None:
     await site.start()
     port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
     base = f"http://127.0.0.1:{port}"
-    link = (await service.game_link(game_id)).removeprefix("http://127.0.0.1")
+    link = (await service.watching.game_link(game_id)).removeprefix("http://127.0.0.1")
     game = await service.game(game_id)
     view = await app[SITE].view(game)
     picture = f"{link}/board/{STEPS // 2}-{view.picture_key(STEPS // 2)}.png"

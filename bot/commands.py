@@ -253,7 +253,7 @@ class Commands:
             else:
                 return Reply(f"I do not understand {word!r}. " + _usage("challenge"), ok=False)
         if not days_named and not clock_words:
-            days = self.service.default_days()
+            days = self.service.challenges.default_days()
         try:
             clock = parse_time_control(clock_words, days)
         except ValueError as err:
@@ -262,7 +262,7 @@ class Commands:
             return _reply(await self.computer.challenge(
                 sender, place, against_computer[0], variant.name, mode, side, days, start_fen,
                 rated))
-        return _reply(await self.service.challenge(
+        return _reply(await self.service.challenges.challenge(
             sender, place, opponent, variant.name, mode, side, days, start_fen, rated,
             time_control=clock.text() if clock else None))
 
@@ -270,7 +270,7 @@ class Commands:
         """List the open challenges you made, received, or may accept here."""
         if args:
             return _extra("challenges", args)
-        found = await self.service.challenges(sender, place)
+        found = await self.service.challenges.pending(sender, place)
         if not found:
             return Reply("There are no open challenges for you.")
         lines = []
@@ -289,7 +289,7 @@ class Commands:
             return _reply(number)
         if rest:
             return _extra(action.__name__, rest)
-        found = await self.service.find_challenge(sender, place, number, own=own)
+        found = await self.service.challenges.find_challenge(sender, place, number, own=own)
         if isinstance(found, Refusal):
             return _reply(found)
         return _reply(await action(sender, found.id))
@@ -300,21 +300,22 @@ class Commands:
         accept
         accept #4
         """
-        return await self._challenge_action(sender, place, args, self.service.accept)
+        return await self._challenge_action(sender, place, args, self.service.challenges.accept)
 
     async def cmd_decline(self, sender: Player, place: str, args: list[str]) -> Reply:
         """Decline a challenge addressed to you.
 
         decline #4
         """
-        return await self._challenge_action(sender, place, args, self.service.decline)
+        return await self._challenge_action(sender, place, args, self.service.challenges.decline)
 
     async def cmd_cancel(self, sender: Player, place: str, args: list[str]) -> Reply:
         """Withdraw a challenge you made.
 
         cancel #4
         """
-        return await self._challenge_action(sender, place, args, self.service.cancel, own=True)
+        return await self._challenge_action(sender, place, args, self.service.challenges.cancel,
+                                            own=True)
 
     # --- games ----------------------------------------------------------------------
     async def _game(self, sender: Player, place: str, args: list[str], to_move: bool = False,
@@ -328,8 +329,9 @@ class Commands:
             return number, rest
         played = " ".join(rest) if move and rest else None
         played = None if (played or "").lower() == "end" else played  # `end` is no notation
-        return await self.service.find_game(sender, place, number, to_move, purpose, example,
-                                            played, point), rest
+        return await self.service.inference.find_game(sender, place, number, to_move, purpose,
+                                                      example,
+                                                      played, point), rest
 
     async def cmd_games(self, sender: Player, place: str, args: list[str]) -> Reply:
         """List your games in progress (`games here`: every game in progress here).
@@ -372,8 +374,8 @@ class Commands:
             ply = await self._turn_end(game, rest[0])
             if isinstance(ply, Reply):
                 return ply
-        notes = await self.service.notes_text(sender, game.id)
-        clock = "" if game.is_over else await self.service.clock_state(game)
+        notes = await self.service.notes.notes_text(sender, game.id)
+        clock = "" if game.is_over else await self.service.clocks.clock_state(game)
         return Reply("\n".join(filter(None, [self.describe(game), clock, notes])), game=game,
                      ply=ply)
 
@@ -442,11 +444,11 @@ class Commands:
                          f"ranks {variant.topology.ranks[0]}-{variant.topology.ranks[-1]}).",
                          ok=False)
         if node is not None:
-            waiting = await self.service.steps_if_my_turn(game, sender, node)
+            waiting = await self.service.turns.steps_if_my_turn(game, sender, node)
             if waiting is not None:
                 return _moves_if_my_turn(game, waiting)
-        found = await self.service.step_choices(game, node)
-        can_end = await self.service.can_end_turn(game)
+        found = await self.service.turns.step_choices(game, node)
+        can_end = await self.service.turns.can_end_turn(game)
         end = f" Or {command('end')} to finish the turn." if can_end else ""
         whose = ""
         if game.side_of(sender.id) != game.to_move:  # say whose moves these are
@@ -581,7 +583,7 @@ class Commands:
             return _reply(game)
         if rest:
             return _extra("export", rest)
-        result = await self.service.export(game.id, sender)
+        result = await self.service.archive.export(game.id, sender)
         return Reply(result.text or "", game=None, record=result.text) \
             if isinstance(result, Done) else _reply(result)
 
@@ -592,7 +594,7 @@ class Commands:
         opponent = await self.find_player(opponent_name)
         if isinstance(opponent, Refusal):
             return _reply(opponent)
-        return _reply(await self.service.offer_import(sender, place, text, opponent))
+        return _reply(await self.service.archive.offer_import(sender, place, text, opponent))
 
     async def cmd_note(self, sender: Player, place: str, args: list[str]) -> Reply:
         """Keep a private note on a game, shown to you alone with the board (`note`: list).
@@ -604,10 +606,11 @@ class Commands:
         if isinstance(game, Refusal):
             return _reply(game)
         if not rest:
-            notes = await self.service.notes_text(sender, game.id)
+            notes = await self.service.notes.notes_text(sender, game.id)
             return Reply(notes or f"You have no notes on game #{game.id}. "
                                   + _usage("note"))
-        return _reply(await self.service.add_note(sender, game.id, " ".join(rest)), show=False)
+        return _reply(await self.service.notes.add_note(sender, game.id, " ".join(rest)),
+                      show=False)
 
     async def cmd_if(self, sender: Player, place: str, args: list[str]) -> Reply:
         """Record a conditional move: if they play X, your answer Y is played at once.
@@ -620,7 +623,7 @@ class Commands:
         game, rest = await self._game(sender, place, args, example="if")
         if isinstance(game, Refusal):
             return _reply(game)
-        return _reply(await self.service.add_forecast(sender, game.id, ["if", *rest]),
+        return _reply(await self.service.forecasts.add_forecast(sender, game.id, ["if", *rest]),
                       show=False)
 
     async def cmd_forecast(self, sender: Player, place: str, args: list[str]) -> Reply:
@@ -635,8 +638,8 @@ class Commands:
         if rest and (len(rest) > 1 or rest[0].lower() != "clear"):
             return _extra("forecast", rest)
         if rest:
-            return _reply(await self.service.clear_forecast(sender, game.id), show=False)
-        lines = await self.service.forecast_lines(sender, game.id)
+            return _reply(await self.service.forecasts.clear_forecast(sender, game.id), show=False)
+        lines = await self.service.forecasts.forecast_lines(sender, game.id)
         if not lines:
             return Reply(f"You have no conditional moves in game #{game.id}. Record one with "
                          f"`if THEIR-MOVE then YOUR-ANSWER`.")
@@ -661,11 +664,11 @@ class Commands:
                 return Reply(f"{args[0]!r} is not a number of days.", ok=False)
             if not days > 0 or days == float("inf"):
                 return Reply("A vacation lasts at least a part of a day.", ok=False)
-            left = await self.service.vacation_left(sender) / 86_400
+            left = await self.service.vacations.left(sender) / 86_400
             if 0 < left < days:
                 note = (f"You asked for {days:g} days, but only {format_duration(left * 86_400)} "
                         f"of vacation are left this year; you get those. ")
-        result = await self.service.start_vacation(sender, days)
+        result = await self.service.vacations.start(sender, days)
         reply = _reply(result)
         return Reply(note + reply.text, ok=reply.ok) if note and reply.ok else reply
 
@@ -673,9 +676,9 @@ class Commands:
         """End your vacation: your clocks run again (moving in a game ends it too)."""
         if args:
             return _extra("back", args)
-        result = await self.service.end_vacation(sender)
+        result = await self.service.vacations.end(sender)
         if isinstance(result, Done):
-            left = await self.service.vacation_left(sender)
+            left = await self.service.vacations.left(sender)
             return Reply(f"{result.template} Vacation left this year: "
                          f"{format_duration(left) if left else 'none'}.")
         return _reply(result)
@@ -713,7 +716,7 @@ class Commands:
             variant = get_variant(variant_name or all_variants()[0].name)
         except EngineError as err:
             return Reply(str(err), ok=False)
-        rating, games = await self.service.rating(player, variant.name)
+        rating, games = await self.service.standings.rating(player, variant.name)
         name = player.display_name
         if not games:
             if other:
@@ -738,7 +741,7 @@ class Commands:
             variant = get_variant(args[0] if args else all_variants()[0].name)
         except EngineError as err:
             return Reply(str(err), ok=False)
-        board = await self.service.leaderboard(variant.name)
+        board = await self.service.standings.leaderboard(variant.name)
         if not board:
             return Reply(f"No rated {variant.display_name} games yet.")
         lines = [f"  {k}. {s.name:<16} {s.rating:6.0f} ± {2 * s.deviation:3.0f}  "

@@ -143,7 +143,7 @@ async def picture_options(service: GameService, game: Game, *, perspective: int 
     game pictures from these, so they are the same everywhere."""
     ply = game.ply if ply is None else max(0, min(ply, game.ply))
     position = await service.position(game, ply)
-    last = await service.turn_moves(game, ply) if show_last else None
+    last = await service.turns.turn_moves(game, ply) if show_last else None
     result = service.describe_result(game) if game.is_over else ""
     info = game_info(game, await service.played_moves(game.id), ply)
     return position, {"variant": get_variant(game.variant), "perspective": perspective,

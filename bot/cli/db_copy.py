@@ -94,7 +94,7 @@ async def _verify(target: PostgresDatabase, say: Callable[[str], None]) -> int:
     service = GameService(target, Settings(db_path=target.url))
     async with target.snapshot() as s:
         ids = [r["id"] for r in await s.all("SELECT id FROM games ORDER BY id")]
-    problems = [f"game #{i}: {p}" for i in ids for p in await service.verify(i)]
+    problems = [f"game #{i}: {p}" for i in ids for p in await service.archive.verify(i)]
     if problems:
         raise CopyError("the copy does not replay:\n" + "\n".join(problems))
     say(f"{len(ids)} games replayed and verified")

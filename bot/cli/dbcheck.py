@@ -90,11 +90,11 @@ async def _check_file(db: object, out: Callable[[str], None]) -> list[str]:
 
 async def _replay_games(service: GameService, out: Callable[[str], None]) -> int:
     """Replay every game (in a worker thread: it is CPU work); how many are damaged."""
-    ids = await service.game_ids()
+    ids = await service.archive.game_ids()
     damaged = 0
     for game_id in ids:
         try:
-            problems = await service.verify(game_id)
+            problems = await service.archive.verify(game_id)
         except StorageError as err:
             problems = [str(err)]
         numbered = not isinstance(problems, Refusal)
@@ -104,7 +104,7 @@ async def _replay_games(service: GameService, out: Callable[[str], None]) -> int
             damaged += 1
             out(f"game #{game_id}: " + "; ".join(problems))
             if numbered:
-                out(f"  saved: {await service.salvage(game_id)}")
+                out(f"  saved: {await service.archive.salvage(game_id)}")
     out(f"{len(ids)} game(s) replayed: " + ("all sound" if not damaged
                                             else f"{damaged} damaged"))
     return damaged

@@ -316,7 +316,7 @@ class Console:
         ply = game.ply if ply is None else max(0, min(ply, game.ply))
         position = await self.service.position(game, ply)
         # the whole last turn is marked; a piece's moves replace it when asked for
-        last = [] if selected else await self.service.turn_moves(game, ply)
+        last = [] if selected else await self.service.turns.turn_moves(game, ply)
         marked = highlights or tuple(p for m in last for p in m.touched)
         self.out(text_board(variant, position, marked))
         result = self.service.describe_result(game) if game.is_over and ply >= game.ply else ""

@@ -111,7 +111,7 @@ class CommandPost(commands.AutoShardedBot):
         if self.sync_only:
             return
         await asyncio.to_thread(pictures.warm_up)
-        self.service.add_game_listener(self._moved)
+        self.service.watching.add_game_listener(self._moved)
         if self.shard_ids is None or 0 in self.shard_ids:
             self.scheduler.start()  # one process applies what falls due: the one of shard 0
             self.thinking.start()  # and plays the computer's moves
@@ -126,11 +126,11 @@ class CommandPost(commands.AutoShardedBot):
         """Upload the command tree if it changed since the last upload (or ``force``);
         whether it was uploaded."""
         digest = self.tree_hash()
-        if not force and await self.service.transport_state(TREE_STATE) == digest:
+        if not force and await self.service.posts.transport_state(TREE_STATE) == digest:
             log.info("command tree unchanged; not uploaded")
             return False
         await self.tree.sync()
-        await self.service.set_transport_state(TREE_STATE, digest)
+        await self.service.posts.set_transport_state(TREE_STATE, digest)
         log.info("command tree uploaded")
         return True
 
@@ -146,14 +146,14 @@ class CommandPost(commands.AutoShardedBot):
         self.scheduler.cancel()
         self.thinking.cancel()
         self.computer.close()
-        self.service.remove_game_listener(self._moved)
+        self.service.watching.remove_game_listener(self._moved)
         await self.drain()
         await self.courier.stop()
         await super().close()
 
     def _moved(self, game_id: int) -> None:
         """A move was stored (by any transport of this process): the game's watchers on
-        Discord are told of a finished turn (`GameService.watch_news`), in the
+        Discord are told of a finished turn (`Rooms.watch_news`), in the
         background."""
         task = asyncio.get_running_loop().create_task(self._tell_watchers(game_id))
         self._background.add(task)
@@ -163,7 +163,7 @@ class CommandPost(commands.AutoShardedBot):
         """A watcher's copy is a courtesy, sent once, not through the outbox (whose
         delivery must wait for the command's reply)."""
         try:
-            text = await self.service.watch_news(game_id)
+            text = await self.service.rooms.watch_news(game_id)
             if text is not None:
                 await self.notifier.copy_to_watchers(game_id, text)
         except StorageError as error:  # the move stands; its watchers miss one copy
@@ -261,7 +261,7 @@ class CommandPost(commands.AutoShardedBot):
         it stood, which says so; if none can be opened, its news goes to the channel."""
         place = thread_place(payload.parent_id, payload.thread_id)
         for game in await self.service.games(place=place):
-            moved = await self.service.relocate(game.id, channel_place(payload.parent_id))
+            moved = await self.service.rooms.relocate(game.id, channel_place(payload.parent_id))
             thread = await live.open_thread(self, moved or game)
             where: object = thread or self.get_channel(payload.parent_id)
             note = (f"The earlier thread of game #{game.id} was deleted; the game goes on "
@@ -326,7 +326,7 @@ class CommandPost(commands.AutoShardedBot):
         if chosen is None and place:
             guild = getattr(self.get_channel(target_of(place) or 0), "guild", None)
             if guild is not None:
-                chosen = (await self.service.server_settings(server_key(guild.id))).get(PINGS)
+                chosen = (await self.service.rooms.server_settings(server_key(guild.id))).get(PINGS)
         if chosen == "none" or chosen == "turns" and what != TURN:
             return player.display_name
         return f"<@{player.address}>"
@@ -348,7 +348,7 @@ class CommandPost(commands.AutoShardedBot):
         if picture is not None:
             message["file"] = picture
         view = with_watch_link(None if game.is_over else game_view(game, perspective),
-                               await self.service.game_link(game.id))
+                               await self.service.watching.game_link(game.id))
         if view is not None:
             message["view"] = view
         return message
@@ -378,7 +378,7 @@ class CommandPost(commands.AutoShardedBot):
             if game.is_over:
                 lead = "\n".join(filter(None, [lead, await live.ending_text(self, game)]))
             message = await self.board_message(game, lead, perspective, mention=mention)
-            if home and await self.service.can_end_turn(game):
+            if home and await self.service.turns.can_end_turn(game):
                 # the new live board of a turn in progress keeps its step menu and End turn
                 await self._with_steps(message, game)
         if not home:  # a look at the board: no game buttons; a turn going on keeps its menus

@@ -81,8 +81,8 @@ class AdminCommands(commands.GroupCog, group_name="server"):
         if pings is not None:
             changes[PINGS] = pings
         key = server_key(interaction.guild_id or 0)
-        current = (await self.service.set_server_settings(key, changes) if changes
-                   else await self.service.server_settings(key))
+        current = (await self.service.rooms.set_server_settings(key, changes) if changes
+                   else await self.service.rooms.server_settings(key))
         where = (f"<#{current['channel']}>" if "channel" in current
                  else "where /challenge is used")
         lines = [f"Game channel: {where}",
@@ -102,7 +102,7 @@ class AdminCommands(commands.GroupCog, group_name="server"):
             return
         guild = interaction.guild
         assert guild is not None  # the group is guild-only
-        current = await self.service.server_settings(server_key(guild.id))
+        current = await self.service.rooms.server_settings(server_key(guild.id))
         configured = guild.get_channel(int(current["channel"])) if current.get("channel") \
             else None
         channels = [configured] if isinstance(configured, discord.TextChannel) else [
@@ -134,7 +134,7 @@ class AdminCommands(commands.GroupCog, group_name="server"):
         by = interaction.user.display_name
         sender = await self.bot.player_of(interaction.user)
         async with owing(self.bot, sender, interaction.channel, "ruling", game):
-            result = await self.service.adjudicate(
+            result = await self.service.rooms.adjudicate(
                 game, None if ruling in ("draw", "abort") else int(ruling), by,
                 abort=ruling == "abort")
             if isinstance(result, Refusal) or result.game is None:

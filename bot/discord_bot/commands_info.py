@@ -56,7 +56,7 @@ class InfoCommands(commands.Cog, name="Information"):
                        current: str) -> list[app_commands.Choice[int]]:
         from .commands_play import _game_choices
         sender = await self.bot.player_of(interaction.user)
-        return _game_choices(await self.service.watched_games(sender), current)
+        return _game_choices(await self.service.rooms.watched_games(sender), current)
 
     def _play(self) -> PlayCommands:
         cog = self.bot.get_cog("Playing")
@@ -167,7 +167,7 @@ class InfoCommands(commands.Cog, name="Information"):
     async def watch(self, interaction: discord.Interaction, game: int) -> None:
         """Follow a game: you are added to its thread and to its notifications."""
         sender = await self.bot.player_of(interaction.user)
-        result = await self.service.watch(sender, game)
+        result = await self.service.rooms.watch(sender, game)
         if isinstance(result, Refusal):
             await self.bot.answer(interaction, result)
             return
@@ -176,7 +176,7 @@ class InfoCommands(commands.Cog, name="Information"):
         where = ""
         if isinstance(thread, discord.Thread) and not await self._member_of(thread.guild,
                                                                             interaction):
-            link = await self.service.game_link(game)
+            link = await self.service.watching.game_link(game)
             where = (" It is played on a server you are not on, so its thread is closed to "
                      "you: `/notify dm:True` sends you its news by DM"
                      + (f", and {link} shows it live." if link else "."))
@@ -208,7 +208,7 @@ class InfoCommands(commands.Cog, name="Information"):
     async def unwatch(self, interaction: discord.Interaction, game: int) -> None:
         """Stop following a game."""
         sender = await self.bot.player_of(interaction.user)
-        await self.bot.answer(interaction, await self.service.unwatch(sender, game))
+        await self.bot.answer(interaction, await self.service.rooms.unwatch(sender, game))
 
     @app_commands.command(name="settings")
     @app_commands.describe(pings="When I mention you: moves, offers, reminders (all), moves "
@@ -229,7 +229,7 @@ class InfoCommands(commands.Cog, name="Information"):
         if chosen is None:
             default = None
             if interaction.guild_id:
-                default = (await self.service.server_settings(
+                default = (await self.service.rooms.server_settings(
                     server_key(interaction.guild_id))).get(PINGS)
             how = ("as the server decides (`/settings pings:` chooses for you): "
                    + (f"on this server, {said[str(default)]}" if default

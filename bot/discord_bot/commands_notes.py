@@ -40,8 +40,8 @@ class ForecastForm(discord.ui.Modal):
     async def on_submit(self, interaction: discord.Interaction) -> None:
         answers = []
         for row in filter(None, (r.strip() for r in self.lines.value.splitlines())):
-            result = await self.cog.service.add_forecast(self.sender, self.game.id,
-                                                         line_words(row))
+            result = await self.cog.service.forecasts.add_forecast(self.sender, self.game.id,
+                                                                   line_words(row))
             answers.append(result.message)
         await self.cog.bot.answer(interaction, "\n".join(answers) or "No line was given.")
 
@@ -78,11 +78,12 @@ class CorrespondenceCommands(commands.Cog, name="Correspondence"):
         if found is None:
             return
         if text is None:
-            notes = await self.service.notes_text(sender, found.id)
+            notes = await self.service.notes.notes_text(sender, found.id)
             await self.bot.answer(interaction, notes or f"You have no notes on game "
                                                         f"#{found.id}.")
             return
-        await self.bot.answer(interaction, await self.service.add_note(sender, found.id, text))
+        added = await self.service.notes.add_note(sender, found.id, text)
+        await self.bot.answer(interaction, added)
 
     @app_commands.command(name="forecast")
     @app_commands.describe(line="if THEIR MOVE then YOURS [then if ... then ...] (leave it out "
@@ -98,15 +99,15 @@ class CorrespondenceCommands(commands.Cog, name="Correspondence"):
             return
         if clear:
             await self.bot.answer(interaction,
-                                  await self.service.clear_forecast(sender, found.id))
+                                  await self.service.forecasts.clear_forecast(sender, found.id))
         elif show:
-            lines = await self.service.forecast_lines(sender, found.id)
+            lines = await self.service.forecasts.forecast_lines(sender, found.id)
             await self.bot.answer(interaction, "\n".join(
                 [f"Your conditional moves in game #{found.id} (only you see them):",
                  *(f"• `{t}`" for t in lines)]) if lines else
                 f"You have no conditional moves in game #{found.id}.")
         elif line and line.strip():
-            await self.bot.answer(interaction, await self.service.add_forecast(
+            await self.bot.answer(interaction, await self.service.forecasts.add_forecast(
                 sender, found.id, line_words(line)))
         else:
             await interaction.response.send_modal(ForecastForm(self, sender, found))

@@ -101,10 +101,10 @@ class PlayCommands(commands.Cog, name="Playing"):
 
     def _days_of(self, server: dict[str, object]) -> int:
         """Days per move of a challenge that names none here: the server's choice, else the
-        host's (`GameService.default_days`, as on every transport); 0: no clock."""
+        host's (`ChallengeDesk.default_days`, as on every transport); 0: no clock."""
         if "days" in server:
             return int(server["days"] or 0)  # type: ignore[call-overload]
-        return self.service.default_days() or 0
+        return self.service.challenges.default_days() or 0
 
     async def day_choices(self, interaction: discord.Interaction,
                           current: str) -> list[app_commands.Choice[int]]:
@@ -119,7 +119,7 @@ class PlayCommands(commands.Cog, name="Playing"):
     async def _server(self, interaction: discord.Interaction) -> dict[str, object]:
         if not interaction.guild_id:
             return {}
-        return await self.service.server_settings(server_key(interaction.guild_id))
+        return await self.service.rooms.server_settings(server_key(interaction.guild_id))
 
     async def mode_names(self, interaction: discord.Interaction,
                          current: str) -> list[app_commands.Choice[str]]:
@@ -166,8 +166,8 @@ class PlayCommands(commands.Cog, name="Playing"):
         game = await self._autocomplete_game(interaction)
         if game is None:
             return []
-        steps = [s for p in await self.service.step_choices(game) for s in p.steps]
-        if await self.service.can_end_turn(game):
+        steps = [s for p in await self.service.turns.step_choices(game) for s in p.steps]
+        if await self.service.turns.can_end_turn(game):
             steps.insert(0, "end")
         typed = current.strip().lower()
         steps.sort(key=lambda s: not s.lower().startswith(typed))
@@ -178,7 +178,7 @@ class PlayCommands(commands.Cog, name="Playing"):
         game = await self._autocomplete_game(interaction)
         if game is None:
             return []
-        pieces = await self.service.step_choices(game)
+        pieces = await self.service.turns.step_choices(game)
         return _choices([(f"{p.name} on {p.origin}", p.origin) for p in pieces],
                         current.strip())
 
@@ -195,10 +195,10 @@ class PlayCommands(commands.Cog, name="Playing"):
                           player: Player) -> list[Challenge]:
         """The open challenges ``player`` may answer from here: those addressed to them,
         and those open to anyone in any channel of this server."""
-        found = {c.id: c for c in await self.service.challenges(player)
+        found = {c.id: c for c in await self.service.challenges.pending(player)
                  if c.challenger_id != player.id}
         if interaction.guild_id:
-            for c in await self.service.challenges():
+            for c in await self.service.challenges.pending():
                 if (c.opponent_id is None and c.challenger_id != player.id
                         and self._on_server(c.place, interaction.guild_id)):
                     found[c.id] = c
@@ -212,8 +212,8 @@ class PlayCommands(commands.Cog, name="Playing"):
         numbered, the one of this thread, the sender's only one, ... A game's thread after
         its end still means that game."""
         place = place_of(interaction.channel)
-        found = await self.service.find_game(player, place, game_id, to_move, purpose,
-                                             example, move, point)
+        found = await self.service.inference.find_game(player, place, game_id, to_move, purpose,
+                                                       example, move, point)
         if isinstance(found, Refusal) and found.reason == Reason.NO_GAME_HERE \
                 and isinstance(interaction.channel, discord.Thread):
             finished = await self.service.games(place=place, active=False)
@@ -283,7 +283,7 @@ class PlayCommands(commands.Cog, name="Playing"):
             logs.set_context(user_id=interaction.user.id)
         async with owing(self.bot, sender, interaction.channel, "challenge",
                          post=CHALLENGE_POST, post_in=place):
-            result = await self.service.challenge(
+            result = await self.service.challenges.challenge(
                 sender, place, target, variant, mode, None if side in (None, -1) else side,
                 days or None, rated=rated, time_control=time_control and time_control.text())
             if isinstance(result, Refusal):
@@ -339,8 +339,8 @@ class PlayCommands(commands.Cog, name="Playing"):
         answered) if there is none."""
         sender = await self.bot.player_of(interaction.user)
         if number is not None or own:
-            found = await self.service.find_challenge(sender, self._challenge_place(interaction),
-                                                      number, own=own)
+            found = await self.service.challenges.find_challenge(
+                sender, self._challenge_place(interaction), number, own=own)
         else:
             found = _only_challenge(await self._answerable(interaction, sender))
         if isinstance(found, Refusal):
@@ -352,14 +352,14 @@ class PlayCommands(commands.Cog, name="Playing"):
                                challenge_id: int) -> bool:
         """Accept a challenge for ``sender`` (by /accept or its button): refused only to the
         sender, else the game's thread opens and everyone here is told. True if accepted."""
-        challenge = await self.service.get_challenge(challenge_id)
+        challenge = await self.service.challenges.get_challenge(challenge_id)
         if challenge is not None and await self._refused_for_permissions(interaction,
                                                                          challenge.place):
             return False
         async with owing(self.bot, sender, interaction.channel, "accept",
                          challenge_id=challenge_id, post=GAME_THREAD,
                          post_in=challenge.place if challenge else None):
-            result = await self.service.accept(sender, challenge_id)
+            result = await self.service.challenges.accept(sender, challenge_id)
             if isinstance(result, Refusal):
                 await self.bot.answer(interaction, result)
                 return False
@@ -398,14 +398,14 @@ class PlayCommands(commands.Cog, name="Playing"):
             return
         async with owing(self.bot, sender, interaction.channel, "decline",
                          challenge_id=found.id):
-            await self.bot.answer(interaction, await self.service.decline(sender, found.id),
-                                  public=True)
+            declined = await self.service.challenges.decline(sender, found.id)
+            await self.bot.answer(interaction, declined, public=True)
         await self.bot.flush()
 
     async def own_challenges(self, interaction: discord.Interaction,
                              current: str) -> list[app_commands.Choice[int]]:
         player = await self.bot.player_of(interaction.user)
-        found = [c for c in await self.service.challenges(player)
+        found = [c for c in await self.service.challenges.pending(player)
                  if c.challenger_id == player.id]
         return _challenge_choices([(f"#{c.id} to {c.opponent_name or 'anyone'}: "
                                     f"{get_variant(c.variant).display_name}", c.id)
@@ -422,8 +422,8 @@ class PlayCommands(commands.Cog, name="Playing"):
             return
         async with owing(self.bot, sender, interaction.channel, "cancel",
                          challenge_id=found.id):
-            await self.bot.answer(interaction, await self.service.cancel(sender, found.id),
-                                  public=True)
+            cancelled = await self.service.challenges.cancel(sender, found.id)
+            await self.bot.answer(interaction, cancelled, public=True)
         await self.bot.flush()
 
     # --- moves ----------------------------------------------------------------------
@@ -633,7 +633,7 @@ class PlayCommands(commands.Cog, name="Playing"):
         # a look at the board pings nobody, whoever asks (news of a move does)
         await self.bot.send_board(interaction, found, pictures.header(found) + ".",
                                   perspective=found.side_of(sender.id), mention=False)
-        notes = await self.service.notes_text(sender, found.id)
+        notes = await self.service.notes.notes_text(sender, found.id)
         if notes:  # the board may be public: the notes go to their author alone
             await interaction.followup.send(notes, ephemeral=True)
 
@@ -718,7 +718,7 @@ class PlayCommands(commands.Cog, name="Playing"):
     async def challenges(self, interaction: discord.Interaction) -> None:
         """List the open challenges you made or received, and those open to anyone here."""
         sender = await self.bot.player_of(interaction.user)
-        found = await self.service.challenges(sender, self._challenge_place(interaction))
+        found = await self.service.challenges.pending(sender, self._challenge_place(interaction))
         if not found:
             await self.bot.answer(interaction, "There are no open challenges for you or here. "
                                                "Make one with `/challenge`.")
@@ -818,7 +818,7 @@ class PlayCommands(commands.Cog, name="Playing"):
         other = await self.bot.player_of(opponent)
         place = self._challenge_place(interaction)
         async with owing(self.bot, sender, interaction.channel, "challenge"):
-            result = await self.service.offer_import(sender, place, text, other)
+            result = await self.service.archive.offer_import(sender, place, text, other)
             if isinstance(result, Refusal) or result.challenge is None:
                 await self.bot.answer(interaction, result)
                 return
@@ -839,7 +839,7 @@ class PlayCommands(commands.Cog, name="Playing"):
         if isinstance(found, Refusal):
             await self.bot.answer(interaction, found)
             return
-        result = await self.service.export(found.id, sender)
+        result = await self.service.archive.export(found.id, sender)
         if isinstance(result, Refusal) or not result.text:
             await self.bot.answer(interaction, result)
             return

@@ -38,7 +38,7 @@ async def open_home(bot: Bot, game: Game, first: int | None = None) -> discord.T
         home = await home_channel(bot, game, first)
         if home is None:
             return None
-        game = await bot.service.relocate(game.id, channel_place(home.id)) or game
+        game = await bot.service.rooms.relocate(game.id, channel_place(home.id)) or game
     return await live.open_thread(bot, game)
 
 
@@ -56,7 +56,7 @@ async def home_channel(bot: Bot, game: Game, first: int | None = None,
             users.append(int(player.address))
     tried: set[int] = set()
     for player_id in players:
-        for place in await bot.service.recent_places(player_id, f"{TRANSPORT}:"):
+        for place in await bot.service.rooms.recent_places(player_id, f"{TRANSPORT}:"):
             channel = bot.get_channel(target_of(place) or 0)
             if channel is None:
                 continue
@@ -65,7 +65,7 @@ async def home_channel(bot: Bot, game: Game, first: int | None = None,
                 tried.add(home.id)
                 if await _fits(home, users):
                     return home
-    for settings in (await bot.service.all_server_settings()).values():
+    for settings in (await bot.service.rooms.all_server_settings()).values():
         if len(tried) >= MOST_TRIED:
             break
         home = bot.get_channel(int(settings["channel"])) if settings.get("channel") else None

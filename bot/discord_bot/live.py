@@ -60,27 +60,27 @@ async def board_posted(bot: Bot, game: Game, message: discord.abc.Snowflake | No
     buttons, and this one (if it has buttons, the game going on) is the live one."""
     if message is None:
         return
-    previous = await bot.service.posts(TRANSPORT, game.id, BOARD)
+    previous = await bot.service.posts.remembered(TRANSPORT, game.id, BOARD)
     for post in previous:
         if post.message != str(message.id):
             await edit(bot, post, view=None)
-    await bot.service.forget_posts(TRANSPORT, previous)
+    await bot.service.posts.forget_posts(TRANSPORT, previous)
     if not game.is_over:
-        await bot.service.remember_post(TRANSPORT, _post(game.id, BOARD, message, channel_id))
+        await bot.service.posts.remember_post(TRANSPORT, _post(game.id, BOARD, message, channel_id))
 
 
 async def offer_posted(bot: Bot, game: Game, kind: str, side: int,
                        message: discord.abc.Snowflake | None, channel_id: int) -> None:
     """``message`` carries the buttons of ``side``'s offer of ``kind`` in ``game``."""
     if message is not None:
-        await bot.service.remember_post(
+        await bot.service.posts.remember_post(
             TRANSPORT, _post(game.id, offer_kind(kind, side), message, channel_id))
 
 
 async def offer_here(bot: Bot, game: Game, kind: str, side: int) -> bool:
     """Whether the offer already has a message with buttons in the game's thread."""
     thread = target_of(game.place) if game.place else None
-    posts = await bot.service.posts(TRANSPORT, game.id, offer_kind(kind, side))
+    posts = await bot.service.posts.remembered(TRANSPORT, game.id, offer_kind(kind, side))
     return any(p.channel == str(thread) for p in posts)
 
 
@@ -108,7 +108,7 @@ async def settle_offers(bot: Bot, game: Game, by: str, answer: str | None = None
         standing = game.draw_offer if name == "draw" else game.takeback_offer
         if standing == side and not game.is_over:
             continue
-        posts = await bot.service.posts(TRANSPORT, game.id, offer_kind(name, side))
+        posts = await bot.service.posts.remembered(TRANSPORT, game.id, offer_kind(name, side))
         if not posts:
             continue
         text = outcome(game, name, side, answer if (name, side) == answered else None, by,
@@ -120,7 +120,7 @@ async def settle_offers(bot: Bot, game: Game, by: str, answer: str | None = None
                 edited = True
             else:
                 await edit(bot, post, content=text, view=None)
-        await bot.service.forget_posts(TRANSPORT, posts)
+        await bot.service.posts.forget_posts(TRANSPORT, posts)
     return edited
 
 
@@ -138,21 +138,22 @@ async def ending_announced(bot: Bot, game: Game,
     """A reply in ``channel_id`` announced ``game``'s end (the thread's notice is not
     posted again)."""
     if message is not None:
-        await bot.service.remember_post(TRANSPORT, _post(game.id, END, message, channel_id))
+        await bot.service.posts.remember_post(TRANSPORT, _post(game.id, END, message, channel_id))
 
 
 async def end_said_in(bot: Bot, game_id: int, place: str | None) -> bool:
     """Whether a reply already announced the game's end in ``place``."""
     target = target_of(place) if place else None
-    return any(p.channel == str(target) for p in await bot.service.posts(TRANSPORT, game_id, END))
+    said = await bot.service.posts.remembered(TRANSPORT, game_id, END)
+    return any(p.channel == str(target) for p in said)
 
 
 async def retire_board(bot: Bot, game: Game) -> None:
     """Take the buttons off the game's live board (the game is over)."""
-    previous = await bot.service.posts(TRANSPORT, game.id, BOARD)
+    previous = await bot.service.posts.remembered(TRANSPORT, game.id, BOARD)
     for post in previous:
         await edit(bot, post, view=None)
-    await bot.service.forget_posts(TRANSPORT, previous)
+    await bot.service.posts.forget_posts(TRANSPORT, previous)
 
 
 def offer_text(game: Game, kind: str, side: int, opponent: str) -> str:
@@ -204,7 +205,7 @@ async def open_thread(bot: Bot, game: Game) -> discord.Thread | None:
         except discord.HTTPException:
             log.exception("cannot open a thread for game #%s", game.id)
             return None
-    moved = await bot.service.relocate(game.id, thread_place(channel.id, thread.id))
+    moved = await bot.service.rooms.relocate(game.id, thread_place(channel.id, thread.id))
     await _open_with_board(bot, moved or game, thread)
     return thread
 
@@ -221,6 +222,6 @@ async def finish_thread(bot: Bot, game: Game) -> None:
     the board is shown now, unless the game has a live board or a move already."""
     thread = target_of(game.place)
     if (game.is_over or game.ply > 0 or thread is None
-            or await bot.service.posts(TRANSPORT, game.id, BOARD)):
+            or await bot.service.posts.remembered(TRANSPORT, game.id, BOARD)):
         return
     await _open_with_board(bot, game, bot.get_partial_messageable(thread))

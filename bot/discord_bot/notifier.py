@@ -156,7 +156,7 @@ class Notifier:
         game = await self.bot.service.game(game_id)
         if game is None:
             return
-        for watcher in await self.bot.service.watchers(game.id):
+        for watcher in await self.bot.service.rooms.watchers(game.id):
             if watcher.transport == TRANSPORT and watcher.preferences.get(DM_PREFERENCE) \
                     and game.side_of(watcher.id) is None:
                 await self._copy_to_watcher(watcher, text)
@@ -379,14 +379,14 @@ class Notifier:
         """``view`` with the game's web link when the message shows its board."""
         if board is None or n.game_id is None:
             return view
-        return with_watch_link(view, await self.bot.service.game_link(n.game_id))
+        return with_watch_link(view, await self.bot.service.watching.game_link(n.game_id))
 
     async def _announced(self, n: Notification, player: Player) -> bool:
         """Whether ``n`` tells of a new challenge made here by /challenge: an open challenge
         to the player, in this Discord place, made when the notice was."""
         return any(c.opponent_id == player.id and c.place == n.place
                    and c.created_at == n.created_at
-                   for c in await self.bot.service.challenges(player, n.place))
+                   for c in await self.bot.service.challenges.pending(player, n.place))
 
     async def _from_elsewhere(self, n: Notification, player_id: int) -> bool:
         """Whether the news came from a player on another transport (an e-mail player's

@@ -206,9 +206,9 @@ def step_view(game: Game, piece: PieceSteps) -> discord.ui.View:
 async def next_step_view(bot: Bot, game: Game) -> discord.ui.View | None:
     """For a turn that goes on: the menu of the next step (the piece's moves when only one
     piece can go on, as in a deploy; else the pieces)."""
-    pieces = await bot.service.step_choices(game)
+    pieces = await bot.service.turns.step_choices(game)
     view = step_view(game, pieces[0]) if len(pieces) == 1 else piece_view(game, pieces)
-    if await bot.service.can_end_turn(game):
+    if await bot.service.turns.can_end_turn(game):
         view = view or discord.ui.View(timeout=None)
         view.add_item(EndTurnButton(game.id, game.ply))
     return view
@@ -216,7 +216,7 @@ async def next_step_view(bot: Bot, game: Game) -> discord.ui.View | None:
 
 async def show_pieces(bot: Bot, interaction: discord.Interaction, game: Game) -> None:
     """Answer (to the asker only) with the menu of the pieces that can move."""
-    pieces = await bot.service.step_choices(game)
+    pieces = await bot.service.turns.step_choices(game)
     if not pieces:
         await bot.answer(interaction, f"There is no legal move in game #{game.id} now.")
         return
@@ -239,10 +239,10 @@ async def show_piece(bot: Bot, interaction: discord.Interaction, game: Game,
     # a point's name is short (``k12``): longer text is no point, and is not matched at all
     point = len(origin) <= MAX_POINT and re.fullmatch(r"[a-z]+\d+", origin) is not None
     if point and (
-            waiting := await bot.service.steps_if_my_turn(game, sender, origin)) is not None:
+            waiting := await bot.service.turns.steps_if_my_turn(game, sender, origin)) is not None:
         await _show_if_my_turn(bot, interaction, game, waiting, game.side_of(sender.id))
         return
-    found = await bot.service.step_choices(game, origin) if point else []
+    found = await bot.service.turns.step_choices(game, origin) if point else []
     if not found:
         await bot.answer(interaction, f"No piece on {shorten(origin)} can move now in game "
                                       f"#{game.id}.")

@@ -33,7 +33,7 @@ async def theme_of(service: GameService, game: Game) -> str:
     """The pictures' theme for ``game``: its server's choice, else the host's setting."""
     guild = _guild_of[0](game.place) if _guild_of else None
     if guild is not None:
-        chosen = (await service.server_settings(server_key(guild))).get("theme")
+        chosen = (await service.rooms.server_settings(server_key(guild))).get("theme")
         if isinstance(chosen, str):
             return chosen
     return service.settings.theme

@@ -55,8 +55,8 @@ async def _game_thread(bot: Bot, n: Notification, post: Post) -> None:
     the game is over. A game in its thread already gets only the board there, if it has
     none yet (the process died between the two)."""
     number = n.payload.get("challenge")
-    challenge = await bot.service.get_challenge(int(number)) if number else None
-    here = [g for g in await bot.service.games_within(n.place or "")
+    challenge = await bot.service.challenges.get_challenge(int(number)) if number else None
+    here = [g for g in await bot.service.rooms.games_within(n.place or "")
             if (g.id == challenge.game_id if isinstance(challenge, Challenge)
                 else n.payload.get("challenger") in g.players and g.created_at <= n.created_at)]
     if not here:
@@ -71,7 +71,7 @@ async def _game_thread(bot: Bot, n: Notification, post: Post) -> None:
 async def _challenge(bot: Bot, n: Notification, post: Post) -> None:
     """A challenge's announcement with its buttons, while it is open."""
     # the challenger's latest open one here made by then: the one the reply announces
-    found = [c for c in await bot.service.challenges(place=n.place)
+    found = [c for c in await bot.service.challenges.pending(place=n.place)
              if c.challenger_id == n.payload.get("challenger") and c.created_at <= n.created_at]
     if not found or target_of(n.place or "") is None:
         return

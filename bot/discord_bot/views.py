@@ -156,7 +156,7 @@ class ChallengeButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
             return
         async with owing(bot, sender, interaction.channel, "decline",
                          challenge_id=self.challenge_id):
-            result = await bot.service.decline(sender, self.challenge_id)
+            result = await bot.service.challenges.decline(sender, self.challenge_id)
             await bot.answer(interaction, result, public=True)
         if not isinstance(result, Refusal):
             await _close_buttons(interaction)

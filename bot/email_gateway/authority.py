@@ -113,7 +113,7 @@ class Authority:
     async def unreachable(self, address: str) -> Refusal | None:
         """Why ``address`` may not be mailed unasked (it said `stop`, its mail bounced, or it
         never wrote and was mailed once already), or None."""
-        known = await self.service.mail_address(address)
+        known = await self.service.mail.mail_address(address)
         if known["stopped_at"] is not None:
             return Refusal(Reason.NO_SUCH_PLAYER, f"{address} has asked never to get mail from "
                                                   f"this service, so I cannot challenge them.")
@@ -136,7 +136,7 @@ class Authority:
         found = await self.service.find_player(TRANSPORT, address)
         if isinstance(found, Player) and found.address == address:
             return found
-        linked = await self.service.linked_player(address)
+        linked = await self.service.tokens.linked_player(address)
         player = await self.service.get_player(linked) if linked is not None else None
         return replace(player, address=address) if player is not None else None
 
@@ -148,7 +148,7 @@ class Authority:
         address = sender.address
         command = {"line": line, "rest": list(rest)[:MAX_STEPS], "name": sender.display_name,
                    "game": game.id if game else None, "ply": game.ply if game else 0}
-        made = await self.service.ask_confirmation(address, command)
+        made = await self.service.tokens.ask_confirmation(address, command)
         if isinstance(made, Refusal):  # too long to keep: asked to send it shorter
             return Reply("Your command is too long for me to keep while I ask you to confirm "
                          "it; please send it shorter.", ok=False)
@@ -169,10 +169,10 @@ class Authority:
         other = request.address
         known = await self.service.find_player(TRANSPORT, other)
         if isinstance(known, Player) and known.address == other or \
-                await self.service.linked_player(other) is not None:
+                await self.service.tokens.linked_player(other) is not None:
             return Reply(f"{other} is a player's address already, so it cannot be linked to "
                          f"you.", ok=False)
-        known = await self.service.mail_address(other)
+        known = await self.service.mail.mail_address(other)
         if known["stopped_at"] is not None:
             return Reply(f"{other} has asked never to get mail from this service, so I cannot "
                          f"ask it to confirm. Write `start` to me from it first.", ok=False)
@@ -180,11 +180,11 @@ class Authority:
             return Reply(f"{other} has never written to this service and was mailed unasked "
                          f"once already; I mail an address unasked only once. Write `help` to "
                          f"me from it first.", ok=False)
-        made = await self.service.ask_confirmation(other, {"link": player.id})
+        made = await self.service.tokens.ask_confirmation(other, {"link": player.id})
         if isinstance(made, Refusal):
             return Reply(made.message, ok=False)
         number, token, expires = made
-        await self.service.mark_address(other, "invited_at")
+        await self.service.mail.mark_address(other, "invited_at")
         text = (f"{player.display_name} <{player.address}> asks to use this address ({other}) "
                 f"for their games at {self.address}: mail from it would act as them. To "
                 f"agree, reply `yes` to this mail. If you did not ask for this, "
@@ -200,7 +200,7 @@ class Authority:
                         use: bool = True) -> Confirmed | Reply:
         """What a reply to confirmation request ``tag`` carries out, or why nothing (with
         ``use``, the request is used up; else it stays open)."""
-        found = await self.service.confirm(tag.confirmation_id, tag.token, sender, use)
+        found = await self.service.tokens.confirm(tag.confirmation_id, tag.token, sender, use)
         if not isinstance(found, dict | str) or found == "wrong":
             return Reply(f"Wrong key: the address you wrote to is not that of a confirmation "
                          f"I asked of {sender}, so I did not carry out anything.", ok=False)
@@ -226,8 +226,8 @@ class Authority:
         if player is None or await self.player_by_address(sender) is not None:
             return Reply(f"{sender} is a player's address already, so it cannot be linked.",
                          ok=False)
-        await self.service.link_address(sender, player.id)
-        await self.service.clear_stop(sender)
+        await self.service.tokens.link_address(sender, player.id)
+        await self.service.mail.clear_stop(sender)
         # the player's own address hears of it, in case the request was not theirs
         await self.service.queue_notification(
             TRANSPORT, "answer", f"{sender} is linked to you now: mail from it acts as you in "
@@ -248,7 +248,7 @@ class Authority:
         for word in words[1:]:
             link = watch_link(word)
             if link is not None:
-                if await self.service.watched_game(*link) is None:
+                if await self.service.watching.watched_game(*link) is None:
                     return words, Reply(no_such("game", link[0]), ok=False)
                 shown.append(f"#{link[0]}")
                 continue
@@ -270,7 +270,7 @@ class Authority:
         if not player.id:
             return False
         return game.side_of(player.id) is not None or any(
-            w.id == player.id for w in await self.service.watchers(game_id))
+            w.id == player.id for w in await self.service.rooms.watchers(game_id))
 
     def confirm_mail(self, to: str, subject: str, text: str, number: int, token: str, *,
                      in_reply_to: str | None, references: tuple[str, ...],
@@ -285,7 +285,7 @@ class Authority:
         named = NAMED.get()
         if named and not reply.ok:
             for player_id in named:
-                await self.service.forget_unused_player(player_id)
+                await self.service.tokens.forget_unused_player(player_id)
 
 
 def confirmed_key(player: Player, game: Game, confirmed: Confirmed) -> Key:

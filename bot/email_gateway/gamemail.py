@@ -32,7 +32,7 @@ LAST_MOVES = 8
 
 def game_subject(game: Game) -> str:
     """The subject of the first mail about ``game``: no key, no move number. It is kept
-    (`GameService.mail_subject`) and every later mail has it, whatever is renamed."""
+    (`MailLedger.mail_subject`) and every later mail has it, whatever is renamed."""
     return (f"Game #{game.id}: {game.names[0]} vs {game.names[1]} — "
             f"{get_variant(game.variant).display_name}")
 
@@ -68,7 +68,7 @@ class GameMails:
     async def mail_secret(self) -> str:
         """This database's secret for the Message-IDs it sends (read once)."""
         if self._secret is None:
-            self._secret = await self.service.mail_secret()
+            self._secret = await self.service.mail.mail_secret()
         return self._secret
 
     async def game_root(self, game_id: int) -> str:
@@ -79,12 +79,12 @@ class GameMails:
         """``player``'s key of ``game`` at its move number now (None: not a player)."""
         if player.id == 0 or game.side_of(player.id) is None:
             return None
-        token = await self.service.game_token(game.id, player.id, game.ply)
+        token = await self.service.tokens.game_token(game.id, player.id, game.ply)
         return GameTag(game.id, game.ply, str(token))
 
     async def challenge_tag(self, player: Player, challenge: Challenge) -> ChallengeTag:
         return ChallengeTag(challenge.id,
-                            await self.service.challenge_token(challenge.id, player.id))
+                            await self.service.tokens.challenge_token(challenge.id, player.id))
 
     async def game_mail(self, recipient: Player, game: Game, text: str, *,
                         in_reply_to: str | None = None, references: tuple[str, ...] = (),
@@ -103,10 +103,10 @@ class GameMails:
                                       highlights, selected)
         if picture is None:
             body += ["", "(No board picture: the renderer is not available.)"]
-        link = await self.service.game_link(game.id)
+        link = await self.service.watching.game_link(game.id)
         if link:
             body += ["", f"Watch the game in a browser: {link}"]
-        subject = await self.service.mail_subject(f"game:{game.id}", game_subject(game))
+        subject = await self.service.mail.mail_subject(f"game:{game.id}", game_subject(game))
         return compose(self.address, recipient.address, subject,
                        phrase("\n".join(body), "email"),
                        tag=tag, root=(root := await self.game_root(game.id)),
@@ -137,7 +137,7 @@ class GameMails:
         side = game.side_of(reader.id) if reader.id else None
         if side is None:
             watching = reader.id and any(w.id == reader.id
-                                         for w in await self.service.watchers(game.id))
+                                         for w in await self.service.rooms.watchers(game.id))
             if game.is_over:
                 return ["The game is over."]
             return ([f"You are watching this game; `unwatch #{game.id}` stops these mails."]
@@ -163,7 +163,7 @@ class GameMails:
 
     async def _marked(self, game: Game) -> list[str]:
         """The points of every step of the last turn, to mark on the text board."""
-        return [p for move in await self.service.turn_moves(game) for p in move.touched]
+        return [p for move in await self.service.turns.turn_moves(game) for p in move.touched]
 
     async def _picture(self, game: Game, ply: int | None, perspective: int = 0,
                        highlights: tuple[str, ...] = (), selected: str | None = None,

@@ -174,7 +174,7 @@ class EmailGateway(GameMails, Authority):
             known = await self.service.find_player(TRANSPORT, address)
             if isinstance(known, Player) and known.address == address:
                 return known  # as they named themselves
-            linked = await self.service.linked_player(address)
+            linked = await self.service.tokens.linked_player(address)
             if linked is not None and (player := await self.service.get_player(linked)):
                 return player
             made = await self.service.player(TRANSPORT, address, address.split("@")[0])
@@ -234,13 +234,13 @@ class EmailGateway(GameMails, Authority):
             log.info("mail not answered: %s", verdict.reason)
             return f"dropped: {verdict.reason}"
         seen = f"id:{verdict.message_id}" if verdict.message_id else None
-        if seen and await self.service.seen_before(seen):
+        if seen and await self.service.mail.seen_before(seen):
             return "dropped: a duplicate (this Message-ID was answered)"
         if isinstance(verdict, MailRefusal) and verdict.reason == NOT_AUTHENTIC:
             return await self._not_authentic(verdict)
         outcome = await self._handle(verdict)
         if seen:
-            await self.service.mark_seen(seen)
+            await self.service.mail.mark_seen(seen)
         self.outbox_ready.set()
         return outcome
 
@@ -254,13 +254,13 @@ class EmailGateway(GameMails, Authority):
         if not bounce.failed:
             return None  # machine mail all the same: `read_mail` drops it
         notes = quoted_notes(bounce.text, await self.mail_secret(), domain_of(self.address))
-        mailed = {n: await self.service.mail_recipient(n) for n in notes}
+        mailed = {n: await self.service.mail.mail_recipient(n) for n in notes}
         believed = [a for a in bounce.failed if a in mailed.values()]
         for address in believed:
-            await self.service.mark_bounced(address, BOUNCED)
+            await self.service.mail.mark_bounced(address, BOUNCED)
         for note, address in mailed.items():
             if address in believed:  # a challenge that never arrived is withdrawn
-                await self.service.note_bounced(note, BOUNCED)
+                await self.service.mail.note_bounced(note, BOUNCED)
         if believed:
             log.info("a bounce marked %s address(es) unreachable", len(believed))
             return f"dropped: a bounce (marked {', '.join(believed)} bounced)"
@@ -273,9 +273,9 @@ class EmailGateway(GameMails, Authority):
         send), and not at all after `stop`. Nothing else happens: the address does not count
         as having written, no player is made, no key is listed, and its Message-ID is not
         remembered (the same mail coming directly, unbroken, must still be read)."""
-        if (await self.service.mail_address(mail.sender))["stopped_at"] is not None:
+        if (await self.service.mail.mail_address(mail.sender))["stopped_at"] is not None:
             return "dropped: not authentic (the address said stop)"
-        count = await self.service.count_mail(f"forged:{mail.sender}", HOUR)
+        count = await self.service.mail.count_mail(f"forged:{mail.sender}", HOUR)
         if count.count > 1:
             return "dropped: not authentic (told within the hour)"
         stranger = Player(0, TRANSPORT, mail.sender, mail.name)
@@ -284,10 +284,10 @@ class EmailGateway(GameMails, Authority):
         return f"refused: {NOT_AUTHENTIC}"
 
     async def _handle(self, mail: Inbound | MailRefusal) -> str:
-        first = (await self.service.mail_address(mail.sender))["wrote_at"] is None
-        await self.service.mark_address(mail.sender, "wrote_at")
-        if (await self.service.mail_address(mail.sender))["bounced_at"] is not None:
-            await self.service.mark_bounced(mail.sender, None)  # it works: it wrote
+        first = (await self.service.mail.mail_address(mail.sender))["wrote_at"] is None
+        await self.service.mail.mark_address(mail.sender, "wrote_at")
+        if (await self.service.mail.mail_address(mail.sender))["bounced_at"] is not None:
+            await self.service.mail.mark_bounced(mail.sender, None)  # it works: it wrote
         # a confirmation is answered by a mail that can be read: a refused one leaves it open
         tag = mail.tag if isinstance(mail, Inbound) or not isinstance(mail.tag, ConfirmTag) \
             else None
@@ -320,7 +320,7 @@ class EmailGateway(GameMails, Authority):
         word = first_word(line)
         if word and word not in self.commands.words():
             word = "move"
-        run, quiet_until = await self.service.count_unanswered(
+        run, quiet_until = await self.service.mail.count_unanswered(
             mail.sender, index is not None, LOOP_LIMIT, LOOP_QUIET)
         if quiet_until is not None and run > LOOP_LIMIT + 1:
             return "dropped: a mail loop (no command again)"
@@ -340,14 +340,14 @@ class EmailGateway(GameMails, Authority):
             reply, outcome = key, "refused: key"
         elif index is None:
             reply, outcome = await self._unreadable(player, keyed), "refused: no command"
-        elif digest and await self.service.seen_before(digest):
+        elif digest and await self.service.mail.seen_before(digest):
             return "dropped: a duplicate (this command with this key was carried out)"
         else:
             with owe_answer(self._owed(player, mail, digest)) as owed:
                 reply, outcome = await self._command(player, keyed, line, lines[index + 1:],
                                                      proven)
         # a command with the key undoes `stop` (an auto-reply to the last mail does not)
-        if proven and word and word != "stop" and await self.service.clear_stop(mail.sender):
+        if proven and word and word != "stop" and await self.service.mail.clear_stop(mail.sender):
             reply = replace(reply, text=reply.text + "\n\n(You had said `stop`; as you wrote "
                                                      "to me with your key, you get mail from "
                                                      "me again. `stop` ends it again.)")
@@ -359,10 +359,10 @@ class EmailGateway(GameMails, Authority):
         if reply.ok and reply.game is not None and outcome in ("moved", *ACTED):
             game = await self.service.game(reply.game.id)
             # what the mover's answer says, the watchers get too, once the turn is whole
-            if game is not None and not await self.service.can_end_turn(game):
+            if game is not None and not await self.service.turns.can_end_turn(game):
                 await self._copy_to_watchers(game, "game-over" if game.is_over else "news")
         if digest and (outcome == "moved" or reply.ok):  # once all it owes is queued
-            await self.service.mark_seen(digest)
+            await self.service.mail.mark_seen(digest)
         return outcome
 
     async def _command_lines(self, mail: Inbound | MailRefusal) -> tuple[str, ...]:
@@ -414,14 +414,14 @@ class EmailGateway(GameMails, Authority):
         game = challenge = None
         if isinstance(tag, GameTag):
             game = await self.service.game(tag.game_id)
-            holder = (await self.service.token_holder(tag.game_id, tag.token, tag.ply)
+            holder = (await self.service.tokens.token_holder(tag.game_id, tag.token, tag.ply)
                       if game else None)
             what = f"game #{tag.game_id}"
         else:
-            found = await self.service.find_challenge(Player(0, TRANSPORT, sender, ""), PLACE,
-                                                      tag.challenge_id)
+            found = await self.service.challenges.find_challenge(
+                Player(0, TRANSPORT, sender, ""), PLACE, tag.challenge_id)
             challenge = found if isinstance(found, Challenge) else None
-            holder = (await self.service.challenge_token_holder(tag.challenge_id, tag.token)
+            holder = (await self.service.tokens.challenge_token_holder(tag.challenge_id, tag.token)
                       if challenge else None)
             what = f"challenge #{tag.challenge_id}"
         player = await self.service.get_player(holder) if holder is not None else None
@@ -429,7 +429,7 @@ class EmailGateway(GameMails, Authority):
             return Reply(f"Wrong key: the key in the address you wrote to does not belong to "
                          f"{what}, so I did not carry out your command.", ok=False)
         if player.transport != TRANSPORT or player.address != sender and \
-                await self.service.linked_player(sender) != player.id:
+                await self.service.tokens.linked_player(sender) != player.id:
             shown = game if game is not None and await self._plays(sender, game) else None
             return Reply(f"Wrong sender: the key of this mail was sent to another address "
                          f"than {sender}, so I did not carry out your command. Send your "
@@ -452,12 +452,12 @@ class EmailGateway(GameMails, Authority):
             what = "with this key "
         else:
             bucket, limit, what = f"from:{sender}", self.settings.email_rate_limit, ""
-        count = await self.service.count_mail(bucket, HOUR)
+        count = await self.service.mail.count_mail(bucket, HOUR)
         if count.count <= limit:
             return None
         if count.told and not (key is not None and word in GAME_WORDS):
             return SILENT
-        await self.service.mark_told(bucket)
+        await self.service.mail.mark_told(bucket)
         return Reply(f"You have sent more than {limit} mails {what}within an hour, so I did "
                      f"not carry out this one. Please send it again after "
                      f"{format_time(count.retry_at)}.", ok=False)
@@ -539,7 +539,7 @@ class EmailGateway(GameMails, Authority):
         elif len(games) == 1:
             game = games[0]
         elif word == "move" and words[1:]:  # the games the move fits (`bot.service.inference`)
-            found = await self.service.find_game(player, PLACE, move=" ".join(words[1:]))
+            found = await self.service.inference.find_game(player, PLACE, move=" ".join(words[1:]))
             if isinstance(found, Refusal):
                 return _which_move_game(found), "refused: no key"
             game = found
@@ -602,7 +602,8 @@ class EmailGateway(GameMails, Authority):
         if player.id == 0:
             return None
         number = next((n for n in map(game_number, args) if n is not None), None)
-        found = await self.service.find_challenge(player, PLACE, number, own=word == "cancel")
+        found = await self.service.challenges.find_challenge(player, PLACE, number,
+                                                             own=word == "cancel")
         if isinstance(found, Refusal):
             return Reply(_reply(found).text, ok=False)
         if found.status != "open":
@@ -662,7 +663,7 @@ class EmailGateway(GameMails, Authority):
         for side, player_id in enumerate(game.players):
             player = await self.service.get_player(player_id)
             if player is not None:
-                rating, _ = await self.service.rating(player, game.variant)
+                rating, _ = await self.service.standings.rating(player, game.variant)
                 ratings.append(f"{game.names[side]} {rating.rating:.0f}")
         return replace(reply, text=f"{reply.text}\nRatings now: {', '.join(ratings)}.")
 
@@ -726,7 +727,7 @@ class EmailGateway(GameMails, Authority):
                                      *p["confirm"], in_reply_to=p.get("in_reply_to"),
                                      references=refs, message_id=message_id)
         if found is not None and p.get("to") not in (None, found.address) \
-                and await self.service.linked_player(p["to"]) == found.id:
+                and await self.service.tokens.linked_player(p["to"]) == found.id:
             player = replace(found, address=p["to"])  # answered where the mail came from
         if game is not None and player.id:
             return await self.game_mail(player, game, note.text,
@@ -734,7 +735,7 @@ class EmailGateway(GameMails, Authority):
                                         ply=p.get("ply"), message_id=message_id,
                                         highlights=tuple(p.get("highlights") or ()),
                                         selected=p.get("selected"))
-        challenge = await self.service.get_challenge(p["challenge"]) \
+        challenge = await self.service.challenges.get_challenge(p["challenge"]) \
             if p.get("challenge") is not None and player.id else None
         if challenge is not None:
             return await self.challenge_mail(player, challenge, note.text,
@@ -756,7 +757,7 @@ class EmailGateway(GameMails, Authority):
         if isinstance(reply, MailReply) and reply.challenge is not None:  # a key offered
             return reply.challenge
         if reply.ok and reply.text.startswith("Challenge #"):
-            mine = [c for c in await self.service.challenges(player)
+            mine = [c for c in await self.service.challenges.pending(player)
                     if c.challenger_id == player.id]
             return mine[-1] if mine else None
         return None
@@ -773,8 +774,8 @@ class EmailGateway(GameMails, Authority):
                      if challenge.challenger_id == player.id
                      else "`accept` or `decline` on the first line")
             lines += ["", f"Reply to this mail with {words}."]
-        subject = await self.service.mail_subject(f"challenge:{challenge.id}",
-                                                  challenge_subject(challenge))
+        subject = await self.service.mail.mail_subject(f"challenge:{challenge.id}",
+                                                       challenge_subject(challenge))
         return compose(self.address, player.address, subject,
                        "\n".join(lines), tag=tag, in_reply_to=in_reply_to,
                        references=references, message_id=message_id,
@@ -810,7 +811,7 @@ class EmailGateway(GameMails, Authority):
             lines.append(f"  Game #{game.id}: {game.names[0]} vs {game.names[1]} "
                          f"({get_variant(game.variant).display_name}), {turn}")
             tags.append(tag)
-        for challenge in await self.service.challenges(player):
+        for challenge in await self.service.challenges.pending(player):
             if player.id not in (challenge.challenger_id, challenge.opponent_id):
                 continue
             ctag = await self.challenge_tag(player, challenge)
@@ -839,7 +840,7 @@ class EmailGateway(GameMails, Authority):
         except Exception as error:
             failure = failure_of(error)
             if (address := refused_recipient(error)) is not None:
-                await self.service.mark_bounced(address, failure.reason)
+                await self.service.mail.mark_bounced(address, failure.reason)
             raise failure from error
 
     async def message_id(self, note_id: int) -> str:
@@ -871,8 +872,8 @@ class EmailGateway(GameMails, Authority):
             text = note.text + await self._invitation(player, challenge)
             await self.send(await self.challenge_mail(player, challenge, text,
                                                       message_id=message_id))
-            if (await self.service.mail_address(player.address))["wrote_at"] is None:
-                await self.service.mark_address(player.address, "invited_at")  # it went
+            if (await self.service.mail.mail_address(player.address))["wrote_at"] is None:
+                await self.service.mail.mark_address(player.address, "invited_at")  # it went
         elif (about := await self._challenge_about(player, note)) is not None:
             await self.send(await self.challenge_mail(player, about, note.text,
                                                       message_id=message_id))
@@ -883,7 +884,7 @@ class EmailGateway(GameMails, Authority):
     async def _why_not_mail(self, player: Player, note: Notification) -> str | None:
         """Why ``player``'s address may not get ``note`` (None: it may): not after `stop`,
         not after a bounce, and a challenge to an address that never wrote only once."""
-        known = await self.service.mail_address(player.address)
+        known = await self.service.mail.mail_address(player.address)
         if known["stopped_at"] is not None:
             return f"{player.address} asked never to get mail from this service (`stop`)"
         if known["bounced_at"] is not None:
@@ -899,7 +900,7 @@ class EmailGateway(GameMails, Authority):
         number = note.payload.get("challenge")
         if not isinstance(number, int):
             return None
-        challenge = await self.service.get_challenge(number)
+        challenge = await self.service.challenges.get_challenge(number)
         return challenge if challenge is not None and challenge.challenger_id == player.id \
             else None
 
@@ -908,7 +909,7 @@ class EmailGateway(GameMails, Authority):
         so at the same moment)."""
         if note.kind != "challenge":
             return None
-        for challenge in await self.service.challenges(player):
+        for challenge in await self.service.challenges.pending(player):
             if challenge.created_at == note.created_at and player.id in (
                     challenge.challenger_id, challenge.opponent_id):
                 return challenge
@@ -923,7 +924,7 @@ class EmailGateway(GameMails, Authority):
         where = (f"<{challenger.address}>" if challenger.transport == TRANSPORT
                  else f"(on {challenger.transport.capitalize()})")
         text = f"\n\nThe challenge comes from {challenger.display_name} {where}."
-        known = await self.service.mail_address(player.address)
+        known = await self.service.mail.mail_address(player.address)
         if known["wrote_at"] is None:
             text += (" You have not written to this service before: it mails an address "
                      "unasked only once. To never get mail from it again, reply `stop`.")
@@ -940,9 +941,10 @@ class EmailGateway(GameMails, Authority):
             self._watched.clear()
         self._watched.add(key)
         text = await self.watcher_text(game)
-        for watcher in await self.service.watchers(game.id):
-            if watcher.transport == TRANSPORT and game.side_of(watcher.id) is None \
-                    and (await self.service.mail_address(watcher.address))["stopped_at"] is None:
+        for watcher in await self.service.rooms.watchers(game.id):
+            if watcher.transport != TRANSPORT or game.side_of(watcher.id) is not None:
+                continue
+            if (await self.service.mail.mail_address(watcher.address))["stopped_at"] is None:
                 await self.service.queue_notification(
                     TRANSPORT, kind, text, player_id=watcher.id, place=game.place,
                     game_id=game.id, payload={"keyed": False})

@@ -77,7 +77,7 @@ class MailCommands(Commands):
         numbers = [n for n in map(game_number, args) if n is not None]
         if not numbers:
             return Reply(f"Which game? As in `{word} #12`.", ok=False)
-        act = self.service.watch if word == "watch" else self.service.unwatch
+        act = self.service.rooms.watch if word == "watch" else self.service.rooms.unwatch
         return _reply(await act(sender, numbers[0]))
 
     async def cmd_name(self, sender: Player, place: str, args: list[str]) -> Reply:
@@ -106,7 +106,7 @@ class MailCommands(Commands):
 
         stop
         """
-        await self.service.mark_address(sender.address, "stopped_at")
+        await self.service.mail.mark_address(sender.address, "stopped_at")
         return Reply("Done: this is the last mail you get from me. Nobody can challenge "
                      "this address any more, and no news of games will be mailed to it. "
                      "Write `start` to me if you change your mind.")
@@ -116,7 +116,7 @@ class MailCommands(Commands):
 
         start
         """
-        if not await self.service.clear_stop(sender.address):
+        if not await self.service.mail.clear_stop(sender.address):
             return Reply("This address gets mail from me already: there was nothing to start.")
         return Reply("Welcome back: this address gets mail from me again (news of your games, "
                      "and challenges).")
@@ -149,7 +149,7 @@ class MailCommands(Commands):
         if not address or len(address) > MAX_ADDRESS_CHARS or address.count("@") != 1:
             return Reply("Which address? Write it after the word, as in `unlink "
                          "alice@work.example.org`.", ok=False)
-        if not sender.id or not await self.service.unlink_address(address, sender.id):
+        if not sender.id or not await self.service.tokens.unlink_address(address, sender.id):
             return Reply(f"{address} is not linked to you: nothing changed.", ok=False)
         return Reply(f"Unlinked: mail from {address} no longer acts as you; your games stay "
                      f"as they are.")

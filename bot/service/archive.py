@@ -1,12 +1,13 @@
 """Whole games as records: export a game as text, import a record to continue or keep it,
 and verify a stored game by replaying it from its start position and move list.
 
-`Archive` is part of `bot.service.GameService`; the record format is `bot.service.records`.
+`Archive` is the service's `archive` topic; the record format is `bot.service.records`.
 """
 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -16,10 +17,11 @@ from engine import EngineError, Outcome, Position, Variant, get_variant
 from ..config import Settings
 from ..storage import DamagedGame, Database, Session
 from . import outbox
+from .boundary import guard
 from .challenges import read_challenge
 from .clock import DAY, Clock, parse_days, start_turn
 from .model import Challenge, Game, PlayedMove, Player, place_transport
-from .notes import record_comments
+from .notes import Note, record_comments
 from .phrasing import players_line
 from .records import RecordError, read_record, replay, write_record
 from .results import Done, Reason, Refusal, Result
@@ -28,13 +30,23 @@ from .turns import turn_entries
 from .words import plural
 
 
+@guard  # every argument of every public method is checked before it runs
 class Archive:
-    """The record commands of the game service (which provides the database, the clock,
-    reading games, `_create_game` and `_finish`)."""
+    """Game records: export, import, verification and salvage (`GameService.archive`): the
+    database, the clock, the settings, and from the service: reading a game
+    (``read_game(s, id)``), starting one (``create_game``) and ending one (``finish``) its
+    way; from the other topics: a game's web address (``game_link``) and a reader's notes
+    (``notes``)."""
 
-    db: Database
-    now: Clock
-    settings: Settings
+    def __init__(self, db: Database, now: Clock, settings: Settings, *,
+                 read_game: Callable[[Session, int], Awaitable[Game | None]],
+                 create_game: Callable[..., Awaitable[Game]],
+                 finish: Callable[..., Awaitable[Game]],
+                 game_link: Callable[[int], Awaitable[str | None]],
+                 notes: Callable[[Player, int], Awaitable[list[Note]]]) -> None:
+        self.db, self.now, self.settings = db, now, settings
+        self._game, self._create_game, self._finish = read_game, create_game, finish
+        self._game_link, self._notes = game_link, notes
 
     async def _game_with_moves(self, game_id: int) -> tuple[Game | None, list[PlayedMove]]:
         """A game and its moves as they were at one moment."""
@@ -58,7 +70,7 @@ class Archive:
         except RecordError as err:
             raise DamagedGame(game_id) from err
         # the Site is the game's web page when there is one, else where it is played
-        link = await self.game_link(game_id)  # type: ignore[attr-defined]
+        link = await self._game_link(game_id)
         site = link or self._site(game.place)
         tags = {"Variant": rules.name, "Mode": game.mode, "Site": site,
                 "Date": datetime.fromtimestamp(game.created_at, UTC).strftime("%Y.%m.%d"),
@@ -80,7 +92,7 @@ class Archive:
         except (EngineError, RecordError) as err:  # the stored moves do not replay
             raise DamagedGame(game_id) from err
         if reader is not None and game.side_of(reader.id) is not None:
-            record += record_comments(await self.notes(reader, game_id))  # type: ignore[attr-defined]
+            record += record_comments(await self._notes(reader, game_id))
         return Done(f"Record of game #{game_id}.", game=game, text=record)
 
     def _site(self, place: str) -> str:

@@ -2,8 +2,8 @@
 before the method runs, so that no input can crash the service or reach the database half
 checked.
 
-`guard` wraps each public coroutine method of a class (the game service and its mixins)
-once, at import time. The rule for an argument is chosen by its parameter name (`RULES`;
+`guard` wraps each public coroutine method of a class (the game service and each of its
+topics) once, at import time. The rule for an argument is chosen by its parameter name (`RULES`;
 ``method.parameter`` overrides a name for one method): numbers must be bounded integers,
 days finite and within bounds, texts bounded in length and free of surrogates, names are
 normalised (Unicode NFC; control, format, line-separator and surrogate characters become
@@ -321,7 +321,7 @@ RULES: dict[str, Rule] = {
     "winner": _side,
     "days": _days(MAX_DAYS),
     # a longer vacation than the allowance is granted as the allowance
-    "start_vacation.days": _days(MAX_VACATION_ASKED),
+    "start.days": _days(MAX_VACATION_ASKED),  # a vacation asked for (`Vacations.start`)
     "start_fen": _text(MAX_FEN, "start position", Reason.BAD_POSITION),
     "text": _text(MAX_MOVE, "move", Reason.BAD_MOVE),
     "move": _text(MAX_MOVE, "move", Reason.BAD_MOVE),  # a move that narrows `find_game`
@@ -429,7 +429,8 @@ def _guarded(name: str, method: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def guard(cls: type) -> type:
-    """Check the arguments of every public coroutine method of ``cls`` (and its mixins)."""
+    """Check the arguments of every public coroutine method of ``cls`` (the service, or one
+    of its topics)."""
     for name, method in _public_methods(cls):
         if not getattr(method, "__wrapped_by_boundary__", False):
             setattr(cls, name, _guarded(name, method))

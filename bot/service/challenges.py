@@ -2,13 +2,14 @@
 (or a random one), a time control and an optional start position; accepted (the game
 starts), declined, cancelled, or expired by the scheduler.
 
-`ChallengeDesk` is part of `bot.service.GameService`; it uses the service's database,
-clock and random source, and its `_create_game`.
+`ChallengeDesk` is the service's `challenges` topic (``service.challenges.accept(...)``);
+its constructor names what it uses.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
 
 from engine import EngineError, Position, Variant, all_variants, get_variant
@@ -16,17 +17,24 @@ from engine import EngineError, Position, Variant, all_variants, get_variant
 from ..config import Settings
 from ..storage import Database, Session
 from . import outbox
+from .boundary import guard
 from .clock import (
     ALLOWED_DAYS,
     DAY,
     Clock,
     time_control_help,
 )
-from .model import Challenge, Player, place_transport
-from .phrasing import command, game_started, moment, phrase
+from .model import Challenge, Game, Player, place_transport
+from .phrasing import command, moment, phrase, players_line
 from .results import Done, Reason, Refusal, Result
 from .timecontrol import describe_clock
 from .words import or_list
+
+
+def game_started(game: Game, rules: Variant) -> str:
+    return (f"Game #{game.id} started: {players_line(game, rules)}, "
+            f"{rules.display_name}, {describe_clock(game.days, game.time_control)}. "
+            f"{game.names[game.to_move]} ({rules.side_names[game.to_move]}) moves first.")
 
 
 async def read_challenge(s: Session, challenge_id: int) -> Challenge | None:
@@ -34,14 +42,18 @@ async def read_challenge(s: Session, challenge_id: int) -> Challenge | None:
     return Challenge.from_row(row) if row else None
 
 
+@guard  # every argument of every public method is checked before it runs
 class ChallengeDesk:
-    """The challenge commands of the game service (which provides the database, the clock,
-    the settings, the random source and `_create_game`)."""
+    """Challenges (`GameService.challenges`): the database, the clock, the settings, the
+    random source (a random side), and from the service: starting a game its way
+    (``create_game``) and, from the archive, continuing a recorded game whose challenge
+    is accepted (``accept_import``)."""
 
-    db: Database
-    settings: Settings
-    now: Clock
-    rng: random.Random
+    def __init__(self, db: Database, now: Clock, settings: Settings, rng: random.Random, *,
+                 create_game: Callable[..., Awaitable[Game]],
+                 accept_import: Callable[..., Awaitable[Result]]) -> None:
+        self.db, self.now, self.settings, self.rng = db, now, settings, rng
+        self._create_game, self._accept_import = create_game, accept_import
 
     def default_days(self) -> int | None:
         """Days per move of a challenge that names no time (``COMMANDPOST_DEFAULT_DAYS``;
@@ -144,8 +156,8 @@ class ChallengeDesk:
         async with self.db.snapshot() as s:
             return await read_challenge(s, challenge_id)
 
-    async def challenges(self, player: Player | None = None, place: str | None = None,
-                         ) -> list[Challenge]:
+    async def pending(self, player: Player | None = None, place: str | None = None,
+                      ) -> list[Challenge]:
         """Open challenges made by or to ``player``, or open to anyone in ``place``."""
         clauses, params = ["c.status = 'open'", "c.expires_at > ?"], [self.now()]
         if player is not None:
@@ -173,7 +185,7 @@ class ChallengeDesk:
             if found is None:
                 return Refusal(Reason.NO_SUCH_CHALLENGE, f"There is no challenge #{challenge_id}.")
             return found
-        mine = await self.challenges(sender, place)
+        mine = await self.pending(sender, place)
         if own:
             mine = [c for c in mine if c.challenger_id == sender.id]
         else:

@@ -49,8 +49,9 @@ from multiprocessing import resource_tracker
 from engine import EngineError, all_variants, get_variant
 from engine.search import LEVELS, WIN, Thinker
 
+from .challenges import game_started
 from .model import Game, PlayedMove, Player
-from .phrasing import COMPUTER, game_started
+from .phrasing import COMPUTER
 from .results import Done, Reason, Refusal, Result
 from .service import GameService
 
@@ -261,15 +262,17 @@ class Computer:
         try:
             rules = get_variant(variant) if variant else all_variants()[0]
         except EngineError:
-            return await self.service.challenge(sender, place, None, variant)  # its refusal
+            # its refusal
+            return await self.service.challenges.challenge(sender, place, None, variant)
         opponent = await self.player(rules.name, level)
-        made = await self.service.challenge(sender, place, opponent, rules.name, mode, side,
-                                            days, start_fen, rated)
+        made = await self.service.challenges.challenge(sender, place, opponent, rules.name, mode,
+                                                       side,
+                                                       days, start_fen, rated)
         if isinstance(made, Refusal):
             return made
         assert made.challenge is not None
-        accepted = await self.service.accept(opponent, made.challenge.id,
-                                             challenger_answered=True)
+        accepted = await self.service.challenges.accept(opponent, made.challenge.id,
+                                                        challenger_answered=True)
         if isinstance(accepted, Refusal):
             return accepted
         game = accepted.game

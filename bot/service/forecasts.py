@@ -11,12 +11,13 @@ matches a line when it leads to the same position (so a turn typed step by step 
 the same turn written as one compound move). A turn that matches no line drops the tree,
 and its author is told; a takeback drops it too. Lines are stored per game and player
 (table ``forecasts``) and seen by their author alone until played.
-`Forecasts` is part of `bot.service.GameService`.
+`Forecasts` is the service's `forecasts` topic.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -24,6 +25,7 @@ from engine import EngineError, Position, Variant, get_variant
 
 from ..storage import Database, Session
 from . import outbox
+from .boundary import guard
 from .clock import Clock
 from .model import Game, Player
 from .phrasing import describe_result
@@ -152,17 +154,22 @@ def answer_ready(tree: Tree, rules: Variant, after: Position) -> bool:
     return any(n["fen"] == fen for n in tree)
 
 
+@guard  # every argument of every public method is checked before it runs
 class Forecasts:
-    """The conditional-move commands of the game service (which provides the database,
-    the clock, reading games, `_line`, `_keep`, `_advance` and the notifications)."""
+    """Conditional moves (`GameService.forecasts`): the database, the clock, and the
+    service's own move machinery: opening a game for a command (``open_game``), its line
+    of positions (``line``, ``keep``) and playing a step on it (``advance``)."""
 
-    db: Database
-    now: Clock
+    def __init__(self, db: Database, now: Clock, *, open_game: Callable[..., Awaitable[Any]],
+                 line: Callable[..., Awaitable[Any]], keep: Callable[[int, Any], None],
+                 advance: Callable[..., Awaitable[tuple[Done, Any]]]) -> None:
+        self.db, self.now = db, now
+        self._open, self._line, self._keep, self._advance = open_game, line, keep, advance
 
     async def add_forecast(self, sender: Player, game_id: int, words: list[str]) -> Result:
         """Record the line ``words`` (``if X then Y ...``) for ``sender``, who waits."""
         async with self.db.transaction() as s:
-            game = await self._open(s, game_id, sender)  # type: ignore[attr-defined]
+            game = await self._open(s, game_id, sender)
             if isinstance(game, Refusal):
                 return game
             side = game.side_of(sender.id)
@@ -171,8 +178,8 @@ class Forecasts:
                                f"It is your turn in game #{game.id}: conditional moves are "
                                f"for the player who waits. Play your move, then record them.")
             rules = get_variant(game.variant)
-            line = await self._line(s, game, rules)  # type: ignore[attr-defined]
-            self._keep(game.id, line)  # type: ignore[attr-defined]
+            line = await self._line(s, game, rules)
+            self._keep(game.id, line)
             try:
                 path = _path(rules, line.boundaries[-1], read_line(words))
             except ForecastError as err:
@@ -237,7 +244,7 @@ class Forecasts:
             return done, line
         for step in node["then"]:
             move_text, after = play_step(rules, line.position, step)
-            answer, line = await self._advance(  # type: ignore[attr-defined]
+            answer, line = await self._advance(
                 s, game, rules, line, move_text, after, conditional=True)
             game = answer.game
         if node["next"] and not game.is_over:

@@ -18,8 +18,8 @@ on every transport.
 8. otherwise "which game?", listing the games, one a line, each with whose turn it is and
    the command that names it.
 
-`GameInference` is part of `bot.service.GameService` (which provides ``games`` and
-``game``).
+`GameInference` is the service's `inference` topic (it reads games and positions through
+the service).
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ from collections.abc import Awaitable, Callable
 from engine import EngineError, MoveSyntaxError, Position, get_variant
 
 from ..storage import DamagedGame
+from .boundary import guard
 from .model import Game, Player
 from .phrasing import command
 from .results import Reason, Refusal, move_refusal
@@ -95,13 +96,15 @@ def _not_a_move_anywhere(games: list[Game], errors: dict[int, EngineError],
                                     f"of your games:" + "".join(lines))
 
 
+@guard  # every argument of every public method is checked before it runs
 class GameInference:
-    """One function for the game a command means (mixed into the service)."""
+    """The game a command means (`GameService.inference`): reads games and positions
+    through the service's own readers."""
 
-    games: Callable[..., Awaitable[list[Game]]]
-    game: Callable[[int], Awaitable[Game | None]]
-    position: Callable[..., Awaitable[Position]]
-    _move_refusal: Callable[[EngineError, str], Refusal]
+    def __init__(self, game: Callable[[int], Awaitable[Game | None]],
+                 games: Callable[..., Awaitable[list[Game]]],
+                 position: Callable[..., Awaitable[Position]]) -> None:
+        self.game, self.games, self.position = game, games, position
 
     async def find_game(self, sender: Player, place: str | None, game_id: int | None = None,
                         to_move: bool = False, purpose: str | None = None,

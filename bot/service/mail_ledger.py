@@ -4,7 +4,7 @@ that forged mail cannot lock a player out of their games), mails and commands al
 answered, and per address whether it ever wrote, whether a challenge was mailed to it
 unasked, and whether it said `stop`.
 
-`MailLedger` is part of `bot.service.GameService`; it uses the service's database and clock.
+`MailLedger` is the service's `mail` topic; it uses the database and the clock.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from typing import Any
 
 from ..storage import Database, Session
 from . import outbox
+from .boundary import guard
 from .clock import Clock
 
 SEEN_DAYS = 30  # how long a Message-ID or command is remembered as answered
@@ -34,11 +35,12 @@ class RateCount:
     retry_at: float
 
 
+@guard  # every argument of every public method is checked before it runs
 class MailLedger:
-    """The e-mail bookkeeping of the game service (which provides the database and clock)."""
+    """The e-mail gateway's bookkeeping (`GameService.mail`): the database and the clock."""
 
-    db: Database
-    now: Clock
+    def __init__(self, db: Database, now: Clock) -> None:
+        self.db, self.now = db, now
 
     async def count_mail(self, bucket: str, window: float) -> RateCount:
         """Count one mail against ``bucket`` in a fixed window of ``window`` seconds."""

@@ -1,17 +1,18 @@
 """Private notes: a player of a game writes notes to themselves about it (plans, ideas,
 what they fear). A note is seen only by its author: with the board they look at and in the
-record they export, never by the opponent or a watcher. `Notes` is part of
-`bot.service.GameService`.
+record they export, never by the opponent or a watcher. `Notes` is the service's
+`notes` topic.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
 
 from engine import Position, get_variant
 
 from ..storage import Database, Session
+from .boundary import guard
 from .clock import Clock, format_time
 from .model import Game, PlayedMove, Player, Row
 from .records import turn_label
@@ -49,18 +50,23 @@ def written_when(start: Position, played: Sequence[PlayedMove], ply: int) -> str
     return f"{'during' if step.partial else 'after'} {turn_label(start, step.turn)}"
 
 
+@guard  # every argument of every public method is checked before it runs
 class Notes:
-    """The note commands of the game service (which provides the database, the clock and
-    reading games)."""
+    """Players' notes on games (`GameService.notes`): the database, the clock, and
+    reading a game and its moves through the service's own readers."""
 
-    db: Database
-    now: Clock
+    def __init__(self, db: Database, now: Clock,
+                 read_game: Callable[[Session, int], Awaitable[Game | None]],
+                 game: Callable[[int], Awaitable[Game | None]],
+                 played_moves: Callable[[int], Awaitable[list[PlayedMove]]]) -> None:
+        self.db, self.now = db, now
+        self._read_game, self.game, self.played_moves = read_game, game, played_moves
 
     async def add_note(self, sender: Player, game_id: int, text: str) -> Result:
         """Keep ``text`` as a note of ``sender`` on the game (a player's, in any state)."""
         text = " ".join(text.split())
         async with self.db.transaction() as s:
-            game = await self._game(s, game_id)  # type: ignore[attr-defined]
+            game = await self._read_game(s, game_id)
             refused = _author_refusal(game, game_id, sender)
             if refused:
                 return refused
@@ -80,20 +86,20 @@ class Notes:
                                                       self.now()))
         return Done(f"Note kept on game #{game.id} (only you see it).", game=game)
 
-    async def notes(self, reader: Player, game_id: int) -> list[Note]:
+    async def read(self, reader: Player, game_id: int) -> list[Note]:
         """The notes ``reader`` wrote on the game (nobody else's, ever)."""
         async with self.db.snapshot() as s:
             found = await _notes(s, game_id, reader.id)
-        game = await self.game(game_id)  # type: ignore[attr-defined]
+        game = await self.game(game_id)
         if not found or game is None:
             return found
-        played = await self.played_moves(game_id)  # type: ignore[attr-defined]
+        played = await self.played_moves(game_id)
         start = get_variant(game.variant).parse_position(game.start_fen)
         return [replace(n, when=written_when(start, played, n.ply)) for n in found]
 
     async def notes_text(self, reader: Player, game_id: int) -> str:
         """``reader``'s notes as lines to show with the board ('' when there are none)."""
-        found = await self.notes(reader, game_id)
+        found = await self.read(reader, game_id)
         if not found:
             return ""
         return "Your notes (only you see them):\n" + "\n".join(f"  {n.line()}" for n in found)

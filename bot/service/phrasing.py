@@ -19,7 +19,6 @@ from engine import Variant, get_variant
 
 from .clock import format_time
 from .model import Game
-from .timecontrol import describe_clock
 
 TOKEN = re.compile(r"\{\{([a-z]+)((?: [^{}]*)?)\}\}")
 CONSOLE, DISCORD, EMAIL = "console", "discord", "email"
@@ -117,12 +116,6 @@ def phrase(text: str, transport: str) -> str:
 
 
 # --- games in words ----------------------------------------------------------------
-def game_started(game: Game, rules: Variant) -> str:
-    return (f"Game #{game.id} started: {players_line(game, rules)}, "
-            f"{rules.display_name}, {describe_clock(game.days, game.time_control)}. "
-            f"{game.names[game.to_move]} ({rules.side_names[game.to_move]}) moves first.")
-
-
 def players_line(game: Game, rules: Variant) -> str:
     return (f"{game.names[0]} ({rules.side_names[0]}) vs "
             f"{game.names[1]} ({rules.side_names[1]})")

@@ -8,7 +8,7 @@ of the command tree it uploaded) lives here too.
 The daily digest is for every transport: a player who opted in (preference ``digest``)
 gets, at most once a day, one notification listing the games that wait for their move.
 
-`Posts` is part of `bot.service.GameService`; it uses the service's database and clock.
+`Posts` is the service's `posts` topic; it uses the database and the clock.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from engine import get_variant
 
 from ..storage import Database
 from . import outbox
+from .boundary import guard
 from .clock import DAY, Clock, format_duration
 from .model import Game
 
@@ -35,11 +36,13 @@ class Post:
     message: str
 
 
+@guard  # every argument of every public method is checked before it runs
 class Posts:
-    """Remembered messages, transport state and digests (mixed into the game service)."""
+    """Remembered messages, transport state and digests (`GameService.posts`): the
+    database and the clock."""
 
-    db: Database
-    now: Clock
+    def __init__(self, db: Database, now: Clock) -> None:
+        self.db, self.now = db, now
 
     async def remember_post(self, transport: str, post: Post) -> None:
         async with self.db.transaction() as s:
@@ -48,7 +51,7 @@ class Posts:
                 "created_at) VALUES (?, ?, ?, ?, ?, ?)",
                 (transport, post.game_id, post.kind, post.channel, post.message, self.now()))
 
-    async def posts(self, transport: str, game_id: int, kind: str) -> list[Post]:
+    async def remembered(self, transport: str, game_id: int, kind: str) -> list[Post]:
         """The remembered messages of one kind about a game, the oldest first."""
         async with self.db.snapshot() as s:
             rows = await s.all("SELECT * FROM posts WHERE transport = ? AND game_id = ? "

@@ -2,20 +2,21 @@
 the games inside a place, the watchers of a game, the settings of a server, and the
 rulings of a server's admins (abort or adjudicate any game there).
 
-`Rooms` is part of `bot.service.GameService`; it uses the service's database, clock and
-its `_finish`. A place may have rooms below it, written ``transport:where/room``.
+`Rooms` is the service's `rooms` topic; it uses the database, the clock and the
+service's way of ending a game. A place may have rooms below it, written ``transport:where/room``.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import replace
 from typing import Any
 
 from engine import get_variant
 
 from ..storage import Database
+from .boundary import guard
 from .clock import Clock
 from .model import Game, PlayedMove, Player
 from .phrasing import DISCORD, describe_result
@@ -23,11 +24,13 @@ from .results import Done, Reason, Refusal, Result
 from .turns import turn_entries
 
 
+@guard  # every argument of every public method is checked before it runs
 class Rooms:
-    """Rooms, watchers, server settings and admin rulings (mixed into the game service)."""
+    """Rooms, watchers, server settings and admin rulings (`GameService.rooms`): the
+    database, the clock, and ending a game the service's way (``finish``)."""
 
-    db: Database
-    now: Clock
+    def __init__(self, db: Database, now: Clock, finish: Callable[..., Awaitable[Game]]) -> None:
+        self.db, self.now, self._finish = db, now, finish
 
     # --- rooms ----------------------------------------------------------------------
     async def relocate(self, game_id: int, place: str) -> Game | None:
@@ -168,7 +171,7 @@ class Rooms:
                 reason = f"adjudicated a draw by {by}"
             else:
                 reason = f"adjudicated by {by}"
-            game = await self._finish(s, game, rules, winner, reason,  # type: ignore[attr-defined]
+            game = await self._finish(s, game, rules, winner, reason,
                                       self.now(), draw=winner is None and not abort,
                                       aborted=abort)
         verb = "aborted" if abort else "adjudicated"

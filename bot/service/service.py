@@ -12,11 +12,17 @@ in progress. Notifications are written to the outbox in the transaction that cau
 Time comes from an injected ``now()`` callable; timeouts, reminders, expiring challenges
 and ending vacations are applied by `bot.service.scheduler` through the ``process_*`` methods.
 
-This module holds players, games, moves and the end of a game; the service's other
-commands live beside it in `bot.service`, one topic per module, and are mixed in:
-challenges (`challenges`), vacations (`vacations`), ratings (`standings`) and game records
-(`archive`); game tokens for e-mail (`tokens`) with what e-mail remembers
-(`mail_ledger`); and watching games from the web (`watching`).
+This module holds players, games, moves and the end of a game; each other topic is an
+object of its own module in `bot.service`, which the service builds with only what it uses
+(the database, the clock, the settings, a reader or writer of games from this module, or
+another topic), and which transports reach as an attribute: `service.challenges.accept`,
+`service.vacations.start`, `service.archive.export`. The topics: challenges (`challenges`),
+vacations (`vacations`), ratings (`standings`), game records (`archive`), game keys for
+e-mail (`tokens`), what e-mail remembers (`mail`, module `mail_ledger`), rooms, watchers and
+server settings (`rooms`), remembered messages and digests (`posts`), whole turns
+(`turns`), the game a command means (`inference`), notes (`notes`), conditional moves
+(`forecasts`), clock choices (`clocks`, module `timecontrol`) and watching games from the
+web (`watching`).
 """
 
 from __future__ import annotations
@@ -52,7 +58,7 @@ from . import outbox
 from .answers import Recording
 from .archive import Archive
 from .boundary import guard
-from .challenges import ChallengeDesk
+from .challenges import ChallengeDesk, game_started
 from .clock import (
     Clock,
     TurnClock,
@@ -65,7 +71,7 @@ from .inference import GameInference
 from .mail_ledger import MailLedger
 from .model import Game, Notification, PlayedMove, Player, place_transport
 from .notes import Notes
-from .phrasing import COMPUTER, command, describe_result, game_started, moment, phrase, players_line
+from .phrasing import COMPUTER, command, describe_result, moment, phrase, players_line
 from .posts import Posts
 from .records import END, turn_label
 from .results import Done, Reason, Refusal, Result, move_refusal
@@ -138,10 +144,21 @@ def _score(winner: int | None) -> str:
     return {0: "1-0", 1: "0-1"}.get(winner, "1/2-1/2")  # type: ignore[arg-type]
 
 
+# the service's topics: its attribute, and the class of the object there
+TOPICS: dict[str, type] = {
+    "challenges": ChallengeDesk, "vacations": Vacations, "standings": Standings,
+    "archive": Archive, "tokens": GameTokens, "rooms": Rooms, "posts": Posts, "turns": Turns,
+    "inference": GameInference, "mail": MailLedger, "notes": Notes, "forecasts": Forecasts,
+    "clocks": TimeControls, "watching": Watching,
+}
+
+
 @guard  # every argument of every public method is checked before the method runs
-class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Rooms, Posts,
-                  Turns, GameInference, MailLedger, Notes, Forecasts, TimeControls, Watching):
-    """Players, challenges, games, clocks, ratings, records and the outbox."""
+class GameService:
+    """Players, games, moves and the end of a game, with one object per other topic:
+    `challenges`, `vacations`, `standings`, `archive`, `tokens`, `rooms`, `posts`, `turns`,
+    `inference`, `mail`, `notes`, `forecasts`, `clocks` and `watching` (each built with
+    what it uses, below)."""
 
     def __init__(self, db: Database, settings: Settings | None = None, now: Clock = system_clock,
                  rng: random.Random | None = None) -> None:
@@ -151,6 +168,27 @@ class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Room
         self.rng = rng or random.Random()
         self._lines: OrderedDict[int, _Line] = OrderedDict()
         self.sent_lines = SentLines(self.db, now)  # what the e-mail transport sent
+        db, settings = self.db, self.settings
+        self.standings = Standings(db)
+        self.clocks = TimeControls(db)
+        self.tokens = GameTokens(db, now)
+        self.posts = Posts(db, now)
+        self.mail = MailLedger(db, now)
+        self.watching = Watching(db, now, settings, read_game=self._game)
+        self.turns = Turns(played_moves=self.played_moves, position=self.position)
+        self.inference = GameInference(game=self.game, games=self.games, position=self.position)
+        self.notes = Notes(db, now, read_game=self._game, game=self.game,
+                           played_moves=self.played_moves)
+        self.rooms = Rooms(db, now, finish=self._finish)
+        self.vacations = Vacations(db, now, settings)
+        self.forecasts = Forecasts(db, now, open_game=self._open, line=self._line,
+                                   keep=self._keep, advance=self._advance)
+        self.archive = Archive(db, now, settings, read_game=self._game,
+                               create_game=self._create_game, finish=self._finish,
+                               game_link=self.watching.game_link, notes=self.notes.read)
+        self.challenges = ChallengeDesk(db, now, settings, self.rng,
+                                        create_game=self._create_game,
+                                        accept_import=self.archive._accept_import)
 
     @classmethod
     async def open(cls, settings: Settings | None = None, now: Clock = system_clock,
@@ -406,10 +444,10 @@ class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Room
                 self._keep(game.id, line)
                 return move_refusal(err, text)
             done, line = await self._advance(s, game, rules, line, canonical, after)
-            done, line = await self._answer_forecast(s, rules, line, done)
+            done, line = await self.forecasts._answer_forecast(s, rules, line, done)
         self._keep(game_id, line)
-        self._game_changed(game_id)
-        return await self.back_by_moving(sender, done)
+        self.watching.game_changed(game_id)
+        return await self.vacations.back_by_moving(sender, done)
 
     async def _unreadable(self, s: Session, game_id: int, sender: Player,
                           text: str) -> Refusal | None:
@@ -449,9 +487,9 @@ class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Room
                 self._keep(game.id, line)
                 return move_refusal(err, END)
             done, line = await self._advance(s, game, rules, line, END, after)
-            done, line = await self._answer_forecast(s, rules, line, done)
+            done, line = await self.forecasts._answer_forecast(s, rules, line, done)
         self._keep(game_id, line)
-        self._game_changed(game_id)
+        self.watching.game_changed(game_id)
         return done
 
     @staticmethod
@@ -791,11 +829,11 @@ class GameService(ChallengeDesk, Vacations, Standings, Archive, GameTokens, Room
     async def process_due(self) -> dict[str, int]:
         """Apply everything that has fallen due: vacations that end, losses on time,
         reminders and expired challenges, in that order; how many of each."""
-        return {"vacations": await self.process_vacations(),
+        return {"vacations": await self.vacations.process_vacations(),
                 "timeouts": await self.process_timeouts(),
                 "reminders": await self.process_reminders(),
-                "challenges": await self.process_challenges(),
-                "digests": await self.process_digests(),
+                "challenges": await self.challenges.process_challenges(),
+                "digests": await self.posts.process_digests(),
                 "pruned": await outbox.prune(self.db, self.now())}
 
     async def process_timeouts(self) -> int:

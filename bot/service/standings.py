@@ -1,6 +1,6 @@
 """Stored ratings: each player's Glicko-2 rating per variant, updated when a rated game
-ends, and the leaderboards. The arithmetic is `bot.service.ratings`; `Standings` is part of
-`bot.service.GameService`.
+ends, and the leaderboards. The arithmetic is `bot.service.ratings`; `Standings` is the
+service's `standings` topic.
 """
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from engine import Variant, get_variant
 
 from ..storage import Database, Session
+from .boundary import guard
 from .model import Game, Player
 from .ratings import Rating, rate_game
 
@@ -48,10 +49,12 @@ async def read_rating(s: Session, player_id: int, variant: str) -> Rating:
     return Rating(row["rating"], row["deviation"], row["volatility"]) if row else Rating()
 
 
+@guard  # every argument of every public method is checked before it runs
 class Standings:
-    """The rating commands of the game service (which provides the database)."""
+    """Ratings and the leaderboard (`GameService.standings`): reads the database only."""
 
-    db: Database
+    def __init__(self, db: Database) -> None:
+        self.db = db
 
     async def rating(self, player: Player, variant: str) -> tuple[Rating, int]:
         """The player's rating in ``variant`` and how many rated games it rests on."""

@@ -14,7 +14,8 @@ the game row (``bank0``, ``bank1``, ``spent0``, ``spent1``). A turn's deadline i
 what the player may use: the bank (Fischer) or the days per move, no more than the total
 left. When a turn ends, the time it took is what was available minus what is left
 (``deadline - now``; a vacation pauses it, so vacations never cost time). The reminder falls
-due at 80% of what was available. `TimeControls` is part of `bot.service.GameService`.
+due at 80% of what was available. `TimeControls` is the service's
+`clocks` topic.
 """
 
 from __future__ import annotations
@@ -22,8 +23,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from ..storage import Session
-from .clock import DAY, REMINDER_AT, Clock, TurnClock, describe_days, format_duration
+from ..storage import Database, Session
+from .boundary import guard
+from .clock import DAY, REMINDER_AT, TurnClock, describe_days, format_duration
 from .model import Game
 
 _DAYS = r"(\d+(?:\.\d+)?)d"
@@ -203,15 +205,17 @@ async def clock_again(s: Session, game: Game, side: int, now: float,
                       game.on_vacation(side, now))
 
 
+@guard  # every argument of every public method is checked before it runs
 class TimeControls:
-    """The clock-choice hooks of the game service (which provides the clock)."""
+    """A game's clock choice in words (`GameService.clocks`): reads the database only."""
 
-    now: Clock
+    def __init__(self, db: Database) -> None:
+        self.db = db
 
     async def clock_state(self, game: Game) -> str:
         """Each side's bank and total left, for notices and boards ('' for days per move
         without a total)."""
-        async with self.db.snapshot() as s:  # type: ignore[attr-defined]
+        async with self.db.snapshot() as s:
             tc, banks, spent = await _choice(s, game.id)
         if tc is None:
             return ""

@@ -2,7 +2,7 @@
 which a transport without accounts of its own (e-mail) hands to that player and asks back
 with every command that changes the game or the challenge.
 
-`GameTokens` is part of `bot.service.GameService`; it uses the service's database and clock.
+`GameTokens` is the service's `tokens` topic; it uses the database and the clock.
 A player's secret of a game is made the first time it is asked for and never leaves the
 service: what a player is handed is a key derived from it for one move number (an HMAC of
 the game and the move number under the secret), so the key of a mail stops working once the
@@ -25,6 +25,7 @@ import secrets
 from typing import Any
 
 from ..storage import Database
+from .boundary import guard
 from .clock import Clock
 from .results import Reason, Refusal
 
@@ -45,11 +46,13 @@ def turn_key(secret: str, game_id: int, ply: int) -> str:
     return mac.hexdigest()[:2 * TOKEN_BYTES]
 
 
+@guard  # every argument of every public method is checked before it runs
 class GameTokens:
-    """The token commands of the game service (which provides the database and clock)."""
+    """The keys of games and challenges in e-mail, and the addresses linked to a player
+    (`GameService.tokens`): the database and the clock."""
 
-    db: Database
-    now: Clock
+    def __init__(self, db: Database, now: Clock) -> None:
+        self.db, self.now = db, now
 
     async def game_token(self, game_id: int, player_id: int,
                          ply: int | None = None) -> str | Refusal:
@@ -152,12 +155,18 @@ class GameTokens:
         found: dict[str, Any] = json.loads(str(row["command"]))
         return found
 
-    async def link_address(self, address: str, player_id: int) -> None:
-        """Let mail from ``address`` act as player ``player_id`` (a second address)."""
+    async def link_address(self, address: str, player_id: int) -> Refusal | None:
+        """Let mail from ``address`` act as player ``player_id`` (a second address); the
+        refusal of a player that does not exist (nothing is written)."""
         async with self.db.transaction() as s:
-            await s.execute("INSERT INTO mail_links (address, player_id, created_at) "
-                            "VALUES (?, ?, ?) ON CONFLICT (address) DO UPDATE SET "
-                            "player_id = excluded.player_id", (address, player_id, self.now()))
+            linked = await s.execute(
+                "INSERT INTO mail_links (address, player_id, created_at) SELECT ?, ?, ? "
+                "WHERE EXISTS (SELECT 1 FROM players WHERE id = ?) ON CONFLICT (address) "
+                "DO UPDATE SET player_id = excluded.player_id",
+                (address, player_id, self.now(), player_id))
+        if not linked:
+            return Refusal(Reason.NO_SUCH_PLAYER, f"There is no player #{player_id}.")
+        return None
 
     async def unlink_address(self, address: str, player_id: int) -> bool:
         """Stop mail from ``address`` acting as player ``player_id``: whether it did."""

@@ -9,8 +9,8 @@ Legal moves are offered one step at a time, grouped by the piece that makes them
 Chieftain turn of two moves or a Commander Chess deploy is never listed as every whole
 combination.
 
-`Turns` is part of `bot.service.GameService` (which provides the database, reading games
-and positions).
+`Turns` is the service's `turns` topic (it reads played moves and positions through the
+service).
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from engine import EngineError, Move, Position, Variant, get_variant
 
 from ..storage import DamagedGame
+from .boundary import guard
 from .model import Game, PlayedMove, Player
 from .records import END, STEP_SEPARATOR, turn_label
 
@@ -203,11 +204,15 @@ def _before(rules: Variant, game: Game, played: Sequence[PlayedMove], ply: int) 
         raise DamagedGame(game.id) from err
 
 
+@guard  # every argument of every public method is checked before it runs
 class Turns:
-    """Whole turns, their numbers and the steps offered next (mixed into the service)."""
+    """Whole turns, their numbers and the steps offered next (`GameService.turns`): reads
+    a game's played moves and positions through the service's own readers."""
 
-    played_moves: Callable[[int], Awaitable[list[PlayedMove]]]
-    position: Callable[..., Awaitable[Position]]  # the position now, or after a step
+    def __init__(self, played_moves: Callable[[int], Awaitable[list[PlayedMove]]],
+                 position: Callable[..., Awaitable[Position]]) -> None:
+        self.played_moves = played_moves
+        self.position = position  # the position now, or after a step
 
     async def turn_moves(self, game: Game, ply: int | None = None) -> list[Move]:
         """Every step of the turn that ends with step ``ply`` (default: now), to mark on

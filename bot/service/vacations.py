@@ -3,7 +3,8 @@
 While a player is on vacation, the clock of every game in which they are to move is
 paused, and a turn that passes to them starts paused; when they come back (or the
 allowance runs out, applied by the scheduler as of that moment) the clocks run again with
-the time they had left. `Vacations` is part of `bot.service.GameService`.
+the time they had left. `Vacations` is the service's
+`vacations` topic (``service.vacations.start(...)``).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from dataclasses import replace
 from ..config import Settings
 from ..storage import Database, Session
 from . import outbox
+from .boundary import guard
 from .clock import (
     DAY,
     Clock,
@@ -28,15 +30,15 @@ from .results import Done, Reason, Refusal, Result
 from .timecontrol import store_clock
 
 
+@guard  # every argument of every public method is checked before it runs
 class Vacations:
-    """The vacation commands of the game service (which provides the database, the clock,
-    the settings and the notifications of a game's players)."""
+    """Players' vacations and the clocks they pause (`GameService.vacations`): the
+    database, the clock and the vacation days in the settings."""
 
-    db: Database
-    settings: Settings
-    now: Clock
+    def __init__(self, db: Database, now: Clock, settings: Settings) -> None:
+        self.db, self.now, self.settings = db, now, settings
 
-    async def start_vacation(self, player: Player, days: float | None = None) -> Result:
+    async def start(self, player: Player, days: float | None = None) -> Result:
         """Pause the player's clocks for ``days`` (default: the rest of this year's
         allowance) or until they come back."""
         now = self.now()
@@ -104,13 +106,13 @@ class Vacations:
         side = done.game.side_of(player.id) if done.game is not None else None
         if side is None or done.game.vacation_until[side] is None:  # type: ignore[union-attr]
             return done
-        back = await self.end_vacation(player)
+        back = await self.end(player)
         if not isinstance(back, Done):
             return done
         return replace(done, message=f"{done.message} Moving ends your vacation: your clocks "
                                      f"run again.")
 
-    async def end_vacation(self, player: Player) -> Result:
+    async def end(self, player: Player) -> Result:
         """Come back from vacation: the paused clocks run again."""
         now = self.now()
         async with self.db.transaction() as s:
@@ -147,7 +149,7 @@ class Vacations:
                                     f"{moment(clock.deadline)}).")
         return resumed
 
-    async def vacation_left(self, player: Player) -> float:
+    async def left(self, player: Player) -> float:
         """Seconds of vacation ``player`` may still take this year."""
         now = self.now()
         async with self.db.snapshot() as s:

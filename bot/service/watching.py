@@ -1,7 +1,7 @@
 """Watching games from outside a transport: the secret link of each game's web page, the
 public games, and listeners told when a game changes.
 
-`Watching` is part of `bot.service.GameService`; it uses the service's database, clock and
+`Watching` is the service's `watching` topic; it uses the database, the clock and the
 settings. A game's watch token is made the first time it is asked for and never changes;
 it only lets people look (the players' own tokens, `bot.service.tokens`, are what act). Tokens are
 compared in constant time, and a wrong token reads exactly like a game that does not exist.
@@ -17,10 +17,11 @@ from __future__ import annotations
 import hmac
 import logging
 import secrets
-from collections.abc import Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable
 
 from ..config import Settings
-from ..storage import Database
+from ..storage import Database, Session
+from .boundary import guard
 from .clock import Clock
 from .model import Game, place_transport
 from .results import Reason, Refusal
@@ -36,12 +37,16 @@ Listener = Callable[[int], None]
 Version = tuple[int, str, float]  # revision, status, updated_at
 
 
+@guard  # every argument of every public method is checked before it runs
 class Watching:
-    """The spectators' side of the game service (which provides the database and clock)."""
+    """The spectators' side of the service (`GameService.watching`): the database, the
+    clock, the web address in the settings, and reading a game (``read_game(s, id)``)."""
 
-    db: Database
-    now: Clock
-    settings: Settings
+    def __init__(self, db: Database, now: Clock, settings: Settings,
+                 read_game: Callable[[Session, int], Awaitable[Game | None]]) -> None:
+        self.db, self.now, self.settings = db, now, settings
+        self._read_game = read_game
+        self._listeners: list[Listener] = []
 
     async def watch_token(self, game_id: int) -> str | Refusal:
         """The secret of game ``game_id``'s web page, made on first use (the refusal of a
@@ -70,7 +75,7 @@ class Watching:
             good = hmac.compare_digest(expected.encode(), token.lower().encode())
             if not good or row is None:
                 return None
-            return await self._game(s, game_id)  # type: ignore[attr-defined]
+            return await self._read_game(s, game_id)
 
     def web_link(self, game_id: int, token: str, ply: int | None = None) -> str | None:
         """The public address of a game's page (None when no web address is configured)."""
@@ -110,10 +115,6 @@ class Watching:
                 for r in rows}
 
     # --- listeners ------------------------------------------------------------------
-    @property
-    def _listeners(self) -> list[Listener]:
-        return self.__dict__.setdefault("_game_listeners", [])
-
     def add_game_listener(self, listener: Listener) -> None:
         """Call ``listener(game_id)`` after each move is stored (in this process)."""
         self._listeners.append(listener)
@@ -122,7 +123,7 @@ class Watching:
         if listener in self._listeners:
             self._listeners.remove(listener)
 
-    def _game_changed(self, game_id: int) -> None:
+    def game_changed(self, game_id: int) -> None:
         for listener in list(self._listeners):
             try:
                 listener(game_id)

@@ -45,11 +45,11 @@ class LiveHub:
         return len(self._viewers.get(game_id, ()))
 
     async def start(self) -> None:
-        self.service.add_game_listener(self.notify)
+        self.service.watching.add_game_listener(self.notify)
         self._poller = asyncio.create_task(self._poll())
 
     async def stop(self) -> None:
-        self.service.remove_game_listener(self.notify)
+        self.service.watching.remove_game_listener(self.notify)
         tasks = [t for t in (self._poller, *self._running.values()) if t is not None]
         for task in tasks:
             task.cancel()
@@ -120,7 +120,7 @@ class LiveHub:
         """Send the state of every watched game whose version has changed."""
         watched = list(self._viewers)
         for k in range(0, len(watched), POLL_CHUNK):  # the service takes bounded lists
-            versions = await self.service.game_versions(watched[k:k + POLL_CHUNK])
+            versions = await self.service.watching.game_versions(watched[k:k + POLL_CHUNK])
             for game_id, (revision, status, updated) in versions.items():
                 if version_text(revision, status, updated) != self._versions.get(game_id):
                     self.notify(game_id)

@@ -125,7 +125,7 @@ class Site:
         if match is None:
             raise web.HTTPNotFound(text=NOT_FOUND)
         # the service refuses a number it never hands out (game 0) with a Refusal
-        game = await self.service.watched_game(int(match[1]), match[2])
+        game = await self.service.watching.watched_game(int(match[1]), match[2])
         if not isinstance(game, Game):
             raise web.HTTPNotFound(text=NOT_FOUND)
         return game, f"/game/{game.id}-{match[2].lower()}"
@@ -157,7 +157,7 @@ class Site:
         game = await self.service.game(game_id)
         if game is None:
             return None
-        token = await self.service.watch_token(game.id)
+        token = await self.service.watching.watch_token(game.id)
         return await self.event(game, f"/game/{game.id}-{token!s}")
 
     async def event(self, game: Game, base: str) -> tuple[str, bytes]:
@@ -248,7 +248,7 @@ async def home(request: web.Request) -> web.Response:
 async def live(request: web.Request) -> web.Response:
     site = _site(request)
     rows = []
-    for game, token in await site.service.public_games():
+    for game, token in await site.service.watching.public_games():
         view = await site.view(game)
         rows.append((game.id, f"/game/{game.id}-{token}",
                      f"{view.sides[0].name} vs {view.sides[1].name}",

@@ -183,7 +183,8 @@ async def read_view(service: GameService, game: Game) -> GameView:
     sides = []
     for side in (0, 1):
         player = await service.get_player(game.players[side])
-        rating, count = (await service.rating(player, game.variant) if player else (None, 0))
+        rating, count = (await service.standings.rating(player, game.variant) if player
+                         else (None, 0))
         sides.append(Side(public_name(game.names[side]), variant.side_names[side],
                           side_colour(variant, side),
                           round(rating.rating) if rating else 1500, count == 0))

@@ -147,9 +147,9 @@ def start_game(service: GameService) -> StartGame:
 
     async def start(first: Player, second: Player, **options: object) -> Game:
         options.setdefault("side", 0)
-        made = await service.challenge(first, PLACE, second, **options)  # type: ignore[arg-type]
+        made = await service.challenges.challenge(first, PLACE, second, **options)  # type: ignore[arg-type]
         assert made.ok, made
-        accepted = await service.accept(second, made.challenge.id)  # type: ignore[union-attr]
+        accepted = await service.challenges.accept(second, made.challenge.id)  # type: ignore[union-attr]
         assert accepted.ok, accepted
         return accepted.game  # type: ignore[union-attr,return-value]
 

@@ -37,8 +37,9 @@ async def main(database: str, acks: str, seed: int, received: str | None = None)
         games = await service.games(None, PLACE)
         if len(games) < GAMES:
             first, second = rng.sample(players, 2)
-            made = await service.challenge(first, PLACE, second, days=rng.choice([None, 3]))
-            await service.accept(second, made.challenge.id)
+            made = await service.challenges.challenge(first, PLACE, second,
+                                                      days=rng.choice([None, 3]))
+            await service.challenges.accept(second, made.challenge.id)
             continue
         game = rng.choice(games)
         mover = game.players[game.to_move]

@@ -58,7 +58,7 @@ async def test_the_service_refuses_ids_that_no_integer_column_holds(service, ali
     for game_id in (2**63, -1, 0, 2**200, True, 1.5, "1", None):
         result = await service.resign(alice, game_id)
         assert isinstance(result, Refusal) and result.reason == Reason.NO_SUCH_GAME, game_id
-    assert (await service.accept(alice, 2**64)).message == (
+    assert (await service.challenges.accept(alice, 2**64)).message == (
         "There is no challenge #18446744073709551616.")
 
 
@@ -93,7 +93,7 @@ async def test_surrogates_through_the_api_are_refused_or_cleaned(service, alice,
     before = await _changes(service)
     result = await service.move(alice, game.id, "b2-a3/\udcff")
     assert result == Refusal(Reason.BAD_MOVE, "That move holds characters that are not text.")
-    result = await service.challenge(alice, "console:\ud800", bob)
+    result = await service.challenges.challenge(alice, "console:\ud800", bob)
     assert result == Refusal(Reason.BAD_INPUT, "That place holds characters that are not text.")
     assert await _changes(service) == before
     ghost = await service.player("console", "gh\udc80st", "Gh\udc80st")
@@ -147,21 +147,21 @@ async def test_vacation_nan_is_refused_and_freezes_no_clock(typed, service, alic
                                   "3"])
 async def test_vacation_days_out_of_bounds_write_nothing(service, alice, days):
     before = await _changes(service)
-    result = await service.start_vacation(alice, days)
+    result = await service.vacations.start(alice, days)
     assert isinstance(result, Refusal) and result.reason == Reason.BAD_DAYS
     assert await _changes(service) == before
-    assert (await service.end_vacation(alice)).reason == Reason.NOT_ON_VACATION
+    assert (await service.vacations.end(alice)).reason == Reason.NOT_ON_VACATION
 
 
 async def test_a_side_other_than_0_or_1_is_a_refusal_not_an_exception(service, alice, bob):
-    result = await service.challenge(alice, PLACE, bob, side=2)
+    result = await service.challenges.challenge(alice, PLACE, bob, side=2)
     assert result == Refusal(Reason.BAD_INPUT, "A side is the first (0) or the second (1).")
 
 
 async def test_an_unknown_variant_is_a_refusal_everywhere(service, alice):
-    refused = await service.rating(alice, "chess")
+    refused = await service.standings.rating(alice, "chess")
     assert isinstance(refused, Refusal) and refused.reason == Reason.UNKNOWN_VARIANT
-    assert isinstance(await service.leaderboard("\x00"), Refusal)
+    assert isinstance(await service.standings.leaderboard("\x00"), Refusal)
 
 
 async def test_concurrent_refusals_leave_the_writer_usable(service, alice, bob, start_game):

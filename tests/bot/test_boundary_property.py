@@ -22,6 +22,7 @@ from bot.email_gateway.gateway import EmailGateway
 from bot.service import GameService, boundary
 from bot.service.posts import Post
 from bot.service.results import Refusal
+from bot.service.service import TOPICS
 
 from .conftest import ManualClock
 
@@ -47,9 +48,10 @@ class World:
             self.settings, now=ManualClock(), rng=random.Random(1)))
         self.alice = self.run(self.service.player("console", "alice", "Alice"))
         self.bob = self.run(self.service.player("console", "bob", "Bob"))
-        made = self.run(self.service.challenge(self.alice, "console:local", self.bob, days=3))
-        self.game = self.run(self.service.accept(self.bob, made.challenge.id)).game
-        self.run(self.service.challenge(self.bob, "console:local", self.alice))
+        made = self.run(self.service.challenges.challenge(self.alice, "console:local", self.bob,
+                                                          days=3))
+        self.game = self.run(self.service.challenges.accept(self.bob, made.challenge.id)).game
+        self.run(self.service.challenges.challenge(self.bob, "console:local", self.alice))
         self.sent: list[object] = []
 
         async def send(mail: object) -> None:
@@ -75,11 +77,21 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
     w.close()
 
 
-METHODS = [name for name, _ in boundary._public_methods(GameService) if name != "close"]
+PARTS = {"": GameService, **TOPICS}  # the service itself, and each of its topics
+METHODS = [(part, name) for part, cls in PARTS.items()
+           for name, _ in boundary._public_methods(cls) if name != "close"]
+
+
+def test_every_topic_of_the_service_is_checked(world):
+    topics = {name for name, value in vars(world.service).items()
+              if type(value).__module__.startswith("bot.service.")
+              and boundary._public_methods(type(value))}
+    assert topics - {"db", "sent_lines"} == set(TOPICS)
 
 
 def test_every_parameter_of_every_public_method_has_a_rule():
-    assert boundary.unchecked(GameService) == []
+    assert {part: boundary.unchecked(cls) for part, cls in PARTS.items()} == {
+        part: [] for part in PARTS}
 
 
 def _strategy(world: World, method: str, parameter: str) -> st.SearchStrategy[Any]:
@@ -116,8 +128,8 @@ async def _ignore(notification: object) -> None:
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(data=st.data())
 def test_any_arguments_to_any_service_method_answer_and_a_refusal_writes_nothing(world, data):
-    method = data.draw(st.sampled_from(METHODS))
-    parameters = list(inspect.signature(getattr(GameService, method)).parameters.values())[1:]
+    part, method = data.draw(st.sampled_from(METHODS))
+    parameters = list(inspect.signature(getattr(PARTS[part], method)).parameters.values())[1:]
     args: list[Any] = []
     kwargs: dict[str, Any] = {}
     for p in parameters:
@@ -129,7 +141,8 @@ def test_any_arguments_to_any_service_method_answer_and_a_refusal_writes_nothing
         else:
             args.append(data.draw(strategy, label=p.name))
     before = world.service.db.total_changes
-    result = world.run(getattr(world.service, method)(*args, **kwargs))
+    target = getattr(world.service, part) if part else world.service
+    result = world.run(getattr(target, method)(*args, **kwargs))
     if isinstance(result, Refusal):
         assert world.service.db.total_changes == before, (method, args, kwargs, result)
         assert result.message and len(result.message) < 2_000

@@ -114,8 +114,8 @@ async def test_each_variant_and_level_is_its_own_rated_player(service, alice, th
     assert done.game.players[1] != other.game.players[1]
     assert done.game.rated
     assert await service.resign(alice, done.game.id)
-    rating, games = await service.rating(await computer.player("combined-arms", 4),
-                                         "combined-arms")
+    rating, games = await service.standings.rating(await computer.player("combined-arms", 4),
+                                                   "combined-arms")
     assert games == 1 and rating.rating > 1500
 
 

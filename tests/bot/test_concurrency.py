@@ -45,7 +45,7 @@ async def test_of_different_moves_sent_at_once_exactly_one_wins(service, other, 
     assert len(winners) == 1
     assert {r.reason for r in results if not r.ok} == {Reason.POSITION_CHANGED}
     assert [m.text for m in await other.played_moves(game.id)] == [winners[0].move]
-    assert await service.verify(game.id) == []
+    assert await service.archive.verify(game.id) == []
 
 
 async def test_without_an_expected_move_number_the_turn_decides(service, other, alice, bob,
@@ -70,7 +70,7 @@ async def test_competing_game_commands_leave_a_consistent_game(service, other, a
         rng.shuffle(calls)
         results = await asyncio.gather(*calls)
         final = await service.game(game.id)
-        assert await service.verify(game.id) == []
+        assert await service.archive.verify(game.id) == []
         assert sum(r.ok and r.move is not None for r in results) <= 1
         assert all(r.ok or r.reason != Reason.GAME_OVER or final.is_over for r in results)
         enders = [r for r in results if r.ok and r.game is not None and r.game.is_over]
@@ -104,7 +104,7 @@ async def test_many_games_played_at_once_by_two_services_stay_sound(service, oth
     await asyncio.gather(*(play(g.id, players, k)
                            for k, (g, players) in enumerate(zip(games, pairs, strict=True))))
     for g in games:
-        assert await service.verify(g.id) == []
+        assert await service.archive.verify(g.id) == []
         assert len(await other.played_moves(g.id)) == accepted[g.id]
     if isinstance(service.db, SqliteDatabase):  # the file itself is sound too
         async with service.db.snapshot() as s:

@@ -65,7 +65,7 @@ async def test_moves_survive_a_process_killed_at_random_moments(tmp_path, settin
         games = await service.games(None, "console:crash") + await service.games(
             None, "console:crash", active=False)
         for game in games:
-            assert await service.verify(game.id) == [], game
+            assert await service.archive.verify(game.id) == [], game
             for move in await service.played_moves(game.id):
                 stored[(game.id, move.ply)] = move.text
         for game_id, ply, text in acknowledged:

@@ -54,7 +54,7 @@ async def test_a_whole_game_of_every_variant_is_stored_and_survives_a_restart(
         played = await play_random_game(service, game.id, (alice, bob), seed=3, max_steps=60)
         assert played
         before = await service.game(game.id)
-        assert await service.verify(game.id) == []
+        assert await service.archive.verify(game.id) == []
     finally:
         await service.close()
     reopened = await GameService.open(settings, now=clock)
@@ -62,7 +62,7 @@ async def test_a_whole_game_of_every_variant_is_stored_and_survives_a_restart(
         after = await reopened.game(game.id)
         assert after == before
         assert [m.text for m in await reopened.played_moves(game.id)] == played
-        assert await reopened.verify(game.id) == []
+        assert await reopened.archive.verify(game.id) == []
     finally:
         await reopened.close()
 
@@ -75,9 +75,9 @@ async def test_a_game_is_won_by_the_rules_and_rated(service, alice, bob, start_g
                             "no Commander left (1-0).")
     game = await service.game(game.id)
     assert (game.status, game.result, game.winner) == ("over", "1-0", 0)
-    alice_rating, games = await service.rating(alice, "clash")
+    alice_rating, games = await service.standings.rating(alice, "clash")
     assert games == 1 and alice_rating.rating > 1500
-    board = await service.leaderboard("clash")
+    board = await service.standings.leaderboard("clash")
     assert [s.name for s in board] == ["Alice", "Bob"]
     assert board[0].rating + board[1].rating == pytest.approx(3000)
 
@@ -86,8 +86,9 @@ async def test_an_unrated_game_changes_no_rating(service, alice, bob, start_game
     game = await start_game(alice, bob, start_fen=WIN_IN_ONE)  # a set-up position: unrated
     assert not game.rated
     await service.move(alice, game.id, "c3xd4")
-    assert await service.rating(alice, "clash") == ((await service.rating(bob, "clash"))[0], 0)
-    assert await service.leaderboard("clash") == []
+    bobs = (await service.standings.rating(bob, "clash"))[0]
+    assert await service.standings.rating(alice, "clash") == (bobs, 0)
+    assert await service.standings.leaderboard("clash") == []
 
 
 async def test_resigning_ends_the_game_for_the_opponent(service, alice, bob, start_game):
@@ -105,7 +106,8 @@ async def test_a_game_may_be_aborted_until_both_sides_have_moved(service, alice,
     assert done.message == "Game #1 aborted."
     game = await service.game(game.id)
     assert (game.status, game.result, game.reason) == ("aborted", "*", "aborted by Alice")
-    assert await service.rating(alice, "clash") == ((await service.rating(bob, "clash"))[0], 0)
+    bobs = (await service.standings.rating(bob, "clash"))[0]
+    assert await service.standings.rating(alice, "clash") == (bobs, 0)
     second = await start_game(alice, bob)
     await service.move(alice, second.id, "b2-a3/D")
     await service.move(bob, second.id, "h8-i7/D")
@@ -141,20 +143,20 @@ async def test_a_move_is_stored_in_canonical_notation(service, alice, bob, start
 async def test_a_spectator_finds_the_only_game_of_the_place(service, alice, bob, carol,
                                                             start_game):
     game = await start_game(alice, bob)
-    assert (await service.find_game(carol, PLACE)).id == game.id
+    assert (await service.inference.find_game(carol, PLACE)).id == game.id
     assert [g.id for g in await service.games(None, PLACE)] == [game.id]
 
 
 # --- challenges ------------------------------------------------------------------------
 async def test_a_challenge_to_a_named_opponent(service, alice, bob):
-    made = await service.challenge(alice, PLACE, bob, "clash", side=1, days=3)
+    made = await service.challenges.challenge(alice, PLACE, bob, "clash", side=1, days=3)
     assert made.message == ("Challenge #1 sent to Bob: Clash of Command, 3 days per move, "
                             "Alice plays Black, rated. It expires 2026-03-09 12:00 UTC.")
     notes = await service.pending_notifications("console")
     assert [(n.address, n.kind, n.text) for n in notes] == [
         ("bob", "challenge", "Alice challenges you: Clash of Command, 3 days per move, Alice "
                              "plays Black, rated. Answer with `accept #1` or `decline #1`.")]
-    done = await service.accept(bob, made.challenge.id)
+    done = await service.challenges.accept(bob, made.challenge.id)
     game = done.game
     assert game.names == ("Bob", "Alice")
     assert (game.days, game.rated, game.to_move) == (3, True, 0)
@@ -168,37 +170,37 @@ async def test_an_open_challenge_is_accepted_by_anyone_and_the_side_may_be_rando
         service, alice, bob, carol):
     sides = set()
     for _ in range(12):
-        made = await service.challenge(alice, PLACE, None, "clash")
-        found = await service.find_challenge(carol, PLACE)
+        made = await service.challenges.challenge(alice, PLACE, None, "clash")
+        found = await service.challenges.find_challenge(carol, PLACE)
         assert found.id == made.challenge.id
-        game = (await service.accept(carol, found.id)).game
+        game = (await service.challenges.accept(carol, found.id)).game
         sides.add(game.side_of(alice.id))
         await service.abort(alice, game.id)
     assert sides == {0, 1}
 
 
 async def test_challenges_are_declined_cancelled_and_closed(service, alice, bob, carol):
-    first = (await service.challenge(alice, PLACE, bob)).challenge
-    assert (await service.decline(bob, first.id)).message == "Challenge #1 declined."
-    refused = await service.accept(bob, first.id)
+    first = (await service.challenges.challenge(alice, PLACE, bob)).challenge
+    assert (await service.challenges.decline(bob, first.id)).message == "Challenge #1 declined."
+    refused = await service.challenges.accept(bob, first.id)
     assert (refused.reason, refused.message) == (
         Reason.CHALLENGE_CLOSED, "Challenge #1 is no longer open: it was declined.")
-    second = (await service.challenge(alice, PLACE, bob)).challenge
-    refused = await service.cancel(bob, second.id)
+    second = (await service.challenges.challenge(alice, PLACE, bob)).challenge
+    refused = await service.challenges.cancel(bob, second.id)
     assert refused.message == "Challenge #2 is Alice's; only they can cancel it."
-    assert (await service.cancel(alice, second.id)).message == "Challenge #2 cancelled."
-    third = (await service.challenge(alice, PLACE, bob)).challenge
-    refused = await service.accept(carol, third.id)
+    assert (await service.challenges.cancel(alice, second.id)).message == "Challenge #2 cancelled."
+    third = (await service.challenges.challenge(alice, PLACE, bob)).challenge
+    refused = await service.challenges.accept(carol, third.id)
     assert (refused.reason, refused.message) == (
         Reason.NOT_YOUR_CHALLENGE, "Challenge #3 is for Bob, not for you.")
-    refused = await service.accept(alice, third.id)
+    refused = await service.challenges.accept(alice, third.id)
     assert refused.message == ("You cannot accept your own challenge; withdraw it with "
                                "`cancel #3`.")
-    open_one = (await service.challenge(alice, PLACE)).challenge
-    refused = await service.decline(bob, open_one.id)
+    open_one = (await service.challenges.challenge(alice, PLACE)).challenge
+    refused = await service.challenges.decline(bob, open_one.id)
     assert refused.message == ("You cannot decline challenge #4: it is open to anyone: simply "
                                "leave it.")
-    assert (await service.accept(bob, 99)).message == "There is no challenge #99."
+    assert (await service.challenges.accept(bob, 99)).message == "There is no challenge #99."
 
 
 @pytest.mark.parametrize(("options", "reason", "message"), [
@@ -216,13 +218,13 @@ async def test_challenges_are_declined_cancelled_and_closed(service, alice, bob,
 ])
 async def test_a_challenge_that_cannot_be_played_is_refused(service, alice, bob, options,
                                                             reason, message):
-    refused = await service.challenge(alice, PLACE, bob, **options)
+    refused = await service.challenges.challenge(alice, PLACE, bob, **options)
     assert refused.reason == reason
     assert refused.message.startswith(message)
-    assert await service.challenges(alice) == []
+    assert await service.challenges.pending(alice) == []
 
 
 async def test_nobody_challenges_themselves(service, alice):
-    refused = await service.challenge(alice, PLACE, alice)
+    refused = await service.challenges.challenge(alice, PLACE, alice)
     assert (refused.reason, refused.message) == (Reason.SELF_CHALLENGE,
                                                  "You cannot challenge yourself.")

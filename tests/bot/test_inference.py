@@ -14,9 +14,10 @@ async def test_with_two_games_the_one_where_it_is_your_turn(service, alice, bob,
                                                             start_game):
     first = await start_game(alice, bob)
     second = await start_game(carol, alice)
-    assert (await service.find_game(alice, PLACE)).id == first.id  # Alice moves in #1 only
+    assert (await service.inference.find_game(alice,
+                                              PLACE)).id == first.id  # Alice moves in #1 only
     await service.move(alice, first.id, "b2-a3/D")
-    refused = await service.find_game(alice, PLACE)  # no game waits for her
+    refused = await service.inference.find_game(alice, PLACE)  # no game waits for her
     assert refused.reason == Reason.WHICH_GAME
     assert refused.message == (
         "Which game? You have 2 games in progress:\n"
@@ -24,9 +25,9 @@ async def test_with_two_games_the_one_where_it_is_your_turn(service, alice, bob,
         "  #2 Carol vs Alice (Clash of Command, Carol to move): `board #2`")
     await service.move(carol, second.id, "b2-a3/D")
     # Alice moves in #2 only; Bob and Carol each play one game
-    assert (await service.find_game(alice, PLACE)).id == second.id
-    assert (await service.find_game(bob, PLACE)).id == first.id
-    assert (await service.find_game(carol, "console:elsewhere")).id == second.id
+    assert (await service.inference.find_game(alice, PLACE)).id == second.id
+    assert (await service.inference.find_game(bob, PLACE)).id == first.id
+    assert (await service.inference.find_game(carol, "console:elsewhere")).id == second.id
 
 
 async def test_with_three_games_an_offer_and_a_turn_to_end(service, alice, bob, carol,
@@ -38,7 +39,7 @@ async def test_with_three_games_an_offer_and_a_turn_to_end(service, alice, bob, 
     await service.move(bob, third.id, "b2-a3/D")
     await service.move(bob, third.id, "end")
     # Alice to move in #2 and #3: which one is not clear ...
-    refused = await service.find_game(alice, PLACE)
+    refused = await service.inference.find_game(alice, PLACE)
     assert refused.reason == Reason.WHICH_GAME
     assert refused.message == (
         "Which game? You have 3 games in progress:\n"
@@ -49,27 +50,29 @@ async def test_with_three_games_an_offer_and_a_turn_to_end(service, alice, bob, 
         "\n  #3 Bob vs Alice (Pairs of Clash, Alice to move): `/board game:3`")
     # ... but an offer is answered where it was made, and `end` goes to the turn in progress
     assert (await service.offer_draw(bob, third.id)).ok  # Clash has no draws; Pairs has
-    assert (await service.find_game(alice, PLACE, purpose=f"{ANSWER} draw")).id == third.id
-    assert (await service.find_game(alice, PLACE, purpose=f"{ANSWER} takeback")).reason == \
+    assert (await service.inference.find_game(alice, PLACE,
+                                              purpose=f"{ANSWER} draw")).id == third.id
+    assert (await service.inference.find_game(alice, PLACE,
+                                              purpose=f"{ANSWER} takeback")).reason == \
         Reason.WHICH_GAME
     assert (await service.move(alice, third.id, "h8-i7/D")).goes_on
-    assert (await service.find_game(alice, PLACE, purpose=END_TURN)).id == third.id
+    assert (await service.inference.find_game(alice, PLACE, purpose=END_TURN)).id == third.id
     # a number always wins
-    assert (await service.find_game(alice, PLACE, second.id)).id == second.id
+    assert (await service.inference.find_game(alice, PLACE, second.id)).id == second.id
 
 
 async def test_the_game_of_the_place_comes_first(service, alice, bob, carol, start_game):
     await start_game(alice, bob)
-    await service.challenge(alice, "console:room", carol, "clash", side=0)
-    await service.accept(carol, 2)  # the second challenge
+    await service.challenges.challenge(alice, "console:room", carol, "clash", side=0)
+    await service.challenges.accept(carol, 2)  # the second challenge
     games = await service.games(alice)
     in_room = next(g for g in games if g.place == "console:room")
-    assert (await service.find_game(alice, "console:room")).id == in_room.id
-    assert (await service.find_game(bob, "console:room")).id == in_room.id  # a spectator
+    assert (await service.inference.find_game(alice, "console:room")).id == in_room.id
+    assert (await service.inference.find_game(bob, "console:room")).id == in_room.id  # a spectator
 
 
 async def test_nobody_with_no_game_is_told_how_to_start_one(service, alice):
-    refused = await service.find_game(alice, PLACE)
+    refused = await service.inference.find_game(alice, PLACE)
     assert (refused.reason, refused.message) == (
         Reason.NO_GAME_HERE, "You have no game in progress. Start one with `challenge NAME`.")
     assert refused.words("discord") == ("You have no game in progress. Start one with "
@@ -83,7 +86,7 @@ async def test_a_player_with_no_game_is_not_offered_everyone_elses(service, alic
     dave = await service.player("console", "dave", "Dave")
     await start_game(alice, bob)
     await start_game(carol, alice)
-    refused = await service.find_game(dave, PLACE)
+    refused = await service.inference.find_game(dave, PLACE)
     assert (refused.reason, refused.message) == (
         Reason.NO_GAME_HERE, "You have no game in progress. Start one with `challenge NAME`. "
                              "To look at a game played here, name it, as in `board #1`.")
@@ -98,10 +101,10 @@ async def test_a_move_goes_to_the_one_game_whose_notation_reads_it(service, alic
     notation only, `b2-a3/D` Clash notation only; each goes to its game unasked."""
     commander = await start_game(alice, bob, variant="commander")
     clash = await start_game(alice, carol)
-    assert (await service.find_game(alice, PLACE, move="M&f4")).id == commander.id
-    assert (await service.find_game(alice, PLACE, move="b2-a3/D")).id == clash.id
+    assert (await service.inference.find_game(alice, PLACE, move="M&f4")).id == commander.id
+    assert (await service.inference.find_game(alice, PLACE, move="b2-a3/D")).id == clash.id
     # without a move the choice is still Alice's to make
-    assert (await service.find_game(alice, PLACE)).reason == Reason.WHICH_GAME
+    assert (await service.inference.find_game(alice, PLACE)).reason == Reason.WHICH_GAME
 
 
 async def test_a_move_no_game_reads_gets_the_usual_error_of_the_likeliest_game(
@@ -110,7 +113,7 @@ async def test_a_move_no_game_reads_gets_the_usual_error_of_the_likeliest_game(
     (the Clash game #2), not a question."""
     first = await start_game(bob, alice, variant="commander")  # Bob (Red) to move
     await start_game(alice, carol)
-    refused = await service.find_game(alice, PLACE, move="xyz")
+    refused = await service.inference.find_game(alice, PLACE, move="xyz")
     assert (refused.reason, refused.message) == (
         Reason.BAD_MOVE, "I cannot read 'xyz' as a move: a move starts with the point of the "
                          "piece that moves, as in c3-d4.")
@@ -124,7 +127,7 @@ async def test_a_move_that_fits_several_games_asks_which_one_a_line_each(
     await start_game(alice, bob, variant="commander")
     await start_game(alice, bob)
     await start_game(alice, carol)
-    refused = await service.find_game(alice, PLACE, move="b2-a3/D")
+    refused = await service.inference.find_game(alice, PLACE, move="b2-a3/D")
     assert refused.reason == Reason.WHICH_GAME
     assert refused.message == (
         "Which game? b2-a3/D can be played in 2 of your games:\n"
@@ -144,12 +147,12 @@ async def test_a_move_read_only_where_it_is_not_your_turn_gets_each_game_s_reaso
     commander = await start_game(alice, bob, variant="commander")
     clash = await start_game(alice, carol)
     assert (await service.move(alice, commander.id, "M&f4")).ok
-    found = await service.find_game(alice, PLACE, move="M&f4")
+    found = await service.inference.find_game(alice, PLACE, move="M&f4")
     assert found.message == (  # type: ignore[union-attr]
         "M&f4 is not a move you can play now in any of your games:\n"
         "  #1 (Commander Chess (Cờ Tư Lệnh)): it is not your turn (Bob is to move)\n"
         "  #2 (Clash of Command): unexpected character '&'")
     assert (await service.move(alice, clash.id, "b2-a3/D")).ok
-    assert (await service.find_game(alice, PLACE, move="M&f4")).id == commander.id
+    assert (await service.inference.find_game(alice, PLACE, move="M&f4")).id == commander.id
     refused = await service.move(alice, commander.id, "M&f4")
     assert refused.message == ("It is not your turn in game #1: Bob (Blue) is to move.")

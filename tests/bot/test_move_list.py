@@ -46,7 +46,7 @@ async def test_the_move_list_is_the_records(service, alice, bob, start_game, nam
     played = await service.played_moves(game.id)
     expected = GAMES[name]["record"]
     assert [e.line for e in turn_entries(game, played)] == expected
-    assert record_lines((await service.export(game.id)).text) == expected
+    assert record_lines((await service.archive.export(game.id)).text) == expected
     # the pictures' panel of last moves, after the whole game
     assert game_info(game, played).moves == tuple(expected)
 
@@ -68,7 +68,7 @@ async def test_a_deploy_closed_by_end_is_one_entry_under_its_full_san(service, a
     assert [p.text for p in played[6:8]] == ["T>e6", "end"]  # stored as typed, step by step
     assert turn_entries(game, played)[6] == TurnEntry("4.", "I<T>e6", 0, 6, 8, True)
     # the board after `end` marks the turn it closes; after the step before, the same step
-    marked = [[(s.origin, s.target) for m in await service.turn_moves(game, ply)
+    marked = [[(s.origin, s.target) for m in await service.turns.turn_moves(game, ply)
                for s in m.steps] for ply in (7, 8, 9)]
     assert marked == [[("e4", "e6")], [("e4", "e6")], [("i10", "i9")]]
 
@@ -80,7 +80,7 @@ async def test_a_turn_in_progress_shows_its_steps_so_far(service, alice, bob, st
     assert last == TurnEntry("4.", "T>e6", 0, 6, 7, False)
     assert last.line == "4. T>e6 …"
     assert numbered_turns(game, played)[-1] == "4. T>e6 …"
-    assert record_lines((await service.export(game.id)).text)[-1] == "4. T>e6"
+    assert record_lines((await service.archive.export(game.id)).text)[-1] == "4. T>e6"
 
 
 async def test_a_chieftain_turn_is_the_same_entry_typed_on_one_line_or_move_by_move(
@@ -99,17 +99,17 @@ async def test_a_chieftain_turn_is_the_same_entry_typed_on_one_line_or_move_by_m
 
     assert entries(by_move, steps) == entries(one_line, lines)
     assert by_move.fen == one_line.fen
-    assert record_lines((await service.export(by_move.id)).text) == \
-        record_lines((await service.export(one_line.id)).text)
+    assert record_lines((await service.archive.export(by_move.id)).text) == \
+        record_lines((await service.archive.export(one_line.id)).text)
 
 
 async def test_discord_watchers_are_told_the_turn_an_end_closes_as_the_record_writes_it(
         service, alice, bob, start_game):
     game = await play_inputs(service, start_game, alice, bob, "commander-deploy", inputs=7)
     carol = await service.player("discord", "333", "Carol")
-    assert (await service.watch(carol, game.id)).ok
-    assert await service.watch_news(game.id) is None  # the turn goes on
+    assert (await service.rooms.watch(carol, game.id)).ok
+    assert await service.rooms.watch_news(game.id) is None  # the turn goes on
     assert (await service.move(alice, game.id, "end")).ok
-    assert await service.watch_news(game.id) == (
+    assert await service.rooms.watch_news(game.id) == (
         f"Alice played 4. I<T>e6 in game #{game.id} (Commander Chess (Cờ Tư Lệnh)). Bob (Blue) "
         f"is to move.")

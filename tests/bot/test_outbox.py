@@ -199,8 +199,8 @@ async def test_stuck_notifications_can_be_retried_or_dropped_and_old_ones_are_pr
 
 async def test_each_transport_delivers_its_own_players_notifications(service, alice):
     dana = await service.player("discord", "4242", "Dana")
-    await service.challenge(alice, "console:test", dana)
-    await service.challenge(dana, "discord:99", alice)
+    await service.challenges.challenge(alice, "console:test", dana)
+    await service.challenges.challenge(dana, "discord:99", alice)
     on_console: list[Notification] = []
     on_discord: list[Notification] = []
     await service.deliver("console", _collect(on_console))

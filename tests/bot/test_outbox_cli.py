@@ -19,8 +19,8 @@ async def _stuck_game(settings) -> None:
     async with service:
         alice = await service.player("console", "alice")
         bob = await service.player("console", "bob")
-        made = await service.challenge(alice, "console:test", bob, side=0)
-        await service.accept(bob, made.challenge.id)
+        made = await service.challenges.challenge(alice, "console:test", bob, side=0)
+        await service.challenges.accept(bob, made.challenge.id)
 
         async def refuse(note) -> None:
             if note.address == "bob":

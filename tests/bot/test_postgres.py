@@ -185,9 +185,10 @@ async def _host_with_games(url: str, count: int, moved: bool = False, now: float
     bob = await service.player("console", "bob", "Bob")
     game_ids = []
     for _ in range(count):
-        made = await service.challenge(alice, "console:race", bob, variant="clash", side=0,
-                                       days=None if now is None else 3)
-        game = (await service.accept(bob, made.challenge.id)).game
+        made = await service.challenges.challenge(alice, "console:race", bob, variant="clash",
+                                                  side=0,
+                                                  days=None if now is None else 3)
+        game = (await service.challenges.accept(bob, made.challenge.id)).game
         if moved:
             assert (await service.move(alice, game.id, (await service.legal_moves(game))[0])).ok
         game_ids.append(game.id)
@@ -253,9 +254,9 @@ async def test_a_thousand_move_pairs_from_several_processes_have_one_move_accept
     service = await GameService.open(Settings(db_path=url))
     alice = await service.player("console", "alice", "Alice")
     bob = await service.player("console", "bob", "Bob")
-    made = await service.challenge(alice, "console:race", bob, variant="micro-chieftain",
-                                   side=0)
-    game = (await service.accept(bob, made.challenge.id)).game
+    made = await service.challenges.challenge(alice, "console:race", bob, variant="micro-chieftain",
+                                              side=0)
+    game = (await service.challenges.accept(bob, made.challenge.id)).game
     children = [subprocess.Popen(
         [sys.executable, str(RACE_CHILD), url, str(game.id)], cwd=ROOT, env=CHILD_ENV,
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True) for _ in range(PROCESSES)]
@@ -269,7 +270,7 @@ async def test_a_thousand_move_pairs_from_several_processes_have_one_move_accept
     assert [m.text for m in await service.played_moves(game.id)] == won
     game = await service.game(game.id)
     assert (game.ply, game.is_over) == (PAIRS, False)
-    assert await service.verify(game.id) == []
+    assert await service.archive.verify(game.id) == []
     await service.close()
     await postgres_server.drop(url)
 
@@ -300,10 +301,10 @@ async def test_two_schedulers_queue_a_daily_digest_once(postgres_server):
     alice = await first.player("console", "alice", "Alice")
     bob = await first.set_preference(await first.player("console", "bob", "Bob"), "digest",
                                      True)
-    made = await first.challenge(alice, "console:post", bob, variant="clash", side=0)
-    game = (await first.accept(bob, made.challenge.id)).game
+    made = await first.challenges.challenge(alice, "console:post", bob, variant="clash", side=0)
+    game = (await first.challenges.accept(bob, made.challenge.id)).game
     assert (await first.move(alice, game.id, (await first.legal_moves(game))[0])).ok
-    queued = await asyncio.gather(first.process_digests(), second.process_digests())
+    queued = await asyncio.gather(first.posts.process_digests(), second.posts.process_digests())
     assert sorted(queued) == [0, 1]
     assert [n.kind for n in await first.pending_notifications("console")].count("digest") == 1
     for service in (first, second):
@@ -397,8 +398,9 @@ async def _sqlite_host(tmp_path: Path) -> Path:
     alice = await service.player("console", "alice", "Alice")
     bob = await service.player("console", "bob", "Bob")
     for text in ("b2-a3/D", "h9-h8/D"):
-        made = await service.challenge(alice, "console:copy", bob, variant="clash", side=0)
-        game = (await service.accept(bob, made.challenge.id)).game
+        made = await service.challenges.challenge(alice, "console:copy", bob, variant="clash",
+                                                  side=0)
+        game = (await service.challenges.accept(bob, made.challenge.id)).game
         moves = await service.legal_moves(game)
         assert (await service.move(alice, game.id, moves[0])).ok, text
     await service.close()
@@ -415,8 +417,8 @@ async def test_a_host_is_copied_and_every_game_checks_out(postgres_server, tmp_p
     alice = await service.player("console", "alice")
     bob = await service.player("console", "bob")
     assert [g.ply for g in await service.games(alice)] == [1, 1]
-    made = await service.challenge(bob, "console:copy", alice, variant="clash", side=0)
-    game = (await service.accept(alice, made.challenge.id)).game
+    made = await service.challenges.challenge(bob, "console:copy", alice, variant="clash", side=0)
+    game = (await service.challenges.accept(alice, made.challenge.id)).game
     assert game.id == 3  # new rows are numbered after the copied ones
     await service.close()
     with pytest.raises(db_copy.CopyError, match="the target database is not empty"):

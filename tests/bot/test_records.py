@@ -52,7 +52,7 @@ async def test_an_exported_game_reads_like_a_record(service, alice, bob, start_g
     for player, text in [(alice, "b2-a3/D"), (bob, "h8-i7/D"), (alice, "h2-h4/D")]:
         await service.move(player, game.id, text)
     await service.resign(bob, game.id)
-    exported = await service.export(game.id)
+    exported = await service.archive.export(game.id)
     assert exported.text == """\
 [Variant "clash"]
 [Mode "standard"]
@@ -83,8 +83,9 @@ async def _same_game(service, original_id: int, copy_id: int) -> None:
              for m in await service.played_moves(original_id)]
     assert [(m.ply, m.turn, m.side, m.text, m.fen, m.partial)
             for m in await service.played_moves(copy_id)] == strip
-    assert (await service.export(copy_id)).text == (await service.export(original_id)).text
-    assert await service.verify(copy_id) == []
+    copied = (await service.archive.export(copy_id)).text
+    assert copied == (await service.archive.export(original_id)).text
+    assert await service.archive.verify(copy_id) == []
 
 
 async def test_export_then_import_gives_the_same_finished_game(service, alice, bob, start_game):
@@ -93,7 +94,8 @@ async def test_export_then_import_gives_the_same_finished_game(service, alice, b
     while not (game := await service.game(game.id)).is_over:
         moves = await service.legal_moves(game)
         await service.move((alice, bob)[game.to_move], game.id, rng.choice(moves))
-    done = await service.import_game(alice, PLACE, (await service.export(game.id)).text, bob)
+    done = await service.archive.import_game(alice, PLACE,
+                                             (await service.archive.export(game.id)).text, bob)
     assert done.ok and done.game.is_over
     await _same_game(service, game.id, done.game.id)
 
@@ -104,9 +106,9 @@ async def test_export_then_import_continues_a_game_in_the_middle_of_a_turn(
     for player, text in [(alice, "b2-a3/D"), (alice, "h2-h4/D"), (bob, "h8-i7/D"),
                          (bob, "end"), (alice, "d2=H")]:
         assert (await service.move(player, game.id, text)).ok
-    record = (await service.export(game.id)).text
+    record = (await service.archive.export(game.id)).text
     assert "\n1. b2-a3/D | h2-h4/D\n1... h8-i7/D | end\n2. d2=H\n" in record
-    done = await service.import_game(bob, PLACE, record, alice)
+    done = await service.archive.import_game(bob, PLACE, record, alice)
     assert done.message == ("Imported as game #2 (in progress, 5 steps): Alice (White) vs Bob "
                             "(Black).")
     await _same_game(service, game.id, done.game.id)
@@ -117,7 +119,7 @@ async def test_export_then_import_continues_a_game_in_the_middle_of_a_turn(
 async def test_an_imported_record_may_start_from_a_set_up_position(service, alice, bob):
     record = ('[Variant "clash"]\n[White "Bob"]\n[FEN "5/4/5/4/5/1c2/1B3/4/C4 w 1"]\n\n'
               '1. c3xd4\n\n1-0\n')
-    done = await service.import_game(alice, PLACE, record, bob)
+    done = await service.archive.import_game(alice, PLACE, record, bob)
     game = done.game
     assert (game.names, game.result, game.reason) == (("Bob", "Alice"), "1-0",
                                                       "Black has no Commander left")
@@ -135,7 +137,7 @@ async def test_an_imported_record_may_start_from_a_set_up_position(service, alic
      "it says 0-1, but the game ended 1-0 (Black has no Commander left)."),
 ])
 async def test_a_record_that_does_not_replay_is_refused(service, alice, bob, record, message):
-    refused = await service.import_game(alice, PLACE, record, bob)
+    refused = await service.archive.import_game(alice, PLACE, record, bob)
     assert refused.reason == Reason.BAD_RECORD
     assert refused.message.startswith("That record cannot be imported: ")
     assert message in refused.message
@@ -143,7 +145,7 @@ async def test_a_record_that_does_not_replay_is_refused(service, alice, bob, rec
 
 
 async def test_an_incomplete_turn_before_the_last_is_refused(service, alice, bob, pairs):
-    refused = await service.import_game(
+    refused = await service.archive.import_game(
         alice, PLACE, '[Variant "pairs"]\n\n1. b2-a3/D\n1... h8-i7/D\n', bob)
     assert refused.message == ("That record cannot be imported: turn 1. b2-a3/D: the turn is "
                                "not complete; add its remaining steps or 'end'")
@@ -152,10 +154,11 @@ async def test_an_incomplete_turn_before_the_last_is_refused(service, alice, bob
 async def test_an_imported_game_keeps_its_time_control(service, clock, alice, bob, start_game):
     game = await start_game(alice, bob, days=3)
     await service.move(alice, game.id, "b2-a3/D")
-    done = await service.import_game(alice, PLACE, (await service.export(game.id)).text, bob)
+    done = await service.archive.import_game(alice, PLACE,
+                                             (await service.archive.export(game.id)).text, bob)
     assert done.game.days == 3
     assert done.game.clock.deadline == clock() + 3 * 86_400
-    refused = await service.import_game(
+    refused = await service.archive.import_game(
         alice, PLACE, '[Variant "clash"]\n[TimeControl "4 days per move"]\n', bob)
     assert refused.message == ("That record cannot be imported: '4 days' is not a time control: "
                                "the time per move is 1, 2, 3, 5, 7 or 14 days, or none.")
@@ -170,9 +173,9 @@ async def test_a_deploy_entered_step_by_step_is_one_entry_under_its_full_san(
     for text in ("T>e6", "I>e5"):
         assert (await service.move(alice, game.id, text)).ok
     assert (await service.move(bob, game.id, "Ci12")).ok
-    record = (await service.export(game.id)).text
+    record = (await service.archive.export(game.id)).text
     assert "\n1. T>e6,I>e5\n1... Ci12\n" in record
-    done = await service.import_game(alice, PLACE, record, bob)
+    done = await service.archive.import_game(alice, PLACE, record, bob)
     assert done.ok, done
     await _same_position_and_turns(service, game.id, done.game.id)
 
@@ -182,9 +185,9 @@ async def test_a_chieftain_turn_entered_move_by_move_is_one_entry_in_the_players
     game = await start_game(alice, bob, variant="mini-chieftain", rated=False)
     for text in ("Md2-d3", "Cd1-d2"):
         assert (await service.move(alice, game.id, text)).ok
-    record = (await service.export(game.id)).text
+    record = (await service.archive.export(game.id)).text
     assert "\n1. Md2-d3, Cd1-d2\n" in record
-    done = await service.import_game(alice, PLACE, record, bob)
+    done = await service.archive.import_game(alice, PLACE, record, bob)
     assert done.ok, done
     await _same_position_and_turns(service, game.id, done.game.id)
 

@@ -142,17 +142,17 @@ async def test_unknown_players_and_challenges(service, alice):
     refused = await service.find_player("console", "zoe")
     assert (refused.reason, refused.message) == (Reason.NO_SUCH_PLAYER,
                                                  "I do not know anyone called 'zoe'.")
-    refused = await service.find_challenge(alice, PLACE)
+    refused = await service.challenges.find_challenge(alice, PLACE)
     assert (refused.reason, refused.message) == (Reason.NO_SUCH_CHALLENGE,
                                                  "You have no challenge to answer here.")
-    refused = await service.find_challenge(alice, PLACE, own=True)
+    refused = await service.challenges.find_challenge(alice, PLACE, own=True)
     assert refused.message == "You made no open challenge here."
 
 
 async def test_several_challenges_need_a_number(service, alice, bob, carol):
-    await service.challenge(alice, PLACE, carol)
-    await service.challenge(bob, PLACE, carol)
-    refused = await service.find_challenge(carol, PLACE)
+    await service.challenges.challenge(alice, PLACE, carol)
+    await service.challenges.challenge(bob, PLACE, carol)
+    refused = await service.challenges.find_challenge(carol, PLACE)
     assert (refused.reason, refused.message) == (
         Reason.WHICH_CHALLENGE,
         "There are several challenges: #1 (Alice, Clash of Command), #2 (Bob, Clash of "

@@ -90,7 +90,7 @@ async def test_a_move_answered_by_a_recorded_line_reads_nothing_twice(
     for _ in range(2):  # the first game prepares the statements
         game = await start_game(alice, bob)
         assert (await service.move(alice, game.id, "b2-a3/D")).ok
-        assert (await service.add_forecast(alice, game.id, LINE)).ok
+        assert (await service.forecasts.add_forecast(alice, game.id, LINE)).ok
         with _statements(_driver(db_target)) as sent:
             done = await service.move(bob, game.id, "h8-i7/D")
         assert done.answer == "a3-b4/D", done

@@ -108,7 +108,7 @@ async def test_the_scheduler_catches_up_after_a_restart(settings, clock, game, a
 async def test_a_vacation_pauses_the_clocks_of_the_games_to_move_in(service, game, clock,
                                                                      alice, bob):
     clock.advance(days=1)
-    done = await service.start_vacation(alice, 5)
+    done = await service.vacations.start(alice, 5)
     assert done.message == ("You are on vacation until 2026-03-08 12:00 UTC (5 days). Your "
                             "clocks are paused (games to move in: #1); send `back` when you "
                             "return.")
@@ -118,16 +118,16 @@ async def test_a_vacation_pauses_the_clocks_of_the_games_to_move_in(service, gam
         ("bob", "vacation", "Alice is on vacation; the clock of game #1 is paused.")]
     clock.advance(days=4)
     assert (await Scheduler(service).run_due())["timeouts"] == 0
-    done = await service.end_vacation(alice)
+    done = await service.vacations.end(alice)
     assert done.message == "Welcome back! Your clocks run again (games to move in: #1)."
     back = await service.game(game.id)
     assert back.clock.deadline == clock() + 2 * DAY
-    assert await service.vacation_left(alice) == pytest.approx(6 * DAY)  # of 10 days
+    assert await service.vacations.left(alice) == pytest.approx(6 * DAY)  # of 10 days
 
 
 async def test_a_vacation_ends_by_itself_and_the_clock_runs_from_its_end(service, game, clock,
                                                                           alice):
-    await service.start_vacation(alice, 2)
+    await service.vacations.start(alice, 2)
     end = clock() + 2 * DAY
     clock.advance(days=7)  # the scheduler was not running when the vacation ended
     counts = await Scheduler(service).run_due()
@@ -139,7 +139,7 @@ async def test_a_vacation_ends_by_itself_and_the_clock_runs_from_its_end(service
 
 async def test_a_turn_that_starts_during_a_vacation_starts_paused(service, game, clock, alice,
                                                                    bob):
-    await service.start_vacation(bob)
+    await service.vacations.start(bob)
     done = await service.move(alice, game.id, "b2-a3/D")
     assert done.game.clock.paused_remaining == 3 * DAY
     notes = await _notes(service)
@@ -149,40 +149,40 @@ async def test_a_turn_that_starts_during_a_vacation_starts_paused(service, game,
 
 
 async def test_the_vacation_allowance_is_per_calendar_year(service, clock, alice):
-    done = await service.start_vacation(alice)
+    done = await service.vacations.start(alice)
     assert done.message.startswith("You are on vacation until 2026-03-12 12:00 UTC (10 days).")
-    refused = await service.start_vacation(alice)
+    refused = await service.vacations.start(alice)
     assert (refused.reason, refused.message) == (
         Reason.ALREADY_ON_VACATION, "You are already on vacation until 2026-03-12 12:00 UTC; "
                                     "send `back` to end it.")
     clock.advance(days=11)
     await Scheduler(service).run_due()
-    refused = await service.start_vacation(alice)
+    refused = await service.vacations.start(alice)
     assert (refused.reason, refused.message) == (
         Reason.NO_VACATION_LEFT, "You have used all 10 days of vacation for this year.")
-    refused = await service.end_vacation(alice)
+    refused = await service.vacations.end(alice)
     assert (refused.reason, refused.message) == (Reason.NOT_ON_VACATION,
                                                  "You are not on vacation.")
     clock.advance(days=300)  # next year
-    assert (await service.start_vacation(alice, 1)).ok
+    assert (await service.vacations.start(alice, 1)).ok
 
 
 async def test_an_unanswered_challenge_expires(service, clock, alice, bob):
-    made = await service.challenge(alice, PLACE, bob)
+    made = await service.challenges.challenge(alice, PLACE, bob)
     await _notes(service)
     clock.advance(days=7)
     assert (await Scheduler(service).run_due())["challenges"] == 1
     assert await _notes(service) == [
         ("alice", "challenge", "Your challenge #1 (Clash of Command, no clock, side chosen "
                                "at random, rated) expired unanswered.")]
-    refused = await service.accept(bob, made.challenge.id)
+    refused = await service.challenges.accept(bob, made.challenge.id)
     assert refused.message == "Challenge #1 is no longer open: it was expired."
 
 
 async def test_a_challenge_found_expired_before_the_scheduler_ran(service, clock, alice, bob):
-    made = await service.challenge(alice, PLACE, bob)
+    made = await service.challenges.challenge(alice, PLACE, bob)
     clock.advance(days=8)
-    refused = await service.accept(bob, made.challenge.id)
+    refused = await service.challenges.accept(bob, made.challenge.id)
     assert refused.reason == Reason.CHALLENGE_CLOSED
     assert (await Scheduler(service).run_due())["challenges"] == 0
 
@@ -209,11 +209,11 @@ async def test_the_scheduler_runs_until_stopped(service, game, clock):
 
 async def test_a_new_vacation_first_closes_one_that_ran_out_unnoticed(service, game, clock,
                                                                      alice):
-    await service.start_vacation(alice, 2)
+    await service.vacations.start(alice, 2)
     clock.advance(days=2.5)  # the vacation ended half a day ago; no scheduler pass since
-    done = await service.start_vacation(alice, 1)
+    done = await service.vacations.start(alice, 1)
     assert done.ok
-    assert await service.vacation_left(alice) == pytest.approx(8 * DAY)  # 2 of 10 days so far
+    assert await service.vacations.left(alice) == pytest.approx(8 * DAY)  # 2 of 10 days so far
     game = await service.game(game.id)
     assert game.clock.paused_remaining == pytest.approx(2.5 * DAY)  # 3 days less the half day
 

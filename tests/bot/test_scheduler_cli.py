@@ -24,8 +24,8 @@ async def _game_out_of_time(settings) -> int:
     async with service:
         alice = await service.player("console", "alice")
         bob = await service.player("console", "bob")
-        made = await service.challenge(alice, PLACE, bob, side=0, days=1)
-        return (await service.accept(bob, made.challenge.id)).game.id
+        made = await service.challenges.challenge(alice, PLACE, bob, side=0, days=1)
+        return (await service.challenges.accept(bob, made.challenge.id)).game.id
 
 
 async def _finished(settings, game_id: int) -> bool:

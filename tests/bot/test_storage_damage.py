@@ -38,8 +38,8 @@ async def _two_games(path: Path) -> None:
     alice = await service.player("console", "alice", "Alice")
     bob = await service.player("console", "bob", "Bob")
     for _ in range(2):
-        made = await service.challenge(alice, PLACE, bob, side=0)
-        game = (await service.accept(bob, made.challenge.id)).game
+        made = await service.challenges.challenge(alice, PLACE, bob, side=0)
+        game = (await service.challenges.accept(bob, made.challenge.id)).game
         assert (await service.move(alice, game.id, "b2-a3/D")).ok
     await service.close()
 
@@ -329,7 +329,7 @@ async def test_a_damaged_position_in_the_move_list_is_found_where_it_is_read(gam
     words = Commands(service, lambda name: service.find_player("console", name))
     alice = await service.player("console", "alice", "Alice")
     with pytest.raises(DamagedGame) as raised:
-        await service.turn_moves(await service.game(1))
+        await service.turns.turn_moves(await service.game(1))
     assert str(raised.value) == DAMAGED_1
     assert (await words.handle(alice, PLACE, "board #2")).ok
     await service.close()

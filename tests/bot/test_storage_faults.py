@@ -62,7 +62,7 @@ async def test_a_database_locked_past_the_timeout_is_a_storage_error(settings, c
     other.execute("BEGIN EXCLUSIVE")  # another program holds the write lock
     try:
         with pytest.raises(StorageError, match="^the database is locked by another program"):
-            await service.start_vacation(alice, 3)
+            await service.vacations.start(alice, 3)
         console = Console(service, settings, out=(lines := []).append)
         console.player = alice
         assert await console.run_line("vacation 3")
@@ -70,7 +70,7 @@ async def test_a_database_locked_past_the_timeout_is_a_storage_error(settings, c
     finally:
         other.execute("ROLLBACK")
         other.close()
-    assert (await service.start_vacation(alice, 3)).ok  # the lock is gone: it works
+    assert (await service.vacations.start(alice, 3)).ok  # the lock is gone: it works
     await service.close()
 
 
@@ -78,9 +78,9 @@ async def test_a_database_locked_past_the_timeout_is_a_storage_error(settings, c
 async def test_a_read_only_database_is_a_storage_error(service, alice, bob):
     await _writer(service, "PRAGMA query_only = ON")  # what a read-only file answers
     with pytest.raises(StorageError, match="^the database file is read-only"):
-        await service.challenge(alice, PLACE, bob)
+        await service.challenges.challenge(alice, PLACE, bob)
     await _writer(service, "PRAGMA query_only = OFF")
-    assert (await service.challenge(alice, PLACE, bob)).ok
+    assert (await service.challenges.challenge(alice, PLACE, bob)).ok
 
 
 async def test_a_read_only_file_opened_read_only_says_so(tmp_path: Path):
@@ -116,8 +116,8 @@ async def _a_database_with_a_game(tmp_path: Path) -> Path:
     service = await GameService.open(settings, now=ManualClock())
     alice = await service.player("console", "alice", "Alice")
     bob = await service.player("console", "bob", "Bob")
-    made = await service.challenge(alice, PLACE, bob, side=0)
-    game = (await service.accept(bob, made.challenge.id)).game
+    made = await service.challenges.challenge(alice, PLACE, bob, side=0)
+    game = (await service.challenges.accept(bob, made.challenge.id)).game
     assert (await service.move(alice, game.id, "b2-a3/D")).ok
     await service.close()
     return settings.db_path

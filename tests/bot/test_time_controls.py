@@ -33,7 +33,7 @@ async def test_fischer_adds_the_increment_and_caps_the_bank(service, clock, alic
         game = await service.game(game.id)
         assert game.clock.deadline == clock.t + expected_next[k] * DAY, k
         assert game.clock.reminder_due == clock.t + 0.8 * expected_next[k] * DAY
-    assert await service.clock_state(game) == (
+    assert await service.clocks.clock_state(game) == (
         "Clock (3 days + 1 day per move, at most 4 days in the bank): "
         "Alice: 4 days in the bank; Bob: 4 days in the bank.")
 
@@ -47,7 +47,7 @@ async def test_the_total_time_caps_a_turn_and_the_game_is_lost_on_time(service, 
     await _play(service, game, (alice, bob), 1)
     game = await service.game(game.id)
     assert game.clock.deadline == clock.t + 1.5 * DAY  # what is left of Alice's 4 days
-    assert await service.clock_state(game) == (
+    assert await service.clocks.clock_state(game) == (
         "Clock (3 days per move, at most 4 days in all): Alice: 1 day 12 hours left in all; "
         "Bob: 4 days left in all.")
     clock.advance(1.2)
@@ -62,11 +62,11 @@ async def test_a_vacation_pauses_the_bank_and_costs_nothing(service, clock, alic
                                                             start_game):
     game = await start_game(alice, bob, time_control="2d+1d")
     clock.advance(0.5)
-    assert (await service.start_vacation(alice, 3)).ok
+    assert (await service.vacations.start(alice, 3)).ok
     game = await service.game(game.id)
     assert game.clock.paused_remaining == 1.5 * DAY
     clock.advance(2)
-    assert (await service.end_vacation(alice)).ok
+    assert (await service.vacations.end(alice)).ok
     game = await service.game(game.id)
     assert game.clock.deadline == clock.t + 1.5 * DAY
     clock.advance(0.5)

@@ -61,7 +61,7 @@ async def test_a_restart_in_the_middle_of_a_turn_loses_nothing(settings, clock, 
         assert position.in_progress
         assert (await second.move(alice, game.id, "h2-h4/D")).ok
         assert (await second.game(game.id)).to_move == 1
-        assert await second.verify(game.id) == []
+        assert await second.archive.verify(game.id) == []
     finally:
         await second.close()
 
@@ -96,7 +96,7 @@ async def test_a_takeback_removes_the_whole_last_turn_and_what_followed(service,
     assert (game.ply, game.turns, game.to_move, game.fen) == (0, 0, 0, START)
     assert await service.played_moves(game.id) == []
     assert (await service.move(alice, game.id, "b2-a3/H")).ok
-    assert await service.verify(game.id) == []
+    assert await service.archive.verify(game.id) == []
 
 
 async def test_moving_declines_the_opponents_takeback_request(service, game, alice, bob):
@@ -186,17 +186,17 @@ async def test_a_waiting_players_piece_shows_the_moves_it_would_have_on_their_tu
     """White (Alice) to move; Bob's lone Brute has nothing to capture, so even on his turn
     it could not move. Only a waiting player's own piece is shown as if it were their turn."""
     game = await start_game(alice, bob, variant="clash", start_fen="b3c/4/5/4/5/4/5/4/4C w 1")
-    brute = await service.steps_if_my_turn(game, bob, "a9")
+    brute = await service.turns.steps_if_my_turn(game, bob, "a9")
     assert (brute.name, brute.steps, brute.targets) == ("Brute", (), ())
     assert if_my_turn_words(game.id, brute, "") == (
         "It is not your turn in game #1; if it were, your Brute on a9 could not move.")
-    commander = await service.steps_if_my_turn(game, alice, "i1")
+    commander = await service.turns.steps_if_my_turn(game, alice, "i1")
     assert commander is None  # her turn: her moves are the real ones
-    assert await service.steps_if_my_turn(game, bob, "i1") is None  # not his piece
-    assert await service.steps_if_my_turn(game, bob, "b9") is None  # no point of the board
+    assert await service.turns.steps_if_my_turn(game, bob, "i1") is None  # not his piece
+    assert await service.turns.steps_if_my_turn(game, bob, "b9") is None  # no point of the board
     assert (await service.move(alice, game.id, "i1-h2/F")).ok  # Bob to move: Alice waits
     game = await service.game(game.id)
-    factor = await service.steps_if_my_turn(game, alice, "i1")  # left by the Commander
+    factor = await service.turns.steps_if_my_turn(game, alice, "i1")  # left by the Commander
     assert (factor.name, factor.steps, factor.targets) == (
         "Factor", ("i1-i3/D", "i1-i3/H", "i1=D", "i1=H"), ("i3",))
     assert if_my_turn_words(game.id, factor, " ".join(factor.steps)) == (

@@ -77,7 +77,7 @@ async def test_conditional_moves_fire_privately_by_slash_command_and_form(world)
     r = await world.alice.slash(thread, "forecast", line="if b8-a7/D then d4-e5")
     assert r.ephemeral, r.response.content
     await world.bob.slash(thread, "move", move="b8-b6/D")
-    assert await world.service.forecast_lines(
+    assert await world.service.forecasts.forecast_lines(
         await world.service.player("discord", str(world.alice.id)), game.id) == []
     dropped = ("bob played b8-b6/D in game #1, which none of your conditional lines "
                "expected: they are dropped.")

@@ -16,7 +16,7 @@ async def _challenge_and_accept_in_dms(world):
     r = await world.alice.user.slash("challenge", opponent=world.bob.user, variant="clash",
                                      side=0, days=3)
     assert not r.ephemeral, r.response.content
-    number = (await world.service.challenges())[-1].id
+    number = (await world.service.challenges.pending())[-1].id
     r = await world.bob.user.slash("accept", challenge=number)
     assert not r.ephemeral, r.response.content
     await world.env.settle()

@@ -55,8 +55,8 @@ async def test_challenges_lists_mine_and_those_to_me_and_cancel_withdraws_mine(w
     await world.alice.slash(world.channel, "challenge", opponent=world.bob, variant="clash",
                             side=0, days=3)
     await world.carol.slash(world.channel, "challenge", variant="cab", days=2)  # to anyone
-    expiry = int((await world.service.get_challenge(1)).expires_at)
-    later = int((await world.service.get_challenge(2)).expires_at)
+    expiry = int((await world.service.challenges.get_challenge(1)).expires_at)
+    later = int((await world.service.challenges.get_challenge(2)).expires_at)
     r = await world.bob.slash(world.channel, "challenges")
     assert r.response.content == (
         f"Open challenges:\n"
@@ -74,7 +74,7 @@ async def test_challenges_lists_mine_and_those_to_me_and_cancel_withdraws_mine(w
     assert r.ephemeral
     r = await world.alice.slash(world.channel, "cancel")
     assert not r.ephemeral and r.response.content == "Challenge #1 cancelled."
-    assert (await world.service.get_challenge(1)).status == "cancelled"
+    assert (await world.service.challenges.get_challenge(1)).status == "cancelled"
 
 
 async def test_import_a_record_to_continue_with_an_opponent(world):
@@ -86,7 +86,7 @@ async def test_import_a_record_to_continue_with_an_opponent(world):
     await world.alice.slash(thread, "move", move=move)
     alice = await world.bot.player_of(world.bot.get_user(world.alice.id) or await
                                       world.bot.fetch_user(world.alice.id))
-    text = (await world.service.export(game.id, alice)).text  # what /export attaches
+    text = (await world.service.archive.export(game.id, alice)).text  # what /export attaches
     r = await world.alice.slash(world.channel, "import", record=("game-1.txt", text.encode()),
                                 opponent=world.carol)
     assert not r.ephemeral

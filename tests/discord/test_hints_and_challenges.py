@@ -86,7 +86,7 @@ async def test_a_challenge_in_a_dm_must_name_an_opponent(world):
     assert r.ephemeral and r.response.content == (
         "In a DM, name your opponent: `/challenge opponent:@name`. To challenge anyone, use "
         "`/challenge` in a server.")
-    assert await world.service.challenges() == []
+    assert await world.service.challenges.pending() == []
 
 
 async def test_challenge_offers_the_servers_variants_and_days(world, moderator):

@@ -110,9 +110,10 @@ async def test_an_email_player_gets_the_digest_as_a_mail(world):
     reply = await words.handle(eve, "email:eve@example.org", "digest on")
     assert reply.text == "You will get a daily digest of the games waiting for your move."
     eve = await service.get_player(eve.id)
-    challenge = await service.challenge(alice, "email:eve@example.org", eve, "clash", side=1)
-    await service.accept(eve, challenge.challenge.id)
-    assert await service.process_digests() == 1
+    challenge = await service.challenges.challenge(alice, "email:eve@example.org", eve, "clash",
+                                                   side=1)
+    await service.challenges.accept(eve, challenge.challenge.id)
+    assert await service.posts.process_digests() == 1
     notes = [n for n in await service.pending_notifications("email") if n.kind == "digest"]
     assert [n.text for n in notes] == ["Your daily digest: 1 game waits for your move.\n"
                                        "• #1 against alice (Clash of Command): no clock"]

@@ -137,7 +137,7 @@ async def test_export_attaches_a_record_the_service_can_import(world):
     assert "b2-a3/D" in record and "h8-i7/D" in record
     alice = await world.service.player("discord", str(world.alice.id))
     bob = await world.service.player("discord", str(world.bob.id))
-    imported = await world.service.import_game(alice, "discord:1", record, bob)
+    imported = await world.service.archive.import_game(alice, "discord:1", record, bob)
     assert imported.ok, imported.message
     moves = [m.text for m in await world.service.played_moves(imported.game.id)]
     assert moves[:2] == ["b2-a3/D", "h8-i7/D"]
@@ -169,7 +169,7 @@ async def test_server_settings_need_manage_server_and_restrict_variants(world, m
     world.alice.guild.set_command_permissions(command, {world.carol: True})
     r = await world.carol.slash(world.channel, "server settings", variants="clash")
     assert r.ephemeral and r.response.content.startswith("Only members who may manage")
-    assert await world.service.server_settings(f"discord:{world.alice.guild.id}") == {}
+    assert await world.service.rooms.server_settings(f"discord:{world.alice.guild.id}") == {}
     r = await moderator.slash(world.channel, "server settings", variants="mini-chieftain")
     assert r.ephemeral and "Variants: mini-chieftain" in r.response.content
     r = await world.alice.slash(world.channel, "challenge", opponent=world.bob, variant="clash")

@@ -205,9 +205,10 @@ async def test_an_offer_to_an_email_player_has_no_buttons(world):
     service = world.service
     alice = await service.player("discord", str(world.alice.id), "alice")
     eve = await service.player("email", "eve@example.org", "eve")
-    made = await service.challenge(alice, f"discord:{world.channel.id}", eve, "mini-chieftain",
-                                   side=0)
-    await service.accept(eve, made.challenge.id)
+    made = await service.challenges.challenge(alice, f"discord:{world.channel.id}", eve,
+                                              "mini-chieftain",
+                                              side=0)
+    await service.challenges.accept(eve, made.challenge.id)
     await world.bot.flush()  # accepted by mail: the game gets its thread
     thread = world.channel.threads[-1]
     r = await world.alice.slash(thread, "draw", game=1)

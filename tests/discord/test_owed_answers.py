@@ -169,7 +169,7 @@ async def test_a_game_against_the_computer_whose_reply_died_gets_its_thread(
 async def test_a_challenge_whose_reply_died_is_confirmed_and_announced(world, monkeypatch):
     _dies_before_replying(world, monkeypatch)
     await world.alice.slash(world.channel, "challenge", opponent=world.bob, variant="clash")
-    assert len(await world.service.challenges()) == 1
+    assert len(await world.service.challenges.pending()) == 1
     before = len(world.channel.history())
     await _after_the_restart(world, monkeypatch)
     assert _confirmations(world.alice) == [f"Your challenge is made, {LOST}"]

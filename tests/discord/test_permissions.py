@@ -33,7 +33,7 @@ async def test_a_challenge_is_refused_where_the_bot_lacks_a_permission(world, fl
     r = await world.alice.slash(channel, "challenge", opponent=world.bob, variant="clash")
     assert r.ephemeral
     assert r.response.content == _refusal(channel, LOST_WITH.get(flag, [name]))
-    assert not await world.service.challenges(None, None)  # nothing was stored
+    assert not await world.service.challenges.pending(None, None)  # nothing was stored
 
 
 async def test_an_accept_is_refused_until_the_permission_is_granted(world):
@@ -104,7 +104,7 @@ async def test_a_button_that_fails_still_answers(world, monkeypatch):
     async def broken(*args, **kwargs):
         raise RuntimeError("the disk is full")
 
-    monkeypatch.setattr(world.service, "decline", broken)
+    monkeypatch.setattr(world.service.challenges, "decline", broken)
     r = await world.bob.click(message, label="Decline")
     assert r.ephemeral and r.response.content.startswith("Something went wrong on my side")
 

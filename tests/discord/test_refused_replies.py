@@ -156,7 +156,7 @@ async def test_an_acceptance_dying_while_opening_the_thread_gets_one_thread_afte
     async def dies(*args: object, **kwargs: object) -> None:
         raise RuntimeError("the process died")
 
-    monkeypatch.setattr(world.service if dies_in == "relocate" else world.bot, dies_in, dies)
+    monkeypatch.setattr(world.service.rooms if dies_in == "relocate" else world.bot, dies_in, dies)
     await world.bob.slash(world.channel, "accept")
     world.env._errors.clear()  # the death is the point here
     monkeypatch.undo()

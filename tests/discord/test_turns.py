@@ -44,8 +44,9 @@ async def _start_from(w, variant: str, fen: str):
     start position), accepted with /accept, so it opens its thread."""
     alice = await w.service.player("discord", str(w.alice.id), "alice")
     bob = await w.service.player("discord", str(w.bob.id), "bob")
-    made = await w.service.challenge(alice, channel_place(w.channel.id), bob, variant, side=0,
-                                     start_fen=fen, rated=False)
+    made = await w.service.challenges.challenge(alice, channel_place(w.channel.id), bob, variant,
+                                                side=0,
+                                                start_fen=fen, rated=False)
     assert made.ok, made
     r = await w.bob.slash(w.channel, "accept")
     assert not r.ephemeral, r.response.content

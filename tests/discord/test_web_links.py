@@ -23,8 +23,9 @@ def _links(message) -> list[tuple[str, str]]:
 
 async def test_every_board_message_links_to_the_game_page(world):
     world.service.settings = replace(world.settings, web_url=WEB + "/")
+    world.service.watching.settings = world.service.settings  # the topic that makes links
     thread, game = await _start(world)
-    link = f"{WEB}/game/{game.id}-{await world.service.watch_token(game.id)}"
+    link = f"{WEB}/game/{game.id}-{await world.service.watching.watch_token(game.id)}"
     assert _links(thread.history()[0]) == [("Watch in a browser", link)]
     move = (await world.service.legal_moves(game))[0]
     r = await world.alice.slash(thread, "move", move=move)

@@ -318,7 +318,7 @@ async def test_a_refused_mail_does_not_count_as_the_address_having_written(mail,
     await mail.post.send("dora@signed.test", raw=raw)
     answer = await mail.relay.next_to("dora@signed.test")
     assert mail.text_of(answer) == refused("signed.test", "its signature did not verify") + "\r\n"
-    known = await mail.service.mail_address("dora@signed.test")
+    known = await mail.service.mail.mail_address("dora@signed.test")
     assert all(value is None for value in known.values())  # nothing is known of it
     async with mail.service.db.snapshot() as s:
         assert await s.all("SELECT id FROM players WHERE address = ?", ("dora@signed.test",)) == []
@@ -387,7 +387,7 @@ async def test_the_trusted_front_server_refuses_a_failed_signature_over_smtp(mai
 
 async def test_an_address_that_said_stop_is_not_told_of_a_refused_mail(mail, fake_dns):
     fake_dns.add("_dmarc.signed.test", "v=DMARC1; p=reject")
-    await mail.service.mark_address("dora@signed.test", "stopped_at")
+    await mail.service.mail.mark_address("dora@signed.test", "stopped_at")
     await mail.post.send("Dora <dora@signed.test>", "help")
     assert await mail.relay.nothing_to("dora@signed.test")
     assert await mail.gateway.receive(plain("dora@signed.test"), "dora@signed.test", [OURS]) \

@@ -103,7 +103,7 @@ async def test_a_refused_recipient_delays_no_one_and_the_opponent_is_told(
     # a 5xx for the recipient is the verdict at once, and marks the address bounced
     assert (failed.address, failed.kind, failed.attempts) == (BOB, "your-move", 1)
     assert failed.failure == f"the relay refused {BOB}: {UNKNOWN}"
-    known = await mail.service.mail_address(BOB)
+    known = await mail.service.mail.mail_address(BOB)
     assert known["bounced_at"] is not None
     assert known["bounce_reason"] == f"the relay refused {BOB}: {UNKNOWN}"
 

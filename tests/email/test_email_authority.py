@@ -53,7 +53,7 @@ async def test_a_forged_stop_only_asks_the_owner_who_can_undo_a_real_one(mail, g
     asking = await mail.relay.next_to(ALICE)  # to the real Alice
     assert mail.text_of(asking) == await asked(mail, ALICE, "`stop`")
     assert ADDRESS_TAG.search(str(asking["Reply-To"]))[4]  # a confirmation key
-    assert (await mail.service.mail_address(ALICE))["stopped_at"] is None
+    assert (await mail.service.mail.mail_address(ALICE))["stopped_at"] is None
     _, your_move = await _move(mail, BOB, news)  # her your-move mail still comes
     assert "Your move." in mail.text_of(your_move)
     assert not (await mail.service.game(1)).is_over
@@ -62,7 +62,7 @@ async def test_a_forged_stop_only_asks_the_owner_who_can_undo_a_real_one(mail, g
     await mail.post.send(ALICE, "yes", reply_to=asking)  # the real Alice confirms
     assert mail.text_of(await mail.relay.next_to(ALICE)) == (
         STOPPED + "\r\n" + LISTING + "  Game #1: Alice vs bob (Clash of Command), bob to move\r\n")
-    assert (await mail.service.mail_address(ALICE))["stopped_at"] is not None
+    assert (await mail.service.mail.mail_address(ALICE))["stopped_at"] is not None
     await _move_quietly(mail, news)
     assert await mail.relay.nothing_to(ALICE)  # stopped: no news
 
@@ -72,7 +72,7 @@ async def test_a_forged_stop_only_asks_the_owner_who_can_undo_a_real_one(mail, g
     text = mail.text_of(await mail.relay.next_to(ALICE))
     assert ("(You had said `stop`; as you wrote to me with your key, you get mail from me "
             "again. `stop` ends it again.)") in text
-    assert (await mail.service.mail_address(ALICE))["stopped_at"] is None
+    assert (await mail.service.mail.mail_address(ALICE))["stopped_at"] is None
 
 
 async def _move_quietly(mail, news) -> None:
@@ -88,7 +88,7 @@ async def test_start_undoes_stop_once_confirmed(mail, game):
     assert mail.text_of(answer).startswith(
         "Welcome back: this address gets mail from me again (news of your games, and "
         "challenges).")
-    assert (await mail.service.mail_address(ALICE))["stopped_at"] is None
+    assert (await mail.service.mail.mail_address(ALICE))["stopped_at"] is None
 
 
 async def test_resign_2_in_reply_to_game_1_resigns_nothing_and_asks_nothing(mail, game):
@@ -110,10 +110,10 @@ async def test_a_strangers_looks_at_a_private_game_reveal_nothing(mail, game):
     assert mail.text_of(await mail.relay.next_to(CAROL)) == "There is no game #1.\r\n"
     await mail.post.send(f"Mallory <{MALLORY}>", f"watch 1-{'0' * 24}")  # a wrong link
     assert mail.text_of(await mail.relay.next_to(MALLORY)) == "There is no game #1.\r\n"
-    assert await mail.service.watchers(1) == []
+    assert await mail.service.rooms.watchers(1) == []
     assert MALLORY not in await _addresses(mail) and CAROL not in await _addresses(mail)
 
-    link = f"https://games.test/game/1-{await mail.service.watch_token(1)}"
+    link = f"https://games.test/game/1-{await mail.service.watching.watch_token(1)}"
     await mail.post.send(f"Carol <{CAROL}>", f"watch {link}")
     asking = await mail.relay.next_to(CAROL)
     assert mail.text_of(asking) == await asked(mail, CAROL, "`watch 1-…`")
@@ -121,7 +121,7 @@ async def test_a_strangers_looks_at_a_private_game_reveal_nothing(mail, game):
     await mail.post.send(CAROL, "yes", reply_to=asking)
     watching = await mail.relay.next_to(CAROL)
     assert mail.text_of(watching).startswith("You are watching game #1.")
-    assert [w.address for w in await mail.service.watchers(1)] == [CAROL]
+    assert [w.address for w in await mail.service.rooms.watchers(1)] == [CAROL]
     await mail.post.send(CAROL, "export #1")  # a watcher may look
     assert mail.text_of(await mail.relay.next_to(CAROL)).startswith('[Variant "clash"]')
 
@@ -136,7 +136,7 @@ async def test_a_refused_or_unconfirmed_challenge_creates_no_player(mail, game):
     assert mail.text_of(await mail.relay.next_to(ALICE)).startswith(
         "I do not understand 'sideways'.")
     assert await _addresses(mail) == before
-    assert await mail.service.challenges() == []
+    assert await mail.service.challenges.pending() == []
 
 
 async def test_a_second_address_is_linked_only_from_that_address(mail, game):
@@ -158,7 +158,7 @@ async def test_a_second_address_is_linked_only_from_that_address(mail, game):
     assert mail.text_of(await mail.relay.next_to(MALLORY)).startswith("Wrong key: ")
     await mail.post.send(MALLORY, "yes", reply_to=request)  # Mallory From, the right key
     assert mail.text_of(await mail.relay.next_to(MALLORY)).startswith("Wrong key: ")
-    assert await mail.service.linked_player(PHONE) is None
+    assert await mail.service.tokens.linked_player(PHONE) is None
 
     await mail.post.send(PHONE, "yes", reply_to=request)
     assert mail.text_of(await mail.relay.next_to(PHONE)) == (
@@ -188,7 +188,7 @@ async def test_a_second_address_is_linked_only_from_that_address(mail, game):
     assert await mail.relay.nothing_to(PHONE)
     assert mail.text_of(await mail.relay.next_to(ALICE)).startswith(
         f"Unlinked: mail from {PHONE} no longer acts as you; your games stay as they are.")
-    assert await mail.service.linked_player(PHONE) is None
+    assert await mail.service.tokens.linked_player(PHONE) is None
 
 
 async def test_a_stranger_cannot_link_a_players_address(mail, game):
@@ -199,7 +199,7 @@ async def test_a_stranger_cannot_link_a_players_address(mail, game):
     await mail.confirmed(f"Mallory <{MALLORY}>", "link victim@players.test")
     request = await mail.relay.next_to("victim@players.test")  # asked; Mallory cannot answer
     assert "Mallory <mallory@elsewhere.test> asks to use this address" in mail.text_of(request)
-    assert await mail.service.linked_player("victim@players.test") is None
+    assert await mail.service.tokens.linked_player("victim@players.test") is None
     again = await mail.confirmed(f"Mallory <{MALLORY}>", "link victim@players.test")
     assert mail.text_of(again) == (
         "victim@players.test has never written to this service and was mailed unasked once "
@@ -232,7 +232,7 @@ async def test_a_confirmation_answered_no_in_a_sentence_carries_nothing_out(mail
                          reply_to=request)
     assert mail.text_of(await mail.relay.next_to(ALICE)).startswith(
         "As you asked, I did not carry it out: nothing was changed.")
-    assert (await mail.service.mail_address(ALICE))["stopped_at"] is None
+    assert (await mail.service.mail.mail_address(ALICE))["stopped_at"] is None
 
 
 UNCLEAR = ("I did not carry out `resign` (game #1): your reply is not a plain `yes`. To "
@@ -327,7 +327,7 @@ async def test_an_auto_responder_never_confirms_and_is_silenced(mail, game):
                              reply_to=to_carol)
     assert answered == LOOP_LIMIT + 2  # the request, then answers up to the loop's notice
     assert await mail.relay.nothing_to(MALLORY)  # never asked: nothing was confirmed
-    assert await mail.service.linked_player(MALLORY) is None
+    assert await mail.service.tokens.linked_player(MALLORY) is None
 
 
 async def test_an_auto_reply_to_the_last_mail_after_stop_does_not_undo_it(mail, game):
@@ -337,4 +337,4 @@ async def test_an_auto_reply_to_the_last_mail_after_stop_does_not_undo_it(mail, 
     done = await mail.relay.next_to(ALICE)
     assert mail.text_of(done).startswith(STOPPED)
     await mail.post.send(ALICE, "Thanks for your mail, I will answer soon.", reply_to=done)
-    assert (await mail.service.mail_address(ALICE))["stopped_at"] is not None
+    assert (await mail.service.mail.mail_address(ALICE))["stopped_at"] is not None

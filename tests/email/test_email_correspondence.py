@@ -12,16 +12,16 @@ async def test_notes_and_conditional_moves_by_mail(mail):
     text_of, service, relay, post = mail.text_of, mail.service, mail.relay, mail.post
     alice = await service.player("email", ALICE, "Alice")
     bob = await service.player("email", BOB, "Bob")
-    made = await service.challenge(alice, "email:mail", bob, side=0)
-    await service.accept(bob, made.challenge.id)  # type: ignore[union-attr]
+    made = await service.challenges.challenge(alice, "email:mail", bob, side=0)
+    await service.challenges.accept(bob, made.challenge.id)  # type: ignore[union-attr]
     await mail.gateway.deliver_outbox()
     await relay.next_to(ALICE)
     await relay.next_to(BOB)
-    await mail.confirmed(f"Carol <{CAROL}>", f"watch 1-{await service.watch_token(1)}")
+    await mail.confirmed(f"Carol <{CAROL}>", f"watch 1-{await service.watching.watch_token(1)}")
 
     async def key_of(player) -> str:  # the player's key of the move number now
         ply = (await service.game(1)).ply
-        return f"play+1.{ply}.{await service.game_token(1, player.id)}@games.test"
+        return f"play+1.{ply}.{await service.tokens.game_token(1, player.id)}@games.test"
 
     await post.send(f"Alice <{ALICE}>", "b2-a3/D", to=await key_of(alice))
     await relay.next_to(ALICE)

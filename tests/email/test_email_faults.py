@@ -97,7 +97,7 @@ async def test_a_mail_meeting_a_full_disk_is_answered_451_and_changes_nothing(ma
     assert refused.value.code == 451
     assert refused.value.message == "4.3.0 " + STORAGE_DOWN
     monkeypatch.undo()
-    assert await mail.service.challenges() == []
+    assert await mail.service.challenges.pending() == []
     answer = await mail.confirmed(f"Alice <{ALICE}>", f"challenge {BOB}")  # once it works
     assert "Challenge #1 for" in mail.text_of(answer)
 
@@ -146,7 +146,7 @@ async def _tokens(mail) -> list[str]:
     found = [str(r["token"]) for r in rows]
     for r in rows:
         game = await mail.service.game(r["game_id"])
-        found += [await mail.service.game_token(game.id, r["player_id"], ply)
+        found += [await mail.service.tokens.game_token(game.id, r["player_id"], ply)
                   for ply in range(game.ply + 1)]
     return found
 

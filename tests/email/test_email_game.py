@@ -91,17 +91,17 @@ async def test_a_watcher_by_email_gets_every_move_without_a_key(mail):
     text_of, service = mail.text_of, mail.service
     alice = await service.player("email", ALICE, "Alice")
     bob = await service.player("email", BOB, "Bob")
-    made = await service.challenge(alice, "email:mail", bob, side=0)
-    await service.accept(bob, made.challenge.id)  # type: ignore[union-attr]
+    made = await service.challenges.challenge(alice, "email:mail", bob, side=0)
+    await service.challenges.accept(bob, made.challenge.id)  # type: ignore[union-attr]
     await mail.gateway.deliver_outbox()
     assert "Game #1 started" in text_of(await mail.relay.next_to(ALICE))
     # a private game: watched by its watch link (its web page's), confirmed by Carol
-    link = f"https://games.test/game/1-{await service.watch_token(1)}"
+    link = f"https://games.test/game/1-{await service.watching.watch_token(1)}"
     answer = await mail.confirmed("Carol <carol@players.test>", f"watch {link}")
     assert "You are watching game #1" in text_of(answer) and mail.png_of(answer) is not None
     assert "+" not in str(answer["Reply-To"])
 
-    token = await service.game_token(1, alice.id)
+    token = await service.tokens.game_token(1, alice.id)
     move = await _legal(mail, 1)
     await mail.post.send(FROM[ALICE], f"move {move}\nresign",
                          to=f"play+1.0.{token}@games.test")
@@ -120,13 +120,13 @@ async def test_the_steps_of_a_turn_may_follow_the_first_move_one_per_line(mail):
     service = mail.service
     alice = await service.player("email", ALICE, "Alice")
     bob = await service.player("email", BOB, "Bob")
-    made = await service.challenge(alice, "email:mail", bob, "micro-chieftain", side=0)
-    game = (await service.accept(bob, made.challenge.id)).game  # type: ignore[union-attr]
+    made = await service.challenges.challenge(alice, "email:mail", bob, "micro-chieftain", side=0)
+    game = (await service.challenges.accept(bob, made.challenge.id)).game  # type: ignore[union-attr]
     rules = get_variant("micro-chieftain")
     position = await service.position(game)
     turn = next(m for m in rules.legal_moves(position) if len(m.steps) >= 2)
     steps = [step_text(s) for s in turn.steps[:2]]  # a turn of several moves, one at a time
-    token = await service.game_token(game.id, alice.id)
+    token = await service.tokens.game_token(game.id, alice.id)
     await mail.post.send(FROM[ALICE], f"move {steps[0]}\nmove {steps[1]}\n\nthanks",
                          to=f"play+{game.id}.0.{token}@games.test")
     while "played in game" not in (answer := mail.text_of(await mail.relay.next_to(ALICE))):

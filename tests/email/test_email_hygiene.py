@@ -145,7 +145,7 @@ async def test_an_address_that_never_wrote_is_mailed_once_and_can_say_stop(mail)
     assert refused.startswith(
         f"{CAROL} has never written to this service and was mailed a challenge once already; "
         f"I mail an address unasked only once. Ask them to write `help` to {OURS} first.")
-    assert len(await mail.service.challenges()) == 1
+    assert len(await mail.service.challenges.pending()) == 1
     assert await mail.relay.nothing_to(CAROL)
 
     await mail.post.send(f"Carol Builder <{CAROL}>", "games")  # her first mail: no rename
@@ -158,7 +158,7 @@ async def test_an_address_that_never_wrote_is_mailed_once_and_can_say_stop(mail)
                         ).startswith(
         f"{CAROL} has asked never to get mail from this service, so I cannot challenge them.")
     assert await mail.relay.nothing_to(CAROL)
-    assert (await mail.service.mail_address(CAROL))["stopped_at"] is not None
+    assert (await mail.service.mail.mail_address(CAROL))["stopped_at"] is not None
 
 
 # --- results, export, help ----------------------------------------------------------------

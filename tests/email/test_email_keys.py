@@ -42,7 +42,7 @@ async def test_a_refusal_keeps_the_key_and_the_thread(mail, game):
     move = await _legal(mail)
     await mail.post.send(f"Bob <{BOB}>", f"move {move}", reply_to=game[BOB])
     answer = await mail.relay.next_to(BOB)
-    bob_token = await mail.service.game_token(1, 2)
+    bob_token = await mail.service.tokens.game_token(1, 2)
     assert str(answer["Reply-To"]) == f"play+1.0.{bob_token}@games.test"
     assert answer["Subject"] == "Game #1: Alice vs bob — Clash of Command"
     assert answer["In-Reply-To"] == mail.post.sent[-1]["Message-ID"]
@@ -81,7 +81,7 @@ async def test_a_forged_accept_starts_no_game(mail):
         "address carries your key for the challenge, which is how I know that the mail comes "
         "from you. Nothing was changed yet.")
     assert await mail.service.game(1) is None
-    assert (await mail.service.challenges())[0].status == "open"
+    assert (await mail.service.challenges.pending())[0].status == "open"
     assert _key(answer) == _key(offer)  # the same key Bob got with the challenge
     await mail.post.send(f"Bob <{BOB}>", "accept", reply_to=answer)
     started = await mail.relay.next_to(BOB)
@@ -94,7 +94,7 @@ async def test_another_players_key_does_nothing(mail, game):
     assert mail.text_of(answer).startswith(
         f"Wrong sender: the key of this mail was sent to another address than {BOB}, so I "
         f"did not carry out your command.")
-    assert _key(answer).endswith(await mail.service.game_token(1, 2))  # Bob's own key
+    assert _key(answer).endswith(await mail.service.tokens.game_token(1, 2))  # Bob's own key
     assert not (await mail.service.game(1)).is_over
 
 

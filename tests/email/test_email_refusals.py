@@ -71,7 +71,7 @@ async def test_a_wrong_token_is_refused(mail, game):
     forged = f"play+1.0.{'0' * 20}@games.test"
     await mail.post.send(f"Alice <{ALICE}>", f"move {await _move(mail)}", to=forged)
     answer = await mail.relay.next_to(ALICE)
-    token = await mail.service.game_token(1, 1)
+    token = await mail.service.tokens.game_token(1, 1)
     assert "Wrong key" in mail.text_of(answer)
     assert str(answer["Reply-To"]) == f"play+1.0.{token}@games.test"  # her real key
     assert await _stored(mail.service) == before
@@ -116,7 +116,7 @@ async def test_html_only_mail_is_read_as_a_reader_sees_it(mail):
     await mail.post.send(f"Alice <{ALICE}>", "yes", reply_to=asking)
     answer = await mail.relay.next_to(ALICE)
     assert mail.text_of(answer).startswith("Challenge #1 for bob: Clash of Command")
-    assert [c.opponent_name for c in await mail.service.challenges()] \
+    assert [c.opponent_name for c in await mail.service.challenges.pending()] \
         == ["bob"]
 
 

@@ -82,7 +82,7 @@ async def test_a_whole_mini_chieftain_game_one_step_per_mail(mail, drawn):
     assert "Black to move, move 1." in news
     assert marked(drawn[-1]) == [("e3", "e4")] and drawn[-1]["perspective"] == 1
     watching = await mail.confirmed(f"Carol <{CAROL}>",
-                                    f"watch 1-{await mail.service.watch_token(1)}")
+                                    f"watch 1-{await mail.service.watching.watch_token(1)}")
     assert "You are watching game #1" in mail.text_of(watching)
     answer = await players.send(BOB, "move Ng8-f6")
     assert answer.startswith("Ng8-f6 played in game #1. Your turn goes on: 1 more move "

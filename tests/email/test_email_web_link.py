@@ -24,6 +24,6 @@ async def test_game_mails_carry_the_link(mail):
     offer = await relay.next_to(BOB)
     await post.send(FROM[BOB], "accept #1", reply_to=offer)
     to_bob, to_alice = await relay.next_to(BOB), await relay.next_to(ALICE)
-    line = f"Watch the game in a browser: {WEB}/game/1-{await mail.service.watch_token(1)}"
+    line = f"Watch the game in a browser: {WEB}/game/1-{await mail.service.watching.watch_token(1)}"
     assert line in mail.text_of(to_bob).splitlines()
     assert line in mail.text_of(to_alice).splitlines()

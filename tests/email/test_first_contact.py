@@ -81,7 +81,7 @@ async def test_a_greylisted_invitation_is_pending_then_arrives_on_the_next_try(
         f"It expires {format_time(clock[0] + 7 * DAY)}. The invitation is on its way by "
         f"mail; if it cannot be delivered, I will tell you and withdraw the challenge.")
     [waiting] = await _until(lambda: _tried(mail.service, BOB))
-    assert (await mail.service.mail_address(BOB))["invited_at"] is None  # not sent yet
+    assert (await mail.service.mail.mail_address(BOB))["invited_at"] is None  # not sent yet
     assert waiting.next_attempt_at is not None
     assert await _outbox_cli(mail.settings, capsys, "--pending") == (
         f"#{waiting.id} email to {BOB} challenge, 1 try, pending, next try "
@@ -93,7 +93,7 @@ async def test_a_greylisted_invitation_is_pending_then_arrives_on_the_next_try(
     assert invitation.startswith("Alice challenges you: ")
     assert mail.relay.tries[BOB] == 2
     assert await _until(lambda: _nothing_waits(mail.service))
-    assert (await mail.service.mail_address(BOB))["invited_at"] == clock[0]
+    assert (await mail.service.mail.mail_address(BOB))["invited_at"] == clock[0]
     assert await mail.relay.nothing_to(ALICE)  # nothing to tell her
 
 
@@ -110,12 +110,12 @@ async def test_a_refused_invitation_fails_marks_the_address_and_tells_the_challe
     assert _first_line(mail.text_of(told)) == (
         f"Your challenge to {BOB} could not be delivered: {reason}. I have withdrawn "
         f"challenge #1; check the address and challenge again.")
-    assert (await mail.service.get_challenge(1)).status == "undelivered"
+    assert (await mail.service.challenges.get_challenge(1)).status == "undelivered"
     assert str(told["Subject"]) == "Challenge #1: Alice vs bob — Clash of Command"
     [failed] = await outbox.stuck(mail.service.db, failed=True)
     assert (failed.address, failed.kind, failed.attempts, failed.failure) == (
         BOB, "challenge", 1, reason)
-    known = await mail.service.mail_address(BOB)
+    known = await mail.service.mail.mail_address(BOB)
     assert known["bounced_at"] is not None and known["bounce_reason"] == reason
     assert known["invited_at"] is None
     assert mail.relay.tries[BOB] == 1  # a 5xx is the verdict: no second try
@@ -124,8 +124,8 @@ async def test_a_refused_invitation_fails_marks_the_address_and_tells_the_challe
     assert mail.text_of(await mail.relay.next_to(BOB)) == (
         "You have no game or challenge in progress, so there is nothing for `accept` to "
         "change. Write `help` for the commands, or `challenge ADDRESS` to start a game.\r\n")
-    assert (await mail.service.mail_address(BOB))["bounced_at"] is None  # he wrote
-    await mail.service.mark_bounced(BOB, reason)  # as the relay said before
+    assert (await mail.service.mail.mail_address(BOB))["bounced_at"] is None  # he wrote
+    await mail.service.mail.mark_bounced(BOB, reason)  # as the relay said before
 
     again = await mail.confirmed(f"Alice <{ALICE}>", f"challenge {BOB}")  # not again
     assert mail.text_of(again).startswith(
@@ -133,14 +133,14 @@ async def test_a_refused_invitation_fails_marks_the_address_and_tells_the_challe
         f"again once they write to {OURS}.")
     await mail.post.send(f"Bob <{BOB}>", "help")  # he writes: his address works
     await mail.relay.next_to(BOB)
-    assert (await mail.service.mail_address(BOB))["bounced_at"] is None
+    assert (await mail.service.mail.mail_address(BOB))["bounced_at"] is None
 
 
 async def test_a_discord_challenger_is_told_on_discord(mail):
     mail.relay.answer(BOB, UNKNOWN)
     lee = await mail.service.player("discord", "1234", "lee")
     bob = await mail.gateway.find_player(BOB)
-    await mail.service.challenge(lee, "email:mail", bob)
+    await mail.service.challenges.challenge(lee, "email:mail", bob)
     await mail.gateway.deliver_outbox()
     [told] = await mail.service.pending_notifications("discord")
     assert (told.player_id, told.kind, told.text) == (
@@ -154,8 +154,8 @@ async def test_a_second_unasked_invitation_is_a_failure_with_its_reason(mail):
     alice = await mail.gateway.find_player(ALICE)
     bob = await mail.gateway.find_player(BOB)
     dave = await mail.gateway.find_player(DAVE)
-    await mail.service.challenge(alice, "email:mail", dave)
-    await mail.service.challenge(bob, "email:mail", dave)  # made before the first went
+    await mail.service.challenges.challenge(alice, "email:mail", dave)
+    await mail.service.challenges.challenge(bob, "email:mail", dave)  # made before the first went
     await mail.gateway.deliver_outbox()
     assert mail.text_of(await mail.relay.next_to(DAVE)).startswith("alice challenges you: ")
     reason = (f"{DAVE} has never written to this service and was mailed a challenge once "
@@ -167,13 +167,13 @@ async def test_a_second_unasked_invitation_is_a_failure_with_its_reason(mail):
     assert _first_line(told) == (f"Your challenge to {DAVE} could not be delivered: "
                                  f"{reason}. I have withdrawn challenge #2; check the address "
                                  f"and challenge again.")
-    assert [(await mail.service.get_challenge(n)).status for n in (1, 2)] == [
+    assert [(await mail.service.challenges.get_challenge(n)).status for n in (1, 2)] == [
         "open", "undelivered"]
     assert mail.relay.tries[DAVE] == 1
 
 
 async def test_news_for_a_stopped_address_is_a_failure_the_opponent_is_told(mail, game):
-    await mail.service.mark_address(BOB, "stopped_at")
+    await mail.service.mail.mark_address(BOB, "stopped_at")
     move = (await mail.service.legal_moves(await mail.service.game(1)))[0]
     await mail.post.send(f"Alice <{ALICE}>", f"move {move}", reply_to=game[ALICE])
     assert f"{move} played" in mail.text_of(await mail.relay.next_to(ALICE))

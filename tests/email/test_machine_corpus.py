@@ -53,7 +53,7 @@ async def test_machine_mail_from_a_real_system(mail, game, case):
         answer = mail.text_of(await mail.relay.next_to(ALICE))
         assert answer.replace("\r\n", "\n").split("\n\n")[0] == want["answer"]
     assert await mail.relay.nothing_to("play@games.test", wait=0)
-    assert ((await mail.service.mail_address(ALICE))["bounced_at"] is not None) \
+    assert ((await mail.service.mail.mail_address(ALICE))["bounced_at"] is not None) \
         == want["bounced"]
     if want["bounced"]:  # her opponent hears that she cannot be reached
         assert mail.text_of(await mail.relay.next_to(BOB)).splitlines()[0] == (

@@ -53,7 +53,7 @@ SUBJECTS = ["Out of Office: hi", "Automatic reply: hi", "Automatische Antwort: h
 async def _not_answered(mail, sender: str) -> None:
     """The mail never reached the gateway's answering: the address is not known to have
     written, and nothing comes back."""
-    assert (await mail.service.mail_address(sender))["wrote_at"] is None
+    assert (await mail.service.mail.mail_address(sender))["wrote_at"] is None
     assert await mail.relay.nothing_to(sender)
 
 
@@ -90,7 +90,7 @@ async def test_an_auto_responder_without_markers_is_answered_three_times_then_si
                                                  "soon.", reply_to=answer)
     assert await mail.relay.nothing_to(ROBOT)  # the loop is broken
     assert [a.splitlines()[0] for a in answers[:-1]] == [NO_COMMAND] * LOOP_LIMIT
-    quiet_until = (await mail.service.mail_address(ROBOT))["quiet_until"]
+    quiet_until = (await mail.service.mail.mail_address(ROBOT))["quiet_until"]
     assert quiet_until is not None
     assert answers[-1].startswith(
         f"{NO_COMMAND}\r\n\r\nI found no command in your last 4 mails, so I will not answer "
@@ -104,7 +104,7 @@ async def test_an_auto_responder_without_markers_is_answered_three_times_then_si
                                    [OURS]) == "dropped: a mail loop (no command again)"
     await mail.post.send(f"Robot <{ROBOT}>", "help")  # a command is answered as usual
     assert "help" in mail.text_of(await mail.relay.next_to(ROBOT)).lower()
-    known = await mail.service.mail_address(ROBOT)
+    known = await mail.service.mail.mail_address(ROBOT)
     assert (known["unanswered"], known["quiet_until"]) == (0, None)
 
 
@@ -150,7 +150,7 @@ async def test_a_bounce_from_a_mailer_daemon_marks_the_address_and_is_not_answer
     invitation = await _invite_bob(mail)
     await mail.post.send("MAILER-DAEMON@relay.test", raw=_dsn(BOB, str(invitation["Message-ID"])),
                          envelope_from="MAILER-DAEMON@relay.test")
-    known = await mail.service.mail_address(BOB)
+    known = await mail.service.mail.mail_address(BOB)
     assert known["bounced_at"] is not None
     assert known["bounce_reason"] == "a bounce reported it undeliverable"
     # the challenge never arrived: it is withdrawn, and the challenger told
@@ -159,16 +159,16 @@ async def test_a_bounce_from_a_mailer_daemon_marks_the_address_and_is_not_answer
         f"Your challenge to {BOB} could not be delivered: a bounce reported it "
         f"undeliverable. I have withdrawn challenge #1; check the address and challenge "
         f"again.")
-    assert (await mail.service.get_challenge(1)).status == "undelivered"
+    assert (await mail.service.challenges.get_challenge(1)).status == "undelivered"
     assert await mail.relay.nothing_to("MAILER-DAEMON@relay.test")
-    assert (await mail.service.mail_address("mailer-daemon@relay.test"))["wrote_at"] is None
+    assert (await mail.service.mail.mail_address("mailer-daemon@relay.test"))["wrote_at"] is None
 
 
 async def test_a_bounce_read_from_a_mailbox_without_envelope_sender(mail):
     invitation = await _invite_bob(mail)
     outcome = await mail.gateway.receive(_dsn(BOB, str(invitation["Message-ID"])), None, ())
     assert outcome == f"dropped: a bounce (marked {BOB} bounced)"
-    assert (await mail.service.mail_address(BOB))["bounced_at"] is not None
+    assert (await mail.service.mail.mail_address(BOB))["bounced_at"] is not None
 
 
 async def test_a_bounce_with_a_forged_message_id_marks_nobody(mail):
@@ -177,7 +177,7 @@ async def test_a_bounce_with_a_forged_message_id_marks_nobody(mail):
     forged = re.sub(r"\.[0-9a-f]+@", ".00000000000000000000@", real)
     outcome = await mail.gateway.receive(_dsn(BOB, forged), "MAILER-DAEMON@relay.test", [OURS])
     assert outcome == "dropped: a bounce not about mail we sent"
-    assert (await mail.service.mail_address(BOB))["bounced_at"] is None
+    assert (await mail.service.mail.mail_address(BOB))["bounced_at"] is None
 
 
 async def test_a_bounce_about_another_address_than_the_mail_it_quotes_marks_nobody(mail):
@@ -185,7 +185,7 @@ async def test_a_bounce_about_another_address_than_the_mail_it_quotes_marks_nobo
     outcome = await mail.gateway.receive(_dsn(ALICE, str(invitation["Message-ID"])),
                                          "MAILER-DAEMON@relay.test", [OURS])
     assert outcome == "dropped: a bounce not about mail we sent"
-    assert (await mail.service.mail_address(ALICE))["bounced_at"] is None
+    assert (await mail.service.mail.mail_address(ALICE))["bounced_at"] is None
 
 
 async def test_a_plain_text_bounce_from_a_stranger_is_never_answered(mail):
@@ -193,7 +193,7 @@ async def test_a_plain_text_bounce_from_a_stranger_is_never_answered(mail):
            f"Sorry, we were unable to deliver your message to {BOB}.\r\n").encode()
     await mail.post.send("postmaster@relay.test", raw=raw, envelope_from="postmaster@relay.test")
     assert await mail.relay.nothing_to("postmaster@relay.test")
-    assert (await mail.service.mail_address(BOB))["bounced_at"] is None
+    assert (await mail.service.mail.mail_address(BOB))["bounced_at"] is None
 
 
 # --- Message-IDs ------------------------------------------------------------------------

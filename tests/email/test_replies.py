@@ -170,15 +170,15 @@ async def _conditional_ready(mail) -> str:
     """Alice has moved in a game with Bob; her key now (for a conditional move)."""
     alice = await mail.service.player("email", ALICE, "Alice")
     bob = await mail.service.player("email", BOB, "Bob")
-    made = await mail.service.challenge(alice, "email:mail", bob, side=0)
-    await mail.service.accept(bob, made.challenge.id)
+    made = await mail.service.challenges.challenge(alice, "email:mail", bob, side=0)
+    await mail.service.challenges.accept(bob, made.challenge.id)
     await mail.gateway.deliver_outbox()
     await mail.relay.next_to(ALICE)
     await mail.relay.next_to(BOB)
 
     async def key() -> str:
         ply = (await mail.service.game(1)).ply
-        return f"play+1.{ply}.{await mail.service.game_token(1, alice.id)}@games.test"
+        return f"play+1.{ply}.{await mail.service.tokens.game_token(1, alice.id)}@games.test"
 
     await mail.post.send(f"Alice <{ALICE}>", "b2-a3/D", to=await key())
     await mail.relay.next_to(ALICE)
@@ -274,4 +274,4 @@ async def test_a_challenge_wrapped_at_76_columns_keeps_its_last_word(mail):
     assert wrapped[1] == "white unrated"  # as Outlook sends it
     answer = await mail.confirmed(f"Alice <{ALICE}>", "\n".join(wrapped) + "\n\nAlice")
     assert mail.text_of(answer).startswith("Challenge #1 for robert.fischer: ")
-    assert (await mail.service.get_challenge(1)).rated is False
+    assert (await mail.service.challenges.get_challenge(1)).rated is False

@@ -42,7 +42,8 @@ async def test_the_mail_picture_is_the_discord_picture(mail, game):
 
 async def test_a_watchers_copy_of_a_resignation_is_worded_for_a_watcher(mail, game):
     # a private game: watched by its watch link, which Carol confirms
-    await mail.confirmed(f"Carol <{CAROL}>", f"watch 1-{await mail.service.watch_token(1)}")
+    await mail.confirmed(f"Carol <{CAROL}>",
+                         f"watch 1-{await mail.service.watching.watch_token(1)}")
     await mail.post.send(f"Alice <{ALICE}>", "resign", reply_to=game[ALICE])
     assert mail.text_of(await mail.relay.next_to(ALICE)).startswith("You resigned game #1")
     copy = mail.text_of(await mail.relay.next_to(CAROL))

@@ -54,9 +54,10 @@ async def players(service: GameService) -> tuple[Player, Player]:
 
 async def start_game(service: GameService, first: Player, second: Player,
                      place: str = PLACE, days: int | None = 3) -> Game:
-    made = await service.challenge(first, place, second, variant="clash", side=0, days=days)
+    made = await service.challenges.challenge(first, place, second, variant="clash", side=0,
+                                              days=days)
     assert made.ok, made
-    accepted = await service.accept(second, made.challenge.id)  # type: ignore[union-attr]
+    accepted = await service.challenges.accept(second, made.challenge.id)  # type: ignore[union-attr]
     assert accepted.ok, accepted
     return accepted.game  # type: ignore[union-attr,return-value]
 

@@ -48,8 +48,10 @@ async def test_two_games_at_the_same_position_each_have_their_own_picture(
     carol = await service.player("discord", "333", "Carol")
     first = await start_game(service, *players)
     second = await start_game(service, players[0], carol)
-    one = await board_of(client, (await service.game_link(first.id) or "").split(".org")[1])
-    two = await board_of(client, (await service.game_link(second.id) or "").split(".org")[1])
+    one = await board_of(client,
+                         (await service.watching.game_link(first.id) or "").split(".org")[1])
+    two = await board_of(client,
+                         (await service.watching.game_link(second.id) or "").split(".org")[1])
     assert one != two
     assert [(d["info"].number, d["info"].players) for d in drawn] == [
         (first.id, ("Alice", "bob@…")), (second.id, ("Alice", "Carol"))]
@@ -60,11 +62,12 @@ async def test_two_games_at_the_same_position_each_have_their_own_picture(
 async def test_the_losses_on_the_page_s_picture_come_from_the_moves(
         service: GameService, client: TestClient, players: tuple[Player, Player],
         drawn: list[dict[str, Any]]) -> None:
-    made = await service.challenge(players[0], PLACE, players[1], variant="combined-arms",
-                                   side=0, start_fen=SHOT)
-    game = (await service.accept(players[1], made.challenge.id)).game  # type: ignore[union-attr]
+    made = await service.challenges.challenge(players[0], PLACE, players[1],
+                                              variant="combined-arms",
+                                              side=0, start_fen=SHOT)
+    game = (await service.challenges.accept(players[1], made.challenge.id)).game  # type: ignore[union-attr]
     assert (await service.move(players[0], game.id, "Bc1*e3")).ok  # type: ignore[union-attr]
-    path = (await service.game_link(game.id) or "").split(".org")[1]  # type: ignore[union-attr]
+    path = (await service.watching.game_link(game.id) or "").split(".org")[1]  # type: ignore[union-attr]
     await board_of(client, path + "?ply=0")
     await board_of(client, path)
     assert [d["info"].losses for d in drawn] == [Material(letters=((), ())),
@@ -78,7 +81,7 @@ async def test_a_player_renamed_between_two_moves_is_named_anew_and_the_picture_
     the old names stayed, and the board's address (which names the players) was no picture
     any more."""
     game = await start_game(service, *players)
-    path = (await service.game_link(game.id) or "").split(".org")[1]
+    path = (await service.watching.game_link(game.id) or "").split(".org")[1]
     assert "Game #1: Alice vs bob@…" in await (await client.get(path)).text()
     await service.player("discord", "111", "Alicia")  # the same player, a new name
     html = await (await client.get(path)).text()
@@ -94,7 +97,7 @@ async def test_a_player_renamed_between_two_moves_is_named_anew_and_the_picture_
 async def test_a_game_s_address_with_a_slash_at_the_end_leads_to_the_game(
         service: GameService, client: TestClient, players: tuple[Player, Player]) -> None:
     game = await start_game(service, *players)
-    path = (await service.game_link(game.id) or "").split(".org")[1]
+    path = (await service.watching.game_link(game.id) or "").split(".org")[1]
     response = await client.get(path + "/?ply=0", allow_redirects=False)
     assert response.status == 308 and response.headers["Location"] == path + "?ply=0"
     assert (await client.get(path + "/")).status == 200
@@ -104,7 +107,7 @@ async def test_a_game_s_address_with_a_slash_at_the_end_leads_to_the_game(
 async def test_a_finished_game_s_move_list_ends_with_its_result(
         service: GameService, client: TestClient, players: tuple[Player, Player]) -> None:
     game = await start_game(service, *players)
-    path = (await service.game_link(game.id) or "").split(".org")[1]
+    path = (await service.watching.game_link(game.id) or "").split(".org")[1]
     assert '<li class="result">' not in await (await client.get(path)).text()
     assert (await service.resign(players[1], game.id)).ok
     html = await (await client.get(path)).text()

@@ -119,7 +119,7 @@ async def test_watching_a_game_in_a_browser(driver: Any, service: GameService, g
 
     app = make_app(service, web_settings)
     async with TestServer(app, host="127.0.0.1") as server:
-        path = (await service.game_link(game.id) or "").removeprefix("https://games.example.org")
+        path = (await service.watching.game_link(game.id) or "").removeprefix("https://games.example.org")
         url = str(server.make_url(path))
         played = [p.text for p in await service.played_moves(game.id)]
         await asyncio.to_thread(driver.get, url)
@@ -250,7 +250,7 @@ async def test_a_long_name_wraps_on_a_phone_and_the_result_ends_the_list(
     game = await start_game(service, players[0], long)
     app = make_app(service, web_settings)
     async with TestServer(app, host="127.0.0.1") as server:
-        path = (await service.game_link(game.id) or "").removeprefix("https://games.example.org")
+        path = (await service.watching.game_link(game.id) or "").removeprefix("https://games.example.org")
         await asyncio.to_thread(driver.set_window_size, 390, 844)
         await asyncio.to_thread(driver.get, str(server.make_url(path)))
         await until(driver, board_loaded)

@@ -17,19 +17,19 @@ from bot.web.runner import start_web
 
 async def test_the_record_names_the_game_page_as_its_site(service: GameService,
                                                           game: Game) -> None:
-    record = await service.export(game.id)
-    token = await service.watch_token(game.id)
+    record = await service.archive.export(game.id)
+    token = await service.watching.watch_token(game.id)
     assert f'[Site "https://games.example.org/game/{game.id}-{token}"]' in record.text
-    service.settings = replace(service.settings, web_url="")
-    assert '[Site "discord:4242"]' in (await service.export(game.id)).text
+    service.watching.settings = replace(service.settings, web_url="")  # makes the links
+    assert '[Site "discord:4242"]' in (await service.archive.export(game.id)).text
 
 
 async def test_the_watch_token_is_made_once(service: GameService, game: Game) -> None:
-    token = await service.watch_token(game.id)
+    token = await service.watching.watch_token(game.id)
     assert len(token) == 24 and int(token, 16) >= 0
-    assert await service.watch_token(game.id) == token
-    assert await service.game_link(game.id) == f"https://games.example.org/game/1-{token}"
-    assert service.web_link(game.id, token, ply=3).endswith(f"/game/1-{token}?ply=3")
+    assert await service.watching.watch_token(game.id) == token
+    assert await service.watching.game_link(game.id) == f"https://games.example.org/game/1-{token}"
+    assert service.watching.web_link(game.id, token, ply=3).endswith(f"/game/1-{token}?ply=3")
 
 
 async def test_the_pages_are_served_on_the_configured_address(service: GameService,

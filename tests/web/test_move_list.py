@@ -28,10 +28,11 @@ async def data_game(service: GameService, players: tuple[Player, Player], name: 
     """The game ``name`` of the data file, its inputs (the first ``inputs``) each sent by
     the player to move."""
     data = GAMES[name]
-    made = await service.challenge(players[0], PLACE, players[1], variant=data["variant"],
-                                   side=0, days=None, start_fen=data["fen"], rated=False)
+    made = await service.challenges.challenge(players[0], PLACE, players[1],
+                                              variant=data["variant"],
+                                              side=0, days=None, start_fen=data["fen"], rated=False)
     assert made.ok, made
-    accepted = await service.accept(players[1], made.challenge.id)  # type: ignore[union-attr]
+    accepted = await service.challenges.accept(players[1], made.challenge.id)  # type: ignore[union-attr]
     assert accepted.ok, accepted
     game_id = accepted.game.id  # type: ignore[union-attr]
     for text in data["inputs"][:inputs]:
@@ -44,12 +45,12 @@ async def data_game(service: GameService, players: tuple[Player, Player], name: 
 
 
 async def record_lines(service: GameService, game_id: int) -> list[str]:
-    record = (await service.export(game_id)).text or ""
+    record = (await service.archive.export(game_id)).text or ""
     return [line for line in record.splitlines() if TURN_LINE.match(line)]
 
 
 async def page_path(service: GameService, game: Game) -> str:
-    link = await service.game_link(game.id)
+    link = await service.watching.game_link(game.id)
     assert link is not None
     return link.removeprefix("https://games.example.org")
 

@@ -23,7 +23,7 @@ NOT_A_STEP = "is not a step: give a whole number, as in ?ply=3 (0 is the start).
 
 
 async def game_path(service: GameService, game: Game) -> str:
-    return f"/game/{game.id}-{await service.watch_token(game.id)}"
+    return f"/game/{game.id}-{await service.watching.watch_token(game.id)}"
 
 
 async def refused(client: TestClient, path: str, status: int, heading: str, text: str) -> None:
@@ -70,7 +70,7 @@ async def test_a_step_of_six_digits_shows_the_last_step(service: GameService,
 ])
 async def test_a_game_address_that_is_none_is_not_found(service: GameService, client: TestClient,
                                                         game: Game, key: str) -> None:
-    token = await service.watch_token(game.id)
+    token = await service.watching.watch_token(game.id)
     path = "/game/" + key.format(token=token)
     await refused(client, path, 404, "Not found", NOT_FOUND)
     await refused(client, path + "/board.png", 404, "Not found", NOT_FOUND)
@@ -101,7 +101,7 @@ async def test_a_database_that_cannot_be_read_is_a_503_page(
     async def locked(*args: object) -> None:
         raise StorageError("the database is locked by another program")
 
-    monkeypatch.setattr(service, "watched_game", locked)
+    monkeypatch.setattr(service.watching, "watched_game", locked)
     await refused(client, path, 503, "Not available just now", UNAVAILABLE)
     assert (await client.get(path)).headers["Retry-After"] == "60"
 

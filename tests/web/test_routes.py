@@ -21,7 +21,7 @@ NOT_FOUND = "There is no game at this address. Check the link you were given."
 
 
 async def page_of(service: GameService, game: Game) -> str:
-    link = await service.game_link(game.id)
+    link = await service.watching.game_link(game.id)
     assert link is not None
     return link.removeprefix("https://games.example.org")
 
@@ -78,7 +78,7 @@ async def test_each_step_is_an_address(service: GameService, client: TestClient,
 
 async def test_a_wrong_token_reads_like_a_missing_game(service: GameService, client: TestClient,
                                                        game: Game) -> None:
-    token = await service.watch_token(game.id)
+    token = await service.watching.watch_token(game.id)
     wrong = ("0" if token[0] != "0" else "1") + token[1:]
     answers = []
     for path in (f"/game/{game.id}-{wrong}", f"/game/999-{token}", f"/game/{game.id}",
@@ -89,7 +89,7 @@ async def test_a_wrong_token_reads_like_a_missing_game(service: GameService, cli
     assert {status for status, _ in answers} == {404}
     assert len({text for _, text in answers}) == 1 and NOT_FOUND in answers[0][1]
     # the players' own tokens (which act) are not watch tokens
-    player_token = await service.game_token(game.id, game.players[0])
+    player_token = await service.tokens.game_token(game.id, game.players[0])
     assert (await client.get(f"/game/{game.id}-{player_token}")).status == 404
     # upper-case hex is the same token
     assert (await client.get(f"/game/{game.id}-{token.upper()}")).status == 200
@@ -136,7 +136,7 @@ async def test_live_lists_public_games_only(service: GameService, client: TestCl
                                             game: Game, players) -> None:
     by_mail = await start_game(service, *players, place="email:bob@mail.example.net")
     html = await (await client.get("/live")).text()
-    token = await service.watch_token(game.id)
+    token = await service.watching.watch_token(game.id)
     assert f'<a href="/game/{game.id}-{token}">#{game.id} Alice vs bob@…</a>' in html
     assert f"#{by_mail.id} " not in html
     assert (await client.get("/", allow_redirects=False)).headers["Location"] == "/live"
