@@ -1,13 +1,10 @@
-"""Storage behind a small interface: a database hands out write transactions and read
-snapshots, each a `Session` that runs SQL with ``?`` placeholders and returns rows that can
-be read by column name.
-
-`SqliteDatabase` is the driver used now: one database file through aiosqlite, WAL mode, one
-writer connection (transactions are serialised by an asyncio lock and begin IMMEDIATE, so
-another process writing the same file waits for its turn; those that queue up are committed
-together) and one reader connection that sees only committed data. Another driver
-(PostgreSQL, `bot.storage.postgres`, chosen by a ``postgresql://`` URL) implements the same
-methods; the SQL of the service sticks to what both understand.
+"""`SqliteDatabase`, the driver of the storage interface (`bot.storage.interface`) used now:
+one database file through aiosqlite, WAL mode, one writer connection (transactions are
+serialised by an asyncio lock and begin IMMEDIATE, so another process writing the same file
+waits for its turn; those that queue up are committed together) and one reader connection
+that sees only committed data. Another driver (PostgreSQL, `bot.storage.postgres`, chosen by
+a ``postgresql://`` URL) implements the same methods; the SQL of the service sticks to what
+both understand.
 
 The schema is versioned: `MIGRATIONS` lists the steps in order, the ``schema_migrations``
 table records which were applied, and `open_database` applies the missing ones in one
@@ -22,43 +19,22 @@ import re
 import sqlite3
 import struct
 import time
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 from urllib.parse import quote
 
 import aiosqlite
 
 from . import soundness
+from .interface import DamagedDatabase, Params, Row, Session, StorageError
 from .migrations import MIGRATIONS, Migration
 
-Row = Mapping[str, Any]
-Params = Sequence[Any]
 BUSY_TIMEOUT_MS = 30_000
 START_TIMEOUT_MS = 5_000  # a file locked at start-up: fail within this, saying why
 DAMAGED_ENV = "COMMANDPOST_DB_DAMAGED"
-
-
-class StorageError(RuntimeError):
-    """The database cannot be used (newer schema, damaged file, full disk, ...); the
-    message says why in words a host understands."""
-
-
-class DamagedDatabase(StorageError):
-    """The start-up check found the database file damaged."""
-
-
-class DamagedGame(StorageError):
-    """A game's stored rows cannot be read back (a damaged file): its commands are refused
-    in these words, the other games play on."""
-
-    def __init__(self, game_id: int | None) -> None:
-        self.game_id = game_id
-        which = f"Game #{game_id} is" if game_id is not None else "A game is"
-        super().__init__(f"{which} damaged in the database; the host can run `commandpost "
-                         f"db check` to see what can be saved of it.")
 
 
 # what SQLite's result codes mean to a host, by the start of the code's name
@@ -116,46 +92,6 @@ def _translating(method: Any) -> Any:
             raise storage_error(err, path=getattr(args[0], "path", None)) from err
     run.__name__, run.__doc__ = method.__name__, method.__doc__
     return run
-
-
-class Session(Protocol):
-    """SQL inside one transaction or one read snapshot."""
-
-    async def execute(self, sql: str, params: Params = ()) -> int:
-        """Run a statement; the number of rows it changed."""
-
-    async def insert(self, sql: str, params: Params = ()) -> int:
-        """Run an INSERT; the new row's id."""
-
-    async def one(self, sql: str, params: Params = ()) -> Row | None:
-        """The first row of a query, or None."""
-
-    async def all(self, sql: str, params: Params = ()) -> list[Row]:
-        """Every row of a query."""
-
-    async def lock_game(self, game_id: int) -> None:
-        """Hold the game's row for the rest of the transaction (other processes changing
-        it wait); call it before reading a game that the transaction may change."""
-
-    def claim(self, table: str) -> str:
-        """The suffix of a query taking due work from ``table`` (its alias): the rows it
-        returns are this transaction's, and rows another process holds are skipped."""
-
-
-class Database(Protocol):
-    """Where the service keeps its state."""
-
-    # whether several service processes may use it at once (PostgreSQL): work that one of
-    # them takes for a while (a notification being sent) is then leased in the database
-    shared: bool
-
-    def transaction(self) -> Any:
-        """``async with db.transaction() as s``: all or nothing, committed on exit."""
-
-    def snapshot(self) -> Any:
-        """``async with db.snapshot() as s``: consistent reads of committed data."""
-
-    async def close(self) -> None: ...
 
 
 @dataclass
