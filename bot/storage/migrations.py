@@ -2,12 +2,16 @@
 
 Never edit a migration that has been released: add a new one. Times are seconds since the
 epoch (UTC); sides are 0 (the variant's first side) and 1; positions are the variant's
-canonical position strings.
+canonical position strings. Both drivers check the list (`check_order`) and the version a
+database has (`refuse_newer`) before they apply it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import NamedTuple
+
+from .interface import StorageError
 
 
 class Migration(NamedTuple):
@@ -280,3 +284,18 @@ MIGRATIONS: tuple[Migration, ...] = (INITIAL, EMAIL_TOKENS, SERVERS, DELIVERY, M
                                       TRANSPORT_POSTS, IMPORT_CHALLENGES, WATCH_TOKENS,
                                       OUTBOX_CLAIMS, CORRESPONDENCE, SENT_LINES, MAIL_DELIVERY,
                                       MAIL_AUTHORITY)
+
+
+def check_order(migrations: Sequence[Migration]) -> None:
+    """Migrations must be numbered in increasing order, each number once."""
+    versions = [m.version for m in migrations]
+    if versions != sorted(set(versions)):
+        raise StorageError("migrations must have increasing, distinct version numbers")
+
+
+def refuse_newer(current: int, migrations: Sequence[Migration]) -> None:
+    """A database upgraded by a newer commandpost is not touched by this one."""
+    latest = migrations[-1].version if migrations else 0
+    if current > latest:
+        raise StorageError(f"the database has schema version {current}, newer than this "
+                           f"commandpost knows ({latest}); upgrade commandpost")

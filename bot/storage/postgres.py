@@ -31,8 +31,8 @@ from urllib.parse import quote, unquote, unquote_plus
 import asyncpg
 
 from .interface import Params, Row, StorageError
-from .migrations import MIGRATIONS, Migration
-from .sqlite import SqliteDatabase, check_order, refuse_newer
+from .migrations import MIGRATIONS, Migration, check_order, refuse_newer
+from .sqlite import SqliteDatabase
 
 SCHEMA_LOCK = 0x636F6D6D  # the advisory lock migrations hold (one migrating process at once)
 POOL_SIZE = 10

@@ -30,7 +30,7 @@ import aiosqlite
 
 from . import soundness
 from .interface import DamagedDatabase, Params, Row, Session, StorageError
-from .migrations import MIGRATIONS, Migration
+from .migrations import MIGRATIONS, Migration, check_order, refuse_newer
 
 BUSY_TIMEOUT_MS = 30_000
 START_TIMEOUT_MS = 5_000  # a file locked at start-up: fail within this, saying why
@@ -542,21 +542,6 @@ async def integrity_check(db: SqliteDatabase) -> list[str]:
         rows = await s.all("PRAGMA integrity_check(100)")
     problems = [str(r[0]) for r in rows]
     return [] if problems == ["ok"] else problems
-
-
-def check_order(migrations: Sequence[Migration]) -> None:
-    """Migrations must be numbered in increasing order, each number once."""
-    versions = [m.version for m in migrations]
-    if versions != sorted(set(versions)):
-        raise StorageError("migrations must have increasing, distinct version numbers")
-
-
-def refuse_newer(current: int, migrations: Sequence[Migration]) -> None:
-    """A database upgraded by a newer commandpost is not touched by this one."""
-    latest = migrations[-1].version if migrations else 0
-    if current > latest:
-        raise StorageError(f"the database has schema version {current}, newer than this "
-                           f"commandpost knows ({latest}); upgrade commandpost")
 
 
 async def _migrate(connection: aiosqlite.Connection, migrations: Sequence[Migration],
