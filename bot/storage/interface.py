@@ -71,3 +71,11 @@ class Database(Protocol):
         """``async with db.snapshot() as s``: consistent reads of committed data."""
 
     async def close(self) -> None: ...
+
+
+async def read_schema_version(db: Database) -> int:
+    """The version of the last migration applied to ``db`` (0: none), read in a snapshot:
+    every driver's ``schema_version``."""
+    async with db.snapshot() as s:
+        row = await s.one("SELECT MAX(version) AS v FROM schema_migrations")
+    return int(row["v"] or 0) if row else 0

@@ -30,9 +30,8 @@ from urllib.parse import quote, unquote, unquote_plus
 
 import asyncpg
 
-from .interface import Params, Row, StorageError
+from .interface import Params, Row, StorageError, read_schema_version
 from .migrations import MIGRATIONS, Migration, check_order, refuse_newer
-from .sqlite import SqliteDatabase
 
 SCHEMA_LOCK = 0x636F6D6D  # the advisory lock migrations hold (one migrating process at once)
 POOL_SIZE = 10
@@ -335,7 +334,7 @@ class PostgresDatabase:
     def snapshot(self) -> Any:
         return self._session(SNAPSHOT)
 
-    schema_version = SqliteDatabase.schema_version  # the same query through a snapshot
+    schema_version = read_schema_version
 
     async def close(self) -> None:
         await self._pool.close()

@@ -29,7 +29,14 @@ from urllib.parse import quote
 import aiosqlite
 
 from . import soundness
-from .interface import DamagedDatabase, Params, Row, Session, StorageError
+from .interface import (
+    DamagedDatabase,
+    Params,
+    Row,
+    Session,
+    StorageError,
+    read_schema_version,
+)
 from .migrations import MIGRATIONS, Migration, check_order, refuse_newer
 
 BUSY_TIMEOUT_MS = 30_000
@@ -241,10 +248,7 @@ class SqliteDatabase:
         that a refused command wrote nothing)."""
         return self._writer.total_changes
 
-    async def schema_version(self) -> int:
-        async with self.snapshot() as s:
-            row = await s.one("SELECT MAX(version) AS v FROM schema_migrations")
-        return int(row["v"] or 0) if row else 0
+    schema_version = read_schema_version
 
     async def close(self) -> None:
         await self._reader.close()
