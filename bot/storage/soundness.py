@@ -1,7 +1,7 @@
 """What a SQLite file must be before commandpost works on it, and what a failure on it
 means to a host.
 
-At start-up (`bot.storage.sqlite.open_database`): the file is ours or empty (another
+At start-up (`bot.storage.sqlite.open_sqlite`): the file is ours or empty (another
 program's database is refused, not given our tables); its tables have the columns our
 migrations make (a damaged schema that still parses would otherwise give wrong rows);
 it can be written. When the file is locked, the programs holding the lock are named

@@ -2,12 +2,12 @@
 one database file through aiosqlite, WAL mode, one writer connection (transactions are
 serialised by an asyncio lock and begin IMMEDIATE, so another process writing the same file
 waits for its turn; those that queue up are committed together) and one reader connection
-that sees only committed data. Another driver (PostgreSQL, `bot.storage.postgres`, chosen by
-a ``postgresql://`` URL) implements the same methods; the SQL of the service sticks to what
-both understand.
+that sees only committed data. Another driver (PostgreSQL, `bot.storage.postgres`, which
+`bot.storage.open_database` chooses for a ``postgresql://`` URL) implements the same methods;
+the SQL of the service sticks to what both understand.
 
 The schema is versioned: `MIGRATIONS` lists the steps in order, the ``schema_migrations``
-table records which were applied, and `open_database` applies the missing ones in one
+table records which were applied, and `open_sqlite` applies the missing ones in one
 transaction at start-up, so an older database is upgraded in place and a crash during the
 upgrade leaves it as it was.
 """
@@ -15,7 +15,6 @@ upgrade leaves it as it was.
 from __future__ import annotations
 
 import asyncio
-import re
 import sqlite3
 import struct
 import time
@@ -292,13 +291,13 @@ def _lenient_text(data: bytes) -> str:
     return data.decode("utf-8", "replace")
 
 
-async def open_database(path: Path | str, sync: str = "full",
-                        migrations: Sequence[Migration] = MIGRATIONS,
-                        now: Any = time.time, check: bool = True,
-                        busy_timeout_ms: int = BUSY_TIMEOUT_MS,
-                        settle_log: bool = False,
-                        start_timeout_ms: int = START_TIMEOUT_MS,
-                        read_only: bool = False) -> Any:
+async def open_sqlite(path: Path | str, sync: str = "full",
+                      migrations: Sequence[Migration] = MIGRATIONS,
+                      now: Any = time.time, check: bool = True,
+                      busy_timeout_ms: int = BUSY_TIMEOUT_MS,
+                      settle_log: bool = False,
+                      start_timeout_ms: int = START_TIMEOUT_MS,
+                      read_only: bool = False) -> Any:
     """Open (or create) the database file, check it (``PRAGMA quick_check`` and the
     columns of its tables, unless ``check`` is False) and bring its schema up to date.
     Another program's database is refused (`soundness`), and so is a file that cannot be
@@ -308,17 +307,7 @@ async def open_database(path: Path | str, sync: str = "full",
     in spite of damage, empty its write-ahead log into the file at once (what SQLite
     could read of it), so that the damaged frames left behind in the log are not taken
     for new damage at the next start. Every failure is a
-    `StorageError` naming the file, and leaves no connection open. A ``postgresql://``
-    URL opens that server instead (`bot.storage.postgres`)."""
-    if isinstance(path, str) and path.startswith(("postgresql://", "postgres://")):
-        from .postgres import open_postgres  # asyncpg only when it is used
-
-        return await open_postgres(path, migrations, now)
-    if re.match(r"postgres(ql)?:/[^/]", str(path)):
-        # a URL that went through Path() lost a slash: a new empty file there would hide
-        # every row of the server behind a quiet "nothing found"
-        raise StorageError("cannot open the database: it looks like a PostgreSQL URL that "
-                           "lost a slash; give it as postgresql://...")  # not shown: a password
+    `StorageError` naming the file, and leaves no connection open."""
     path = Path(path)
     try:
         if path.parent != Path(""):
