@@ -1,10 +1,12 @@
 """The bot as its parts see it: the command cogs, views, pickers, live boards and the
 notifier take the bot's type from here (`Bot`, what they call on it) and not from
-`app`, which builds the bot out of them; and `result_text`, how a result reads here."""
+`app`, which builds the bot out of them; the buttons and menus take the playing cog's
+(`Playing`) from here and not from `commands_play`, which sends them; and `result_text`,
+how a result reads here."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from ..service.results import Done, Reason, Refusal, Result
 from .places import TRANSPORT
@@ -15,6 +17,7 @@ if TYPE_CHECKING:
 
     from ..config import Settings
     from ..service import GameService
+    from ..service.answers import Owed
     from ..service.computer import Computer
     from ..service.model import Game, Player
 
@@ -67,6 +70,19 @@ class Bot(Protocol):
 
     async def answer(self, interaction: discord.Interaction, result: Result | str,
                      *, public: bool = False) -> None: ...
+
+
+@runtime_checkable
+class Playing(Protocol):
+    """What buttons and menus call on the playing cog (`commands_play.PlayCommands`, which
+    ``bot.get_cog("Playing")`` finds): a choice from a menu is answered as `/move` is, and
+    a challenge's Accept button as `/accept`."""
+
+    async def answer_move(self, interaction: discord.Interaction, result: Done,
+                          owed: Owed) -> None: ...
+
+    async def accept_challenge(self, interaction: discord.Interaction, sender: Player,
+                               challenge_id: int) -> bool: ...
 
 
 def result_text(result: Result) -> str:

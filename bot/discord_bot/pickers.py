@@ -24,6 +24,7 @@ from ..service.model import Game, Player
 from ..service.results import Refusal, Result
 from ..service.turns import PieceSteps, if_my_turn_words
 from . import live, logs, pictures
+from .client import Playing
 from .owing import owing_move
 
 if TYPE_CHECKING:
@@ -153,9 +154,8 @@ async def _play(bot: Bot, interaction: discord.Interaction, sender: Player,
     if game is None:
         await bot.answer(interaction, f"There is no game #{game_id}.")
         return
-    from .commands_play import PlayCommands  # the cog imports this module
     cog = bot.get_cog("Playing")
-    assert isinstance(cog, PlayCommands)
+    assert isinstance(cog, Playing)
     async with owing_move(bot, sender, interaction.channel, game, deed) as owed:
         result = await play()
         if isinstance(result, Refusal):

@@ -15,6 +15,7 @@ from engine import get_variant
 from ..service.model import Game
 from ..service.results import Refusal
 from . import logs, pictures
+from .client import Playing
 from .failures import answering_failures
 from .owing import deed_of, owing
 from .pickers import show_pieces
@@ -148,9 +149,8 @@ class ChallengeButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         bot: Bot = interaction.client  # type: ignore[assignment]
         sender = await bot.player_of(interaction.user)
         if self.action == "accept":
-            from .commands_play import PlayCommands
             cog = bot.get_cog("Playing")
-            assert isinstance(cog, PlayCommands)
+            assert isinstance(cog, Playing)
             if await cog.accept_challenge(interaction, sender, self.challenge_id):
                 await _close_buttons(interaction)
             return
