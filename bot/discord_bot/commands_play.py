@@ -30,7 +30,6 @@ from ..service.timecontrol import (
 )
 from ..storage import StorageError
 from . import failures, hints, homes, live, logs, permissions, pictures
-from .actions import acted
 from .client import result_text
 from .notifier import discord_times
 from .owing import CHALLENGE_POST, GAME_THREAD, deed_of, owing, owing_move
@@ -44,7 +43,7 @@ from .places import (
     server_key,
     target_of,
 )
-from .views import challenge_view
+from .views import acted, challenge_view
 
 if TYPE_CHECKING:
     from .client import Bot

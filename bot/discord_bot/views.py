@@ -1,7 +1,14 @@
 """Buttons on game and challenge messages. Each is a `discord.ui.DynamicItem` whose custom id
 carries the action and the game id (``cp:ACTION:GAME[:ARG]``) or the challenge id
 (``cp-challenge:ACTION:CHALLENGE``), so buttons sent before a restart keep working after
-it."""
+it.
+
+What the bot says after a game action carried out by a slash command or a button
+(`acted`): an offer made (one message with Accept and Decline buttons), an offer answered
+(its messages edited to say so, without buttons; a button pressed on one of them is answered
+by that edit), a takeback (the board as it is again), the end of a game (announced once, in
+the third person, with the final board). It lives beside the buttons: an offer's buttons
+answer through it, and it sends them."""
 
 from __future__ import annotations
 
@@ -9,16 +16,18 @@ import logging
 from typing import TYPE_CHECKING, Any
 
 import discord
+from discord.utils import MISSING
 
 from engine import get_variant
 
-from ..service.model import Game
-from ..service.results import Refusal
-from . import logs, pictures
+from ..service.model import Game, Player
+from ..service.results import Done, Refusal
+from . import live, logs, pictures
 from .client import Playing
 from .failures import answering_failures
 from .owing import deed_of, owing
 from .pickers import show_pieces
+from .places import TRANSPORT
 
 if TYPE_CHECKING:
     from .client import Bot
@@ -82,7 +91,6 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
             "accept-draw": "accept_draw", "decline-draw": "decline_draw",
             "accept-takeback": "accept_takeback", "decline-takeback": "decline_takeback",
         }[self.action]
-        from .actions import acted
         async with owing(bot, sender, interaction.channel, deed_of(game, sender, action),
                          game.id):
             result = await getattr(service, action)(sender, game.id)
@@ -179,3 +187,40 @@ def challenge_view(challenge_id: int) -> discord.ui.View:
     view.add_item(ChallengeButton("accept", challenge_id))
     view.add_item(ChallengeButton("decline", challenge_id))
     return view
+
+
+# service action -> (what is offered, how the opponent's offer is answered)
+OFFERS = {"offer_draw": "draw", "request_takeback": "takeback"}
+ANSWERS = {"accept_draw": "accepted", "decline_draw": "declined",
+           "offer_draw": "accepted",  # offering back a draw accepts the standing one
+           "accept_takeback": "accepted", "decline_takeback": "declined"}
+
+
+async def acted(bot: Bot, interaction: discord.Interaction, sender: Player,
+                action: str, result: Done, pressed: bool = False) -> None:
+    """Answer ``interaction`` after ``action`` was carried out (``pressed``: by a button
+    of the message the interaction came from)."""
+    game = result.game
+    assert game is not None
+    side = game.side_of(sender.id)
+    assert side is not None
+    kind = OFFERS.get(action)
+    if kind is not None and not game.is_over:
+        opponent = (await bot.mentions(game, "offer"))[1 - side]
+        by_discord = game.transports[1 - side] == TRANSPORT
+        sent = await bot.reply(interaction, content=live.offer_text(game, kind, side, opponent),
+                               view=offer_view(game.id, kind) if by_discord else MISSING)
+        await live.offer_posted(bot, game, kind, side, sent, interaction.channel_id or 0)
+        await bot.flush()
+        return
+    answer = ANSWERS.get(action)
+    answered = ("takeback" if "takeback" in action else "draw", 1 - side)
+    said = live.outcome(game, *answered, answer, sender.display_name) if answer else ""
+    lapse = "the last turn was taken back" if action == "accept_takeback" else None
+    edited = await live.settle_offers(bot, game, sender.display_name, answer, answered, lapse,
+                                      pressed=interaction if pressed else None)
+    if game.is_over or action == "accept_takeback":
+        await bot.send_board(interaction, game, "" if game.is_over else said)
+    elif not edited:
+        await bot.reply(interaction, content=said or result.words(TRANSPORT))
+    await bot.flush()
