@@ -7,7 +7,7 @@ be on a server where each Discord player of the game is a member (so both can op
 thread) and where the bot has every permission a game needs; the game of the player who
 challenged is looked at first. With no such channel the game stays in DMs, as before.
 
-A game started by e-mail is private (the README's "Play by e-mail"), so it never gets a
+A game started by e-mail is private (docs/playing.md, "By e-mail"), so it never gets a
 thread: the Discord player's DMs are its home.
 """
 

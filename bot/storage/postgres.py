@@ -97,13 +97,13 @@ def parse_url(url: str) -> PostgresUrl:
     if "@" in remainder or authority.count("@") > 1:
         raise refuse("its password (or user or database name) holds an '@', '/', '?' or "
                      "'#' that is not percent-encoded; write them as %40, %2F, %3F and %23 "
-                     "(see the README)")
+                     "(see docs/hosting.md)")
     if "#" in remainder:
         raise refuse("it holds a '#', which ends a URL; write a '#' of a password as %23 "
-                     "(see the README)")
+                     "(see docs/hosting.md)")
     if _BAD_ESCAPE.search(url):
         raise refuse("a '%' is not followed by two hexadecimal digits; write a '%' of a "
-                     "password as %25 (see the README)")
+                     "password as %25 (see docs/hosting.md)")
     login, at, hosts = authority.rpartition("@")
     user, colon, password = login.partition(":")
     if not all(_port_ok(host) for host in hosts.split(",")):

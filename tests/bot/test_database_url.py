@@ -111,17 +111,19 @@ def test_what_a_url_may_leave_out_is_left_out():
 
 
 UNENCODED = ("its password (or user or database name) holds an '@', '/', '?' or '#' that "
-             "is not percent-encoded; write them as %40, %2F, %3F and %23 (see the README)")
+             "is not percent-encoded; write them as %40, %2F, %3F and %23 "
+             "(see docs/hosting.md)")
 REFUSED = [
     ("postgresql://bob:pa/ss@h/cp", UNENCODED),
     ("postgresql://bob:pa#ss@h/cp", UNENCODED),
     ("postgresql://bob:pa?ss@h/cp", UNENCODED),
     ("postgresql://bob:p@ss@h/cp", UNENCODED),
     ("postgresql://bob@h/cp?password=a#b",
-     "it holds a '#', which ends a URL; write a '#' of a password as %23 (see the README)"),
+     "it holds a '#', which ends a URL; write a '#' of a password as %23 "
+     "(see docs/hosting.md)"),
     ("postgresql://bob:50%off@h/cp",
      "a '%' is not followed by two hexadecimal digits; write a '%' of a password as %25 "
-     "(see the README)"),
+     "(see docs/hosting.md)"),
     ("postgresql://bob:pw@h:54x2/cp", "a port is not a number from 1 to 65535"),
     ("postgresql://bob:pw@h:0/cp", "a port is not a number from 1 to 65535"),
     ("postgresql://bob@h/cp?password=a&b", "a field of its query has no '='"),
