@@ -1,10 +1,11 @@
-"""The import arrows point down (README, "Layout"): a transport imports neither another
-transport nor the runner and sub-commands in `bot.cli` (the runner composes transports);
-what transports share imports no transport; the game service imports no transport, no
-sub-command and no drawing; storage imports neither the service nor a transport; the
-renderer imports nothing of the bot, and the engine nothing above it and no I/O. Inside
-the Discord transport only the package imports `app`, which builds the bot. And no module
-imports itself through others: no import circle, not even a deferred one."""
+"""The import arrows point down (docs/architecture.md, "Layers"): a transport imports
+neither another transport nor the runner and sub-commands in `bot.cli` (the runner
+composes transports); what transports share imports no transport; the game service
+imports no transport, no sub-command and no drawing; storage imports neither the service
+nor a transport; the renderer imports nothing of the bot, and the engine nothing above it
+and no I/O. Inside the Discord transport only the package imports `app`, which builds the
+bot. And no module imports itself through others: no import circle, not even a deferred
+one."""
 
 from __future__ import annotations
 

@@ -1,12 +1,14 @@
-"""Every line of the README's code blocks pastes as it is: no `# comment` after a command
-(zsh without interactive comments takes it as words; the console is no shell at all), and
-the blocks of console commands (```commandpost) hold commands alone: no comment, no
-prompt before them."""
+"""Every line of the code blocks of the README and the guides (docs/*.md) pastes as it is:
+no `# comment` after a command (zsh without interactive comments takes it as words; the
+console is no shell at all), and the blocks of console commands (```commandpost) hold
+commands alone: no comment, no prompt before them."""
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 FENCE = re.compile(r"^```(\S*)\s*$")
@@ -55,8 +57,22 @@ def unpasteable(text: str) -> list[str]:
 def test_every_line_of_the_readmes_code_blocks_pastes_as_it_is() -> None:
     text = (ROOT / "README.md").read_text(encoding="utf-8")
     blocks = code_blocks(text)
-    assert [info for info, _ in blocks].count("commandpost") >= 2  # the console's examples
+    assert [info for info, _ in blocks].count("commandpost") >= 1  # the first game
+    assert [info for info, _ in blocks].count("sh") >= 2  # the two set-up commands
     assert unpasteable(text) == []
+
+
+@pytest.mark.parametrize("guide", sorted(p.name for p in (ROOT / "docs").glob("*.md")))
+def test_every_line_of_a_guides_code_blocks_pastes_as_it_is(guide: str) -> None:
+    text = (ROOT / "docs" / guide).read_text(encoding="utf-8")
+    assert unpasteable(text) == [], f"docs/{guide}"
+
+
+def test_the_guides_show_the_consoles_commands_and_the_hosts_shell() -> None:
+    infos = [info for path in sorted((ROOT / "docs").glob("*.md"))
+             for info, _ in code_blocks(path.read_text(encoding="utf-8"))]
+    assert infos.count("commandpost") >= 4  # the players' guide: a game and its tools
+    assert infos.count("sh") >= 6  # the hosting guide: mail, Docker, backups and restores
 
 
 def test_the_check_catches_what_it_is_for() -> None:
