@@ -22,8 +22,7 @@ from bot.__main__ import COMMANDS
 from bot.commands import Commands
 from bot.config import Settings
 from bot.console.console import CONSOLE_HELP
-from bot.discord_bot import permissions
-from bot.discord_bot.app import CommandPost
+from bot.discord_bot import CommandPost, permissions
 from bot.email_gateway.mailcommands import MailCommands
 from bot.service import GameService
 
