@@ -19,7 +19,13 @@ from engine import EngineError, all_variants, get_variant
 
 from .service import GameService
 from .service.boundary import MAX_ID, game_number, no_such, parse_number
-from .service.clock import format_duration, parse_days
+from .service.clock import (
+    describe_clock,
+    format_duration,
+    is_clock_word,
+    parse_days,
+    parse_time_control,
+)
 from .service.computer import Computer, read_level
 from .service.inference import ANSWER, END_TURN
 from .service.model import Game, Player
@@ -27,7 +33,6 @@ from .service.phrasing import command, moment, phrase
 from .service.posts import DIGEST
 from .service.results import Done, Reason, Refusal, Result, storage_words
 from .service.rules_docs import as_plain_text, rules_part
-from .service.timecontrol import describe_clock, is_clock_word, parse_time_control
 from .service.turns import PieceSteps, find_turn, if_my_turn_words, turn_ends
 from .service.words import plural
 from .storage import StorageError

@@ -16,18 +16,18 @@ from engine import EngineError, all_variants, get_variant
 from engine.search import LEVELS
 
 from ..service.answers import Owed
-from ..service.clock import ALLOWED_DAYS
-from ..service.inference import ANSWER, END_TURN
-from ..service.model import Challenge, Game, Player
-from ..service.phrasing import moment
-from ..service.posts import time_left
-from ..service.results import Done, Reason, Refusal, storage_words
-from ..service.timecontrol import (
+from ..service.clock import (
+    ALLOWED_DAYS,
     TimeControl,
     describe_clock,
     is_clock_word,
     parse_time_control,
 )
+from ..service.inference import ANSWER, END_TURN
+from ..service.model import Challenge, Game, Player
+from ..service.phrasing import moment
+from ..service.posts import time_left
+from ..service.results import Done, Reason, Refusal, storage_words
 from ..storage import StorageError
 from . import failures, hints, homes, live, logs, permissions, pictures
 from .client import result_text

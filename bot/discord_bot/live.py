@@ -19,8 +19,7 @@ import discord
 
 from engine import get_variant
 
-from ..service.model import Game
-from ..service.posts import Post
+from ..service.model import Game, Post
 from . import pictures
 from .places import TRANSPORT, target_of, thread_place
 

@@ -19,13 +19,12 @@ from ..storage import DamagedGame, Database, Session
 from . import outbox
 from .boundary import guard
 from .challenges import read_challenge
-from .clock import DAY, Clock, parse_days, start_turn
+from .clock import DAY, Clock, describe_clock, parse_days, start_turn
 from .model import Challenge, Game, PlayedMove, Player, place_transport
 from .notes import Note, record_comments
 from .phrasing import players_line
 from .records import RecordError, read_record, replay, write_record
 from .results import Done, Reason, Refusal, Result
-from .timecontrol import describe_clock
 from .turns import turn_entries
 from .words import plural
 

@@ -32,7 +32,7 @@ import unicodedata
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from .model import Game, Player
+from .model import Game, Player, Post
 from .results import Done, Reason, Refusal
 
 MAX_ID = 2**63 - 1  # SQLite's largest integer
@@ -274,8 +274,7 @@ def _callable(value: Any) -> Any:
 
 
 def _post(value: Any) -> Any:
-    """A message a transport posted (`bot.service.posts.Post`): its game, and texts that fit."""
-    from .posts import Post
+    """A message a transport posted (`bot.service.model.Post`): its game, and texts that fit."""
     fields = (getattr(value, "kind", None), getattr(value, "channel", None),
               getattr(value, "message", None))
     if not isinstance(value, Post) or isinstance(_id("game", Reason.NO_SUCH_GAME)(

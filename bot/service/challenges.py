@@ -22,12 +22,12 @@ from .clock import (
     ALLOWED_DAYS,
     DAY,
     Clock,
+    describe_clock,
     time_control_help,
 )
 from .model import Challenge, Game, Player, place_transport
 from .phrasing import command, moment, phrase, players_line
 from .results import Done, Reason, Refusal, Result
-from .timecontrol import describe_clock
 from .words import or_list
 
 

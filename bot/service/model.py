@@ -17,7 +17,7 @@ from typing import Any
 from engine import EngineError, get_variant
 
 from ..storage import DamagedGame
-from .clock import TurnClock
+from .clock import TurnClock, read
 
 Row = Mapping[str, Any]
 log = logging.getLogger(__name__)
@@ -205,7 +205,6 @@ def _readable_clock(time_control: object) -> bool:
     """Whether a game's stored clock choice reads (None: the days per move)."""
     if time_control is None:
         return True
-    from .timecontrol import read  # the clock's words (it reads games: imported here)
     try:
         return isinstance(time_control, str) and read(time_control) is not None
     except (ValueError, TypeError, IndexError):
@@ -269,6 +268,16 @@ class PlayedMove:
     def from_row(cls, row: Row) -> PlayedMove:
         return cls(row["ply"], row["turn"], row["side"], row["text"], row["fen"],
                    bool(row["partial"]), row["played_at"])
+
+
+@dataclass(frozen=True)
+class Post:
+    """A message a transport posted about a game: where it is."""
+
+    game_id: int
+    kind: str
+    channel: str
+    message: str
 
 
 @dataclass(frozen=True)

@@ -13,27 +13,15 @@ gets, at most once a day, one notification listing the games that wait for their
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from engine import get_variant
 
 from ..storage import Database
 from . import outbox
 from .boundary import guard
 from .clock import DAY, Clock, format_duration
-from .model import Game
+from .model import Game, Post
 
 DIGEST = "digest"  # the player preference: a daily digest of the games waiting for them
-
-
-@dataclass(frozen=True)
-class Post:
-    """A message a transport posted about a game: where it is."""
-
-    game_id: int
-    kind: str
-    channel: str
-    message: str
 
 
 @guard  # every argument of every public method is checked before it runs

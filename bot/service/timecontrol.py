@@ -20,111 +20,12 @@ due at 80% of what was available. `TimeControls` is the service's
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from ..storage import Database, Session
 from .boundary import guard
-from .clock import DAY, REMINDER_AT, TurnClock, describe_days, format_duration
+from .clock import DAY, REMINDER_AT, TimeControl, TurnClock, format_duration, read
 from .model import Game
-
-_DAYS = r"(\d+(?:\.\d+)?)d"
-_FISCHER = re.compile(rf"^{_DAYS}\+{_DAYS}$")
-_CAP = re.compile(rf"^max{_DAYS}$")
-_TOTAL = re.compile(rf"^total{_DAYS}$")
-MAX_DAYS = 365.0
-
-
-@dataclass(frozen=True)
-class TimeControl:
-    """The clock of a game: days per move, or a Fischer bank; and a total per player."""
-
-    days: float  # classic: per move; Fischer: the bank at the start
-    increment: float | None = None  # Fischer: days added after each move (None: classic)
-    bank_max: float | None = None  # Fischer: the most the bank holds
-    total: float | None = None  # the most time a player may use in the whole game
-
-    @property
-    def fischer(self) -> bool:
-        return self.increment is not None
-
-    def text(self) -> str:
-        """The words that choose it: ``3d+1d max10d total30d``."""
-        words = [f"{self.days:g}d" + (f"+{self.increment:g}d" if self.fischer else "")]
-        if self.bank_max is not None:
-            words.append(f"max{self.bank_max:g}d")
-        if self.total is not None:
-            words.append(f"total{self.total:g}d")
-        return " ".join(words)
-
-    def describe(self) -> str:
-        """``3 days + 1 day per move, at most 10 days in the bank, 30 days in all``."""
-        if self.fischer:
-            assert self.increment is not None
-            parts = [f"{_days(self.days)} + {_days(self.increment)} per move"]
-            if self.bank_max is not None:
-                parts.append(f"at most {_days(self.bank_max)} in the bank")
-        else:
-            parts = [f"{_days(self.days)} per move"]
-        if self.total is not None:
-            parts.append(f"at most {_days(self.total)} in all")
-        return ", ".join(parts)
-
-
-def _days(n: float) -> str:
-    return f"{n:g} day{'s' if n != 1 else ''}"
-
-
-def describe_clock(days: int | None, time_control: str | None) -> str:
-    """A game's or challenge's clock in words: its choice, else its days per move."""
-    tc = read(time_control)
-    return tc.describe() if tc else describe_days(days)
-
-
-def is_clock_word(word: str) -> bool:
-    """Whether a challenge's word belongs to a time control of this module."""
-    low = word.lower()
-    return bool(_FISCHER.match(low) or _CAP.match(low) or _TOTAL.match(low))
-
-
-def parse_time_control(words: list[str], days: int | None) -> TimeControl | None:
-    """The time control of a challenge's clock words (with its days per move, if any);
-    None for the classic clock alone. ValueError with a friendly message otherwise."""
-    fischer = cap = total = None
-    for word in words:
-        low = word.lower()
-        if m := _FISCHER.match(low):
-            fischer = (float(m[1]), float(m[2]))
-        elif m := _CAP.match(low):
-            cap = float(m[1])
-        elif m := _TOTAL.match(low):
-            total = float(m[1])
-    if fischer is None and cap is None and total is None:
-        return None
-    if fischer is not None and days is not None:
-        raise ValueError(f"choose either {days}d per move or a Fischer clock such as 3d+1d, "
-                         f"not both")
-    if cap is not None and fischer is None:
-        raise ValueError("a bank maximum such as max10d needs a Fischer clock, as in "
-                         "`3d+1d max10d`")
-    if fischer is None and days is None:
-        raise ValueError("a total such as total30d needs a clock to cap, as in `3d total30d`")
-    base, increment = fischer if fischer else (float(days or 0), None)  # type: ignore[misc]
-    for value in (base, increment, cap, total):
-        if value is not None and not 0 < value <= MAX_DAYS:
-            raise ValueError(f"clock times are more than 0 and at most {MAX_DAYS:g} days")
-    if cap is not None and cap < base:
-        raise ValueError(f"the bank cannot start above its maximum ({base:g}d > {cap:g}d)")
-    return TimeControl(base, increment, cap, total)
-
-
-def read(text: str | None) -> TimeControl | None:
-    """A stored time control (its `TimeControl.text`)."""
-    if not text:
-        return None
-    words = text.split()
-    days = None if _FISCHER.match(words[0]) else int(float(words[0][:-1]))
-    return parse_time_control(words, days) or TimeControl(float(days or 0))
 
 
 def available(tc: TimeControl, bank: float, spent: float) -> float:

@@ -20,7 +20,7 @@ from bot.config import Settings
 from bot.console.console import Console
 from bot.email_gateway.gateway import EmailGateway
 from bot.service import GameService, boundary
-from bot.service.posts import Post
+from bot.service.model import Post
 from bot.service.results import Refusal
 from bot.service.service import TOPICS
 

@@ -90,13 +90,6 @@ def test_the_walk_resolves_relative_imports():
 
 
 # --- no import circles ----------------------------------------------------------------------
-# A circle that is known and left for the change that owns its files: the set of its modules.
-# The game service's model reads a stored clock's words with `timecontrol.read` (imported
-# inside `model._readable_clock`) while `timecontrol` takes its `Game` from the model; the
-# service's modules are being rebuilt as topics, and that change breaks it.
-KNOWN_CIRCLES = {frozenset({"bot.service.model", "bot.service.timecontrol"})}
-
-
 def project_modules() -> dict[str, Path]:
     """Every module of the project's packages (the engine, the renderer, the bot, and
     ``bench`` once it is a package: today its scripts are run one by one) -> its file; a
@@ -209,14 +202,8 @@ def described(graph: dict[str, frozenset[str]], group: frozenset[str]) -> list[s
 
 def test_no_module_imports_itself_through_others():
     graph = module_graph()
-    found = [way for group in circles(graph) if group not in KNOWN_CIRCLES
-             for way in described(graph, group)]
+    found = [way for group in circles(graph) for way in described(graph, group)]
     assert found == [], "modules that import themselves through others:\n" + "\n".join(found)
-
-
-def test_a_known_circle_is_still_there():
-    """An allowance outlives its circle only until this fails: then take it out."""
-    assert set(circles(module_graph())) >= KNOWN_CIRCLES
 
 
 def test_the_circle_walk_finds_every_circle_and_names_it_in_order():
