@@ -14,8 +14,6 @@ from typing import Any
 from .interface import DamagedDatabase, DamagedGame, Database, Session, StorageError
 from .migrations import MIGRATIONS, Migration
 from .sqlite import (
-    BUSY_TIMEOUT_MS,
-    START_TIMEOUT_MS,
     SqliteDatabase,
     integrity_check,
     open_sqlite,
@@ -29,14 +27,10 @@ __all__ = ["DamagedDatabase", "DamagedGame", "Database", "Session", "SqliteDatab
 
 async def open_database(path: Path | str, sync: str = "full",
                         migrations: Sequence[Migration] = MIGRATIONS,
-                        now: Any = time.time, check: bool = True,
-                        busy_timeout_ms: int = BUSY_TIMEOUT_MS,
-                        settle_log: bool = False,
-                        start_timeout_ms: int = START_TIMEOUT_MS,
-                        read_only: bool = False) -> Any:
+                        now: Any = time.time, **sqlite_options: Any) -> Any:
     """The database at ``path``, its schema brought up to date: a ``postgresql://`` URL
     opens that server (`postgres`), anything else the SQLite file (`sqlite.open_sqlite`,
-    which says what the other settings do)."""
+    which takes ``sqlite_options`` and says what they do)."""
     if isinstance(path, str) and path.startswith(("postgresql://", "postgres://")):
         from .postgres import open_postgres  # asyncpg only when it is used
 
@@ -46,6 +40,4 @@ async def open_database(path: Path | str, sync: str = "full",
         # every row of the server behind a quiet "nothing found"
         raise StorageError("cannot open the database: it looks like a PostgreSQL URL that "
                            "lost a slash; give it as postgresql://...")  # not shown: a password
-    return await open_sqlite(path, sync, migrations, now, check=check,
-                             busy_timeout_ms=busy_timeout_ms, settle_log=settle_log,
-                             start_timeout_ms=start_timeout_ms, read_only=read_only)
+    return await open_sqlite(path, sync, migrations, now, **sqlite_options)
