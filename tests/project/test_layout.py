@@ -10,6 +10,7 @@ one."""
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
 
@@ -18,29 +19,37 @@ TRANSPORTS = ("bot.console", "bot.discord_bot", "bot.email_gateway", "bot.web")
 SHARED = ("bot.commands", "bot.textboard", "bot.pictures", "bot.startup", "bot.redact")
 
 
+def module_of(path: Path) -> str:
+    """The dotted name of the module in file ``path`` (a package is its ``__init__``)."""
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def import_statements(path: Path) -> Iterator[tuple[str, list[str]]]:
+    """Each import statement of the file ``path``, those under TYPE_CHECKING and inside
+    functions too: the module it names, relative imports resolved, and the names it takes
+    from it ([] for ``import X``)."""
+    module = module_of(path)
+    here = module.split(".") if path.name == "__init__.py" else module.split(".")[:-1]
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            yield from ((alias.name, []) for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = here[:len(here) - node.level + 1]
+                base = ".".join(anchor + ([node.module] if node.module else []))
+            yield base, [alias.name for alias in node.names]
+
+
 @cache
 def imports(package: str) -> dict[str, frozenset[str]]:
-    """Each module of ``package`` (a package or one module) -> every name it imports,
-    relative imports resolved (those under TYPE_CHECKING and inside functions too)."""
+    """Each module of ``package`` (a package or one module) -> every name it imports."""
     folder = ROOT / package.replace(".", "/")
     paths = sorted(folder.rglob("*.py")) if folder.is_dir() else [folder.with_suffix(".py")]
-    found = {}
-    for path in paths:
-        parts = path.relative_to(ROOT).with_suffix("").parts
-        module = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
-        here = module.split(".") if path.name == "__init__.py" else module.split(".")[:-1]
-        names = set()
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Import):
-                names |= {alias.name for alias in node.names}
-            elif isinstance(node, ast.ImportFrom):
-                base = node.module or ""
-                if node.level:
-                    anchor = here[:len(here) - node.level + 1]
-                    base = ".".join(anchor + ([node.module] if node.module else []))
-                names |= {base} | {f"{base}.{alias.name}" for alias in node.names}
-        found[module] = frozenset(names)
-    return found
+    return {module_of(path): frozenset(name for base, names in import_statements(path)
+                                       for name in [base, *(f"{base}.{n}" for n in names)])
+            for path in paths}
 
 
 def offences(packages: tuple[str, ...], *forbidden: str) -> list[str]:
@@ -96,12 +105,8 @@ def project_modules() -> dict[str, Path]:
     package is its ``__init__``."""
     packages = [p for p in ("engine", "renderer", "bot", "bench")
                 if (ROOT / p / "__init__.py").is_file()]
-    found = {}
-    for package in packages:
-        for path in sorted((ROOT / package).rglob("*.py")):
-            parts = path.relative_to(ROOT).with_suffix("").parts
-            found[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
-    return found
+    return {module_of(path): path for package in packages
+            for path in sorted((ROOT / package).rglob("*.py"))}
 
 
 @cache
@@ -115,18 +120,10 @@ def module_graph() -> dict[str, frozenset[str]]:
     modules = project_modules()
     graph = {}
     for module, path in modules.items():
-        here = module.split(".") if path.name == "__init__.py" else module.split(".")[:-1]
         targets = set()
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Import):
-                targets |= {alias.name for alias in node.names}
-            elif isinstance(node, ast.ImportFrom):
-                base = node.module or ""
-                if node.level:
-                    anchor = here[:len(here) - node.level + 1]
-                    base = ".".join(anchor + ([node.module] if node.module else []))
-                targets |= {f"{base}.{alias.name}" if f"{base}.{alias.name}" in modules
-                            else base for alias in node.names}
+        for base, names in import_statements(path):
+            targets |= {f"{base}.{n}" if f"{base}.{n}" in modules else base
+                        for n in names} if names else {base}
         graph[module] = frozenset(t for t in targets if t in modules and t != module)
     return graph
 
