@@ -194,3 +194,25 @@ def first_difference(engine: Generator, other: Generator, start: tuple[Any, Any]
                                  for text, after in our_moves)
         level = following
     return search
+
+
+class TwoDeep(NamedTuple):
+    """The way to a position two moves deep, where a test puts a fault."""
+
+    first: Any  # the start's first move
+    after_first: Any
+    reply: Any
+    faulty: Any  # the position after the two moves
+    dropped: Any  # the move of ``faulty`` the test takes away
+    successors: list[Any]  # the positions after each move of the start
+
+
+def two_deep(variant: Any, start: Any, reply: int, dropped: int) -> TwoDeep:
+    """The first move of ``start``, its ``reply``-th answer (from 0), the position after
+    them and its ``dropped``-th move, as the variant lists them."""
+    first = variant.legal_moves(start)[0]
+    after_first = variant.make_move(start, first)
+    answer = variant.legal_moves(after_first)[reply]
+    faulty = variant.make_move(after_first, answer)
+    return TwoDeep(first, after_first, answer, faulty, variant.legal_moves(faulty)[dropped],
+                   [variant.make_move(start, m) for m in variant.legal_moves(start)])

@@ -24,6 +24,7 @@ from perft_data import (
     divide_report,
     first_difference,
     read_perft_file,
+    two_deep,
 )
 
 from engine import Move, Position, get_variant
@@ -182,12 +183,7 @@ def test_a_move_missing_two_moves_deep_is_named_by_a_bounded_search(
     its 69 successors and of the first 11 positions two moves deep, not the 5,109 positions
     of a per-move breakdown of depth 3."""
     start = VARIANT.start_position()
-    first = VARIANT.legal_moves(start)[0]
-    after_first = VARIANT.make_move(start, first)
-    reply = VARIANT.legal_moves(after_first)[10]
-    faulty = VARIANT.make_move(after_first, reply)
-    dropped = VARIANT.legal_moves(faulty)[3]
-    successors = [VARIANT.make_move(start, m) for m in VARIANT.legal_moves(start)]
+    first, after_first, reply, faulty, dropped, successors = two_deep(VARIANT, start, 10, 3)
     listed = sum(VARIANT.count_moves(p) for p in [start, *successors]) + sum(
         VARIANT.count_moves(VARIANT.make_move(after_first, m))
         for m in VARIANT.legal_moves(after_first)[:11])
@@ -203,12 +199,12 @@ def test_a_move_missing_two_moves_deep_is_named_by_a_bounded_search(
 
     monkeypatch.setattr(simple, "legal_texts", counted)
 
-    assert first_difference_report(VARIANT.start_fen, 3) == (
-        f"the engine and the simple generator first differ after 2 moves: "
-        f"{VARIANT.format_move(start, first)} {VARIANT.format_move(after_first, reply)}\n"
-        f"  in {VARIANT.format_position(faulty)}\n"
-        f"  only the engine lists: (none)\n"
-        f"  only the simple generator lists: {VARIANT.format_move(faulty, dropped)}\n"
-        f"  (81 positions compared breadth-first; the simple generator listed {listed} "
-        f"moves (budget {REPORT_BUDGET}))")
+    path = f"{VARIANT.format_move(start, first)} {VARIANT.format_move(after_first, reply)}"
+    budget = f"the simple generator listed {listed} moves (budget {REPORT_BUDGET})"
+    assert first_difference_report(VARIANT.start_fen, 3).split("\n") == [
+        f"the engine and the simple generator first differ after 2 moves: {path}",
+        f"  in {VARIANT.format_position(faulty)}",
+        "  only the engine lists: (none)",
+        f"  only the simple generator lists: {VARIANT.format_move(faulty, dropped)}",
+        f"  (81 positions compared breadth-first; {budget})"]
     assert len(seen) == 1 + 69 + 11

@@ -20,7 +20,15 @@ from collections.abc import Sequence
 
 import pytest
 import test_commander_reference as reference
-from perft_data import DATA, Generator, PerftCase, case_id, first_difference, read_perft_file
+from perft_data import (
+    DATA,
+    Generator,
+    PerftCase,
+    case_id,
+    first_difference,
+    read_perft_file,
+    two_deep,
+)
 
 from engine import Move, Position, get_variant
 from engine.commander import rules as engine_rules
@@ -161,12 +169,7 @@ def test_a_turn_missing_two_turns_deep_is_named_by_a_bounded_search(
     13,576 positions a per-turn breakdown of depth 3 asks of it."""
     case = case_named("start", 3)
     start = VARIANT.parse_position(case.position)
-    first = VARIANT.legal_moves(start)[0]
-    after_first = VARIANT.make_move(start, first)
-    reply = VARIANT.legal_moves(after_first)[20]
-    faulty = VARIANT.make_move(after_first, reply)
-    dropped = VARIANT.legal_moves(faulty)[5]
-    successors = [VARIANT.make_move(start, m) for m in VARIANT.legal_moves(start)]
+    first, after_first, reply, faulty, dropped, successors = two_deep(VARIANT, start, 20, 5)
     listed = (turns_in(start) + sum(map(turns_in, successors))
               + sum(turns_in(VARIANT.make_move(after_first, m))
                     for m in VARIANT.legal_moves(after_first)[:21]))
