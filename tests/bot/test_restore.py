@@ -62,9 +62,9 @@ async def game_in_progress(service: GameService) -> tuple[int, list[str]]:
     the moves played."""
     alice = await service.player("console", "alice", "Alice")
     bob = await service.player("console", "bob", "Bob")
-    made = await service.challenge(alice, PLACE, bob, side=0)
+    made = await service.challenges.challenge(alice, PLACE, bob, side=0)
     assert made.ok, made
-    accepted = await service.accept(bob, made.challenge.id)  # type: ignore[union-attr]
+    accepted = await service.challenges.accept(bob, made.challenge.id)  # type: ignore[union-attr]
     assert accepted.ok, accepted
     game = accepted.game
     assert game is not None
