@@ -27,7 +27,7 @@ from .service.clock import (
     parse_time_control,
 )
 from .service.computer import Computer, read_level
-from .service.inference import ANSWER, END_TURN
+from .service.inference import ANSWER, END_TURN, FORECAST
 from .service.model import Game, Player
 from .service.phrasing import command, moment, phrase
 from .service.posts import DIGEST
@@ -625,7 +625,7 @@ class Commands:
 
         A line goes on with `then if Z then W`; the steps of one turn are joined by `|`.
         """
-        game, rest = await self._game(sender, place, args, example="if")
+        game, rest = await self._game(sender, place, args, purpose=FORECAST, example="if")
         if isinstance(game, Refusal):
             return _reply(game)
         return _reply(await self.service.forecasts.add_forecast(sender, game.id, ["if", *rest]),
@@ -637,7 +637,7 @@ class Commands:
         forecast
         forecast #3 clear
         """
-        game, rest = await self._game(sender, place, args, example="forecast")
+        game, rest = await self._game(sender, place, args, purpose=FORECAST, example="forecast")
         if isinstance(game, Refusal):
             return _reply(game)
         if rest and (len(rest) > 1 or rest[0].lower() != "clear"):

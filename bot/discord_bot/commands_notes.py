@@ -9,6 +9,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from ..service.inference import FORECAST
 from ..service.model import Game, Player
 from ..service.results import Refusal
 from .commands_play import GAME_HELP, PlayCommands
@@ -58,11 +59,11 @@ class CorrespondenceCommands(commands.Cog, name="Correspondence"):
                        current: str) -> list[app_commands.Choice[int]]:
         return await self.play.my_games(interaction, current)
 
-    async def _game_meant(self, interaction: discord.Interaction,
-                          game: int | None) -> tuple[Player, Game | None]:
+    async def _game_meant(self, interaction: discord.Interaction, game: int | None,
+                          purpose: str | None = None) -> tuple[Player, Game | None]:
         """The sender and the game a command means (None: refused, and answered)."""
         sender = await self.bot.player_of(interaction.user)
-        found = await self.play._find_game(interaction, sender, game)
+        found = await self.play._find_game(interaction, sender, game, purpose=purpose)
         if isinstance(found, Refusal):
             await self.bot.answer(interaction, found)
             return sender, None
@@ -94,7 +95,7 @@ class CorrespondenceCommands(commands.Cog, name="Correspondence"):
                        show: bool = False, clear: bool = False,
                        game: int | None = None) -> None:
         """Record conditional moves while you wait: your answer is played at once."""
-        sender, found = await self._game_meant(interaction, game)
+        sender, found = await self._game_meant(interaction, game, FORECAST)
         if found is None:
             return
         if clear:

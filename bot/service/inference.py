@@ -8,7 +8,9 @@ on every transport.
 4. for answering an offer (``draw``, ``takeback``): the only game with a draw offer or
    takeback request to the sender — an answer goes where the question was asked, even when
    another game waits for the sender's move;
-5. for ``end``: the only game where the sender has a turn in progress;
+5. for ``end``: the only game where the sender has a turn in progress; for a conditional
+   move (``if``): the only game where the sender waits for the opponent's move, since
+   conditional moves are for the player who waits;
 6. for a move: among the sender's games, those where the text is a move in that game's
    notation, narrowed to those where it is legal now, or else to those where it is the
    sender's turn (see `GameInference._by_move`); text that is a move in none of the games
@@ -34,7 +36,7 @@ from .model import Game, Player
 from .phrasing import command
 from .results import Reason, Refusal, move_refusal
 
-ANSWER, END_TURN = "answer", "end"
+ANSWER, END_TURN, FORECAST = "answer", "end", "forecast"
 """Purposes that narrow the choice (`GameInference.find_game`)."""
 
 
@@ -112,7 +114,8 @@ class GameInference:
                         point: str | None = None) -> Game | Refusal:
         """The game a command means (see the module's rule). ``purpose``: ``"answer"``
         answers an offer (``"answer draw"``, ``"answer takeback"`` narrow it), ``"end"``
-        closes a turn. ``to_move`` (the command plays a move) changes nothing any more:
+        closes a turn, ``"forecast"`` records a conditional move (in a game where the sender
+        waits). ``to_move`` (the command plays a move) changes nothing any more:
         every command prefers the only game where it is the sender's turn. ``example``:
         the command (and its words) that a refusal asking "which game?" shows with a game's
         number (``"move c3-d4"``: the move the sender tried). ``move``: the text of the move
@@ -213,5 +216,7 @@ class GameInference:
         if words[:1] == [END_TURN]:
             out.append([g for g in waiting
                         if get_variant(g.variant).parse_position(g.fen).in_progress])
+        if words[:1] == [FORECAST]:  # the games where the opponent is to move
+            out.append([g for g in mine if g not in waiting])
         out.append(waiting)
         return out

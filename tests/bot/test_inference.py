@@ -4,7 +4,7 @@ the only turn to end, otherwise the list with whose turn it is)."""
 
 from __future__ import annotations
 
-from bot.service.inference import ANSWER, END_TURN
+from bot.service.inference import ANSWER, END_TURN, FORECAST
 from bot.service.results import Reason
 
 from .conftest import PLACE
@@ -14,8 +14,8 @@ async def test_with_two_games_the_one_where_it_is_your_turn(service, alice, bob,
                                                             start_game):
     first = await start_game(alice, bob)
     second = await start_game(carol, alice)
-    assert (await service.inference.find_game(alice,
-                                              PLACE)).id == first.id  # Alice moves in #1 only
+    # Alice moves in #1 only
+    assert (await service.inference.find_game(alice, PLACE)).id == first.id
     await service.move(alice, first.id, "b2-a3/D")
     refused = await service.inference.find_game(alice, PLACE)  # no game waits for her
     assert refused.reason == Reason.WHICH_GAME
@@ -59,6 +59,24 @@ async def test_with_three_games_an_offer_and_a_turn_to_end(service, alice, bob, 
     assert (await service.inference.find_game(alice, PLACE, purpose=END_TURN)).id == third.id
     # a number always wins
     assert (await service.inference.find_game(alice, PLACE, second.id)).id == second.id
+
+
+async def test_a_conditional_move_goes_to_the_one_game_where_you_wait(service, alice, bob,
+                                                                    start_game):
+    """Conditional moves are for the player who waits: with one game waiting for the
+    opponent and one for them, ``if`` means the first, which every other command does not."""
+    first = await start_game(alice, bob)
+    await service.move(alice, first.id, "b2-a3/D")  # Bob to move in #1
+    second = await start_game(alice, bob)  # Alice to move in #2
+    assert (await service.inference.find_game(alice, PLACE)).id == second.id
+    assert (await service.inference.find_game(alice, PLACE, purpose=FORECAST)).id == first.id
+    line = "if h8-i7/D then a3-b4/D then if c7-c5 then h2-h4/D".split()
+    assert (await service.forecasts.add_forecast(alice, first.id, line)).message == (
+        "Conditional line recorded in game #1: if h8-i7/D then a3-b4/D then if c7-c5 then "
+        "h2-h4/D. Only you see it until it is played.")
+    await service.move(alice, second.id, "b2-a3/D")  # now Alice waits in both
+    refused = await service.inference.find_game(alice, PLACE, purpose=FORECAST)
+    assert refused.reason == Reason.WHICH_GAME
 
 
 async def test_the_game_of_the_place_comes_first(service, alice, bob, carol, start_game):
