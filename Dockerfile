@@ -4,7 +4,8 @@ FROM python:3.11-slim
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
     PIP_NO_CACHE_DIR=1 \
-    COMMANDPOST_DB=/data/commandpost.db
+    COMMANDPOST_DB=/data/commandpost.db \
+    COMMANDPOST_PICTURES=/data/boards
 
 WORKDIR /app
 COPY pyproject.toml README.md ./
