@@ -169,7 +169,8 @@ class Commands:
         """List the variants you can play."""
         if args:
             return _extra("variants", args)
-        lines = [f"  {v.name:<12} {v.display_name} (modes: {', '.join(v.modes)})"
+        width = max(len(v.name) for v in all_variants())
+        lines = [f"  {v.name:<{width}}  {v.display_name} (modes: {', '.join(v.modes)})"
                  for v in all_variants()]
         return Reply("Variants:\n" + "\n".join(lines))
 

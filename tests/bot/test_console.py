@@ -333,3 +333,14 @@ async def test_usage_examples_are_the_commands_examples_not_their_description(se
                                                "`board`; `board #3`")
     assert await session("moves #1 c3 d4") == ("`moves` does not take 'd4'. For example: "
                                                "`moves`; `moves c3`")
+
+
+async def test_variants_are_listed_in_one_column_whatever_the_length_of_their_ids(session):
+    assert await session("variants") == (
+        "Variants:\n"
+        "  clash            Clash of Command (modes: standard)\n"
+        "  commander        Commander Chess (Cờ Tư Lệnh) (modes: standard, marine, air, land, "
+        "raid, sea-air)\n"
+        "  combined-arms    Combined Arms Brigade Chess (modes: standard)\n"
+        "  mini-chieftain   mini-Chieftain (modes: standard)\n"
+        "  micro-chieftain  micro-Chieftain (modes: standard)")
