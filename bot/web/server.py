@@ -235,7 +235,10 @@ def _ply(request: web.Request) -> int | None:
     raw = request.query.get("ply")
     if raw is None:
         return None
-    if len(raw) > MAX_PLY_DIGITS or PLY.fullmatch(raw) is None:
+    if raw.isascii() and raw.isdigit() and len(raw) > MAX_PLY_DIGITS:  # a number, too big
+        raise web.HTTPBadRequest(text=f"{shorten(raw)!r} is not a step of this game: give "
+                                      f"a step from 0 (the start) to the last, as in ?ply=3.")
+    if PLY.fullmatch(raw) is None:
         raise web.HTTPBadRequest(text=f"{shorten(raw)!r} is not a step: give a whole number, "
                                       f"as in ?ply=3 (0 is the start).")
     return int(raw)

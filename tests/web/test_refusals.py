@@ -40,8 +40,6 @@ async def refused(client: TestClient, path: str, status: int, heading: str, text
     ("²", "&#x27;²&#x27;"),  # str.isdigit() says yes, int() says no
     ("①", "&#x27;①&#x27;"),
     ("٣", "&#x27;٣&#x27;"),  # an Arabic-Indic three: int() would take it
-    ("9" * 5000, f"&#x27;{'9' * 23}…&#x27;"),  # quoted back cut short
-    ("1000000", "&#x27;1000000&#x27;"),  # at most six digits
     ("-1", "&#x27;-1&#x27;"),
     ("%203", "&#x27; 3&#x27;"),
     ("", "&#x27;&#x27;"),
@@ -50,6 +48,18 @@ async def test_a_step_is_ascii_digits_and_bounded(service: GameService, client: 
                                                   game: Game, ply: str, shown: str) -> None:
     path = await game_path(service, game)
     await refused(client, f"{path}?ply={ply}", 400, "Bad request", f"{shown} {NOT_A_STEP}")
+
+
+@pytest.mark.parametrize(("ply", "shown"), [
+    ("9" * 5000, f"&#x27;{'9' * 23}…&#x27;"),  # quoted back cut short
+    ("1000000", "&#x27;1000000&#x27;"),  # at most six digits: no game has a million steps
+])
+async def test_a_step_of_more_digits_than_any_game_has_steps_is_refused_as_such(
+        service: GameService, client: TestClient, game: Game, ply: str, shown: str) -> None:
+    path = await game_path(service, game)
+    await refused(client, f"{path}?ply={ply}", 400, "Bad request",
+                  f"{shown} is not a step of this game: give a step from 0 (the start) to the "
+                  f"last, as in ?ply=3.")
 
 
 async def test_a_step_of_six_digits_shows_the_last_step(service: GameService,
