@@ -41,6 +41,8 @@ variable.
 | ``COMMANDPOST_WEB_PORT``             | ``web_port``             | ``8080``           |
 | ``COMMANDPOST_WEB_RATE_LIMIT``       | ``web_rate_limit``       | ``300`` (per min.) |
 | ``COMMANDPOST_MEMBER_EVENTS``        | ``member_events``        | ``off``            |
+| ``COMMANDPOST_TYPED_MOVES``          | ``typed_moves``          | ``on``             |
+| ``COMMANDPOST_LOG_LEVEL``            | ``log_level``            | ``INFO``           |
 
 Relative paths are taken from the working directory. ``COMMANDPOST_DB`` may instead be a
 ``postgresql://user:password@host/database`` URL: the service then keeps its state in that
@@ -68,6 +70,7 @@ from pathlib import Path
 SYNC_MODES = ("full", "normal")
 DAMAGED_MODES = ("refuse", "start")
 RELAY_TLS_MODES = ("auto", "starttls", "tls", "none")
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
 
 class ConfigError(ValueError):
@@ -104,6 +107,7 @@ class Settings:
     # "on": the Discord bot asks for the (privileged) members intent, to hear of members who
     # leave a server and tell their opponents; it must then be enabled in the portal
     member_events: str = field(default="off", metadata={"env": "COMMANDPOST_MEMBER_EVENTS"})
+    # how much the processes log: DEBUG, INFO, WARNING, ERROR or CRITICAL
     log_level: str = field(default="INFO", metadata={"env": "COMMANDPOST_LOG_LEVEL"})
     # Discord sharding: the total number of shards (0: as many as Discord recommends) and
     # the shards this process runs ("": all of them; "0-3" or "0,1,2,3": a share of them)
@@ -179,6 +183,9 @@ class Settings:
         if self.email_address and "@" not in self.email_address:
             raise ConfigError(f"COMMANDPOST_EMAIL_ADDRESS is {self.email_address!r}; it must be "
                               f"an address like play@games.example.org")
+        if self.log_level not in LOG_LEVELS:
+            raise ConfigError(f"COMMANDPOST_LOG_LEVEL is {self.log_level!r}; it must be one of "
+                              f"{', '.join(LOG_LEVELS)}")
         _check_theme(self.theme)
         _check_default_days(self.default_days)
         if self.web_url and not self.web_url.startswith(("http://", "https://")):
@@ -219,6 +226,8 @@ def _convert(name: str, raw: str, default: object) -> object:
             if name == "COMMANDPOST_DEFAULT_DAYS":  # the same words as for a number not allowed
                 raise ConfigError(f"{name} is {raw!r}; {_days_allowed()}") from None
             raise ConfigError(f"{name} is {raw!r}; it must be a number") from None
+    if name == "COMMANDPOST_LOG_LEVEL":
+        return raw.strip().upper()
     return raw.strip().lower() if name in ("COMMANDPOST_DB_SYNC", "COMMANDPOST_DB_DAMAGED") \
         else raw
 

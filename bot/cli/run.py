@@ -13,7 +13,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import replace
 
-from ..config import Settings
+from ..config import ConfigError, Settings
 from ..discord_bot.app import Beside, CommandPost, shard_ids, sync
 from ..discord_bot.app import run as run_bot
 from ..email_gateway.runner import run_email_gateway
@@ -79,7 +79,11 @@ def main(argv: list[str]) -> int:
         args = parser.parse_args(argv)
     except SystemExit as exit_:  # a wrong word or option: argparse said why
         return int(exit_.code or 0)
-    settings = Settings.from_env()
+    try:
+        settings = Settings.from_env()
+    except ConfigError as err:
+        print(f"commandpost discord: {err}")
+        return 2
     if args.shards is not None:
         settings = replace(settings, discord_shard_ids=args.shards)
     if args.shard_count is not None:

@@ -171,7 +171,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         settings = settings_for(args)
     except ConfigError as err:
-        parser.error(str(err))
+        print(f"commandpost web: {err}", file=sys.stderr)
+        return 2
     settings = replace(settings, web_host=args.host or settings.web_host,
                        web_port=settings.web_port if args.port is None else args.port)
     if not 1 <= settings.web_port <= 65535:
