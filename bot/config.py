@@ -71,6 +71,10 @@ SYNC_MODES = ("full", "normal")
 DAMAGED_MODES = ("refuse", "start")
 RELAY_TLS_MODES = ("auto", "starttls", "tls", "none")
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+# the words a switch (typed moves, member events) is read from, in any case
+SWITCH_WORDS = {"on": "on", "yes": "on", "true": "on", "1": "on",
+                "off": "off", "no": "off", "false": "off", "0": "off"}
+SWITCHES = ("COMMANDPOST_TYPED_MOVES", "COMMANDPOST_MEMBER_EVENTS")
 
 
 class ConfigError(ValueError):
@@ -183,6 +187,11 @@ class Settings:
         if self.email_address and "@" not in self.email_address:
             raise ConfigError(f"COMMANDPOST_EMAIL_ADDRESS is {self.email_address!r}; it must be "
                               f"an address like play@games.example.org")
+        for name, value in (("COMMANDPOST_TYPED_MOVES", self.typed_moves),
+                            ("COMMANDPOST_MEMBER_EVENTS", self.member_events)):
+            if value not in ("on", "off"):
+                raise ConfigError(f"{name} is {value!r}; it must be on or off (or yes, no, "
+                                  f"true, false, 1, 0)")
         if self.log_level not in LOG_LEVELS:
             raise ConfigError(f"COMMANDPOST_LOG_LEVEL is {self.log_level!r}; it must be one of "
                               f"{', '.join(LOG_LEVELS)}")
@@ -226,6 +235,8 @@ def _convert(name: str, raw: str, default: object) -> object:
             if name == "COMMANDPOST_DEFAULT_DAYS":  # the same words as for a number not allowed
                 raise ConfigError(f"{name} is {raw!r}; {_days_allowed()}") from None
             raise ConfigError(f"{name} is {raw!r}; it must be a number") from None
+    if name in SWITCHES:
+        return SWITCH_WORDS.get(raw.strip().lower(), raw)
     if name == "COMMANDPOST_LOG_LEVEL":
         return raw.strip().upper()
     return raw.strip().lower() if name in ("COMMANDPOST_DB_SYNC", "COMMANDPOST_DB_DAMAGED") \

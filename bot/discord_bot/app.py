@@ -71,8 +71,8 @@ class CommandPost(commands.AutoShardedBot):
         intents = discord.Intents.default()
         # privileged: users are fetched when needed, then kept; only a host who enabled it
         # in the portal asks for it, to hear of members who leave (`on_raw_member_remove`)
-        intents.members = settings.member_events.lower() in ("on", "yes", "true", "1")
-        intents.message_content = settings.typed_moves.lower() in ("on", "yes", "true", "1")
+        intents.members = settings.member_events == "on"  # the settings say on or off
+        intents.message_content = settings.typed_moves == "on"
         super().__init__(command_prefix=commands.when_mentioned, intents=intents,
                          help_command=None, tree_cls=CommandPostTree,
                          shard_count=settings.discord_shard_count or None,

@@ -71,3 +71,37 @@ def test_every_command_refuses_an_unknown_log_level(monkeypatch, capsys, tmp_pat
     said = capsys.readouterr()
     assert getattr(said, stream) == f"{PREFIX.get(name, 'commandpost: ')}{LOG_LEVEL_REFUSED}\n"
     assert list(tmp_path.iterdir()) == []  # nothing was opened
+
+
+# --- COMMANDPOST_TYPED_MOVES and COMMANDPOST_MEMBER_EVENTS ----------------------------------
+@pytest.mark.parametrize(("raw", "read"), [
+    ("on", "on"), ("OFF", "off"), ("Yes", "on"), ("no", "off"), ("true", "on"),
+    ("False", "off"), ("1", "on"), (" 0 ", "off")])
+@pytest.mark.parametrize("variable", ["COMMANDPOST_TYPED_MOVES", "COMMANDPOST_MEMBER_EVENTS"])
+def test_a_switch_is_read_as_on_or_off(variable, raw, read):
+    settings = Settings.from_env({variable: raw})
+    field = "typed_moves" if variable == "COMMANDPOST_TYPED_MOVES" else "member_events"
+    assert getattr(settings, field) == read
+
+
+@pytest.mark.parametrize(("variable", "raw"), [
+    ("COMMANDPOST_TYPED_MOVES", "maybe"), ("COMMANDPOST_TYPED_MOVES", "enabled"),
+    ("COMMANDPOST_MEMBER_EVENTS", "sometimes")])
+def test_a_switch_that_is_neither_on_nor_off_is_refused(variable, raw):
+    assert refused({variable: raw}) == (f"{variable} is {raw!r}; it must be on or off (or yes, "
+                                        f"no, true, false, 1, 0)")
+
+
+async def test_the_bot_asks_for_the_intents_the_switches_turn_on(tmp_path):
+    from bot.discord_bot.app import CommandPost
+    from bot.service import GameService
+
+    settings = Settings.from_env({"COMMANDPOST_TYPED_MOVES": "No",
+                                  "COMMANDPOST_MEMBER_EVENTS": "TRUE"},
+                                 db_path=tmp_path / "g.db")
+    service = await GameService.open(settings)
+    try:
+        bot = CommandPost(service, settings)
+        assert (bot.intents.message_content, bot.intents.members) == (False, True)
+    finally:
+        await service.close()
