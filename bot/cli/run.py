@@ -62,6 +62,28 @@ async def run(settings: Settings) -> int:
     return await run_bot(settings, beside)
 
 
+def shard_refusal(settings: Settings, ids_from: str, count_from: str) -> str | None:
+    """Why the shards ``settings`` name cannot be run (None: they can), naming the option
+    or variable each came ``from``. discord.py needs the shard count with a share of the
+    shards, and every process must say the same count, so none is guessed."""
+    count = settings.discord_shard_count
+    if count < 0:
+        return (f"{count_from} is {count}; it must be the bot's number of shards in all, or 0 "
+                f"for as many as Discord recommends")
+    try:
+        shards = shard_ids(settings.discord_shard_ids)
+    except ValueError as err:
+        return f"{ids_from} is {settings.discord_shard_ids!r}; {err}"
+    if shards and not count:
+        return (f"{ids_from} is {settings.discord_shard_ids!r}, a share of the shards, so "
+                f"their number in all must be set too (COMMANDPOST_SHARD_COUNT or "
+                f"--shard-count)")
+    if shards and max(shards) >= count:
+        return (f"shard {max(shards)} is beyond the {count} shards of {count_from} (numbered "
+                f"from 0)")
+    return None
+
+
 def main(argv: list[str]) -> int:
     """``commandpost discord [--shards IDS] [--shard-count N]``: run the Discord bot with
     the settings from the environment (the options override `COMMANDPOST_SHARD_IDS` and
@@ -88,15 +110,11 @@ def main(argv: list[str]) -> int:
         settings = replace(settings, discord_shard_ids=args.shards)
     if args.shard_count is not None:
         settings = replace(settings, discord_shard_count=args.shard_count)
-    try:
-        shards = shard_ids(settings.discord_shard_ids)
-    except ValueError:
-        print(f"commandpost discord: {settings.discord_shard_ids!r} is not a list of shards "
-              f"(say 0-3 or 0,1,2,3)")
-        return 2
-    if shards and settings.discord_shard_count and max(shards) >= settings.discord_shard_count:
-        print(f"commandpost discord: shard {max(shards)} is beyond the "
-              f"{settings.discord_shard_count} shards of --shard-count (numbered from 0)")
+    refusal = shard_refusal(settings, "--shards" if args.shards is not None
+                            else "COMMANDPOST_SHARD_IDS", "--shard-count"
+                            if args.shard_count is not None else "COMMANDPOST_SHARD_COUNT")
+    if refusal:
+        print(f"commandpost discord: {refusal}")
         return 2
     if not settings.discord_token:
         print("commandpost discord: set COMMANDPOST_DISCORD_TOKEN to the bot's token")

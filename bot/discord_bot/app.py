@@ -53,13 +53,19 @@ class CommandPostTree(app_commands.CommandTree):
 
 
 def shard_ids(text: str) -> list[int] | None:
-    """The shards a process runs, from ``0-3`` or ``0,1,2,3`` (None: all of them)."""
+    """The shards a process runs, from ``0-3`` or ``0,1,2,3`` (None: all of them);
+    ValueError, saying why, for anything else (a range that runs backwards among it)."""
     ids: list[int] = []
     for part in text.replace(" ", "").split(","):
         if not part:
             continue
         first, _, last = part.partition("-")
-        ids += range(int(first), int(last or first) + 1)
+        last = last or first
+        if not (first.isascii() and first.isdigit() and last.isascii() and last.isdigit()):
+            raise ValueError("it must be a list of shards like 0-3 or 0,1,2,3")
+        if int(last) < int(first):
+            raise ValueError(f"its range {part} runs backwards (write {int(last)}-{int(first)})")
+        ids += range(int(first), int(last) + 1)
     return ids or None
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 
 import discord
+import pytest
 import simcord
 from discord import app_commands
 
@@ -77,6 +78,7 @@ def test_discord_sync_is_the_only_subcommand(monkeypatch, capsys):
 def test_a_process_runs_the_shards_its_options_name(monkeypatch, capsys):
     monkeypatch.setenv("COMMANDPOST_DISCORD_TOKEN", "t0ken")
     monkeypatch.setenv("COMMANDPOST_SHARD_IDS", "0")
+    monkeypatch.setenv("COMMANDPOST_SHARD_COUNT", "2")
     ran = []
 
     async def run(settings):
@@ -85,14 +87,49 @@ def test_a_process_runs_the_shards_its_options_name(monkeypatch, capsys):
     monkeypatch.setattr(runner, "run", run)
     assert runner.main(["--shards", "4-7", "--shard-count", "16"]) == 0
     assert runner.main([]) == 0  # without options, the environment's settings
-    assert ran == [("4-7", 16), ("0", 0)]
+    assert ran == [("4-7", 16), ("0", 2)]
     assert runner.main(["--shards", "12-16", "--shard-count", "16"]) == 2
     assert capsys.readouterr().out == ("commandpost discord: shard 16 is beyond the 16 shards "
                                        "of --shard-count (numbered from 0)\n")
     assert runner.main(["--shards", "a-b"]) == 2
-    assert capsys.readouterr().out == ("commandpost discord: 'a-b' is not a list of shards "
-                                       "(say 0-3 or 0,1,2,3)\n")
-    assert ran == [("4-7", 16), ("0", 0)]
+    assert capsys.readouterr().out == ("commandpost discord: --shards is 'a-b'; it must be a "
+                                       "list of shards like 0-3 or 0,1,2,3\n")
+    assert runner.main(["--shards", "0-3"]) == 2  # beyond the environment's 2 shards
+    assert capsys.readouterr().out == ("commandpost discord: shard 3 is beyond the 2 shards "
+                                       "of COMMANDPOST_SHARD_COUNT (numbered from 0)\n")
+    assert ran == [("4-7", 16), ("0", 2)]
+
+
+@pytest.mark.parametrize(("argv", "env", "said"), [
+    (["--shards", "0-7"], {}, "--shards is '0-7', a share of the shards, so their number in "
+                              "all must be set too (COMMANDPOST_SHARD_COUNT or --shard-count)"),
+    ([], {"COMMANDPOST_SHARD_IDS": "0-3"},
+     "COMMANDPOST_SHARD_IDS is '0-3', a share of the shards, so their number in all must be "
+     "set too (COMMANDPOST_SHARD_COUNT or --shard-count)"),
+    ([], {"COMMANDPOST_SHARD_IDS": "3-1", "COMMANDPOST_SHARD_COUNT": "4"},
+     "COMMANDPOST_SHARD_IDS is '3-1'; its range 3-1 runs backwards (write 1-3)"),
+    (["--shards", "0,9-3", "--shard-count", "16"], {},
+     "--shards is '0,9-3'; its range 9-3 runs backwards (write 3-9)"),
+    (["--shards", "1--3", "--shard-count", "16"], {},
+     "--shards is '1--3'; it must be a list of shards like 0-3 or 0,1,2,3"),
+    (["--shard-count", "-2"], {}, "--shard-count is -2; it must be the bot's number of shards "
+                                  "in all, or 0 for as many as Discord recommends"),
+])
+def test_shards_that_cannot_run_are_refused_before_connecting(monkeypatch, capsys, argv, env,
+                                                              said):
+    monkeypatch.delenv("COMMANDPOST_SHARD_IDS", raising=False)
+    monkeypatch.delenv("COMMANDPOST_SHARD_COUNT", raising=False)
+    monkeypatch.setenv("COMMANDPOST_DISCORD_TOKEN", "x.y.z")
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+
+    async def run(settings):
+        raise AssertionError("the bot must not start")
+    monkeypatch.setattr(runner, "run", run)
+    monkeypatch.setattr(runner, "sync", run)
+    assert runner.main(argv) == 2
+    assert runner.main(["sync", *argv]) == 2
+    assert capsys.readouterr().out == f"commandpost discord: {said}\n" * 2
 
 
 def test_shard_ids_read_ranges_and_lists():
