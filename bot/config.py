@@ -62,6 +62,7 @@ proxy), and alone with ``commandpost web``; they listen on ``web_host``:``web_po
 from __future__ import annotations
 
 import argparse
+import math
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
@@ -70,6 +71,7 @@ from pathlib import Path
 SYNC_MODES = ("full", "normal")
 DAMAGED_MODES = ("refuse", "start")
 RELAY_TLS_MODES = ("auto", "starttls", "tls", "none")
+MIN_POLL_SECONDS = 1.0  # a mailbox read more often is a server hammered, not mail sooner
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 # the words a switch (typed moves, member events) is read from, in any case
 SWITCH_WORDS = {"on": "on", "yes": "on", "true": "on", "1": "on",
@@ -215,7 +217,18 @@ class Settings:
             if raw is None or raw == "":
                 continue
             values[f.name] = _convert(f.metadata["env"], raw, f.default)
-        return replace(cls(**values), **overrides)  # type: ignore[arg-type]
+        settings = cls(**values)
+        _check_environment(settings)
+        return replace(settings, **overrides)  # type: ignore[arg-type]
+
+
+def _check_environment(settings: Settings) -> None:
+    """Refuse what the host may not set, though the code may (a test's mailbox read every
+    millisecond)."""
+    if settings.imap_poll_seconds < MIN_POLL_SECONDS:
+        raise ConfigError(f"COMMANDPOST_IMAP_POLL_SECONDS is {settings.imap_poll_seconds:g}; "
+                          f"it must be at least {MIN_POLL_SECONDS:g} (seconds between two "
+                          f"readings of the mailbox)")
 
 
 def _convert(name: str, raw: str, default: object) -> object:
@@ -230,7 +243,10 @@ def _convert(name: str, raw: str, default: object) -> object:
             raise ConfigError(f"{name} is {raw!r}; it must be a whole number") from None
     if isinstance(default, float):
         try:
-            return float(raw)
+            number = float(raw)
+            if not math.isfinite(number):  # nan and inf are no number of days or seconds
+                raise ValueError(raw)
+            return number
         except ValueError:
             if name == "COMMANDPOST_DEFAULT_DAYS":  # the same words as for a number not allowed
                 raise ConfigError(f"{name} is {raw!r}; {_days_allowed()}") from None

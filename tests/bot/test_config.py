@@ -105,3 +105,33 @@ async def test_the_bot_asks_for_the_intents_the_switches_turn_on(tmp_path):
         assert (bot.intents.message_content, bot.intents.members) == (False, True)
     finally:
         await service.close()
+
+
+# --- COMMANDPOST_IMAP_POLL_SECONDS ----------------------------------------------------------
+@pytest.mark.parametrize("raw", ["0", "0.5", "-3"])
+def test_a_mailbox_read_more_often_than_every_second_is_refused(raw):
+    assert refused({"COMMANDPOST_IMAP_POLL_SECONDS": raw}) == (
+        f"COMMANDPOST_IMAP_POLL_SECONDS is {float(raw):g}; it must be at least 1 (seconds "
+        f"between two readings of the mailbox)")
+
+
+def test_a_mailbox_may_be_read_every_second():
+    assert Settings.from_env({"COMMANDPOST_IMAP_POLL_SECONDS": "1"}).imap_poll_seconds == 1.0
+
+
+@pytest.mark.parametrize("raw", ["nan", "inf", "-Infinity"])
+def test_a_number_of_seconds_or_days_must_be_finite(raw):
+    assert refused({"COMMANDPOST_IMAP_POLL_SECONDS": raw}) == (
+        f"COMMANDPOST_IMAP_POLL_SECONDS is {raw!r}; it must be a number")
+
+
+def test_the_email_command_refuses_a_mailbox_read_in_a_tight_loop(monkeypatch, capsys,
+                                                                    tmp_path):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("COMMANDPOST_EMAIL_ADDRESS", "play@games.example.org")
+    monkeypatch.setenv("COMMANDPOST_IMAP_HOST", "imap.example.org")
+    monkeypatch.setenv("COMMANDPOST_IMAP_POLL_SECONDS", "0")
+    assert email_command.main([]) == 2
+    assert capsys.readouterr().out == ("commandpost: COMMANDPOST_IMAP_POLL_SECONDS is 0; it "
+                                       "must be at least 1 (seconds between two readings of "
+                                       "the mailbox)\n")
