@@ -71,6 +71,8 @@ from pathlib import Path
 SYNC_MODES = ("full", "normal")
 DAMAGED_MODES = ("refuse", "start")
 RELAY_TLS_MODES = ("auto", "starttls", "tls", "none")
+# the ports the host sets, and the lowest each may be (the SMTP server's 0: none)
+PORTS = {"email_listen_port": 0, "email_relay_port": 1, "imap_port": 1, "web_port": 1}
 MIN_POLL_SECONDS = 1.0  # a mailbox read more often is a server hammered, not mail sooner
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 # the words a switch (typed moves, member events) is read from, in any case
@@ -225,6 +227,13 @@ class Settings:
 def _check_environment(settings: Settings) -> None:
     """Refuse what the host may not set, though the code may (a test's mailbox read every
     millisecond)."""
+    for name, lowest in PORTS.items():
+        port = getattr(settings, name)
+        if not lowest <= port <= 65535:
+            env = Settings.__dataclass_fields__[name].metadata["env"]
+            none = " (no SMTP server)" if lowest == 0 else ""
+            raise ConfigError(f"{env} is {port}; it must be a port from {lowest}{none} to "
+                              f"65535")
     if settings.imap_poll_seconds < MIN_POLL_SECONDS:
         raise ConfigError(f"COMMANDPOST_IMAP_POLL_SECONDS is {settings.imap_poll_seconds:g}; "
                           f"it must be at least {MIN_POLL_SECONDS:g} (seconds between two "

@@ -175,10 +175,6 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     settings = replace(settings, web_host=args.host or settings.web_host,
                        web_port=settings.web_port if args.port is None else args.port)
-    if not 1 <= settings.web_port <= 65535:
-        print(f"commandpost web: COMMANDPOST_WEB_PORT is {settings.web_port}, no port: give a "
-              f"number from 1 to 65535", file=sys.stderr)
-        return 2
     configure_logging(settings.log_level)
     try:
         asyncio.run(serve(settings))

@@ -135,3 +135,44 @@ def test_the_email_command_refuses_a_mailbox_read_in_a_tight_loop(monkeypatch, c
     assert capsys.readouterr().out == ("commandpost: COMMANDPOST_IMAP_POLL_SECONDS is 0; it "
                                        "must be at least 1 (seconds between two readings of "
                                        "the mailbox)\n")
+
+
+# --- ports ----------------------------------------------------------------------------------
+@pytest.mark.parametrize(("variable", "raw", "lowest"), [
+    ("COMMANDPOST_EMAIL_LISTEN_PORT", "99999", "0 (no SMTP server)"),
+    ("COMMANDPOST_EMAIL_LISTEN_PORT", "-1", "0 (no SMTP server)"),
+    ("COMMANDPOST_EMAIL_RELAY_PORT", "65536", "1"),
+    ("COMMANDPOST_EMAIL_RELAY_PORT", "0", "1"),
+    ("COMMANDPOST_IMAP_PORT", "99999", "1"),
+    ("COMMANDPOST_IMAP_PORT", "0", "1"),
+    ("COMMANDPOST_WEB_PORT", "99999", "1"),
+    ("COMMANDPOST_WEB_PORT", "0", "1"),
+])
+def test_a_port_out_of_range_is_refused(variable, raw, lowest):
+    assert refused({variable: raw}) == (f"{variable} is {raw}; it must be a port from {lowest} "
+                                        f"to 65535")
+
+
+def test_every_port_may_be_the_highest():
+    settings = Settings.from_env({f"COMMANDPOST_{name}_PORT": "65535" for name in
+                                  ("EMAIL_LISTEN", "EMAIL_RELAY", "IMAP", "WEB")})
+    assert (settings.email_listen_port, settings.email_relay_port, settings.imap_port,
+            settings.web_port) == (65535,) * 4
+
+
+def test_the_email_command_refuses_a_port_out_of_range(monkeypatch, capsys, tmp_path):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("COMMANDPOST_EMAIL_ADDRESS", "play@games.example.org")
+    monkeypatch.setenv("COMMANDPOST_EMAIL_LISTEN_PORT", "99999")
+    assert email_command.main([]) == 2
+    assert capsys.readouterr().out == ("commandpost: COMMANDPOST_EMAIL_LISTEN_PORT is 99999; it "
+                                       "must be a port from 0 (no SMTP server) to 65535\n")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_the_web_command_refuses_a_port_out_of_range(monkeypatch, capsys, tmp_path):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("COMMANDPOST_WEB_PORT", "0")
+    assert web_command.main([]) == 2
+    assert capsys.readouterr().err == ("commandpost web: COMMANDPOST_WEB_PORT is 0; it must be "
+                                       "a port from 1 to 65535\n")
