@@ -26,6 +26,7 @@ from pathlib import Path
 from ..config import ConfigError, settings_for
 from ..service import GameService
 from ..service.results import Refusal
+from ..startup import missing_database
 from ..storage import StorageError, integrity_check, open_database, wal_damage
 from ..storage.sqlite import schema_problems
 
@@ -116,5 +117,9 @@ def run(args: argparse.Namespace) -> int:
         path = settings_for(args).db_path
     except ConfigError as err:
         print(f"commandpost: {err}")
+        return 1
+    missing = missing_database(path)
+    if missing:  # opening it would make an empty database, which checks as sound
+        print(f"commandpost db check: {missing}")
         return 1
     return asyncio.run(check(path))

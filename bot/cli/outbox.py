@@ -18,7 +18,7 @@ from ..config import Settings, add_db_option, db_target, settings_or_say
 from ..service import outbox
 from ..service.clock import DAY, format_time
 from ..service.model import Notification
-from ..startup import open_service
+from ..startup import missing_database, open_service
 
 
 def describe(note: Notification, now: float) -> str:
@@ -93,4 +93,8 @@ def main(argv: list[str]) -> int:
     settings = settings_or_say(args)
     if settings is None:
         return 2
+    missing = missing_database(settings.db_path)
+    if missing:  # opening it would make an empty database, with an empty outbox
+        print(f"commandpost outbox: {missing}")
+        return 1
     return asyncio.run(run(settings, args))

@@ -176,3 +176,25 @@ def test_the_web_command_refuses_a_port_out_of_range(monkeypatch, capsys, tmp_pa
     assert web_command.main([]) == 2
     assert capsys.readouterr().err == ("commandpost web: COMMANDPOST_WEB_PORT is 0; it must be "
                                        "a port from 1 to 65535\n")
+
+
+# --- a database that is not there -------------------------------------------------------------
+@pytest.mark.parametrize(("argv", "said"), [
+    (["db", "check", "--db", "nothere.db"], "commandpost db check: there is no database file "
+                                            "'nothere.db'"),
+    (["db", "copy", "nothere.db", "postgresql://u@db.invalid/d"],
+     "commandpost db copy: there is no database file 'nothere.db'"),
+    (["outbox", "--db", "nothere.db"], "commandpost outbox: there is no database file "
+                                       "'nothere.db'"),
+    (["outbox", "retry", "--failed", "--db", "nothere.db"],
+     "commandpost outbox: there is no database file 'nothere.db'"),
+    (["outbox", "prune"], "commandpost outbox: there is no database file 'commandpost.db'"),
+])
+def test_looking_after_a_database_that_is_not_there_creates_none(monkeypatch, capsys, tmp_path,
+                                                                 argv, said):
+    from bot.__main__ import main
+
+    monkeypatch.chdir(tmp_path)
+    assert main(argv) == 1
+    assert capsys.readouterr().out == f"{said}\n"
+    assert list(tmp_path.iterdir()) == []
