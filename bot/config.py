@@ -182,9 +182,12 @@ class Settings:
         if self.db_damaged not in DAMAGED_MODES:
             raise ConfigError(f"COMMANDPOST_DB_DAMAGED is {self.db_damaged!r}; it must be one "
                               f"of {', '.join(DAMAGED_MODES)}")
-        for name in ("vacation_days", "challenge_days"):
-            if getattr(self, name) < 0:
-                raise ConfigError(f"{name} must not be negative")
+        if self.vacation_days < 0:
+            raise ConfigError(f"COMMANDPOST_VACATION_DAYS is {self.vacation_days:g}; it must "
+                              f"not be negative")
+        if self.challenge_days <= 0:  # 0 would expire every challenge as it is made
+            raise ConfigError(f"COMMANDPOST_CHALLENGE_DAYS is {self.challenge_days:g}; it must "
+                              f"be more than 0 (days before an unanswered challenge expires)")
         if self.email_relay_tls not in RELAY_TLS_MODES:
             raise ConfigError(f"COMMANDPOST_EMAIL_RELAY_TLS is {self.email_relay_tls!r}; it must "
                               f"be one of {', '.join(RELAY_TLS_MODES)}")

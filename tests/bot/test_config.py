@@ -198,3 +198,37 @@ def test_looking_after_a_database_that_is_not_there_creates_none(monkeypatch, ca
     assert main(argv) == 1
     assert capsys.readouterr().out == f"{said}\n"
     assert list(tmp_path.iterdir()) == []
+
+
+# --- days -------------------------------------------------------------------------------------
+@pytest.mark.parametrize("raw", ["0", "-2.5"])
+def test_challenges_that_would_expire_at_once_are_refused(raw):
+    assert refused({"COMMANDPOST_CHALLENGE_DAYS": raw}) == (
+        f"COMMANDPOST_CHALLENGE_DAYS is {float(raw):g}; it must be more than 0 (days before an "
+        f"unanswered challenge expires)")
+
+
+def test_negative_vacation_days_are_refused_naming_the_variable():
+    assert refused({"COMMANDPOST_VACATION_DAYS": "-5"}) == (
+        "COMMANDPOST_VACATION_DAYS is -5; it must not be negative")
+
+
+def test_no_vacation_and_half_a_day_to_answer_are_allowed():
+    settings = Settings.from_env({"COMMANDPOST_VACATION_DAYS": "0",
+                                  "COMMANDPOST_CHALLENGE_DAYS": "0.5"})
+    assert (settings.vacation_days, settings.challenge_days) == (0.0, 0.5)
+
+
+@pytest.mark.parametrize(("variable", "raw"), [
+    ("COMMANDPOST_DB_SYNC", "later"), ("COMMANDPOST_DB_DAMAGED", "ignore"),
+    ("COMMANDPOST_VACATION_DAYS", "-1"), ("COMMANDPOST_CHALLENGE_DAYS", "0"),
+    ("COMMANDPOST_COMPUTER_SEARCHES", "0"), ("COMMANDPOST_EMAIL_RELAY_TLS", "ssl"),
+    ("COMMANDPOST_EMAIL_ADDRESS", "play"), ("COMMANDPOST_THEME", "neon"),
+    ("COMMANDPOST_DEFAULT_DAYS", "4"), ("COMMANDPOST_WEB_URL", "games.example.org"),
+    ("COMMANDPOST_WEB_RATE_LIMIT", "0"), ("COMMANDPOST_LOG_LEVEL", "LOUD"),
+    ("COMMANDPOST_TYPED_MOVES", "maybe"), ("COMMANDPOST_MEMBER_EVENTS", "yes please"),
+    ("COMMANDPOST_IMAP_POLL_SECONDS", "0"), ("COMMANDPOST_WEB_PORT", "99999"),
+    ("COMMANDPOST_SHARD_COUNT", "many"), ("COMMANDPOST_EMAIL_MAX_BYTES", "1MB"),
+])
+def test_every_refusal_names_the_variable_the_host_set(variable, raw):
+    assert refused({variable: raw}).startswith(f"{variable} ")

@@ -132,7 +132,9 @@ def test_settings_have_defaults_and_read_the_environment():
                                             "a number"),
     ({"COMMANDPOST_DB_SYNC": "sometimes"}, "COMMANDPOST_DB_SYNC is 'sometimes'; it must be "
                                            "one of full, normal"),
-    ({"COMMANDPOST_CHALLENGE_DAYS": "-1"}, "challenge_days must not be negative"),
+    ({"COMMANDPOST_CHALLENGE_DAYS": "-1"}, "COMMANDPOST_CHALLENGE_DAYS is -1; it must be more "
+                                           "than 0 (days before an unanswered challenge "
+                                           "expires)"),
 ])
 def test_bad_settings_are_refused_with_a_clear_message(env, message):
     with pytest.raises(ConfigError) as err:
