@@ -237,6 +237,10 @@ def _check_environment(settings: Settings) -> None:
             none = " (no SMTP server)" if lowest == 0 else ""
             raise ConfigError(f"{env} is {port}; it must be a port from {lowest}{none} to "
                               f"65535")
+    if settings.email_address and not settings.email_listen_port and not settings.imap_host:
+        raise ConfigError("COMMANDPOST_EMAIL_LISTEN_PORT is 0 (no SMTP server) and "
+                          "COMMANDPOST_IMAP_HOST is not set, so the e-mail gateway would "
+                          "receive no mail: set a port to listen on or a mailbox to poll")
     if settings.imap_poll_seconds < MIN_POLL_SECONDS:
         raise ConfigError(f"COMMANDPOST_IMAP_POLL_SECONDS is {settings.imap_poll_seconds:g}; "
                           f"it must be at least {MIN_POLL_SECONDS:g} (seconds between two "

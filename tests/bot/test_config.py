@@ -232,3 +232,35 @@ def test_no_vacation_and_half_a_day_to_answer_are_allowed():
 ])
 def test_every_refusal_names_the_variable_the_host_set(variable, raw):
     assert refused({variable: raw}).startswith(f"{variable} ")
+
+
+# --- a gateway that receives no mail ----------------------------------------------------------
+NO_MAIL_IN = ("COMMANDPOST_EMAIL_LISTEN_PORT is 0 (no SMTP server) and COMMANDPOST_IMAP_HOST "
+              "is not set, so the e-mail gateway would receive no mail: set a port to listen "
+              "on or a mailbox to poll")
+
+
+def test_a_gateway_with_no_smtp_server_and_no_mailbox_is_refused():
+    assert refused({"COMMANDPOST_EMAIL_ADDRESS": "play@games.example.org",
+                    "COMMANDPOST_EMAIL_LISTEN_PORT": "0"}) == NO_MAIL_IN
+
+
+def test_no_smtp_server_is_fine_with_a_mailbox_or_without_a_gateway():
+    polled = Settings.from_env({"COMMANDPOST_EMAIL_ADDRESS": "play@games.example.org",
+                                "COMMANDPOST_EMAIL_LISTEN_PORT": "0",
+                                "COMMANDPOST_IMAP_HOST": "imap.example.org"})
+    assert (polled.email_listen_port, polled.imap_host) == (0, "imap.example.org")
+    assert Settings.from_env({"COMMANDPOST_EMAIL_LISTEN_PORT": "0"}).email_listen_port == 0
+
+
+@pytest.mark.parametrize(("name", "main"), [("email", email_command.main),
+                                            ("discord", discord_command.main)])
+def test_a_gateway_that_would_receive_no_mail_does_not_start(monkeypatch, capsys, tmp_path,
+                                                             name, main):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("COMMANDPOST_DISCORD_TOKEN", "x.y.z")
+    monkeypatch.setenv("COMMANDPOST_EMAIL_ADDRESS", "play@games.example.org")
+    monkeypatch.setenv("COMMANDPOST_EMAIL_LISTEN_PORT", "0")
+    assert main([]) == 2
+    assert capsys.readouterr().out == f"{PREFIX.get(name, 'commandpost: ')}{NO_MAIL_IN}\n"
+    assert list(tmp_path.iterdir()) == []
