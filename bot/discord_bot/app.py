@@ -19,6 +19,7 @@ import signal
 from collections.abc import Callable, Sequence
 from contextlib import AbstractAsyncContextManager, AsyncExitStack
 
+import aiohttp
 import discord
 from discord import app_commands
 from discord.ext import commands, tasks
@@ -41,6 +42,9 @@ log = logging.getLogger(__name__)
 SCHEDULER_SECONDS = 60.0
 COMPUTER_SECONDS = 5.0  # how often the computer looks for games to answer
 TREE_STATE = "discord:command-tree"  # the hash of the command tree last uploaded
+# what stops the start when Discord cannot be reached (no network, no name server, a
+# connection refused or timed out: aiohttp's errors are OSErrors, or its own)
+UNREACHABLE = (OSError, aiohttp.ClientError, discord.GatewayNotFound)
 
 
 class CommandPostTree(app_commands.CommandTree):
@@ -529,6 +533,9 @@ async def run(settings: Settings, beside: Sequence[Beside] = ()) -> int:
     except discord.LoginFailure:
         log.error("Discord refused the token in COMMANDPOST_DISCORD_TOKEN")
         return 1
+    except UNREACHABLE as err:  # at start: once connected, discord.py reconnects itself
+        log.error("cannot reach Discord: %s", err)
+        return 1
     finally:
         await service.close()
         log.info("stopped")
@@ -546,6 +553,9 @@ async def sync(settings: Settings) -> int:
             await bot.login(settings.discord_token)  # runs setup_hook, which uploads
     except discord.LoginFailure:
         log.error("Discord refused the token in COMMANDPOST_DISCORD_TOKEN")
+        return 1
+    except UNREACHABLE as err:
+        log.error("cannot reach Discord: %s", err)
         return 1
     finally:
         await service.close()

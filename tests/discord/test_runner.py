@@ -5,6 +5,10 @@ when a web address is."""
 from __future__ import annotations
 
 import asyncio
+import logging
+import socket
+
+import discord
 
 import bot.cli.run as runner
 from bot.config import Settings
@@ -70,3 +74,25 @@ async def test_the_game_pages_run_beside_the_bot_when_configured(tmp_path, monke
                                  web_url="https://games.example.org")
     assert await runner.run(settings) == 0
     assert events == ["pages on https://games.example.org", "bot ran", "pages closed"]
+
+
+def test_a_discord_that_cannot_be_reached_stops_the_start_in_one_sentence(tmp_path, monkeypatch,
+                                                                           capsys):
+    with socket.socket() as closed:  # a port nothing listens on: the connection is refused
+        closed.bind(("127.0.0.1", 0))
+        port = closed.getsockname()[1]
+    monkeypatch.setattr(discord.http.Route, "BASE", f"http://127.0.0.1:{port}/api/v10")
+    monkeypatch.setenv("COMMANDPOST_DISCORD_TOKEN", "x.y.z")
+    monkeypatch.setenv("COMMANDPOST_DB", str(tmp_path / "g.db"))
+    for name in ("COMMANDPOST_EMAIL_ADDRESS", "COMMANDPOST_WEB_URL", "COMMANDPOST_SHARD_IDS"):
+        monkeypatch.delenv(name, raising=False)
+    try:
+        assert runner.main([]) == 1
+        assert runner.main(["sync"]) == 1
+    finally:
+        logging.getLogger().handlers.clear()  # the runner's, on this test's stderr
+    said = capsys.readouterr().err
+    assert "Traceback" not in said
+    errors = [line.split(" user=- ", 1)[1] for line in said.splitlines() if " ERROR " in line]
+    assert errors == [f"cannot reach Discord: Cannot connect to host 127.0.0.1:{port} "
+                      f"ssl:default [Connect call failed ('127.0.0.1', {port})]"] * 2
