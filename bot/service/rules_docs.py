@@ -7,6 +7,12 @@ with ``###`` parts; each piece is one ``###`` part under "The pieces", named
 what a player asks for (a piece by name or letter, or a section by a word of its title);
 `as_plain_text` and `as_discord` shape it for the console and mail, or for Discord.
 
+A document may be translated: ``docs/rules/LANGUAGE/NAME.md`` (``vi/commander.md``) has
+the same sections in the same order, each with its title in that language, and the same
+pictures (linked as ``../diagrams/...``). Each section keeps the English title as its
+``key``, so that the board, the pieces and a piece's part are found in every language;
+a language without its file is served the English document.
+
 The documents are read from the source tree beside the packages (the bot runs from the
 repository, ``pip install -e .``); the Docker image copies ``docs/rules`` to the same
 place relative to its working directory, which is the second place looked at.
@@ -14,8 +20,10 @@ place relative to its working directory, which is the second place looked at.
 
 from __future__ import annotations
 
+import posixpath
 import re
-from dataclasses import dataclass
+import unicodedata
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 
@@ -31,6 +39,9 @@ DOCUMENTS = {
     "micro-chieftain": "chieftain.md",
 }
 PIECES_SECTION = "The pieces"
+BOARD_SECTION = "The board"
+SOURCE_LANGUAGE = "en"
+LANGUAGE_TAG = re.compile(r"[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{1,8})?")
 IMAGE = re.compile(r"!\[([^\]]*)\]\(([^)\s]+)\)")
 LINK = re.compile(r"(?<!!)\[([^\]]+)\]\(([^)\s]+)\)")
 
@@ -38,32 +49,59 @@ LINK = re.compile(r"(?<!!)\[([^\]]+)\]\(([^)\s]+)\)")
 @dataclass(frozen=True)
 class Section:
     """A ``##`` section or a ``###`` part: its title, level, Markdown (heading included)
-    and the pictures it shows (paths relative to the rules folder)."""
+    and the pictures it shows (paths relative to the rules folder, whichever folder the
+    document is in). ``key`` and ``parent_key`` are the English titles of the section and
+    of its ``##`` section (the titles themselves in an English document); ``folder`` is
+    where the document lies inside the rules folder ("" or "vi")."""
 
     title: str
     level: int
     text: str
     parent: str = ""
+    key: str = ""
+    parent_key: str = ""
+    folder: str = ""
 
     @property
     def pictures(self) -> tuple[str, ...]:
-        return tuple(path for _, path in IMAGE.findall(self.text))
+        return tuple(posixpath.normpath(posixpath.join(self.folder, path))
+                     for _, path in IMAGE.findall(self.text))
 
 
 @dataclass(frozen=True)
 class Document:
-    """One rules document: its file name, title, introduction and sections in order."""
+    """One rules document: its file name, title, introduction and sections in order, and
+    its language."""
 
     file_name: str
     title: str
     intro: str
     sections: tuple[Section, ...]
+    language: str = SOURCE_LANGUAGE
 
-    def section(self, title: str) -> Section | None:
-        return next((s for s in self.sections if s.title == title), None)
+    @property
+    def where(self) -> str:
+        """The document's path in the repository."""
+        folder = "" if self.language == SOURCE_LANGUAGE else f"{self.language}/"
+        return f"docs/rules/{folder}{self.file_name}"
+
+    def section(self, key: str) -> Section | None:
+        """The section whose English title is ``key``."""
+        return next((s for s in self.sections if s.key == key), None)
 
     def pieces(self) -> tuple[Section, ...]:
-        return tuple(s for s in self.sections if s.parent == PIECES_SECTION)
+        return tuple(s for s in self.sections if s.parent_key == PIECES_SECTION)
+
+    def translating(self, english: Document) -> Document | None:
+        """This document (a translation) with the English titles of ``english`` as its
+        sections' keys, or None when the two are not built alike."""
+        if len(self.sections) != len(english.sections) or any(
+                (mine.level, mine.pictures) != (theirs.level, theirs.pictures)
+                for mine, theirs in zip(self.sections, english.sections, strict=True)):
+            return None
+        sections = tuple(replace(mine, key=theirs.key, parent_key=theirs.parent_key)
+                         for mine, theirs in zip(self.sections, english.sections, strict=True))
+        return replace(self, sections=sections)
 
     def whole(self, section: Section) -> Section:
         """``section`` with its ``###`` parts: a ``##`` section's heading alone would say
@@ -71,8 +109,7 @@ class Document:
         if section.level != 2:
             return section
         parts = [s.text for s in self.sections if s.level == 3 and s.parent == section.title]
-        return Section(section.title, section.level, "\n\n".join([section.text, *parts]),
-                       section.parent)
+        return replace(section, text="\n\n".join([section.text, *parts]))
 
 
 def rules_folder() -> Path | None:
@@ -80,28 +117,57 @@ def rules_folder() -> Path | None:
     return next((place for place in PLACES if (place / "clash.md").is_file()), None)
 
 
-def document_path(variant: Variant) -> Path | None:
+def language_folder(language: str) -> str:
+    """The folder of ``language``'s documents: its primary tag in lower case (``vi`` for
+    ``vi``, ``vi-VN`` or ``VI_vn``); "" for English or a tag that is not one."""
+    tag = language.strip()[:16]
+    if not LANGUAGE_TAG.fullmatch(tag):
+        return ""
+    primary = re.split(r"[-_]", tag)[0].lower()
+    return "" if primary == SOURCE_LANGUAGE else primary
+
+
+def document_path(variant: Variant, language: str = SOURCE_LANGUAGE) -> Path | None:
+    """The variant's document in ``language``, else in English."""
     folder = rules_folder()
     name = DOCUMENTS.get(variant.name)
-    return None if folder is None or name is None else folder / name
-
-
-@lru_cache(maxsize=8)
-def _read(path: Path, stamp: float) -> Document:
-    return parse_document(path.name, path.read_text(encoding="utf-8"))
-
-
-def document(variant: Variant) -> Document | None:
-    """The variant's document, or None when the documents are not installed."""
-    path = document_path(variant)
-    if path is None or not path.is_file():
+    if folder is None or name is None:
         return None
-    return _read(path, path.stat().st_mtime)
+    translated = language_folder(language)
+    if translated and (folder / translated / name).is_file():
+        return folder / translated / name
+    return folder / name
 
 
-def parse_document(file_name: str, text: str) -> Document:
+@lru_cache(maxsize=16)
+def _read(path: Path, stamp: float, language: str) -> Document:
+    return parse_document(path.name, path.read_text(encoding="utf-8"), language)
+
+
+def _load(path: Path, language: str) -> Document:
+    return _read(path, path.stat().st_mtime, language)
+
+
+def document(variant: Variant, language: str = SOURCE_LANGUAGE) -> Document | None:
+    """The variant's document in ``language`` (``vi``), or in English when that language
+    has no document for it (or one not built like the English one); None when the
+    documents are not installed."""
+    english = document_path(variant)
+    if english is None or not english.is_file():
+        return None
+    source = _load(english, SOURCE_LANGUAGE)
+    path = document_path(variant, language)
+    if path is None or path == english:
+        return source
+    return _load(path, language_folder(language)).translating(source) or source
+
+
+def parse_document(file_name: str, text: str, language: str = SOURCE_LANGUAGE) -> Document:
     """Split Markdown into its title, introduction and ``##``/``###`` sections. Headings
-    inside fenced blocks are text, not headings."""
+    inside fenced blocks are text, not headings. A translation (``language`` other than
+    English) lies in the folder of its language; its keys are its own titles until it is
+    matched with its English document (`Document.translating`)."""
+    folder = "" if language == SOURCE_LANGUAGE else language
     title, intro, sections = "", [], []
     current: list[str] | None = None
     heading: tuple[str, int, str] = ("", 0, "")
@@ -110,7 +176,7 @@ def parse_document(file_name: str, text: str) -> Document:
     def close() -> None:
         if current is not None:
             sections.append(Section(heading[0], heading[1], "\n".join(current).strip(),
-                                    heading[2]))
+                                    heading[2], heading[0], heading[2], folder))
 
     for line in text.splitlines():
         if line.lstrip().startswith("```"):
@@ -128,24 +194,35 @@ def parse_document(file_name: str, text: str) -> Document:
                 continue
         (intro if current is None else current).append(line)
     close()
-    return Document(file_name, title, "\n".join(intro).strip(), tuple(sections))
+    return Document(file_name, title, "\n".join(intro).strip(), tuple(sections),
+                    language or SOURCE_LANGUAGE)
 
 
 def _words(text: str) -> str:
-    return re.sub(r"[^a-z0-9]+", " ", text.lower()).strip()
+    """``text`` as plain lower-case words: accents dropped (a Vietnamese player may type
+    "tu lenh" for "Tư lệnh"), everything but letters and digits a space."""
+    text = unicodedata.normalize("NFD", text.lower().replace("đ", "d"))
+    text = "".join(c for c in text if not unicodedata.combining(c))
+    return re.sub(r"[^a-z0-9]+", " ", text).strip()
+
+
+def piece_part(doc: Document, name: str) -> Section | None:
+    """The part about the piece called ``name`` in English, in the document's language."""
+    return next((s for s in doc.pieces() if _words(s.key).startswith(_words(name))), None)
 
 
 def find_section(doc: Document, variant: Variant, topic: str) -> Section | None:
     """The part a player asks for: a piece by letter or name, else the first section
-    whose title contains the words asked for."""
+    whose title contains the words asked for; in a translation, else the first whose
+    English title does."""
     wanted = _words(topic)
     if not wanted:
         return None
     for letter, name in variant.piece_names.items():
         if wanted in (letter.lower(), _words(name)):
-            return next((s for s in doc.pieces() if _words(s.title).startswith(_words(name))),
-                        None)
-    return next((s for s in doc.sections if wanted in _words(s.title)), None)
+            return piece_part(doc, name)
+    return (next((s for s in doc.sections if wanted in _words(s.title)), None)
+            or next((s for s in doc.sections if wanted in _words(s.key)), None))
 
 
 @dataclass(frozen=True)
@@ -157,30 +234,40 @@ class RulesPart:
     found: bool = True
 
 
+def piece_title(doc: Document, name: str) -> str:
+    """The name the document gives the piece called ``name`` in English (its part's
+    title without the letter)."""
+    part = piece_part(doc, name)
+    return name if part is None else re.sub(r"\s*\([^)]*\)$", "", part.title)
+
+
 def topics(doc: Document, variant: Variant) -> str:
-    """The words a player may ask about: the pieces, then the sections."""
-    pieces = ", ".join(name for name in variant.piece_names.values())
+    """The words a player may ask about: the pieces, then the sections (in the
+    document's language)."""
+    pieces = ", ".join(piece_title(doc, name) for name in variant.piece_names.values())
     sections = ", ".join(s.title.lower() for s in doc.sections if s.level == 2
-                         and s.title != PIECES_SECTION)
+                         and s.key != PIECES_SECTION)
     return f"pieces ({pieces}) or a section ({sections})"
 
 
 TEXT_COMMAND = "`rules {variant} TOPIC`"
 
 
-def rules_part(variant: Variant, topic: str = "", command: str = TEXT_COMMAND) -> RulesPart:
+def rules_part(variant: Variant, topic: str = "", command: str = TEXT_COMMAND,
+               language: str = SOURCE_LANGUAGE) -> RulesPart:
     """The part of ``variant``'s document about ``topic`` (a piece or a section); without
     a topic, the introduction and the board. Unknown topics say what may be asked, with
-    ``command`` (the transport's way of asking, ``{variant}`` filled in)."""
-    doc = document(variant)
+    ``command`` (the transport's way of asking, ``{variant}`` filled in). The document is
+    the one in ``language`` where there is one, else the English one."""
+    doc = document(variant, language)
     folder = rules_folder()
     if doc is None or folder is None:
         text = variant.rules_text or f"{variant.display_name}: no rules text yet."
         return RulesPart(text, ())
-    where = f"docs/rules/{doc.file_name}"
+    where = doc.where
     ask = f"{command.format(variant=variant.name)} shows one part: {topics(doc, variant)}."
     if not topic.strip():
-        board = doc.section("The board")
+        board = doc.section(BOARD_SECTION)
         board = doc.whole(board) if board is not None else None
         body = [f"# {doc.title}", doc.intro]
         if board is not None:

@@ -174,3 +174,70 @@ def test_special_rules_are_every_part_of_the_section() -> None:
     assert [line for line in clash.splitlines() if line.startswith("#")] == [
         "## Special rules", "### Building and transforming", "### Droids and Hawks take turns",
         "### Promotion to Slicer"]
+
+
+# --- the documents in other languages ---------------------------------------------------
+def test_a_language_is_its_primary_tag_and_english_or_nonsense_is_the_source() -> None:
+    assert [rules_docs.language_folder(tag) for tag in
+            ("vi", "vi-VN", "VI_vn", " vi ", "en", "en-GB", "", "../vi", "vi/x", "v" * 40)] == \
+        ["vi", "vi", "vi", "vi", "", "", "", "", "", ""]
+
+
+def test_a_document_is_read_in_the_language_asked_for_else_in_english() -> None:
+    commander = get_variant("commander")
+    vi = rules_docs.document(commander, "vi-VN")
+    assert vi is not None and (vi.language, vi.where) == ("vi", "docs/rules/vi/commander.md")
+    assert vi.title == "Cờ Tư Lệnh (Commander Chess)"
+    assert [(s.title, s.key) for s in vi.sections if s.level == 2] == [
+        ("Bàn cờ", "The board"), ("Các quân cờ", "The pieces"),
+        ("Luật đặc biệt", "Special rules"), ("Kết thúc ván cờ", "How a game ends"),
+        ("Ghi nước đi", "Notation"), ("Những lựa chọn của dự án", "Choices this project made")]
+    english = rules_docs.document(commander)
+    assert english is not None and english.where == "docs/rules/commander.md"
+    assert rules_docs.document(commander, "fr") == english
+    assert rules_docs.document(commander, "en-US") == english
+
+
+def test_a_translation_not_built_like_its_document_is_not_served(monkeypatch, tmp_path) -> None:
+    for name in ("clash.md", "commander.md"):
+        (tmp_path / name).write_text((RULES / name).read_text(encoding="utf-8"))
+    (tmp_path / "vi").mkdir()
+    translated = (RULES / "vi" / "commander.md").read_text(encoding="utf-8")
+    (tmp_path / "vi" / "commander.md").write_text(translated.replace("### Anh hùng\n", ""))
+    monkeypatch.setattr(rules_docs, "PLACES", (tmp_path,))
+    doc = rules_docs.document(get_variant("commander"), "vi")
+    assert doc is not None and (doc.language, doc.title) == ("en", "Commander Chess (Cờ Tư Lệnh)")
+
+
+def test_the_vietnamese_rules_answer_in_vietnamese_with_the_same_pictures() -> None:
+    commander = get_variant("commander")
+    start = rules_part(commander, language="vi")
+    assert start.markdown.startswith("# Cờ Tư Lệnh (Commander Chess)\n\nCờ Tư Lệnh là cờ")
+    assert "\n## Bàn cờ\n" in start.markdown
+    assert start.markdown.endswith(
+        "pieces (Tư lệnh, Bộ binh, Xe tăng, Dân quân, Công binh, Pháo binh, Pháo phòng không, "
+        "Tên lửa, Không quân, Hải quân, Sở chỉ huy) or a section (bàn cờ, luật đặc biệt, "
+        "kết thúc ván cờ, ghi nước đi, những lựa chọn của dự án). "
+        "The whole document: docs/rules/vi/commander.md.")
+    assert start.pictures == rules_part(commander).pictures == (
+        RULES / "diagrams" / "commander-board.png",)
+    for topic in ("Tư lệnh", "tu lenh", "TƯ LỆNH", "C", "commander"):
+        part = rules_part(commander, topic, language="vi")
+        assert part.markdown.startswith("### Tư lệnh (C)\n"), topic
+        assert part.markdown.endswith("(From docs/rules/vi/commander.md, “Tư lệnh (C)”.)")
+        assert part.pictures == (RULES / "diagrams" / "commander-commander.png",)
+    assert rules_part(commander, "phao phong khong", language="vi").markdown.startswith(
+        "### Pháo phòng không (G)\n")
+    special = rules_part(commander, "luật đặc biệt", language="vi")
+    assert [line for line in special.markdown.splitlines() if line.startswith("#")] == [
+        "## Luật đặc biệt", "### Chồng quân và chở quân", "### Triển khai: tách chồng quân",
+        "### Ba kiểu bắt quân", "### Phòng không", "### Anh hùng", "### Chiếu tướng"]
+    assert special.pictures == (RULES / "diagrams" / "commander-ring-of-fire.png",)
+    # an English word finds the part too, in the reader's language
+    assert rules_part(commander, "special rules", language="vi").markdown == special.markdown
+    assert not rules_part(commander, "xyz", language="vi").found
+
+
+def test_a_language_without_a_document_reads_the_english_one() -> None:
+    clash = get_variant("clash")
+    assert rules_part(clash, "droid", language="xx") == rules_part(clash, "droid")

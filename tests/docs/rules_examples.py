@@ -10,7 +10,8 @@ A block is a fenced code block whose info string is ``example``::
     moves a5: a5-b4, a5-b4xc3            (exactly these moves start on a5)
 
 Lines are checked in order against the block's position; a ``legal`` line does not
-change it (each line is one example).
+change it (each line is one example). A translated document (``vi/commander.md``) holds
+the same blocks, word for word: notation is never translated.
 """
 
 from __future__ import annotations
@@ -41,18 +42,24 @@ class Example:
         return f"{self.document}:{self.line}:{self.kind}:{self.text}"
 
 
-def examples() -> list[Example]:
+def documents() -> list[Path]:
+    """The documents: the English ones, then their translations (``vi/commander.md``)."""
+    return [*sorted(RULES.glob("*.md")), *sorted(RULES.glob("*/*.md"))]
+
+
+def examples(paths: list[Path] | None = None) -> list[Example]:
+    """The examples of ``paths`` (by default of every document, translations too)."""
     out: list[Example] = []
-    for path in sorted(RULES.glob("*.md")):
+    for path in documents() if paths is None else paths:
         source = path.read_text(encoding="utf-8")
         for block in BLOCK.finditer(source):
             first = source.count("\n", 0, block.start(1)) + 1
-            out += _block(path.name, first, block.group(1))
+            out += _block(path.relative_to(RULES).as_posix(), first, block.group(1))
     return out
 
 
 def _block(document: str, first: int, body: str) -> list[Example]:
-    variant, position, out = DEFAULT_VARIANT[document], "", []
+    variant, position, out = DEFAULT_VARIANT[Path(document).name], "", []
     for k, raw in enumerate(body.splitlines()):
         line = raw.strip()
         if not line:
