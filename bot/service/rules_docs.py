@@ -212,14 +212,14 @@ def piece_part(doc: Document, name: str) -> Section | None:
 
 
 def find_section(doc: Document, variant: Variant, topic: str) -> Section | None:
-    """The part a player asks for: a piece by letter or name, else the first section
-    whose title contains the words asked for; in a translation, else the first whose
-    English title does."""
+    """The part a player asks for: a piece by letter or name (its English name or the
+    document's), else the first section whose title contains the words asked for; in a
+    translation, else the first whose English title does."""
     wanted = _words(topic)
     if not wanted:
         return None
     for letter, name in variant.piece_names.items():
-        if wanted in (letter.lower(), _words(name)):
+        if wanted in (letter.lower(), _words(name), _words(piece_title(doc, name))):
             return piece_part(doc, name)
     return (next((s for s in doc.sections if wanted in _words(s.title)), None)
             or next((s for s in doc.sections if wanted in _words(s.key)), None))

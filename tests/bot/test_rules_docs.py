@@ -241,3 +241,15 @@ def test_the_vietnamese_rules_answer_in_vietnamese_with_the_same_pictures() -> N
 def test_a_language_without_a_document_reads_the_english_one() -> None:
     clash = get_variant("clash")
     assert rules_part(clash, "droid", language="xx") == rules_part(clash, "droid")
+
+
+def test_a_pieces_own_name_wins_over_a_longer_name_holding_it() -> None:
+    mini = get_variant("mini-chieftain")
+    for topic, heading in (("Lính", "### Lính (M)"), ("linh", "### Lính (M)"),
+                           ("thu linh", "### Thủ lĩnh (C)"), ("Kỵ binh", "### Kỵ binh (N)")):
+        assert rules_part(mini, topic, language="vi").markdown.startswith(heading + "\n"), topic
+    micro = rules_part(get_variant("micro-chieftain"), "ngan tuong", language="vi")
+    assert micro.markdown.startswith("### Ngân tướng (V)\n")
+    assert [p.name for p in micro.pictures] == ["micro-chieftain-silver.png"]
+    assert [p.name for p in rules_part(get_variant("micro-chieftain"), language="vi").pictures] \
+        == ["micro-chieftain-board.png"]

@@ -21,7 +21,7 @@ from bot.service.rules_docs import (
 from engine import all_variants, get_variant
 
 # language -> the documents translated into it
-TRANSLATIONS = {"vi": ["clash.md", "combined-arms.md", "commander.md"]}
+TRANSLATIONS = {"vi": ["chieftain.md", "clash.md", "combined-arms.md", "commander.md"]}
 PAIRS = [(language, name) for language, names in TRANSLATIONS.items() for name in names]
 FENCE = re.compile(r"^\s*```")
 CODE_SPAN = re.compile(r"`[^`\n]*`")
