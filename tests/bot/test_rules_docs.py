@@ -253,3 +253,22 @@ def test_a_pieces_own_name_wins_over_a_longer_name_holding_it() -> None:
     assert [p.name for p in micro.pictures] == ["micro-chieftain-silver.png"]
     assert [p.name for p in rules_part(get_variant("micro-chieftain"), language="vi").pictures] \
         == ["micro-chieftain-board.png"]
+
+
+@pytest.mark.parametrize("variant", [v.name for v in all_variants()])
+def test_every_offered_vietnamese_section_and_piece_shows_the_translations_whole_text(
+        variant: str) -> None:
+    rules = get_variant(variant)
+    doc = rules_docs.document(rules, "vi")
+    assert doc is not None and doc.language == "vi"
+    offered = rules_docs.topics(doc, rules)
+    sections = offered.split("or a section (")[1].rstrip(")").split(", ")
+    pieces = offered.split("pieces (")[1].split(") or a section")[0].split(", ")
+    assert len(pieces) == len(rules.piece_names)
+    file_name = f"vi/{rules_docs.DOCUMENTS[variant]}"
+    for topic in [*sections, *(name.lower() for name in pieces)]:
+        part = rules_part(rules, topic, language="vi")
+        title = part.markdown.split("\n", 1)[0].lstrip("#").strip()
+        assert title.lower().startswith(topic), (topic, title)
+        assert part.markdown == (f"{_document_part(file_name, title)}\n\n"
+                                 f"(From docs/rules/{file_name}, “{title}”.)"), topic
