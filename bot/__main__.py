@@ -42,6 +42,8 @@ COMMANDS = {
                           "draw every variant's start and a few middle games into a folder"),
     "diagrams": SubCommand("bot.cli.rules_diagrams:diagrams_main",
                            "draw the rules documents' pictures (`--check` lists stale ones)"),
+    "catalogue": SubCommand("bot.cli.catalogue", "list every message of the code for "
+                                                 "translators (`--check`: is the list stale?)"),
     "help": SubCommand("bot.__main__:help_main",
                        "list these commands, or show one command's help (`help db`)"),
 }

@@ -1,0 +1,42 @@
+"""``commandpost catalogue``: the template of every message of the code.
+
+It lists each message that the code gives to `bot.i18n._` or `bot.i18n._n`, with where it
+is, in ``bot/locales/commandpost.pot``; translators start each language's ``.po`` files
+from it. ``--check`` writes nothing and says whether the template is stale.
+"""
+
+from __future__ import annotations
+
+import argparse
+import tempfile
+from pathlib import Path
+
+from .. import i18n
+
+PACKAGE = Path(__file__).resolve().parents[1]  # the bot package, whose messages are listed
+
+
+def main(argv: list[str]) -> int:
+    """Write the template of every message (bot/locales/commandpost.pot).
+
+    commandpost catalogue
+    commandpost catalogue --check
+    """
+    parser = argparse.ArgumentParser(prog="commandpost catalogue", description=main.__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--check", action="store_true",
+                        help="write nothing; exit 1 if the template is stale")
+    args = parser.parse_args(argv)
+    if not args.check:
+        count = i18n.write_template(PACKAGE)
+        print(f"wrote {i18n.TEMPLATE} ({count} messages)")
+        return 0
+    with tempfile.TemporaryDirectory() as folder:
+        fresh = Path(folder) / "commandpost.pot"
+        i18n.write_template(PACKAGE, fresh)
+        now = i18n.TEMPLATE.read_bytes() if i18n.TEMPLATE.is_file() else b""
+        if fresh.read_bytes() == now:
+            print(f"{i18n.TEMPLATE} is up to date")
+            return 0
+    print(f"stale: {i18n.TEMPLATE}; write it with `commandpost catalogue`")
+    return 1

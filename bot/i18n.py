@@ -1,0 +1,248 @@
+"""Words in the reader's language: one catalogue of every message, English as its source.
+
+A message is written once, in English, with named placeholders, and given to `_`:
+``_("Game #{number} started.", number=3)``. That returns a `Text`: a string holding the
+English words, so that code which only needs English works as before, which also keeps
+the message's id and values, so that any transport can word it later in its reader's
+language (`Text.render`), also after a trip through the database (`Text.to_json`,
+`from_json`): a notification is queued in a form that belongs to no language and worded
+when it is delivered, in the language of the one who reads it.
+
+- Values are given by name; a value that is itself a `Text` is rendered in the same
+  language, any other value as it is: notation (moves, positions, points), names,
+  numbers and command tokens (`bot.service.phrasing`) are never translated.
+- Plural forms (`_n`) follow each language's rules as gettext writes them (Babel's data:
+  English has two forms, Vietnamese one).
+- The catalogues are gettext ``.po`` files, ``bot/locales/<language>/*.po`` (several files
+  per language, merged), read with Babel at first use; English is the source and has
+  none. ``bot/locales/commandpost.pot`` lists every message of the code (kept up to date
+  by ``commandpost i18n extract``; a test checks it). A language is *shipped* when its
+  catalogue translates every message of the template; only shipped languages are chosen
+  for a reader (`choose`), so a reader never meets a half-translated service.
+- The pseudo-language ``qps`` (`PSEUDO`) accents every letter of the English words and
+  makes them 40% longer, leaving placeholders, tokens and code alone: tests word replies
+  in it to find text that bypasses the catalogue and layouts that break.
+
+Languages are named by their ISO 639-1 code (``vi``); `choose` reads the forms readers
+send (``vi-VN``, ``vi_VN.UTF-8``, an ``Accept-Language`` list).
+"""
+
+from __future__ import annotations
+
+import gettext
+import re
+from collections.abc import Callable, Iterable, Mapping
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from babel.messages.plurals import get_plural
+from babel.messages.pofile import read_po
+
+SOURCE = "en"
+PSEUDO = "qps"
+LOCALES = Path(__file__).with_name("locales")
+TEMPLATE = LOCALES / "commandpost.pot"
+MAX_TAG = 200  # characters of a language list read from outside (a header, LANG)
+_FIELD = re.compile(r"\{([a-z_][a-z0-9_]*)\}")  # a named placeholder: {number}
+_TAG = re.compile(r"[A-Za-z]{2,3}")  # the language of a tag: vi, vi-VN, vi_VN.UTF-8
+
+
+class Text(str):
+    """A message of the catalogue: its English words (the string itself), its id (the
+    English text with placeholders) and its values, to be worded in any language."""
+
+    __slots__ = ("msgid", "plural", "values")
+    msgid: str
+    plural: str | None
+    values: dict[str, Any]
+
+    def __new__(cls, msgid: str, values: Mapping[str, Any], plural: str | None = None) -> Text:
+        values = dict(values)
+        text = super().__new__(cls, _fill(_form(msgid, plural, values, SOURCE), values,
+                                          SOURCE))
+        text.msgid, text.plural, text.values = msgid, plural, values
+        return text
+
+    def render(self, language: str) -> str:
+        """The message in ``language`` (English where the catalogue has no translation)."""
+        if language == SOURCE:
+            return str(self)
+        if language == PSEUDO:
+            return _fill(_pseudo(_form(self.msgid, self.plural, self.values, SOURCE)),
+                         self.values, language)
+        return _fill(_form(self.msgid, self.plural, self.values, language), self.values,
+                     language)
+
+    def to_json(self) -> dict[str, Any]:
+        """The message as data that any language can be worded from (`from_json`)."""
+        data: dict[str, Any] = {"id": self.msgid, "values": {
+            k: v.to_json() if isinstance(v, Text) else v for k, v in self.values.items()}}
+        if self.plural is not None:
+            data["plural"] = self.plural
+        return data
+
+
+def _(msgid: str, /, **values: Any) -> Text:
+    """The catalogue's message ``msgid`` (its English words) with ``values``."""
+    return Text(msgid, values)
+
+
+def _n(singular: str, plural: str, n: int, /, **values: Any) -> Text:
+    """The message in the form for ``n`` (also a value, ``{n}``) of the reader's language."""
+    return Text(singular, {"n": n, **values}, plural)
+
+
+def render(text: str, language: str) -> str:
+    """``text`` in ``language``: a `Text` worded, any other string as it is."""
+    return text.render(language) if isinstance(text, Text) else text
+
+
+def from_json(data: Mapping[str, Any]) -> Text:
+    """The message `Text.to_json` wrote (a value that was a message is one again)."""
+    values = {k: from_json(v) if isinstance(v, dict) and "id" in v else v
+              for k, v in dict(data.get("values") or {}).items()}
+    return Text(str(data["id"]), values, data.get("plural"))
+
+
+def _fill(template: str, values: Mapping[str, Any], language: str) -> str:
+    """``template`` with each ``{name}`` replaced by its value, worded in ``language``;
+    a brace that names no value stays as it is (a translation cannot break a reply)."""
+    def one(match: re.Match[str]) -> str:
+        if match[1] not in values:
+            return match[0]
+        value = values[match[1]]
+        return render(value, language) if isinstance(value, str) else str(value)
+
+    return _FIELD.sub(one, template)
+
+
+def _form(msgid: str, plural: str | None, values: Mapping[str, Any], language: str) -> str:
+    """The template of the message in ``language``: its translation, or the English."""
+    found = catalogue(language).get((msgid, plural))
+    if plural is None:
+        return found if isinstance(found, str) and found else msgid
+    index = plural_index(language)(int(values.get("n", 0)))
+    if isinstance(found, tuple) and index < len(found) and found[index]:
+        return found[index]
+    return msgid if plural_index(SOURCE)(int(values.get("n", 0))) == 0 else plural
+
+
+@cache
+def plural_index(language: str) -> Callable[[int], int]:
+    """Which of the language's plural forms a count takes (gettext's rule for it)."""
+    try:
+        return gettext.c2py(get_plural(language).plural_expr)
+    except (ValueError, KeyError):
+        return gettext.c2py("(n != 1)")
+
+
+Entry = str | tuple[str, ...]
+
+
+@cache
+def catalogue(language: str) -> dict[tuple[str, str | None], Entry]:
+    """Every translation of ``language``: (id, plural id) -> its words, or its forms."""
+    found: dict[tuple[str, str | None], Entry] = {}
+    folder = LOCALES / language
+    if language in (SOURCE, PSEUDO) or not folder.is_dir():
+        return found
+    for path in sorted(folder.glob("*.po")):
+        with path.open("rb") as f:
+            for message in read_po(f, locale=language):
+                if not message.id or message.fuzzy:
+                    continue
+                if isinstance(message.id, tuple):
+                    found[(message.id[0], message.id[1])] = tuple(message.string)
+                else:
+                    found[(message.id, None)] = message.string
+    return found
+
+
+@cache
+def template() -> frozenset[tuple[str, str | None]]:
+    """Every message of the code, as the template lists it."""
+    if not TEMPLATE.is_file():
+        return frozenset()
+    with TEMPLATE.open("rb") as f:
+        return frozenset((m.id[0], m.id[1]) if isinstance(m.id, tuple) else (m.id, None)
+                         for m in read_po(f) if m.id)
+
+
+def missing(language: str) -> list[tuple[str, str | None]]:
+    """The messages of the template that ``language``'s catalogue does not translate."""
+    have = catalogue(language)
+    return sorted(key for key in template() if not have.get(key))
+
+
+@cache
+def shipped() -> tuple[str, ...]:
+    """The languages a reader can be given: English, and each complete catalogue."""
+    ready = [p.name for p in sorted(LOCALES.iterdir()) if p.is_dir() and not missing(p.name)] \
+        if LOCALES.is_dir() else []
+    return (SOURCE, *ready)
+
+
+def choose(*wishes: str | None, among: Iterable[str] | None = None) -> str:
+    """The first shipped language (or one of ``among``) that one of ``wishes`` names,
+    each a tag (``vi-VN``, ``vi_VN.UTF-8``) or a list of them (``vi, en;q=0.8``); English
+    when none does. Read in linear time, each wish cut to `MAX_TAG` characters."""
+    offered = tuple(among) if among is not None else shipped()
+    for wish in wishes:
+        for part in (wish or "")[:MAX_TAG].replace(";", ",").split(","):
+            match = _TAG.match(part.strip())
+            if match and match[0].lower() in offered:
+                return match[0].lower()
+    return SOURCE
+
+
+# --- the pseudo-language -------------------------------------------------------------
+_ACCENTED = str.maketrans("aceinosuyACEINOSUY", "àçéîñöšûýÀÇÉÎÑÖŠÛÝ")
+_KEEP = re.compile(r"\{[a-z_][a-z0-9_]*\}|`[^`]*`|\{\{[^{}]*\}\}")  # placeholders, code
+
+
+def _pseudo(english: str) -> str:
+    """``english`` accented and 40% longer, its placeholders and code left alone."""
+    parts, last = [], 0
+    for match in _KEEP.finditer(english):
+        parts += [english[last:match.start()].translate(_ACCENTED), match[0]]
+        last = match.end()
+    parts.append(english[last:].translate(_ACCENTED))
+    words = "".join(parts)
+    padding = "~" * max(1, (len(english) * 2 + 4) // 5)
+    return f"[{words} {padding}]"
+
+
+# --- the template: every message of the code ----------------------------------------
+KEYWORDS = {"_": None, "_n": (1, 2)}
+
+
+def extracted(root: Path) -> list[tuple[str, str | None, str]]:
+    """Every message the Python code under ``root`` gives to `_` or `_n`: (id, plural id,
+    where, as ``path:line``), in the order found."""
+    from babel.messages.extract import extract_from_dir  # only for the template
+
+    found = []
+    for path, line, message, _comments, _context in extract_from_dir(
+            str(root), method_map=[("**.py", "python")], keywords=KEYWORDS):
+        msgid, plural = (message[0], message[1]) if isinstance(message, tuple) else (message,
+                                                                                    None)
+        found.append((msgid, plural, f"{Path(root.name) / path}:{line}"))
+    return found
+
+
+def write_template(root: Path, out: Path = TEMPLATE) -> int:
+    """Write the template of every message under ``root`` (the ``bot`` package); how
+    many messages it lists."""
+    from babel.messages.catalog import Catalog
+    from babel.messages.pofile import write_po
+
+    catalog = Catalog(project="commandpost", charset="utf-8")
+    for msgid, plural, where in extracted(root):
+        path, _, line = where.rpartition(":")
+        catalog.add((msgid, plural) if plural else msgid, locations=[(path, int(line))])
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with out.open("wb") as f:
+        write_po(f, catalog, omit_header=True, sort_output=True)
+    template.cache_clear()
+    return len(catalog)

@@ -1,0 +1,146 @@
+"""The message catalogue (`bot.i18n`): a message is written once in English with named
+values, and worded later in its reader's language, also after a trip through the
+database; plural forms by each language's rule; a language is offered only when its
+catalogue is complete; the pseudo-language finds text that bypasses the catalogue."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from bot import i18n
+from bot.cli import catalogue as catalogue_cli
+from bot.i18n import Text, _, _n
+
+VI_PO = r'''
+msgid ""
+msgstr ""
+"Content-Type: text/plain; charset=UTF-8\n"
+"Plural-Forms: nplurals=1; plural=0;\n"
+
+msgid "Game #{number} started: {players}."
+msgstr "Ván #{number} đã bắt đầu: {players}."
+
+msgid "{name} is to move."
+msgstr "Đến lượt {name}."
+
+msgid "one move"
+msgid_plural "{n} moves"
+msgstr[0] "{n} nước đi"
+
+msgid "Broken {nothing}"
+msgstr "Hỏng {nothing} {missing}"
+'''
+TEMPLATE = r'''
+msgid "Game #{number} started: {players}."
+msgstr ""
+
+msgid "{name} is to move."
+msgstr ""
+
+msgid "one move"
+msgid_plural "{n} moves"
+msgstr[0] ""
+msgstr[1] ""
+
+msgid "Broken {nothing}"
+msgstr ""
+'''
+
+
+@pytest.fixture
+def locales(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A catalogue folder with a Vietnamese catalogue of the four messages above."""
+    (tmp_path / "vi").mkdir()
+    (tmp_path / "vi" / "game.po").write_text(VI_PO, encoding="utf-8")
+    (tmp_path / "commandpost.pot").write_text(TEMPLATE, encoding="utf-8")
+    monkeypatch.setattr(i18n, "LOCALES", tmp_path)
+    monkeypatch.setattr(i18n, "TEMPLATE", tmp_path / "commandpost.pot")
+    for cached in (i18n.catalogue, i18n.template, i18n.shipped):
+        cached.cache_clear()
+    yield tmp_path
+    for cached in (i18n.catalogue, i18n.template, i18n.shipped):
+        cached.cache_clear()
+
+
+def test_a_message_is_its_english_words_and_keeps_its_id_and_values():
+    started = _("Game #{number} started: {players}.", number=3, players="alice vs bob")
+    assert started == "Game #3 started: alice vs bob."
+    assert isinstance(started, str) and isinstance(started, Text)
+    assert (started.msgid, started.values) == ("Game #{number} started: {players}.",
+                                               {"number": 3, "players": "alice vs bob"})
+
+
+def test_a_message_is_worded_in_its_readers_language_with_its_values_as_they_are(locales):
+    started = _("Game #{number} started: {players}.", number=3, players="alice vs bob")
+    assert started.render("vi") == "Ván #3 đã bắt đầu: alice vs bob."
+    assert started.render("en") == "Game #3 started: alice vs bob."
+    assert started.render("fr") == "Game #3 started: alice vs bob."  # no catalogue: English
+
+
+def test_a_message_inside_a_message_is_worded_in_the_same_language(locales):
+    line = _("Game #{number} started: {players}.", number=3,
+             players=_("{name} is to move.", name="bob"))
+    assert line == "Game #3 started: bob is to move.."
+    assert line.render("vi") == "Ván #3 đã bắt đầu: Đến lượt bob.."
+
+
+def test_plural_forms_follow_each_languages_rule(locales):
+    assert [_n("one move", "{n} moves", n) for n in (0, 1, 2)] == [
+        "0 moves", "one move", "2 moves"]
+    assert [_n("one move", "{n} moves", n).render("vi") for n in (0, 1, 2)] == [
+        "0 nước đi", "1 nước đi", "2 nước đi"]
+
+
+def test_a_translation_naming_a_value_the_message_lacks_leaves_it_as_written(locales):
+    assert _("Broken {nothing}", nothing="x").render("vi") == "Hỏng x {missing}"
+
+
+def test_a_message_survives_a_trip_through_json_and_is_worded_after_it(locales):
+    line = _("Game #{number} started: {players}.", number=3,
+             players=_("{name} is to move.", name="bob"))
+    again = i18n.from_json(json.loads(json.dumps(line.to_json())))
+    assert again == line and again.render("vi") == line.render("vi")
+    counted = i18n.from_json(json.loads(json.dumps(_n("one move", "{n} moves", 4).to_json())))
+    assert (counted, counted.render("vi")) == ("4 moves", "4 nước đi")
+
+
+def test_a_plain_string_is_worded_as_it_is():
+    assert i18n.render("b2-a3/D", "vi") == "b2-a3/D"
+
+
+def test_only_a_complete_catalogue_is_offered(locales):
+    assert i18n.shipped() == ("en", "vi")
+    assert i18n.missing("vi") == []
+    (locales / "commandpost.pot").write_text(TEMPLATE + '\nmsgid "New words"\nmsgstr ""\n',
+                                             encoding="utf-8")
+    for cached in (i18n.template, i18n.shipped):
+        cached.cache_clear()
+    assert i18n.missing("vi") == [("New words", None)]
+    assert i18n.shipped() == ("en",)
+    assert i18n.choose("vi") == "en"
+
+
+@pytest.mark.parametrize(("wishes", "chosen"), [
+    (("vi",), "vi"), (("vi-VN",), "vi"), (("vi_VN.UTF-8",), "vi"), (("VI",), "vi"),
+    (("fr-FR, vi;q=0.8, en;q=0.5",), "vi"), (("fr", "vi"), "vi"), ((None, "vi"), "vi"),
+    (("de",), "en"), (("",), "en"), ((None,), "en"), (("C.UTF-8",), "en"),
+    (("x" * 10_000 + ",vi",), "en"),  # a wish is read to its first 200 characters only
+])
+def test_a_language_is_chosen_from_what_readers_send(locales, wishes, chosen):
+    assert i18n.choose(*wishes) == chosen
+
+
+def test_the_pseudo_language_accents_and_lengthens_words_but_not_values_or_code():
+    line = _("Play {move} with `move {move}` or {{board #3}}.", move="b2-a3/D")
+    pseudo = line.render(i18n.PSEUDO)
+    assert pseudo.startswith("[Plàý b2-a3/D wîth `move b2-a3/D` ör {{board #3}}. ")
+    assert pseudo.endswith("~]") and len(pseudo) >= 1.4 * len(line)
+    assert "b2-a3/D" in pseudo  # notation is never translated
+
+
+def test_the_template_lists_every_message_of_the_code(capsys):
+    """`commandpost catalogue --check`: the template in bot/locales is up to date."""
+    assert catalogue_cli.main(["--check"]) == 0, capsys.readouterr().out
