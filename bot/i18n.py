@@ -16,9 +16,10 @@ when it is delivered, in the language of the one who reads it.
 - The catalogues are gettext ``.po`` files, ``bot/locales/<language>/*.po`` (several files
   per language, merged), read with Babel at first use; English is the source and has
   none. ``bot/locales/commandpost.pot`` lists every message of the code (kept up to date
-  by ``commandpost i18n extract``; a test checks it). A language is *shipped* when its
-  catalogue translates every message of the template; only shipped languages are chosen
-  for a reader (`choose`), so a reader never meets a half-translated service.
+  by ``commandpost catalogue``; a test checks it). A language is *shipped* when it is
+  offered (`OFFERED`) and its catalogue translates every message of the template; only
+  shipped languages are chosen for a reader (`choose`), so a reader never meets a
+  half-translated service.
 - The pseudo-language ``qps`` (`PSEUDO`) accents every letter of the English words and
   makes them 40% longer, leaving placeholders, tokens and code alone: tests word replies
   in it to find text that bypasses the catalogue and layouts that break.
@@ -43,6 +44,10 @@ SOURCE = "en"
 PSEUDO = "qps"
 LOCALES = Path(__file__).with_name("locales")
 TEMPLATE = LOCALES / "commandpost.pot"
+# Languages offered to readers once their catalogue is complete. Empty while part of the
+# code's words still bypass the catalogue: a Vietnamese reader would meet English in every
+# message not yet converted, so Vietnamese (bot/locales/vi) is not offered yet.
+OFFERED: frozenset[str] = frozenset()
 MAX_TAG = 200  # characters of a language list read from outside (a header, LANG)
 _FIELD = re.compile(r"\{([a-z_][a-z0-9_]*)\}")  # a named placeholder: {number}
 _TAG = re.compile(r"[A-Za-z]{2,3}")  # the language of a tag: vi, vi-VN, vi_VN.UTF-8
@@ -63,6 +68,9 @@ class Text(str):
                                           SOURCE))
         text.msgid, text.plural, text.values = msgid, plural, values
         return text
+
+    def __reduce__(self) -> tuple[type[Text], tuple[str, dict[str, Any], str | None]]:
+        return Text, (self.msgid, self.values, self.plural)  # pickled, copied: a message still
 
     def render(self, language: str) -> str:
         """The message in ``language`` (English where the catalogue has no translation)."""
@@ -91,6 +99,15 @@ def _(msgid: str, /, **values: Any) -> Text:
 def _n(singular: str, plural: str, n: int, /, **values: Any) -> Text:
     """The message in the form for ``n`` (also a value, ``{n}``) of the reader's language."""
     return Text(singular, {"n": n, **values}, plural)
+
+
+def joined(parts: Iterable[str], separator: str = " ") -> Text:
+    """One message of several, each worded in the reader's language, in the order given
+    (a sentence made of sentences: the answer to a move, then whose turn it is)."""
+    parts = list(parts)
+    names = [f"p{k}" for k in range(len(parts))]
+    return Text(separator.join("{" + name + "}" for name in names), dict(zip(names, parts,
+                                                                             strict=True)))
 
 
 def render(text: str, language: str) -> str:
@@ -177,10 +194,9 @@ def missing(language: str) -> list[tuple[str, str | None]]:
 
 @cache
 def shipped() -> tuple[str, ...]:
-    """The languages a reader can be given: English, and each complete catalogue."""
-    ready = [p.name for p in sorted(LOCALES.iterdir()) if p.is_dir() and not missing(p.name)] \
-        if LOCALES.is_dir() else []
-    return (SOURCE, *ready)
+    """The languages a reader can be given: English, and each language of `OFFERED`
+    whose catalogue is complete."""
+    return (SOURCE, *(language for language in sorted(OFFERED) if not missing(language)))
 
 
 def choose(*wishes: str | None, among: Iterable[str] | None = None) -> str:
@@ -243,6 +259,6 @@ def write_template(root: Path, out: Path = TEMPLATE) -> int:
         catalog.add((msgid, plural) if plural else msgid, locations=[(path, int(line))])
     out.parent.mkdir(parents=True, exist_ok=True)
     with out.open("wb") as f:
-        write_po(f, catalog, omit_header=True, sort_output=True)
+        write_po(f, catalog, omit_header=True, sort_output=True, include_lineno=False)
     template.cache_clear()
     return len(catalog)

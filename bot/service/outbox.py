@@ -44,11 +44,13 @@ import random
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
+from ..i18n import SOURCE, Text, from_json, render
 from ..storage import Database, Session
 from .clock import DAY, Clock, format_time
 from .model import Game, Notification
 from .phrasing import phrase
 
+MESSAGE = "message"  # the payload key of a notification's catalogue message
 log = logging.getLogger(__name__)
 
 TRIES_WHEN_REFUSED = 3  # permanent failures: tries in all before the verdict
@@ -104,9 +106,16 @@ def lane_of(player_id: int | None, place: str | None, game_id: int | None) -> st
 async def notify(s: Session, now: float, *, transport: str, kind: str, text: str,
                  player_id: int | None = None, place: str | None = None,
                  game_id: int | None = None, payload: Mapping[str, Any] | None = None,
-                 lane: str | None = None, due: float | None = None) -> int:
+                 lane: str | None = None, due: float | None = None,
+                 message: str | None = None) -> int:
     """Queue a notification inside the caller's transaction; its id. Its lane is its
-    destination and game unless given; it is due at once unless ``due`` says when."""
+    destination and game unless given; it is due at once unless ``due`` says when.
+    ``text`` is its words in English as the transport phrases them; ``message`` (or
+    ``text`` itself) when it is a catalogue's message, is kept too, so that the transport
+    words it in its reader's language when it delivers it (`worded`)."""
+    source = message if message is not None else text
+    if isinstance(source, Text):
+        payload = {**(payload or {}), MESSAGE: source.to_json()}
     return await s.insert(
         "INSERT INTO outbox (transport, player_id, place, game_id, kind, text, created_at, "
         "lane, payload, next_attempt_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -122,7 +131,20 @@ async def notify_side(s: Session, game: Game, side: int, kind: str, now: float,
     transport = game.transports[side]
     await notify(s, now, transport=transport, kind=kind, text=phrase(text, transport),
                  player_id=game.players[side], place=game.place, game_id=game.id,
-                 payload=payload)
+                 payload=payload, message=text)
+
+
+def worded(note: Notification, language: str = SOURCE) -> str:
+    """The notification's words in its reader's ``language``: its message of the catalogue
+    worded and phrased for its transport, or its text as stored (news queued as plain
+    words, or before messages were kept)."""
+    data = note.payload.get(MESSAGE)
+    if not isinstance(data, dict) or language == SOURCE:
+        return note.text
+    try:
+        return phrase(render(from_json(data), language), note.transport)
+    except (KeyError, TypeError, ValueError):  # a damaged message: its English words
+        return note.text
 
 
 async def pending(db: Database, transport: str, limit: int = 100) -> list[Notification]:

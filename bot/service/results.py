@@ -14,6 +14,7 @@ from typing import ClassVar
 
 from engine import AmbiguousMoveError, EngineError, MoveSyntaxError
 
+from ..i18n import SOURCE, render
 from ..storage import DamagedGame, StorageError
 from .model import Challenge, Game, Player
 from .phrasing import phrase
@@ -34,9 +35,10 @@ class _Phrased:
             object.__setattr__(self, "template", self.message)
         object.__setattr__(self, "message", phrase(self.template, "console"))
 
-    def words(self, transport: str) -> str:
-        """The message in ``transport``'s language (`bot.service.phrasing`)."""
-        return phrase(self.template, transport)
+    def words(self, transport: str, language: str = SOURCE) -> str:
+        """The message in ``transport``'s command words (`bot.service.phrasing`) and in the
+        reader's ``language`` (`bot.i18n`)."""
+        return phrase(render(self.template, language), transport)
 
     def __str__(self) -> str:
         return self.message

@@ -46,6 +46,7 @@ from engine import (
 )
 
 from ..config import Settings
+from ..i18n import Text, _, _n, joined
 from ..storage import (
     DamagedDatabase,
     DamagedGame,
@@ -83,7 +84,6 @@ from .tokens import GameTokens
 from .turns import Turns, whole_turn
 from .vacations import Vacations
 from .watching import Watching
-from .words import plural
 
 CACHED_GAMES = 512
 SLOW_RULES = 0.002  # seconds of rules work that send it to a worker thread
@@ -549,34 +549,40 @@ class GameService:
             turn = whole_turn(rules, turn_start, line.turn_steps)
         label = turn_label(rules.parse_position(game.start_fen), game.turns - turn_done)
         if turn is not None:
-            message = f"{label} {turn} played in game #{game.id}."
+            said = [_("{number} {turn} played in game #{game}.", number=label, turn=turn,
+                      game=game.id)]
         else:
-            message = f"{text} played in game #{game.id}."
+            said = [_("{move} played in game #{game}.", move=text, game=game.id)]
         left = None if turn_done else rules.steps_left(after)
         if outcome.is_over:
             game = await self._finish(s, game, rules, outcome.winner, outcome.reason,
                                       draw=outcome.status == "draw", now=now,
                                       actor=game.players[mover],
                                       news=f"{game.names[mover]} played {label} {turn or text}. ")
-            message += f" Game over: {self.describe_result(game)}."
+            said.append(_("Game over: {result}.", result=self.describe_result(game)))
         elif not turn_done:
-            allowed = ("send the next step" if left is None
-                       else f"{plural(left, 'more move')} allowed")
-            message += f" Your turn goes on: {allowed}, or {command('end')} to finish it."
+            allowed = (_("send the next step") if left is None
+                       else _n("{n} more move allowed", "{n} more moves allowed", left))
+            said.append(_("Your turn goes on: {allowed}, or {end} to finish it.",
+                          allowed=allowed, end=command("end")))
         else:
             nxt = after.side
-            message += f" {game.names[nxt]} ({rules.side_names[nxt]}) is to move."
+            said.append(_("{name} ({side}) is to move.", name=game.names[nxt],
+                          side=rules.side_names[nxt]))
             line.answers = await recorded_lines(s, game)
-            if answer_ready(line.answers, rules, after):
-                return Done(message, game=game, move=text), line  # they are told with it
-            await outbox.notify_side(
-                s, game, nxt, "your-move", now,
-                f"{game.names[mover]} played {label} {turn}"
-                f"{' (a conditional move)' if conditional else ''} in game #{game.id} "
-                f"({rules.display_name}). Your move. {self._clock_text(game)}",
-                payload={"ply": game.ply, "number": label, "turn": turn})
-        return Done(message, game=game, move=text, turn=turn, number=label, steps_left=left,
-                    goes_on=not turn_done and not outcome.is_over), line
+            if answer_ready(line.answers, rules, after):  # they are told with it
+                return Done(joined(said), game=game, move=text), line
+            news = (_("{name} played {number} {turn} (a conditional move) in game #{game} "
+                      "({variant}). Your move. {clock}", name=game.names[mover],
+                      number=label, turn=turn, game=game.id, variant=rules.display_name,
+                      clock=self._clock_text(game)) if conditional else
+                    _("{name} played {number} {turn} in game #{game} ({variant}). Your move. "
+                      "{clock}", name=game.names[mover], number=label, turn=turn, game=game.id,
+                      variant=rules.display_name, clock=self._clock_text(game)))
+            await outbox.notify_side(s, game, nxt, "your-move", now, news,
+                                     payload={"ply": game.ply, "number": label, "turn": turn})
+        return Done(joined(said), game=game, move=text, turn=turn, number=label,
+                    steps_left=left, goes_on=not turn_done and not outcome.is_over), line
 
     @staticmethod
     async def _turn_texts(s: Session, game_id: int, turn: int) -> list[str]:
@@ -585,14 +591,15 @@ class GameService:
                            (game_id, turn))
         return [r["text"] for r in rows]
 
-    def _clock_text(self, game: Game) -> str:
+    def _clock_text(self, game: Game) -> Text:
         clock = game.clock
         if clock.paused:
-            return "Your clock is paused while you are on vacation."
+            return _("Your clock is paused while you are on vacation.")
         if clock.deadline is None:
-            return "There is no clock."
-        return (f"You have {format_duration(clock.deadline - self.now())} "
-                f"(until {moment(clock.deadline)}).")
+            return _("There is no clock.")
+        return _("You have {duration} (until {deadline}).",
+                 duration=format_duration(clock.deadline - self.now()),
+                 deadline=moment(clock.deadline))
 
     # --- the end of a game ----------------------------------------------------------
     def describe_result(self, game: Game) -> str:

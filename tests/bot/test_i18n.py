@@ -111,7 +111,10 @@ def test_a_plain_string_is_worded_as_it_is():
     assert i18n.render("b2-a3/D", "vi") == "b2-a3/D"
 
 
-def test_only_a_complete_catalogue_is_offered(locales):
+def test_only_a_complete_catalogue_is_offered(locales, monkeypatch):
+    assert i18n.shipped() == ("en",)  # not offered: complete, but the code is not converted
+    monkeypatch.setattr(i18n, "OFFERED", frozenset({"vi"}))
+    i18n.shipped.cache_clear()
     assert i18n.shipped() == ("en", "vi")
     assert i18n.missing("vi") == []
     (locales / "commandpost.pot").write_text(TEMPLATE + '\nmsgid "New words"\nmsgstr ""\n',
@@ -130,7 +133,7 @@ def test_only_a_complete_catalogue_is_offered(locales):
     (("x" * 10_000 + ",vi",), "en"),  # a wish is read to its first 200 characters only
 ])
 def test_a_language_is_chosen_from_what_readers_send(locales, wishes, chosen):
-    assert i18n.choose(*wishes) == chosen
+    assert i18n.choose(*wishes, among=("en", "vi")) == chosen
 
 
 def test_the_pseudo_language_accents_and_lengthens_words_but_not_values_or_code():
@@ -144,3 +147,19 @@ def test_the_pseudo_language_accents_and_lengthens_words_but_not_values_or_code(
 def test_the_template_lists_every_message_of_the_code(capsys):
     """`commandpost catalogue --check`: the template in bot/locales is up to date."""
     assert catalogue_cli.main(["--check"]) == 0, capsys.readouterr().out
+
+
+def test_a_message_is_still_one_when_pickled_or_copied(locales):
+    import copy
+    import pickle
+
+    started = _("Game #{number} started: {players}.", number=3, players=_("{name} is to move.",
+                                                                          name="bob"))
+    for again in (pickle.loads(pickle.dumps(started)), copy.copy(started),
+                  copy.deepcopy(started)):
+        assert again.render("vi") == "Ván #3 đã bắt đầu: Đến lượt bob.."
+
+
+def test_sentences_joined_are_each_worded_in_the_readers_language(locales):
+    both = i18n.joined([_("{name} is to move.", name="bob"), "b2-a3/D"])
+    assert (both, both.render("vi")) == ("bob is to move. b2-a3/D", "Đến lượt bob. b2-a3/D")

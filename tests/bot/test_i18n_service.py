@@ -1,0 +1,44 @@
+"""The first words of the service that come from the catalogue: a move's answer and the
+opponent's news of it, worded in the reader's language, also after the outbox stored the
+news (the English words stay exactly as they were)."""
+
+from __future__ import annotations
+
+from bot.i18n import PSEUDO
+from bot.service import outbox
+
+
+async def test_a_moves_answer_is_worded_in_the_movers_language(service, alice, bob, start_game):
+    game = await start_game(alice, bob)
+    done = await service.move(alice, game.id, "b2-a3/D")
+    assert done.message == "1. b2-a3/D played in game #1. Bob (Black) is to move."
+    assert done.words("console", "vi") == "Đã đi 1. b2-a3/D trong ván #1. Đến lượt Bob (Black)."
+    assert done.words("console", PSEUDO) == (
+        "[[1. b2-a3/D plàýéd îñ gàmé #1. ~~~~~~~~~~~~~~~~] [Bob (Black) îš tö mövé. "
+        "~~~~~~~~~~~] ~~~~]")  # each sentence accented and longer; notation and names not
+
+
+async def test_the_opponents_news_is_worded_in_the_opponents_language_when_delivered(
+        service, alice, bob, start_game):
+    game = await start_game(alice, bob, days=3)
+    await service.move(alice, game.id, "b2-a3/D")
+    [news] = [n for n in await service.pending_notifications("console")
+              if n.kind == "your-move"]
+    assert news.text.startswith("Alice played 1. b2-a3/D in game #1 (Clash of Command). "
+                                "Your move. You have 3 days (until ")
+    assert outbox.worded(news) == news.text
+    assert outbox.worded(news, "vi").startswith(
+        "Alice đã đi 1. b2-a3/D trong ván #1 (Clash of Command). Đến lượt bạn. Bạn còn 3 days "
+        "(đến ")
+
+
+async def test_a_turn_that_goes_on_says_what_is_left_in_each_language(
+        service, alice, bob, start_game, pairs):
+    game = await start_game(alice, bob, variant="pairs")
+    done = await service.move(alice, game.id, "b2-a3/D")
+    assert done.goes_on
+    assert (done.message, done.words("console", "vi")) == (
+        "b2-a3/D played in game #1. Your turn goes on: send the next step, or `end` to "
+        "finish it.",
+        "Đã đi b2-a3/D trong ván #1. Lượt của bạn vẫn tiếp tục: hãy gửi bước tiếp theo, "
+        "hoặc gửi `end` để kết thúc lượt.")
