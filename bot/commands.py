@@ -17,8 +17,10 @@ from pathlib import Path
 
 from engine import EngineError, all_variants, get_variant
 
+from . import i18n
+from .i18n import LANGUAGE, _
 from .service import GameService
-from .service.boundary import MAX_ID, game_number, no_such, parse_number
+from .service.boundary import MAX_ID, game_number, no_such, parse_number, shorten
 from .service.clock import (
     describe_clock,
     format_duration,
@@ -85,6 +87,7 @@ class Reply:
     highlights: tuple[str, ...] = ()  # points to highlight on the board (legal targets)
     selected: str | None = None  # the piece whose moves are highlighted
     pictures: tuple[Path, ...] = ()  # picture files that go with the text (rules diagrams)
+    player: Player | None = None  # the sender as the command left them (a new language)
 
 
 def _reply(result: Result, show: bool = True) -> Reply:
@@ -115,19 +118,33 @@ class Commands:
     """Reads command lines and calls the game service."""
 
     def __init__(self, service: GameService, find_player: FindPlayer,
-                 transport: str = "console", computer: Computer | None = None) -> None:
+                 transport: str = "console", computer: Computer | None = None,
+                 language: str | None = None) -> None:
         self.service = service
         self.find_player = find_player
         self.transport = transport  # whose words the answers are phrased in
         self.computer = computer  # None where the computer does not play
+        self.language = language  # what the transport says of its readers (LANG)
+
+    def language_of(self, player: Player | None, wish: str | None = None) -> str:
+        """The language to word answers to ``player`` in: the one they chose (`language`),
+        else what their message says (``wish``: a mail's Content-Language), else the
+        transport's (``LANG`` at the console), else English; only languages offered."""
+        chosen = player.preferences.get(LANGUAGE) if player is not None else None
+        return i18n.choose(chosen if isinstance(chosen, str) else None, wish, self.language)
 
     def words(self) -> list[str]:
         return sorted(name[4:] for name in dir(self) if name.startswith("cmd_"))
 
-    async def handle(self, sender: Player, place: str, line: str) -> Reply:
-        """Run one command line; the answer in the transport's words."""
+    async def handle(self, sender: Player, place: str, line: str,
+                     language: str | None = None) -> Reply:
+        """Run one command line; the answer in the transport's words and in the sender's
+        language (``language``: what the message says it is in, if anything)."""
         reply = await self._handle(sender, place, line)
-        return replace(reply, text=phrase(reply.text, self.transport))
+        if reply.player is not None:  # the command changed the sender (their language)
+            sender = reply.player
+        words = i18n.render(reply.text, self.language_of(sender, language))
+        return replace(reply, text=phrase(words, self.transport))
 
     async def _handle(self, sender: Player, place: str, line: str) -> Reply:
         refused = line_too_long(line)
@@ -703,6 +720,32 @@ class Commands:
         await self.service.set_preference(sender, DIGEST, word == "on")
         return Reply("You will get a daily digest of the games waiting for your move."
                      if word == "on" else "You will get no daily digest.")
+
+    async def cmd_language(self, sender: Player, place: str, args: list[str]) -> Reply:
+        """Choose the language of the answers and news you get (the moves keep their
+        letters).
+
+        language
+        language vi
+        """
+        if len(args) > 1:
+            return _extra("language", args[1:])
+        offered = _("Languages offered: {languages}.", languages=", ".join(
+            f"{i18n.display_name(code)} ({code})" for code in i18n.shipped()))
+        if not args:
+            now = self.language_of(sender)
+            return Reply(i18n.joined([_("Your language: {language} ({code}).",
+                                        language=i18n.display_name(now), code=now), offered]))
+        code = args[0].lower()[:i18n.MAX_TAG]
+        if i18n.choose(code, among=i18n.shipped()) != code:
+            known = i18n.display_name(code)
+            why = (_("{language} ({code}) is not offered yet: its words are being translated.",
+                     language=known, code=code) if known else
+                   _("'{code}' is no language I know.", code=shorten(code)))
+            return Reply(i18n.joined([why, offered]), ok=False)
+        player = await self.service.set_preference(sender, LANGUAGE, code)
+        return Reply(_("Your language is now {language} ({code}).",
+                       language=i18n.display_name(code), code=code), player=player)
 
     async def cmd_rating(self, sender: Player, place: str, args: list[str]) -> Reply:
         """Show your rating in a variant (Glicko-2).

@@ -101,6 +101,20 @@ def _n(singular: str, plural: str, n: int, /, **values: Any) -> Text:
     return Text(singular, {"n": n, **values}, plural)
 
 
+LANGUAGE = "language"  # the player preference: the language they chose
+
+
+def display_name(code: str) -> str:
+    """A language's name in itself (``Tiếng Việt``); '' for a code Babel does not know."""
+    from babel import Locale, UnknownLocaleError
+
+    try:
+        name = Locale.parse(code).get_display_name(code) if _TAG.fullmatch(code) else None
+    except (UnknownLocaleError, ValueError):
+        return ""
+    return (name or "")[:1].upper() + (name or "")[1:]
+
+
 def joined(parts: Iterable[str], separator: str = " ") -> Text:
     """One message of several, each worded in the reader's language, in the order given
     (a sentence made of sentences: the answer to a move, then whose turn it is)."""

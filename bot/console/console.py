@@ -39,7 +39,7 @@ from ..commands import OPEN_WORDS, Commands, Reply, line_too_long, split_words
 from ..config import Settings, add_db_option, settings_or_say
 from ..names import name_problem
 from ..pictures import game_info, picture_file_name, points_destroyed, write_png
-from ..service import GameService
+from ..service import GameService, outbox
 from ..service.computer import WORDS as COMPUTER_WORDS
 from ..service.computer import Computer
 from ..service.model import Game, Notification, Player
@@ -97,7 +97,7 @@ class Console:
         self.settings = settings
         self.bold = bold
         self._print = out
-        self.commands = Commands(service, self.find_player)
+        self.commands = Commands(service, self.find_player, language=_system_language())
         self.use_computer(Computer(service))
         self.scheduler = Scheduler(service)
         self.player: Player | None = None
@@ -225,6 +225,8 @@ class Console:
                 self.out("Say who you are first: `as NAME`.")
                 return
             reply = await self._command(self.player, words, line)
+            if reply.player is not None:  # the command changed who is typing (a language)
+                self.player = reply.player
             await self.show(reply)
             self.computer.wake()  # it answers in the background (`start`)
         await self._deliver()
@@ -347,7 +349,16 @@ class Console:
             return
         self._said.add(notification.text)
         to = notification.address if notification.player_id is not None else "everyone here"
-        self.out(f"  [to {to}] {notification.text}")
+        reader = (await self.service.get_player(notification.player_id)
+                  if notification.player_id is not None else self.player)
+        words = outbox.worded(notification, self.commands.language_of(reader))
+        self.out(f"  [to {to}] {words}")
+
+
+def _system_language() -> str | None:
+    """The language the system names for its user (POSIX: LC_ALL, LC_MESSAGES, LANG)."""
+    return next((os.environ[name] for name in ("LC_ALL", "LC_MESSAGES", "LANG")
+                 if os.environ.get(name)), None)
 
 
 def _readline() -> None:

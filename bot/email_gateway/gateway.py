@@ -46,6 +46,7 @@ from engine import get_variant
 
 from ..commands import Reply, _reply
 from ..config import Settings
+from ..i18n import SOURCE, render
 from ..service import GameService
 from ..service.answers import Owed, owe_answer
 from ..service.boundary import game_number
@@ -79,6 +80,7 @@ from .mailcommands import (
     GAME_WORDS,
     KEYED_WORDS,
     LOOKING_WORDS,
+    MAIL_LANGUAGE,
     PLAYER_WORDS,
     TRANSPORT,
     LinkRequest,
@@ -284,6 +286,13 @@ class EmailGateway(GameMails, Authority):
         return f"refused: {NOT_AUTHENTIC}"
 
     async def _handle(self, mail: Inbound | MailRefusal) -> str:
+        wish = MAIL_LANGUAGE.set(mail.language if isinstance(mail, Inbound) else None)
+        try:
+            return await self._take(mail)
+        finally:
+            MAIL_LANGUAGE.reset(wish)
+
+    async def _take(self, mail: Inbound | MailRefusal) -> str:
         first = (await self.service.mail.mail_address(mail.sender))["wrote_at"] is None
         await self.service.mail.mark_address(mail.sender, "wrote_at")
         if (await self.service.mail.mail_address(mail.sender))["bounced_at"] is not None:
@@ -637,9 +646,10 @@ class EmailGateway(GameMails, Authority):
         first refusal ends them (what was played before it stays played)."""
         texts: list[str] = []
         reply = Reply("")
+        language = self.commands.language_of(player, MAIL_LANGUAGE.get())
         for k, step in enumerate(steps):
             reply = self.commands_reply(await self.service.move(player, game.id, step,
-                                                                expected_ply=ply + k))
+                                                                expected_ply=ply + k), language)
             texts.append(reply.text)
             if not reply.ok:
                 break
@@ -649,10 +659,10 @@ class EmailGateway(GameMails, Authority):
         return reply, ("moved" if played else "refused: move")
 
     @staticmethod
-    def commands_reply(result: Result) -> Reply:
-        """A service result in the words of mail."""
+    def commands_reply(result: Result, language: str = SOURCE) -> Reply:
+        """A service result in the words of mail, in the reader's ``language``."""
         reply = _reply(result)
-        return replace(reply, text=phrase(reply.text, TRANSPORT))
+        return replace(reply, text=phrase(render(reply.text, language), TRANSPORT))
 
     async def _with_ratings(self, reply: Reply) -> Reply:
         """A rated game's result, with both players' ratings (as the opponent's mail has)."""

@@ -44,6 +44,7 @@ MAX_REFERENCES = 20  # the last Message-IDs of a thread kept in an answer's Refe
 ADDRESS = re.compile(r"^[^\s\x00-\x1f\x7f<>()\[\],;:\\\"]+@[a-z0-9.-]+$")
 ANGLE_ADDRESS = re.compile(r"^(.*)<([^<>\s]+)>$")
 MIME_PARTS = 100  # a mail with more parts is not read
+MAX_LANGUAGE = 200  # characters of a language header kept (a list of tags)
 
 
 @dataclass(frozen=True)
@@ -95,6 +96,7 @@ class Inbound:
     lines: tuple[str, ...]
     tag: Tag | None
     said: tuple[str, ...] = ()  # every unquoted line (`replies.said_anywhere`)
+    language: str = ""  # what the mail says it is written in, or its writer reads
 
 
 @dataclass(frozen=True)
@@ -287,8 +289,10 @@ def read_mail(raw: bytes, envelope_from: str | None, rcpt_tos: Iterable[str], *,
     else:
         lines = command_lines(text, flowed=str(body.get_param("format", "")).lower() == "flowed",
                               delsp=str(body.get_param("delsp", "")).lower() == "yes")
+    language = (raw_header(message, "Content-Language")
+                or raw_header(message, "Accept-Language"))[:MAX_LANGUAGE]
     return Inbound(sender, name, subject, message_id, refs, lines,
-                   find_tag(message, rcpt_tos), said_anywhere(text))
+                   find_tag(message, rcpt_tos), said_anywhere(text), language)
 
 
 def _authenticity(raw: bytes, message: EmailMessage, sender: str, authserv: str,

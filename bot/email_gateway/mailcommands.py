@@ -15,6 +15,7 @@ watchers and holders of its watch link (`bot.service.watching`).
 from __future__ import annotations
 
 import re
+from contextvars import ContextVar
 from dataclasses import dataclass
 
 from ..commands import Commands, Reply, _reply
@@ -29,7 +30,9 @@ GAME_WORDS = frozenset({"move", "end", "resign", "draw", "takeback", "abort", "n
                         "forecast"})
 CHALLENGE_WORDS = frozenset({"accept", "decline", "cancel"})
 PLAYER_WORDS = frozenset({"vacation", "back", "name", "digest", "stop", "start", "watch",
-                          "unwatch", "challenge", "link", "unlink"})
+                          "unwatch", "challenge", "link", "unlink", "language"})
+# what the mail being answered says of its language (Content-Language, Accept-Language)
+MAIL_LANGUAGE: ContextVar[str | None] = ContextVar("mail_language", default=None)
 KEYED_WORDS = GAME_WORDS | CHALLENGE_WORDS | PLAYER_WORDS
 LOOKING_WORDS = frozenset({"board", "moves", "export"})
 # a game's watch link (its web page's address) or just its end: 12-<24 hex digits>
@@ -56,6 +59,12 @@ def watch_link(word: str) -> tuple[int, str] | None:
 
 class MailCommands(Commands):
     """The shared commands, and those of mail."""
+
+    async def handle(self, sender: Player, place: str, line: str,
+                     language: str | None = None) -> Reply:
+        """As `Commands.handle`, worded in the language the mail asks for, unless the
+        sender chose one (`language`)."""
+        return await super().handle(sender, place, line, language or MAIL_LANGUAGE.get())
 
     async def cmd_watch(self, sender: Player, place: str, args: list[str]) -> Reply:
         """Get every move of a game by mail (without playing in it; a private game by its
