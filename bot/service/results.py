@@ -14,7 +14,7 @@ from typing import ClassVar
 
 from engine import AmbiguousMoveError, EngineError, MoveSyntaxError
 
-from ..i18n import SOURCE, render
+from ..i18n import SOURCE, _, render
 from ..storage import DamagedGame, StorageError
 from .model import Challenge, Game, Player
 from .phrasing import phrase
@@ -143,8 +143,11 @@ def move_refusal(err: EngineError, text: str) -> Refusal:
     reason = getattr(err, "reason", str(err))
     if isinstance(err, AmbiguousMoveError):
         return Refusal(Reason.AMBIGUOUS_MOVE,
-                       f"{quoted} is ambiguous: it could be {or_list(err.candidates)}. "
-                       f"Send the one you mean.", err.candidates)
+                       _("{move} is ambiguous: it could be {candidates}. Send the one you "
+                         "mean.", move=quoted, candidates=or_list(err.candidates)),
+                       err.candidates)
     if isinstance(err, MoveSyntaxError):
-        return Refusal(Reason.BAD_MOVE, f"I cannot read {quoted!r} as a move: {reason}.")
-    return Refusal(Reason.ILLEGAL_MOVE, f"{quoted} is not a legal move here: {reason}.")
+        return Refusal(Reason.BAD_MOVE, _("I cannot read {move} as a move: {reason}.",
+                                          move=repr(quoted), reason=reason))
+    return Refusal(Reason.ILLEGAL_MOVE, _("{move} is not a legal move here: {reason}.",
+                                          move=quoted, reason=reason))

@@ -395,27 +395,28 @@ class GameService:
         await s.lock_game(game_id)  # another process's change to it waits for this one
         game = await self._game(s, game_id)
         if game is None:
-            return Refusal(Reason.NO_SUCH_GAME, f"There is no game #{game_id}.")
+            return Refusal(Reason.NO_SUCH_GAME, _("There is no game #{game}.", game=game_id))
         if not game.is_over and self._time_is_up(game, self.now()):
             game = await self._lose_on_time(s, game)
         if game.is_over:
-            return Refusal(Reason.GAME_OVER, f"Game #{game.id} is over: "
-                                             f"{self.describe_result(game)}.")
+            return Refusal(Reason.GAME_OVER, _("Game #{game} is over: {result}.", game=game.id,
+                                               result=self.describe_result(game)))
         side = game.side_of(sender.id)
         if side is None:
-            return Refusal(Reason.NOT_A_PLAYER, f"You are not playing in game #{game.id} "
-                                                f"({game.names[0]} vs {game.names[1]}).")
+            return Refusal(Reason.NOT_A_PLAYER,
+                           _("You are not playing in game #{game} ({first} vs {second}).",
+                             game=game.id, first=game.names[0], second=game.names[1]))
         if expected_ply is not None and expected_ply != game.ply:
             return Refusal(Reason.POSITION_CHANGED,
-                           f"The position in game #{game.id} has changed since you looked "
-                           f"at it. Look at the board again and send your move if it still "
-                           f"fits.")
+                           _("The position in game #{game} has changed since you looked at "
+                             "it. Look at the board again and send your move if it still "
+                             "fits.", game=game.id))
         if turn and game.to_move != side:
             rules = get_variant(game.variant)
             return Refusal(Reason.NOT_YOUR_TURN,
-                           f"It is not your turn in game #{game.id}: "
-                           f"{game.names[game.to_move]} ({rules.side_names[game.to_move]}) "
-                           f"is to move.")
+                           _("It is not your turn in game #{game}: {name} ({side}) is to "
+                             "move.", game=game.id, name=game.names[game.to_move],
+                             side=rules.side_names[game.to_move]))
         return game
 
     @staticmethod

@@ -42,3 +42,24 @@ async def test_a_turn_that_goes_on_says_what_is_left_in_each_language(
         "finish it.",
         "Đã đi b2-a3/D trong ván #1. Lượt của bạn vẫn tiếp tục: hãy gửi bước tiếp theo, "
         "hoặc gửi `end` để kết thúc lượt.")
+
+
+async def test_a_refused_move_is_refused_in_the_senders_language(service, alice, bob, carol,
+                                                                   start_game):
+    game = await start_game(alice, bob)
+    refused = await service.move(bob, game.id, "h8-i7/D")
+    assert (refused.message, refused.words("console", "vi")) == (
+        "It is not your turn in game #1: Alice (White) is to move.",
+        "Chưa đến lượt bạn trong ván #1: đang là lượt của Alice (White).")
+    refused = await service.move(carol, game.id, "b2-a3/D")
+    assert refused.words("console", "vi") == (
+        "Bạn không chơi trong ván #1 (Alice đấu với Bob).")
+    refused = await service.move(alice, 99, "b2-a3/D")
+    assert refused.words("console", "vi") == "Không có ván #99."
+    refused = await service.move(alice, game.id, "b2-b9/D")
+    assert refused.words("console", "vi").startswith(
+        "Tôi không đọc được 'b2-b9/D' thành một nước đi: b9 is not a point")  # the engine's
+    refused = await service.move(alice, game.id, "b2-c5/D")  # words: English for now
+    assert refused.message.startswith("b2-c5/D is not a legal move here: ")
+    assert refused.words("console", "vi").startswith(
+        "b2-c5/D không phải là nước đi hợp lệ ở đây: ")
