@@ -205,7 +205,7 @@ class Commands:
             variant = get_variant(args[0])
         except EngineError as err:
             return Reply(str(err), ok=False)
-        part = rules_part(variant, " ".join(args[1:]))
+        part = rules_part(variant, " ".join(args[1:]), language=self.language_of(sender))
         return Reply(as_plain_text(part.markdown), ok=part.found, pictures=part.pictures)
 
     # --- challenges -----------------------------------------------------------------

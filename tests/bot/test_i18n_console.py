@@ -59,3 +59,14 @@ async def test_the_systems_language_is_the_default_and_a_choice_wins_over_it(
     assert await session("language en") == "Your language is now English (en)."
     assert await session("language") == (
         "Your language: English (en). Languages offered: English (en), Tiếng Việt (vi).")
+
+
+@pytest.mark.sqlite_only(reason="console words only")
+async def test_the_rules_are_read_in_the_players_language(session, offered):
+    english = await session("rules commander")
+    assert english.startswith("COMMANDER CHESS (CỜ TƯ LỆNH)\n")
+    await session("language vi")
+    vietnamese = await session("rules commander")
+    assert vietnamese.startswith("CỜ TƯ LỆNH (COMMANDER CHESS)\n"), vietnamese[:80]
+    assert "docs/rules/vi/commander.md" in vietnamese
+    assert "Tư lệnh" in await session("rules commander tư lệnh")
