@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
+from .. import i18n
 from ..service.results import Done, Reason, Refusal, Result
 from .places import TRANSPORT
 
@@ -83,6 +84,12 @@ class Playing(Protocol):
 
     async def accept_challenge(self, interaction: discord.Interaction, sender: Player,
                                challenge_id: int) -> bool: ...
+
+
+def reader_language(interaction: discord.Interaction) -> str:
+    """The language to answer an interaction in: the user's Discord client's, else the
+    server's (`bot.i18n.choose`: English unless the language is offered)."""
+    return i18n.choose(str(interaction.locale or ""), str(interaction.guild_locale or ""))
 
 
 def result_text(result: Result) -> str:

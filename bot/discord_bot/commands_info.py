@@ -15,6 +15,7 @@ from ..commands import Commands
 from ..service.posts import DIGEST
 from ..service.results import Refusal
 from ..service.rules_docs import as_discord, messages, rules_part
+from .client import reader_language
 from .commands_play import PlayCommands
 from .notifier import DM_PREFERENCE, PING_CHOICES, PINGS
 from .places import TRANSPORT, server_key
@@ -117,7 +118,8 @@ class InfoCommands(commands.Cog, name="Information"):
         except EngineError as err:
             await self.bot.answer(interaction, str(err))
             return
-        part = rules_part(rules, piece or "", command=DISCORD_COMMAND)
+        part = rules_part(rules, piece or "", command=DISCORD_COMMAND,
+                          language=reader_language(interaction))
         first, *more = messages(as_discord(part.markdown), 2000)
         files = [discord.File(path, path.name) for path in part.pictures if path.is_file()]
         await interaction.response.send_message(first, files=files, ephemeral=True)
