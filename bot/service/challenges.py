@@ -15,6 +15,7 @@ from dataclasses import replace
 from engine import EngineError, Position, Variant, all_variants, get_variant
 
 from ..config import Settings
+from ..i18n import Text, _, joined
 from ..storage import Database, Session
 from . import outbox
 from .boundary import guard
@@ -31,10 +32,37 @@ from .results import Done, Reason, Refusal, Result
 from .words import or_list
 
 
-def game_started(game: Game, rules: Variant) -> str:
-    return (f"Game #{game.id} started: {players_line(game, rules)}, "
-            f"{rules.display_name}, {describe_clock(game.days, game.time_control)}. "
-            f"{game.names[game.to_move]} ({rules.side_names[game.to_move]}) moves first.")
+def game_started(game: Game, rules: Variant) -> Text:
+    return _("Game #{game} started: {players}, {variant}, {clock}. {name} ({side}) moves "
+             "first.", game=game.id, players=players_line(game, rules),
+             variant=rules.display_name, clock=describe_clock(game.days, game.time_control),
+             name=game.names[game.to_move], side=rules.side_names[game.to_move])
+
+
+def _no_challenge(challenge_id: int) -> Refusal:
+    return Refusal(Reason.NO_SUCH_CHALLENGE,
+                   _("There is no challenge #{challenge}.", challenge=challenge_id))
+
+
+def _closed(challenge_id: int, status: str) -> Text:
+    """Why challenge ``challenge_id`` cannot be answered: what became of it."""
+    if status == "accepted":
+        return _("Challenge #{challenge} is no longer open: it was accepted.",
+                 challenge=challenge_id)
+    if status == "declined":
+        return _("Challenge #{challenge} is no longer open: it was declined.",
+                 challenge=challenge_id)
+    if status == "cancelled":
+        return _("Challenge #{challenge} is no longer open: it was cancelled.",
+                 challenge=challenge_id)
+    if status == "expired":
+        return _("Challenge #{challenge} is no longer open: it was expired.",
+                 challenge=challenge_id)
+    if status == "undelivered":
+        return _("Challenge #{challenge} is no longer open: it was undelivered.",
+                 challenge=challenge_id)
+    return _("Challenge #{challenge} is no longer open: it was {status}.",
+             challenge=challenge_id, status=status)
 
 
 async def read_challenge(s: Session, challenge_id: int) -> Challenge | None:
@@ -74,16 +102,19 @@ class ChallengeDesk:
         except EngineError:
             known = ", ".join(v.name for v in all_variants())
             return Refusal(Reason.UNKNOWN_VARIANT,
-                           f"There is no variant called {variant!r}. Choose one of: {known}.")
+                           _("There is no variant called {variant}. Choose one of: {known}.",
+                             variant=repr(variant), known=known))
         mode = mode or rules.modes[0]
         if mode not in rules.modes:
-            return Refusal(Reason.UNKNOWN_MODE, f"{rules.display_name} has no mode {mode!r}; "
-                                                f"its modes are {or_list(rules.modes)}.")
+            return Refusal(Reason.UNKNOWN_MODE,
+                           _("{variant} has no mode {mode}; its modes are {modes}.",
+                             variant=rules.display_name, mode=repr(mode),
+                             modes=or_list(rules.modes)))
         if days is not None and days not in ALLOWED_DAYS:
             return Refusal(Reason.BAD_TIME_CONTROL, time_control_help(str(days)).capitalize()
                            + ".")
         if opponent is not None and opponent.id == sender.id:
-            return Refusal(Reason.SELF_CHALLENGE, "You cannot challenge yourself.")
+            return Refusal(Reason.SELF_CHALLENGE, _("You cannot challenge yourself."))
         if side not in (None, 0, 1):
             raise ValueError(f"side must be 0, 1 or None, not {side!r}")
         if start_fen is not None:
@@ -106,50 +137,55 @@ class ChallengeDesk:
             offer = self._describe_challenge(challenge)
             accept = command("accept", f"#{challenge_id}")
             if opponent is not None:
+                news = _("{name} challenges you: {offer}. Answer with {accept} or {decline}.",
+                         name=sender.display_name, offer=offer, accept=accept,
+                         decline=command("decline", f"#{challenge_id}"))
                 await outbox.notify(s, now, transport=opponent.transport, kind="challenge",
                                     player_id=opponent.id, place=place,
-                                    text=phrase(f"{sender.display_name} challenges you: "
-                                                f"{offer}. Answer with {accept} or "
-                                                f"{command('decline', f'#{challenge_id}')}.",
-                                                opponent.transport),
+                                    text=phrase(news, opponent.transport), message=news,
                                     payload={"challenge": challenge_id})
             else:
+                news = _("{name} challenges anyone here: {offer}. Answer with {accept}.",
+                         name=sender.display_name, offer=offer, accept=accept)
                 await outbox.notify(s, now, transport=place_transport(place), kind="challenge",
-                                    place=place,
-                                    text=phrase(f"{sender.display_name} challenges anyone "
-                                                f"here: {offer}. Answer with {accept}.",
-                                                place_transport(place)))
-        whom = opponent.display_name if opponent else "anyone here"
-        expires = f"It expires {moment(challenge.expires_at)}."
+                                    place=place, text=phrase(news, place_transport(place)),
+                                    message=news)
+        whom = opponent.display_name if opponent else _("anyone here")
+        expires = _("It expires {moment}.", moment=moment(challenge.expires_at))
         if opponent is not None and opponent.transport == "email":
             # a mail may wait for a greylisting server, or be refused: not "sent" yet
-            return Done(f"Challenge #{challenge_id} for {whom}: {offer}. {expires} The "
-                        f"invitation is on its way by mail; if it cannot be delivered, I "
-                        f"will tell you and withdraw the challenge.", challenge=challenge)
-        return Done(f"Challenge #{challenge_id} sent to {whom}: {offer}. {expires}",
+            return Done(_("Challenge #{challenge} for {whom}: {offer}. {expires} The "
+                          "invitation is on its way by mail; if it cannot be delivered, I "
+                          "will tell you and withdraw the challenge.", challenge=challenge_id,
+                          whom=whom, offer=offer, expires=expires), challenge=challenge)
+        return Done(_("Challenge #{challenge} sent to {whom}: {offer}. {expires}",
+                      challenge=challenge_id, whom=whom, offer=offer, expires=expires),
                     challenge=challenge)
 
     def _start_position(self, rules: Variant, fen: str, mode: str) -> Position | Refusal:
         try:
             start = rules.parse_position(fen)
         except EngineError as err:
-            return Refusal(Reason.BAD_POSITION, f"That start position cannot be used: {err}")
+            return Refusal(Reason.BAD_POSITION,
+                           _("That start position cannot be used: {reason}", reason=str(err)))
         if rules.outcome(start, (), mode).is_over or not rules.legal_moves(start):
-            return Refusal(Reason.BAD_POSITION, "That start position cannot be used: the game "
-                                                "would be over before it starts.")
+            return Refusal(Reason.BAD_POSITION, _("That start position cannot be used: the "
+                                                  "game would be over before it starts."))
         return start
 
-    def _describe_challenge(self, c: Challenge) -> str:
+    def _describe_challenge(self, c: Challenge) -> Text:
         rules = get_variant(c.variant)
-        side = ("side chosen at random" if c.side is None
-                else f"{c.challenger_name} plays {rules.side_names[c.side]}")
-        words = [rules.display_name]
+        side = (_("side chosen at random") if c.side is None
+                else _("{name} plays {side}", name=c.challenger_name,
+                       side=rules.side_names[c.side]))
+        words: list[str] = [rules.display_name]
         if c.mode != rules.modes[0]:
-            words.append(f"{c.mode} mode")
-        words += [describe_clock(c.days, c.time_control), side, "rated" if c.rated else "unrated"]
+            words.append(_("{mode} mode", mode=c.mode))
+        words += [describe_clock(c.days, c.time_control), side,
+                  _("rated") if c.rated else _("unrated")]
         if c.start_fen:
-            words.append(f"from {c.start_fen}")
-        return ", ".join(words)
+            words.append(_("from {fen}", fen=c.start_fen))
+        return joined(words, ", ")
 
     async def get_challenge(self, challenge_id: int) -> Challenge | None:
         """Challenge ``challenge_id`` as stored, whatever its status."""
@@ -183,7 +219,7 @@ class ChallengeDesk:
             async with self.db.snapshot() as s:
                 found = await read_challenge(s, challenge_id)
             if found is None:
-                return Refusal(Reason.NO_SUCH_CHALLENGE, f"There is no challenge #{challenge_id}.")
+                return _no_challenge(challenge_id)
             return found
         mine = await self.pending(sender, place)
         if own:
@@ -193,25 +229,25 @@ class ChallengeDesk:
         if len(mine) == 1:
             return mine[0]
         if not mine:
-            what = "made no open challenge" if own else "have no challenge to answer"
-            return Refusal(Reason.NO_SUCH_CHALLENGE, f"You {what} here.")
+            return Refusal(Reason.NO_SUCH_CHALLENGE,
+                           _("You made no open challenge here.") if own
+                           else _("You have no challenge to answer here."))
         listed = ", ".join(f"#{c.id} ({c.challenger_name}, {get_variant(c.variant).display_name})"
                            for c in mine)
         return Refusal(Reason.WHICH_CHALLENGE,
-                       f"There are several challenges: {listed}. Say which, as in "
-                       f"{command('cancel' if own else 'accept', f'#{mine[0].id}')}.")
+                       _("There are several challenges: {listed}. Say which, as in {example}.",
+                         listed=listed,
+                         example=command("cancel" if own else "accept", f"#{mine[0].id}")))
 
     async def _open_challenge(self, s: Session, challenge_id: int,
                               now: float) -> Challenge | Refusal:
         challenge = await read_challenge(s, challenge_id)
         if challenge is None:
-            return Refusal(Reason.NO_SUCH_CHALLENGE, f"There is no challenge #{challenge_id}.")
+            return _no_challenge(challenge_id)
         if challenge.status == "open" and challenge.expires_at <= now:
             challenge = await self._expire(s, challenge, now)
         if challenge.status != "open":
-            return Refusal(Reason.CHALLENGE_CLOSED,
-                           f"Challenge #{challenge_id} is no longer open: it was "
-                           f"{challenge.status}.")
+            return Refusal(Reason.CHALLENGE_CLOSED, _closed(challenge_id, challenge.status))
         return challenge
 
     async def accept(self, sender: Player, challenge_id: int,
@@ -226,20 +262,21 @@ class ChallengeDesk:
                 return challenge
             if challenge.challenger_id == sender.id:
                 return Refusal(Reason.NOT_YOUR_CHALLENGE,
-                               f"You cannot accept your own challenge"
-                               f"{command('withdraw', f'#{challenge_id}')}.")
+                               _("You cannot accept your own challenge{withdraw}.",
+                                 withdraw=command("withdraw", f"#{challenge_id}")))
             if challenge.opponent_id not in (None, sender.id):
                 return Refusal(Reason.NOT_YOUR_CHALLENGE,
-                               f"Challenge #{challenge_id} is for {challenge.opponent_name}, "
-                               f"not for you.")
+                               _("Challenge #{challenge} is for {name}, not for you.",
+                                 challenge=challenge_id, name=challenge.opponent_name))
             if challenge.record is not None:
                 imported = await self._accept_challenged_import(s, challenge, sender, now)
                 if isinstance(imported, Refusal):
                     return imported
                 await s.execute("UPDATE challenges SET status = 'accepted', game_id = ? "
                                 "WHERE id = ?", (imported.game.id, challenge.id))
-                return replace(imported, message=f"Challenge #{challenge_id} accepted. "
-                                                 f"{imported.message}", challenge=challenge)
+                return replace(imported, message=joined(
+                    [_("Challenge #{challenge} accepted.", challenge=challenge_id),
+                     imported.template]), challenge=challenge)
             rules = get_variant(challenge.variant)
             side = challenge.side if challenge.side is not None else self.rng.randrange(2)
             players = (challenge.challenger_id, sender.id)
@@ -254,8 +291,8 @@ class ChallengeDesk:
                                            challenge.id, answered=answered)
             await s.execute("UPDATE challenges SET status = 'accepted', game_id = ?, "
                             "opponent_id = ? WHERE id = ?", (game.id, sender.id, challenge.id))
-        return Done(f"Challenge #{challenge_id} accepted. {game_started(game, rules)}",
-                    game=game, challenge=challenge)
+        return Done(joined([_("Challenge #{challenge} accepted.", challenge=challenge_id),
+                            game_started(game, rules)]), game=game, challenge=challenge)
 
     async def _accept_challenged_import(self, s: Session, challenge: Challenge,
                                         sender: Player, now: float) -> Result:
@@ -271,14 +308,16 @@ class ChallengeDesk:
             if isinstance(challenge, Refusal):
                 return challenge
             if challenge.opponent_id != sender.id:
-                why = ("it is open to anyone: simply leave it" if challenge.opponent_id is None
-                       else "it is not addressed to you")
+                why = (_("it is open to anyone: simply leave it")
+                       if challenge.opponent_id is None else _("it is not addressed to you"))
                 return Refusal(Reason.NOT_YOUR_CHALLENGE,
-                               f"You cannot decline challenge #{challenge_id}: {why}.")
+                               _("You cannot decline challenge #{challenge}: {why}.",
+                                 challenge=challenge_id, why=why))
             await self._close_challenge(s, challenge, "declined", now,
-                                        f"{sender.display_name} declined your challenge "
-                                        f"#{challenge_id}.")
-        return Done(f"Challenge #{challenge_id} declined.", challenge=challenge)
+                                        _("{name} declined your challenge #{challenge}.",
+                                          name=sender.display_name, challenge=challenge_id))
+        return Done(_("Challenge #{challenge} declined.", challenge=challenge_id),
+                    challenge=challenge)
 
     async def cancel(self, sender: Player, challenge_id: int) -> Result:
         """Withdraw a challenge you made."""
@@ -289,8 +328,8 @@ class ChallengeDesk:
                 return challenge
             if challenge.challenger_id != sender.id:
                 return Refusal(Reason.NOT_YOUR_CHALLENGE,
-                               f"Challenge #{challenge_id} is {challenge.challenger_name}'s; "
-                               f"only they can cancel it.")
+                               _("Challenge #{challenge} is {name}'s; only they can cancel it.",
+                                 challenge=challenge_id, name=challenge.challenger_name))
             await s.execute("UPDATE challenges SET status = 'cancelled' WHERE id = ?",
                             (challenge.id,))
             if challenge.opponent_id is not None:
@@ -299,12 +338,14 @@ class ChallengeDesk:
                 assert player is not None
                 await outbox.notify(s, now, transport=player["transport"], kind="challenge",
                                     player_id=challenge.opponent_id, place=challenge.place,
-                                    text=f"{challenge.challenger_name} withdrew challenge "
-                                         f"#{challenge.id}.")
-        return Done(f"Challenge #{challenge_id} cancelled.", challenge=challenge)
+                                    text=_("{name} withdrew challenge #{challenge}.",
+                                           name=challenge.challenger_name,
+                                           challenge=challenge.id))
+        return Done(_("Challenge #{challenge} cancelled.", challenge=challenge_id),
+                    challenge=challenge)
 
     async def _close_challenge(self, s: Session, challenge: Challenge, status: str, now: float,
-                               text: str) -> Challenge:
+                               text: Text) -> Challenge:
         await s.execute("UPDATE challenges SET status = ? WHERE id = ?", (status, challenge.id))
         row = await s.one("SELECT transport FROM players WHERE id = ?",
                           (challenge.challenger_id,))
@@ -316,8 +357,8 @@ class ChallengeDesk:
     async def _expire(self, s: Session, challenge: Challenge, now: float) -> Challenge:
         return await self._close_challenge(
             s, challenge, "expired", now,
-            f"Your challenge #{challenge.id} ({self._describe_challenge(challenge)}) expired "
-            f"unanswered.")
+            _("Your challenge #{challenge} ({offer}) expired unanswered.",
+              challenge=challenge.id, offer=self._describe_challenge(challenge)))
 
     async def process_challenges(self) -> int:
         now = self.now()

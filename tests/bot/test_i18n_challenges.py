@@ -1,0 +1,85 @@
+"""Challenges in the reader's language: the answers to challenge commands, their refusals
+and the news they send come from the catalogue (the English words stay exactly as they
+were; names, variants, clocks and command words are values)."""
+
+from __future__ import annotations
+
+from bot.i18n import PSEUDO
+from bot.service import outbox
+from bot.service.scheduler import Scheduler
+
+PLACE = "console:test"
+
+
+async def test_a_challenge_and_its_news_are_worded_in_each_readers_language(service, alice,
+                                                                            bob):
+    made = await service.challenges.challenge(alice, PLACE, bob, "clash", side=1, days=3)
+    assert made.message == ("Challenge #1 sent to Bob: Clash of Command, 3 days per move, "
+                            "Alice plays Black, rated. It expires 2026-03-09 12:00 UTC.")
+    assert made.words("console", "vi") == (
+        "Đã gửi thách đấu #1 tới Bob: Clash of Command, 3 days per move, Alice cầm Black, "
+        "tính điểm. Lời thách đấu hết hạn vào 2026-03-09 12:00 UTC.")
+    [news] = await service.pending_notifications("console")
+    assert outbox.worded(news) == news.text == (
+        "Alice challenges you: Clash of Command, 3 days per move, Alice plays Black, rated. "
+        "Answer with `accept #1` or `decline #1`.")
+    assert outbox.worded(news, "vi") == (
+        "Alice thách đấu bạn: Clash of Command, 3 days per move, Alice cầm Black, tính điểm. "
+        "Hãy trả lời bằng `accept #1` hoặc `decline #1`.")
+    done = await service.challenges.accept(bob, made.challenge.id)
+    assert done.words("console", "vi") == (
+        "Đã nhận lời thách đấu #1. Ván #1 đã bắt đầu: Bob (White) vs Alice (Black), Clash of "
+        "Command, 3 days per move. Bob (White) đi trước.")
+
+
+async def test_an_open_challenge_says_anyone_here_in_each_language(service, alice):
+    made = await service.challenges.challenge(alice, PLACE, None, "clash", side=0)
+    assert made.message == ("Challenge #1 sent to anyone here: Clash of Command, no clock, "
+                            "Alice plays White, rated. It expires 2026-03-09 12:00 UTC.")
+    assert made.words("console", "vi") == (
+        "Đã gửi thách đấu #1 tới bất kỳ ai ở đây: Clash of Command, no clock, Alice cầm "
+        "White, tính điểm. Lời thách đấu hết hạn vào 2026-03-09 12:00 UTC.")
+    assert made.words("console", PSEUDO).startswith("[Çhàlléñgé #1 šéñt tö [àñýöñé")
+
+
+async def test_refused_challenge_commands_are_refused_in_the_senders_language(
+        service, alice, bob, carol):
+    refused = await service.challenges.challenge(alice, PLACE, alice)
+    assert (refused.message, refused.words("console", "vi")) == (
+        "You cannot challenge yourself.", "Bạn không thể tự thách đấu chính mình.")
+    made = await service.challenges.challenge(alice, PLACE, bob)
+    refused = await service.challenges.decline(carol, made.challenge.id)
+    assert (refused.message, refused.words("console", "vi")) == (
+        "You cannot decline challenge #1: it is not addressed to you.",
+        "Bạn không thể từ chối thách đấu #1: nó không gửi cho bạn.")
+    refused = await service.challenges.accept(alice, made.challenge.id)
+    assert refused.words("console", "vi") == (
+        "Bạn không thể tự nhận lời thách đấu của chính mình; withdraw it with `cancel #1`.")
+    assert refused.words("discord", "vi") == (
+        "Bạn không thể tự nhận lời thách đấu của chính mình; withdraw it with "
+        "`/cancel challenge:1`.")  # the command's words belong to the transport
+    await service.challenges.decline(bob, made.challenge.id)
+    refused = await service.challenges.accept(bob, made.challenge.id)
+    assert (refused.message, refused.words("console", "vi")) == (
+        "Challenge #1 is no longer open: it was declined.",
+        "Thách đấu #1 không còn mở nữa: nó đã bị từ chối.")
+    refused = await service.challenges.find_challenge(carol, PLACE, 7)
+    assert refused.words("console", "vi") == "Không có thách đấu #7."
+
+
+async def test_a_declined_and_an_expired_challenge_tell_the_challenger_in_their_language(
+        service, clock, alice, bob):
+    made = await service.challenges.challenge(alice, PLACE, bob)
+    done = await service.challenges.decline(bob, made.challenge.id)
+    assert done.words("console", "vi") == "Đã từ chối thách đấu #1."
+    await service.challenges.challenge(alice, PLACE, bob)
+    clock.advance(days=7)
+    assert (await Scheduler(service).run_due())["challenges"] == 1
+    news = [n for n in await service.pending_notifications("console")
+            if n.address == "alice"]
+    assert [(n.text, outbox.worded(n, "vi")) for n in news] == [
+        ("Bob declined your challenge #1.", "Bob đã từ chối lời thách đấu #1 của bạn."),
+        ("Your challenge #2 (Clash of Command, no clock, side chosen at random, rated) expired "
+         "unanswered.",
+         "Lời thách đấu #2 của bạn (Clash of Command, no clock, bên cầm quân chọn ngẫu nhiên, "
+         "tính điểm) đã hết hạn mà không ai trả lời.")]
