@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..config import Settings
+from ..i18n import _, joined
 from ..storage import Database, Session
 from . import outbox
 from .boundary import guard
@@ -49,17 +50,18 @@ class Vacations:
             if player.on_vacation(now):
                 assert player.vacation_until is not None
                 return Refusal(Reason.ALREADY_ON_VACATION,
-                               f"You are already on vacation until "
-                               f"{moment(player.vacation_until)}; send {command('back')} to "
-                               f"end it.")
+                               _("You are already on vacation until {until}; send {back} to "
+                                 "end it.", until=moment(player.vacation_until),
+                                 back=command("back")))
             if player.vacation_until is not None:  # ran out before the scheduler saw it
                 await self._come_back(s, player, player.vacation_until)
             left = vacation_left(self.settings.vacation_days,
                                  await self._vacation_spells(s, player.id, now), now)
             if left <= 0:
+                allowance = f"{self.settings.vacation_days:g}"
                 return Refusal(Reason.NO_VACATION_LEFT,
-                               f"You have used all {self.settings.vacation_days:g} days of "
-                               f"vacation for this year.")
+                               _("You have used all {days} days of vacation for this year.",
+                                 days=allowance))
             length = left if days is None else min(days * DAY, left)
             until = now + length
             await s.insert("INSERT INTO vacations (player_id, started_at) VALUES (?, ?)",
@@ -67,11 +69,15 @@ class Vacations:
             await s.execute("UPDATE players SET vacation_until = ? WHERE id = ?",
                             (until, player.id))
             paused = await self._pause_clocks(s, player, now)
-        listed = ", ".join(f"#{g}" for g in paused) or "none at the moment"
-        return Done(f"You are on vacation until {moment(until)} "
-                    f"({format_duration(length)}). Your clocks are paused (games to move in: "
-                    f"{listed}); send {command('back')} when you return.",
-                    player=replace(player, vacation_until=until))
+        values = {"until": moment(until), "length": format_duration(length),
+                  "back": command("back")}
+        said = (_("You are on vacation until {until} ({length}). Your clocks are paused "
+                  "(games to move in: {games}); send {back} when you return.",
+                  games=", ".join(f"#{g}" for g in paused), **values) if paused else
+                _("You are on vacation until {until} ({length}). Your clocks are paused "
+                  "(games to move in: none at the moment); send {back} when you return.",
+                  **values))
+        return Done(said, player=replace(player, vacation_until=until))
 
     async def _vacation_spells(self, s: Session, player_id: int,
                                now: float) -> list[tuple[float, float | None]]:
@@ -95,8 +101,8 @@ class Vacations:
             paused.append(game.id)
             side = game.side_of(player.id)
             await outbox.notify_side(s, game, 1 - side, "vacation", now,
-                                    f"{player.display_name} is on vacation; the clock of game "
-                                    f"#{game.id} is paused.")
+                                    _("{name} is on vacation; the clock of game #{game} is "
+                                      "paused.", name=player.display_name, game=game.id))
         return paused
 
     async def back_by_moving(self, player: Player, done: Done) -> Done:
@@ -109,8 +115,8 @@ class Vacations:
         back = await self.end(player)
         if not isinstance(back, Done):
             return done
-        return replace(done, message=f"{done.message} Moving ends your vacation: your clocks "
-                                     f"run again.")
+        return replace(done, message=joined(
+            [done.template, _("Moving ends your vacation: your clocks run again.")]))
 
     async def end(self, player: Player) -> Result:
         """Come back from vacation: the paused clocks run again."""
@@ -120,11 +126,12 @@ class Vacations:
             assert row is not None
             player = Player.from_row(row)
             if player.vacation_until is None:
-                return Refusal(Reason.NOT_ON_VACATION, "You are not on vacation.")
+                return Refusal(Reason.NOT_ON_VACATION, _("You are not on vacation."))
             resumed = await self._come_back(s, player, min(now, player.vacation_until))
-        listed = ", ".join(f"#{g}" for g in resumed) or "none"
-        return Done(f"Welcome back! Your clocks run again (games to move in: {listed}).",
-                    player=replace(player, vacation_until=None))
+        said = (_("Welcome back! Your clocks run again (games to move in: {games}).",
+                  games=", ".join(f"#{g}" for g in resumed)) if resumed else
+                _("Welcome back! Your clocks run again (games to move in: none)."))
+        return Done(said, player=replace(player, vacation_until=None))
 
     async def _come_back(self, s: Session, player: Player, at: float) -> list[int]:
         """End the vacation at time ``at`` and restart the paused clocks from then."""
@@ -141,12 +148,13 @@ class Vacations:
             side = game.side_of(player.id)
             assert side is not None and clock.deadline is not None
             await outbox.notify_side(s, game, 1 - side, "vacation", at,
-                                    f"{player.display_name} is back from vacation; the clock of "
-                                    f"game #{game.id} runs again.")
-            await outbox.notify_side(s, game, side, "your-move", at,
-                                    f"Welcome back: game #{game.id} waits for your move. You "
-                                    f"have {format_duration(clock.deadline - at)} (until "
-                                    f"{moment(clock.deadline)}).")
+                                    _("{name} is back from vacation; the clock of game #{game} "
+                                      "runs again.", name=player.display_name, game=game.id))
+            await outbox.notify_side(s, game, side, "your-move", at, joined([
+                _("Welcome back: game #{game} waits for your move.", game=game.id),
+                _("You have {duration} (until {deadline}).",
+                  duration=format_duration(clock.deadline - at),
+                  deadline=moment(clock.deadline))]))
         return resumed
 
     async def left(self, player: Player) -> float:

@@ -83,3 +83,53 @@ async def test_a_declined_and_an_expired_challenge_tell_the_challenger_in_their_
          "unanswered.",
          "Lời thách đấu #2 của bạn (Clash of Command, no clock, bên cầm quân chọn ngẫu nhiên, "
          "tính điểm) đã hết hạn mà không ai trả lời.")]
+
+
+# --- vacations -----------------------------------------------------------------------
+async def test_a_vacation_and_its_news_are_worded_in_each_readers_language(
+        service, clock, alice, bob, start_game):
+    game = await start_game(alice, bob, days=3)
+    done = await service.vacations.start(alice, 5)
+    assert done.message == ("You are on vacation until 2026-03-07 12:00 UTC (5 days). Your "
+                            "clocks are paused (games to move in: #1); send `back` when you "
+                            "return.")
+    assert done.words("console", "vi") == (
+        "Bạn được nghỉ đến 2026-03-07 12:00 UTC (5 days). Đồng hồ của bạn đã tạm dừng (các "
+        "ván đang đến lượt bạn: #1); khi quay lại, hãy gửi `back`.")
+    refused = await service.vacations.start(alice)
+    assert refused.words("discord", "vi").startswith("Bạn đang nghỉ đến <t:")
+    assert refused.words("discord", "vi").endswith(
+        "; gửi `/vacation end:True` để kết thúc kỳ nghỉ.")
+    news = [n for n in await service.pending_notifications("console") if n.kind == "vacation"]
+    assert [(n.text, outbox.worded(n, "vi")) for n in news] == [
+        ("Alice is on vacation; the clock of game #1 is paused.",
+         "Alice đang nghỉ; đồng hồ của ván #1 tạm dừng.")]
+    done = await service.move(alice, game.id, "b2-a3/D")
+    assert done.message == ("1. b2-a3/D played in game #1. Bob (Black) is to move. Moving ends "
+                            "your vacation: your clocks run again.")
+    assert done.words("console", "vi") == (
+        "Đã đi 1. b2-a3/D trong ván #1. Đến lượt Bob (Black). Bạn đã đi nên kỳ nghỉ kết thúc: "
+        "đồng hồ của bạn chạy lại.")
+    refused = await service.vacations.end(alice)
+    assert (refused.message, refused.words("console", "vi")) == (
+        "You are not on vacation.", "Bạn không đang nghỉ.")
+
+
+async def test_coming_back_says_welcome_back_in_each_language(service, clock, alice, bob,
+                                                              start_game):
+    game = await start_game(alice, bob, days=3)
+    done = await service.vacations.start(bob, 5)
+    assert done.words("console", "vi") == (
+        "Bạn được nghỉ đến 2026-03-07 12:00 UTC (5 days). Đồng hồ của bạn đã tạm dừng (hiện "
+        "chưa có ván nào đến lượt bạn); khi quay lại, hãy gửi `back`.")
+    await service.move(alice, game.id, "b2-a3/D")  # Bob's turn starts paused
+    done = await service.vacations.end(bob)
+    assert (done.message, done.words("console", "vi")) == (
+        "Welcome back! Your clocks run again (games to move in: #1).",
+        "Chào mừng bạn quay lại! Đồng hồ của bạn chạy lại (các ván đang đến lượt bạn: #1).")
+    news = [n for n in await service.pending_notifications("console")
+            if n.kind in ("vacation", "your-move") and "back" in n.text.lower()]
+    assert [(n.address, outbox.worded(n, "vi")) for n in news] == [
+        ("alice", "Bob đã nghỉ xong; đồng hồ của ván #1 chạy lại."),
+        ("bob", "Chào mừng bạn quay lại: ván #1 đang chờ nước đi của bạn. Bạn còn 3 days "
+                "(đến 2026-03-05 12:00 UTC).")]
