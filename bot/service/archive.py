@@ -15,6 +15,7 @@ from typing import Any
 from engine import EngineError, Outcome, Position, Variant, get_variant
 
 from ..config import Settings
+from ..i18n import Text, _, _n
 from ..storage import DamagedGame, Database, Session
 from . import outbox
 from .boundary import guard
@@ -62,7 +63,7 @@ class Archive:
         follow as comment lines (nobody else's)."""
         game, played = await self._game_with_moves(game_id)
         if game is None:
-            return Refusal(Reason.NO_SUCH_GAME, f"There is no game #{game_id}.")
+            return Refusal(Reason.NO_SUCH_GAME, _("There is no game #{game}.", game=game_id))
         rules = get_variant(game.variant)
         try:
             turns = _turns(played)
@@ -82,7 +83,7 @@ class Archive:
         tags["FEN"] = game.start_fen
         try:
             start = rules.parse_position(game.start_fen)
-            for _ in replay(rules, start, turns):  # the stored moves must replay
+            for _step in replay(rules, start, turns):  # the stored moves must replay
                 pass
             # each turn as every move list shows it (`turn_entries`), the steps of a turn
             # that is not one entry already joined by the record's separator
@@ -92,7 +93,7 @@ class Archive:
             raise DamagedGame(game_id) from err
         if reader is not None and game.side_of(reader.id) is not None:
             record += record_comments(await self._notes(reader, game_id))
-        return Done(f"Record of game #{game_id}.", game=game, text=record)
+        return Done(_("Record of game #{game}.", game=game_id), game=game, text=record)
 
     def _site(self, place: str) -> str:
         """Where a game without a web page is played, for its record: an e-mail game at
@@ -131,17 +132,20 @@ class Archive:
                 "VALUES (?, ?, ?, ?, ?, ?, ?, NULL, 0, 'open', ?, ?, ?)",
                 (sender.id, opponent.id, place, rules.name, plan.mode, plan.side, plan.days,
                  now, now + self.settings.challenge_days * DAY, text))
-            offer = (f"to continue a recorded game of {rules.display_name} "
-                     f"({plural(len(plan.steps), 'step')} played; {sender.display_name} plays "
-                     f"{rules.side_names[plan.side]})")
+            offer = _("to continue a recorded game of {variant} ({steps} played; {name} plays "
+                      "{side})", variant=rules.display_name, steps=_steps(len(plan.steps)),
+                      name=sender.display_name, side=rules.side_names[plan.side])
             await outbox.notify(s, now, transport=opponent.transport, kind="challenge",
                                 player_id=opponent.id, place=place,
-                                text=f"{sender.display_name} invites you {offer}. Answer with "
-                                     f"`accept #{challenge_id}` or `decline #{challenge_id}`.",
+                                text=_("{name} invites you {offer}. Answer with "
+                                       "`accept #{challenge}` or `decline #{challenge}`.",
+                                       name=sender.display_name, offer=offer,
+                                       challenge=challenge_id),
                                 payload={"challenge": challenge_id})
             challenge = await read_challenge(s, challenge_id)
-        return Done(f"Challenge #{challenge_id} sent to {opponent.display_name}: {offer}. The "
-                    f"game starts when {opponent.display_name} accepts.", challenge=challenge)
+        return Done(_("Challenge #{challenge} sent to {name}: {offer}. The game starts when "
+                      "{name} accepts.", challenge=challenge_id, name=opponent.display_name,
+                      offer=offer), challenge=challenge)
 
     async def _accept_import(self, s: Session, challenge: Challenge, challenger: Player,
                              sender: Player, now: float) -> Result:
@@ -152,9 +156,10 @@ class Archive:
         game = await self._store_import(s, plan, challenge.place, challenger, sender, now,
                                         announce=False)
         await outbox.notify_side(s, game, plan.side, "game-start", now,
-                                f"{sender.display_name} accepted challenge #{challenge.id}: "
-                                f"game #{game.id} continues the recorded game, "
-                                f"{players_line(game, plan.rules)}.")
+                                _("{name} accepted challenge #{challenge}: game #{game} "
+                                  "continues the recorded game, {players}.",
+                                  name=sender.display_name, challenge=challenge.id,
+                                  game=game.id, players=players_line(game, plan.rules)))
         return self._imported(game, plan)
 
     async def _store_import(self, s: Session, plan: _Import, place: str, sender: Player,
@@ -180,8 +185,9 @@ class Archive:
         game = await self._game(s, game.id)
         assert game is not None
         if announce:
-            text = (f"{sender.display_name} imported a game record as game #{game.id}: "
-                    f"{players_line(game, rules)}, {rules.display_name}.")
+            text = _("{name} imported a game record as game #{game}: {players}, {variant}.",
+                     name=sender.display_name, game=game.id,
+                     players=players_line(game, rules), variant=rules.display_name)
             await outbox.notify_side(s, game, 1 - plan.side, "game-start", now, text)
         outcome, result = plan.outcome, plan.result
         if outcome.is_over:
@@ -194,9 +200,13 @@ class Archive:
         return game
 
     def _imported(self, game: Game, plan: _Import) -> Done:
-        where = "finished" if game.is_over else "in progress"
-        return Done(f"Imported as game #{game.id} ({where}, {plural(len(plan.steps), 'step')}): "
-                    f"{players_line(game, plan.rules)}.", game=game)
+        values = {"game": game.id, "steps": _steps(len(plan.steps)),
+                  "players": players_line(game, plan.rules)}
+        if game.is_over:
+            return Done(_("Imported as game #{game} (finished, {steps}): {players}.", **values),
+                        game=game)
+        return Done(_("Imported as game #{game} (in progress, {steps}): {players}.", **values),
+                    game=game)
 
     async def verify(self, game_id: int) -> list[str]:
         """Replay the game from its start and move list and compare every stored position;
@@ -246,7 +256,7 @@ class Archive:
             turns[-1].append(r["text"])
         steps = 0
         try:
-            for _ in replay(rules, start, turns):
+            for _step in replay(rules, start, turns):
                 steps += 1
         except (RecordError, EngineError, ValueError, IndexError):
             pass
@@ -318,38 +328,52 @@ class _Import:
     side: int  # the importer's side
 
 
+def _steps(n: int) -> Text:
+    """``1 step``, ``3 steps``: how many steps a record holds."""
+    return _n("{n} step", "{n} steps", n)
+
+
+def _cannot_import(reason: str) -> Refusal:
+    """A record refused: ``reason`` is the record reader's or the engine's words."""
+    return Refusal(Reason.BAD_RECORD, _("That record cannot be imported: {reason}",
+                                        reason=reason))
+
+
 def _read_import(text: str, sender: Player, opponent: Player) -> _Import | Refusal:
     """Read and replay a record to import: the game it describes, or why it cannot be."""
     if opponent.id == sender.id:
-        return Refusal(Reason.SELF_CHALLENGE, "You cannot play a game against yourself.")
+        return Refusal(Reason.SELF_CHALLENGE, _("You cannot play a game against yourself."))
     try:
         record = read_record(text)
         rules = get_variant(record.tags.get("Variant", ""))
     except (RecordError, EngineError) as err:
-        return Refusal(Reason.BAD_RECORD, f"That record cannot be imported: {err}")
+        return _cannot_import(str(err))
     mode = record.tags.get("Mode", rules.modes[0])
     if mode not in rules.modes:
-        return Refusal(Reason.BAD_RECORD, f"That record cannot be imported: "
-                                          f"{rules.display_name} has no mode {mode!r}.")
+        return Refusal(Reason.BAD_RECORD,
+                       _("That record cannot be imported: {variant} has no mode {mode}.",
+                         variant=rules.display_name, mode=repr(mode)))
     try:
         days = _days(record.tags.get("TimeControl", "no clock"))
     except ValueError as err:
-        return Refusal(Reason.BAD_RECORD, f"That record cannot be imported: {err}.")
+        return Refusal(Reason.BAD_RECORD,
+                       _("That record cannot be imported: {reason}.", reason=str(err)))
     try:
         start = (rules.parse_position(record.tags["FEN"]) if "FEN" in record.tags
                  else rules.start_position(mode))
         steps = list(replay(rules, start, record.turns))
     except (RecordError, EngineError) as err:
-        return Refusal(Reason.BAD_RECORD, f"That record cannot be imported: {err}")
+        return _cannot_import(str(err))
     final = steps[-1].position if steps else start
     boundaries = [start] + [st.position for st in steps if not st.position.in_progress]
     outcome = rules.outcome(final, boundaries[:-1] if not final.in_progress else boundaries,
                             mode)
     result = record.tags.get("Result", record.result)
     if outcome.is_over and result not in ("*", outcome.score):
-        return Refusal(Reason.BAD_RECORD, f"That record cannot be imported: it says "
-                                          f"{result}, but the game ended {outcome.score} "
-                                          f"({outcome.reason}).")
+        return Refusal(Reason.BAD_RECORD,
+                       _("That record cannot be imported: it says {result}, but the game "
+                         "ended {score} ({reason}).", result=result, score=outcome.score,
+                         reason=outcome.reason))
     named = [record.tags.get(n, "").lower() for n in rules.side_names]
     if sender.display_name.lower() in named:
         side = named.index(sender.display_name.lower())

@@ -133,3 +133,53 @@ async def test_coming_back_says_welcome_back_in_each_language(service, clock, al
         ("alice", "Bob đã nghỉ xong; đồng hồ của ván #1 chạy lại."),
         ("bob", "Chào mừng bạn quay lại: ván #1 đang chờ nước đi của bạn. Bạn còn 3 days "
                 "(đến 2026-03-05 12:00 UTC).")]
+
+
+# --- records -------------------------------------------------------------------------
+async def test_a_record_offered_exported_and_imported_in_each_language(service, alice, bob,
+                                                                      start_game):
+    game = await start_game(alice, bob)
+    await service.move(alice, game.id, "b2-a3/D")
+    exported = await service.archive.export(game.id)
+    assert (exported.message, exported.words("console", "vi")) == (
+        "Record of game #1.", "Biên bản ván #1.")
+    refused = await service.archive.export(9)
+    assert refused.words("console", "vi") == "Không có ván #9."
+    made = await service.archive.offer_import(alice, PLACE, exported.text, bob)
+    assert made.message == ("Challenge #2 sent to Bob: to continue a recorded game of Clash of "
+                            "Command (1 step played; Alice plays White). The game starts when "
+                            "Bob accepts.")
+    assert made.words("console", "vi") == (
+        "Đã gửi thách đấu #2 tới Bob: chơi tiếp một ván Clash of Command đã ghi lại (đã đi 1 "
+        "bước; Alice cầm White). Ván đấu sẽ bắt đầu khi Bob nhận lời.")
+    [news] = [n for n in await service.pending_notifications("console")
+              if n.kind == "challenge" and n.address == "bob"][-1:]
+    assert outbox.worded(news, "vi") == (
+        "Alice mời bạn chơi tiếp một ván Clash of Command đã ghi lại (đã đi 1 bước; Alice cầm "
+        "White). Hãy trả lời bằng `accept #2` hoặc `decline #2`.")
+    done = await service.challenges.accept(bob, made.challenge.id)
+    assert done.message == ("Challenge #2 accepted. Imported as game #2 (in progress, 1 step): "
+                            "Alice (White) vs Bob (Black).")
+    assert done.words("console", "vi") == (
+        "Đã nhận lời thách đấu #2. Đã nhập thành ván #2 (đang chơi, 1 bước): Alice (White) vs "
+        "Bob (Black).")
+    [news] = [n for n in await service.pending_notifications("console")
+              if n.kind == "game-start" and n.game_id == 2]
+    assert (news.address, outbox.worded(news, "vi")) == (
+        "alice", "Bob đã nhận lời thách đấu #2: ván #2 chơi tiếp ván đã ghi lại, Alice (White) "
+                 "vs Bob (Black).")
+
+
+async def test_a_refused_record_is_refused_in_the_senders_language(service, alice, bob):
+    refused = await service.archive.import_game(alice, PLACE, '[Variant "clash"]\n', alice)
+    assert refused.words("console", "vi") == "Bạn không thể chơi một ván với chính mình."
+    refused = await service.archive.import_game(
+        alice, PLACE, '[Variant "clash"]\n[TimeControl "4 days per move"]\n', bob)
+    assert refused.words("console", "vi") == (
+        "Không nhập được biên bản này: '4 days' is not a time control: the time per move is 1, "
+        "2, 3, 5, 7 or 14 days, or none.")  # the clock's words are not converted here
+    refused = await service.archive.import_game(
+        alice, PLACE, '[Variant "clash"]\n[Mode "blitz"]\n', bob)
+    assert (refused.message, refused.words("console", "vi")) == (
+        "That record cannot be imported: Clash of Command has no mode 'blitz'.",
+        "Không nhập được biên bản này: Clash of Command không có chế độ 'blitz'.")
