@@ -108,11 +108,11 @@ async def test_a_vacation_and_its_news_are_worded_in_each_readers_language(
     assert done.message == ("1. b2-a3/D played in game #1. Bob (Black) is to move. Moving ends "
                             "your vacation: your clocks run again.")
     assert done.words("console", "vi") == (
-        "Đã đi 1. b2-a3/D trong ván #1. Đến lượt Bob (Black). Bạn đã đi nên kỳ nghỉ kết thúc: "
+        "Đã đi 1. b2-a3/D trong ván #1. Đến lượt Bob (Black). Vì bạn đã đi, kỳ nghỉ kết thúc: "
         "đồng hồ của bạn chạy lại.")
     refused = await service.vacations.end(alice)
     assert (refused.message, refused.words("console", "vi")) == (
-        "You are not on vacation.", "Bạn không đang nghỉ.")
+        "You are not on vacation.", "Bạn hiện không nghỉ.")
 
 
 async def test_coming_back_says_welcome_back_in_each_language(service, clock, alice, bob,
@@ -130,7 +130,7 @@ async def test_coming_back_says_welcome_back_in_each_language(service, clock, al
     news = [n for n in await service.pending_notifications("console")
             if n.kind in ("vacation", "your-move") and "back" in n.text.lower()]
     assert [(n.address, outbox.worded(n, "vi")) for n in news] == [
-        ("alice", "Bob đã nghỉ xong; đồng hồ của ván #1 chạy lại."),
+        ("alice", "Bob đã trở lại sau kỳ nghỉ; đồng hồ của ván #1 chạy lại."),
         ("bob", "Chào mừng bạn quay lại: ván #1 đang chờ nước đi của bạn. Bạn còn 3 days "
                 "(đến 2026-03-05 12:00 UTC).")]
 
