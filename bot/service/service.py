@@ -251,10 +251,12 @@ class GameService:
                 "display_name = ? COLLATE NOCASE) ORDER BY address = ? DESC, id",
                 (transport, name, name, name))
         if not rows:
-            return Refusal(Reason.NO_SUCH_PLAYER, f"I do not know anyone called {name!r}.")
+            return Refusal(Reason.NO_SUCH_PLAYER,
+                           _("I do not know anyone called {name}.", name=repr(name)))
         if len(rows) > 1 and rows[0]["address"] != name:
-            return Refusal(Reason.NO_SUCH_PLAYER, f"Several players are called {name!r}; "
-                                                  f"name the one you mean more exactly.")
+            return Refusal(Reason.NO_SUCH_PLAYER,
+                           _("Several players are called {name}; name the one you mean more "
+                             "exactly.", name=repr(name)))
         return Player.from_row(rows[0])
 
     async def set_preference(self, player: Player, key: str, value: object) -> Player:
@@ -497,12 +499,13 @@ class GameService:
     def _nothing_to_end(game: Game, sender: Player, rules: Variant) -> Refusal:
         mover = game.to_move
         if mover == game.side_of(sender.id):
-            why = "your turn has not started: send a move"
+            why = _("your turn has not started: send a move")
         else:
-            why = (f"your turn is over, and {game.names[mover]} ({rules.side_names[mover]}) "
-                   f"is to move")
+            why = _("your turn is over, and {name} ({side}) is to move",
+                    name=game.names[mover], side=rules.side_names[mover])
         return Refusal(Reason.NO_TURN_IN_PROGRESS,
-                       f"There is no turn in progress to end in game #{game.id}: {why}.")
+                       _("There is no turn in progress to end in game #{game}: {why}.",
+                         game=game.id, why=why))
 
     async def _advance(self, s: Session, game: Game, rules: Variant, line: _Line, text: str,
                        after: Position, conditional: bool = False) -> tuple[Done, _Line]:
@@ -559,7 +562,9 @@ class GameService:
             game = await self._finish(s, game, rules, outcome.winner, outcome.reason,
                                       draw=outcome.status == "draw", now=now,
                                       actor=game.players[mover],
-                                      news=f"{game.names[mover]} played {label} {turn or text}. ")
+                                      news=_("{name} played {number} {turn}.",
+                                             name=game.names[mover], number=label,
+                                             turn=turn or text))
             said.append(_("Game over: {result}.", result=self.describe_result(game)))
         elif not turn_done:
             allowed = (_("send the next step") if left is None
@@ -609,7 +614,7 @@ class GameService:
 
     async def _finish(self, s: Session, game: Game, rules: Variant, winner: int | None,
                       reason: str, now: float, draw: bool = False, aborted: bool = False,
-                      actor: int | None = None, news: str = "") -> Game:
+                      actor: int | None = None, news: Text | None = None) -> Game:
         """End the game: result, ratings, notifications to the place and to the players
         (except ``actor``, the player whose command ended it, who has the answer);
         ``news`` (the turn that ended it) comes first."""
@@ -624,17 +629,21 @@ class GameService:
         game = replace(game, status=status, result=result, winner=winner, reason=reason,
                        ended_at=now, updated_at=now, clock=TurnClock(), draw_offer=None,
                        takeback_offer=None)
-        rating_note = ""
+        text = _("Game #{game} ({variant}, {players}) is over: {result}.", game=game.id,
+                 variant=rules.display_name, players=players_line(game, rules),
+                 result=self.describe_result(game))
+        if news is not None:
+            text = joined([news, text])
         if game.rated and not aborted:
-            rating_note = await rate(s, game, rules, now)
-        text = (f"{news}Game #{game.id} ({rules.display_name}, {players_line(game, rules)}) "
-                f"is over: {self.describe_result(game)}.{rating_note}")
+            rating_note = await rate(s, game, rules, now)  # its own first space
+            if rating_note:
+                text = joined([text, rating_note], "")
         for side in (0, 1):
             if game.players[side] != actor:
                 await outbox.notify_side(s, game, side, "game-over", now, text)
         await outbox.notify(s, now, transport=place_transport(game.place), kind="game-over",
                             place=game.place, game_id=game.id,
-                            text=phrase(text, place_transport(game.place)))
+                            text=phrase(text, place_transport(game.place)), message=text)
         return game
 
     async def _lose_on_time(self, s: Session, game: Game) -> Game:
@@ -655,7 +664,8 @@ class GameService:
             assert side is not None
             game = await self._finish(s, game, rules, 1 - side, f"{sender.display_name} resigned",
                                       self.now(), actor=sender.id)
-        return Done(f"You resigned game #{game_id}: {self.describe_result(game)}.", game=game)
+        return Done(_("You resigned game #{game}: {result}.", game=game_id,
+                      result=self.describe_result(game)), game=game)
 
     async def abort(self, sender: Player, game_id: int) -> Result:
         """Call the game off, unrated, while at most one side has moved."""
@@ -666,12 +676,12 @@ class GameService:
             rows = await s.all("SELECT DISTINCT side FROM moves WHERE game_id = ?", (game.id,))
             if len(rows) == 2:
                 return Refusal(Reason.TOO_LATE_TO_ABORT,
-                               f"Both sides have moved in game #{game.id}, so it can no longer "
-                               f"be aborted; you may resign.")
+                               _("Both sides have moved in game #{game}, so it can no longer "
+                                 "be aborted; you may resign.", game=game.id))
             game = await self._finish(s, game, get_variant(game.variant), None,
                                       f"aborted by {sender.display_name}", self.now(),
                                       aborted=True, actor=sender.id)
-        return Done(f"Game #{game_id} aborted.", game=game)
+        return Done(_("Game #{game} aborted.", game=game_id), game=game)
 
     # --- draws ----------------------------------------------------------------------
     async def offer_draw(self, sender: Player, game_id: int) -> Result:
@@ -683,22 +693,27 @@ class GameService:
             rules = get_variant(game.variant)
             if not rules.draw_by_agreement:
                 return Refusal(Reason.DRAW_NOT_ALLOWED,
-                               f"{rules.display_name} has no draws by agreement.")
+                               _("{variant} has no draws by agreement.",
+                                 variant=rules.display_name))
             side = game.side_of(sender.id)
             assert side is not None
             if game.draw_offer == 1 - side:
                 return await self._agree_draw(s, game, rules, sender)
             if game.draw_offer == side:
                 return Refusal(Reason.ALREADY_OFFERED,
-                               f"You have already offered a draw in game #{game.id}.")
+                               _("You have already offered a draw in game #{game}.",
+                                 game=game.id))
             now = self.now()
             await s.execute("UPDATE games SET draw_offer = ?, updated_at = ? WHERE id = ?",
                             (side, now, game.id))
             await outbox.notify_side(s, game, 1 - side, "draw-offer", now,
-                                    f"{sender.display_name} offers a draw in game #{game.id}. "
-                                    f"Answer with {command('draw')} to accept or "
-                                    f"{command('draw', 'decline')}.")
-        return Done(f"Draw offered in game #{game_id}.", game=replace(game, draw_offer=side))
+                                    _("{name} offers a draw in game #{game}. Answer with "
+                                      "{accept} to accept or {decline}.",
+                                      name=sender.display_name, game=game.id,
+                                      accept=command("draw"),
+                                      decline=command("draw", "decline")))
+        return Done(_("Draw offered in game #{game}.", game=game_id),
+                    game=replace(game, draw_offer=side))
 
     async def accept_draw(self, sender: Player, game_id: int) -> Result:
         """Accept the opponent's draw offer."""
@@ -711,7 +726,7 @@ class GameService:
     async def _agree_draw(self, s: Session, game: Game, rules: Variant, sender: Player) -> Done:
         game = await self._finish(s, game, rules, None, "by agreement", self.now(), draw=True,
                                   actor=sender.id)
-        return Done(f"Game #{game.id} is drawn by agreement.", game=game)
+        return Done(_("Game #{game} is drawn by agreement.", game=game.id), game=game)
 
     async def decline_draw(self, sender: Player, game_id: int) -> Result:
         """Turn down the opponent's draw offer."""
@@ -723,9 +738,10 @@ class GameService:
             await s.execute("UPDATE games SET draw_offer = NULL, updated_at = ? WHERE id = ?",
                             (now, game.id))
             await outbox.notify_side(s, game, 1 - game.side_of(sender.id), "draw-offer", now,
-                                    f"{sender.display_name} declined your draw offer in game "
-                                    f"#{game.id}.")
-        return Done(f"Draw offer declined in game #{game_id}.", game=replace(game, draw_offer=None))
+                                    _("{name} declined your draw offer in game #{game}.",
+                                      name=sender.display_name, game=game.id))
+        return Done(_("Draw offer declined in game #{game}.", game=game_id),
+                    game=replace(game, draw_offer=None))
 
     async def _offered(self, s: Session, game_id: int, sender: Player,
                        column: str) -> Game | Refusal:
@@ -736,9 +752,11 @@ class GameService:
         side = game.side_of(sender.id)
         offer = game.draw_offer if column == "draw_offer" else game.takeback_offer
         if offer != 1 - side:  # type: ignore[operator]
-            what = "draw offer" if column == "draw_offer" else "takeback request"
-            return Refusal(Reason.NO_OFFER, f"There is no {what} from your opponent to answer "
-                                            f"in game #{game.id}.")
+            return Refusal(Reason.NO_OFFER, _(
+                "There is no draw offer from your opponent to answer in game #{game}.",
+                game=game.id) if column == "draw_offer" else _(
+                "There is no takeback request from your opponent to answer in game #{game}.",
+                game=game.id))
         return game
 
     # --- takebacks ------------------------------------------------------------------
@@ -752,27 +770,32 @@ class GameService:
             assert side is not None
             if game.takeback_offer == side:
                 return Refusal(Reason.ALREADY_OFFERED,
-                               f"You have already asked for a takeback in game #{game.id}.")
+                               _("You have already asked for a takeback in game #{game}.",
+                                 game=game.id))
             if game.takeback_offer == 1 - side:
                 return Refusal(Reason.ALREADY_OFFERED,
-                               f"{game.names[1 - side]} has asked for a takeback in game "
-                               f"#{game.id}; answer it with {command('takeback')} or "
-                               f"{command('takeback', 'decline')} first.")
+                               _("{name} has asked for a takeback in game #{game}; answer it "
+                                 "with {accept} or {decline} first.", name=game.names[1 - side],
+                                 game=game.id, accept=command("takeback"),
+                                 decline=command("takeback", "decline")))
             if await self._last_turn(s, game.id, side) is None:
                 return Refusal(Reason.NOTHING_TO_TAKE_BACK,
-                               f"You have no completed turn to take back in game #{game.id}.")
+                               _("You have no completed turn to take back in game #{game}.",
+                                 game=game.id))
             if game.transports[1 - side] == COMPUTER and game.rated:  # it would only decline
                 return Refusal(Reason.TAKEBACK_NOT_ALLOWED,
-                               f"The computer allows takebacks in unrated games only, and game "
-                               f"#{game.id} is rated.")
+                               _("The computer allows takebacks in unrated games only, and "
+                                 "game #{game} is rated.", game=game.id))
             now = self.now()
             await s.execute("UPDATE games SET takeback_offer = ?, updated_at = ? WHERE id = ?",
                             (side, now, game.id))
             await outbox.notify_side(s, game, 1 - side, "takeback-request", now,
-                                    f"{sender.display_name} asks to take back their last turn "
-                                    f"in game #{game.id}. Answer with {command('takeback')} to "
-                                    f"accept or {command('takeback', 'decline')}.")
-        return Done(f"Takeback requested in game #{game_id}.",
+                                    _("{name} asks to take back their last turn in game "
+                                      "#{game}. Answer with {accept} to accept or {decline}.",
+                                      name=sender.display_name, game=game.id,
+                                      accept=command("takeback"),
+                                      decline=command("takeback", "decline")))
+        return Done(_("Takeback requested in game #{game}.", game=game_id),
                     game=replace(game, takeback_offer=side))
 
     @staticmethod
@@ -813,10 +836,11 @@ class GameService:
             game = await self._game(s, game.id)
             assert game is not None
             await outbox.notify_side(s, game, requester, "takeback", now,
-                                    f"{sender.display_name} accepted your takeback in game "
-                                    f"#{game.id}. {game.names[position.side]} is to move.")
-        return Done(f"Takeback accepted in game #{game_id}: "
-                    f"{game.names[position.side]} is to move.", game=game)
+                                    _("{name} accepted your takeback in game #{game}. "
+                                      "{mover} is to move.", name=sender.display_name,
+                                      game=game.id, mover=game.names[position.side]))
+        return Done(_("Takeback accepted in game #{game}: {mover} is to move.", game=game_id,
+                      mover=game.names[position.side]), game=game)
 
     async def decline_takeback(self, sender: Player, game_id: int) -> Result:
         """Turn down the opponent's takeback request."""
@@ -828,9 +852,9 @@ class GameService:
             await s.execute("UPDATE games SET takeback_offer = NULL, updated_at = ? "
                             "WHERE id = ?", (now, game.id))
             await outbox.notify_side(s, game, 1 - game.side_of(sender.id), "takeback", now,
-                                    f"{sender.display_name} declined your takeback request in "
-                                    f"game #{game.id}.")
-        return Done(f"Takeback declined in game #{game_id}.",
+                                    _("{name} declined your takeback request in game #{game}.",
+                                      name=sender.display_name, game=game.id))
+        return Done(_("Takeback declined in game #{game}.", game=game_id),
                     game=replace(game, takeback_offer=None))
 
     # --- the scheduler's work -------------------------------------------------------
@@ -864,8 +888,9 @@ class GameService:
                 other = game.names[1 - game.to_move]
                 await outbox.notify_side(
                     s, game, game.to_move, "reminder", now,
-                    f"Reminder: game #{game.id} ({rules.display_name}) against {other} waits "
-                    f"for your move. {self._clock_text(game)}")
+                    _("Reminder: game #{game} ({variant}) against {name} waits for your "
+                      "move. {clock}", game=game.id, variant=rules.display_name, name=other,
+                      clock=self._clock_text(game)))
                 await s.execute("UPDATE games SET reminder_due = NULL WHERE id = ?", (game.id,))
         return len(rows)
 

@@ -1,0 +1,116 @@
+"""The service's words about a game beyond its moves come from the catalogue: its end
+(resigning, aborting, a loss on time), draws, takebacks, reminders, the players it looks
+up; worded in the reader's language, the news also after the outbox stored it (the English
+words stay exactly as they were)."""
+
+from __future__ import annotations
+
+from bot.service import outbox
+from bot.service.scheduler import Scheduler
+
+
+async def _news(service, kind: str) -> list:
+    return [n for n in await service.pending_notifications("console") if n.kind == kind]
+
+
+async def test_resigning_and_aborting_answer_in_the_senders_language(service, alice, bob,
+                                                                    start_game):
+    game = await start_game(alice, bob)
+    done = await service.resign(bob, game.id)
+    assert done.message == "You resigned game #1: Alice (White) wins: Bob resigned (1-0)."
+    assert done.words("console", "vi") == (
+        "Bạn đã xin thua ván #1: Alice (White) wins: Bob resigned (1-0).")  # the result's
+    game = await start_game(alice, bob)  # words are not this part's: English for now
+    done = await service.abort(alice, game.id)
+    assert (done.message, done.words("console", "vi")) == ("Game #2 aborted.",
+                                                           "Đã hủy ván #2.")
+    game = await start_game(alice, bob)
+    await service.move(alice, game.id, "b2-a3/D")
+    await service.move(bob, game.id, "h8-i7/D")
+    refused = await service.abort(alice, game.id)
+    assert (refused.message, refused.words("console", "vi")) == (
+        "Both sides have moved in game #3, so it can no longer be aborted; you may resign.",
+        "Cả hai bên đều đã đi trong ván #3 nên không thể hủy ván được nữa; bạn có thể xin "
+        "thua.")
+
+
+async def test_a_draw_offer_and_its_news_in_each_readers_language(service, alice, bob,
+                                                                  start_game):
+    clash = await start_game(alice, bob)
+    refused = await service.offer_draw(alice, clash.id)
+    assert (refused.message, refused.words("console", "vi")) == (
+        "Clash of Command has no draws by agreement.",
+        "Luật Clash of Command không cho hai bên thỏa thuận hòa.")
+    game = await start_game(alice, bob, variant="combined-arms")
+    done = await service.offer_draw(alice, game.id)
+    assert (done.message, done.words("console", "vi")) == (
+        "Draw offered in game #2.", "Đã đề nghị hòa trong ván #2.")
+    [news] = await _news(service, "draw-offer")
+    assert news.text == ("Alice offers a draw in game #2. Answer with `draw` to accept or "
+                         "`draw decline`.")
+    assert outbox.worded(news, "vi") == (
+        "Alice đề nghị hòa trong ván #2. Gửi `draw` để đồng ý, hoặc `draw decline` để từ "
+        "chối.")
+    refused = await service.offer_draw(alice, game.id)
+    assert refused.words("console", "vi") == "Bạn đã đề nghị hòa trong ván #2 rồi."
+    refused = await service.decline_draw(alice, game.id)
+    assert (refused.message, refused.words("console", "vi")) == (
+        "There is no draw offer from your opponent to answer in game #2.",
+        "Đối thủ không có lời đề nghị hòa nào để bạn trả lời trong ván #2.")
+    done = await service.accept_draw(bob, game.id)
+    assert (done.message, done.words("console", "vi")) == (
+        "Game #2 is drawn by agreement.", "Ván #2 hòa theo thỏa thuận.")
+
+
+async def test_a_takeback_asked_and_granted_in_each_readers_language(service, alice, bob,
+                                                                     start_game):
+    game = await start_game(alice, bob)
+    await service.move(alice, game.id, "b2-a3/D")
+    done = await service.request_takeback(alice, game.id)
+    assert (done.message, done.words("console", "vi")) == (
+        "Takeback requested in game #1.", "Đã xin đi lại trong ván #1.")
+    [news] = await _news(service, "takeback-request")
+    assert outbox.worded(news, "vi") == (
+        "Alice xin đi lại lượt vừa rồi trong ván #1. Gửi `takeback` để đồng ý, hoặc "
+        "`takeback decline` để từ chối.")
+    refused = await service.request_takeback(bob, game.id)
+    assert (refused.message, refused.words("console", "vi")) == (
+        "Alice has asked for a takeback in game #1; answer it with `takeback` or "
+        "`takeback decline` first.",
+        "Alice đã xin đi lại trong ván #1; hãy trả lời trước bằng `takeback` hoặc "
+        "`takeback decline`.")
+    done = await service.accept_takeback(bob, game.id)
+    assert (done.message, done.words("console", "vi")) == (
+        "Takeback accepted in game #1: Alice is to move.",
+        "Đã đồng ý cho đi lại trong ván #1: đến lượt Alice.")
+    [news] = await _news(service, "takeback")
+    assert (news.text, outbox.worded(news, "vi")) == (
+        "Bob accepted your takeback in game #1. Alice is to move.",
+        "Bob đã đồng ý cho bạn đi lại trong ván #1. Đến lượt Alice.")
+
+
+async def test_a_reminder_and_a_loss_on_time_are_worded_when_delivered(service, alice, bob,
+                                                                       start_game, clock):
+    game = await start_game(alice, bob, days=3)
+    scheduler = Scheduler(service)
+    clock.advance(days=2.4)
+    await scheduler.run_due()
+    [reminder] = await _news(service, "reminder")
+    assert outbox.worded(reminder, "vi") == (
+        "Nhắc nhở: ván #1 (Clash of Command) với Bob đang chờ nước đi của bạn. Bạn còn "
+        "14 hours 24 minutes (đến 2026-03-05 12:00 UTC).")
+    clock.advance(days=1)
+    await scheduler.run_due()
+    over = [n for n in await _news(service, "game-over") if n.address == "bob"]
+    assert over[0].text == (
+        "Game #1 (Clash of Command, Alice (White) vs Bob (Black)) is over: Bob (Black) wins: "
+        "Alice ran out of time (0-1). Ratings: Alice 1500 → 1338, Bob 1500 → 1662.")
+    assert outbox.worded(over[0], "vi").startswith(
+        "Ván #1 (Clash of Command, Alice (White) vs Bob (Black)) đã kết thúc: ")
+    assert game.id == 1
+
+
+async def test_a_player_not_found_is_told_in_the_senders_language(service, alice):
+    refused = await service.find_player("console", "zed")
+    assert (refused.message, refused.words("console", "vi")) == (
+        "I do not know anyone called 'zed'.", "Tôi không biết ai tên là 'zed'.")
