@@ -23,6 +23,7 @@ from typing import Any
 
 from engine import EngineError, Position, Variant, get_variant
 
+from ..i18n import Text, _, _n, joined
 from ..storage import Database, Session
 from . import outbox
 from .boundary import guard
@@ -39,6 +40,10 @@ MAX_NODES = 200  # nodes in one player's tree
 
 class ForecastError(ValueError):
     """A line that cannot be recorded; the message says which turn and why."""
+
+    def __init__(self, message: Text) -> None:
+        super().__init__(message)
+        self.message = message  # the catalogue's message, to be worded for its reader
 
 
 @dataclass(frozen=True)
@@ -59,25 +64,28 @@ def read_line(words: list[str]) -> list[tuple[str, str]]:
     k = 0
     while k < len(words):
         if words[k].lower() != "if":
-            raise ForecastError(f"I expected `if` where you wrote {words[k]!r}. " + USAGE)
+            raise ForecastError(joined([_("I expected `if` where you wrote {word}.",
+                                          word=repr(words[k])), USAGE]))
         theirs, k = _until(words, k + 1, ("then",))
         if k >= len(words):
-            raise ForecastError(f"`if {theirs}` needs `then` and your answer. " + USAGE)
+            raise ForecastError(joined([_("`if {theirs}` needs `then` and your answer.",
+                                          theirs=theirs), USAGE]))
         ours, k = _until(words, k + 1, ("then", "if"))
         if not theirs or not ours:
-            raise ForecastError("Each `if` needs their turn and each `then` your answer. "
-                                + USAGE)
+            raise ForecastError(joined([_("Each `if` needs their turn and each `then` your "
+                                          "answer."), USAGE]))
         pairs.append((theirs, ours))
         if k < len(words) and words[k].lower() == "then":
             k += 1
     if not pairs:
         raise ForecastError(USAGE)
     if len(pairs) > MAX_DEPTH:
-        raise ForecastError(f"A line is at most {MAX_DEPTH} exchanges long.")
+        raise ForecastError(_n("A line is at most {n} exchange long.",
+                               "A line is at most {n} exchanges long.", MAX_DEPTH))
     return pairs
 
 
-USAGE = "Write a line as `if h8-i7/D then b2-a3/D then if i7-h6/D then a3-b4/D`."
+USAGE = _("Write a line as `if h8-i7/D then b2-a3/D then if i7-h6/D then a3-b4/D`.")
 
 
 def _until(words: list[str], k: int, stops: tuple[str, ...]) -> tuple[str, int]:
@@ -94,13 +102,13 @@ def play_turn(rules: Variant, position: Position, text: str) -> Turn:
     parts = [p.strip() for p in text.split("|")]
     for k, part in enumerate(parts):
         if k and not position.in_progress:
-            raise ForecastError(f"{STEP_SEPARATOR.join(steps)} is a whole turn already; "
-                                f"{part!r} would be the next turn.")
+            raise ForecastError(_("{turn} is a whole turn already; {step} would be the next "
+                                  "turn.", turn=STEP_SEPARATOR.join(steps), step=repr(part)))
         step, position = play_step(rules, position, part)
         steps.append(step)
     if position.in_progress:
-        raise ForecastError(f"{text} is not a whole turn: add its next steps with `|`, or "
-                            f"`| {END}` to finish it.")
+        raise ForecastError(_("{turn} is not a whole turn: add its next steps with `|`, or "
+                              "`| {end}` to finish it.", turn=text, end=END))
     return Turn(tuple(steps), position)
 
 
@@ -175,27 +183,31 @@ class Forecasts:
             side = game.side_of(sender.id)
             if game.to_move == side:
                 return Refusal(Reason.BAD_FORECAST,
-                               f"It is your turn in game #{game.id}: conditional moves are "
-                               f"for the player who waits. Play your move, then record them.")
+                               _("It is your turn in game #{game}: conditional moves are for "
+                                 "the player who waits. Play your move, then record them.",
+                                 game=game.id))
             rules = get_variant(game.variant)
             line = await self._line(s, game, rules)
             self._keep(game.id, line)
             try:
                 path = _path(rules, line.boundaries[-1], read_line(words))
             except ForecastError as err:
-                return Refusal(Reason.BAD_FORECAST, str(err))
+                return Refusal(Reason.BAD_FORECAST, err.message)
             except EngineError as err:
                 return move_refusal(err, " ".join(words))
             tree, replaced = _merge(await _tree(s, game.id, sender.id), path)
             if _count(tree) > MAX_NODES:
-                return Refusal(Reason.BAD_FORECAST, f"You may keep at most {MAX_NODES} "
-                                                    f"conditional moves in one game.")
+                return Refusal(Reason.BAD_FORECAST, _n(
+                    "You may keep at most {n} conditional move in one game.",
+                    "You may keep at most {n} conditional moves in one game.", MAX_NODES))
             await _store(s, game.id, sender.id, game.ply, tree, self.now())
         said = describe_tree([_chain(path)])[0]
-        note = (" It replaces the answer you had recorded to the same move." if replaced
-                else "")
-        return Done(f"Conditional line recorded in game #{game.id}: {said}.{note} Only you "
-                    f"see it until it is played.", game=game)
+        said = [_("Conditional line recorded in game #{game}: {line}.", game=game.id,
+                  line=said)]
+        if replaced:
+            said.append(_("It replaces the answer you had recorded to the same move."))
+        said.append(_("Only you see it until it is played."))
+        return Done(joined(said), game=game)
 
     async def forecast_lines(self, reader: Player, game_id: int) -> list[str]:
         """``reader``'s recorded lines in the game (nobody else's, ever)."""
@@ -208,9 +220,9 @@ class Forecasts:
             dropped = await s.execute("DELETE FROM forecasts WHERE game_id = ? AND "
                                       "player_id = ?", (game_id, sender.id))
         if not dropped:
-            return Refusal(Reason.BAD_FORECAST, f"You have no conditional moves in game "
-                                                f"#{game_id}.")
-        return Done(f"Your conditional moves in game #{game_id} are dropped.")
+            return Refusal(Reason.BAD_FORECAST, _("You have no conditional moves in game "
+                                                  "#{game}.", game=game_id))
+        return Done(_("Your conditional moves in game #{game} are dropped.", game=game_id))
 
     async def _answer_forecast(self, s: Session, rules: Variant, line: Any,
                                done: Done) -> tuple[Done, Any]:
@@ -239,8 +251,9 @@ class Forecasts:
                             (game.id, waiting))
             await outbox.notify_side(
                 s, game, game.to_move, "forecast", now,
-                f"{game.names[1 - game.to_move]} played {theirs} in game #{game.id}, which "
-                f"none of your conditional lines expected: they are dropped.")
+                _("{name} played {turn} in game #{game}, which none of your conditional "
+                  "lines expected: they are dropped.", name=game.names[1 - game.to_move],
+                  turn=theirs, game=game.id))
             return done, line
         for step in node["then"]:
             move_text, after = play_step(rules, line.position, step)
@@ -254,18 +267,17 @@ class Forecasts:
                             (game.id, waiting))
         answer_text = " | ".join(node["then"])
         side = game.side_of(waiting)
-        await outbox.notify_side(
-            s, game, side, "forecast", now,
-            f"{game.names[1 - side]} played {theirs} in game #{game.id} "
-            f"({rules.display_name}); your conditional move {answer_text} was played in "
-            f"answer." + ("" if node["next"] else " You have no conditional moves left there."))
-        message = (f"{done.message} {game.names[side]} answered at once with {answer_text}, "
-                   f"a conditional move.")
-        if game.is_over:
-            message += f" Game over: {describe_result(game)}."
-        else:
-            message += " Your move."
-        return replace(done, message=message, game=game, answer=answer_text), line
+        news = [_("{name} played {turn} in game #{game} ({variant}); your conditional move "
+                  "{answer} was played in answer.", name=game.names[1 - side], turn=theirs,
+                  game=game.id, variant=rules.display_name, answer=answer_text)]
+        if not node["next"]:
+            news.append(_("You have no conditional moves left there."))
+        await outbox.notify_side(s, game, side, "forecast", now, joined(news))
+        said = [done.template, _("{name} answered at once with {answer}, a conditional move.",
+                                name=game.names[side], answer=answer_text)]
+        said.append(_("Game over: {result}.", result=describe_result(game)) if game.is_over
+                    else _("Your move."))
+        return replace(done, message=joined(said), game=game, answer=answer_text), line
 
 
 def _path(rules: Variant, position: Position,
@@ -275,11 +287,12 @@ def _path(rules: Variant, position: Position,
     for k, (theirs, ours) in enumerate(pairs):
         their_turn = play_turn(rules, position, theirs)
         if rules.outcome(their_turn.after).is_over:
-            raise ForecastError(f"{their_turn.text} ends the game: nothing can answer it.")
+            raise ForecastError(_("{turn} ends the game: nothing can answer it.",
+                                  turn=their_turn.text))
         our_turn = play_turn(rules, their_turn.after, ours)
         if rules.outcome(our_turn.after).is_over and k + 1 < len(pairs):
-            raise ForecastError(f"{our_turn.text} ends the game: the line cannot go on "
-                                f"after it.")
+            raise ForecastError(_("{turn} ends the game: the line cannot go on after it.",
+                                  turn=our_turn.text))
         path.append({"if": their_turn.text, "fen": rules.format_position(their_turn.after),
                      "then": list(our_turn.steps), "next": []})
         position = our_turn.after

@@ -114,3 +114,32 @@ async def test_a_player_not_found_is_told_in_the_senders_language(service, alice
     refused = await service.find_player("console", "zed")
     assert (refused.message, refused.words("console", "vi")) == (
         "I do not know anyone called 'zed'.", "Tôi không biết ai tên là 'zed'.")
+
+
+async def test_conditional_moves_are_told_in_each_readers_language(service, alice, bob,
+                                                                   start_game):
+    game = await start_game(alice, bob)
+    await service.move(alice, game.id, "b2-a3/D")
+    refused = await service.forecasts.add_forecast(alice, game.id, "if h8-i7/D then".split())
+    assert refused.words("console", "vi") == (
+        "Mỗi `if` cần một lượt của đối thủ, và mỗi `then` cần nước đáp của bạn. Hãy viết một "
+        "nhánh như sau: `if h8-i7/D then b2-a3/D then if i7-h6/D then a3-b4/D`.")
+    done = await service.forecasts.add_forecast(alice, game.id,
+                                                "if h8-i7/D then a3-b4/D".split())
+    assert done.words("console", "vi") == (
+        "Đã ghi nhánh có điều kiện trong ván #1: if h8-i7/D then a3-b4/D. Chỉ mình bạn thấy "
+        "nhánh này cho đến khi nó được đi.")
+    done = await service.move(bob, game.id, "h8-i7/D")
+    assert done.message == ("1... h8-i7/D played in game #1. Alice (White) is to move. Alice "
+                            "answered at once with a3-b4/D, a conditional move. Your move.")
+    assert done.words("console", "vi") == (
+        "Đã đi 1... h8-i7/D trong ván #1. Đến lượt Alice (White). Alice đáp lại ngay bằng "
+        "a3-b4/D, một nước đi có điều kiện. Đến lượt bạn.")
+    [news] = await _news(service, "forecast")
+    assert outbox.worded(news, "vi") == (
+        "Bob đã đi h8-i7/D trong ván #1 (Clash of Command); nước đi có điều kiện a3-b4/D của "
+        "bạn đã được đi để đáp lại. Bạn không còn nước đi có điều kiện nào trong ván đó.")
+    refused = await service.forecasts.clear_forecast(alice, game.id)
+    assert (refused.message, refused.words("console", "vi")) == (
+        "You have no conditional moves in game #1.",
+        "Bạn không có nước đi có điều kiện nào trong ván #1.")
