@@ -11,6 +11,7 @@ from dataclasses import dataclass, replace
 
 from engine import Position, get_variant
 
+from ..i18n import Text, _, joined
 from ..storage import Database, Session
 from .boundary import guard
 from .clock import Clock, format_time
@@ -35,19 +36,21 @@ class Note:
     def from_row(cls, row: Row) -> Note:
         return cls(row["ply"], row["text"], row["created_at"])
 
-    def line(self) -> str:
+    def line(self) -> Text:
         """``after 2... (2026-03-02 12:00 UTC): text``."""
-        return f"{self.when or 'at step ' + str(self.ply)} ({format_time(self.created_at)}): " \
-               f"{self.text}"
+        return Text("{when} ({time}): {text}", {  # a layout, not words: no catalogue entry
+            "when": self.when or _("at step {ply}", ply=self.ply),
+            "time": format_time(self.created_at), "text": self.text})
 
 
-def written_when(start: Position, played: Sequence[PlayedMove], ply: int) -> str:
+def written_when(start: Position, played: Sequence[PlayedMove], ply: int) -> Text:
     """When a note written after ``ply`` steps was written, in turn numbers: ``at the
     start``, ``after 2...``, or ``during 3.`` (a turn in progress)."""
     if ply <= 0 or ply > len(played):
-        return "at the start"
+        return _("at the start")
     step = played[ply - 1]
-    return f"{'during' if step.partial else 'after'} {turn_label(start, step.turn)}"
+    turn = turn_label(start, step.turn)
+    return _("during {turn}", turn=turn) if step.partial else _("after {turn}", turn=turn)
 
 
 @guard  # every argument of every public method is checked before it runs
@@ -71,20 +74,22 @@ class Notes:
             if refused:
                 return refused
             if not text:
-                return Refusal(Reason.BAD_NOTE, "A note needs some text, as in "
-                                                "`note the left flank is weak`.")
+                return Refusal(Reason.BAD_NOTE, _("A note needs some text, as in "
+                                                  "`note the left flank is weak`."))
             if len(text) > MAX_NOTE:
-                return Refusal(Reason.BAD_NOTE, f"A note is at most {MAX_NOTE} characters; "
-                                                f"this one has {len(text)}.")
+                return Refusal(Reason.BAD_NOTE, _("A note is at most {most} characters; this "
+                                                  "one has {length}.", most=MAX_NOTE,
+                                                  length=len(text)))
             count = await s.one("SELECT COUNT(*) AS n FROM game_notes WHERE game_id = ? "
                                 "AND player_id = ?", (game.id, sender.id))
             if count is not None and count["n"] >= MAX_NOTES:
-                return Refusal(Reason.BAD_NOTE, f"You have {MAX_NOTES} notes on game "
-                                                f"#{game.id}, the most kept.")
+                return Refusal(Reason.BAD_NOTE, _("You have {count} notes on game #{game}, "
+                                                  "the most kept.", count=MAX_NOTES,
+                                                  game=game.id))
             await s.insert("INSERT INTO game_notes (game_id, player_id, ply, text, created_at) "
                            "VALUES (?, ?, ?, ?, ?)", (game.id, sender.id, game.ply, text,
                                                       self.now()))
-        return Done(f"Note kept on game #{game.id} (only you see it).", game=game)
+        return Done(_("Note kept on game #{game} (only you see it).", game=game.id), game=game)
 
     async def read(self, reader: Player, game_id: int) -> list[Note]:
         """The notes ``reader`` wrote on the game (nobody else's, ever)."""
@@ -102,7 +107,9 @@ class Notes:
         found = await self.read(reader, game_id)
         if not found:
             return ""
-        return "Your notes (only you see them):\n" + "\n".join(f"  {n.line()}" for n in found)
+        # each note indented: a layout, not words (no entry of the catalogue)
+        return joined([_("Your notes (only you see them):"),
+                       *(Text("  {note}", {"note": n.line()}) for n in found)], "\n")
 
 
 async def _notes(s: Session, game_id: int, player_id: int) -> list[Note]:
@@ -113,10 +120,10 @@ async def _notes(s: Session, game_id: int, player_id: int) -> list[Note]:
 
 def _author_refusal(game: Game | None, game_id: int, sender: Player) -> Refusal | None:
     if game is None:
-        return Refusal(Reason.NO_SUCH_GAME, f"There is no game #{game_id}.")
+        return Refusal(Reason.NO_SUCH_GAME, _("There is no game #{game}.", game=game_id))
     if game.side_of(sender.id) is None:
-        return Refusal(Reason.NOT_A_PLAYER, f"Only the players of game #{game.id} keep notes "
-                                            f"on it.")
+        return Refusal(Reason.NOT_A_PLAYER, _("Only the players of game #{game} keep notes "
+                                              "on it.", game=game.id))
     return None
 
 

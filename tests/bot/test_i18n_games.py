@@ -5,6 +5,7 @@ words stay exactly as they were)."""
 
 from __future__ import annotations
 
+from bot.i18n import render
 from bot.service import outbox
 from bot.service.scheduler import Scheduler
 
@@ -143,3 +144,26 @@ async def test_conditional_moves_are_told_in_each_readers_language(service, alic
     assert (refused.message, refused.words("console", "vi")) == (
         "You have no conditional moves in game #1.",
         "Bạn không có nước đi có điều kiện nào trong ván #1.")
+
+
+async def test_notes_are_listed_and_refused_in_their_authors_language(service, alice, bob,
+                                                                       carol, start_game):
+    game = await start_game(alice, bob)
+    await service.notes.add_note(alice, game.id, "open with the droid")
+    assert (await service.move(alice, game.id, "b2-a3/D")).ok
+    done = await service.notes.add_note(alice, game.id, "the left flank is weak")
+    assert done.words("console", "vi") == "Đã lưu ghi chú về ván #1 (chỉ mình bạn thấy)."
+    text = await service.notes.notes_text(alice, game.id)
+    assert text == ("Your notes (only you see them):\n"
+                    "  at the start (2026-03-02 12:00 UTC): open with the droid\n"
+                    "  after 1. (2026-03-02 12:00 UTC): the left flank is weak")
+    assert render(text, "vi") == (
+        "Ghi chú của bạn (chỉ mình bạn thấy):\n"
+        "  lúc bắt đầu (2026-03-02 12:00 UTC): open with the droid\n"
+        "  sau lượt 1. (2026-03-02 12:00 UTC): the left flank is weak")  # the notes' own words
+    refused = await service.notes.add_note(carol, game.id, "spy")
+    assert refused.words("console", "vi") == (
+        "Chỉ người chơi của ván #1 mới được ghi chú về ván này.")
+    refused = await service.notes.add_note(bob, game.id, "x" * 1001)
+    assert refused.words("console", "vi") == (
+        "Mỗi ghi chú dài tối đa 1000 ký tự; ghi chú này có 1001 ký tự.")
