@@ -15,6 +15,7 @@ from typing import Any
 
 from engine import get_variant
 
+from ..i18n import Text, _
 from ..storage import Database
 from .boundary import guard
 from .clock import Clock
@@ -66,10 +67,12 @@ class Rooms:
         async with self.db.transaction() as s:
             row = await s.one(Game.GAME_SQL + " WHERE g.id = ?", (game_id,))
             if row is None:
-                return Refusal(Reason.NO_SUCH_GAME, f"There is no game #{game_id}.")
+                return Refusal(Reason.NO_SUCH_GAME, _("There is no game #{game}.",
+                                                      game=game_id))
             await s.execute("INSERT OR IGNORE INTO watchers (game_id, player_id, created_at) "
                             "VALUES (?, ?, ?)", (game_id, player.id, self.now()))
-        return Done(f"You are watching game #{game_id}.", game=Game.from_row(row))
+        return Done(_("You are watching game #{game}.", game=game_id),
+                    game=Game.from_row(row))
 
     async def unwatch(self, player: Player, game_id: int) -> Result:
         """Stop following a game."""
@@ -77,10 +80,11 @@ class Rooms:
             gone = await s.execute("DELETE FROM watchers WHERE game_id = ? AND player_id = ?",
                                    (game_id, player.id))
         if not gone:
-            return Refusal(Reason.NO_SUCH_GAME, f"You are not watching game #{game_id}.")
-        return Done(f"You no longer watch game #{game_id}.")
+            return Refusal(Reason.NO_SUCH_GAME, _("You are not watching game #{game}.",
+                                                  game=game_id))
+        return Done(_("You no longer watch game #{game}.", game=game_id))
 
-    async def watch_news(self, game_id: int) -> str | None:
+    async def watch_news(self, game_id: int) -> Text | None:
         """The news of the game's last turn for its Discord watchers, who take it by DM if
         they asked (`/notify dm`; the e-mail transport words its own watchers' news); None
         for a game nobody there watches, one that is over (its end is told to watchers as
@@ -107,9 +111,10 @@ class Rooms:
         if not entries:
             return None
         mover, nxt = 1 - found.to_move, found.to_move
-        return (f"{found.names[mover]} played {entries[-1].line} in game #{game_id} "
-                f"({rules.display_name}). {found.names[nxt]} ({rules.side_names[nxt]}) is to "
-                f"move.")
+        return _("{name} played {turn} in game #{game} ({variant}). {mover} ({side}) is to "
+                 "move.", name=found.names[mover], turn=entries[-1].line, game=game_id,
+                 variant=rules.display_name, mover=found.names[nxt],
+                 side=rules.side_names[nxt])
 
     async def watchers(self, game_id: int) -> list[Player]:
         async with self.db.snapshot() as s:
@@ -160,10 +165,12 @@ class Rooms:
         async with self.db.transaction() as s:
             row = await s.one(Game.GAME_SQL + " WHERE g.id = ?", (game_id,))
             if row is None:
-                return Refusal(Reason.NO_SUCH_GAME, f"There is no game #{game_id}.")
+                return Refusal(Reason.NO_SUCH_GAME, _("There is no game #{game}.",
+                                                      game=game_id))
             game = Game.from_row(row)
             if game.is_over:
-                return Refusal(Reason.GAME_OVER, f"Game #{game_id} is already over.")
+                return Refusal(Reason.GAME_OVER, _("Game #{game} is already over.",
+                                                   game=game_id))
             rules = get_variant(game.variant)
             if abort:
                 reason = f"aborted by {by}"
@@ -174,8 +181,9 @@ class Rooms:
             game = await self._finish(s, game, rules, winner, reason,
                                       self.now(), draw=winner is None and not abort,
                                       aborted=abort)
-        verb = "aborted" if abort else "adjudicated"
-        return Done(f"Game #{game_id} {verb}: {describe_result(game)}.",
+        result = describe_result(game)
+        return Done(_("Game #{game} aborted: {result}.", game=game_id, result=result) if abort
+                    else _("Game #{game} adjudicated: {result}.", game=game_id, result=result),
                     game=replace(game))
 
 

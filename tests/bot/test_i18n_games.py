@@ -167,3 +167,32 @@ async def test_notes_are_listed_and_refused_in_their_authors_language(service, a
     refused = await service.notes.add_note(bob, game.id, "x" * 1001)
     assert refused.words("console", "vi") == (
         "Mỗi ghi chú dài tối đa 1000 ký tự; ghi chú này có 1001 ký tự.")
+
+
+async def test_watching_and_an_admins_ruling_in_the_readers_language(service, alice, bob,
+                                                                     start_game):
+    game = await start_game(alice, bob)
+    watcher = await service.player("discord", "3", "Carol")
+    done = await service.rooms.watch(watcher, game.id)
+    assert (done.message, done.words("discord", "vi")) == (
+        "You are watching game #1.", "Bạn đang theo dõi ván #1.")
+    await service.move(alice, game.id, "b2-a3/D")
+    news = await service.rooms.watch_news(game.id)
+    assert (news, render(news, "vi")) == (
+        "Alice played 1. b2-a3/D in game #1 (Clash of Command). Bob (Black) is to move.",
+        "Alice đã đi 1. b2-a3/D trong ván #1 (Clash of Command). Đến lượt Bob (Black).")
+    done = await service.rooms.unwatch(watcher, game.id)
+    assert done.words("discord", "vi") == "Bạn đã ngừng theo dõi ván #1."
+    refused = await service.rooms.unwatch(watcher, game.id)
+    assert refused.words("discord", "vi") == "Bạn không theo dõi ván #1."
+    done = await service.rooms.adjudicate(game.id, 1, "admin")
+    assert done.message == "Game #1 adjudicated: Bob (Black) wins: adjudicated by admin (0-1)."
+    assert done.words("discord", "vi").startswith("Đã phân xử ván #1: ")
+    refused = await service.rooms.adjudicate(game.id, 0, "admin")
+    assert (refused.message, refused.words("discord", "vi")) == (
+        "Game #1 is already over.", "Ván #1 đã kết thúc rồi.")
+    other = await start_game(alice, bob)
+    done = await service.rooms.adjudicate(other.id, None, "admin", abort=True)
+    assert (done.message, done.words("discord", "vi")) == (
+        "Game #2 aborted: aborted (aborted by admin).",
+        "Đã hủy ván #2: aborted (aborted by admin).")  # the stored reason: English for now
