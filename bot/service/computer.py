@@ -49,6 +49,7 @@ from multiprocessing import resource_tracker
 from engine import EngineError, all_variants, get_variant
 from engine.search import LEVELS, WIN, Thinker
 
+from ..i18n import _
 from .challenges import game_started
 from .model import Game, PlayedMove, Player
 from .phrasing import COMPUTER
@@ -279,8 +280,8 @@ class Computer:
         assert game is not None
         rules = get_variant(game.variant)
         # the only news of the start the challenger gets (see `accept`)
-        return Done(f"{computer_name(level)} accepts at once. "
-                    f"{game_started(game, rules)}", game=game,
+        return Done(_("{computer} accepts at once. {started}", computer=computer_name(level),
+                      started=game_started(game, rules)), game=game,
                     challenge=accepted.challenge)
 
     # --- what the computer has to do ------------------------------------------------

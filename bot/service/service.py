@@ -296,7 +296,7 @@ class GameService:
                 await outbox.notify_side(s, game, side, "game-start", now, text)
         await outbox.notify(s, now, transport=place_transport(place), kind="game-start",
                             place=place, game_id=game.id,
-                            text=phrase(text, place_transport(place)))
+                            text=phrase(text, place_transport(place)), message=text)
         return game
 
     # --- reading games --------------------------------------------------------------
