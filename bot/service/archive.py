@@ -17,17 +17,21 @@ from engine import EngineError, Outcome, Position, Variant, get_variant
 from ..config import Settings
 from ..i18n import Text, _, _n
 from ..storage import DamagedGame, Database, Session
-from . import outbox
+from . import cotulenh, outbox
 from .boundary import guard
 from .challenges import read_challenge
-from .clock import DAY, Clock, describe_clock, parse_days, start_turn
+from .clock import DAY, Clock, parse_days, start_turn
+from .clock import read as read_time_control
 from .model import Challenge, Game, PlayedMove, Player, place_transport
 from .notes import Note, record_comments
 from .phrasing import players_line
-from .records import RecordError, read_record, replay, write_record
+from .records import GameRecord, RecordError, read_record, replay, write_record
 from .results import Done, Reason, Refusal, Result
-from .turns import turn_entries
+from .turns import TurnEntry, turn_entries
 from .words import plural
+
+RECORD = "commandpost"  # our record format (`records`)
+FORMATS = (RECORD, cotulenh.FORMAT)
 
 
 @guard  # every argument of every public method is checked before it runs
@@ -58,37 +62,64 @@ class Archive:
         except (IndexError, KeyError, ValueError, TypeError) as err:
             raise DamagedGame(game_id) from err
 
-    async def export(self, game_id: int, reader: Player | None = None) -> Result:
-        """The game as a record text (in ``Done.text``); ``reader``'s own notes on the game
-        follow as comment lines (nobody else's)."""
+    async def export(self, game_id: int, reader: Player | None = None,
+                     format: str = RECORD) -> Result:
+        """The game as a record text (in ``Done.text``): our record (`records`), whose
+        ``reader``'s own notes on the game follow as comment lines (nobody else's); or, with
+        ``format="cotulenh"``, a Commander Chess game in the cotulenh site's PGN dialect
+        (`cotulenh`, without notes).
+
+        Tags follow the PGN conventions that variant sites use: the seven of the roster
+        first (``Event``, ``Site``, ``Date``, ``Round``, the players under the variant's
+        side names, ``Result``), then ``Variant`` (our variant's id), ``Mode``,
+        ``TimeControl`` in PGN's own form (``-``: no clock; ``1/259200``: one move in
+        259200 seconds, i.e. 3 days per move, the form every PGN reader parses; a Fischer
+        bank as ``bank+increment`` in seconds), ``Termination``, ``Rated``; and
+        ``[SetUp "1"]`` with ``[FEN]`` only when the game started from another position
+        than its variant's start for its mode (as python-chess and lichess write them;
+        readers take a missing FEN for the variant's start). The cotulenh dialect always
+        writes both, as that site's reader needs them."""
+        if format not in FORMATS:
+            return Refusal(Reason.BAD_INPUT, f"There is no record format {format!r}: write "
+                                             f"{' or '.join(FORMATS)}.")
         game, played = await self._game_with_moves(game_id)
         if game is None:
             return Refusal(Reason.NO_SUCH_GAME, _("There is no game #{game}.", game=game_id))
         rules = get_variant(game.variant)
+        if format == cotulenh.FORMAT and rules.name != "commander":
+            return Refusal(Reason.BAD_INPUT, f"The cotulenh format is for Commander Chess "
+                                             f"games; game #{game_id} is "
+                                             f"{rules.display_name}.")
         try:
             turns = _turns(played)
         except RecordError as err:
             raise DamagedGame(game_id) from err
         # the Site is the game's web page when there is one, else where it is played
         link = await self._game_link(game_id)
-        site = link or self._site(game.place)
-        tags = {"Variant": rules.name, "Mode": game.mode, "Site": site,
+        tags = {"Event": f"{'Rated' if game.rated else 'Casual'} correspondence game",
+                "Site": link or self._site(game.place),
                 "Date": datetime.fromtimestamp(game.created_at, UTC).strftime("%Y.%m.%d"),
-                rules.side_names[0]: game.names[0], rules.side_names[1]: game.names[1],
-                "Result": game.result}
+                "Round": "-", rules.side_names[0]: game.names[0],
+                rules.side_names[1]: game.names[1], "Result": game.result,
+                "Variant": rules.name, "Mode": game.mode,
+                "TimeControl": pgn_time_control(game.days, game.time_control)}
         if game.reason:
             tags["Termination"] = game.reason
-        tags["TimeControl"] = describe_clock(game.days, game.time_control)
-        tags["Rated"] = "yes" if game.rated else "no"
-        tags["FEN"] = game.start_fen
         try:
             start = rules.parse_position(game.start_fen)
             for _step in replay(rules, start, turns):  # the stored moves must replay
                 pass
             # each turn as every move list shows it (`turn_entries`), the steps of a turn
             # that is not one entry already joined by the record's separator
-            entries = [[entry.text] for entry in turn_entries(game, played)]
-            record = write_record(tags, start, entries, game.result)
+            entries = turn_entries(game, played)
+            if format == cotulenh.FORMAT:
+                return Done(f"Record of game #{game_id} (cotulenh).", game=game,
+                            text=_cotulenh_record(rules, start, tags, entries, game.result))
+            tags["Rated"] = "yes" if game.rated else "no"
+            if not _standard_start(rules, game.start_fen, game.mode):
+                tags.update({"SetUp": "1", "FEN": game.start_fen})
+            record = write_record(tags, start, [[entry.text] for entry in entries],
+                                  game.result)
         except (EngineError, RecordError) as err:  # the stored moves do not replay
             raise DamagedGame(game_id) from err
         if reader is not None and game.side_of(reader.id) is not None:
@@ -305,11 +336,81 @@ def _turns(played: list[PlayedMove]) -> list[list[str]]:
     return turns
 
 
+def pgn_time_control(days: int | None, time_control: str | None) -> str:
+    """A game's clock as PGN's TimeControl tag writes it: ``-`` for none, ``1/S`` for one
+    move in S seconds (days per move), ``B+I`` for a Fischer bank of B seconds gaining I a
+    move. A bank's cap and a total per player have no PGN form and are left out."""
+    tc = read_time_control(time_control)
+    if tc is None:
+        return "-" if days is None else f"1/{days * DAY:.0f}"
+    if tc.fischer:
+        assert tc.increment is not None
+        return f"{tc.days * DAY:.0f}+{tc.increment * DAY:.0f}"
+    return f"1/{tc.days * DAY:.0f}" if tc.days else "-"
+
+
 def _days(time_control: str) -> int | None:
-    """Days per move from a TimeControl tag as `describe_days` writes it (``3 days per
-    move``, ``no clock``)."""
-    words = time_control.lower().removesuffix(" per move")
+    """Days per move from a TimeControl tag: PGN's ``-`` or ``1/259200`` (what exports
+    write), or the words older exports wrote (``3 days per move``, ``no clock``)."""
+    text = time_control.strip()
+    if text in ("-", "?", ""):
+        return None
+    moves, slash, seconds = text.partition("/")
+    if slash and moves == "1" and seconds.isascii() and seconds.isdigit():
+        whole, rest = divmod(int(seconds), int(DAY))
+        return parse_days(f"{whole} days" if not rest else text)
+    words = text.lower().removesuffix(" per move")
     return parse_days("none" if words == "no clock" else words)
+
+
+def _standard_start(rules: Variant, fen: str, mode: str) -> bool:
+    """Whether ``fen`` is the variant's start position for ``mode``."""
+    try:
+        return rules.format_position(rules.start_position(mode)) == fen
+    except EngineError:  # a mode without a start position (Commander Chess sea-air)
+        return False
+
+
+def _cotulenh_record(rules: Variant, start: Position, tags: dict[str, str],
+                     entries: list[TurnEntry], result: str) -> str:
+    """A Commander Chess game in the cotulenh site's dialect: its completed turns in the
+    site's SAN, from the start position the FEN tag gives."""
+    site_tags = {k: v for k, v in tags.items() if k not in ("Variant", "Mode")}
+    site_tags.update({"SetUp": "1", "FEN": rules.format_position(start),
+                      "Variant": tags["Variant"], "Mode": tags["Mode"]})
+    position, moves = start, []
+    for entry in entries:
+        if not entry.complete:
+            break
+        move = rules.parse_move(position, entry.text)
+        moves.append(cotulenh.cotulenh_san(rules, position, move))
+        position = rules.make_move(position, move)
+    return cotulenh.write_cotulenh(site_tags, moves, result)
+
+
+def _read_any(text: str) -> tuple[GameRecord, bool]:
+    """A record in our format, or in the cotulenh site's dialect (then True, each turn its
+    one move as the site writes it): the site's when it names its players ``Red`` and
+    ``Blue`` without a Variant tag, or names Commander Chess and writes its moves as PGN
+    movetext (several on a line), which our format never does for it."""
+    tags = cotulenh.read_tags(text)
+    variant = tags.get("Variant")
+    if variant is None:
+        site = "Red" in tags and "Blue" in tags
+    else:
+        site = _is_commander(variant) and cotulenh.is_pgn_movetext(text)
+    if not site:
+        return read_record(text), False
+    read = cotulenh.read_cotulenh(text)
+    return GameRecord({"Variant": "commander", **read.tags}, [(m,) for m in read.moves],
+                      read.result), True
+
+
+def _is_commander(name: str) -> bool:
+    try:
+        return get_variant(name).name == "commander"
+    except EngineError:
+        return False
 
 
 @dataclass(frozen=True)
@@ -344,7 +445,7 @@ def _read_import(text: str, sender: Player, opponent: Player) -> _Import | Refus
     if opponent.id == sender.id:
         return Refusal(Reason.SELF_CHALLENGE, _("You cannot play a game against yourself."))
     try:
-        record = read_record(text)
+        record, site = _read_any(text)
         rules = get_variant(record.tags.get("Variant", ""))
     except (RecordError, EngineError) as err:
         return _cannot_import(str(err))
@@ -354,14 +455,18 @@ def _read_import(text: str, sender: Player, opponent: Player) -> _Import | Refus
                        _("That record cannot be imported: {variant} has no mode {mode}.",
                          variant=rules.display_name, mode=repr(mode)))
     try:
-        days = _days(record.tags.get("TimeControl", "no clock"))
+        days = _days(record.tags.get("TimeControl", "-"))
     except ValueError as err:
-        return Refusal(Reason.BAD_RECORD,
-                       _("That record cannot be imported: {reason}.", reason=str(err)))
+        if not site:
+            return Refusal(Reason.BAD_RECORD,
+                           _("That record cannot be imported: {reason}.", reason=str(err)))
+        days = None  # a game of the site's live clocks goes on without a clock here
     try:
         start = (rules.parse_position(record.tags["FEN"]) if "FEN" in record.tags
                  else rules.start_position(mode))
-        steps = list(replay(rules, start, record.turns))
+        turns = (cotulenh.our_turns(rules, start, [t[0] for t in record.turns]) if site
+                 else record.turns)
+        steps = list(replay(rules, start, turns))
     except (RecordError, EngineError) as err:
         return _cannot_import(str(err))
     final = steps[-1].position if steps else start

@@ -54,17 +54,18 @@ async def test_an_exported_game_reads_like_a_record(service, alice, bob, start_g
     await service.resign(bob, game.id)
     exported = await service.archive.export(game.id)
     assert exported.text == """\
-[Variant "clash"]
-[Mode "standard"]
+[Event "Rated correspondence game"]
 [Site "console:test"]
 [Date "2026.03.02"]
+[Round "-"]
 [White "Alice"]
 [Black "Bob"]
 [Result "1-0"]
+[Variant "clash"]
+[Mode "standard"]
+[TimeControl "1/259200"]
 [Termination "Bob resigned"]
-[TimeControl "3 days per move"]
 [Rated "yes"]
-[FEN "bcccc/ffff/hdhd1/4/5/4/1DHDH/FFFF/CCCCB w 1"]
 
 1. b2-a3/D
 1... h8-i7/D
