@@ -325,6 +325,7 @@ RULES: dict[str, Rule] = {
     "text": _text(MAX_MOVE, "move", Reason.BAD_MOVE),
     "move": _text(MAX_MOVE, "move", Reason.BAD_MOVE),  # a move that narrows `find_game`
     "import_game.text": _text(MAX_RECORD, "record", Reason.BAD_RECORD),
+    "export.format": _word("record format"),
     # an answer or notification a transport owes (an answer may carry a game's record)
     "queue_notification.text": _text(MAX_RECORD, "notification"),
     "settle_answer.text": _text(MAX_RECORD, "notification"),

@@ -207,7 +207,7 @@ def read_cotulenh(text: str) -> CotulenhRecord:
         if word in RESULTS:
             record.result = word
             continue
-        record.moves.append(word)
+        record.moves.append(_DECORATION.sub("", word))
     if record.tags.get("Result", "*") not in RESULTS:
         raise RecordError(f"the Result tag {record.tags['Result']!r} is not one of "
                           f"{', '.join(RESULTS)}")
