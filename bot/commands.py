@@ -20,6 +20,7 @@ from engine import EngineError, all_variants, get_variant
 from . import i18n
 from .i18n import LANGUAGE, _
 from .service import GameService
+from .service.archive import FORMATS, RECORD
 from .service.boundary import MAX_ID, game_number, no_such, parse_number, shorten
 from .service.clock import (
     describe_clock,
@@ -596,17 +597,20 @@ class Commands:
         return _reply(await self.service.request_takeback(sender, game.id), show=False)
 
     async def cmd_export(self, sender: Player, place: str, args: list[str]) -> Reply:
-        """Write a game as a record (tags and numbered moves) that `import` reads back.
+        """Write a game as a record (tags and numbered moves) that `import` reads back;
+        `cotulenh`: a Commander Chess game as PGN of the cotulenh site.
 
         export
         export #3
+        export #3 cotulenh
         """
         game, rest = await self._game(sender, place, args, example="export")
         if isinstance(game, Refusal):
             return _reply(game)
-        if rest:
+        if len(rest) > 1 or (rest and rest[0].lower() not in FORMATS):
             return _extra("export", rest)
-        result = await self.service.archive.export(game.id, sender)
+        result = await self.service.archive.export(game.id, sender,
+                                                   rest[0].lower() if rest else RECORD)
         return Reply(result.text or "", game=None, record=result.text) \
             if isinstance(result, Done) else _reply(result)
 

@@ -40,6 +40,7 @@ from ..config import Settings, add_db_option, settings_or_say
 from ..names import name_problem
 from ..pictures import game_info, picture_file_name, points_destroyed, write_png
 from ..service import GameService, outbox
+from ..service.archive import FORMATS
 from ..service.computer import WORDS as COMPUTER_WORDS
 from ..service.computer import Computer
 from ..service.model import Game, Notification, Player
@@ -273,7 +274,7 @@ class Console:
 
     async def _export(self, player: Player, words: list[str]) -> Reply:
         """`export [#N] [FILE]`: the record, and the file written (or why not)."""
-        paths = [w for w in words[1:] if not w.startswith("#")]
+        paths = [w for w in words[1:] if not w.startswith("#") and w.lower() not in FORMATS]
         if len(paths) > 1:
             return Reply(f"Give one file: `export #3 game.txt` (I read {len(paths)}: "
                          f"{', '.join(paths)}).", ok=False)

@@ -16,6 +16,7 @@ from engine import EngineError, all_variants, get_variant
 from engine.search import LEVELS
 
 from ..service.answers import Owed
+from ..service.archive import FORMATS, RECORD
 from ..service.clock import (
     ALLOWED_DAYS,
     TimeControl,
@@ -829,21 +830,26 @@ class PlayCommands(commands.Cog, name="Playing"):
         await self.bot.flush()
 
     @app_commands.command(name="export")
-    @app_commands.describe(game=GAME_HELP)
+    @app_commands.describe(game=GAME_HELP,
+                           format="commandpost (ours, for /import) or cotulenh (PGN of the "
+                                  "cotulenh site, Commander Chess)")
     @app_commands.autocomplete(game=my_games)
-    async def export(self, interaction: discord.Interaction, game: int | None = None) -> None:
+    @app_commands.choices(format=[app_commands.Choice(name=f, value=f) for f in FORMATS])
+    async def export(self, interaction: discord.Interaction, game: int | None = None,
+                     format: str = RECORD) -> None:
         """Get a game's record as a file (tags and numbered moves)."""
         sender = await self.bot.player_of(interaction.user)
         found = await self._find_game(interaction, sender, game, example="export")
         if isinstance(found, Refusal):
             await self.bot.answer(interaction, found)
             return
-        result = await self.service.archive.export(found.id, sender)
+        result = await self.service.archive.export(found.id, sender, format)
         if isinstance(result, Refusal) or not result.text:
             await self.bot.answer(interaction, result)
             return
         text = SITE.sub(f'[Site "{self._jump_url(found)}"]', result.text, count=1)
-        record = discord.File(io.BytesIO(text.encode()), f"game-{found.id}.txt")
+        name = f"game-{found.id}.{'txt' if format == RECORD else 'pgn'}"
+        record = discord.File(io.BytesIO(text.encode()), name)
         await interaction.response.send_message(f"The record of game #{found.id}.",
                                                 file=record, ephemeral=True)
 

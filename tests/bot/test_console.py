@@ -344,3 +344,28 @@ async def test_variants_are_listed_in_one_column_whatever_the_length_of_their_id
         "  combined-arms    Combined Arms Brigade Chess (modes: standard)\n"
         "  mini-chieftain   mini-Chieftain (modes: standard)\n"
         "  micro-chieftain  micro-Chieftain (modes: standard)")
+
+
+async def test_export_in_the_cotulenh_format(session, tmp_path):
+    """`export #N cotulenh`: a Commander Chess game as PGN of the cotulenh site, also to a
+    file; other variants are refused in one line."""
+    await session("challenge bob commander white")
+    await session("as bob")
+    await session("accept")
+    await session("as Alice")
+    await session("Tfg4")
+    out = await session("export #1 cotulenh")
+    assert out == (
+        '[Event "Rated correspondence game"]\n[Site "console:local"]\n'
+        '[Date "2026.03.02"]\n[Round "-"]\n[Red "Alice"]\n[Blue "bob"]\n[Result "*"]\n'
+        '[TimeControl "-"]\n[SetUp "1"]\n'
+        '[FEN "6c4/1n2fh1hf2/3a2s2a1/2n1gt1tg2/2ie2m2ei/11/11/2IE2M2EI/2N1GT1TG2/3A2S2A1/'
+        '1N2FH1HF2/6C4 r - - 0 1"]\n[Variant "commander"]\n[Mode "standard"]\n\n1. Tfg4 *')
+    record = tmp_path / "game.pgn"
+    assert await session(f"export #1 COTULENH {record}") == f"{out}\nWritten to {record}."
+    assert record.read_text() == out
+    await session("challenge bob")
+    await session("as bob")
+    await session("accept")
+    assert await session("export #2 cotulenh") == (
+        "The cotulenh format is for Commander Chess games; game #2 is Clash of Command.")

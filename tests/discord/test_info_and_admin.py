@@ -143,6 +143,28 @@ async def test_export_attaches_a_record_the_service_can_import(world):
     assert moves[:2] == ["b2-a3/D", "h8-i7/D"]
 
 
+async def test_export_in_the_cotulenh_format_attaches_the_sites_pgn(world):
+    thread, game = await _start(world, variant="commander")
+    await world.alice.slash(thread, "move", move="Tfg4")
+    r = await world.alice.slash(thread, "export", format="cotulenh")
+    assert r.ephemeral and r.response.content == f"The record of game #{game.id}."
+    attachment = r.response.attachments[0]
+    assert attachment.filename == f"game-{game.id}.pgn"
+    record = (await attachment.read()).decode()
+    site = f"https://discord.com/channels/{world.alice.guild.id}/{thread.id}"
+    assert record == (
+        f'[Event "Rated correspondence game"]\n[Site "{site}"]\n[Date "2026.03.02"]\n'
+        '[Round "-"]\n[Red "alice"]\n[Blue "bob"]\n[Result "*"]\n[TimeControl "1/259200"]\n'
+        '[SetUp "1"]\n[FEN "6c4/1n2fh1hf2/3a2s2a1/2n1gt1tg2/2ie2m2ei/11/11/2IE2M2EI/'
+        '2N1GT1TG2/3A2S2A1/1N2FH1HF2/6C4 r - - 0 1"]\n[Variant "commander"]\n'
+        '[Mode "standard"]\n\n1. Tfg4 *')
+    clash, other = await _start(world)
+    r = await world.alice.slash(clash, "export", format="cotulenh")
+    assert r.ephemeral and r.response.content == (
+        f"The cotulenh format is for Commander Chess games; game #{other.id} is Clash of "
+        f"Command.")
+
+
 # --- /notify ------------------------------------------------------------------------
 async def test_notify_dm_sends_the_turn_by_direct_message(world):
     thread, game = await _start(world)

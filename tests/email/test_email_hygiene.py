@@ -259,7 +259,8 @@ async def test_a_whole_game_played_only_by_replying_to_the_latest_mail(mail):
         assert latest[address]["Subject"] == "Game #1: Alice vs bob — micro-Chieftain"
     await post.send(other, "export", reply_to=latest[other])
     await inbox(other)
-    assert mail.text_of(latest[other]).startswith('[Variant "micro-chieftain"]')
+    record = mail.text_of(latest[other])
+    assert record.startswith('[Event "') and '\n[Variant "micro-chieftain"]' in record
 
 
 def test_mail_is_parsed_with_the_default_policy():
