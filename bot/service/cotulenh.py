@@ -234,8 +234,10 @@ def _find(rules: Variant, position: Position, text: str) -> Move | None:
     what our parser reads in it."""
     plain = _DECORATION.sub("", text)
     try:
-        ours = rules.parse_move(position, plain)
+        ours: Move | None = rules.parse_move(position, plain)
     except EngineError:
+        ours = None
+    if ours is not None and ours.kind == "step":  # the start of a deploy: no whole turn
         ours = None
     firsts = first_steps(rules, position)
     if ours is not None and cotulenh_san(rules, position, ours, firsts) == plain:

@@ -1,12 +1,15 @@
 """Game records: a whole game as text, PGN-like, written and read back.
 
-    [Variant "clash"]
-    [Mode "standard"]
+    [Event "Rated correspondence game"]
+    [Site "console:local"]
     [Date "2026.05.01"]
+    [Round "-"]
     [White "alice"]
     [Black "bob"]
     [Result "1-0"]
-    [FEN "bcccc/ffff/hdhd1/4/5/4/1DHDH/FFFF/CCCCB w 1"]
+    [Variant "clash"]
+    [Mode "standard"]
+    [TimeControl "1/259200"]
 
     1. b2-c3/D
     1... h8-g7/h
@@ -14,11 +17,14 @@
 
     1-0
 
-Tag pairs come first; the players' tags are named after the variant's sides (``White`` and
-``Black``, ``Red`` and ``Blue``). Then one turn per line, numbered ``N.`` for the first side
-and ``N...`` for the second, in canonical move text. A turn played in several steps lists
-them in the order played, separated by `` | ``; ``end`` is a step that closes a turn early.
-The result closes the record. Reading ignores blank lines and lines starting with ``;``.
+Tag pairs come first (which ones, and in what order: `Archive.export`, PGN's conventions
+for variants: a ``[SetUp "1"]`` and ``[FEN]`` pair only for a game from a set-up position);
+the players' tags are named after the variant's sides (``White`` and ``Black``, ``Red`` and
+``Blue``). Then one turn per line, numbered ``N.`` for the first side and ``N...`` for the
+second, in canonical move text. A turn played in several steps lists them in the order
+played, separated by `` | ``; ``end`` is a step that closes a turn early. The result closes
+the record. Reading ignores blank lines and lines starting with ``;``. Commander Chess
+records in the cotulenh site's PGN dialect are `bot.service.cotulenh`'s.
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ import random
 import pytest
 
 from bot.service.archive import _days, pgn_time_control
-from bot.service.cotulenh import read_cotulenh, write_cotulenh
+from bot.service.cotulenh import cotulenh_san, our_turns, read_cotulenh, write_cotulenh
 from bot.service.results import Reason
 from engine import all_variants, get_variant
 
@@ -283,3 +283,21 @@ def test_a_time_control_without_days_per_move_is_refused(tag, message):
     with pytest.raises(ValueError) as err:
         _days(tag)
     assert str(err.value).startswith(message)
+
+
+def test_a_deploy_whose_piece_fired_from_the_stack_leaves_it_out_of_the_stay_part():
+    """The site counts a piece that made a stay capture as gone from the stack (its stay
+    part has only the pieces that did not act); ours keeps it there (§9.2.3)."""
+    rules = get_variant("commander")
+    position = rules.parse_position(
+        "3m5c1/1n3h1h3/6s1g2/2i1e(ft)3e1/5t4(fi)/2N1g1C1T2/2n2T4A/2E6MI/4GF5/2IA2S1G2/"
+        "4FH1H3/2N8 b - - 22 32")
+    move = rules.parse_move(position, "F<F>_k5,I>j8")
+    assert cotulenh_san(rules, position, move) == "F>_k5,I>j8"
+    assert our_turns(rules, position, ["F>_k5,I>j8"]) == [("F<F>_k5,I>j8",)]
+
+
+async def test_a_live_clock_of_the_site_is_dropped(service, alice, bob):
+    record = SITE_PGN.replace('[SetUp "1"]', '[TimeControl "600+5"]\n[SetUp "1"]')
+    done = await service.archive.import_game(alice, PLACE, record, bob)
+    assert done.ok and done.game.days is None
