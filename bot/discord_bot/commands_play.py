@@ -831,8 +831,8 @@ class PlayCommands(commands.Cog, name="Playing"):
 
     @app_commands.command(name="export")
     @app_commands.describe(game=GAME_HELP,
-                           format="commandpost (ours, for /import) or cotulenh (PGN of the "
-                                  "cotulenh site, Commander Chess)")
+                           format="commandpost (ours) or cotulenh (PGN as the cotulenh site "
+                                  "writes it, Commander Chess)")
     @app_commands.autocomplete(game=my_games)
     @app_commands.choices(format=[app_commands.Choice(name=f, value=f) for f in FORMATS])
     async def export(self, interaction: discord.Interaction, game: int | None = None,

@@ -112,9 +112,10 @@ class Archive:
             # each turn as every move list shows it (`turn_entries`), the steps of a turn
             # that is not one entry already joined by the record's separator
             entries = turn_entries(game, played)
-            if format == cotulenh.FORMAT:
-                return Done(f"Record of game #{game_id} (cotulenh).", game=game,
-                            text=_cotulenh_record(rules, start, tags, entries, game.result))
+            if format == cotulenh.FORMAT:  # every position's moves listed: CPU work
+                text = await asyncio.to_thread(_cotulenh_record, rules, start, tags, entries,
+                                               game.result)
+                return Done(f"Record of game #{game_id} (cotulenh).", game=game, text=text)
             tags["Rated"] = "yes" if game.rated else "no"
             if not _standard_start(rules, game.start_fen, game.mode):
                 tags.update({"SetUp": "1", "FEN": game.start_fen})

@@ -27,8 +27,9 @@ The cotulenh site's engine (cotulenh-core, adapted from chess.js) writes a game 
   (``Ixc6``, ``A_b2``, ``(NF)b6``), but disambiguated against every move of the same
   letter to the same square, the first steps of deploys included (our SAN compares
   ordinary moves only, §9.2.2); a deploy is ``[stay<]step,step`` and never names its
-  origin, and its stay part leaves out the pieces that fired a stay capture (ours keeps
-  them). Only completed turns are written.
+  origin (but one that another deploy would write the same is written in the long form,
+  ``origin:stay:steps``, as our SAN does), and its stay part leaves out the pieces that
+  fired a stay capture (ours keeps them). Only completed turns are written.
 
 Reading takes any PGN movetext (numbers, comments, NAGs, the result) and maps each move to
 our engine's legal move whose site SAN or LAN it is, else whose our SAN it is (so the
@@ -98,24 +99,45 @@ def _leader(unit: str) -> str:
     return match.group() if match else ""
 
 
+@dataclass(frozen=True)
+class LegalMoves:
+    """What writing the site's SAN of a position's moves compares them with: the first step
+    of every legal move (the site lists a deploy by its steps), and the deploys by the text
+    of their steps."""
+
+    moves: tuple[Move, ...]
+    firsts: frozenset[Step]
+    deploys: Mapping[str, tuple[Move, ...]]
+
+    @classmethod
+    def of(cls, rules: Variant, position: Position) -> LegalMoves:
+        moves = tuple(rules.legal_moves(position))
+        deploys: dict[str, list[Move]] = {}
+        for move in moves:
+            if move.kind == "deploy":
+                deploys.setdefault(_deploy_steps(move), []).append(move)
+        return cls(moves, frozenset(m.steps[0] for m in moves),
+                   {k: tuple(v) for k, v in deploys.items()})
+
+
 def cotulenh_san(rules: Variant, position: Position, move: Move,
-                 firsts: Sequence[Step] | None = None) -> str:
-    """The site's SAN of ``move`` (a legal turn of ``position``); ``firsts``: the first
-    step of every legal move there (`first_steps`), when the caller has them."""
+                 legal: LegalMoves | None = None) -> str:
+    """The site's SAN of ``move`` (a legal turn of ``position``); ``legal``: the position's
+    `LegalMoves`, when the caller has them. A deploy that another legal deploy would write
+    the same (the site's SAN never names the origin) is written in its long form,
+    ``origin:stay:steps``, as §9.2.3 asks: the site would replay the wrong one."""
+    legal = legal or LegalMoves.of(rules, position)
     if move.kind == "deploy":
-        return _deploy_san(rules, position, move)
+        san = _deploy_san(rules, position, move)
+        twins = [m for m in legal.deploys.get(_deploy_steps(move), ()) if m != move
+                 and _deploy_san(rules, position, m) == san]
+        return _cotulenh_lan(rules, position, move) if twins else san
     step = move.steps[0]
     square, letter = _written_square(step), _leader(step.unit)
-    others = {s.origin for s in (first_steps(rules, position) if firsts is None else firsts)
+    others = {s.origin for s in legal.firsts
               if s.origin != step.origin and _leader(s.unit) == letter
               and _written_square(s) == square}
     return f"{step.unit}{_disambiguation(step.origin, others)}{step.kind}{square}"
-
-
-def first_steps(rules: Variant, position: Position) -> list[Step]:
-    """What the site's move list holds: every whole-stack or single-piece move and the
-    first step of every deploy (the site lists a deploy by its steps)."""
-    return [m.steps[0] for m in rules.next_steps(position)]
 
 
 def _disambiguation(origin: str, others: Iterable[str]) -> str:
@@ -216,22 +238,27 @@ def read_cotulenh(text: str) -> CotulenhRecord:
 
 def our_turns(rules: Variant, start: Position, moves: Sequence[str]) -> list[tuple[str]]:
     """Each of the site's moves as our text of the same turn, played from ``start``;
-    `RecordError` names the first that is no legal turn."""
+    `RecordError` names the first that is no legal turn, or more than one."""
     position, turns = start, []
     for k, text in enumerate(moves):
-        move = _find(rules, position, text)
-        if move is None:
+        found = _find(rules, position, text)
+        if len(found) != 1:
             number = f"{k // 2 + 1}{'.' if k % 2 == 0 else '...'}"
-            raise RecordError(f"move {number} {text}: no legal move of "
-                              f"{rules.side_names[position.side]} is written so here")
+            why = (f"no legal move of {rules.side_names[position.side]} is written so here"
+                   if not found else
+                   f"{len(found)} deploys are written so here; name the origin, as in "
+                   f"{_cotulenh_lan(rules, position, found[0])}")
+            raise RecordError(f"move {number} {text}: {why}")
+        move = found[0]
         turns.append((rules.format_move(position, move),))
         position = rules.make_move(position, move)
     return turns
 
 
-def _find(rules: Variant, position: Position, text: str) -> Move | None:
-    """The legal turn that the site's ``text`` names: by its site SAN or LAN, else by
-    what our parser reads in it."""
+def _find(rules: Variant, position: Position, text: str) -> list[Move]:
+    """The legal turns that the site's ``text`` names: by its site SAN or LAN (every deploy
+    whose steps and stay part it writes, when it leaves the origin out), else by what our
+    parser reads in it."""
     plain = _DECORATION.sub("", text)
     try:
         ours: Move | None = rules.parse_move(position, plain)
@@ -239,11 +266,14 @@ def _find(rules: Variant, position: Position, text: str) -> Move | None:
         ours = None
     if ours is not None and ours.kind == "step":  # the start of a deploy: no whole turn
         ours = None
-    firsts = first_steps(rules, position)
-    if ours is not None and cotulenh_san(rules, position, ours, firsts) == plain:
-        return ours
-    for move in rules.legal_moves(position):
-        if plain in (cotulenh_san(rules, position, move, firsts),
+    legal = LegalMoves.of(rules, position)
+    if ours is not None and cotulenh_san(rules, position, ours, legal) == plain:
+        return [ours]
+    for move in legal.moves:
+        if plain in (cotulenh_san(rules, position, move, legal),
                      _cotulenh_lan(rules, position, move)):
-            return move
-    return ours
+            return [move]
+    steps = plain.rpartition("<")[2]
+    deploys = [m for m in legal.deploys.get(steps, ())
+               if _deploy_san(rules, position, m) == plain]
+    return deploys or ([ours] if ours is not None else [])

@@ -301,3 +301,21 @@ async def test_a_live_clock_of_the_site_is_dropped(service, alice, bob):
     record = SITE_PGN.replace('[SetUp "1"]', '[TimeControl "600+5"]\n[SetUp "1"]')
     done = await service.archive.import_game(alice, PLACE, record, bob)
     assert done.ok and done.game.days is None
+
+
+TWO_STACKS = "7c3/11/11/11/11/11/11/4(TI)1(TI)4/11/11/11/6C4 r - - 0 1"
+
+
+async def test_a_deploy_two_stacks_could_make_is_written_with_its_origin(
+        service, alice, bob, start_game):
+    """The site's SAN of a deploy never names its origin: when another stack could make
+    the same deploy, the record writes the long form, which the site reads as LAN."""
+    game = await start_game(alice, bob, variant="commander", rated=False, start_fen=TWO_STACKS)
+    await _play(service, (alice, bob), game.id, ["g5:I:T>f5"])
+    site = (await service.archive.export(game.id, format="cotulenh")).text
+    assert site.endswith("\n\n1. g5:I:T>f5 *")
+    await _through_the_site(service, alice, bob, game.id)
+    refused = await service.archive.import_game(
+        alice, PLACE, site.replace("g5:I:T>f5", "I<T>f5"), bob)
+    assert refused.message == ("That record cannot be imported: move 1. I<T>f5: 2 deploys "
+                               "are written so here; name the origin, as in e5:I:T>f5")
