@@ -29,6 +29,7 @@ commands:
   render     draw a variant's position (or a replay) to a PNG file
   gallery    draw every variant's start and a few middle games into a folder
   diagrams   draw the rules documents' pictures (`--check` lists stale ones)
+  catalogue  list every message of the code for translators (`--check`: is the list stale?)
   help       list these commands, or show one command's help (`help db`)
 
 `commandpost COMMAND --help` or `commandpost help COMMAND`: a command's options;
