@@ -96,6 +96,12 @@ def _(msgid: str, /, **values: Any) -> Text:
     return Text(msgid, values)
 
 
+def message_id(msgid: str, /) -> str:
+    """``msgid`` as it is, marked for the template: a message kept in a table and given
+    its values later (``Text(msgid, values)``)."""
+    return msgid
+
+
 def _n(singular: str, plural: str, n: int, /, **values: Any) -> Text:
     """The message in the form for ``n`` (also a value, ``{n}``) of the reader's language."""
     return Text(singular, {"n": n, **values}, plural)
@@ -244,7 +250,7 @@ def _pseudo(english: str) -> str:
 
 
 # --- the template: every message of the code ----------------------------------------
-KEYWORDS = {"_": None, "_n": (1, 2)}
+KEYWORDS = {"_": None, "_n": (1, 2), "message_id": None}
 
 
 def extracted(root: Path) -> list[tuple[str, str | None, str]]:

@@ -7,6 +7,7 @@ import threading
 
 import pytest
 
+from bot import i18n
 from bot.email_gateway import authenticity
 
 
@@ -38,3 +39,12 @@ def fake_dns(monkeypatch: pytest.MonkeyPatch) -> FakeDns:
     dns = FakeDns()
     monkeypatch.setattr(authenticity, "resolve_txt", dns)
     return dns
+
+
+@pytest.fixture
+def offered(monkeypatch: pytest.MonkeyPatch):
+    """Vietnamese offered to readers, as it will be once every message is translated."""
+    monkeypatch.setattr(i18n, "OFFERED", frozenset({"vi"}))
+    i18n.shipped.cache_clear()
+    yield
+    i18n.shipped.cache_clear()

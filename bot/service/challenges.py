@@ -15,7 +15,7 @@ from dataclasses import replace
 from engine import EngineError, Position, Variant, all_variants, get_variant
 
 from ..config import Settings
-from ..i18n import Text, _, joined
+from ..i18n import Text, _, joined, message_id
 from ..storage import Database, Session
 from . import outbox
 from .boundary import guard
@@ -44,23 +44,20 @@ def _no_challenge(challenge_id: int) -> Refusal:
                    _("There is no challenge #{challenge}.", challenge=challenge_id))
 
 
+CLOSED = {  # what became of a challenge that can no longer be answered, per status
+    "accepted": message_id("Challenge #{challenge} is no longer open: it was accepted."),
+    "declined": message_id("Challenge #{challenge} is no longer open: it was declined."),
+    "cancelled": message_id("Challenge #{challenge} is no longer open: it was cancelled."),
+    "expired": message_id("Challenge #{challenge} is no longer open: it was expired."),
+    "undelivered": message_id("Challenge #{challenge} is no longer open: it was "
+                              "undelivered."),
+}
+
+
 def _closed(challenge_id: int, status: str) -> Text:
     """Why challenge ``challenge_id`` cannot be answered: what became of it."""
-    if status == "accepted":
-        return _("Challenge #{challenge} is no longer open: it was accepted.",
-                 challenge=challenge_id)
-    if status == "declined":
-        return _("Challenge #{challenge} is no longer open: it was declined.",
-                 challenge=challenge_id)
-    if status == "cancelled":
-        return _("Challenge #{challenge} is no longer open: it was cancelled.",
-                 challenge=challenge_id)
-    if status == "expired":
-        return _("Challenge #{challenge} is no longer open: it was expired.",
-                 challenge=challenge_id)
-    if status == "undelivered":
-        return _("Challenge #{challenge} is no longer open: it was undelivered.",
-                 challenge=challenge_id)
+    if status in CLOSED:
+        return Text(CLOSED[status], {"challenge": challenge_id})
     return _("Challenge #{challenge} is no longer open: it was {status}.",
              challenge=challenge_id, status=status)
 

@@ -55,11 +55,11 @@ ROSTER_DEFAULTS = {"Event": "?", "Site": "?", "Date": "????.??.??", "Round": "?"
 
 _TAG = re.compile(r'^\s*\[(?P<key>[A-Za-z][A-Za-z0-9_]*)\s+"(?P<value>[^"]*)"\s*\]\s*$')
 _COMMENT = re.compile(r"\{[^}]*\}|;[^\n]*")
+# what a move's text may carry besides the move: its number, annotations, check marks
 _NUMBER = re.compile(r"^\d+\.(?:\.\.)?")
 _SKIPPED = re.compile(r"^(?:\$\d+|[!?]+)$")
 _DECORATION = re.compile(r"[\^#+]?[!?]*$")
-_LETTER = re.compile(r"[A-Z]")
-_PIECE = re.compile(r"\+?[A-Z]")
+_LETTER, _PIECE = re.compile(r"[A-Z]"), re.compile(r"\+?[A-Z]")  # a piece's letter, a hero's
 
 
 @dataclass

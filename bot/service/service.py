@@ -86,6 +86,8 @@ from .vacations import Vacations
 from .watching import Watching
 
 CACHED_GAMES = 512
+OFFERS = {"draw": ("draw_offer", "draw-offer"),  # what is offered: its column, its news
+          "takeback": ("takeback_offer", "takeback-request")}
 SLOW_RULES = 0.002  # seconds of rules work that send it to a worker thread
 T = TypeVar("T")
 _rules_seconds: dict[str, float] = {}  # per variant: the average time of its rules work
@@ -703,17 +705,20 @@ class GameService:
                 return Refusal(Reason.ALREADY_OFFERED,
                                _("You have already offered a draw in game #{game}.",
                                  game=game.id))
-            now = self.now()
-            await s.execute("UPDATE games SET draw_offer = ?, updated_at = ? WHERE id = ?",
-                            (side, now, game.id))
-            await outbox.notify_side(s, game, 1 - side, "draw-offer", now,
-                                    _("{name} offers a draw in game #{game}. Answer with "
-                                      "{accept} to accept or {decline}.",
-                                      name=sender.display_name, game=game.id,
-                                      accept=command("draw"),
-                                      decline=command("draw", "decline")))
+            await self._offer(s, game, side, "draw", _(
+                "{name} offers a draw in game #{game}. Answer with {accept} to accept or "
+                "{decline}.", name=sender.display_name, game=game.id, accept=command("draw"),
+                decline=command("draw", "decline")))
         return Done(_("Draw offered in game #{game}.", game=game_id),
                     game=replace(game, draw_offer=side))
+
+    async def _offer(self, s: Session, game: Game, side: int, what: str, news: Text) -> None:
+        """Store ``side``'s offer of ``what`` (a draw, a takeback) and tell the other side."""
+        now = self.now()
+        column, kind = OFFERS[what]
+        await s.execute(f"UPDATE games SET {column} = ?, updated_at = ? WHERE id = ?",
+                        (side, now, game.id))
+        await outbox.notify_side(s, game, 1 - side, kind, now, news)
 
     async def accept_draw(self, sender: Player, game_id: int) -> Result:
         """Accept the opponent's draw offer."""
@@ -786,15 +791,10 @@ class GameService:
                 return Refusal(Reason.TAKEBACK_NOT_ALLOWED,
                                _("The computer allows takebacks in unrated games only, and "
                                  "game #{game} is rated.", game=game.id))
-            now = self.now()
-            await s.execute("UPDATE games SET takeback_offer = ?, updated_at = ? WHERE id = ?",
-                            (side, now, game.id))
-            await outbox.notify_side(s, game, 1 - side, "takeback-request", now,
-                                    _("{name} asks to take back their last turn in game "
-                                      "#{game}. Answer with {accept} to accept or {decline}.",
-                                      name=sender.display_name, game=game.id,
-                                      accept=command("takeback"),
-                                      decline=command("takeback", "decline")))
+            await self._offer(s, game, side, "takeback", _(
+                "{name} asks to take back their last turn in game #{game}. Answer with "
+                "{accept} to accept or {decline}.", name=sender.display_name, game=game.id,
+                accept=command("takeback"), decline=command("takeback", "decline")))
         return Done(_("Takeback requested in game #{game}.", game=game_id),
                     game=replace(game, takeback_offer=side))
 

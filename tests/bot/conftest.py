@@ -24,6 +24,7 @@ from bot.console.console import Console
 from bot.service import GameService
 from bot.service.clock import DAY
 from bot.service.model import Game, Player
+from bot.service.results import Result
 from engine import IllegalMoveError, Move, Outcome, Position, Step, Variant
 from engine.clash import ClashOfCommand
 
@@ -207,3 +208,8 @@ def pairs(monkeypatch: pytest.MonkeyPatch) -> Variant:
     variant = PairsOfClash()
     monkeypatch.setitem(variant_module._REGISTRY, variant.name, variant)
     return variant
+
+
+def in_both(result: Result) -> tuple[str, str]:
+    """A result's words in English and in Vietnamese, as the console shows them."""
+    return result.message, result.words("console", "vi")

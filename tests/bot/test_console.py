@@ -349,11 +349,8 @@ async def test_variants_are_listed_in_one_column_whatever_the_length_of_their_id
 async def test_export_in_the_cotulenh_format(session, tmp_path):
     """`export #N cotulenh`: a Commander Chess game as PGN of the cotulenh site, also to a
     file; other variants are refused in one line."""
-    await session("challenge bob commander white")
-    await session("as bob")
-    await session("accept")
-    await session("as Alice")
-    await session("Tfg4")
+    for line in ("challenge bob commander white", "as bob", "accept", "as Alice", "Tfg4"):
+        await session(line)
     out = await session("export #1 cotulenh")
     assert out == (
         '[Event "Rated correspondence game"]\n[Site "console:local"]\n'

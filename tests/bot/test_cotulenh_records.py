@@ -156,21 +156,26 @@ async def test_a_deploy_of_three_steps_entered_one_by_one_goes_through_the_site(
     await _through_the_site(service, alice, bob, game.id)
 
 
+async def _site_record(service, start_game, players, fen: str, moves: list[str]):
+    """A Commander Chess game from ``fen`` with ``moves`` played, and its site record."""
+    game = await start_game(*players, variant="commander", rated=False, start_fen=fen)
+    await _play(service, players, game.id, moves)
+    return game, (await service.archive.export(game.id, format="cotulenh")).text
+
+
 async def test_a_turn_in_progress_is_left_out_of_the_site_record(
         service, alice, bob, start_game):
-    game = await start_game(alice, bob, variant="commander", rated=False,
-                            start_fen="7c3/11/11/11/11/11/2(NFT)8/11/11/11/11/6C4 r - - 0 1")
-    await _play(service, (alice, bob), game.id, ["N>c8"])
-    site = (await service.archive.export(game.id, format="cotulenh")).text
+    _game, site = await _site_record(service, start_game, (alice, bob),
+                                     "7c3/11/11/11/11/11/2(NFT)8/11/11/11/11/6C4 r - - 0 1",
+                                     ["N>c8"])
     assert site.endswith('[Mode "standard"]\n*')
 
 
 async def test_a_game_won_by_capturing_the_commander_goes_through_the_site(
         service, alice, bob, start_game):
-    game = await start_game(alice, bob, variant="commander", rated=False,
-                            start_fen="7c3/11/7T3/11/11/11/11/11/11/11/11/6C4 r - - 0 1")
-    await _play(service, (alice, bob), game.id, ["Txh12"])
-    site = (await service.archive.export(game.id, format="cotulenh")).text
+    game, site = await _site_record(service, start_game, (alice, bob),
+                                    "7c3/11/7T3/11/11/11/11/11/11/11/11/6C4 r - - 0 1",
+                                    ["Txh12"])
     assert '[Result "1-0"]' in site and site.endswith("\n\n1. Txh12 1-0")
     await _through_the_site(service, alice, bob, game.id)
 

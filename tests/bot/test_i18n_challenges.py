@@ -8,15 +8,17 @@ from bot.i18n import PSEUDO
 from bot.service import outbox
 from bot.service.scheduler import Scheduler
 
+from .conftest import in_both
+
 PLACE = "console:test"
 
 
 async def test_a_challenge_and_its_news_are_worded_in_each_readers_language(service, alice,
                                                                             bob):
     made = await service.challenges.challenge(alice, PLACE, bob, "clash", side=1, days=3)
-    assert made.message == ("Challenge #1 sent to Bob: Clash of Command, 3 days per move, "
-                            "Alice plays Black, rated. It expires 2026-03-09 12:00 UTC.")
-    assert made.words("console", "vi") == (
+    assert in_both(made) == (
+        "Challenge #1 sent to Bob: Clash of Command, 3 days per move, "
+        "Alice plays Black, rated. It expires 2026-03-09 12:00 UTC.",
         "Đã gửi thách đấu #1 tới Bob: Clash of Command, 3 days per move, Alice cầm Black, "
         "tính điểm. Lời thách đấu hết hạn vào 2026-03-09 12:00 UTC.")
     [news] = await service.pending_notifications("console")
@@ -34,9 +36,9 @@ async def test_a_challenge_and_its_news_are_worded_in_each_readers_language(serv
 
 async def test_an_open_challenge_says_anyone_here_in_each_language(service, alice):
     made = await service.challenges.challenge(alice, PLACE, None, "clash", side=0)
-    assert made.message == ("Challenge #1 sent to anyone here: Clash of Command, no clock, "
-                            "Alice plays White, rated. It expires 2026-03-09 12:00 UTC.")
-    assert made.words("console", "vi") == (
+    assert in_both(made) == (
+        "Challenge #1 sent to anyone here: Clash of Command, no clock, "
+        "Alice plays White, rated. It expires 2026-03-09 12:00 UTC.",
         "Đã gửi thách đấu #1 tới bất kỳ ai ở đây: Clash of Command, no clock, Alice cầm "
         "White, tính điểm. Lời thách đấu hết hạn vào 2026-03-09 12:00 UTC.")
     assert made.words("console", PSEUDO).startswith("[Çhàlléñgé #1 šéñt tö [àñýöñé")
@@ -45,11 +47,11 @@ async def test_an_open_challenge_says_anyone_here_in_each_language(service, alic
 async def test_refused_challenge_commands_are_refused_in_the_senders_language(
         service, alice, bob, carol):
     refused = await service.challenges.challenge(alice, PLACE, alice)
-    assert (refused.message, refused.words("console", "vi")) == (
+    assert in_both(refused) == (
         "You cannot challenge yourself.", "Bạn không thể tự thách đấu chính mình.")
     made = await service.challenges.challenge(alice, PLACE, bob)
     refused = await service.challenges.decline(carol, made.challenge.id)
-    assert (refused.message, refused.words("console", "vi")) == (
+    assert in_both(refused) == (
         "You cannot decline challenge #1: it is not addressed to you.",
         "Bạn không thể từ chối thách đấu #1: nó không gửi cho bạn.")
     refused = await service.challenges.accept(alice, made.challenge.id)
@@ -60,7 +62,7 @@ async def test_refused_challenge_commands_are_refused_in_the_senders_language(
         "`/cancel challenge:1`.")  # the command's words belong to the transport
     await service.challenges.decline(bob, made.challenge.id)
     refused = await service.challenges.accept(bob, made.challenge.id)
-    assert (refused.message, refused.words("console", "vi")) == (
+    assert in_both(refused) == (
         "Challenge #1 is no longer open: it was declined.",
         "Thách đấu #1 không còn mở nữa: nó đã bị từ chối.")
     refused = await service.challenges.find_challenge(carol, PLACE, 7)
@@ -90,10 +92,10 @@ async def test_a_vacation_and_its_news_are_worded_in_each_readers_language(
         service, clock, alice, bob, start_game):
     game = await start_game(alice, bob, days=3)
     done = await service.vacations.start(alice, 5)
-    assert done.message == ("You are on vacation until 2026-03-07 12:00 UTC (5 days). Your "
-                            "clocks are paused (games to move in: #1); send `back` when you "
-                            "return.")
-    assert done.words("console", "vi") == (
+    assert in_both(done) == (
+        "You are on vacation until 2026-03-07 12:00 UTC (5 days). Your "
+        "clocks are paused (games to move in: #1); send `back` when you "
+        "return.",
         "Bạn được nghỉ đến 2026-03-07 12:00 UTC (5 days). Đồng hồ của bạn đã tạm dừng (các "
         "ván đang đến lượt bạn: #1); khi quay lại, hãy gửi `back`.")
     refused = await service.vacations.start(alice)
@@ -104,14 +106,13 @@ async def test_a_vacation_and_its_news_are_worded_in_each_readers_language(
     assert [(n.text, outbox.worded(n, "vi")) for n in news] == [
         ("Alice is on vacation; the clock of game #1 is paused.",
          "Alice đang nghỉ; đồng hồ của ván #1 tạm dừng.")]
-    done = await service.move(alice, game.id, "b2-a3/D")
-    assert done.message == ("1. b2-a3/D played in game #1. Bob (Black) is to move. Moving ends "
-                            "your vacation: your clocks run again.")
-    assert done.words("console", "vi") == (
+    assert in_both(await service.move(alice, game.id, "b2-a3/D")) == (
+        "1. b2-a3/D played in game #1. Bob (Black) is to move. Moving ends "
+        "your vacation: your clocks run again.",
         "Đã đi 1. b2-a3/D trong ván #1. Đến lượt Bob (Black). Vì bạn đã đi, kỳ nghỉ kết thúc: "
         "đồng hồ của bạn chạy lại.")
     refused = await service.vacations.end(alice)
-    assert (refused.message, refused.words("console", "vi")) == (
+    assert in_both(refused) == (
         "You are not on vacation.", "Bạn hiện không nghỉ.")
 
 
@@ -124,7 +125,7 @@ async def test_coming_back_says_welcome_back_in_each_language(service, clock, al
         "chưa có ván nào đến lượt bạn); khi quay lại, hãy gửi `back`.")
     await service.move(alice, game.id, "b2-a3/D")  # Bob's turn starts paused
     done = await service.vacations.end(bob)
-    assert (done.message, done.words("console", "vi")) == (
+    assert in_both(done) == (
         "Welcome back! Your clocks run again (games to move in: #1).",
         "Chào mừng bạn quay lại! Đồng hồ của bạn chạy lại (các ván đang đến lượt bạn: #1).")
     news = [n for n in await service.pending_notifications("console")
@@ -141,15 +142,15 @@ async def test_a_record_offered_exported_and_imported_in_each_language(service, 
     game = await start_game(alice, bob)
     await service.move(alice, game.id, "b2-a3/D")
     exported = await service.archive.export(game.id)
-    assert (exported.message, exported.words("console", "vi")) == (
+    assert in_both(exported) == (
         "Record of game #1.", "Biên bản ván #1.")
     refused = await service.archive.export(9)
     assert refused.words("console", "vi") == "Không có ván #9."
     made = await service.archive.offer_import(alice, PLACE, exported.text, bob)
-    assert made.message == ("Challenge #2 sent to Bob: to continue a recorded game of Clash of "
-                            "Command (1 step played; Alice plays White). The game starts when "
-                            "Bob accepts.")
-    assert made.words("console", "vi") == (
+    assert in_both(made) == (
+        "Challenge #2 sent to Bob: to continue a recorded game of Clash of "
+        "Command (1 step played; Alice plays White). The game starts when "
+        "Bob accepts.",
         "Đã gửi thách đấu #2 tới Bob: chơi tiếp một ván Clash of Command đã ghi lại (đã đi 1 "
         "bước; Alice cầm White). Ván đấu sẽ bắt đầu khi Bob nhận lời.")
     [news] = [n for n in await service.pending_notifications("console")
@@ -158,9 +159,9 @@ async def test_a_record_offered_exported_and_imported_in_each_language(service, 
         "Alice mời bạn chơi tiếp một ván Clash of Command đã ghi lại (đã đi 1 bước; Alice cầm "
         "White). Hãy trả lời bằng `accept #2` hoặc `decline #2`.")
     done = await service.challenges.accept(bob, made.challenge.id)
-    assert done.message == ("Challenge #2 accepted. Imported as game #2 (in progress, 1 step): "
-                            "Alice (White) vs Bob (Black).")
-    assert done.words("console", "vi") == (
+    assert in_both(done) == (
+        "Challenge #2 accepted. Imported as game #2 (in progress, 1 step): "
+        "Alice (White) vs Bob (Black).",
         "Đã nhận lời thách đấu #2. Đã nhập thành ván #2 (đang chơi, 1 bước): Alice (White) vs "
         "Bob (Black).")
     [news] = [n for n in await service.pending_notifications("console")
@@ -180,6 +181,6 @@ async def test_a_refused_record_is_refused_in_the_senders_language(service, alic
         "2, 3, 5, 7 or 14 days, or none.")  # the clock's words are not converted here
     refused = await service.archive.import_game(
         alice, PLACE, '[Variant "clash"]\n[Mode "blitz"]\n', bob)
-    assert (refused.message, refused.words("console", "vi")) == (
+    assert in_both(refused) == (
         "That record cannot be imported: Clash of Command has no mode 'blitz'.",
         "Không nhập được biên bản này: Clash of Command không có chế độ 'blitz'.")

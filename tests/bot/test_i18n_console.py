@@ -9,15 +9,6 @@ import pytest
 from bot import i18n
 
 
-@pytest.fixture
-def offered(monkeypatch: pytest.MonkeyPatch):
-    """Vietnamese offered, as it will be once every message is translated."""
-    monkeypatch.setattr(i18n, "OFFERED", frozenset({"vi"}))
-    i18n.shipped.cache_clear()
-    yield
-    i18n.shipped.cache_clear()
-
-
 @pytest.mark.sqlite_only(reason="console words only")
 async def test_the_language_command_says_which_languages_are_offered(session):
     i18n.shipped.cache_clear()

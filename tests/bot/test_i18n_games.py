@@ -9,6 +9,8 @@ from bot.i18n import render
 from bot.service import outbox
 from bot.service.scheduler import Scheduler
 
+from .conftest import in_both
+
 
 async def _news(service, kind: str) -> list:
     return [n for n in await service.pending_notifications("console") if n.kind == kind]
@@ -23,13 +25,13 @@ async def test_resigning_and_aborting_answer_in_the_senders_language(service, al
         "Bạn đã xin thua ván #1: Alice (White) wins: Bob resigned (1-0).")  # the result's
     game = await start_game(alice, bob)  # words are not this part's: English for now
     done = await service.abort(alice, game.id)
-    assert (done.message, done.words("console", "vi")) == ("Game #2 aborted.",
+    assert in_both(done) == ("Game #2 aborted.",
                                                            "Đã hủy ván #2.")
     game = await start_game(alice, bob)
     await service.move(alice, game.id, "b2-a3/D")
     await service.move(bob, game.id, "h8-i7/D")
     refused = await service.abort(alice, game.id)
-    assert (refused.message, refused.words("console", "vi")) == (
+    assert in_both(refused) == (
         "Both sides have moved in game #3, so it can no longer be aborted; you may resign.",
         "Cả hai bên đều đã đi trong ván #3 nên không thể hủy ván được nữa; bạn có thể xin "
         "thua.")
@@ -39,12 +41,12 @@ async def test_a_draw_offer_and_its_news_in_each_readers_language(service, alice
                                                                   start_game):
     clash = await start_game(alice, bob)
     refused = await service.offer_draw(alice, clash.id)
-    assert (refused.message, refused.words("console", "vi")) == (
+    assert in_both(refused) == (
         "Clash of Command has no draws by agreement.",
         "Luật Clash of Command không cho hai bên thỏa thuận hòa.")
     game = await start_game(alice, bob, variant="combined-arms")
     done = await service.offer_draw(alice, game.id)
-    assert (done.message, done.words("console", "vi")) == (
+    assert in_both(done) == (
         "Draw offered in game #2.", "Đã đề nghị hòa trong ván #2.")
     [news] = await _news(service, "draw-offer")
     assert news.text == ("Alice offers a draw in game #2. Answer with `draw` to accept or "
@@ -55,11 +57,11 @@ async def test_a_draw_offer_and_its_news_in_each_readers_language(service, alice
     refused = await service.offer_draw(alice, game.id)
     assert refused.words("console", "vi") == "Bạn đã đề nghị hòa trong ván #2 rồi."
     refused = await service.decline_draw(alice, game.id)
-    assert (refused.message, refused.words("console", "vi")) == (
+    assert in_both(refused) == (
         "There is no draw offer from your opponent to answer in game #2.",
         "Đối thủ không có lời đề nghị hòa nào để bạn trả lời trong ván #2.")
     done = await service.accept_draw(bob, game.id)
-    assert (done.message, done.words("console", "vi")) == (
+    assert in_both(done) == (
         "Game #2 is drawn by agreement.", "Ván #2 hòa theo thỏa thuận.")
 
 
@@ -68,20 +70,20 @@ async def test_a_takeback_asked_and_granted_in_each_readers_language(service, al
     game = await start_game(alice, bob)
     await service.move(alice, game.id, "b2-a3/D")
     done = await service.request_takeback(alice, game.id)
-    assert (done.message, done.words("console", "vi")) == (
+    assert in_both(done) == (
         "Takeback requested in game #1.", "Đã xin đi lại trong ván #1.")
     [news] = await _news(service, "takeback-request")
     assert outbox.worded(news, "vi") == (
         "Alice xin đi lại lượt vừa rồi trong ván #1. Gửi `takeback` để đồng ý, hoặc "
         "`takeback decline` để từ chối.")
     refused = await service.request_takeback(bob, game.id)
-    assert (refused.message, refused.words("console", "vi")) == (
+    assert in_both(refused) == (
         "Alice has asked for a takeback in game #1; answer it with `takeback` or "
         "`takeback decline` first.",
         "Alice đã xin đi lại trong ván #1; hãy trả lời trước bằng `takeback` hoặc "
         "`takeback decline`.")
     done = await service.accept_takeback(bob, game.id)
-    assert (done.message, done.words("console", "vi")) == (
+    assert in_both(done) == (
         "Takeback accepted in game #1: Alice is to move.",
         "Đã đồng ý cho đi lại trong ván #1: đến lượt Alice.")
     [news] = await _news(service, "takeback")
@@ -112,8 +114,7 @@ async def test_a_reminder_and_a_loss_on_time_are_worded_when_delivered(service, 
 
 
 async def test_a_player_not_found_is_told_in_the_senders_language(service, alice):
-    refused = await service.find_player("console", "zed")
-    assert (refused.message, refused.words("console", "vi")) == (
+    assert in_both(await service.find_player("console", "zed")) == (
         "I do not know anyone called 'zed'.", "Tôi không biết ai tên là 'zed'.")
 
 
@@ -121,7 +122,7 @@ async def test_conditional_moves_are_told_in_each_readers_language(service, alic
                                                                    start_game):
     game = await start_game(alice, bob)
     await service.move(alice, game.id, "b2-a3/D")
-    refused = await service.forecasts.add_forecast(alice, game.id, "if h8-i7/D then".split())
+    refused = await service.forecasts.add_forecast(alice, game.id, ["if", "h8-i7/D", "then"])
     assert refused.words("console", "vi") == (
         "Mỗi `if` cần một lượt của đối thủ, và mỗi `then` cần nước đáp của bạn. Hãy viết một "
         "nhánh như sau: `if h8-i7/D then b2-a3/D then if i7-h6/D then a3-b4/D`.")
@@ -131,9 +132,9 @@ async def test_conditional_moves_are_told_in_each_readers_language(service, alic
         "Đã ghi nhánh có điều kiện trong ván #1: if h8-i7/D then a3-b4/D. Chỉ mình bạn thấy "
         "nhánh này cho đến khi nó được đi.")
     done = await service.move(bob, game.id, "h8-i7/D")
-    assert done.message == ("1... h8-i7/D played in game #1. Alice (White) is to move. Alice "
-                            "answered at once with a3-b4/D, a conditional move. Your move.")
-    assert done.words("console", "vi") == (
+    assert in_both(done) == (
+        "1... h8-i7/D played in game #1. Alice (White) is to move. Alice "
+        "answered at once with a3-b4/D, a conditional move. Your move.",
         "Đã đi 1... h8-i7/D trong ván #1. Đến lượt Alice (White). Alice đáp lại ngay bằng "
         "a3-b4/D, một nước đi có điều kiện. Đến lượt bạn.")
     [news] = await _news(service, "forecast")
@@ -141,7 +142,7 @@ async def test_conditional_moves_are_told_in_each_readers_language(service, alic
         "Bob đã đi h8-i7/D trong ván #1 (Clash of Command); nước đi có điều kiện a3-b4/D của "
         "bạn đã được đi để đáp lại. Bạn không còn nước đi có điều kiện nào trong ván đó.")
     refused = await service.forecasts.clear_forecast(alice, game.id)
-    assert (refused.message, refused.words("console", "vi")) == (
+    assert in_both(refused) == (
         "You have no conditional moves in game #1.",
         "Bạn không có nước đi có điều kiện nào trong ván #1.")
 

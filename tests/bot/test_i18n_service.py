@@ -7,6 +7,8 @@ from __future__ import annotations
 from bot.i18n import PSEUDO
 from bot.service import outbox
 
+from .conftest import in_both
+
 
 async def test_a_moves_answer_is_worded_in_the_movers_language(service, alice, bob, start_game):
     game = await start_game(alice, bob)
@@ -37,7 +39,7 @@ async def test_a_turn_that_goes_on_says_what_is_left_in_each_language(
     game = await start_game(alice, bob, variant="pairs")
     done = await service.move(alice, game.id, "b2-a3/D")
     assert done.goes_on
-    assert (done.message, done.words("console", "vi")) == (
+    assert in_both(done) == (
         "b2-a3/D played in game #1. Your turn goes on: send the next step, or `end` to "
         "finish it.",
         "Đã đi b2-a3/D trong ván #1. Lượt của bạn vẫn tiếp tục: hãy gửi bước tiếp theo, "
@@ -48,7 +50,7 @@ async def test_a_refused_move_is_refused_in_the_senders_language(service, alice,
                                                                    start_game):
     game = await start_game(alice, bob)
     refused = await service.move(bob, game.id, "h8-i7/D")
-    assert (refused.message, refused.words("console", "vi")) == (
+    assert in_both(refused) == (
         "It is not your turn in game #1: Alice (White) is to move.",
         "Chưa đến lượt bạn trong ván #1: đang là lượt của Alice (White).")
     refused = await service.move(carol, game.id, "b2-a3/D")

@@ -12,14 +12,6 @@ from bot import i18n
 
 
 @pytest.fixture
-def offered(monkeypatch: pytest.MonkeyPatch):
-    monkeypatch.setattr(i18n, "OFFERED", frozenset({"vi"}))
-    i18n.shipped.cache_clear()
-    yield
-    i18n.shipped.cache_clear()
-
-
-@pytest.fixture
 def vietnamese(monkeypatch: pytest.MonkeyPatch):
     """Every interaction comes from a client set to Vietnamese."""
     made = simcord.interactions.base_payload

@@ -7,8 +7,6 @@ from __future__ import annotations
 from email.message import EmailMessage
 from email.utils import make_msgid
 
-import pytest
-
 from bot import i18n
 
 ALICE = "alice@players.test"
@@ -28,12 +26,6 @@ async def reply(mail, to: EmailMessage, text: str, language: str) -> None:
     await mail.post.send(ALICE, to=str(to["Reply-To"]), raw=bytes(message))
 
 
-@pytest.fixture
-def offered(monkeypatch: pytest.MonkeyPatch):
-    monkeypatch.setattr(i18n, "OFFERED", frozenset({"vi"}))
-    i18n.shipped.cache_clear()
-    yield
-    i18n.shipped.cache_clear()
 
 
 async def test_a_move_mailed_in_vietnamese_is_answered_in_vietnamese(mail, game, offered):
