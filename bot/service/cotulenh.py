@@ -17,7 +17,8 @@ The cotulenh site's engine (cotulenh-core, adapted from chess.js) writes a game 
 * Tags: the seven of PGN with ``Red``/``Blue`` for White/Black, in that order, then
   ``RedElo``, ``BlueElo``, ``TimeControl``, ``SetUp``, ``FEN``, ``Termination``,
   ``Annotator`` when set, then any other tag. Values are written as they are (the site
-  neither escapes nor reads escapes), so a ``"`` in a name is written ``'``.
+  neither escapes nor reads escapes), so we write a ``"`` in a name as ``'``; reading takes
+  a value up to the line's last ``"``.
 * ``[SetUp "1"]`` and ``[FEN]`` are always written: the site's reader starts from an
   empty board unless both are there.
 * The moves on one line, numbered in pairs from ``1.`` whatever the start position (the
@@ -53,8 +54,9 @@ TAG_ORDER = ("Event", "Site", "Date", "Round", "Red", "Blue", "Result", "RedElo"
 ROSTER_DEFAULTS = {"Event": "?", "Site": "?", "Date": "????.??.??", "Round": "?",
                    "Red": "?", "Blue": "?", "Result": "*"}
 
-_TAG = re.compile(r'^\s*\[(?P<key>[A-Za-z][A-Za-z0-9_]*)\s+"(?P<value>[^"]*)"\s*\]\s*$')
-_COMMENT = re.compile(r"\{[^}]*\}|;[^\n]*")
+# the value runs to the line's last quote: the site writes a quote in a name as it is
+_TAG = re.compile(r'^\s*\[(?P<key>[A-Za-z][A-Za-z0-9_]*)\s+"(?P<value>.*)"\s*\]\s*$')
+_COMMENT = re.compile(r"\{[^}]*(?:\}|$)|;[^\n]*")  # an unclosed { runs to the end
 # what a move's text may carry besides the move: its number, annotations, check marks
 _NUMBER = re.compile(r"^\d+\.(?:\.\.)?")
 _SKIPPED = re.compile(r"^(?:\$\d+|[!?]+)$")

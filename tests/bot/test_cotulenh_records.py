@@ -8,7 +8,14 @@ import random
 import pytest
 
 from bot.service.archive import _days, pgn_time_control
-from bot.service.cotulenh import cotulenh_san, our_turns, read_cotulenh, write_cotulenh
+from bot.service.boundary import MAX_RECORD
+from bot.service.cotulenh import (
+    cotulenh_san,
+    is_pgn_movetext,
+    our_turns,
+    read_cotulenh,
+    write_cotulenh,
+)
 from bot.service.results import Reason
 from engine import all_variants, get_variant
 
@@ -324,3 +331,12 @@ async def test_a_deploy_two_stacks_could_make_is_written_with_its_origin(
         alice, PLACE, site.replace("g5:I:T>f5", "I<T>f5"), bob)
     assert refused.message == ("That record cannot be imported: move 1. I<T>f5: 2 deploys "
                                "are written so here; name the origin, as in e5:I:T>f5")
+
+
+def test_reading_the_longest_record_of_open_braces_and_brackets_is_linear():
+    """The worst inputs at the size limit of a record (`MAX_RECORD`): every `{` opens a
+    comment that never closes, every line a tag that never ends."""
+    assert read_cotulenh("{" * MAX_RECORD).moves == []
+    unclosed = '[A "' + '"' * (MAX_RECORD - 5)
+    assert read_cotulenh(unclosed).moves == ["[A", '"' * (MAX_RECORD - 5)]
+    assert not is_pgn_movetext("1. " + "{" * MAX_RECORD)
