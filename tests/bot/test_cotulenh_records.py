@@ -337,6 +337,6 @@ def test_reading_the_longest_record_of_open_braces_and_brackets_is_linear():
     """The worst inputs at the size limit of a record (`MAX_RECORD`): every `{` opens a
     comment that never closes, every line a tag that never ends."""
     assert read_cotulenh("{" * MAX_RECORD).moves == []
-    unclosed = '[A "' + '"' * (MAX_RECORD - 5)
-    assert read_cotulenh(unclosed).moves == ["[A", '"' * (MAX_RECORD - 5)]
+    quotes = '"' * (MAX_RECORD - 3)
+    assert read_cotulenh("[A " + quotes).moves == ["[A", quotes]
     assert not is_pgn_movetext("1. " + "{" * MAX_RECORD)
