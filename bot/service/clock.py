@@ -16,6 +16,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
+from ..i18n import _, _n, joined
+
 Clock = Callable[[], float]
 system_clock: Clock = time.time
 
@@ -62,8 +64,8 @@ def time_control_help(text: str) -> str:
 
 def describe_days(days: int | None) -> str:
     if days is None:
-        return "no clock"
-    return f"{days} day{'s' if days != 1 else ''} per move"
+        return _("no clock")
+    return _n("{n} day per move", "{n} days per move", days)
 
 
 def start_turn(days: int | None, now: float, paused: bool = False) -> TurnClock:
@@ -124,11 +126,12 @@ def format_duration(seconds: float) -> str:
     days, rest = divmod(seconds, 86_400)
     hours, rest = divmod(rest, 3_600)
     minutes, secs = divmod(rest, 60)
-    parts = [(days, "day"), (hours, "hour"), (minutes, "minute")]
-    words = [f"{n} {unit}{'s' if n != 1 else ''}" for n, unit in parts if n]
+    words = [word for n, word in (
+        (days, _n("{n} day", "{n} days", days)), (hours, _n("{n} hour", "{n} hours", hours)),
+        (minutes, _n("{n} minute", "{n} minutes", minutes))) if n]
     if not words:
-        return f"{secs} second{'s' if secs != 1 else ''}"
-    return " ".join(words[:2])
+        return _n("{n} second", "{n} seconds", secs)
+    return joined(words[:2])
 
 
 def format_time(t: float) -> str:

@@ -19,19 +19,19 @@ async def test_a_challenge_and_its_news_are_worded_in_each_readers_language(serv
     assert in_both(made) == (
         "Challenge #1 sent to Bob: Clash of Command, 3 days per move, "
         "Alice plays Black, rated. It expires 2026-03-09 12:00 UTC.",
-        "Đã gửi thách đấu #1 tới Bob: Clash of Command, 3 days per move, Alice cầm Black, "
+        "Đã gửi thách đấu #1 tới Bob: Clash of Command, 3 ngày mỗi nước, Alice cầm Black, "
         "tính điểm. Lời thách đấu hết hạn vào 2026-03-09 12:00 UTC.")
     [news] = await service.pending_notifications("console")
     assert outbox.worded(news) == news.text == (
         "Alice challenges you: Clash of Command, 3 days per move, Alice plays Black, rated. "
         "Answer with `accept #1` or `decline #1`.")
     assert outbox.worded(news, "vi") == (
-        "Alice thách đấu bạn: Clash of Command, 3 days per move, Alice cầm Black, tính điểm. "
+        "Alice thách đấu bạn: Clash of Command, 3 ngày mỗi nước, Alice cầm Black, tính điểm. "
         "Hãy trả lời bằng `accept #1` hoặc `decline #1`.")
     done = await service.challenges.accept(bob, made.challenge.id)
     assert done.words("console", "vi") == (
         "Đã nhận lời thách đấu #1. Ván #1 đã bắt đầu: Bob (White) vs Alice (Black), Clash of "
-        "Command, 3 days per move. Bob (White) đi trước.")
+        "Command, 3 ngày mỗi nước. Bob (White) đi trước.")
 
 
 async def test_an_open_challenge_says_anyone_here_in_each_language(service, alice):
@@ -39,7 +39,7 @@ async def test_an_open_challenge_says_anyone_here_in_each_language(service, alic
     assert in_both(made) == (
         "Challenge #1 sent to anyone here: Clash of Command, no clock, "
         "Alice plays White, rated. It expires 2026-03-09 12:00 UTC.",
-        "Đã gửi thách đấu #1 tới bất kỳ ai ở đây: Clash of Command, no clock, Alice cầm "
+        "Đã gửi thách đấu #1 tới bất kỳ ai ở đây: Clash of Command, không tính giờ, Alice cầm "
         "White, tính điểm. Lời thách đấu hết hạn vào 2026-03-09 12:00 UTC.")
     assert made.words("console", PSEUDO).startswith("[Çhàlléñgé #1 šéñt tö [àñýöñé")
 
@@ -83,8 +83,8 @@ async def test_a_declined_and_an_expired_challenge_tell_the_challenger_in_their_
         ("Bob declined your challenge #1.", "Bob đã từ chối lời thách đấu #1 của bạn."),
         ("Your challenge #2 (Clash of Command, no clock, side chosen at random, rated) expired "
          "unanswered.",
-         "Lời thách đấu #2 của bạn (Clash of Command, no clock, bên cầm quân chọn ngẫu nhiên, "
-         "tính điểm) đã hết hạn mà không ai trả lời.")]
+         "Lời thách đấu #2 của bạn (Clash of Command, không tính giờ, bên cầm quân chọn ngẫu "
+         "nhiên, tính điểm) đã hết hạn mà không ai trả lời.")]
 
 
 # --- vacations -----------------------------------------------------------------------
@@ -96,7 +96,7 @@ async def test_a_vacation_and_its_news_are_worded_in_each_readers_language(
         "You are on vacation until 2026-03-07 12:00 UTC (5 days). Your "
         "clocks are paused (games to move in: #1); send `back` when you "
         "return.",
-        "Bạn được nghỉ đến 2026-03-07 12:00 UTC (5 days). Đồng hồ của bạn đã tạm dừng (các "
+        "Bạn được nghỉ đến 2026-03-07 12:00 UTC (5 ngày). Đồng hồ của bạn đã tạm dừng (các "
         "ván đang đến lượt bạn: #1); khi quay lại, hãy gửi `back`.")
     refused = await service.vacations.start(alice)
     assert refused.words("discord", "vi").startswith("Bạn đang nghỉ đến <t:")
@@ -121,7 +121,7 @@ async def test_coming_back_says_welcome_back_in_each_language(service, clock, al
     game = await start_game(alice, bob, days=3)
     done = await service.vacations.start(bob, 5)
     assert done.words("console", "vi") == (
-        "Bạn được nghỉ đến 2026-03-07 12:00 UTC (5 days). Đồng hồ của bạn đã tạm dừng (hiện "
+        "Bạn được nghỉ đến 2026-03-07 12:00 UTC (5 ngày). Đồng hồ của bạn đã tạm dừng (hiện "
         "chưa có ván nào đến lượt bạn); khi quay lại, hãy gửi `back`.")
     await service.move(alice, game.id, "b2-a3/D")  # Bob's turn starts paused
     done = await service.vacations.end(bob)
@@ -132,7 +132,7 @@ async def test_coming_back_says_welcome_back_in_each_language(service, clock, al
             if n.kind in ("vacation", "your-move") and "back" in n.text.lower()]
     assert [(n.address, outbox.worded(n, "vi")) for n in news] == [
         ("alice", "Bob đã trở lại sau kỳ nghỉ; đồng hồ của ván #1 chạy lại."),
-        ("bob", "Chào mừng bạn quay lại: ván #1 đang chờ nước đi của bạn. Bạn còn 3 days "
+        ("bob", "Chào mừng bạn quay lại: ván #1 đang chờ nước đi của bạn. Bạn còn 3 ngày "
                 "(đến 2026-03-05 12:00 UTC).")]
 
 

@@ -101,7 +101,7 @@ async def test_a_reminder_and_a_loss_on_time_are_worded_when_delivered(service, 
     [reminder] = await _news(service, "reminder")
     assert outbox.worded(reminder, "vi") == (
         "Nhắc nhở: ván #1 (Clash of Command) với Bob đang chờ nước đi của bạn. Bạn còn "
-        "14 hours 24 minutes (đến 2026-03-05 12:00 UTC).")
+        "14 giờ 24 phút (đến 2026-03-05 12:00 UTC).")
     clock.advance(days=1)
     await scheduler.run_due()
     over = [n for n in await _news(service, "game-over") if n.address == "bob"]

@@ -30,7 +30,7 @@ async def test_the_opponents_news_is_worded_in_the_opponents_language_when_deliv
                                 "Your move. You have 3 days (until ")
     assert outbox.worded(news) == news.text
     assert outbox.worded(news, "vi").startswith(
-        "Alice đã đi 1. b2-a3/D trong ván #1 (Clash of Command). Đến lượt bạn. Bạn còn 3 days "
+        "Alice đã đi 1. b2-a3/D trong ván #1 (Clash of Command). Đến lượt bạn. Bạn còn 3 ngày "
         "(đến ")
 
 
