@@ -30,6 +30,7 @@ from collections.abc import Awaitable, Callable
 
 from engine import EngineError, MoveSyntaxError, Position, get_variant
 
+from ..i18n import Text, _, _n, joined
 from ..storage import DamagedGame
 from .boundary import guard
 from .model import Game, Player
@@ -46,11 +47,14 @@ def _offered_to(game: Game, player_id: int, offer: str) -> bool:
     return side is not None and standing == 1 - side
 
 
-def _listed(games: list[Game], example: str, move: str | None) -> str:
-    """The games, one a line, each with whose turn it is and how to name it."""
-    return "".join(f"\n  #{g.id} {g.names[0]} vs {g.names[1]} "
-                   f"({get_variant(g.variant).display_name}, {g.names[g.to_move]} to move): "
-                   f"{_example(example, g.id, move)}" for g in games)
+def _listed(head: Text, games: list[Game], example: str, move: str | None) -> Text:
+    """``head``, then the games, one a line, each with whose turn it is and how to name
+    it."""
+    return joined([head, *(_("#{game} {first} vs {second} ({variant}, {name} to move): "
+                             "{example}", game=g.id, first=g.names[0], second=g.names[1],
+                             variant=get_variant(g.variant).display_name,
+                             name=g.names[g.to_move], example=_example(example, g.id, move))
+                           for g in games)], "\n  ")
 
 
 def _example(example: str, game_id: int, move: str | None = None) -> str:
@@ -58,7 +62,7 @@ def _example(example: str, game_id: int, move: str | None = None) -> str:
     player types it), or the example command with the number."""
     if move is not None:
         return command("move", f"#{game_id} {move}")
-    word, _, args = example.partition(" ")
+    word, _space, args = example.partition(" ")
     return command(word, f"#{game_id} {args}".strip())
 
 
@@ -74,12 +78,17 @@ def _which_game(games: list[Game], example: str, move: str | None = None,
     """Which game? The games listed one a line (the move sent, if any, named with each)."""
     move = None if move is None else _shown(move)
     if move is None:
-        head = f"Which game? You have {len(games)} games in progress:"
+        head = _n("Which game? You have {n} game in progress:",
+                  "Which game? You have {n} games in progress:", len(games))
     elif legal:
-        head = f"Which game? {move} can be played in {len(games)} of your games:"
+        head = _n("Which game? {move} can be played in {n} of your games:",
+                  "Which game? {move} can be played in {n} of your games:", len(games),
+                  move=move)
     else:
-        head = f"Which game? {move} could be a move in {len(games)} of your games:"
-    return Refusal(Reason.WHICH_GAME, head + _listed(games, example, move), games=tuple(games))
+        head = _n("Which game? {move} could be a move in {n} of your games:",
+                  "Which game? {move} could be a move in {n} of your games:", len(games),
+                  move=move)
+    return Refusal(Reason.WHICH_GAME, _listed(head, games, example, move), games=tuple(games))
 
 
 def _not_a_move_anywhere(games: list[Game], errors: dict[int, EngineError],
@@ -90,12 +99,14 @@ def _not_a_move_anywhere(games: list[Game], errors: dict[int, EngineError],
     for g in games:
         err = errors.get(g.id)
         why = (getattr(err, "reason", str(err)) if err is not None
-               else f"it is not your turn ({g.names[g.to_move]} is to move)")
+               else _("it is not your turn ({name} is to move)", name=g.names[g.to_move]))
         reasons.setdefault((get_variant(g.variant).display_name, why), []).append(g.id)
-    lines = [f"\n  {', '.join(f'#{n}' for n in ids)} ({variant}): {why}"
-             for (variant, why), ids in reasons.items()]
-    return Refusal(Reason.BAD_MOVE, f"{_shown(move)} is not a move you can play now in any "
-                                    f"of your games:" + "".join(lines))
+    # one line per variant and reason: layout, no words of its own
+    lines = [Text("{games} ({variant}): {reason}", {
+        "games": ", ".join(f"#{n}" for n in ids), "variant": variant, "reason": why})
+        for (variant, why), ids in reasons.items()]
+    head = _("{move} is not a move you can play now in any of your games:", move=_shown(move))
+    return Refusal(Reason.BAD_MOVE, joined([head, *lines], "\n  "))
 
 
 @guard  # every argument of every public method is checked before it runs
@@ -125,7 +136,7 @@ class GameInference:
         if game_id is not None:
             game = await self.game(game_id)
             return game if game else Refusal(Reason.NO_SUCH_GAME,
-                                             f"There is no game #{game_id}.")
+                                             _("There is no game #{game}.", game=game_id))
         here = await self.games(None, place) if place else []
         mine_here = [g for g in here if g.side_of(sender.id) is not None]
         for found in (here, mine_here):
@@ -143,17 +154,19 @@ class GameInference:
             if len(narrowed) == 1:
                 return narrowed[0]
         if not mine:  # everyone else's games are not offered: a game played here is named
-            look = (f" To look at a game played here, name it, as in "
-                    f"{command('board', f'#{here[0].id}')}." if here else "")
-            return Refusal(Reason.NO_GAME_HERE, f"You have no game in progress. Start one with "
-                                                f"{command('challenge')}.{look}")
+            said = [_("You have no game in progress. Start one with {challenge}.",
+                      challenge=command("challenge"))]
+            if here:
+                said.append(_("To look at a game played here, name it, as in {board}.",
+                              board=command("board", f"#{here[0].id}")))
+            return Refusal(Reason.NO_GAME_HERE, joined(said))
         if (purpose or "").split()[:1] == [END_TURN] and not [
                 g for g in mine if g.to_move == g.side_of(sender.id)
                 and get_variant(g.variant).parse_position(g.fen).in_progress]:
             return Refusal(Reason.NO_TURN_IN_PROGRESS,
-                           f"You have no turn of several steps in progress to end: "
-                           f"{command('end')} closes a Chieftain turn or a Commander Chess "
-                           f"deploy before all its moves are made.")
+                           _("You have no turn of several steps in progress to end: {end} "
+                             "closes a Chieftain turn or a Commander Chess deploy before all "
+                             "its moves are made.", end=command("end")))
         return _which_game(mine, example)
 
     async def _by_move(self, sender: Player, mine: list[Game], move: str,

@@ -65,3 +65,21 @@ async def test_a_refused_move_is_refused_in_the_senders_language(service, alice,
     assert refused.message.startswith("b2-c5/D is not a legal move here: ")
     assert refused.words("console", "vi").startswith(
         "b2-c5/D không phải là nước đi hợp lệ ở đây: ")
+
+
+async def test_which_game_is_asked_in_the_senders_language(service, alice, bob, carol,
+                                                           start_game):
+    first = await start_game(alice, bob)
+    await start_game(carol, alice)
+    await service.move(alice, first.id, "b2-a3/D")  # no game waits for Alice
+    refused = await service.inference.find_game(alice, "console:test")
+    assert in_both(refused) == (
+        "Which game? You have 2 games in progress:\n"
+        "  #1 Alice vs Bob (Clash of Command, Bob to move): `board #1`\n"
+        "  #2 Carol vs Alice (Clash of Command, Carol to move): `board #2`",
+        "Ván nào? Bạn đang chơi 2 ván:\n"
+        "  #1 Alice đấu với Bob (Clash of Command, đến lượt Bob): `board #1`\n"
+        "  #2 Carol đấu với Alice (Clash of Command, đến lượt Carol): `board #2`")
+    refused = await service.inference.find_game(alice, "console:test", purpose="end")
+    assert refused.words("console", "vi").startswith(
+        "Bạn không có lượt nhiều bước nào đang dở để kết thúc: `end` dùng để")
