@@ -17,6 +17,7 @@ from collections.abc import Callable
 
 from engine import Variant, get_variant
 
+from ..i18n import Text, _
 from .clock import format_time
 from .model import Game
 
@@ -116,19 +117,20 @@ def phrase(text: str, transport: str) -> str:
 
 
 # --- games in words ----------------------------------------------------------------
-def players_line(game: Game, rules: Variant) -> str:
-    return (f"{game.names[0]} ({rules.side_names[0]}) vs "
-            f"{game.names[1]} ({rules.side_names[1]})")
+def players_line(game: Game, rules: Variant) -> Text:
+    return _("{first} ({first_side}) vs {second} ({second_side})", first=game.names[0],
+             first_side=rules.side_names[0], second=game.names[1],
+             second_side=rules.side_names[1])
 
 
 def describe_result(game: Game) -> str:
     """``alice (White) wins: Black has no Commander left (1-0)``, ``drawn ...``."""
     if game.status == "aborted":
-        return f"aborted ({game.reason})"
+        return _("aborted ({reason})", reason=game.reason)
     if game.status == "active":
-        return "in progress"
+        return _("in progress")
     if game.winner is None:
-        return f"drawn, {game.reason} ({game.result})"
+        return _("drawn, {reason} ({result})", reason=game.reason, result=game.result)
     rules = get_variant(game.variant)
-    return (f"{game.names[game.winner]} ({rules.side_names[game.winner]}) wins: "
-            f"{game.reason} ({game.result})")
+    return _("{name} ({side}) wins: {reason} ({result})", name=game.names[game.winner],
+             side=rules.side_names[game.winner], reason=game.reason, result=game.result)

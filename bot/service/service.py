@@ -637,9 +637,7 @@ class GameService:
         if news is not None:
             text = joined([news, text])
         if game.rated and not aborted:
-            rating_note = await rate(s, game, rules, now)  # its own first space
-            if rating_note:
-                text = joined([text, rating_note], "")
+            text = joined([text, await rate(s, game, rules, now)])
         for side in (0, 1):
             if game.players[side] != actor:
                 await outbox.notify_side(s, game, side, "game-over", now, text)

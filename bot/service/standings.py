@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from engine import Variant, get_variant
 
+from ..i18n import Text, _
 from ..storage import Database, Session
 from .boundary import guard
 from .model import Game, Player
@@ -26,7 +27,7 @@ class Standing:
     games: int
 
 
-async def rate(s: Session, game: Game, rules: Variant, now: float) -> str:
+async def rate(s: Session, game: Game, rules: Variant, now: float) -> Text:
     before = [await read_rating(s, p, game.variant) for p in game.players]
     score = 0.5 if game.winner is None else float(game.winner == 0)
     after = rate_game(before[0], before[1], score)
@@ -41,7 +42,7 @@ async def rate(s: Session, game: Game, rules: Variant, now: float) -> str:
              now))
     changes = ", ".join(f"{name} {old.rating:.0f} → {new.rating:.0f}"
                         for name, old, new in zip(game.names, before, after, strict=True))
-    return f" Ratings: {changes}."
+    return _("Ratings: {changes}.", changes=changes)
 
 async def read_rating(s: Session, player_id: int, variant: str) -> Rating:
     row = await s.one("SELECT rating, deviation, volatility FROM ratings "

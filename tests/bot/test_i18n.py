@@ -163,3 +163,21 @@ def test_a_message_is_still_one_when_pickled_or_copied(locales):
 def test_sentences_joined_are_each_worded_in_the_readers_language(locales):
     both = i18n.joined([_("{name} is to move.", name="bob"), "b2-a3/D"])
     assert (both, both.render("vi")) == ("bob is to move. b2-a3/D", "Đến lượt bob. b2-a3/D")
+
+
+def test_the_vietnamese_catalogue_translates_every_message_keeping_its_values():
+    """No message of the code is left in English in the Vietnamese catalogue, and each
+    translation names exactly the values its message has (a value lost or misspelt would
+    show as a brace or be missing)."""
+    for cached in (i18n.catalogue, i18n.template):
+        cached.cache_clear()
+    assert i18n.missing("vi") == []
+    fields = i18n._FIELD
+    wrong = []
+    for (msgid, plural), words in i18n.catalogue("vi").items():
+        expected = set(fields.findall(msgid)) | set(fields.findall(plural or ""))
+        for form in (words,) if isinstance(words, str) else words:
+            if set(fields.findall(form)) - expected or \
+                    set(fields.findall(form)) < set(fields.findall(msgid)) - {"n"}:
+                wrong.append((msgid, form))
+    assert wrong == []

@@ -30,8 +30,8 @@ async def test_a_challenge_and_its_news_are_worded_in_each_readers_language(serv
         "Hãy trả lời bằng `accept #1` hoặc `decline #1`.")
     done = await service.challenges.accept(bob, made.challenge.id)
     assert done.words("console", "vi") == (
-        "Đã nhận lời thách đấu #1. Ván #1 đã bắt đầu: Bob (White) vs Alice (Black), Clash of "
-        "Command, 3 ngày mỗi nước. Bob (White) đi trước.")
+        "Đã nhận lời thách đấu #1. Ván #1 đã bắt đầu: Bob (White) đấu với Alice (Black), "
+        "Clash of Command, 3 ngày mỗi nước. Bob (White) đi trước.")
 
 
 async def test_an_open_challenge_says_anyone_here_in_each_language(service, alice):
@@ -162,13 +162,13 @@ async def test_a_record_offered_exported_and_imported_in_each_language(service, 
     assert in_both(done) == (
         "Challenge #2 accepted. Imported as game #2 (in progress, 1 step): "
         "Alice (White) vs Bob (Black).",
-        "Đã nhận lời thách đấu #2. Đã nhập thành ván #2 (đang chơi, 1 bước): Alice (White) vs "
-        "Bob (Black).")
+        "Đã nhận lời thách đấu #2. Đã nhập thành ván #2 (đang chơi, 1 bước): Alice (White) "
+        "đấu với Bob (Black).")
     [news] = [n for n in await service.pending_notifications("console")
               if n.kind == "game-start" and n.game_id == 2]
     assert (news.address, outbox.worded(news, "vi")) == (
         "alice", "Bob đã nhận lời thách đấu #2: ván #2 chơi tiếp ván đã ghi lại, Alice (White) "
-                 "vs Bob (Black).")
+                 "đấu với Bob (Black).")
 
 
 async def test_a_refused_record_is_refused_in_the_senders_language(service, alice, bob):

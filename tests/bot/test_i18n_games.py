@@ -22,8 +22,8 @@ async def test_resigning_and_aborting_answer_in_the_senders_language(service, al
     done = await service.resign(bob, game.id)
     assert done.message == "You resigned game #1: Alice (White) wins: Bob resigned (1-0)."
     assert done.words("console", "vi") == (
-        "Bạn đã xin thua ván #1: Alice (White) wins: Bob resigned (1-0).")  # the result's
-    game = await start_game(alice, bob)  # words are not this part's: English for now
+        "Bạn đã xin thua ván #1: Alice (White) thắng: Bob resigned (1-0).")  # the reason, as
+    game = await start_game(alice, bob)  # stored in the game, is English for now
     done = await service.abort(alice, game.id)
     assert in_both(done) == ("Game #2 aborted.",
                                                            "Đã hủy ván #2.")
@@ -109,7 +109,8 @@ async def test_a_reminder_and_a_loss_on_time_are_worded_when_delivered(service, 
         "Game #1 (Clash of Command, Alice (White) vs Bob (Black)) is over: Bob (Black) wins: "
         "Alice ran out of time (0-1). Ratings: Alice 1500 → 1338, Bob 1500 → 1662.")
     assert outbox.worded(over[0], "vi").startswith(
-        "Ván #1 (Clash of Command, Alice (White) vs Bob (Black)) đã kết thúc: ")
+        "Ván #1 (Clash of Command, Alice (White) đấu với Bob (Black)) đã kết thúc: Bob "
+        "(Black) thắng: Alice ran out of time (0-1). Hệ số: Alice 1500 → 1338, Bob 1500 → 1662.")
     assert game.id == 1
 
 
@@ -196,4 +197,4 @@ async def test_watching_and_an_admins_ruling_in_the_readers_language(service, al
     done = await service.rooms.adjudicate(other.id, None, "admin", abort=True)
     assert (done.message, done.words("discord", "vi")) == (
         "Game #2 aborted: aborted (aborted by admin).",
-        "Đã hủy ván #2: aborted (aborted by admin).")  # the stored reason: English for now
+        "Đã hủy ván #2: đã hủy (aborted by admin).")  # the stored reason: English for now
