@@ -136,10 +136,14 @@ def render(text: str, language: str) -> str:
 
 
 def from_json(data: Mapping[str, Any]) -> Text:
-    """The message `Text.to_json` wrote (a value that was a message is one again)."""
-    values = {k: from_json(v) if isinstance(v, dict) and "id" in v else v
-              for k, v in dict(data.get("values") or {}).items()}
-    return Text(str(data["id"]), values, data.get("plural"))
+    """The message `Text.to_json` wrote (a value that was a message is one again);
+    ValueError for data it did not write."""
+    msgid, values, plural = data.get("id"), data.get("values") or {}, data.get("plural")
+    if not isinstance(msgid, str) or not isinstance(values, dict) or \
+            not isinstance(plural, str | None):
+        raise ValueError("not a message of the catalogue")
+    return Text(msgid, {k: from_json(v) if isinstance(v, dict) and "id" in v else v
+                        for k, v in values.items()}, plural)
 
 
 def _fill(template: str, values: Mapping[str, Any], language: str) -> str:

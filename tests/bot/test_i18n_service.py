@@ -83,3 +83,12 @@ async def test_which_game_is_asked_in_the_senders_language(service, alice, bob, 
     refused = await service.inference.find_game(alice, "console:test", purpose="end")
     assert refused.words("console", "vi").startswith(
         "Bạn không có lượt nhiều bước nào đang dở để kết thúc: `end` dùng để")
+
+
+def test_a_damaged_message_in_a_stored_notification_is_delivered_in_its_english_words():
+    from bot.service.model import Notification
+
+    for damaged in ({"id": 5}, {"id": "x {a}", "values": "not a mapping"}, "text", None):
+        note = Notification(1, "console", 2, "bob", "console:test", 1, "your-move",
+                            "Alice played 1. b2-a3/D.", 0.0, payload={"message": damaged})
+        assert outbox.worded(note, "vi") == "Alice played 1. b2-a3/D."

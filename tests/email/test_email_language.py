@@ -46,3 +46,21 @@ async def test_a_language_header_at_the_size_limit_is_read_quickly_and_ignored(m
     await reply(mail, game[ALICE], "move b2-a3/D", "x" * 900 + ", vi")
     answer = mail.text_of(await mail.relay.next_to(ALICE))
     assert answer.startswith("1. b2-a3/D played in game #1."), answer
+
+
+async def test_a_stranger_without_a_key_is_asked_to_confirm_a_language(mail, offered):
+    """A forged mail must not change someone's language: `language` by mail is confirmed
+    by a reply, as `name` is, and then the player reads their own language."""
+    answer = await mail.confirmed("Carol <carol@players.test>", "language vi")
+    assert mail.text_of(answer).startswith("Từ nay ngôn ngữ của bạn là Tiếng Việt (vi)."), \
+        mail.text_of(answer)
+    carol = await mail.service.player("email", "carol@players.test")
+    assert carol.preferences["language"] == "vi"
+
+
+async def test_a_language_not_offered_is_refused_by_mail_in_english(mail):
+    i18n.shipped.cache_clear()
+    answer = await mail.confirmed("Carol <carol@players.test>", "language vi")
+    assert mail.text_of(answer).startswith(
+        "Tiếng Việt (vi) is not offered yet: its words are being translated. Languages "
+        "offered: English (en)."), mail.text_of(answer)
