@@ -253,6 +253,24 @@ def _pseudo(english: str) -> str:
     return f"[{words} {padding}]"
 
 
+_PSEUDO_PART = re.compile(r"\[[^\[\]]*~\]")  # one message worded in the pseudo-language
+_WORD = re.compile(r"\b[A-Za-z]{3,}\b")
+
+
+def untranslated(text: str, allowed: Iterable[str] = ()) -> list[str]:
+    """The English words of ``text``, a reply worded in the pseudo-language, that no
+    message of the catalogue gave: the words a reader of another language would meet in
+    English (names in ``allowed``, and code between backticks, are not counted)."""
+    rest, depth = re.sub(r"`[^`]*`", "", text), 0
+    while depth < 50:  # one pass per level of messages within messages
+        rest, found = _PSEUDO_PART.subn(" ", rest)
+        if not found:
+            break
+        depth += 1
+    keep = {word.lower() for word in allowed}
+    return [word for word in _WORD.findall(rest) if word.lower() not in keep]
+
+
 # --- the template: every message of the code ----------------------------------------
 KEYWORDS = {"_": None, "_n": (1, 2), "message_id": None}
 

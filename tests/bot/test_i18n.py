@@ -181,3 +181,13 @@ def test_the_vietnamese_catalogue_translates_every_message_keeping_its_values():
                     set(fields.findall(form)) < set(fields.findall(msgid)) - {"n"}:
                 wrong.append((msgid, form))
     assert wrong == []
+
+
+def test_untranslated_finds_the_english_words_outside_every_message() -> None:
+    inner = i18n._("{name} played {move}.", name="alice", move="e2-e4")
+    outer = i18n.joined([inner, i18n._("Your turn.")])
+    worded = outer.render(i18n.PSEUDO)
+    assert i18n.untranslated(worded) == []
+    assert i18n.untranslated(f"Game #3: {worded} Good luck!") == ["Game", "Good", "luck"]
+    assert i18n.untranslated("Good luck, alice: `move e2-e4`", allowed=["alice"]) == [
+        "Good", "luck"]
