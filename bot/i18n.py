@@ -40,6 +40,8 @@ from typing import Any
 from babel.messages.plurals import get_plural
 from babel.messages.pofile import read_po
 
+from engine.phrases import Phrase
+
 SOURCE = "en"
 PSEUDO = "qps"
 LOCALES = Path(__file__).with_name("locales")
@@ -63,7 +65,7 @@ class Text(str):
     values: dict[str, Any]
 
     def __new__(cls, msgid: str, values: Mapping[str, Any], plural: str | None = None) -> Text:
-        values = dict(values)
+        values = {key: _message(value) for key, value in values.items()}
         text = super().__new__(cls, _fill(_form(msgid, plural, values, SOURCE), values,
                                           SOURCE))
         text.msgid, text.plural, text.values = msgid, plural, values
@@ -131,8 +133,18 @@ def joined(parts: Iterable[str], separator: str = " ") -> Text:
 
 
 def render(text: str, language: str) -> str:
-    """``text`` in ``language``: a `Text` worded, any other string as it is."""
+    """``text`` in ``language``: a `Text` (or an engine's `Phrase`) worded, any other
+    string as it is."""
+    text = _message(text)
     return text.render(language) if isinstance(text, Text) else text
+
+
+def _message(value: Any) -> Any:
+    """``value``, an engine's `Phrase` made a message of the catalogue (the engine's
+    templates are in it too), anything else as it is."""
+    if isinstance(value, Phrase):
+        return Text(value.msgid, value.values, value.plural)
+    return value
 
 
 def from_json(data: Mapping[str, Any]) -> Text:
@@ -272,31 +284,35 @@ def untranslated(text: str, allowed: Iterable[str] = ()) -> list[str]:
 
 
 # --- the template: every message of the code ----------------------------------------
-KEYWORDS = {"_": None, "_n": (1, 2), "message_id": None}
+Keywords = Mapping[str, tuple[int, int] | None]
+KEYWORDS: Keywords = {"_": None, "_n": (1, 2), "message_id": None}  # the bot's markers
+PHRASES: Keywords = {"said": None, "said_n": (1, 2)}  # the engine's (`engine.phrases`)
 
 
-def extracted(root: Path) -> list[tuple[str, str | None, str]]:
-    """Every message the Python code under ``root`` gives to `_` or `_n`: (id, plural id,
-    where, as ``path:line``), in the order found."""
+def extracted(*sources: tuple[Path, Keywords]) -> list[tuple[str, str | None, str]]:
+    """Every message the Python code under each source's folder gives to one of its
+    keywords (`_`, `_n`, or the engine's `said`): (id, plural id, where, as
+    ``path:line``), in the order found."""
     from babel.messages.extract import extract_from_dir  # only for the template
 
     found = []
-    for path, line, message, _comments, _context in extract_from_dir(
-            str(root), method_map=[("**.py", "python")], keywords=KEYWORDS):
-        msgid, plural = (message[0], message[1]) if isinstance(message, tuple) else (message,
-                                                                                    None)
-        found.append((msgid, plural, f"{Path(root.name) / path}:{line}"))
+    for root, keywords in sources:
+        for path, line, message, _comments, _context in extract_from_dir(
+                str(root), method_map=[("**.py", "python")], keywords=keywords):
+            msgid, plural = (message[0], message[1]) if isinstance(message, tuple) else (
+                message, None)
+            found.append((msgid, plural, f"{Path(root.name) / path}:{line}"))
     return found
 
 
-def write_template(root: Path, out: Path = TEMPLATE) -> int:
-    """Write the template of every message under ``root`` (the ``bot`` package); how
-    many messages it lists."""
+def write_template(sources: Iterable[tuple[Path, Keywords]], out: Path = TEMPLATE) -> int:
+    """Write the template of every message of ``sources`` (the ``bot`` package with
+    `KEYWORDS`, the ``engine`` with `PHRASES`); how many messages it lists."""
     from babel.messages.catalog import Catalog
     from babel.messages.pofile import write_po
 
     catalog = Catalog(project="commandpost", charset="utf-8")
-    for msgid, plural, where in extracted(root):
+    for msgid, plural, where in extracted(*sources):
         path, _, line = where.rpartition(":")
         catalog.add((msgid, plural) if plural else msgid, locations=[(path, int(line))])
     out.parent.mkdir(parents=True, exist_ok=True)

@@ -1,6 +1,7 @@
 """``commandpost catalogue``: the template of every message of the code.
 
-It lists each message that the code gives to `bot.i18n._` or `bot.i18n._n`, with where it
+It lists each message that the code gives to `bot.i18n._` or `bot.i18n._n` (and the engine's
+phrases, `engine.phrases.said`), with where it
 is, in ``bot/locales/commandpost.pot``; translators start each language's ``.po`` files
 from it. ``--check`` writes nothing and says whether the template is stale.
 """
@@ -11,9 +12,13 @@ import argparse
 import tempfile
 from pathlib import Path
 
+import engine
+
 from .. import i18n
 
-PACKAGE = Path(__file__).resolve().parents[1]  # the bot package, whose messages are listed
+# the packages whose messages are listed: the bot's, and the engine's phrases
+PACKAGES = ((Path(__file__).resolve().parents[1], i18n.KEYWORDS),
+            (Path(engine.__file__).resolve().parent, i18n.PHRASES))
 
 
 def main(argv: list[str]) -> int:
@@ -28,12 +33,12 @@ def main(argv: list[str]) -> int:
                         help="write nothing; exit 1 if the template is stale")
     args = parser.parse_args(argv)
     if not args.check:
-        count = i18n.write_template(PACKAGE)
+        count = i18n.write_template(PACKAGES)
         print(f"wrote {i18n.TEMPLATE} ({count} messages)")
         return 0
     with tempfile.TemporaryDirectory() as folder:
         fresh = Path(folder) / "commandpost.pot"
-        i18n.write_template(PACKAGE, fresh)
+        i18n.write_template(PACKAGES, fresh)
         now = i18n.TEMPLATE.read_bytes() if i18n.TEMPLATE.is_file() else b""
         if fresh.read_bytes() == now:
             print(f"{i18n.TEMPLATE} is up to date")

@@ -191,3 +191,16 @@ def test_untranslated_finds_the_english_words_outside_every_message() -> None:
     assert i18n.untranslated(f"Game #3: {worded} Good luck!") == ["Game", "Good", "luck"]
     assert i18n.untranslated("Good luck, alice: `move e2-e4`", allowed=["alice"]) == [
         "Good", "luck"]
+
+
+def test_an_engine_phrase_is_worded_like_a_message_of_the_catalogue() -> None:
+    from engine.phrases import said, said_n
+
+    reason = said("the {piece} on {square} cannot move", piece=said("Tank"), square="e4")
+    assert reason == "the Tank on e4 cannot move"
+    message = i18n._("{move} is not a legal move here: {reason}.", move="e4-e5", reason=reason)
+    assert message == "e4-e5 is not a legal move here: the Tank on e4 cannot move."
+    assert i18n.from_json(message.to_json()) == message
+    assert i18n.render(reason, i18n.PSEUDO) == "[thé [Tàñk ~~] öñ e4 çàññöt mövé ~~~~~~~~~~~~~~]"
+    assert (said_n("{n} step", "{n} steps", 1), said_n("{n} step", "{n} steps", 2)) == (
+        "1 step", "2 steps")
