@@ -1,12 +1,15 @@
 """The engine's errors: one hierarchy under `ValueError`.
 
 Every message quotes the input and says why it was refused, so a transport can show it
-to the player as it is.
+to the player as it is; a move error's `reason` is a phrase (`engine.phrases`), which a
+service can also word in its reader's language.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+
+from .phrases import said
 
 
 class EngineError(ValueError):
@@ -43,11 +46,12 @@ class AmbiguousMoveError(MoveError):
 
     def __init__(self, text: str, candidates: Sequence[str]) -> None:
         self.candidates = tuple(candidates)
-        super().__init__(text, "ambiguous: it could be " + _or_list(self.candidates))
+        super().__init__(text, said("ambiguous: it could be {moves}",
+                                    moves=_or_list(self.candidates)))
 
 
 def _or_list(items: Sequence[str]) -> str:
     items = list(items)
     if len(items) <= 1:
         return "".join(items)
-    return ", ".join(items[:-1]) + " or " + items[-1]
+    return said("{items} or {last}", items=", ".join(items[:-1]), last=items[-1])

@@ -13,6 +13,7 @@ from typing import ClassVar, NamedTuple
 
 from .errors import AmbiguousMoveError, EngineError, IllegalMoveError, UnknownVariantError
 from .move import Move
+from .phrases import said
 from .position import Piece, Position
 from .topology import Topology
 
@@ -87,7 +88,7 @@ class Variant:
         """The position after ``move``; raises `IllegalMoveError` if it is not legal."""
         if move not in self.legal_moves(position):
             raise IllegalMoveError(self._describe(position, move),
-                                   "that is not a legal move in this position")
+                                   said("that is not a legal move in this position"))
         return self.make_move(position, move)
 
     def _describe(self, position: Position, move: Move) -> str:
@@ -169,7 +170,7 @@ class Variant:
 
     def end_turn(self, position: Position) -> Position:
         """Finish a turn of several steps early (``end``); only multi-step variants."""
-        raise IllegalMoveError("end", "there is no turn in progress to end")
+        raise IllegalMoveError("end", said("there is no turn in progress to end"))
 
     # --- the end of the game -------------------------------------------------------
     def outcome(self, position: Position, history: Sequence[Position] = (),

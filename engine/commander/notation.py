@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from ..errors import MoveSyntaxError, PositionError
+from ..phrases import said
 from .board import (
     FILES,
     LAND_CAPABLE,
@@ -291,7 +292,7 @@ def read_move(text: str) -> Pattern:
     """Read any accepted form of a move text (§9.2–§9.4) into a pattern."""
     body = _ANNOTATION.sub("", text.strip())
     if not body:
-        raise MoveSyntaxError(text, "there is no move in it")
+        raise MoveSyntaxError(text, said("there is no move in it"))
     m = _LAN_DEPLOY.fullmatch(body)
     if m:
         origin = _square(m.group("origin"))
@@ -309,7 +310,8 @@ def read_move(text: str) -> Pattern:
     if not m:
         raise MoveSyntaxError(text, _syntax_hint(body))
     if m.group("dash") and m.group("kind"):
-        raise MoveSyntaxError(text, "write either '-' or a capture or join symbol, not both")
+        raise MoveSyntaxError(text, said("write either '-' or a capture or join symbol, "
+                                         "not both"))
     return Pattern(text, False, UnitPattern.read(m.group("unit")), _kind(m.group("kind")),
                    _square(m.group("square")),
                    FILES.index(m.group("file")) if m.group("file") else None,
@@ -323,12 +325,12 @@ def _read_steps(text: str, body: str, first_may_name_origin: bool
     for n, part in enumerate(body.split(",")):
         m = _STEP.fullmatch(part.strip())
         if not m:
-            raise MoveSyntaxError(text, f"{part.strip()!r} is not a deploy step such as T>e6, "
-                                        f"T>xe6 or I>&d5")
+            raise MoveSyntaxError(text, said("{step} is not a deploy step such as T>e6, "
+                                             "T>xe6 or I>&d5", step=repr(part.strip())))
         if m.group("file") or m.group("rank"):
             if n or not first_may_name_origin:
-                raise MoveSyntaxError(text, "only the first step of a deploy may name its "
-                                            "origin, as in Ic2>c3")
+                raise MoveSyntaxError(text, said("only the first step of a deploy may name "
+                                                 "its origin, as in Ic2>c3"))
             origin_file = FILES.index(m.group("file")) if m.group("file") else None
             origin_rank = int(m.group("rank")) - 1 if m.group("rank") else None
         steps.append(StepPattern(UnitPattern.read(m.group("unit")), _kind(m.group("kind")),
@@ -338,14 +340,14 @@ def _read_steps(text: str, body: str, first_may_name_origin: bool
 
 def _syntax_hint(body: str) -> str:
     if re.match(r"\+?[citmeagsfnh](?:[a-k]|\d|[>x_@&-])", body) or re.search(r"\([a-z]", body):
-        return ("piece letters are written in upper case (C I T M E A G S F N H), files in "
-                "lower case (a to k)")
+        return said("piece letters are written in upper case (C I T M E A G S F N H), files "
+                    "in lower case (a to k)")
     if re.search(r"[A-K](?:1[0-2]|[1-9])\b", body):
-        return "files are written in lower case (a to k)"
+        return said("files are written in lower case (a to k)")
     if re.search(r"[a-k](?:1[3-9]|[2-9]\d)|[l-z]\d", body):
-        return "squares are a1 to k12"
-    return ("expected a move such as Te5, Ixc6, A_b2, F@e5, (NF)b6, I<T>e6 or "
-            "T>e6,I>e5")
+        return said("squares are a1 to k12")
+    return said("expected a move such as Te5, Ixc6, A_b2, F@e5, (NF)b6, I<T>e6 or "
+                "T>e6,I>e5")
 
 
 def split_pair(pieces: Sequence[str]) -> tuple[str, str] | None:

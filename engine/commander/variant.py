@@ -65,6 +65,7 @@ from typing import NamedTuple
 
 from ..errors import EngineError, IllegalMoveError, PositionError
 from ..move import Move, Step
+from ..phrases import said, said_n
 from ..position import Piece, Position
 from ..variant import ONGOING, Outcome, Variant, register
 from .board import (
@@ -225,19 +226,36 @@ def to_raw(move: Move, side: int) -> RawTurn:
             move.kind in ("deploy", "step"))
 
 
+# the pieces' names inside the engine's sentences ("the tank on e4"), as phrases
+_PIECE_WORDS = {
+    "C": said("commander"), "I": said("infantry"), "T": said("tank"), "M": said("militia"),
+    "E": said("engineer"), "A": said("artillery"), "G": said("anti-aircraft gun"),
+    "S": said("missile"), "F": said("air force"), "N": said("navy"), "H": said("headquarters"),
+}
+assert all(words == PIECE_NAMES[x].lower() for x, words in _PIECE_WORDS.items())
+_SIDE_WORDS = (said("Red"), said("Blue"))
+assert _SIDE_WORDS == SIDES
+
+
+def _side(side: int) -> str:
+    return _SIDE_WORDS[side]
+
+
 def _name(letter: str) -> str:
-    return PIECE_NAMES[letter].lower()
+    return _PIECE_WORDS[letter]
 
 
 def _article(words: str) -> str:
-    return ("an " if words[0] in "aeiou" else "a ") + words
+    return said("an {thing}", thing=words) if words[0] in "aeiou" else \
+        said("a {thing}", thing=words)
 
 
 def _unit_words(stack: str) -> str:
     info = STACKS[stack]
     if info.size == 1:
-        return ("heroic " if PIECES[stack].heroic else "") + _name(info.letter)
-    return f"stack {info.notation}"
+        return said("heroic {piece}", piece=_name(info.letter)) if PIECES[stack].heroic \
+            else _name(info.letter)
+    return said("stack {stack}", stack=info.notation)
 
 
 @register
@@ -633,8 +651,9 @@ class CommanderChess(Variant):
             piece = next((p for p in here if sp.unit.fits((p,), exact=False)), None)
             if piece is None:
                 letters = "".join(letter for letter, _ in sp.unit.letters)
-                return (f"no piece {letters} on {NAMES[origin]} can still act in this turn "
-                        f"(each piece acts at most once)")
+                return said("no piece {letters} on {square} can still act in this turn "
+                            "(each piece acts at most once)", letters=letters,
+                            square=NAMES[origin])
             here.remove(piece)
             steps.append((piece, sp.target, sp.kind if sp.kind is not None
                           else _guess_kind(board, sp.target, position.side)))
@@ -642,12 +661,13 @@ class CommanderChess(Variant):
 
     def _why_move(self, position: Position, move: Move) -> str:
         if self.outcome(position).is_over:
-            return "the game is over"
+            return said("the game is over")
         try:
             turn = to_raw(move, position.side)
         except (KeyError, ValueError):
-            return "that is not a move of this game"
-        return self._why_turn(position, turn) or "that is not a legal move in this position"
+            return said("that is not a move of this game")
+        return self._why_turn(position, turn) or said("that is not a legal move in this "
+                                                      "position")
 
     def _why_pattern(self, position: Position, pattern: Pattern) -> str:
         side = position.side
@@ -678,9 +698,9 @@ class CommanderChess(Variant):
                 candidates.append((q, raw))
         if not candidates:
             letters = ", ".join("".join(x for x, _ in s.unit.letters) for s in steps)
-            return (f"none of your stacks holds the pieces {letters} that this deploy moves "
-                    f"(a deploy splits a stack of 2 or 3 pieces; a piece standing alone "
-                    f"moves as in Ic6)")
+            return said("none of your stacks holds the pieces {letters} that this deploy "
+                        "moves (a deploy splits a stack of 2 or 3 pieces; a piece standing "
+                        "alone moves as in {example})", letters=letters, example="Ic6")
         reasons = []
         for q, raw in candidates:
             reason = self._why_turn(position, (q, raw, True),
@@ -689,8 +709,10 @@ class CommanderChess(Variant):
                 turn = (q, raw, True)
                 stay = stay_part(cells, turn)
                 steps_text = ",".join(step_text(*st) for st in raw)
-                reason = (f"nothing stays on {NAMES[q]}: write {steps_text}" if not stay else
-                          f"{stay} stays on {NAMES[q]}: write {stay}<{steps_text}")
+                reason = (said("nothing stays on {square}: write {move}", square=NAMES[q],
+                               move=steps_text) if not stay else
+                          said("{stack} stays on {square}: write {move}", stack=stay,
+                               square=NAMES[q], move=f"{stay}<{steps_text}"))
             reasons.append(reason)
         return _best_reason(reasons, [q for q, _ in candidates], None, "")
 
@@ -703,29 +725,34 @@ class CommanderChess(Variant):
                  == sorted(letters) and _origin_fits(q, pattern)]
         if alike:
             q = alike[0]
-            return (f"the {_unit_words(cells[q])} on {NAMES[q]} is not heroic as written: a + "
-                    f"goes only before a heroic piece (it is {STACKS[cells[q]].notation})")
+            return said("the {unit} on {square} is not heroic as written: a + goes only "
+                        "before a heroic piece (it is {notation})",
+                        unit=_unit_words(cells[q]), square=NAMES[q],
+                        notation=STACKS[cells[q]].notation)
         if len(letters) == 1:
             holders = [q for q in own if any(PIECES[p].letter == letters[0]
                                              for p in STACKS[cells[q]].pieces)]
             placed = [q for q in holders if _origin_fits(q, pattern)]
             if holders and not placed:  # the start written (a file, a rank) fits none
                 names = [NAMES[q] for q in holders]
-                yours = (f"yours is on {names[0]}" if len(names) == 1 else
-                         f"yours are on {', '.join(names[:-1])} and {names[-1]}")
-                return f"you have no {_name(letters[0])} on {_start_words(pattern)}; {yours}"
+                yours = (said("yours is on {square}", square=names[0]) if len(names) == 1
+                         else said("yours are on {squares} and {last}",
+                                   squares=", ".join(names[:-1]), last=names[-1]))
+                return said("you have no {piece} on {start}; {yours}", piece=_name(letters[0]),
+                            start=_start_words(pattern), yours=yours)
             stacked = [q for q in placed if STACKS[cells[q]].size > 1]
             if stacked:
                 q = stacked[0]
                 stack = STACKS[cells[q]]
-                return (f"the {_name(letters[0])} on {NAMES[q]} is part of the stack "
-                        f"{stack.notation}: move the whole stack as "
-                        f"{stack.notation}{NAMES[pattern.target]}, or deploy the piece, as in "
-                        f"{_stay_example(cells[q], letters[0])}"
-                        f"{letters[0]}>{NAMES[pattern.target]}")
-            return f"you have no {_name(letters[0])} that could make this move"
+                return said("the {piece} on {square} is part of the stack {stack}: move the "
+                            "whole stack as {move}, or deploy the piece, as in {deploy}",
+                            piece=_name(letters[0]), square=NAMES[q], stack=stack.notation,
+                            move=f"{stack.notation}{NAMES[pattern.target]}",
+                            deploy=f"{_stay_example(cells[q], letters[0])}"
+                                   f"{letters[0]}>{NAMES[pattern.target]}")
+            return said("you have no {piece} that could make this move", piece=_name(letters[0]))
         written = STACKS[canonical([x for x, _ in unit.letters])].notation
-        return f"you have no stack {written} that could move there"
+        return said("you have no stack {stack} that could move there", stack=written)
 
     def _why_turn(self, position: Position, turn: RawTurn, partial: bool = False) -> str:
         """Why a raw turn is not legal, in the rules' words ("" if it is legal)."""
@@ -734,36 +761,42 @@ class CommanderChess(Variant):
         origin, steps, deploy = turn
         stack = board[origin]
         if stack is None or STACKS[stack].side != side:
-            return f"there is no piece of yours on {NAMES[origin]}"
+            return said("there is no piece of yours on {square}", square=NAMES[origin])
         if deploy and STACKS[stack].size < 2:
-            return f"only a stack can deploy; {NAMES[origin]} holds a single piece"
+            return said("only a stack can deploy; {square} holds a single piece",
+                        square=NAMES[origin])
         zones = zone_masks(board, 1 - side)
         acted: list[str] = []
         took = False
         for n, (unit, target, kind) in enumerate(steps):
             here = board[origin]
-            prefix = f"step {n + 1} ({step_text(unit, target, kind)}): " if len(steps) > 1 \
-                else ""
+            def prefix(reason: str, n: int = n, unit: str = unit, target: int = target,
+                       kind: int = kind) -> str:
+                return said("step {n} ({step}): {reason}", n=n + 1,
+                            step=step_text(unit, target, kind), reason=reason) \
+                    if len(steps) > 1 else reason
             if took:
-                return prefix + "capturing the enemy commander ends the turn"
+                return prefix(said("capturing the enemy commander ends the turn"))
             if deploy:
                 available = list(STACKS[here].pieces) if here else []
                 for a in acted:
                     if a in available:
                         available.remove(a)
                 if unit not in available:
-                    return prefix + (f"no {_unit_words(unit)} on {NAMES[origin]} can act "
-                                     f"now (each piece acts at most once)")
+                    return prefix(said("no {unit} on {square} can act now (each piece acts "
+                                       "at most once)", unit=_unit_words(unit),
+                                       square=NAMES[origin]))
                 left = REMOVE[(here, unit)]
             else:
                 if unit != here:
-                    return f"the unit on {NAMES[origin]} is {STACKS[here].notation}"
+                    return said("the unit on {square} is {stack}", square=NAMES[origin],
+                                stack=STACKS[here].notation)
                 left = None
             options: list[tuple[int, int]] = []
             unit_options(board, origin, side, unit, left, zones, options)
             if (target, kind) not in options:
-                return prefix + self._why_step(board, origin, side, unit, left, target, kind,
-                                               zones, options)
+                return prefix(self._why_step(board, origin, side, unit, left, target, kind,
+                                             zones, options))
             captured = board[target] if kind in CAPTURES else None
             apply_steps(board, origin, ((unit, target, kind),), deploy)
             acted.append(unit)
@@ -772,36 +805,38 @@ class CommanderChess(Variant):
                 if STACKS[captured].zone:
                     zones = zone_masks(board, 1 - side)
         if partial:
-            return "no legal turn starts with these steps"
+            return said("no legal turn starts with these steps")
         if deploy:
             if all(k == STAY for _, _, k in steps):
-                return ("no piece leaves the stack; a stack that fires without moving does "
-                        "so as a whole, as in " + STACKS[stack].notation + "_"
-                        + NAMES[steps[0][1]])
+                return said("no piece leaves the stack; a stack that fires without moving "
+                            "does so as a whole, as in {example}",
+                            example=STACKS[stack].notation + "_" + NAMES[steps[0][1]])
             on = board[origin]
             if on is not None and not took:
                 info = STACKS[on]
                 if not info.valid:
-                    return (f"what stays on {NAMES[origin]}, {info.notation}, is not a valid "
-                            f"stack (carry table); move another piece too")
+                    return said("what stays on {square}, {stack}, is not a valid stack "
+                                "(carry table); move another piece too", square=NAMES[origin],
+                                stack=info.notation)
                 if (NAVIGABLE[origin] if info.letter == "N" else LAND_CAPABLE[origin]) is False:
-                    return (f"the {_unit_words(on)} would be left on the sea square "
-                            f"{NAMES[origin]}; it must leave too")
+                    return said("the {unit} would be left on the sea square {square}; it "
+                                "must leave too", unit=_unit_words(on), square=NAMES[origin])
         if took:
             if commander_square(board, side) is None:
-                return "your own commander would be destroyed in this turn"
+                return said("your own commander would be destroyed in this turn")
             return ""
         after = list(board)
         end_of_turn(after, side)
         own = commander_square(after, side)
         if own is None:
-            return "your own commander would be destroyed in this turn"
+            return said("your own commander would be destroyed in this turn")
         if attacked(after, own, 1 - side):
             enemy = commander_square(after, 1 - side)
             if enemy is not None and _facing(after, own, enemy):
-                return (f"the commanders would face each other ({NAMES[own]} and "
-                        f"{NAMES[enemy]} with nothing between them)")
-            return f"it would leave your commander on {NAMES[own]} attacked"
+                return said("the commanders would face each other ({own} and {enemy} with "
+                            "nothing between them)", own=NAMES[own], enemy=NAMES[enemy])
+            return said("it would leave your commander on {square} attacked",
+                        square=NAMES[own])
         return ""
 
     def _why_step(self, board: list[str | None], origin: int, side: int, unit: str,
@@ -814,91 +849,102 @@ class CommanderChess(Variant):
         what = _unit_words(unit)
         where, to = NAMES[origin], NAMES[target]
         if target == origin:
-            return f"the {what} is already on {to}"
+            return said("the {unit} is already on {square}", unit=what, square=to)
         occupant = board[target]
         enemy = occupant is not None and STACKS[occupant].side != side
         friendly = occupant is not None and not enemy
         if kind in CAPTURES and not enemy:
-            return f"there is no enemy piece on {to} to capture"
+            return said("there is no enemy piece on {square} to capture", square=to)
         if kind == JOIN and not friendly:
-            return f"there is no piece of yours on {to} to join"
+            return said("there is no piece of yours on {square} to join", square=to)
         if kind == QUIET and occupant is not None:
-            return (f"{to} is occupied; write {'x' if enemy else '&'} to "
-                    f"{'capture' if enemy else 'join'}")
+            return said("{square} is occupied; write {symbol} to capture", square=to,
+                        symbol="x") if enemy else \
+                said("{square} is occupied; write {symbol} to join", square=to, symbol="&")
         others = sorted({k for t, k in options if t == target})
         if others:
             return self._why_kind(board, unit, target, kind, others)
         if letter == "H" and not lead.heroic:
-            return "a headquarters cannot move or capture until it becomes heroic"
+            return said("a headquarters cannot move or capture until it becomes heroic")
         line = ALIGN[origin].get(target)
         if line is None:
-            return f"{to} is not on a straight line from {where}"
+            return said("{square} is not on a straight line from {origin}", square=to,
+                        origin=where)
         d, k = line
         if enemy:
             oinfo = STACKS[occupant]  # type: ignore[index]
             reach = lead.capture[d][oinfo.target]
             if letter == "N" and oinfo.target == 1:
-                return "a navy never captures an air force"
+                return said("a navy never captures an air force")
             if letter == "S" and oinfo.target == 2:
-                return "a missile never captures a navy"
+                return said("a missile never captures a navy")
             commander_far = letter == "C" and not d & 1 and oinfo.has_commander
             if not reach and not commander_far:
-                return f"{_article(what)} does not capture in that direction{_dirs(lead)}"
+                return said("{unit} does not capture in that direction{why}",
+                            unit=_article(what), why=_dirs(lead))
             if k > reach and not commander_far:
-                return f"{to} is out of reach: {_article(what)} captures up to {reach} " \
-                       f"square{'s' if reach > 1 else ''} that way"
+                return said_n("{square} is out of reach: {unit} captures up to {n} square "
+                              "that way", "{square} is out of reach: {unit} captures up to "
+                              "{n} squares that way", reach, square=to, unit=_article(what))
             if letter in CAPTURE_BLOCKED:
                 blocker = next((q for q in between(origin, target) if board[q] is not None),
                                None)
                 if blocker is not None:
-                    return f"the way is blocked by the piece on {NAMES[blocker]}"
+                    return said("the way is blocked by the piece on {square}",
+                                square=NAMES[blocker])
             if letter == "F":
                 return self._air_reason(zones, origin, d, k, lead.heroic, capture=True)
-            return "that capture is not possible"
+            return said("that capture is not possible")
         # a quiet move or a join
         reach = lead.move[d]
         if not reach:
-            return f"{_article(what)} does not move in that direction{_dirs(lead)}"
+            return said("{unit} does not move in that direction{why}", unit=_article(what),
+                        why=_dirs(lead))
         if k > reach:
-            return f"{to} is out of reach: {_article(what)} moves up to {reach} " \
-                   f"square{'s' if reach > 1 else ''} that way"
+            return said_n("{square} is out of reach: {unit} moves up to {n} square that way",
+                          "{square} is out of reach: {unit} moves up to {n} squares that way",
+                          reach, square=to, unit=_article(what))
         path = RAY[origin][d][:k - 1]
         if letter == "N":
             blocker = next((q for q in path if board[q] is not None
                             and STACKS[board[q]].side != side), None)  # type: ignore[index]
             if blocker is not None:
-                return f"the navy is stopped by the enemy piece on {NAMES[blocker]}"
+                return said("the navy is stopped by the enemy piece on {square}",
+                            square=NAMES[blocker])
             if k > NAVY_REACH[origin][d]:
                 if all(NAVIGABLE[q] for q in (*path, target)):
-                    return "a navy cannot cut across the land corner (c5–d6, c8–d7)"
-                return "a navy moves only on water (files a–c and the river mouth d6–e7)"
+                    return said("a navy cannot cut across the land corner (c5–d6, c8–d7)")
+                return said("a navy moves only on water (files a–c and the river mouth "
+                            "d6–e7)")
         elif letter != "F":
             blocker = next((q for q in path if board[q] is not None), None)
             if blocker is not None:
-                return f"the way is blocked by the piece on {NAMES[blocker]}"
+                return said("the way is blocked by the piece on {square}",
+                            square=NAMES[blocker])
         if friendly:
             merged = MERGE[(occupant, unit)]  # type: ignore[index]
             if merged is None:
                 return self._why_carry(occupant, unit, to)  # type: ignore[arg-type]
         if letter == "F":
             if not friendly and not LAND_CAPABLE[target]:
-                return "an air force cannot land on the sea, except on a navy of yours"
+                return said("an air force cannot land on the sea, except on a navy of yours")
             return self._air_reason(zones, origin, d, k, lead.heroic, capture=False)
         if letter in "AGS" and k > HEAVY_REACH[origin][d] and k <= LAND_REACH[origin][d]:
-            return (f"deep water: {_article(_name(letter))} crosses the river only over a reef "
-                    f"(f6–f7 or h6–h7) unless it captures; an engineer can carry it across")
+            return said("deep water: {unit} crosses the river only over a reef (f6–f7 or "
+                        "h6–h7) unless it captures; an engineer can carry it across",
+                        unit=_article(_name(letter)))
         if letter != "N" and not friendly and not LAND_CAPABLE[target]:
-            return (f"{_article(what)} cannot stand on the sea square {to}, except by "
-                    f"boarding a navy of yours")
+            return said("{unit} cannot stand on the sea square {square}, except by boarding "
+                        "a navy of yours", unit=_article(what), square=to)
         if letter != "N" and any(not LAND_CAPABLE[q] for q in path):
-            return f"{_article(what)} cannot cross the sea"
+            return said("{unit} cannot cross the sea", unit=_article(what))
         if letter == "C" or (letter == "H" and info.has_commander):
             seen = sight(board, commander_square(board, 1 - side), origin, left is None)
             crossed = next((q for q in path if q in seen), None)
             if crossed is not None:
-                return (f"a commander moving on its own may not pass {NAMES[crossed]}, in "
-                        f"the enemy commander's line of sight")
-        return "that move is not possible"
+                return said("a commander moving on its own may not pass {square}, in the "
+                            "enemy commander's line of sight", square=NAMES[crossed])
+        return said("that move is not possible")
 
     def _why_kind(self, board: list[str | None], unit: str, target: int, kind: int,
                   others: list[int]) -> str:
@@ -907,29 +953,33 @@ class CommanderChess(Variant):
         notation = STACKS[unit].notation
         if kind == SUICIDE or others == [SUICIDE]:
             if others == [SUICIDE]:
-                return (f"{to} lies under enemy air defence: the {what} can only trade itself "
-                        f"for the piece there ({notation}@{to})")
-            return "only a flight into enemy air defence is a suicide capture"
+                return said("{square} lies under enemy air defence: the {unit} can only trade "
+                            "itself for the piece there ({move})", square=to, unit=what,
+                            move=f"{notation}@{to}")
+            return said("only a flight into enemy air defence is a suicide capture")
         if kind == CAPTURE and others == [STAY]:
-            return (f"the {what} cannot stand on {to}, so it captures without moving "
-                    f"({notation}_{to})")
+            return said("the {unit} cannot stand on {square}, so it captures without moving "
+                        "({move})", unit=what, square=to, move=f"{notation}_{to}")
         if kind == STAY and others == [CAPTURE]:
             if PIECES[STACKS[unit].leader].letter == "F":
-                return (f"an air force captures without moving only when landing would be "
-                        f"unsafe or the target is at sea; here it must land ({notation}x{to})")
-            return f"the {what} captures by moving onto {to} ({notation}x{to})"
-        return "that capture is not possible"
+                return said("an air force captures without moving only when landing would be "
+                            "unsafe or the target is at sea; here it must land ({move})",
+                            move=f"{notation}x{to}")
+            return said("the {unit} captures by moving onto {square} ({move})", unit=what,
+                        square=to, move=f"{notation}x{to}")
+        return said("that capture is not possible")
 
     def _why_carry(self, stack: str, unit: str, to: str) -> str:
         a, b = STACKS[stack], STACKS[unit]
         letters = {a.letter, b.letter}
         if "H" in letters:
-            return "only its own commander, alone, may enter a headquarters"
+            return said("only its own commander, alone, may enter a headquarters")
         pieces = a.pieces + b.pieces
         if len(pieces) > 3:
-            return "a stack holds at most three pieces"
-        return (f"your {_unit_words(stack)} on {to} and {_article(_unit_words(unit))} cannot "
-                f"form a stack (carry table, rules §5.1)")
+            return said("a stack holds at most three pieces")
+        return said("your {unit} on {square} and {other} cannot form a stack (carry table, "
+                    "rules §5.1)", unit=_unit_words(stack), square=to,
+                    other=_article(_unit_words(unit)))
 
     def _air_reason(self, zones: Sequence[int], origin: int, d: int, k: int, heroic: bool,
                     capture: bool) -> str:
@@ -937,12 +987,12 @@ class CommanderChess(Variant):
         from .rules import flight_status
         status = SAFE if heroic else flight_status(zones, path)
         if status == SHOT_DOWN:
-            return ("the air force would be shot down by enemy air defence on the way "
-                    "(it crosses a ring of fire that does not cover its target)")
+            return said("the air force would be shot down by enemy air defence on the way "
+                        "(it crosses a ring of fire that does not cover its target)")
         if status == KAMIKAZE and not capture:
-            return (f"{NAMES[path[-1]]} lies under enemy air defence: the air force would be "
-                    f"shot down there")
-        return "that flight is not possible"
+            return said("{square} lies under enemy air defence: the air force would be shot "
+                        "down there", square=NAMES[path[-1]])
+        return said("that flight is not possible")
 
     # --- the end of the game -----------------------------------------------------------
     def outcome(self, position: Position, history: Sequence[Position] = (),
@@ -957,17 +1007,17 @@ class CommanderChess(Variant):
         how = ""
         if not all(alive):
             mated = alive.index(False) if alive.count(False) == 1 else side
-            how = f"{SIDES[mated]}'s commander has been captured"
+            how = said("{side}'s commander has been captured", side=_side(mated))
         else:
             no_moves = not legal_turns(cells, side)
             if no_moves:
                 own = commander_square(cells, side)
                 if attacked(cells, own, mover):  # type: ignore[arg-type]
                     mated = side
-                    how = f"{SIDES[side]} is checkmated"
+                    how = said("{side} is checkmated", side=_side(side))
                 else:
-                    return Outcome("draw", None, f"stalemate: {SIDES[side]} has no legal turn "
-                                                 f"and is not in check")
+                    return Outcome("draw", None, said("stalemate: {side} has no legal turn "
+                                                      "and is not in check", side=_side(side)))
         if mated is not None and name == "standard":
             return Outcome("win", 1 - mated, how)
         if mated is None:
@@ -983,9 +1033,9 @@ class CommanderChess(Variant):
         seen = 1 + sum(1 for p in history
                        if not p.pending and self.repetition_key(p) == key)
         if seen >= 3:
-            return "threefold repetition: this position has occurred three times"
+            return said("threefold repetition: this position has occurred three times")
         if position.halfmove >= 100:
-            return "fifty-move rule: 100 turns in a row without a capture"
+            return said("fifty-move rule: {n} turns in a row without a capture", n=100)
         return ""
 
     def destroyed_points(self, position: Position,
@@ -1019,12 +1069,16 @@ class CommanderChess(Variant):
         if how:
             why = how
         elif strategy is not None:
-            why = f"{SIDES[strategy]} reached the {name} objective"
+            why = said("{side} reached the {mode} objective", side=_side(strategy), mode=name)
         else:
-            why = f"the limit of {limit} moves was reached"
-        detail = (f"{why}; points: {SIDES[0]} {totals[0]}, {SIDES[1]} {totals[1]}"
-                  + (f" (including {STRATEGY_BONUS} for the strategy to {SIDES[strategy]})"
-                     if strategy is not None else ""))
+            why = said("the limit of {n} moves was reached", n=limit)
+        points_words = dict(why=why, red=_side(0), red_points=totals[0], blue=_side(1),
+                            blue_points=totals[1])
+        detail = said("{why}; points: {red} {red_points}, {blue} {blue_points}",
+                      **points_words) if strategy is None else \
+            said("{why}; points: {red} {red_points}, {blue} {blue_points} (including {bonus} "
+                 "for the strategy to {side})", **points_words, bonus=STRATEGY_BONUS,
+                 side=_side(strategy))
         if totals[0] == totals[1]:
             return Outcome("draw", None, detail)
         return Outcome("win", 0 if totals[0] > totals[1] else 1, detail)
@@ -1033,15 +1087,16 @@ class CommanderChess(Variant):
         cells, side = position.cells, position.side
         parts = []
         if position.pending:
-            parts.append(f"{SIDES[side]} is deploying from {position.pending[0].origin} "
-                         f"({self._step_texts(position, Move(position.pending, 'step'))}): "
-                         f"send the next step or end the turn")
+            parts.append(said("{side} is deploying from {square} ({steps}): send the next "
+                              "step or end the turn", side=_side(side),
+                              square=position.pending[0].origin,
+                              steps=self._step_texts(position, Move(position.pending, "step"))))
         else:
             own = commander_square(cells, side)
             if own is not None and commander_square(cells, 1 - side) is not None \
                     and attacked(cells, own, 1 - side):
-                parts.append(f"{SIDES[side]} is in check")
-        return "; ".join(parts)
+                parts.append(said("{side} is in check", side=_side(side)))
+        return parts[0] if parts else ""
 
 
 # --- helpers ------------------------------------------------------------------------------
@@ -1100,7 +1155,7 @@ def _start_words(pattern: Pattern) -> str:
     rank = None if pattern.origin_rank is None else str(pattern.origin_rank + 1)
     if file and rank:
         return file + rank
-    return f"file {file}" if file else f"rank {rank}"
+    return said("file {file}", file=file) if file else said("rank {rank}", rank=rank)
 
 
 def _origin_fits(origin: int, pattern: Pattern) -> bool:
@@ -1175,16 +1230,18 @@ def _assign_pieces(stack: str, steps: Sequence[StepPattern], cells: Sequence[str
 def _best_reason(reasons: list[str], origins: list[int], target: int | None,
                  what: str) -> str:
     """One reason for the user: the only one, or that of the nearest origin in line."""
-    reasons = [r or "no legal turn matches" for r in reasons]
+    reasons = [r or said("no legal turn matches") for r in reasons]
     if len(set(reasons)) == 1:
         return reasons[0]
     if target is None:
-        return f"{reasons[0]} (from {NAMES[origins[0]]})"
+        return said("{reason} (from {square})", reason=reasons[0], square=NAMES[origins[0]])
     aligned = [i for i, o in enumerate(origins) if target in ALIGN[o]]
     if not aligned:
-        return f"no {what} of yours stands on a straight line to {NAMES[target]}"
+        return said("no {unit} of yours stands on a straight line to {square}", unit=what,
+                    square=NAMES[target])
     best = min(aligned, key=lambda i: ALIGN[origins[i]][target][1])
-    return f"{reasons[best]} (from {NAMES[origins[best]]})"
+    return said("{reason} (from {square})", reason=reasons[best],
+                square=NAMES[origins[best]])
 
 
 def _facing(cells: Sequence[str | None], a: int, b: int) -> bool:
@@ -1199,7 +1256,7 @@ def _dirs(lead) -> str:
         return ""
     if letter == "S":
         return ""
-    return " (only along files and ranks until it becomes heroic)"
+    return said(" (only along files and ranks until it becomes heroic)")
 
 
 def _stay_example(stack: str, letter: str) -> str:
