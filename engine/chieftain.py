@@ -68,6 +68,7 @@ from typing import ClassVar, NamedTuple
 from .boards import CHESS
 from .errors import EngineError, IllegalMoveError, MoveSyntaxError, PositionError
 from .move import Move, Step
+from .phrases import a_or_an, said, said_n
 from .position import Piece, Position
 from .variant import ONGOING, Outcome, Variant, register
 
@@ -430,7 +431,18 @@ class MoveSpec(NamedTuple):
 
 
 def _king_distance_word(n: int) -> str:
-    return f"{n} square{'s' if n != 1 else ''}"
+    return said_n("{n} square", "{n} squares", n)
+
+
+# the pieces' and sides' names inside the engine's sentences, as phrases
+_PIECE_WORDS = {"C": said("Chieftain"), "H": said("Hero"), "S": said("Shaman"),
+                "N": said("kNight"), "M": said("Man"), "G": said("Gold"), "V": said("Silver")}
+assert _PIECE_WORDS == PIECE_NAMES
+_SIDE_WORDS = (said("White"), said("Black"))
+
+
+def _piece(letter: str) -> str:
+    return _PIECE_WORDS.get(letter.upper(), letter)
 
 
 class ChieftainVariant(Variant):
@@ -638,8 +650,8 @@ class ChieftainVariant(Variant):
 
     def end_turn(self, position: Position) -> Position:
         if not position.pending:
-            raise IllegalMoveError("end", "there is no turn in progress to end: a turn needs "
-                                          "at least one move")
+            raise IllegalMoveError("end", said("there is no turn in progress to end: a turn "
+                                               "needs at least one move"))
         return self._next_turn(position, position.cells)
 
     def apply(self, position: Position, move: Move) -> Position:
@@ -647,23 +659,24 @@ class ChieftainVariant(Variant):
         the order given; raises `IllegalMoveError` saying why it is not legal."""
         desc = self._describe(position, move)
         if self._game_over(position):
-            raise IllegalMoveError(desc, "the game is over")
+            raise IllegalMoveError(desc, said("the game is over"))
         if move.kind not in ("turn", "step") or (move.kind == "step" and len(move.steps) != 1):
-            raise IllegalMoveError(desc, "that is not a move of this game")
+            raise IllegalMoveError(desc, said("that is not a move of this game"))
         if move.kind == "turn" and not move.steps and not position.pending:
-            raise IllegalMoveError(desc, "a turn needs at least one move")
+            raise IllegalMoveError(desc, said("a turn needs at least one move"))
         turn = turn_from_position(position)
         for k, step in enumerate(move.steps):
             if step.origin not in INDEX or step.target not in INDEX:
-                raise IllegalMoveError(desc, f"{step.origin}-{step.target} is not a move on "
-                                             f"the board")
+                raise IllegalMoveError(desc, said("{move} is not a move on the board",
+                                                  move=f"{step.origin}-{step.target}"))
             code = step_code(step)
             legal = not is_closed(turn) and code in generate(turn)
             if not legal or make_step(turn.cells, turn.side, code) != step:
                 reason = self._why_not(turn, MoveSpec(step.unit, INDEX[step.origin],
                                                       INDEX[step.target], step_text(step)))
                 if legal and turn.cells[code >> 6].upper() == step.unit:  # type: ignore[union-attr]
-                    reason = f"the move is {step_text(make_step(turn.cells, turn.side, code))}"
+                    reason = said("the move is {move}",
+                                  move=step_text(make_step(turn.cells, turn.side, code)))
                 raise IllegalMoveError(desc, self._numbered(k, len(move.steps), step_text(step),
                                                             reason))
             turn = play(turn, code)
@@ -688,13 +701,13 @@ class ChieftainVariant(Variant):
     def parse_move(self, position: Position, text: str) -> Move:
         specs, end = self._read_moves(text)
         if self._game_over(position):
-            raise IllegalMoveError(text, "the game is over")
+            raise IllegalMoveError(text, said("the game is over"))
         start = turn_from_position(position)
         if not specs:
             if position.pending:
                 return Move((), "turn")
-            raise IllegalMoveError(text, "there is no turn in progress to end: a turn needs "
-                                         "at least one move")
+            raise IllegalMoveError(text, said("there is no turn in progress to end: a turn "
+                                              "needs at least one move"))
         turn = start
         codes: list[int] = []
         for k, spec in enumerate(specs):
@@ -717,13 +730,15 @@ class ChieftainVariant(Variant):
             if pos >= len(text):
                 break
             if end:
-                raise MoveSyntaxError(text, "'end' must come after the last move")
+                raise MoveSyntaxError(text, said("'end' must come after the last move"))
             m = _MOVE.match(text, pos) or _SHORT.match(text, pos)
             if m is not None:
                 letter = (m.group("letter") or "").upper()
                 if letter and letter not in self.piece_letters:
-                    raise MoveSyntaxError(text, f"{m.group('letter')!r} is not a piece letter "
-                                                f"({', '.join(self.piece_letters)})")
+                    raise MoveSyntaxError(text, said("{letter} is not a piece letter "
+                                                     "({letters})",
+                                                     letter=repr(m.group("letter")),
+                                                     letters=", ".join(self.piece_letters)))
                 origin = m.groupdict().get("origin")
                 specs.append(MoveSpec(letter, INDEX[origin.lower()] if origin else -1,
                                       INDEX[m.group("target").lower()], m.group(0)))
@@ -736,12 +751,12 @@ class ChieftainVariant(Variant):
                 continue
             word = re.split(r"[\s,;]", text[pos:], maxsplit=1)[0]
             # the whole text is quoted by the caller already: name only a part of it
-            which = "" if word == text.strip() else f"{word!r} is not a move: "
-            raise MoveSyntaxError(text, f"{which}a move is written like Cd1-c3 (piece letter, "
-                                        f"from, - or x, to), and moves are separated by "
-                                        f"commas")
+            how = said("a move is written like Cd1-c3 (piece letter, from, - or x, to), and "
+                       "moves are separated by commas")
+            raise MoveSyntaxError(text, how if word == text.strip() else said(
+                "{word} is not a move: {how}", word=repr(word), how=how))
         if not specs and not end:
-            raise MoveSyntaxError(text, "there is no move in it")
+            raise MoveSyntaxError(text, said("there is no move in it"))
         return specs, end
 
     def _match(self, position: Position, turn: Turn, spec: MoveSpec, text: str, k: int,
@@ -759,34 +774,41 @@ class ChieftainVariant(Variant):
             reason = self._why_not(turn, spec)
             if count > 1:
                 reason = self._numbered(k, count, spec.text, reason)
-                reason += self._other_order_hint(position, turn, specs)
+                hint = self._other_order_hint(position, turn, specs)
+                if hint:
+                    reason = said("{reason} (these moves are legal in the order {moves})",
+                                  reason=reason, moves=hint)
             raise IllegalMoveError(text, reason)
         candidates = [c for c in available if c & 63 == spec.target
                       and turn.cells[c >> 6].upper() == spec.letter]  # type: ignore[union-attr]
         moves = [step_move(make_step(turn.cells, turn.side, c)) for c in candidates]
-        name = PIECE_NAMES[spec.letter]
+        name = _piece(spec.letter)
         found = self.choose(position, text, moves, lambda: self._numbered(
-            k, count, spec.text, f"no {name} can move to {NAMES[spec.target]} now"))
+            k, count, spec.text, said("no {piece} can move to {square} now", piece=name,
+                                      square=NAMES[spec.target])))
         return step_code(found.steps[0])
 
     def _numbered(self, k: int, count: int, move_text: str, reason: str) -> str:
-        return reason if count == 1 else f"move {k + 1}, {move_text}: {reason}"
+        return reason if count == 1 else said("move {n}, {move}: {reason}", n=k + 1,
+                                              move=move_text, reason=reason)
 
     def _why_closed(self, turn: Turn) -> str:
         """Why no further move may be made in ``turn``, or "" when one may."""
         if turn.enemy_chiefs == 0:
-            return "the game is already won: the last enemy Chieftain has been captured"
+            return said("the game is already won: the last enemy Chieftain has been captured")
         n = len(turn.chiefs)
         if turn.made >= n:
-            return (f"the turn allows {n} move{'s' if n != 1 else ''} (one per Chieftain) "
-                    f"and {turn.made} {'have' if turn.made != 1 else 'has'} been made")
+            return said("{allowed} and {made}", allowed=said_n(
+                "the turn allows {n} move (one per Chieftain)",
+                "the turn allows {n} moves (one per Chieftain)", n), made=said_n(
+                "{n} has been made", "{n} have been made", turn.made))
         if turn.made and not generate(turn):
-            return "no further move is possible this turn"
+            return said("no further move is possible this turn")
         return ""
 
     def _other_order_hint(self, position: Position, turn: Turn,
                           specs: Sequence[MoveSpec]) -> str:
-        """`` (legal in the order ...)`` when the same moves work in another order."""
+        """The same moves in an order that is legal, when there is one ("" if none)."""
         if any(s.origin < 0 for s in specs):
             return ""
         start = turn_from_position(position)
@@ -796,8 +818,7 @@ class ChieftainVariant(Variant):
         order = legal_order(start, codes)
         if order is None:
             return ""
-        return f" (these moves are legal in the order " \
-               f"{', '.join(step_text(s) for s in self._turn_move(start, order).steps)})"
+        return ", ".join(step_text(s) for s in self._turn_move(start, order).steps)
 
     def _why_not(self, turn: Turn, spec: MoveSpec) -> str:
         """Why the move ``spec`` (origin and target given) is not a legal next move."""
@@ -809,16 +830,19 @@ class ChieftainVariant(Variant):
             return closed
         piece = cells[o]
         if piece is None:
-            return f"there is no piece on {origin}"
+            return said("there is no piece on {square}", square=origin)
         kind = piece.upper()
-        name = PIECE_NAMES.get(kind, kind)
+        name = _piece(kind)
         if (piece.isupper()) != (side == 0):
-            return (f"the {name} on {origin} is {self.side_names[1 - side]}'s, and it is "
-                    f"{self.side_names[side]}'s turn")
+            return said("the {piece} on {square} is {owner}'s, and it is {side}'s turn",
+                        piece=name, square=origin, owner=_SIDE_WORDS[1 - side],
+                        side=_SIDE_WORDS[side])
         if spec.letter and spec.letter != kind:
-            return f"the piece on {origin} is a {name}, not a {PIECE_NAMES[spec.letter]}"
+            return said("the piece on {square} is {piece}, not {named}", square=origin,
+                        piece=a_or_an(name), named=a_or_an(_piece(spec.letter)))
         if turn.moved >> o & 1:
-            return f"the {name} on {origin} has already moved this turn; no piece moves twice"
+            return said("the {piece} on {square} has already moved this turn; no piece moves "
+                        "twice", piece=name, square=origin)
         shape = _shape_reason(cells, side, kind, o, t)
         if shape:
             return shape
@@ -828,16 +852,18 @@ class ChieftainVariant(Variant):
         origin = NAMES[o]
         parts = []
         for c, sq in enumerate(turn.chiefs):
-            where = f"the Chieftain on {NAMES[sq]}"
             d = DISTANCE[sq][o]
             if d > ACTIVATION_RANGE:
-                parts.append(f"{where} is {_king_distance_word(d)} away")
+                parts.append(said("the Chieftain on {square} is {distance} away",
+                                  square=NAMES[sq], distance=_king_distance_word(d)))
             elif all(used >> c & 1 for used in turn.feasible):
-                parts.append(f"{where} has already activated a move this turn")
+                parts.append(said("the Chieftain on {square} has already activated a move "
+                                  "this turn", square=NAMES[sq]))
         if not turn.chiefs:
-            parts.append("there is no Chieftain")
-        return (f"the {name} on {origin} cannot be activated: no unused Chieftain is within "
-                f"{ACTIVATION_RANGE} squares of {origin} ({'; '.join(parts)})")
+            parts.append(said("there is no Chieftain"))
+        return said("the {piece} on {square} cannot be activated: no unused Chieftain is "
+                    "within {n} squares of {square} ({why})", piece=name, square=origin,
+                    n=ACTIVATION_RANGE, why=_semicolons(parts))
 
     # --- the end of the game -------------------------------------------------------
     def _game_over(self, position: Position) -> bool:
@@ -850,71 +876,89 @@ class ChieftainVariant(Variant):
         white, black = "C" in cells, "c" in cells
         if not (white and black):
             loser = 0 if not white else 1
-            return Outcome("win", 1 - loser, f"{self.side_names[loser]} has no Chieftain left")
+            return Outcome("win", 1 - loser, said("{side} has no Chieftain left",
+                                                  side=_SIDE_WORDS[loser]))
         if position.pending:
             return ONGOING
         side = position.side
         if not generate(start_turn(cells, side)):
-            return Outcome("draw", None, f"{self.side_names[side]} has no legal move")
+            return Outcome("draw", None, said("{side} has no legal move",
+                                              side=_SIDE_WORDS[side]))
         same = sum(1 for p in history
                    if not p.pending and p.side == side and p.cells == cells)
         if same + 1 >= 3:
-            return Outcome("draw", None, "the same position occurred three times at the "
-                                         "start of a turn")
+            return Outcome("draw", None, said("the same position occurred three times at "
+                                              "the start of a turn"))
         return ONGOING
 
     def status_text(self, position: Position) -> str:
         if self._game_over(position):
             return ""
         turn = turn_from_position(position)
-        side = self.side_names[position.side]
+        side = _SIDE_WORDS[position.side]
         n = len(turn.chiefs)
         if not position.pending:
-            return f"{side} may move up to {n} piece{'s' if n != 1 else ''}"
+            return said_n("{side} may move up to {n} piece", "{side} may move up to {n} pieces",
+                          n, side=side)
         free = [NAMES[sq] for c, sq in enumerate(turn.chiefs)
                 if any(not used >> c & 1 for used in turn.feasible)]
         made = ", ".join(step_text(s) for s in position.pending)
-        return (f"{side}'s turn in progress: {made} ({turn.made} of {n}); Chieftains free to "
-                f"activate: {', '.join(free)}; send a move or 'end'")
+        return said("{side}'s turn in progress: {made} ({count} of {n}); Chieftains free to "
+                    "activate: {free}; send a move or 'end'", side=side, made=made,
+                    count=turn.made, n=n, free=", ".join(free))
+
+
+def _semicolons(parts: Sequence[str]) -> str:
+    """Reasons one after the other (``a; b``), each a phrase."""
+    joined = parts[0] if parts else ""
+    for more in parts[1:]:
+        joined = said("{first}; {then}", first=joined, then=more)
+    return joined
 
 
 def _shape_reason(cells: Sequence[str | None], side: int, kind: str, o: int, t: int) -> str:
     """Why a ``kind`` on ``o`` cannot go to ``t`` on this board, or "" if its move can."""
     origin, target = NAMES[o], NAMES[t]
     if o == t:
-        return "a move must leave its square"
-    name = PIECE_NAMES[kind]
+        return said("a move must leave its square")
+    name = _piece(kind)
     if kind in "HS":
         lines = ORTHO_LINES[o] if kind == "H" else DIAG_LINES[o]
         line = next((ln for ln in lines if t in ln), None)
         if line is None:
-            where = "rank or file" if kind == "H" else "diagonal"
-            return f"a {name} moves 1, 2 or 3 squares along one {where}"
+            return said("{piece} moves 1, 2 or 3 squares along one rank or file",
+                        piece=a_or_an(name)) if kind == "H" else \
+                said("{piece} moves 1, 2 or 3 squares along one diagonal", piece=a_or_an(name))
         if line.index(t) == 2 and cells[line[0]] is not None and cells[line[1]] is not None:
             a, b = NAMES[line[0]], NAMES[line[1]]
-            return (f"the {name}'s 3-square move from {origin} to {target} needs {a} or {b} "
-                    f"empty (step to {a} then leap, or leap to {b} then step); both are "
-                    f"occupied")
+            return said("the {piece}'s 3-square move from {origin} to {target} needs {a} or "
+                        "{b} empty (step to {a} then leap, or leap to {b} then step); both are "
+                        "occupied", piece=name, origin=origin, target=target, a=a, b=b)
     elif kind == "C":
         if DISTANCE[o][t] > 2:
-            return "a Chieftain moves 1 or 2 king steps"
+            return said("a Chieftain moves 1 or 2 king steps")
         if DISTANCE[o][t] == 2:
             middles = sorted(m for m in KING[o] if t in KING[m])
             if all(cells[m] is not None for m in middles):
-                return (f"the Chieftain may not jump: every square between {origin} and "
-                        f"{target} ({', '.join(NAMES[m] for m in middles)}) is occupied")
+                return said("the Chieftain may not jump: every square between {origin} and "
+                            "{target} ({squares}) is occupied", origin=origin, target=target,
+                            squares=", ".join(NAMES[m] for m in middles))
     else:
         table = {"M": KING, "N": KNIGHT, "G": GOLD[side], "V": SILVER[side]}[kind]
         if t not in table[o]:
             return {
-                "M": "a Man moves one square in any direction",
-                "N": "a kNight moves like a chess knight (two squares one way, one the other)",
-                "G": "a Gold moves one square orthogonally or one square diagonally forward",
-                "V": "a Silver moves one square diagonally or one square straight forward",
+                "M": said("a Man moves one square in any direction"),
+                "N": said("a kNight moves like a chess knight (two squares one way, one the "
+                          "other)"),
+                "G": said("a Gold moves one square orthogonally or one square diagonally "
+                          "forward"),
+                "V": said("a Silver moves one square diagonally or one square straight "
+                          "forward"),
             }[kind]
     q = cells[t]
     if q is not None and q in OWN[side]:
-        return f"{target} is occupied by your own {PIECE_NAMES[q.upper()]}"
+        return said("{square} is occupied by your own {piece}", square=target,
+                    piece=_piece(q))
     return ""
 
 

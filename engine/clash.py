@@ -44,6 +44,7 @@ from collections.abc import Sequence
 from .boards import CLASH
 from .errors import IllegalMoveError, MoveSyntaxError, PositionError
 from .move import Move, Step
+from .phrases import a_or_an, either, every, said, said_n
 from .position import Piece, Position
 from .topology import NO_NODE, OPPOSITE
 from .variant import ONGOING, Outcome, Variant, register
@@ -244,8 +245,9 @@ def _point(text: str, name: str) -> str:
     """``name`` as a node of the board, or the syntax error that says it is none."""
     name = name.lower()
     if name not in INDEX:
-        raise MoveSyntaxError(text, f"{name} is not a point of the board (points are a1, c1, "
-                                    f"... i9 where the file number plus the rank is even)")
+        raise MoveSyntaxError(text, said("{point} is not a point of the board (points are a1, "
+                                         "c1, ... i9 where the file number plus the rank is "
+                                         "even)", point=name))
     return name
 
 
@@ -266,10 +268,12 @@ def _tokens(text: str) -> list[tuple[str, str]]:
         elif kind == "node":
             out.append(("node", _point(text, m.group("node"))))
         elif kind == "glued":
-            raise MoveSyntaxError(text, f"{m.group('glued')!r} is neither a point (such as c3) "
-                                        f"nor a piece letter and a point (such as Dc3)")
+            raise MoveSyntaxError(text, said("{text} is neither a point (such as c3) nor a "
+                                             "piece letter and a point (such as Dc3)",
+                                             text=repr(m.group("glued"))))
         elif kind == "bad":
-            raise MoveSyntaxError(text, f"unexpected character {m.group('bad')!r}")
+            raise MoveSyntaxError(text, said("unexpected character {character}",
+                                             character=repr(m.group("bad"))))
         else:
             out.append((kind, m.group(kind).lower()))
     return out
@@ -279,17 +283,18 @@ def parse_pattern(text: str) -> _Pattern:
     """Read any accepted form of a Clash move text (rules §7) into a pattern."""
     toks = _tokens(text)
     if not toks:
-        raise MoveSyntaxError(text, "there is no move in it")
+        raise MoveSyntaxError(text, said("there is no move in it"))
     pat = _Pattern()
     k = 0
     if toks[0][0] in ("piece", "word") and len(toks) > 1 and toks[1][0] == "node":
         pat.letter = _piece_letter(toks[0][1])
         if pat.letter is None:
-            raise MoveSyntaxError(text, f"{toks[0][1]!r} is not a piece letter or name")
+            raise MoveSyntaxError(text, said("{word} is not a piece letter or name",
+                                             word=repr(toks[0][1])))
         k = 1
     if k >= len(toks) or toks[k][0] != "node":
-        raise MoveSyntaxError(text, "a move starts with the point of the piece that moves, "
-                                    "as in c3-d4")
+        raise MoveSyntaxError(text, said("a move starts with the point of the piece that "
+                                         "moves, as in c3-d4"))
     pat.origin = INDEX[toks[k][1]]
     k += 1
     sep = None
@@ -300,7 +305,7 @@ def parse_pattern(text: str) -> _Pattern:
             if sep == "x":
                 pat.captures.append(node)
             elif pat.dest != NO_NODE:
-                raise MoveSyntaxError(text, "it names two destinations")
+                raise MoveSyntaxError(text, said("it names two destinations"))
             else:
                 pat.dest = node
             sep = None
@@ -315,13 +320,15 @@ def parse_pattern(text: str) -> _Pattern:
             _parse_choice(text, toks[k:], pat)
             break
     if sep is not None:
-        raise MoveSyntaxError(text, f"it ends with {sep!r}; a point should follow")
+        raise MoveSyntaxError(text, said("it ends with {symbol}; a point should follow",
+                                         symbol=repr(sep)))
     if pat.dest == NO_NODE and pat.captures:
         pat.dest = pat.captures[0]  # b4xa3, i1xa1xc1: the first x-node is the destination
         pat.dest_is_capture = True
     if pat.dest == NO_NODE:
         if pat.choice is None:
-            raise MoveSyntaxError(text, "it names no destination and no transformation")
+            raise MoveSyntaxError(text, said("it names no destination and no "
+                                             "transformation"))
         pat.transform = True
     return pat
 
@@ -332,23 +339,25 @@ def _parse_choice(text: str, toks: list[tuple[str, str]], pat: _Pattern) -> None
     if rest and rest[0][0] == "sym" and rest[0][1] in "/=,:":
         rest.pop(0)
     if not rest or rest[0][0] not in ("word", "piece"):
-        raise MoveSyntaxError(text, "expected a piece letter or name (such as B or Brute) "
-                                    "after the move")
+        raise MoveSyntaxError(text, said("expected a piece letter or name (such as B or "
+                                         "Brute) after the move"))
     letter = _piece_letter(rest[0][1])
     if letter is None:
-        raise MoveSyntaxError(text, f"{rest[0][1]!r} is not a piece letter or name")
+        raise MoveSyntaxError(text, said("{word} is not a piece letter or name",
+                                         word=repr(rest[0][1])))
     pat.choice = letter
     rest.pop(0)
     if rest and rest[0] == ("word", "on"):
         rest.pop(0)
         if not rest or rest[0][0] != "node":
-            raise MoveSyntaxError(text, "expected a point after 'on'")
+            raise MoveSyntaxError(text, said("expected a point after 'on'"))
         if INDEX[rest[0][1]] != pat.origin:
-            raise MoveSyntaxError(text, f"a piece can only be left on the point the mover "
-                                        f"leaves ({NAMES[pat.origin]})")
+            raise MoveSyntaxError(text, said("a piece can only be left on the point the "
+                                             "mover leaves ({point})",
+                                             point=NAMES[pat.origin]))
         rest.pop(0)
     if rest:
-        raise MoveSyntaxError(text, "unexpected text after the piece choice")
+        raise MoveSyntaxError(text, said("unexpected text after the piece choice"))
 
 
 @register
@@ -461,17 +470,19 @@ class ClashOfCommand(Variant):
         origin = NAMES[pat.origin]
         piece = position.cells[pat.origin]
         if self.outcome(position).is_over:
-            raise IllegalMoveError(text, "the game is over")
+            raise IllegalMoveError(text, said("the game is over"))
         if piece is None:
-            raise IllegalMoveError(text, f"there is no piece on {origin}")
+            raise IllegalMoveError(text, said("there is no piece on {point}", point=origin))
         if _owner(piece) != position.side:
-            raise IllegalMoveError(text, f"the {PIECE_NAMES[piece.upper()]} on {origin} is "
-                                         f"{self.side_names[1 - position.side]}'s, and it is "
-                                         f"{self.side_names[position.side]}'s turn")
+            raise IllegalMoveError(text, said("the {piece} on {point} is {owner}'s, and it "
+                                              "is {side}'s turn", piece=_piece(piece),
+                                              point=origin,
+                                              owner=_SIDE_WORDS[1 - position.side],
+                                              side=_SIDE_WORDS[position.side]))
         if pat.letter and pat.letter != piece.upper():
-            raise IllegalMoveError(text, f"the piece on {origin} is a "
-                                         f"{PIECE_NAMES[piece.upper()]}, not a "
-                                         f"{PIECE_NAMES[pat.letter]}")
+            raise IllegalMoveError(text, said("the piece on {point} is {piece}, not {named}",
+                                              point=origin, piece=a_or_an(_piece(piece)),
+                                              named=a_or_an(_piece(pat.letter))))
         mine = [m for m in self.legal_moves(position) if m.steps[0].origin == origin]
         fits = [m for m in mine if _fits(m.steps[0], pat)]
         exact = [m for m in fits if _exact(m.steps[0], pat)]
@@ -487,10 +498,11 @@ class ClashOfCommand(Variant):
             return ONGOING
         mover = 1 - position.side
         if not white and not black:
-            return Outcome("win", mover, "no Commander is left on either side; the side "
-                                         "that made the last move wins")
+            return Outcome("win", mover, said("no Commander is left on either side; the "
+                                              "side that made the last move wins"))
         loser = 0 if not white else 1
-        return Outcome("win", 1 - loser, f"{self.side_names[loser]} has no Commander left")
+        return Outcome("win", 1 - loser, said("{side} has no Commander left",
+                                              side=_SIDE_WORDS[loser]))
 
 
 def _fits(s: Step, pat: _Pattern) -> bool:
@@ -523,7 +535,19 @@ def _exact(s: Step, pat: _Pattern) -> bool:
 # --- why no legal move fits: the reasons shown to the player ------------------------------
 def _listing(nodes: Sequence[int], word: str) -> str:
     names = sorted((NAMES[n] for n in nodes), key=lambda n: TOPO.sort_key(INDEX[n]))
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + f" {word} " + names[-1]
+    return either(names) if word == "or" else every(names)
+
+
+# the pieces' and sides' names inside the engine's sentences, as phrases
+_PIECE_WORDS = {"C": said("Commander"), "F": said("Factor"), "D": said("Droid"),
+                "H": said("Hawk"), "B": said("Brute"), "S": said("Slicer")}
+assert _PIECE_WORDS == PIECE_NAMES
+_SIDE_WORDS = (said("White"), said("Black"))
+DROID, BRUTE, SLICER, HAWK = (_PIECE_WORDS[x] for x in "DBSH")
+
+
+def _piece(letter: str) -> str:
+    return _PIECE_WORDS[letter.upper()]
 
 
 def _direction(a: int, b: int) -> int | None:
@@ -544,19 +568,20 @@ def _claimed(pat: _Pattern) -> list[int]:
 def _why_illegal(position: Position, pat: _Pattern, piece: str) -> str:
     """A reason why no legal move fits, in the words of the rules."""
     kind = piece.upper()
-    name = PIECE_NAMES[kind]
+    name = _piece(kind)
     origin = NAMES[pat.origin]
     if pat.transform:
         if kind not in LEAVES:
-            return f"only a Commander or a Factor transforms in place; the piece on {origin} " \
-                   f"is a {name}"
+            return said("only a Commander or a Factor transforms in place; the piece on "
+                        "{point} is {piece}", point=origin, piece=a_or_an(name))
         a, b = LEAVES[kind]
-        return f"a {name} can only turn into a {PIECE_NAMES[a]} or a {PIECE_NAMES[b]}"
+        return said("{piece} can only turn into {one} or {other}", piece=a_or_an(name),
+                    one=a_or_an(_piece(a)), other=a_or_an(_piece(b)))
     if pat.dest == pat.origin:
-        return f"a move must leave its point ({origin})"
+        return said("a move must leave its point ({point})", point=origin)
     if pat.choice is not None and kind not in LEAVES:
-        return f"only a Commander or a Factor leaves a piece behind; the piece on {origin} " \
-               f"is a {name}"
+        return said("only a Commander or a Factor leaves a piece behind; the piece on "
+                    "{point} is {piece}", point=origin, piece=a_or_an(name))
     side = _owner(piece)
     why = {"C": _why_not_builder, "F": _why_not_builder, "D": _why_not_droid,
            "H": _why_not_hawk, "B": _why_not_brute, "S": _why_not_slicer}[kind]
@@ -564,60 +589,72 @@ def _why_illegal(position: Position, pat: _Pattern, piece: str) -> str:
 
 
 def _why_not_builder(cells: Sequence[str | None], pat: _Pattern, kind: str, side: int) -> str:
-    name, origin, dest = PIECE_NAMES[kind], NAMES[pat.origin], NAMES[pat.dest]
+    name, origin, dest = _piece(kind), NAMES[pat.origin], NAMES[pat.dest]
     a, b = LEAVES[kind]
     if pat.choice is not None and pat.choice not in LEAVES[kind]:
-        return f"a {name} leaves a {PIECE_NAMES[a]} or a {PIECE_NAMES[b]} behind, " \
-               f"not a {PIECE_NAMES[pat.choice]}"
+        return said("{piece} leaves {one} or {other} behind, not {named}",
+                    piece=a_or_an(name), one=a_or_an(_piece(a)), other=a_or_an(_piece(b)),
+                    named=a_or_an(_piece(pat.choice)))
     if pat.captures:
-        return f"a {name} never captures"
+        return said("{piece} never captures", piece=a_or_an(name))
     if _direction(pat.origin, pat.dest) not in FORWARD[side]:
-        return f"the {name} on {origin} can only move one point forward"
+        return said("the {piece} on {point} can only move one point forward", piece=name,
+                    point=origin)
     if cells[pat.dest] is not None:
-        return f"{dest} is occupied: the {name} on {origin} moves only to an empty point"
-    return "no legal move fits"  # pragma: no cover - a forward step to an empty node fits
+        return said("{dest} is occupied: the {piece} on {point} moves only to an empty "
+                    "point", dest=dest, piece=name, point=origin)
+    return said("no legal move fits")  # pragma: no cover - a forward step to an empty node fits
 
 
 def _why_not_droid(cells: Sequence[str | None], pat: _Pattern, kind: str, side: int) -> str:
     origin, dest = NAMES[pat.origin], NAMES[pat.dest]
     direction = _direction(pat.origin, pat.dest)
     if direction is None:
-        return f"the Droid on {origin} moves only one point along a line, and {dest} is not " \
-               f"next to it"
+        return said("the {piece} on {point} moves only one point along a line, and {dest} "
+                    "is not next to it", piece=DROID, point=origin, dest=dest)
     others = [c for c in _claimed(pat) if c != pat.dest]
     if others:
-        return f"a Droid captures only on the point it moves to, not on {_listing(others, 'or')}"
+        return said("{piece} captures only on the point it moves to, not on {points}",
+                    piece=a_or_an(DROID), points=_listing(others, "or"))
     occupied = cells[pat.dest] is not None
     if direction in FORWARD[side]:
         if occupied:
-            return f"the Droid on {origin} cannot capture forward"
-        return f"{dest} is empty: the Droid on {origin} captures only sideways or backwards"
-    return f"the Droid on {origin} cannot move sideways or backwards without capturing"
+            return said("the {piece} on {point} cannot capture forward", piece=DROID,
+                        point=origin)
+        return said("{dest} is empty: the {piece} on {point} captures only sideways or "
+                    "backwards", dest=dest, piece=DROID, point=origin)
+    return said("the {piece} on {point} cannot move sideways or backwards without capturing",
+                piece=DROID, point=origin)
 
 
 def _why_not_brute(cells: Sequence[str | None], pat: _Pattern, kind: str, side: int) -> str:
     origin, dest = NAMES[pat.origin], NAMES[pat.dest]
     others = [c for c in _claimed(pat) if c != pat.dest]
     if others:
-        return f"a Brute captures only on the point it moves to, not on {_listing(others, 'or')}"
+        return said("{piece} captures only on the point it moves to, not on {points}",
+                    piece=a_or_an(BRUTE), points=_listing(others, "or"))
     if cells[pat.dest] is None:
-        return f"the Brute on {origin} never moves without capturing, and {dest} is empty"
+        return said("the {piece} on {point} never moves without capturing, and {dest} is "
+                    "empty", piece=BRUTE, point=origin, dest=dest)
     middles = [m for m in NEIGHBOURS[pat.origin] if pat.dest in NEIGHBOURS[m]]
     if middles:
-        verb = "it is" if len(middles) == 1 else "all are"
-        return f"the Brute on {origin} can reach {dest} in two steps only through " \
-               f"{_listing(middles, 'or')}, and {verb} occupied: the step between must " \
-               f"land on an empty point"
-    return f"the Brute on {origin} captures only a piece one step away, or two steps away " \
-           f"through an empty point; {dest} is farther"
+        return said_n("the {piece} on {point} can reach {dest} in two steps only through "
+                      "{points}, and it is occupied: the step between must land on an empty "
+                      "point", "the {piece} on {point} can reach {dest} in two steps only "
+                      "through {points}, and all are occupied: the step between must land on "
+                      "an empty point", len(middles), piece=BRUTE, point=origin, dest=dest,
+                      points=_listing(middles, "or"))
+    return said("the {piece} on {point} captures only a piece one step away, or two steps "
+                "away through an empty point; {dest} is farther", piece=BRUTE, point=origin,
+                dest=dest)
 
 
 def _why_not_slicer(cells: Sequence[str | None], pat: _Pattern, kind: str, side: int) -> str:
     origin, dest = NAMES[pat.origin], NAMES[pat.dest]
     direction = _line_direction(pat.origin, pat.dest)
     if direction is None:
-        return f"the Slicer on {origin} slides along one straight line, and {dest} is not " \
-               f"on a line from {origin}"
+        return said("the {piece} on {point} slides along one straight line, and {dest} is "
+                    "not on a line from {point}", piece=SLICER, point=origin, dest=dest)
     path: list[int] = []
     for node in TOPO.ray(pat.origin, TOPO.directions[direction]):
         path.append(node)
@@ -625,52 +662,58 @@ def _why_not_slicer(cells: Sequence[str | None], pat: _Pattern, kind: str, side:
             break
     taken = [n for n in path if cells[n] is not None]
     if not taken:
-        return f"the Slicer on {origin} must capture at least one piece, and there is none " \
-               f"on its way to {dest}"
+        return said("the {piece} on {point} must capture at least one piece, and there is "
+                    "none on its way to {dest}", piece=SLICER, point=origin, dest=dest)
     # only a named capture off the path is left: the move itself exists
     wrong = [c for c in _claimed(pat) if c not in taken and c != pat.dest]
-    return f"the Slicer going from {origin} to {dest} captures {_listing(taken, 'and')}, " \
-           f"not {_listing(wrong, 'or')}"
+    return said("the {piece} going from {point} to {dest} captures {taken}, not {named}",
+                piece=SLICER, point=origin, dest=dest, taken=_listing(taken, "and"),
+                named=_listing(wrong, "or"))
 
 
 def _why_not_hawk(cells: Sequence[str | None], pat: _Pattern, kind: str, side: int) -> str:
     origin, dest = NAMES[pat.origin], NAMES[pat.dest]
     claimed = _claimed(pat)
     if pat.dest_is_capture:
-        return "a Hawk never lands on the piece it captures: it jumps over it onto the empty " \
-               "point beyond, or captures by approach or withdrawal"
+        return said("a Hawk never lands on the piece it captures: it jumps over it onto the "
+                    "empty point beyond, or captures by approach or withdrawal")
     if len(claimed) > 1:
-        return "a Hawk captures exactly one piece in a move"
+        return said("a Hawk captures exactly one piece in a move")
     direction = _direction(pat.origin, pat.dest)
     if direction is not None:
         return _why_not_hawk_step(cells, pat, direction, side, claimed)
     middle = next((STEP[d][pat.origin] for d in ALL_DIRS if STEP[d][pat.origin] != NO_NODE
                    and STEP[d][STEP[d][pat.origin]] == pat.dest), NO_NODE)
     if middle == NO_NODE:
-        return f"{dest} is not one or two points from {origin} along a straight line: the " \
-               f"Hawk steps one point forward, or captures by jump, approach or withdrawal"
+        return said("{dest} is not one or two points from {point} along a straight line: "
+                    "the Hawk steps one point forward, or captures by jump, approach or "
+                    "withdrawal", dest=dest, point=origin)
     if cells[middle] is None:
-        return f"the Hawk on {origin} can jump to {dest} only over a piece on " \
-               f"{NAMES[middle]}, and {NAMES[middle]} is empty"
+        return said("the {piece} on {point} can jump to {dest} only over a piece on "
+                    "{middle}, and {middle} is empty", piece=HAWK, point=origin, dest=dest,
+                    middle=NAMES[middle])
     if cells[pat.dest] is not None:
-        return f"{dest} is occupied: the Hawk on {origin} jumps only onto an empty point"
-    return f"jumping to {dest}, the Hawk on {origin} captures {NAMES[middle]}, not " \
-           f"{_listing(claimed, 'or')}"
+        return said("{dest} is occupied: the {piece} on {point} jumps only onto an empty "
+                    "point", dest=dest, piece=HAWK, point=origin)
+    return said("jumping to {dest}, the {piece} on {point} captures {middle}, not {named}",
+                dest=dest, piece=HAWK, point=origin, middle=NAMES[middle],
+                named=_listing(claimed, "or"))
 
 
 def _why_not_hawk_step(cells: Sequence[str | None], pat: _Pattern, direction: int, side: int,
                        claimed: list[int]) -> str:
     origin, dest = NAMES[pat.origin], NAMES[pat.dest]
     if cells[pat.dest] is not None:
-        return f"{dest} is occupied: the Hawk on {origin} captures by jumping over a piece, " \
-               f"never by moving onto it"
+        return said("{dest} is occupied: the {piece} on {point} captures by jumping over a "
+                    "piece, never by moving onto it", dest=dest, piece=HAWK, point=origin)
     beyond, behind = STEP[direction][pat.dest], STEP[OPP[direction]][pat.origin]
     possible = [n for n in (beyond, behind) if n != NO_NODE and cells[n] is not None]
     if claimed:
         if not possible:
-            return f"moving to {dest}, the Hawk on {origin} captures nothing: no piece is in " \
-                   f"line beyond {dest} or behind {origin}"
-        return f"moving to {dest}, the Hawk on {origin} can capture only " \
-               f"{_listing(possible, 'or')}"
-    return f"the Hawk on {origin} moves without capturing only forward, and moving to " \
-           f"{dest} captures nothing"
+            return said("moving to {dest}, the {piece} on {point} captures nothing: no "
+                        "piece is in line beyond {dest} or behind {point}", dest=dest,
+                        piece=HAWK, point=origin)
+        return said("moving to {dest}, the {piece} on {point} can capture only {points}",
+                    dest=dest, piece=HAWK, point=origin, points=_listing(possible, "or"))
+    return said("the {piece} on {point} moves without capturing only forward, and moving to "
+                "{dest} captures nothing", piece=HAWK, point=origin, dest=dest)

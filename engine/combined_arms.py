@@ -50,6 +50,7 @@ from typing import NamedTuple
 from .boards import CHESS
 from .errors import IllegalMoveError, MoveSyntaxError, PositionError
 from .move import Move, Step
+from .phrases import said
 from .position import Piece, Position
 from .topology import NO_NODE
 from .variant import ONGOING, Outcome, Variant, register
@@ -77,6 +78,18 @@ PIECE_ROLES = {"K": "headquarters", "Q": "aviation", "R": "heavy artillery",
 PROMOTIONS = "NBRQ"
 START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 SIDE_NAMES = ("White", "Black")
+# the same names inside the engine's sentences, as phrases
+_SIDES = (said("White"), said("Black"))
+_UNITS = {"K": said("headquarters"), "Q": said("aviation"), "R": said("heavy artillery"),
+          "B": said("light artillery"), "N": said("armour"), "P": said("infantry")}
+_CHESS = {"K": said("King"), "Q": said("Queen"), "R": said("Rook"), "B": said("Bishop"),
+          "N": said("Knight"), "P": said("Pawn")}
+assert _SIDES == SIDE_NAMES and _UNITS == UNIT_NAMES and _CHESS == CHESS_NAMES
+
+
+def _piece(letter: str) -> str:
+    """``heavy artillery (Rook)``: a piece's name in the rules' words and in chess's."""
+    return said("{unit} ({chess})", unit=_UNITS[letter.upper()], chess=_CHESS[letter.upper()])
 
 #: a raw move: origin, final square, bit mask of killed squares, promotion letter (upper
 #: case), or ``"castle"`` in the last place for castling (origin and final are the King's)
@@ -894,7 +907,7 @@ def parse_pattern(text: str) -> Pattern:
     """Read any accepted form of a move text (rules §5) into a pattern."""
     s = re.sub(r"\s+", "", text).rstrip("+#!?")
     if not s:
-        raise MoveSyntaxError(text, "there is no move in it")
+        raise MoveSyntaxError(text, said("there is no move in it"))
     if _CASTLE_TEXT.match(s):
         return Pattern(None, -1, (), None, "O-O" if s.count("-") == 1 else "O-O-O")
     letter = None
@@ -907,16 +920,19 @@ def parse_pattern(text: str) -> Pattern:
         nonlocal pos
         found = _SQUARE.match(low, pos)
         if found is None:
-            raise MoveSyntaxError(text, f"expected a square (a1 to h8) at {s[pos:]!r}")
+            raise MoveSyntaxError(text, said("expected a square (a1 to h8) at {text}",
+                                             text=repr(s[pos:])))
         name = found.group(0)
         if name not in INDEX:
-            raise MoveSyntaxError(text, f"{name} is not a square of the board (a1 to h8)")
+            raise MoveSyntaxError(text, said("{square} is not a square of the board (a1 to h8)",
+                                             square=name))
         pos = found.end()
         return INDEX[name]
 
     if not _SQUARE.match(low):
-        raise MoveSyntaxError(text, "a move starts with the square of the piece that moves, "
-                                    "as in e2-e4 or Nb1-b2-b3-c3, or is O-O or O-O-O")
+        raise MoveSyntaxError(text, said("a move starts with the square of the piece that "
+                                         "moves, as in e2-e4 or Nb1-b2-b3-c3, or is O-O or "
+                                         "O-O-O"))
     origin = square()
     tokens: list[tuple[str, int]] = []
     promo = None
@@ -925,9 +941,9 @@ def parse_pattern(text: str) -> Pattern:
         if ch == "=" or (ch in "nbrqk" and pos == len(low) - 1 and tokens):
             piece = low[pos + 1:] if ch == "=" else ch
             if piece.upper() not in PROMOTIONS or len(piece) != 1:
-                raise MoveSyntaxError(text, "infantry (a Pawn) promotes to armour, light or "
-                                            "heavy artillery or aviation: end the move with "
-                                            "=N, =B, =R or =Q")
+                raise MoveSyntaxError(text, said("infantry (a Pawn) promotes to armour, light "
+                                                 "or heavy artillery or aviation: end the "
+                                                 "move with =N, =B, =R or =Q"))
             promo = piece.upper()
             break
         if ch in "-x*>":
@@ -936,11 +952,12 @@ def parse_pattern(text: str) -> Pattern:
         elif _SQUARE.match(low, pos):
             tokens.append(("", square()))
         else:
-            raise MoveSyntaxError(text, f"unexpected {s[pos]!r}: squares are joined by -, "
-                                        f"x (kill by moving), * (shot) or > (flight)")
+            raise MoveSyntaxError(text, said("unexpected {character}: squares are joined by -, x "
+                                             "(kill by moving), * (shot) or > (flight)",
+                                             character=repr(s[pos])))
     if not tokens:
-        raise MoveSyntaxError(text, "it names only a start square; add where the piece goes "
-                                    "or what it shoots, as in e2-e4 or Bc1*e3")
+        raise MoveSyntaxError(text, said("it names only a start square; add where the piece "
+                                         "goes or what it shoots, as in e2-e4 or Bc1*e3"))
     return Pattern(letter, origin, tuple(tokens), promo)
 
 
@@ -1072,7 +1089,7 @@ class CombinedArmsBrigadeChess(Variant):
         pat = parse_pattern(text)
         cells, side = position.cells, position.side
         if self.outcome(position).is_over:
-            raise IllegalMoveError(text, "the game is over")
+            raise IllegalMoveError(text, said("the game is over"))
         legal = _legal_cached(cells, side)
         if pat.castle:
             k0, k1 = CASTLINGS[(side, pat.castle)][:2]
@@ -1082,15 +1099,16 @@ class CombinedArmsBrigadeChess(Variant):
         piece = cells[pat.origin]
         origin = NAMES[pat.origin]
         if piece is None:
-            raise IllegalMoveError(text, f"there is no piece on {origin}")
+            raise IllegalMoveError(text, said("there is no piece on {square}", square=origin))
         if _owner(piece) != side:
-            raise IllegalMoveError(text, f"the {PIECE_NAMES[piece.upper()]} on {origin} is "
-                                         f"{SIDE_NAMES[1 - side]}'s, and it is "
-                                         f"{SIDE_NAMES[side]}'s turn")
+            raise IllegalMoveError(text, said("the {piece} on {square} is {owner}'s, and it is "
+                                              "{side}'s turn", piece=_piece(piece),
+                                              square=origin, owner=_SIDES[1 - side],
+                                              side=_SIDES[side]))
         if pat.letter and pat.letter != piece.upper():
-            raise IllegalMoveError(text, f"the piece on {origin} is "
-                                         f"{PIECE_NAMES[piece.upper()]}, not "
-                                         f"{PIECE_NAMES[pat.letter]}")
+            raise IllegalMoveError(text, said("the piece on {square} is {piece}, not {named}",
+                                              square=origin, piece=_piece(piece),
+                                              named=_piece(pat.letter)))
         wanted = {r for r in legal if r[0] == pat.origin}
         plays = _origin_plays(cells, pat.origin)
         queen = piece.upper() == "Q"
@@ -1113,18 +1131,19 @@ class CombinedArmsBrigadeChess(Variant):
         cells = position.cells
         for side in (0, 1):
             if LETTERS[side][0] not in cells:
-                return Outcome("win", 1 - side, f"{SIDE_NAMES[1 - side]} killed the "
-                                                f"{SIDE_NAMES[side]} headquarters (King)")
+                return Outcome("win", 1 - side, said(
+                    "{winner} killed the {side} headquarters (King)", winner=_SIDES[1 - side],
+                    side=_SIDES[side]))
         if not _legal_cached(cells, position.side):
-            return Outcome("draw", None, f"stalemate: {SIDE_NAMES[position.side]} has no "
-                                         f"move at all")
+            return Outcome("draw", None, said("stalemate: {side} has no move at all",
+                                              side=_SIDES[position.side]))
         earlier = list(history)
         if earlier and earlier[-1] == position:
             earlier.pop()  # the history already ends with this position
         key = self.repetition_key(position)
         if sum(self.repetition_key(p) == key for p in earlier) >= 2:
-            return Outcome("draw", None, "the same position has occurred three times with "
-                                         "the same side to move")
+            return Outcome("draw", None, said("the same position has occurred three times "
+                                              "with the same side to move"))
         return ONGOING
 
     def repetition_key(self, position: Position) -> object:
@@ -1133,7 +1152,7 @@ class CombinedArmsBrigadeChess(Variant):
     def status_text(self, position: Position) -> str:
         m = _masks(position.cells)
         s = _sides(m, position.side)
-        return "check" if s is not None and _in_check(s) else ""
+        return said("check") if s is not None and _in_check(s) else ""
 
 
 # --- helpers of the variant class ----------------------------------------------------------
@@ -1222,24 +1241,28 @@ def _why_no_castling(cells: Sequence[str | None], side: int, name: str) -> str:
     k0, _k1, r0, _r1, between, cross = CASTLINGS[(side, name)]
     own = LETTERS[side]
     if cells[k0] != own[0] or cells[r0] != own[2]:
-        return (f"castling {name} needs the headquarters (King) on {NAMES[k0]} and the heavy "
-                f"artillery (Rook) on {NAMES[r0]}")
+        return said("castling {castling} needs the headquarters (King) on {king} and the "
+                    "heavy artillery (Rook) on {rook}", castling=name, king=NAMES[k0],
+                    rook=NAMES[r0])
     if any(cells[x] is not None for x in _bits(between)):
-        return "the squares between the headquarters (King) and the heavy artillery must be empty"
+        return said("the squares between the headquarters (King) and the heavy artillery "
+                    "must be empty")
     s = _sides(_masks(cells), side)
     if s is not None and _in_check(s):
-        return (f"the headquarters (King) may not castle out of check: "
-                f"{_attackers(cells, side, k0)} attacks {NAMES[k0]}")
+        return said("the headquarters (King) may not castle out of check: {attackers} "
+                    "attacks {square}", attackers=_attackers(cells, side, k0),
+                    square=NAMES[k0])
     if s is not None:
         crossed = (s.u_occ ^ BIT[k0]) | BIT[cross]
         if _attacked(cross, s.e_occ, s.e_pk, s.e_n, s.e_q, crossed, s.u_b, s.u_r):
             moved = list(cells)
             moved[cross], moved[k0] = moved[k0], None
-            return (f"the headquarters (King) may not cross {NAMES[cross]}: "
-                    f"{_attackers(moved, side, cross)} attacks it")
+            return said("the headquarters (King) may not cross {square}: {attackers} "
+                        "attacks it", square=NAMES[cross],
+                        attackers=_attackers(moved, side, cross))
     k1 = CASTLINGS[(side, name)][1]
-    return (f"the headquarters (King) would be attacked on {NAMES[k1]} after castling"
-            + _by(cells, side, name))
+    return said("the headquarters (King) would be attacked on {square} after castling{by}",
+                square=NAMES[k1], by=_by(cells, side, name))
 
 
 def _by(cells: Sequence[str | None], side: int, name: str) -> str:
@@ -1248,7 +1271,7 @@ def _by(cells: Sequence[str | None], side: int, name: str) -> str:
     after = list(cells)
     after[k1], after[r1], after[k0], after[r0] = after[k0], after[r0], None, None
     who = _attackers(after, side, k1)
-    return f", by {who}" if who != "an enemy piece" else ""
+    return said(", by {attackers}", attackers=who) if who != "an enemy piece" else ""
 
 
 def _attackers(cells: Sequence[str | None], side: int, square: int) -> str:
@@ -1262,8 +1285,14 @@ def _attackers(cells: Sequence[str | None], side: int, square: int) -> str:
         without[x] = None
         s = _sides(_masks(without), side)
         if s is not None and not _in_check(s):
-            found.append(f"{SIDE_NAMES[1 - side]}'s {PIECE_NAMES[p.upper()]} on {NAMES[x]}")
-    return " and ".join(found) or "an enemy piece"
+            found.append(said("{side}'s {piece} on {square}", side=_SIDES[1 - side],
+                              piece=_piece(p), square=NAMES[x]))
+    if not found:
+        return said("an enemy piece")
+    named = found[0]
+    for more in found[1:]:  # "A and B and C"
+        named = said("{items} and {last}", items=named, last=more)
+    return named
 
 
 def _why_illegal(cells: Sequence[str | None], side: int, pat: Pattern,
@@ -1273,7 +1302,7 @@ def _why_illegal(cells: Sequence[str | None], side: int, pat: Pattern,
     piece = cells[o]
     assert piece is not None
     kind = piece.upper()
-    name = PIECE_NAMES[kind]
+    name = _piece(kind)
     seps = [sep for sep, _ in pat.tokens]
     squares = [sq for _, sq in pat.tokens]
     # a play that the rules allow but that leaves the King in check, or changes nothing
@@ -1283,16 +1312,17 @@ def _why_illegal(cells: Sequence[str | None], side: int, pat: Pattern,
             if not _fits(pat, play, level, kind == "Q"):
                 continue
             if play.final == o and not play.kills:
-                return "a turn must change the position"
+                return said("a turn must change the position")
             if _raw_of(o, play) in pseudo:
                 if kind == "K":
-                    return (f"the headquarters (King) may not move into check on "
-                            f"{NAMES[play.final]}")
-                return f"it would leave the {SIDE_NAMES[side]} headquarters (King) in check"
+                    return said("the headquarters (King) may not move into check on {square}",
+                                square=NAMES[play.final])
+                return said("it would leave the {side} headquarters (King) in check",
+                            side=_SIDES[side])
     if ">" in seps and kind != "Q":
-        return "only aviation (the Queen) flies (>)"
+        return said("only aviation (the Queen) flies (>)")
     if ">" in seps[1:]:
-        return "aviation (the Queen) flies once, first: Qd1>e5 and then one action"
+        return said("aviation (the Queen) flies once, first: Qd1>e5 and then one action")
     if kind == "Q":
         reason = _why_queen(cells, side, pat)
         if reason:
@@ -1301,50 +1331,55 @@ def _why_illegal(cells: Sequence[str | None], side: int, pat: Pattern,
         p = cells[sq] if sq != o else None
         if sep == "*":
             if kind in "PNK":
-                return f"{name} never shoots; it kills by moving onto a piece"
+                return said("{piece} never shoots; it kills by moving onto a piece",
+                            piece=name)
             if p is None or _owner(p) == side:
-                return f"there is no enemy piece on {NAMES[sq]} to shoot"
+                return said("there is no enemy piece on {square} to shoot", square=NAMES[sq])
             if p.upper() == "K":
-                return ("no piece may shoot the headquarters (King): it dies only to a piece "
-                        "moving onto it")
+                return said("no piece may shoot the headquarters (King): it dies only to a "
+                            "piece moving onto it")
     if kind == "R" and "*" in seps and len(seps) > 1:
-        return "heavy artillery (a Rook) may move or shoot in one turn, not both"
+        return said("heavy artillery (a Rook) may move or shoot in one turn, not both")
     if kind == "B" and seps.count("*") > 1:
-        return "light artillery (a Bishop) shoots once a turn"
+        return said("light artillery (a Bishop) shoots once a turn")
     if kind in "BR" and "x" in seps:
         example = "Bc1*e3" if kind == "B" else "Ra1*a4"
-        return f"{name} never kills by moving onto a piece; it shoots, as in {example}"
+        return said("{piece} never kills by moving onto a piece; it shoots, as in {example}",
+                    piece=name, example=example)
     if kind in "BRQ" and "*" in seps:
         shooter = squares[seps.index("*") - 1] if seps.index("*") > 0 else o
         target = squares[seps.index("*")]
         reach = ROOK_RANGE[shooter] if kind == "R" else BISHOP_RANGE[shooter]
         if not reach & BIT[target]:
-            distance = "exactly 3 or 4 squares away" if kind == "R" else "within 2 squares"
-            where = f" from {NAMES[shooter]}" if shooter != o else ""
-            return f"{name} shoots only {distance} along a line ({NAMES[target]} is out of " \
-                   f"reach{where})"
+            distance = said("exactly 3 or 4 squares away") if kind == "R" else \
+                said("within 2 squares")
+            where = said(" from {square}", square=NAMES[shooter]) if shooter != o else ""
+            return said("{piece} shoots only {distance} along a line ({square} is out of "
+                        "reach{where})", piece=name, distance=distance, square=NAMES[target],
+                        where=where)
     if kind in "BRK" or (kind == "P" and len(squares) == 1):
         t = squares[-1]
         p = cells[t]
         if p is not None and _owner(p) == side:
-            return f"{NAMES[t]} holds your own {PIECE_NAMES[p.upper()]}"
+            return said("{square} holds your own {piece}", square=NAMES[t], piece=_piece(p))
     if kind == "N":
         return _why_knight(cells, side, pat)
     if kind == "P":
         if pat.promo and squares[-1] // 8 != (7 if side == 0 else 0):
-            return "only infantry (a Pawn) reaching the last rank promotes"
-        return "infantry (a Pawn) steps one square in any direction to an empty square or " \
-               "onto an enemy piece, or two squares straight forward from its own second rank"
+            return said("only infantry (a Pawn) reaching the last rank promotes")
+        return said("infantry (a Pawn) steps one square in any direction to an empty square "
+                    "or onto an enemy piece, or two squares straight forward from its own "
+                    "second rank")
     if kind == "K":
-        return ("headquarters (the King) moves one square in any direction (castling is O-O "
-                "or O-O-O)")
+        return said("headquarters (the King) moves one square in any direction (castling is "
+                    "O-O or O-O-O)")
     if kind == "B":
-        return "light artillery (a Bishop) slides diagonally to an empty square along an " \
-               "open line, and may shoot once (within 2) before or after"
+        return said("light artillery (a Bishop) slides diagonally to an empty square along an "
+                    "open line, and may shoot once (within 2) before or after")
     if kind == "R":
-        return "heavy artillery (a Rook) slides along a rank or file to an empty square " \
-               "along an open line, or shoots a piece exactly 3 or 4 squares away"
-    return f"the {name} on {NAMES[o]} has no such move"
+        return said("heavy artillery (a Rook) slides along a rank or file to an empty square "
+                    "along an open line, or shoots a piece exactly 3 or 4 squares away")
+    return said("the {piece} on {square} has no such move", piece=name, square=NAMES[o])
 
 
 def _why_knight(cells: Sequence[str | None], side: int, pat: Pattern) -> str:
@@ -1354,19 +1389,20 @@ def _why_knight(cells: Sequence[str | None], side: int, pat: Pattern) -> str:
     shaped = [path for path in PATHS[o] if path[2] == written[-1]
               and _subsequence(written, list(path))]
     if not shaped:
-        return "armour (a Knight) makes exactly three single orthogonal steps (it may turn " \
-               "or step back), so it ends 1 or 3 steps from where it started"
+        return said("armour (a Knight) makes exactly three single orthogonal steps (it may "
+                    "turn or step back), so it ends 1 or 3 steps from where it started")
     for sq in written:
         p = cells[sq]
         if p is not None and _owner(p) == side:
-            return f"armour (the Knight) may not pass through or stop on its own " \
-                   f"{UNIT_NAMES[p.upper()]} on {NAMES[sq]}"
+            return said("armour (the Knight) may not pass through or stop on its own {unit} "
+                        "on {square}", unit=_UNITS[p.upper()], square=NAMES[sq])
     if all(any(cells[v] is not None and _owner(cells[v]) == side for v in path)  # type: ignore[arg-type]
            for path in shaped):
-        return f"every path from {NAMES[o]} to {NAMES[written[-1]]} passes through or stops " \
-               f"on a piece of its own side"
-    return "the kills written (x) are not the ones that path makes: armour (a Knight) kills " \
-           "every enemy it passes or stops on, the headquarters (King) only by stopping on it"
+        return said("every path from {origin} to {square} passes through or stops on a "
+                    "piece of its own side", origin=NAMES[o], square=NAMES[written[-1]])
+    return said("the kills written (x) are not the ones that path makes: armour (a Knight) "
+                "kills every enemy it passes or stops on, the headquarters (King) only by "
+                "stopping on it")
 
 
 def _subsequence(short: list[int], long: list[int]) -> bool:
@@ -1394,10 +1430,11 @@ def _why_queen(cells: Sequence[str | None], side: int, pat: Pattern) -> str:
                 if shooter is not None:
                     p = cells[shooter]
                     assert p is not None
-                    return (f"aviation (the Queen) may not enter {NAMES[sq]}: it is within "
-                            f"range of {SIDE_NAMES[1 - side]}'s {PIECE_NAMES[p.upper()]} on "
-                            f"{NAMES[shooter]}")
+                    return said("aviation (the Queen) may not enter {square}: it is within "
+                                "range of {side}'s {piece} on {shooter}", square=NAMES[sq],
+                                side=_SIDES[1 - side], piece=_piece(p),
+                                shooter=NAMES[shooter])
     first = pat.tokens[0]
     if first[0] == ">" and cells[first[1]] is not None:
-        return "aviation (the Queen) flies only to an empty square"
+        return said("aviation (the Queen) flies only to an empty square")
     return ""

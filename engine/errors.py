@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .phrases import said
+from .phrases import either, said
 
 
 class EngineError(ValueError):
@@ -47,11 +47,4 @@ class AmbiguousMoveError(MoveError):
     def __init__(self, text: str, candidates: Sequence[str]) -> None:
         self.candidates = tuple(candidates)
         super().__init__(text, said("ambiguous: it could be {moves}",
-                                    moves=_or_list(self.candidates)))
-
-
-def _or_list(items: Sequence[str]) -> str:
-    items = list(items)
-    if len(items) <= 1:
-        return "".join(items)
-    return said("{items} or {last}", items=", ".join(items[:-1]), last=items[-1])
+                                    moves=either(self.candidates)))

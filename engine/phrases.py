@@ -16,7 +16,7 @@ English.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 _FIELD = re.compile(r"\{([a-z_][a-z0-9_]*)\}")
@@ -51,3 +51,26 @@ def said(msgid: str, /, **values: Any) -> Phrase:
 def said_n(singular: str, plural: str, n: int, /, **values: Any) -> Phrase:
     """The phrase in the form for ``n`` (also a value, ``{n}``): English's two forms."""
     return Phrase(singular, {"n": n, **values}, plural)
+
+
+def either(items: Sequence[str]) -> str:
+    """``a``, ``a or b``, ``a, b or c``: alternatives, as a phrase."""
+    items = list(items)
+    if len(items) <= 1:
+        return "".join(items)
+    return said("{items} or {last}", items=", ".join(items[:-1]), last=items[-1])
+
+
+def every(items: Sequence[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``: all of them, as a phrase."""
+    items = list(items)
+    if len(items) <= 1:
+        return "".join(items)
+    return said("{items} and {last}", items=", ".join(items[:-1]), last=items[-1])
+
+
+def a_or_an(words: str) -> str:
+    """``a tank``, ``an air force``: the words with their English article, as a phrase
+    (a language without articles says the words alone)."""
+    return said("an {thing}", thing=words) if words[:1].lower() in tuple("aeiou") else \
+        said("a {thing}", thing=words)

@@ -65,7 +65,7 @@ from typing import NamedTuple
 
 from ..errors import EngineError, IllegalMoveError, PositionError
 from ..move import Move, Step
-from ..phrases import said, said_n
+from ..phrases import a_or_an, said, said_n
 from ..position import Piece, Position
 from ..variant import ONGOING, Outcome, Variant, register
 from .board import (
@@ -246,8 +246,7 @@ def _name(letter: str) -> str:
 
 
 def _article(words: str) -> str:
-    return said("an {thing}", thing=words) if words[0] in "aeiou" else \
-        said("a {thing}", thing=words)
+    return a_or_an(words)
 
 
 def _unit_words(stack: str) -> str:
