@@ -6,8 +6,9 @@ A change is noticed two ways. In the process that stores moves, the game service
 ``poll_seconds`` the hub compares the versions of the watched games (one small query for
 all of them), which catches what happens in another process sharing the database (a bot
 beside a ``commandpost web``) and changes that are not moves: resignations, draws,
-timeouts. Each event is built once per change and handed to every viewer; a viewer too
-slow to take it keeps only the newest, since each event carries the whole state.
+timeouts. Each event is built once per change and language and handed to every viewer
+reading in that language; a viewer too slow to take it keeps only the newest, since each
+event carries the whole state.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import contextlib
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 
+from ..i18n import SOURCE
 from ..service import GameService
 from .views import version_text
 
@@ -24,7 +26,8 @@ log = logging.getLogger(__name__)
 
 POLL_SECONDS = 2.0
 POLL_CHUNK = 500
-Build = Callable[[int], Awaitable[tuple[str, bytes] | None]]  # game id -> (version, event)
+# (game id, language) -> (version, event)
+Build = Callable[[int, str], Awaitable[tuple[str, bytes] | None]]
 
 
 class LiveHub:
@@ -35,7 +38,7 @@ class LiveHub:
         self.service = service
         self.build = build
         self.poll_seconds = poll_seconds
-        self._viewers: dict[int, set[asyncio.Queue[bytes]]] = {}
+        self._viewers: dict[int, dict[asyncio.Queue[bytes], str]] = {}  # queue -> language
         self._versions: dict[int, str] = {}
         self._running: dict[int, asyncio.Task[None]] = {}
         self._again: set[int] = set()
@@ -56,15 +59,17 @@ class LiveHub:
         await asyncio.gather(*tasks, return_exceptions=True)
 
     @contextlib.asynccontextmanager
-    async def subscribe(self, game_id: int) -> AsyncIterator[asyncio.Queue[bytes]]:
-        """A queue receiving the events of ``game_id`` while the block runs."""
+    async def subscribe(self, game_id: int,
+                        language: str = SOURCE) -> AsyncIterator[asyncio.Queue[bytes]]:
+        """A queue receiving the events of ``game_id``, in ``language``, while the block
+        runs."""
         queue: asyncio.Queue[bytes] = asyncio.Queue(maxsize=1)
-        self._viewers.setdefault(game_id, set()).add(queue)
+        self._viewers.setdefault(game_id, {})[queue] = language
         try:
             yield queue
         finally:
-            viewers = self._viewers.get(game_id, set())
-            viewers.discard(queue)
+            viewers = self._viewers.get(game_id, {})
+            viewers.pop(queue, None)
             if not viewers:
                 self._viewers.pop(game_id, None)
                 self._versions.pop(game_id, None)
@@ -82,10 +87,14 @@ class LiveHub:
         try:
             while True:
                 self._again.discard(game_id)
-                built = await self.build(game_id)
-                if built is not None and built[0] != self._versions.get(game_id):
-                    self._versions[game_id] = built[0]
-                    self.publish(game_id, built[1])
+                sent: list[str] = []  # the versions sent, one a language
+                for language in sorted(set(self._viewers.get(game_id, {}).values())):
+                    built = await self.build(game_id, language)
+                    if built is not None and built[0] != self._versions.get(game_id):
+                        self.publish(game_id, built[1], language)
+                        sent.append(built[0])
+                if sent:  # the oldest: a change while building is sent again by the poll
+                    self._versions[game_id] = sent[0]
                 if game_id not in self._again:
                     break
         except Exception:
@@ -98,8 +107,11 @@ class LiveHub:
         for game_id in list(self._viewers):
             self.publish(game_id, b"")
 
-    def publish(self, game_id: int, event: bytes) -> None:
-        for queue in self._viewers.get(game_id, ()):
+    def publish(self, game_id: int, event: bytes, language: str | None = None) -> None:
+        """Hand ``event`` to the viewers of ``game_id`` (those reading ``language``, or all)."""
+        for queue, read_in in list(self._viewers.get(game_id, {}).items()):
+            if language is not None and read_in != language:
+                continue
             if queue.full():
                 queue.get_nowait()  # the newer state replaces the one not yet sent
             queue.put_nowait(event)

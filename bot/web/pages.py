@@ -12,10 +12,14 @@ from __future__ import annotations
 
 import base64
 import hashlib
+from datetime import UTC, datetime
 from html import escape
 
+from babel.dates import format_datetime
 from markdown_it import MarkdownIt
 
+from .. import i18n
+from ..i18n import SOURCE, Text, _, message_id
 from .views import GameView
 
 STYLE = """
@@ -59,11 +63,16 @@ pre{overflow:auto;padding:.5rem;border:1px solid var(--line)}
 SCRIPT = """
 (function () {
   "use strict";
+  // times in the page's language, in the reader's own form of it (en-GB on an English page)
+  var lang = document.documentElement.lang;
+  var locale = (navigator.languages || []).filter(function (l) {
+    return l.split("-")[0].toLowerCase() === lang;
+  })[0] || lang;
   function localTimes(root) {
     root.querySelectorAll("time[datetime]").forEach(function (t) {
       var d = new Date(t.getAttribute("datetime"));
       if (isNaN(d)) { return; }
-      t.textContent = d.toLocaleString(undefined, {dateStyle: "medium", timeStyle: "short"});
+      t.textContent = d.toLocaleString(locale, {dateStyle: "medium", timeStyle: "short"});
       t.title = d.toString();
     });
   }
@@ -154,36 +163,68 @@ CSP = ("default-src 'none'; img-src 'self'; connect-src 'self'; "
 _markdown = MarkdownIt("commonmark", {"html": False}).enable("table")
 
 
-def page(title: str, body: str, data: dict[str, str] | None = None) -> str:
-    """A whole HTML document around ``body`` (already HTML)."""
+def page(title: str, body: str, data: dict[str, str] | None = None, language: str = SOURCE,
+         switch: str = "") -> str:
+    """A whole HTML document around ``body`` (already HTML), in ``language``; ``switch``:
+    the query (without ``lang``) that the language switch's links keep."""
     attrs = "".join(f' data-{k}="{escape(v)}"' for k, v in (data or {}).items())
-    return (f'<!doctype html>\n<html lang="en"><head><meta charset="utf-8">'
+    return (f'<!doctype html>\n<html lang="{escape(language)}"><head><meta charset="utf-8">'
             f'<meta name="viewport" content="width=device-width,initial-scale=1">'
             f'<meta name="referrer" content="no-referrer">'
             f"<title>{escape(title)}</title><style>{STYLE}</style></head>"
-            f"<body{attrs}>{body}<script>{SCRIPT}</script></body></html>\n")
+            f"<body{attrs}>{body}{language_switch(language, switch)}"
+            f"<script>{SCRIPT}</script></body></html>\n")
 
 
-ERROR_HEADINGS = {400: "Bad request", 404: "Not found", 405: "Read-only", 429: "Slow down",
-                  500: "Something went wrong", 503: "Not available just now"}
+def language_switch(language: str, keep: str = "") -> str:
+    """Links choosing the page's language, each named in itself (none while English is
+    the only language shipped). ``keep``: the query the links keep (``ply=3``)."""
+    languages = i18n.shipped()
+    if len(languages) < 2:
+        return ""
+    links = []
+    for code in languages:
+        name = escape(i18n.display_name(code) or code)
+        if code == language:
+            links.append(f'<a lang="{code}" aria-current="true">{name}</a>')
+        else:
+            query = f"?{keep}&lang={code}" if keep else f"?lang={code}"
+            links.append(f'<a href="{escape(query)}" hreflang="{code}" lang="{code}">{name}</a>')
+    label = escape(_("Language").render(language))
+    return f'<nav class="languages" aria-label="{label}">' + " · ".join(links) + "</nav>"
 
 
-def error_page(status: int, message: str) -> str:
+def _t(message: Text, language: str) -> str:
+    """A message in ``language``, escaped for HTML."""
+    return escape(message.render(language))
+
+
+ERROR_HEADINGS = {400: message_id("Bad request"), 404: message_id("Not found"),
+                  405: message_id("Read-only"), 429: message_id("Slow down"),
+                  500: message_id("Something went wrong"),
+                  503: message_id("Not available just now")}
+
+
+def error_page(status: int, message: str, language: str = SOURCE) -> str:
     """The page of a refusal or a failure: a heading for its status, the message in words."""
-    heading = ERROR_HEADINGS.get(status, "Not possible" if status < 500 else "Error")
+    back = _t(_("Games being played"), language)
+    heading = (Text(ERROR_HEADINGS[status], {}) if status in ERROR_HEADINGS else
+               _("Not possible") if status < 500 else _("Error")).render(language)
     return page(f"{heading} — commandpost",
-                f"<main><h1>{heading}</h1><p>{escape(message)}</p>"
-                f'<p><a href="/live">Games being played</a></p></main>')
+                f"<main><h1>{escape(heading)}</h1><p>{escape(i18n.render(message, language))}</p>"
+                f'<p><a href="/live">{back}</a></p></main>',
+                language=language)
 
 
-def step_label(view: GameView, ply: int) -> str:
+def step_label(view: GameView, ply: int, language: str = SOURCE) -> str:
     """Where the shown position is: ``Step 9 of 9: 4. N<F>d2 (Red)``, the turn as the move
     list writes it (its steps so far, when ``ply`` is inside it)."""
     entry = view.entry_at(ply)
     if entry is None:
-        return "Start position"
-    return (f"Step {ply} of {view.last_ply}: {entry.label} {view.turn_text(ply)} "
-            f"({view.variant.side_names[entry.side]})")
+        return _("Start position").render(language)
+    turn = " ".join((entry.label, view.turn_text(ply)))
+    return _("Step {ply} of {last}: {turn} ({side})", ply=ply, last=view.last_ply, turn=turn,
+             side=view.variant.side_names[entry.side]).render(language)
 
 
 def _link(href: str | None, label: str, key: str, name: str) -> str:
@@ -192,20 +233,30 @@ def _link(href: str | None, label: str, key: str, name: str) -> str:
     return f'<a id="{key}" href="{escape(href)}" aria-label="{name}">{label}</a>'
 
 
-def _status(view: GameView) -> str:
-    text = escape(view.status)
+def deadline_text(iso: str, language: str) -> str:
+    """The deadline as the page writes it before its script shows it in the reader's
+    time zone: in UTC, in the words and order of ``language``."""
+    if language in (SOURCE, i18n.PSEUDO):
+        return iso.replace("T", " ")
+    moment = datetime.fromisoformat(iso.replace("Z", "+00:00"))
+    return format_datetime(moment, "long", tzinfo=UTC, locale=language)
+
+
+def _status(view: GameView, language: str) -> str:
+    text = escape(view.status_in(language))
     if view.deadline:
-        text += f' <time datetime="{view.deadline}">{view.deadline.replace("T", " ")}</time>'
+        text += (f' <time datetime="{view.deadline}">'
+                 f"{escape(deadline_text(view.deadline, language))}</time>")
     return text
 
 
-def _players(view: GameView) -> str:
+def _players(view: GameView, language: str) -> str:
     items = []
     for s in view.sides:
         rating = f"{s.rating}{'?' if s.provisional else ''}"
+        about = _t(_("({side}, rating {rating})", side=s.side_name, rating=rating), language)
         items.append(f'<li><span class="swatch c-{s.colour}" aria-hidden="true"></span>'
-                     f'{escape(s.name)} <span class="side">({escape(s.side_name)}, '
-                     f"rating {rating})</span></li>")
+                     f'{escape(s.name)} <span class="side">{about}</span></li>')
     return '<ul class="players">' + "".join(items) + "</ul>"
 
 
@@ -232,46 +283,63 @@ def result_of(view: GameView) -> str:
     return result if view.game.is_over and result != "*" else ""
 
 
-def game_page(view: GameView, shown: int, live: bool, base: str) -> str:
+def players_of(view: GameView) -> Text:
+    """``Alice vs Bob``."""
+    return _("{first} vs {second}", first=view.sides[0].name, second=view.sides[1].name)
+
+
+def game_page(view: GameView, shown: int, live: bool, base: str,
+              language: str = SOURCE) -> str:
     """The page of a game showing the position after ``shown`` steps; ``live``: the
     latest position, followed as the game goes on. ``base`` is the page's own path."""
     g, v = view.game, view.variant
     last = view.last_ply
-    names = f"{view.sides[0].name} vs {view.sides[1].name}"
+    heading = _("Game #{game}: {players}", game=g.id, players=players_of(view)).render(language)
+
+    def t(message: Text) -> str:
+        return _t(message, language)
+
     nav = " ".join((
-        _link("?ply=0" if shown > 0 else None, "«", "first", "First position"),
-        _link(f"?ply={shown - 1}" if shown > 0 else None, "◀", "prev", "Previous step"),
-        _link(f"?ply={shown + 1}" if shown < last else None, "▶", "next", "Next step"),
-        _link(base if not live else None, "»", "last", "Latest position"),
+        _link("?ply=0" if shown > 0 else None, "«", "first", t(_("First position"))),
+        _link(f"?ply={shown - 1}" if shown > 0 else None, "◀", "prev", t(_("Previous step"))),
+        _link(f"?ply={shown + 1}" if shown < last else None, "▶", "next", t(_("Next step"))),
+        _link(base if not live else None, "»", "last", t(_("Latest position"))),
     ))
+    replays = t(_("Keys: {back} {forward} step, Home/End first/latest. Replay: {gif} · {png}",
+                  back="←", forward="→", gif="{gif}", png="{png}"))
+    animated = t(_("animated PNG"))
+    replays = replays.replace("{gif}", f'<a href="{base}/replay.gif" download>GIF</a>').replace(
+        "{png}", f'<a href="{base}/replay.png" download>{animated}</a>')
+    rules, board, steps = t(_("rules")), t(_("Board")), t(_("Steps"))
+    players, moves = t(_("Players")), t(_("Moves"))
     body = (
-        f"<header><h1>Game #{g.id}: {escape(names)}</h1><span>{escape(v.display_name)}"
-        f' · <a href="/rules/{escape(v.name)}">rules</a></span></header>'
-        f'<main class="game"><section class="board" aria-label="Board">'
+        f"<header><h1>{escape(heading)}</h1><span>{escape(v.display_name)}"
+        f' · <a href="/rules/{escape(v.name)}">{rules}</a></span></header>'
+        f'<main class="game"><section class="board" aria-label="{board}">'
         f'<img id="board" src="{base}/board/{shown}-{view.picture_key(shown)}.png" '
-        f'width="640" alt="{escape(view.alt_text(shown))}">'
-        f'<nav class="steps" aria-label="Steps">{nav}'
-        f' <span id="shown" aria-live="polite">{escape(step_label(view, shown))}</span></nav>'
-        f'<p class="note">Keys: ← → step, Home/End first/latest. Replay: '
-        f'<a href="{base}/replay.gif" download>GIF</a> · '
-        f'<a href="{base}/replay.png" download>animated PNG</a></p></section>'
-        f"<section><h2>Players</h2>{_players(view)}"
-        f'<p id="status" aria-live="polite">{_status(view)}</p>'
-        f'<h2>Moves</h2><ol class="moves" id="moves">{_moves(view, shown)}</ol>'
+        f'width="640" alt="{escape(view.alt_text(shown, language))}">'
+        f'<nav class="steps" aria-label="{steps}">{nav}'
+        f' <span id="shown" aria-live="polite">{escape(step_label(view, shown, language))}'
+        f"</span></nav>"
+        f'<p class="note">{replays}</p></section>'
+        f"<section><h2>{players}</h2>{_players(view, language)}"
+        f'<p id="status" aria-live="polite">{_status(view, language)}</p>'
+        f'<h2>{moves}</h2><ol class="moves" id="moves">{_moves(view, shown)}</ol>'
         f"</section></main>")
-    return page(f"Game #{g.id}: {names} — commandpost", body,
-                {"events": f"{base}/events", "live": "1" if live else "0", "ply": str(shown)})
+    return page(f"{heading} — commandpost", body,
+                {"events": f"{base}/events", "live": "1" if live else "0", "ply": str(shown)},
+                language=language, switch="" if live else f"ply={shown}")
 
 
-def state_event(view: GameView, base: str) -> dict[str, object]:
+def state_event(view: GameView, base: str, language: str = SOURCE) -> dict[str, object]:
     """What the event stream tells an open page: the latest position and the move list."""
     last = view.last_ply
     return {
         "ply": last,
         "board": f"{base}/board/{last}-{view.picture_key(last)}.png",
-        "alt": view.alt_text(last),
-        "shown": step_label(view, last),
-        "status": view.status,
+        "alt": view.alt_text(last, language),
+        "shown": step_label(view, last, language),
+        "status": view.status_in(language),
         "deadline": view.deadline,
         "live": base,
         "over": view.game.is_over,
@@ -281,22 +349,29 @@ def state_event(view: GameView, base: str) -> dict[str, object]:
     }
 
 
-def live_page(games: list[tuple[int, str, str, str, str]]) -> str:
+def live_page(games: list[tuple[int, str, str, str, str]], language: str = SOURCE) -> str:
     """The games anyone may watch: (id, link, players, variant, whose turn)."""
     rows = "".join(f'<li><a href="{escape(link)}">#{gid} {escape(players)}</a> '
                    f'<span class="side">{escape(variant)} · {escape(turn)}</span></li>'
                    for gid, link, players, variant, turn in games)
-    body = ("<header><h1>Games being played</h1></header><main>"
-            + (f"<ul>{rows}</ul>" if rows else "<p>No game is being played just now.</p>")
-            + '<p class="note">Rules: <a href="/rules/clash">Clash of Command</a> · '
-              '<a href="/rules/commander">Commander Chess</a> · '
-              '<a href="/rules/combined-arms">Combined Arms</a> · '
-              '<a href="/rules/mini-chieftain">Chieftain</a></p></main>')
-    return page("Games being played — commandpost", body)
+    title = _("Games being played").render(language)
+    none = _t(_("No game is being played just now."), language)
+    rules = _t(_("Rules: {documents}", documents="{documents}"), language).replace(
+        "{documents}",
+        '<a href="/rules/clash">Clash of Command</a> · '
+        '<a href="/rules/commander">Commander Chess</a> · '
+        '<a href="/rules/combined-arms">Combined Arms</a> · '
+        '<a href="/rules/mini-chieftain">Chieftain</a>')
+    body = (f"<header><h1>{escape(title)}</h1></header><main>"
+            + (f"<ul>{rows}</ul>" if rows else f"<p>{none}</p>")
+            + f'<p class="note">{rules}</p></main>')
+    return page(f"{title} — commandpost", body, language=language)
 
 
-def rules_page(title: str, markdown: str) -> str:
+def rules_page(title: str, markdown: str, language: str = SOURCE) -> str:
     """A rules document as HTML (raw HTML in the Markdown is shown as text)."""
     html = _markdown.render(markdown)
+    back = _t(_("Games being played"), language)
     return page(f"{title} — commandpost", f'<main class="rules">{html}</main>'
-                                           f'<p><a href="/live">Games being played</a></p>')
+                                           f'<p><a href="/live">{back}</a></p>',
+                language=language)

@@ -40,12 +40,14 @@ from engine import EngineError, get_variant
 from renderer import render, render_replay
 
 from ..config import Settings
+from ..i18n import SOURCE, Text, _
 from ..pictures import game_info
 from ..service import GameService
 from ..service.boundary import shorten
 from ..service.model import Game
 from ..service.rules_docs import document_path, rules_folder
 from ..storage import DamagedGame, StorageError
+from . import language as languages
 from . import pages
 from .live import LiveHub
 from .views import GameView, read_view
@@ -68,9 +70,20 @@ DIAGRAM = re.compile(r"[a-z0-9][a-z0-9-]{0,80}\.png")
 MAX_VARIANT = 40  # characters of a variant's name or alias in /rules/<variant>
 MAX_PLY_DIGITS = 6  # as the pictures' addresses: no game has a million steps
 PLY = re.compile(rf"[0-9]{{1,{MAX_PLY_DIGITS}}}")
-NOT_FOUND = "There is no game at this address. Check the link you were given."
+NOT_FOUND = _("There is no game at this address. Check the link you were given.")
+LANGUAGE = "language"  # the request's language (the middleware reads it first)
+REMEMBER = "remember language"  # the language the address chose, for the cookie
 
 SITE = web.AppKey("site", "Site")
+
+
+class Refusal(Exception):
+    """A request the site refuses: its status and the message saying why, worded in the
+    reader's language on the refusal's page."""
+
+    def __init__(self, status: int, message: Text) -> None:
+        super().__init__(str(message))
+        self.status, self.message = status, message
 
 
 class RateLimiter:
@@ -114,7 +127,7 @@ class Site:
         self._views: OrderedDict[int, GameView] = OrderedDict()
         self._pictures: OrderedDict[tuple[object, ...], bytes] = OrderedDict()
         self._drawing: dict[tuple[object, ...], asyncio.Future[bytes]] = {}
-        self._events: dict[int, tuple[str, tuple[str, str], bytes]] = {}
+        self._events: dict[tuple[int, str], tuple[str, tuple[str, str], bytes]] = {}
         self._pages: OrderedDict[tuple[object, ...], str] = OrderedDict()
 
     # --- games ----------------------------------------------------------------------
@@ -123,11 +136,11 @@ class Site:
         key = request.match_info["key"]
         match = KEY.fullmatch(key) if len(key) <= MAX_KEY else None
         if match is None:
-            raise web.HTTPNotFound(text=NOT_FOUND)
+            raise Refusal(404, NOT_FOUND)
         # the service refuses a number it never hands out (game 0) with a Refusal
         game = await self.service.watching.watched_game(int(match[1]), match[2])
         if not isinstance(game, Game):
-            raise web.HTTPNotFound(text=NOT_FOUND)
+            raise Refusal(404, NOT_FOUND)
         return game, f"/game/{game.id}-{match[2].lower()}"
 
     async def view(self, game: Game) -> GameView:
@@ -141,33 +154,35 @@ class Site:
         self._views.move_to_end(game.id)
         return cached
 
-    def page(self, view: GameView, shown: int, live: bool, base: str) -> str:
+    def page(self, view: GameView, shown: int, live: bool, base: str,
+             language: str = SOURCE) -> str:
         """The HTML of a game page, built once per version of the game, its players' names
-        (a player may rename themself between two moves) and step shown."""
-        key = (view.game.id, view.version, view.game.names, shown, live, base)
+        (a player may rename themself between two moves), step shown and language."""
+        key = (view.game.id, view.version, view.game.names, shown, live, base, language)
         html = self._pages.get(key)
         if html is None:
-            html = self._pages[key] = pages.game_page(view, shown, live, base)
+            html = self._pages[key] = pages.game_page(view, shown, live, base, language)
             while len(self._pages) > CACHED_PAGES:
                 self._pages.popitem(last=False)
         return html
 
-    async def _event_of(self, game_id: int) -> tuple[str, bytes] | None:
-        """The ``state`` event of a game as it is now."""
+    async def _event_of(self, game_id: int, language: str) -> tuple[str, bytes] | None:
+        """The ``state`` event of a game as it is now, in ``language``."""
         game = await self.service.game(game_id)
         if game is None:
             return None
         token = await self.service.watching.watch_token(game.id)
-        return await self.event(game, f"/game/{game.id}-{token!s}")
+        return await self.event(game, f"/game/{game.id}-{token!s}", language)
 
-    async def event(self, game: Game, base: str) -> tuple[str, bytes]:
+    async def event(self, game: Game, base: str, language: str = SOURCE) -> tuple[str, bytes]:
+        """The ``state`` event of ``game``, built once per change and language."""
         view = await self.view(game)
-        cached = self._events.get(game.id)
+        cached = self._events.get((game.id, language))
         if cached is None or cached[:2] != (view.version, view.game.names):
-            data = json.dumps(pages.state_event(view, base), separators=(",", ":"))
+            data = json.dumps(pages.state_event(view, base, language), separators=(",", ":"))
             cached = (view.version, view.game.names,
                       f"id: {view.version}\nevent: state\ndata: {data}\n\n".encode())
-            self._events[game.id] = cached
+            self._events[(game.id, language)] = cached
         return cached[0], cached[2]
 
     # --- pictures -------------------------------------------------------------------
@@ -230,17 +245,22 @@ def _html(text: str, status: int = 200, cache: str = NO_CACHE) -> web.Response:
                         headers={"Cache-Control": cache})
 
 
+def language_of(request: web.Request) -> str:
+    """The language the request is answered in (`language.reader_language`)."""
+    return request.get(LANGUAGE, SOURCE)
+
+
 def _ply(request: web.Request) -> int | None:
     """The step asked for by ``?ply=N``: ASCII digits, at most `MAX_PLY_DIGITS` of them."""
     raw = request.query.get("ply")
     if raw is None:
         return None
     if raw.isascii() and raw.isdigit() and len(raw) > MAX_PLY_DIGITS:  # a number, too big
-        raise web.HTTPBadRequest(text=f"{shorten(raw)!r} is not a step of this game: give "
-                                      f"a step from 0 (the start) to the last, as in ?ply=3.")
+        raise Refusal(400, _("{step} is not a step of this game: give a step from 0 (the "
+                             "start) to the last, as in ?ply=3.", step=repr(shorten(raw))))
     if PLY.fullmatch(raw) is None:
-        raise web.HTTPBadRequest(text=f"{shorten(raw)!r} is not a step: give a whole number, "
-                                      f"as in ?ply=3 (0 is the start).")
+        raise Refusal(400, _("{step} is not a step: give a whole number, as in ?ply=3 (0 is "
+                             "the start).", step=repr(shorten(raw))))
     return int(raw)
 
 
@@ -249,14 +269,14 @@ async def home(request: web.Request) -> web.Response:
 
 
 async def live(request: web.Request) -> web.Response:
-    site = _site(request)
+    site, language = _site(request), language_of(request)
     rows = []
     for game, token in await site.service.watching.public_games():
         view = await site.view(game)
         rows.append((game.id, f"/game/{game.id}-{token}",
-                     f"{view.sides[0].name} vs {view.sides[1].name}",
-                     view.variant.display_name, view.status.removesuffix(", by")))
-    return _html(pages.live_page(rows))
+                     pages.players_of(view).render(language), view.variant.display_name,
+                     view.status_in(language, briefly=True)))
+    return _html(pages.live_page(rows, language))
 
 
 async def game_page(request: web.Request) -> web.Response:
@@ -264,24 +284,24 @@ async def game_page(request: web.Request) -> web.Response:
     game, base = await site.watched(request)
     ply = _ply(request)
     view = await site.view(game)
-    return _html(site.page(view, view.clamp(ply), ply is None, base))
+    return _html(site.page(view, view.clamp(ply), ply is None, base, language_of(request)))
 
 
 async def board_at(request: web.Request) -> web.Response:
     site = _site(request)
-    game, _ = await site.watched(request)
+    game, _base = await site.watched(request)
     view = await site.view(game)
     ply = int(request.match_info["ply"])
     if ply > view.last_ply or request.match_info["digest"] != view.picture_key(ply):
-        raise web.HTTPNotFound(text="This picture is no longer part of the game (a move was "
-                                    "taken back). Open the game's page again.")
+        raise Refusal(404, _("This picture is no longer part of the game (a move was taken "
+                             "back). Open the game's page again."))
     png = await site.board(view, ply)
     return web.Response(body=png, content_type="image/png", headers={"Cache-Control": IMMUTABLE})
 
 
 async def board_now(request: web.Request) -> web.Response:
     site = _site(request)
-    game, _ = await site.watched(request)
+    game, _base = await site.watched(request)
     view = await site.view(game)
     png = await site.board(view, view.last_ply)
     return web.Response(body=png, content_type="image/png", headers={"Cache-Control": NO_CACHE})
@@ -289,7 +309,7 @@ async def board_now(request: web.Request) -> web.Response:
 
 async def replay(request: web.Request) -> web.Response:
     site = _site(request)
-    game, _ = await site.watched(request)
+    game, _base = await site.watched(request)
     view = await site.view(game)
     fmt = request.match_info["fmt"]
     etag = f'"{view.version}-{fmt}"'
@@ -309,7 +329,7 @@ async def events(request: web.Request) -> web.StreamResponse:
                                            "X-Accel-Buffering": "no"})
     await response.prepare(request)
     try:
-        await _stream(site, game, base, response)
+        await _stream(site, game, base, response, language_of(request))
     except (ConnectionError, StorageError) as err:
         # the status is sent already: the stream ends, and the page's script reconnects
         if isinstance(err, StorageError):
@@ -317,10 +337,11 @@ async def events(request: web.Request) -> web.StreamResponse:
     return response
 
 
-async def _stream(site: Site, game: Game, base: str, response: web.StreamResponse) -> None:
+async def _stream(site: Site, game: Game, base: str, response: web.StreamResponse,
+                  language: str = SOURCE) -> None:
     """Write the game's state, then each change of it, until the server stops."""
-    async with site.hub.subscribe(game.id) as queue:
-        version, first = await site.event(game, base)
+    async with site.hub.subscribe(game.id, language) as queue:
+        version, first = await site.event(game, base, language)
         site.hub.seen(game.id, version)
         await response.write(b"retry: 3000\n\n" + first)
         while True:
@@ -339,13 +360,15 @@ async def rules(request: web.Request) -> web.Response:
         variant = get_variant(name) if len(name) <= MAX_VARIANT else None
     except (EngineError, KeyError, ValueError):
         variant = None
-    path = document_path(variant) if variant is not None else None
-    if path is None or not path.is_file():
-        raise web.HTTPNotFound(text="There is no rules document of that name. The variants "
-                                    "are clash, commander, combined-arms, mini-chieftain and "
-                                    "micro-chieftain.")
-    html = pages.rules_page(f"{variant.display_name} rules",  # type: ignore[union-attr]
-                            path.read_text(encoding="utf-8"))
+    language = language_of(request)
+    path = document_path(variant, language) if variant is not None else None
+    if variant is None or path is None or not path.is_file():
+        raise Refusal(404, _("There is no rules document of that name. The variants are "
+                             "{names}.", names=_("{some} and {last}",
+                                                 some="clash, commander, combined-arms, "
+                                                      "mini-chieftain", last="micro-chieftain")))
+    html = pages.rules_page(_("{variant} rules", variant=variant.display_name).render(language),
+                            path.read_text(encoding="utf-8"), language)
     return _html(html, cache="public, max-age=3600")
 
 
@@ -355,7 +378,7 @@ async def diagram(request: web.Request) -> web.FileResponse:
     fits = len(name) <= MAX_DIAGRAM and DIAGRAM.fullmatch(name) is not None
     path = folder / "diagrams" / name if folder is not None and fits else None
     if path is None or not path.is_file():
-        raise web.HTTPNotFound(text="There is no such diagram.")
+        raise Refusal(404, _("There is no such diagram."))
     return web.FileResponse(path, headers={"Cache-Control": "public, max-age=86400",
                                            "Content-Type": "image/png"})
 
@@ -364,55 +387,73 @@ async def diagram(request: web.Request) -> web.FileResponse:
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 
-UNAVAILABLE = "The games cannot be read just now. Please try again in a minute."
-BROKEN = "This page could not be made. Please try again later."
-DAMAGED = "This game cannot be shown: it is damaged in the database."
+UNAVAILABLE = _("The games cannot be read just now. Please try again in a minute.")
+BROKEN = _("This page could not be made. Please try again later.")
+DAMAGED = _("This game cannot be shown: it is damaged in the database.")
 
 
 @web.middleware
 async def guard(request: web.Request, handler: Handler) -> web.StreamResponse:
-    """The rate limit, and friendly pages for errors: never a traceback."""
+    """The reader's language, the rate limit, and friendly pages for errors in that
+    language: never a traceback."""
+    language, remember = languages.reader_language(
+        request.query, request.headers.get("Cookie"), request.headers.get("Accept-Language"))
+    request[LANGUAGE], request[REMEMBER] = language, remember
     wait = _site(request).limiter.allow(request.remote or "?")
     if wait:
-        return _too_many(wait)
+        return _too_many(wait, language)
     try:
         return await handler(request)
+    except Refusal as err:
+        return _html(pages.error_page(err.status, err.message, language), status=err.status)
     except web.HTTPException as err:
         if err.status < 400:
             raise
-        return _refusal(err)
+        return _refusal(err, language)
     except DamagedGame as err:  # that game alone: nothing to retry, the others show
         log.warning("a page of a damaged game: %s", err)
-        return _html(pages.error_page(404, DAMAGED), status=404)
+        return _html(pages.error_page(404, DAMAGED, language), status=404)
     except StorageError as err:
         log.warning("a page could not read the database: %s", err)
-        response = _html(pages.error_page(503, UNAVAILABLE), status=503)
+        response = _html(pages.error_page(503, UNAVAILABLE, language), status=503)
         response.headers["Retry-After"] = "60"
         return response
     except (asyncio.CancelledError, ConnectionError):
         raise  # the client went away: nobody to answer
     except Exception:
         log.exception("a page failed")
-        return _html(pages.error_page(500, BROKEN), status=500)
+        return _html(pages.error_page(500, BROKEN, language), status=500)
 
 
-def _refusal(err: web.HTTPException) -> web.Response:
-    """The page of a refusal (404, 400, 405, ...): its message in the site's style."""
-    message = err.text if err.text and not err.text.startswith(str(err.status)) else \
-        "There is nothing at this address."
+def _refusal(err: web.HTTPException, language: str = SOURCE) -> web.Response:
+    """The page of a refusal of aiohttp's own (no route: 404; a method: 405): its
+    message in the site's style."""
+    message = _("There is nothing at this address.")
     if err.status == 405:
-        message = "This site is read-only: pages are only looked at."
-    response = _html(pages.error_page(err.status, message), status=err.status)
+        message = _("This site is read-only: pages are only looked at.")
+    response = _html(pages.error_page(err.status, message, language), status=err.status)
     if err.status == 405:
         response.headers["Allow"] = "GET, HEAD"
     return response
 
 
-def _too_many(wait: float) -> web.Response:
-    response = _html(pages.error_page(429, "Too many requests from your address; wait a "
-                                           "moment and try again."), status=429)
+def _too_many(wait: float, language: str = SOURCE) -> web.Response:
+    response = _html(pages.error_page(429, _("Too many requests from your address; wait a "
+                                             "moment and try again."), language), status=429)
     response.headers["Retry-After"] = str(max(1, round(wait)))
     return response
+
+
+async def _language_headers(request: web.Request, response: web.StreamResponse) -> None:
+    """A page's language, what it depends on (for caches), and the reader's choice kept."""
+    if response.content_type not in ("text/html", "text/event-stream"):
+        return
+    response.headers["Content-Language"] = language_of(request)
+    response.headers["Vary"] = "Accept-Language, Cookie"
+    remember = request.get(REMEMBER)
+    if remember:
+        response.set_cookie(languages.COOKIE, remember, max_age=languages.COOKIE_SECONDS,
+                            path="/", samesite="Lax", httponly=True, secure=request.secure)
 
 
 async def _security_headers(request: web.Request, response: web.StreamResponse) -> None:
@@ -431,6 +472,7 @@ def make_app(service: GameService, settings: Settings | None = None) -> web.Appl
     site = Site(service, settings or service.settings)
     app[SITE] = site
     app.on_response_prepare.append(_security_headers)
+    app.on_response_prepare.append(_language_headers)
 
     async def lifetime(app: web.Application):  # type: ignore[no-untyped-def]
         await site.hub.start()

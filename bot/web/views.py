@@ -15,6 +15,7 @@ from datetime import UTC, datetime
 
 from engine import EngineError, Move, Position, Variant, get_variant
 
+from ..i18n import SOURCE, Text, _, render
 from ..service import GameService
 from ..service.model import Game, PlayedMove
 from ..service.records import STEP_SEPARATOR
@@ -75,9 +76,19 @@ class GameView:
     sides: tuple[Side, Side]
     steps: tuple[Step, ...]
     fens: tuple[str, ...]  # the position after each ply, the start first
-    status: str  # who is to move, or how the game ended
+    said: Text  # who is to move (and by when: the deadline follows), or how the game ended
+    said_briefly: Text  # the same without the deadline's words, for a list of games
     played: tuple[PlayedMove, ...]  # the stored steps
     entries: tuple[TurnEntry, ...]  # the move list, one entry a turn, as the record
+
+    @property
+    def status(self) -> str:
+        """Who is to move, or how the game ended, in English as strangers may read it."""
+        return self.status_in(SOURCE)
+
+    def status_in(self, language: str, briefly: bool = False) -> str:
+        """`status` in ``language`` (``briefly``: without the deadline's words)."""
+        return public_name(render(self.said_briefly if briefly else self.said, language))
 
     @property
     def version(self) -> str:
@@ -147,33 +158,47 @@ class GameView:
         """The result written on the picture of ``ply`` (the last one of a finished game)."""
         return self.status if self.game.is_over and ply == self.last_ply else ""
 
-    def alt_text(self, ply: int) -> str:
+    def alt_text(self, ply: int, language: str = SOURCE) -> str:
         """The position in words, pieces by square, for people who cannot see the picture."""
         position = self.position(ply)
         names = self.variant.piece_names
-        per_side: list[list[str]] = [[], []]
+        per_side: list[list[Text]] = [[], []]
         for node in self.variant.topology.nodes:
             for piece in self.variant.pieces_at(position, node):
                 name = names.get(piece.letter, piece.letter)
-                per_side[piece.side].append(f"{'heroic ' if piece.heroic else ''}{name} {node}")
-        where = "the start" if ply == 0 else f"step {ply} ({self.turn_text(ply)})"
-        parts = [f"{self.variant.display_name} board at {where}."]
+                per_side[piece.side].append(
+                    _("heroic {piece} {point}", piece=name, point=str(node)) if piece.heroic
+                    else _("{piece} {point}", piece=name, point=str(node)))
+        variant = self.variant.display_name
+        parts = [_("{variant} board at the start.", variant=variant) if ply == 0 else
+                 _("{variant} board at step {ply} ({turn}).", variant=variant, ply=ply,
+                   turn=self.turn_text(ply))]
         for side in (0, 1):
-            listed = ", ".join(per_side[side]) or "no pieces"
-            parts.append(f"{self.variant.side_names[side]}: {listed}.")
-        parts.append(f"{self.variant.side_names[position.side]} to move.")
-        return " ".join(parts)
+            side_name = self.variant.side_names[side]
+            parts.append(_("{side}: {pieces}.", side=side_name, pieces=", ".join(
+                render(piece, language) for piece in per_side[side])) if per_side[side]
+                else _("{side}: no pieces.", side=side_name))
+        parts.append(_("{side} to move.", side=self.variant.side_names[position.side]))
+        return " ".join(part.render(language) for part in parts)
 
 
-def describe(service: GameService, game: Game, variant: Variant) -> str:
-    """Whose turn it is, or how the game ended (without the deadline)."""
+def describe(service: GameService, game: Game, variant: Variant,
+             briefly: bool = False) -> Text:
+    """Whose turn it is (ending in the words that the deadline follows, unless
+    ``briefly``), or how the game ended. Names as stored: `GameView.status_in` hides the
+    addresses."""
     if game.is_over:
-        return public_name(f"Game over: {service.describe_result(game)}.")
+        return _("Game over: {result}.", result=service.describe_result(game))
     side = game.to_move
-    line = f"{public_name(game.names[side])} ({variant.side_names[side]}) to move"
+    name, side_name = game.names[side], variant.side_names[side]
     if game.clock.paused:
-        return line + "; the clock is paused (vacation)."
-    return line + ("." if game.clock.deadline is None else ", by")
+        return _("{name} ({side}) to move; the clock is paused (vacation).", name=name,
+                 side=side_name)
+    if game.clock.deadline is None:
+        return _("{name} ({side}) to move.", name=name, side=side_name)
+    if briefly:
+        return _("{name} ({side}) to move", name=name, side=side_name)
+    return _("{name} ({side}) to move, by", name=name, side=side_name)
 
 
 async def read_view(service: GameService, game: Game) -> GameView:
@@ -196,4 +221,5 @@ async def read_view(service: GameService, game: Game) -> GameView:
     except (EngineError, ValueError, IndexError, TypeError) as err:
         raise DamagedGame(game.id) from err
     return GameView(game, variant, (sides[0], sides[1]), steps, fens,
-                    describe(service, game, variant), tuple(played), entries)
+                    describe(service, game, variant), describe(service, game, variant, True),
+                    tuple(played), entries)
