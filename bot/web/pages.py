@@ -58,6 +58,7 @@ td,th{border:1px solid var(--line);padding:.2rem .5rem;text-align:left}
 pre,code{font-family:ui-monospace,monospace}
 pre{overflow:auto;padding:.5rem;border:1px solid var(--line)}
 .rules img{max-width:100%;height:auto}
+nav.languages{margin-top:2rem;font-size:.9rem}
 """
 
 SCRIPT = """

@@ -72,7 +72,6 @@ MAX_PLY_DIGITS = 6  # as the pictures' addresses: no game has a million steps
 PLY = re.compile(rf"[0-9]{{1,{MAX_PLY_DIGITS}}}")
 NOT_FOUND = _("There is no game at this address. Check the link you were given.")
 LANGUAGE = "language"  # the request's language (the middleware reads it first)
-REMEMBER = "remember language"  # the language the address chose, for the cookie
 
 SITE = web.AppKey("site", "Site")
 
@@ -398,7 +397,17 @@ async def guard(request: web.Request, handler: Handler) -> web.StreamResponse:
     language: never a traceback."""
     language, remember = languages.reader_language(
         request.query, request.headers.get("Cookie"), request.headers.get("Accept-Language"))
-    request[LANGUAGE], request[REMEMBER] = language, remember
+    request[LANGUAGE] = language
+    response = await _answer(request, handler, language)
+    if remember and not response.prepared:  # the reader's choice, kept for their next pages
+        response.set_cookie(languages.COOKIE, remember, max_age=languages.COOKIE_SECONDS,
+                            path="/", samesite="Lax", httponly=True, secure=request.secure)
+    return response
+
+
+async def _answer(request: web.Request, handler: Handler,
+                  language: str) -> web.StreamResponse:
+    """The handler's answer, or the page of its refusal or failure in ``language``."""
     wait = _site(request).limiter.allow(request.remote or "?")
     if wait:
         return _too_many(wait, language)
@@ -445,15 +454,11 @@ def _too_many(wait: float, language: str = SOURCE) -> web.Response:
 
 
 async def _language_headers(request: web.Request, response: web.StreamResponse) -> None:
-    """A page's language, what it depends on (for caches), and the reader's choice kept."""
+    """A page's language, and what it depends on (for caches)."""
     if response.content_type not in ("text/html", "text/event-stream"):
         return
     response.headers["Content-Language"] = language_of(request)
     response.headers["Vary"] = "Accept-Language, Cookie"
-    remember = request.get(REMEMBER)
-    if remember:
-        response.set_cookie(languages.COOKIE, remember, max_age=languages.COOKIE_SECONDS,
-                            path="/", samesite="Lax", httponly=True, secure=request.secure)
 
 
 async def _security_headers(request: web.Request, response: web.StreamResponse) -> None:
