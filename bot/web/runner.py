@@ -9,6 +9,7 @@ then the connection is closed, so slow clients cannot hold the server's connecti
 
 ``commandpost web`` that cannot start (no database there, a database it cannot use, an
 address it cannot listen on) says why in one sentence on stderr and exits with status 1.
+Its words are the host's language (``LC_ALL``, ``LC_MESSAGES``, ``LANG``), as the console's.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import argparse
 import asyncio
 import errno
 import logging
+import os
 import re
 import socket
 import sqlite3
@@ -28,8 +30,9 @@ from typing import Any, TextIO
 from aiohttp import web
 from aiohttp.http_exceptions import BadHttpMessage
 
-from .. import redact
+from .. import i18n, redact
 from ..config import ConfigError, Settings, add_db_option, settings_for
+from ..i18n import Text, _, message_id
 from ..service import GameService
 from ..storage import StorageError
 from .server import make_app
@@ -40,10 +43,20 @@ HEADER_SECONDS = 10.0
 BODY_SECONDS = 10.0
 URL = re.compile(r"postgres(?:ql)?:")
 LISTEN_FAULTS = {
-    errno.EADDRINUSE: "another program is listening there (choose another port with --port)",
-    errno.EACCES: "this user may not listen there (ports below 1024 need privileges)",
-    errno.EADDRNOTAVAIL: "this machine has no such address (choose another with --host)",
+    errno.EADDRINUSE: message_id("another program is listening there (choose another port "
+                                 "with --port)"),
+    errno.EACCES: message_id("this user may not listen there (ports below 1024 need "
+                             "privileges)"),
+    errno.EADDRNOTAVAIL: message_id("this machine has no such address (choose another with "
+                                    "--host)"),
 }
+
+
+def host_language() -> str:
+    """The language of the host running ``commandpost web``: the first of ``LC_ALL``,
+    ``LC_MESSAGES`` and ``LANG`` that is set (POSIX's order), if it is shipped."""
+    return i18n.choose(next((os.environ[name] for name in ("LC_ALL", "LC_MESSAGES", "LANG")
+                             if os.environ.get(name)), None))
 
 
 @dataclass(frozen=True)
@@ -62,6 +75,13 @@ class Timeouts:
 
 class CannotServe(Exception):
     """``commandpost web`` cannot start; the message says why in one sentence."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message  # a message of the catalogue, or the storage's words
+
+    def words(self, language: str) -> str:
+        return i18n.render(self.message, language)
 
 
 def configure_logging(level: str, stream: TextIO | None = None) -> logging.Handler:
@@ -113,19 +133,21 @@ async def open_service(settings: Settings) -> GameService:
     if not URL.match(str(target)):  # a URL (even one that lost a slash) is storage's to judge
         path = Path(target)
         if path.is_dir():
-            raise CannotServe(f"the database {shown!r} is a folder, not a database file; "
-                              f"give the bot's database file with --db or COMMANDPOST_DB")
+            raise CannotServe(_("the database {path} is a folder, not a database file; give "
+                                "the bot's database file with --db or COMMANDPOST_DB",
+                                path=repr(shown)))
         if not path.exists() or path.stat().st_size == 0:  # an empty file is no database yet
-            raise CannotServe(f"there is no database at {shown!r}; the pages show the games "
-                              f"of the bot's database: give its file with --db or "
-                              f"COMMANDPOST_DB")
+            raise CannotServe(_("there is no database at {path}; the pages show the games of "
+                                "the bot's database: give its file with --db or "
+                                "COMMANDPOST_DB", path=repr(shown)))
     try:
         return await GameService.open(settings)
     except StorageError as err:
         raise CannotServe(str(err)) from None
     except (sqlite3.Error, OSError, ValueError) as err:
         reason = getattr(err, "strerror", None) or str(err)
-        raise CannotServe(f"cannot open the database {shown!r}: {reason}") from None
+        raise CannotServe(_("cannot open the database {path}: {reason}", path=repr(shown),
+                            reason=reason)) from None
 
 
 async def listen(service: GameService, settings: Settings) -> web.AppRunner:
@@ -134,11 +156,14 @@ async def listen(service: GameService, settings: Settings) -> web.AppRunner:
         return await start_web(service, settings)
     except OSError as err:
         if isinstance(err, socket.gaierror):
-            reason = "no such host name (choose another with --host)"
+            reason: str = _("no such host name (choose another with --host)")
+        elif (err.errno or 0) in LISTEN_FAULTS:
+            reason = Text(LISTEN_FAULTS[err.errno or 0], {})
         else:
-            reason = LISTEN_FAULTS.get(err.errno or 0, err.strerror or str(err))
-        raise CannotServe(f"cannot listen on {settings.web_host}:{settings.web_port}: "
-                          f"{reason}") from None
+            reason = err.strerror or str(err)
+        address = ":".join((settings.web_host, str(settings.web_port)))
+        raise CannotServe(_("cannot listen on {address}: {reason}", address=address,
+                            reason=reason)) from None
 
 
 async def serve(settings: Settings) -> None:
@@ -154,19 +179,20 @@ async def serve(settings: Settings) -> None:
 def port_number(text: str) -> int:
     """A ``--port`` value: a number from 1 to 65535."""
     if not (text.isascii() and text.isdigit() and 1 <= int(text) <= 65535):
-        raise argparse.ArgumentTypeError(f"{text[:20]!r} is no port: give a number from 1 "
-                                         f"to 65535")
+        raise argparse.ArgumentTypeError(_("{text} is no port: give a number from 1 to 65535",
+                                           text=repr(text[:20])).render(host_language()))
     return int(text)
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="commandpost web",
-                                     description="Serve the game pages in a browser.")
+    language = host_language()
+    parser = argparse.ArgumentParser(prog="commandpost web", description=_(
+        "Serve the game pages in a browser.").render(language))
     add_db_option(parser)
-    parser.add_argument("--host", help="address to listen on (default: $COMMANDPOST_WEB_HOST "
-                                       "or 127.0.0.1)")
-    parser.add_argument("--port", type=port_number,
-                        help="port (default: $COMMANDPOST_WEB_PORT or 8080)")
+    parser.add_argument("--host", help=_("address to listen on (default: "
+                                         "$COMMANDPOST_WEB_HOST or 127.0.0.1)").render(language))
+    parser.add_argument("--port", type=port_number, help=_(
+        "port (default: $COMMANDPOST_WEB_PORT or 8080)").render(language))
     args = parser.parse_args(argv)
     try:
         settings = settings_for(args)
@@ -179,7 +205,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         asyncio.run(serve(settings))
     except CannotServe as err:
-        print(f"commandpost web: {err}", file=sys.stderr)
+        print(f"commandpost web: {err.words(language)}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         pass

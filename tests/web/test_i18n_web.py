@@ -12,6 +12,7 @@ import asyncio
 import os
 import re
 import shutil
+import socket
 from collections.abc import Iterator
 from html.parser import HTMLParser
 from pathlib import Path
@@ -31,6 +32,7 @@ from bot.web.server import SITE, Site, make_app
 from .conftest import play
 from .test_browser import INSTALL, board_loaded, browser_installed, until  # noqa: F401
 from .test_routes import read_event
+from .test_runner import make_database
 
 VI = {"Accept-Language": "vi"}
 SWITCH_VI = ('<nav class="languages" aria-label="Ngôn ngữ"><a href="?lang=en" hreflang="en" '
@@ -469,3 +471,41 @@ async def test_a_vietnamese_browser_shows_the_game_in_vietnamese(
         assert read("document.querySelector('h1').textContent") == "Game #1: Alice vs bob@…"
         await asyncio.to_thread(driver.get, str(server.make_url("/live")))
         assert read("document.querySelector('h1').textContent") == "Games being played"
+
+
+# --- commandpost web: the host's language ----------------------------------------------
+@pytest.fixture
+def vietnamese_host(offered: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("LANG", "vi_VN.UTF-8")
+
+
+def test_the_command_tells_a_vietnamese_host_why_it_cannot_start(
+        vietnamese_host: None, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        kept_logging: None) -> None:
+    from bot.web.runner import main
+
+    db = tmp_path / "missing.db"
+    assert main(["--db", str(db)]) == 1
+    assert capsys.readouterr().err == (
+        f"commandpost web: không có cơ sở dữ liệu nào ở {str(db)!r}; các trang web hiển thị "
+        "các ván trong cơ sở dữ liệu của bot: hãy chỉ ra tệp đó bằng --db hoặc "
+        "COMMANDPOST_DB\n")
+    made = tmp_path / "games.db"
+    asyncio.run(make_database(made))
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        assert main(["--db", str(made), "--port", str(port)]) == 1
+    assert capsys.readouterr().err == (
+        f"commandpost web: không lắng nghe được trên 127.0.0.1:{port}: một chương trình khác "
+        "đang lắng nghe ở đó (hãy chọn cổng khác bằng --port)\n")
+    with pytest.raises(SystemExit):
+        main(["--port", "99999"])
+    assert capsys.readouterr().err.endswith(
+        "'99999' không phải là một cổng: hãy cho một số từ 1 đến 65535\n")
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    assert "Phục vụ các trang ván cờ để xem trên trình duyệt." in capsys.readouterr().out
