@@ -5,6 +5,9 @@
   the players see: names, sides, ratings, moves, the clock).
 * `pages` — the HTML, with its one stylesheet and one script of our own inline.
 * `live` — server-sent events: every page open on a game is told when it changes.
+* `language` — the reader's language: the page's switch (``?lang=``, kept in a cookie),
+  else the browser's ``Accept-Language``, else English; every word comes from the
+  catalogue (`bot.i18n`).
 * `runner` — ``commandpost web``, and the server started beside the bot.
 
 The server is read-only: it never changes a game.

@@ -21,6 +21,11 @@ bounded in length before it is matched (patterns that cannot backtrack), numbers
 digits only (``str.isdigit`` also takes ``²`` and ``①``, which ``int`` refuses) and have at
 most `MAX_PLY_DIGITS` of them. A database that cannot be read just now is a 503 page; a
 fault of our own is logged and gets a plain page, never a traceback.
+
+Every page, refusal and event is in the reader's language (`language.reader_language`,
+read first by the middleware), said in ``Content-Language``; pages vary with
+``Accept-Language`` and ``Cookie``, and a language chosen by ``?lang=`` is remembered in
+a cookie.
 """
 
 from __future__ import annotations
