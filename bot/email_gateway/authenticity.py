@@ -57,6 +57,8 @@ import dns.exception
 import dns.resolver
 from publicsuffixlist import PublicSuffixList
 
+from ..i18n import Text, _
+
 log = logging.getLogger(__name__)
 
 QUERY_SECONDS = 3.0  # one DNS query
@@ -68,9 +70,13 @@ MAX_SIGNATURE_BYTES = 4096
 MAX_RECORD_BYTES = 4096  # a longer DMARC record is ignored
 BLANKS = re.compile(rb"[\t ]+")
 HEADER_END = re.compile(rb"\r?\n\r?\n")
-TAIL = ("If you sent it, your mail program or a forwarder changed it on the way: please send "
-        "it again directly from your own mail program. If you did not, someone used your "
-        "address, and you can ignore this mail.")
+
+
+def tail() -> Text:
+    """What every refusal of a mail that is not authentic ends with."""
+    return _("If you sent it, your mail program or a forwarder changed it on the way: please "
+             "send it again directly from your own mail program. If you did not, someone "
+             "used your address, and you can ignore this mail.")
 
 
 class DnsTrouble(Exception):
@@ -204,7 +210,7 @@ def _dmarc_record(domain: str, budget: Budget) -> dict[str, str] | None:
         return None
     tags: dict[str, str] = {}
     for part in found[0].decode("ascii", "replace").split(";"):
-        name, _, value = part.partition("=")
+        name, _eq, value = part.partition("=")
         tags.setdefault(name.strip().lower(), value.strip())
     return tags
 
@@ -249,18 +255,20 @@ def judge(raw: bytes, domain: str, lookup: TxtLookup | None = None) -> Authentic
 
 def refusal(domain: str, why: str, signer: str = "") -> Forged:
     """The refusal of a signing domain's mail, and what its sender is told."""
-    what = {"did-not-verify": "its signature did not verify",
-            "missing": f"it carried no signature of {domain}",
-            "other-domain": f"its signature was for another domain ({signer})"}[why]
-    return Forged(domain, why, f"Your mail claims to come from {domain}, which signs its "
-                               f"mail, but {what}, so I did not read it. {TAIL}")
+    what = {"did-not-verify": lambda: _("its signature did not verify"),
+            "missing": lambda: _("it carried no signature of {domain}", domain=domain),
+            "other-domain": lambda: _("its signature was for another domain ({signer})",
+                                      signer=signer)}[why]()
+    return Forged(domain, why, _("Your mail claims to come from {domain}, which signs its "
+                                 "mail, but {what}, so I did not read it. {tail}",
+                                 domain=domain, what=what, tail=tail()))
 
 
 def verify_signatures(raw: bytes, budget: Budget) -> list[Signature]:
     """Every DKIM signature of ``raw`` (up to `MAX_SIGNATURES`), verified with dkimpy."""
     head = HEADER_END.search(raw)
     header_block = raw[:head.start()] if head else raw
-    count = sum(1 for _ in _signature_headers(header_block))
+    count = sum(1 for _unused in _signature_headers(header_block))
     if not count:
         return []
     if len(header_block) > MAX_HEADER_BYTES or header_block.count(b"\n") >= MAX_HEADER_LINES:
@@ -287,7 +295,7 @@ def _verify_one(checker: dkim.DKIM, index: int, body: bytes, blanked: bytes,
         if not prepared:
             return None
         sig, include, sig_headers = prepared
-        _, slash, body_canon = sig.get(b"c", b"simple/simple").partition(b"/")
+        _head, slash, body_canon = sig.get(b"c", b"simple/simple").partition(b"/")
         checker.body = blanked if slash and body_canon.strip().lower() == b"relaxed" else body
         domain = sig[b"d"].decode("ascii", "replace").lower().rstrip(".")
         valid = bool(checker.verify_sig(sig, include, sig_headers[index], budget.dkim_key))
@@ -324,7 +332,7 @@ def _signature_domains(header_block: bytes) -> list[str]:
 def _domain_in(value: bytes) -> str:
     """The d= of a DKIM-Signature value, read without dkimpy ("" when there is none)."""
     for part in value[:MAX_SIGNATURE_BYTES].split(b";"):
-        name, _, domain = part.partition(b"=")
+        name, _eq, domain = part.partition(b"=")
         if name.strip().lower() == b"d":
             return domain.strip().decode("ascii", "replace").lower().rstrip(".")
     return ""
@@ -338,7 +346,7 @@ def judge_by_results(message: EmailMessage, authserv: str, domain: str) -> Authe
     DKIM signature is a forgery; anything else is unverified, and the gateway drops it (with
     this setting only verified mail is answered, as before)."""
     for value in message.get_all("Authentication-Results", [])[:50]:
-        head, _, results = str(value)[:8192].partition(";")
+        head, _semi, results = str(value)[:8192].partition(";")
         if [w.lower() for w in head.split()[:1]] != [authserv.lower()]:
             continue
         return _read_results(results, authserv, domain)
@@ -350,7 +358,7 @@ def _read_results(results: str, authserv: str, domain: str) -> Authenticity:
     for result in results.split(";"):
         words = result.strip().lower().split()
         if words:
-            method, _, verdict = words[0].partition("=")
+            method, _eq, verdict = words[0].partition("=")
             values = [w.split("=", 1)[1].rsplit("@", 1)[-1].strip("<>").rstrip(".")
                       for w in words[1:] if "=" in w]
             verdicts.append((method, verdict, values))
@@ -361,7 +369,7 @@ def _read_results(results: str, authserv: str, domain: str) -> Authenticity:
     if any(m == "dkim" and r in ("fail", "neutral", "policy", "permerror")
            and any(aligned(v, domain, strict=False) for v in vs) for m, r, vs in verdicts):
         return refusal(domain, "did-not-verify")
-    if any(m == "dmarc" and r == "fail" for m, r, _ in verdicts):
+    if any(m == "dmarc" and r == "fail" for m, r, _unused in verdicts):
         signers = [v for m, r, vs in verdicts if m == "dkim" and r == "pass" for v in vs
                    if "." in v and not aligned(v, domain, strict=False)]
         return refusal(domain, "other-domain", signers[0]) if signers \

@@ -21,7 +21,8 @@ from contextvars import ContextVar
 from dataclasses import dataclass, replace
 from email.message import EmailMessage
 
-from ..commands import Reply
+from ..commands import Commands, Reply
+from ..i18n import Text, _, render
 from ..service import GameService
 from ..service.boundary import game_number, no_such
 from ..service.clock import format_time
@@ -30,7 +31,7 @@ from ..service.results import Reason, Refusal
 from ..service.tokens import CONFIRM_DAYS
 from ..service.watching import PRIVATE_TRANSPORTS
 from .inbound import ConfirmTag, GameTag, Tag
-from .mailcommands import LOOKING_WORDS, TRANSPORT, LinkRequest, watch_link
+from .mailcommands import LOOKING_WORDS, MAIL_LANGUAGE, TRANSPORT, LinkRequest, watch_link
 from .outbound import compose
 from .reading import LINE_CHARS, line_fingerprint
 
@@ -109,24 +110,31 @@ class Authority:
 
     service: GameService
     address: str
+    commands: Commands
+
+    def worded(self, text: str, reader: Player | None) -> str:
+        """``text`` in the language of ``reader`` (who chose one), else of the mail being
+        answered (its Content-Language), else English."""
+        return render(text, self.commands.language_of(reader, MAIL_LANGUAGE.get()))
 
     async def unreachable(self, address: str) -> Refusal | None:
         """Why ``address`` may not be mailed unasked (it said `stop`, its mail bounced, or it
         never wrote and was mailed once already), or None."""
         known = await self.service.mail.mail_address(address)
         if known["stopped_at"] is not None:
-            return Refusal(Reason.NO_SUCH_PLAYER, f"{address} has asked never to get mail from "
-                                                  f"this service, so I cannot challenge them.")
+            return Refusal(Reason.NO_SUCH_PLAYER, _(
+                "{address} has asked never to get mail from this service, so I cannot "
+                "challenge them.", address=address))
         if known.get("bounced_at") is not None:
-            return Refusal(Reason.NO_SUCH_PLAYER,
-                           f"Mail to {address} bounced ({known['bounce_reason']}), so I cannot "
-                           f"challenge them by mail. It works again once they write to "
-                           f"{self.address}.")
+            return Refusal(Reason.NO_SUCH_PLAYER, _(
+                "Mail to {address} bounced ({reason}), so I cannot challenge them by mail. It "
+                "works again once they write to {ours}.", address=address,
+                reason=known["bounce_reason"], ours=self.address))
         if known["wrote_at"] is None and known["invited_at"] is not None:
-            return Refusal(Reason.NO_SUCH_PLAYER,
-                           f"{address} has never written to this service and was mailed a "
-                           f"challenge once already; I mail an address unasked only once. Ask "
-                           f"them to write `help` to {self.address} first.")
+            return Refusal(Reason.NO_SUCH_PLAYER, _(
+                "{address} has never written to this service and was mailed a challenge once "
+                "already; I mail an address unasked only once. Ask them to write `help` to "
+                "{ours} first.", address=address, ours=self.address))
         return None
 
     async def player_by_address(self, address: str) -> Player | None:
@@ -150,18 +158,17 @@ class Authority:
                    "game": game.id if game else None, "ply": game.ply if game else 0}
         made = await self.service.tokens.ask_confirmation(address, command)
         if isinstance(made, Refusal):  # too long to keep: asked to send it shorter
-            return Reply("Your command is too long for me to keep while I ask you to confirm "
-                         "it; please send it shorter.", ok=False)
+            return Reply(self.worded(_("Your command is too long for me to keep while I ask "
+                                       "you to confirm it; please send it shorter."), sender),
+                         ok=False)
         number, token, expires = made
-        shown = f"`{_shown(line)}`"
-        if game is not None and game_number_in(line) is None:
-            shown += f" (game #{game.id})"
-        return Confirming(
-            f"Please confirm: a mail from {address} asked me for {shown}, but it carries no "
-            f"key of yours (anyone can write a sender's address), so I have not carried it "
-            f"out yet. To carry it out, reply `yes` to this mail. If you did not "
-            f"send it, ignore this mail: nothing changes. This request expires "
-            f"{format_time(expires)}.", ok=False, tag=ConfirmTag(number, token))
+        return Confirming(self.worded(_(
+            "Please confirm: a mail from {address} asked me for {command}, but it carries no "
+            "key of yours (anyone can write a sender's address), so I have not carried it "
+            "out yet. To carry it out, reply `yes` to this mail. If you did not send it, "
+            "ignore this mail: nothing changes. This request expires {expires}.",
+            address=address, command=_asked(line, game.id if game else None),
+            expires=format_time(expires)), sender), ok=False, tag=ConfirmTag(number, token))
 
     async def ask_link(self, player: Player, request: LinkRequest) -> Reply:
         """`link ADDRESS` from ``player``: mail ADDRESS a request to confirm (unless it
@@ -170,30 +177,38 @@ class Authority:
         known = await self.service.find_player(TRANSPORT, other)
         if isinstance(known, Player) and known.address == other or \
                 await self.service.tokens.linked_player(other) is not None:
-            return Reply(f"{other} is a player's address already, so it cannot be linked to "
-                         f"you.", ok=False)
+            return Reply(self.worded(_("{address} is a player's address already, so it "
+                                       "cannot be linked to you.", address=other), player),
+                         ok=False)
         known = await self.service.mail.mail_address(other)
         if known["stopped_at"] is not None:
-            return Reply(f"{other} has asked never to get mail from this service, so I cannot "
-                         f"ask it to confirm. Write `start` to me from it first.", ok=False)
+            return Reply(self.worded(_("{address} has asked never to get mail from this "
+                                       "service, so I cannot ask it to confirm. Write `start` "
+                                       "to me from it first.", address=other), player),
+                         ok=False)
         if known["wrote_at"] is None and known["invited_at"] is not None:
-            return Reply(f"{other} has never written to this service and was mailed unasked "
-                         f"once already; I mail an address unasked only once. Write `help` to "
-                         f"me from it first.", ok=False)
+            return Reply(self.worded(_("{address} has never written to this service and was "
+                                       "mailed unasked once already; I mail an address unasked "
+                                       "only once. Write `help` to me from it first.",
+                                       address=other), player), ok=False)
         made = await self.service.tokens.ask_confirmation(other, {"link": player.id})
         if isinstance(made, Refusal):
             return Reply(made.message, ok=False)
         number, token, expires = made
         await self.service.mail.mark_address(other, "invited_at")
-        text = (f"{player.display_name} <{player.address}> asks to use this address ({other}) "
-                f"for their games at {self.address}: mail from it would act as them. To "
-                f"agree, reply `yes` to this mail. If you did not ask for this, "
-                f"ignore this mail: nothing changes, and I will not mail you unasked again. "
-                f"This request expires {format_time(expires)}.")
+        # the other address is the player's own: asked in the player's language
+        text = self.worded(_(
+            "{name} <{address}> asks to use this address ({other}) for their games at "
+            "{ours}: mail from it would act as them. To agree, reply `yes` to this mail. If "
+            "you did not ask for this, ignore this mail: nothing changes, and I will not mail "
+            "you unasked again. This request expires {expires}.", name=player.display_name,
+            address=player.address, other=other, ours=self.address,
+            expires=format_time(expires)), player)
+        subject = self.worded(_("Please confirm: link this address"), player)
         await self.service.queue_notification(
             TRANSPORT, "answer", text, player_id=None, place="email:mail",
-            lane=f"answer:{other}/", payload={"to": other, "subject": "Please confirm: link "
-                                              "this address", "confirm": [number, token]})
+            lane=f"answer:{other}/", payload={"to": other, "subject": subject,
+                                              "confirm": [number, token]})
         return Reply(request.text)
 
     async def confirmed(self, sender: str, tag: ConfirmTag,
@@ -201,16 +216,19 @@ class Authority:
         """What a reply to confirmation request ``tag`` carries out, or why nothing (with
         ``use``, the request is used up; else it stays open)."""
         found = await self.service.tokens.confirm(tag.confirmation_id, tag.token, sender, use)
+        refused: Text | None = None
         if not isinstance(found, dict | str) or found == "wrong":
-            return Reply(f"Wrong key: the address you wrote to is not that of a confirmation "
-                         f"I asked of {sender}, so I did not carry out anything.", ok=False)
-        if found == "used":
-            return Reply("This confirmation was used already: what it asked about was "
-                         "carried out once, and is not again.", ok=False)
-        if found == "expired":
-            return Reply(f"This confirmation has expired (after {CONFIRM_DAYS:g} days), so I "
-                         f"did not carry out what it asked about. Send the command again for "
-                         f"a new one.", ok=False)
+            refused = _("Wrong key: the address you wrote to is not that of a confirmation I "
+                        "asked of {address}, so I did not carry out anything.", address=sender)
+        elif found == "used":
+            refused = _("This confirmation was used already: what it asked about was carried "
+                        "out once, and is not again.")
+        elif found == "expired":
+            refused = _("This confirmation has expired (after {days} days), so I did not "
+                        "carry out what it asked about. Send the command again for a new one.",
+                        days=f"{CONFIRM_DAYS:g}")
+        if refused is not None:
+            return Reply(self.worded(refused, await self.player_by_address(sender)), ok=False)
         assert isinstance(found, dict)
         if found.get("link") is not None:
             return Confirmed(tag.confirmation_id, link=int(found["link"]))
@@ -223,20 +241,25 @@ class Authority:
         """Link ``sender`` to the player who asked (a reply to the link request)."""
         assert confirmed.link is not None
         player = await self.service.get_player(confirmed.link)
-        if player is None or await self.player_by_address(sender) is not None:
-            return Reply(f"{sender} is a player's address already, so it cannot be linked.",
-                         ok=False)
+        known = await self.player_by_address(sender) if player is not None else None
+        if player is None or known is not None:
+            return Reply(self.worded(_("{address} is a player's address already, so it cannot "
+                                       "be linked.", address=sender), known), ok=False)
         await self.service.tokens.link_address(sender, player.id)
         await self.service.mail.clear_stop(sender)
         # the player's own address hears of it, in case the request was not theirs
         await self.service.queue_notification(
-            TRANSPORT, "answer", f"{sender} is linked to you now: mail from it acts as you in "
-            f"your games here. If you did not ask for this, send `unlink {sender}` from this "
-            f"address.", player_id=None, place="email:mail", lane=f"answer:{player.address}/",
-            payload={"to": player.address, "subject": "An address was linked to you"})
-        return Reply(f"Linked: mail from {sender} now acts as {player.display_name}. Your "
-                     f"keys still come with each mail: reply to the latest mail of a game to "
-                     f"play in it, from either address.")
+            TRANSPORT, "answer", self.worded(_(
+                "{address} is linked to you now: mail from it acts as you in your games here. "
+                "If you did not ask for this, send {unlink} from this address.",
+                address=sender, unlink=f"`unlink {sender}`"), player),
+            player_id=None, place="email:mail", lane=f"answer:{player.address}/",
+            payload={"to": player.address,
+                     "subject": self.worded(_("An address was linked to you"), player)})
+        return Reply(self.worded(_("Linked: mail from {address} now acts as {name}. Your keys "
+                                   "still come with each mail: reply to the latest mail of a "
+                                   "game to play in it, from either address.", address=sender,
+                                   name=player.display_name), player))
 
     async def hidden(self, player: Player, words: list[str]) -> tuple[list[str], Reply | None]:
         """For looking at or watching a game: the words with a watch link replaced by its
@@ -303,13 +326,25 @@ def unclear(confirmed: Confirmed, tag: ConfirmTag) -> Confirming:
     """The answer to a reply to a confirmation request that neither confirms nor declines
     it (``Who are you?``, an auto-responder's ``Thanks for your mail``): nothing is carried
     out, and the request stays open under the same reply address."""
-    what = ("link this address" if confirmed.link is not None
-            else f"carry out `{_shown(confirmed.line)}`")
-    if confirmed.game_id is not None and game_number_in(confirmed.line) is None:
-        what += f" (game #{confirmed.game_id})"
-    return Confirming(f"I did not {what}: your reply is not a plain `yes`. To confirm, reply "
-                      f"with just `yes`; if you did not ask for it, reply `no` or ignore this "
-                      f"mail: nothing changes.", ok=False, tag=tag)
+    if confirmed.link is not None:
+        text = _("I did not link this address: your reply is not a plain `yes`. To confirm, "
+                 "reply with just `yes`; if you did not ask for it, reply `no` or ignore this "
+                 "mail: nothing changes.")
+    else:
+        text = _("I did not carry out {command}: your reply is not a plain `yes`. To confirm, "
+                 "reply with just `yes`; if you did not ask for it, reply `no` or ignore this "
+                 "mail: nothing changes.",
+                 command=_asked(confirmed.line, confirmed.game_id))
+    return Confirming(text, ok=False, tag=tag)
+
+
+def _asked(line: str, game_id: int | None) -> str:
+    """A command as a confirmation quotes it back: `line`, with its game when the line
+    names none."""
+    shown = f"`{_shown(line)}`"
+    if game_id is None or game_number_in(line) is not None:
+        return shown
+    return _("{command} (game #{game})", command=shown, game=game_id)
 
 
 def says_yes(lines: tuple[str, ...]) -> bool:

@@ -281,12 +281,15 @@ class EmailGateway(GameMails, Authority):
         if count.count > 1:
             return "dropped: not authentic (told within the hour)"
         stranger = Player(0, TRANSPORT, mail.sender, mail.name)
-        await self._answer(stranger, replace(mail, tag=None), Reply(mail.text, ok=False), None)
+        language = self.commands.language_of(await self.player_by_address(mail.sender),
+                                             mail.language)
+        await self._answer(stranger, replace(mail, tag=None),
+                           Reply(render(mail.text, language), ok=False), None)
         self.outbox_ready.set()
         return f"refused: {NOT_AUTHENTIC}"
 
     async def _handle(self, mail: Inbound | MailRefusal) -> str:
-        wish = MAIL_LANGUAGE.set(mail.language if isinstance(mail, Inbound) else None)
+        wish = MAIL_LANGUAGE.set(mail.language)
         try:
             return await self._take(mail)
         finally:
@@ -355,6 +358,7 @@ class EmailGateway(GameMails, Authority):
             with owe_answer(self._owed(player, mail, digest)) as owed:
                 reply, outcome = await self._command(player, keyed, line, lines[index + 1:],
                                                      proven)
+        reply = replace(reply, text=self.worded(reply.text, player))  # in the reader's language
         # a command with the key undoes `stop` (an auto-reply to the last mail does not)
         if proven and word and word != "stop" and await self.service.mail.clear_stop(mail.sender):
             reply = replace(reply, text=reply.text + "\n\n(You had said `stop`; as you wrote "

@@ -25,6 +25,7 @@ from email.message import EmailMessage
 from email.parser import BytesHeaderParser, BytesParser
 from email.utils import getaddresses, parseaddr
 
+from ..i18n import _
 from .authenticity import Authenticity, Forged, TxtLookup, Unverified, judge, judge_by_results
 from .headers import HEADER_BYTES, cap_header
 from .machine import is_machine_mail
@@ -111,6 +112,7 @@ class Refusal:
     text: str
     name: str = ""
     tag: Tag | None = None
+    language: str = ""  # what the mail says it is written in, or its writer reads
 
 
 @dataclass(frozen=True)
@@ -177,7 +179,7 @@ def find_tag(message: EmailMessage, rcpt_tos: Iterable[str]) -> Tag | None:
     addresses = [str(a)[:MAX_ADDRESS_CHARS] for a in rcpt_tos]
     for header in ("To", "Cc", "Delivered-To", "X-Original-To"):
         values = [str(v)[:MAX_HEADER_CHARS] for v in message.get_all(header, [])]
-        addresses += [a[:MAX_ADDRESS_CHARS] for _, a in getaddresses(values)]
+        addresses += [a[:MAX_ADDRESS_CHARS] for _unused, a in getaddresses(values)]
     for address in addresses:
         if found := ADDRESS_TAG.search(address):
             return _tag(found)
@@ -248,49 +250,50 @@ def read_mail(raw: bytes, envelope_from: str | None, rcpt_tos: Iterable[str], *,
     message_id = next(iter(_ids(message.get("Message-ID"))), None)
     refs = _ids(message.get("References")) or _ids(message.get("In-Reply-To"))
     refs = refs[-MAX_REFERENCES:]
+    language = (raw_header(message, "Content-Language")
+                or raw_header(message, "Accept-Language"))[:MAX_LANGUAGE]
 
     def refuse(reason: str, text: str) -> Refusal:
         return Refusal(sender, subject, message_id, refs, reason, text, name,
-                       find_tag(message, rcpt_tos))
+                       find_tag(message, rcpt_tos), language)
 
     if isinstance(authenticity, Forged):
         return refuse(NOT_AUTHENTIC, authenticity.text)
     if header_bytes > HEADER_BYTES:
-        return refuse("too-large", f"The header of your mail is {header_bytes // 1024} KiB, "
-                                   f"more than the {HEADER_BYTES // 1024} KiB I read, so I "
-                                   f"did not read your mail. Please write a new mail with "
-                                   f"just your command.")
+        return refuse("too-large", _("The header of your mail is {size} KiB, more than the "
+                                     "{limit} KiB I read, so I did not read your mail. Please "
+                                     "write a new mail with just your command.",
+                                     size=header_bytes // 1024, limit=HEADER_BYTES // 1024))
     if oversize:
-        return refuse("too-large", f"Your mail is {len(raw) // 1024} KiB, more than the "
-                                   f"{max_bytes // 1024} KiB I accept, so I did not read it. "
-                                   f"Please reply without attachments or quoted pictures, "
-                                   f"with just your command.")
+        return refuse("too-large", _("Your mail is {size} KiB, more than the {limit} KiB I "
+                                     "accept, so I did not read it. Please reply without "
+                                     "attachments or quoted pictures, with just your command.",
+                                     size=len(raw) // 1024, limit=max_bytes // 1024))
     if parts > MIME_PARTS:
-        return refuse("malformed", f"Your mail has {parts} parts, more than the {MIME_PARTS} "
-                                   f"I read, so I did not read it. Please send your command "
-                                   f"again as plain text.")
+        return refuse("malformed", _("Your mail has {parts} parts, more than the {limit} I "
+                                     "read, so I did not read it. Please send your command "
+                                     "again as plain text.", parts=parts, limit=MIME_PARTS))
     if _structure_defects(message):
-        return refuse("malformed", "I could not read your mail: its MIME structure is broken "
-                                   "(a multipart mail without its parts, or damaged encoding). "
-                                   "Please send your command again as plain text.")
+        return refuse("malformed", _("I could not read your mail: its MIME structure is "
+                                     "broken (a multipart mail without its parts, or damaged "
+                                     "encoding). Please send your command again as plain "
+                                     "text."))
     body = message.get_body(preferencelist=("plain", "html"))
     if body is None:
-        return refuse("no-text", "Your mail has no text for me to read. Write your command "
-                                 "on the first line, for example `help`.")
+        return refuse("no-text", _("Your mail has no text for me to read. Write your command "
+                                   "on the first line, for example `help`."))
     try:
         text = str(body.get_content())
     except (LookupError, UnicodeError, ValueError, AssertionError):
-        return refuse("malformed", "I could not read the text of your mail (an unknown or "
-                                   "damaged character encoding). Please send it again as "
-                                   "plain text in UTF-8.")
+        return refuse("malformed", _("I could not read the text of your mail (an unknown or "
+                                     "damaged character encoding). Please send it again as "
+                                     "plain text in UTF-8."))
     if body.get_content_subtype() == "html":
         text = html_text(text)
         lines = command_lines(text)
     else:
         lines = command_lines(text, flowed=str(body.get_param("format", "")).lower() == "flowed",
                               delsp=str(body.get_param("delsp", "")).lower() == "yes")
-    language = (raw_header(message, "Content-Language")
-                or raw_header(message, "Accept-Language"))[:MAX_LANGUAGE]
     return Inbound(sender, name, subject, message_id, refs, lines,
                    find_tag(message, rcpt_tos), said_anywhere(text), language)
 
@@ -315,5 +318,5 @@ def _subject(message: EmailMessage) -> str:
 
 def display_address(address: str, name: str = "") -> str:
     """``Name <address>`` as a header value."""
-    local, _, domain = address.partition("@")
+    local, _at, domain = address.partition("@")
     return str(Address(display_name=name, username=local, domain=domain))
