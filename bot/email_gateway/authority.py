@@ -226,7 +226,7 @@ class Authority:
         elif found == "expired":
             refused = _("This confirmation has expired (after {days} days), so I did not "
                         "carry out what it asked about. Send the command again for a new one.",
-                        days=f"{CONFIRM_DAYS:g}")
+                        days=format(CONFIRM_DAYS, "g"))
         if refused is not None:
             return Reply(self.worded(refused, await self.player_by_address(sender)), ok=False)
         assert isinstance(found, dict)
@@ -248,11 +248,12 @@ class Authority:
         await self.service.tokens.link_address(sender, player.id)
         await self.service.mail.clear_stop(sender)
         # the player's own address hears of it, in case the request was not theirs
+        unlink = f"`unlink {sender}`"
         await self.service.queue_notification(
             TRANSPORT, "answer", self.worded(_(
                 "{address} is linked to you now: mail from it acts as you in your games here. "
                 "If you did not ask for this, send {unlink} from this address.",
-                address=sender, unlink=f"`unlink {sender}`"), player),
+                address=sender, unlink=unlink), player),
             player_id=None, place="email:mail", lane=f"answer:{player.address}/",
             payload={"to": player.address,
                      "subject": self.worded(_("An address was linked to you"), player)})
