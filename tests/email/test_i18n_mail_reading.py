@@ -197,3 +197,38 @@ async def test_the_answers_of_mail_reading_all_come_from_the_catalogue(mail, pse
     answers.append(mail.text_of(await mail.relay.next_to(DAVE)))
     assert [a[:2] for a in answers] == ["[P", "[Î", "[W", "[Î"]  # each one worded
     assert [i18n.untranslated(a, allowed=names) for a in answers] == [[], [], [], []]
+
+
+async def test_unsigned_mail_of_a_signing_domain_is_refused_in_the_readers_language(mail,
+                                                                                   offered):
+    await vietnamese_carol(mail)
+    mail.gateway.settings = replace(mail.gateway.settings,
+                                    email_trust_auth_results="mx.games.test")
+    failed = {"Authentication-Results": "mx.games.test; dkim=fail header.d=players.test"}
+    unsigned = ("Thư của bạn ghi là gửi từ players.test, một tên miền luôn ký thư của mình, "
+                "nhưng chữ ký của thư không hợp lệ, nên tôi đã không đọc thư. Nếu đúng là bạn "
+                "đã gửi, thì chương trình thư hoặc dịch vụ chuyển tiếp đã làm thay đổi thư "
+                "trên đường đi: vui lòng gửi lại trực tiếp từ chương trình thư của chính bạn. "
+                "Nếu không phải bạn gửi, thì ai đó đã dùng địa chỉ của bạn, và bạn có thể bỏ "
+                "qua thư này.\n")
+    await mail.post.send(f"Carol <{CAROL}>", "help", headers=failed)  # her choice
+    assert mail.text_of(await mail.relay.next_to(CAROL)) == unsigned
+    message = EmailMessage()
+    for name, value in (("From", f"Dave <{DAVE}>"), ("To", OURS), ("Subject", "hi"),
+                        ("Message-ID", make_msgid(domain="players.test")), *failed.items()):
+        message[name] = value
+    message.set_content("help")
+    message["Content-Language"] = "vi"
+    await mail.post.send(DAVE, raw=bytes(message))  # what a stranger's mail says
+    assert mail.text_of(await mail.relay.next_to(DAVE)) == unsigned
+
+
+async def test_a_challenge_to_an_address_that_said_stop_is_refused_in_vietnamese(mail,
+                                                                                  offered):
+    await vietnamese_carol(mail)
+    await mail.service.mail.mark_address("dora@signed.test", "stopped_at")
+    await mail.post.send(f"Carol <{CAROL}>", "challenge dora@signed.test")
+    await mail.post.send(CAROL, "có", reply_to=await mail.relay.next_to(CAROL))
+    assert mail.text_of(await mail.relay.next_to(CAROL)) == (
+        "dora@signed.test đã yêu cầu không bao giờ nhận thư từ dịch vụ này, nên tôi không "
+        "thể gửi lời thách đấu cho họ.\n")
