@@ -193,7 +193,7 @@ class Authority:
                                        address=other), player), ok=False)
         made = await self.service.tokens.ask_confirmation(other, {"link": player.id})
         if isinstance(made, Refusal):
-            return Reply(made.message, ok=False)
+            return Reply(self.worded(made.template, player), ok=False)
         number, token, expires = made
         await self.service.mail.mark_address(other, "invited_at")
         # the other address is the player's own: asked in the player's language
