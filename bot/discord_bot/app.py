@@ -25,6 +25,7 @@ from discord import app_commands
 from discord.ext import commands, tasks
 
 from ..config import Settings
+from ..i18n import render
 from ..service import GameService
 from ..service.computer import Computer
 from ..service.model import Game, Player
@@ -32,7 +33,7 @@ from ..service.phrasing import phrase
 from ..service.results import Done, Refusal, Result
 from ..storage import StorageError
 from . import failures, live, logs, pictures
-from .client import result_text
+from .client import reader_language, result_text
 from .notifier import HOME_BOARD, PINGS, TURN, Notifier, discord_times, turn_lead
 from .pickers import EndTurnButton, PiecePicker, StepPicker, fit, next_step_view
 from .places import TRANSPORT, channel_place, server_key, target_of, thread_place
@@ -468,8 +469,10 @@ class CommandPost(commands.AutoShardedBot):
     async def answer(self, interaction: discord.Interaction, result: Result | str,
                      *, public: bool = False) -> None:
         """Answer with a refusal (only the sender sees it) or a plain message."""
-        text = fit(discord_times(phrase(result if isinstance(result, str) else result_text(result),
-                                        TRANSPORT)))
+        language = reader_language(interaction)
+        text = fit(discord_times(phrase(render(result, language) if isinstance(result, str)
+                                        else result_text(result, language), TRANSPORT)),
+                   language=language)
         ephemeral = isinstance(result, Refusal) or not public
         if interaction.response.is_done():
             await interaction.followup.send(text, ephemeral=ephemeral)

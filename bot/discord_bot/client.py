@@ -92,14 +92,24 @@ def reader_language(interaction: discord.Interaction) -> str:
     return i18n.choose(str(interaction.locale or ""), str(interaction.guild_locale or ""))
 
 
-def result_text(result: Result) -> str:
-    """A result in Discord's words: a refusal with its candidates as a list."""
+def writer_language(player: Player, message: discord.Message) -> str:
+    """The language to answer a message typed in a game's thread in (a message carries no
+    client locale): the one the player chose (`bot.i18n.LANGUAGE`), else the server's."""
+    chosen = player.preferences.get(i18n.LANGUAGE)
+    guild = message.guild
+    return i18n.choose(chosen if isinstance(chosen, str) else None,
+                       str(guild.preferred_locale or "") if guild is not None else "")
+
+
+def result_text(result: Result, language: str = i18n.SOURCE) -> str:
+    """A result in Discord's words, in ``language``: a refusal with its candidates as a
+    list."""
     if isinstance(result, Refusal):
-        text = result.words(TRANSPORT)
+        text = result.words(TRANSPORT, language)
         if result.reason == Reason.WHICH_GAME:  # the games listed, one a line, as bullets
             text = text.replace("\n  ", "\n• ")
         if result.candidates:
             text += "\n" + "\n".join(f"• `{c}`" for c in result.candidates)
         return text
     assert isinstance(result, Done)
-    return result.words(TRANSPORT)
+    return result.words(TRANSPORT, language)

@@ -15,6 +15,7 @@ from discord.ext import commands
 from engine import EngineError, all_variants, get_variant
 from engine.search import LEVELS
 
+from ..i18n import SOURCE, Text, _, joined, render
 from ..service.answers import Owed
 from ..service.archive import FORMATS, RECORD
 from ..service.clock import (
@@ -31,7 +32,7 @@ from ..service.posts import time_left
 from ..service.results import Done, Reason, Refusal, storage_words
 from ..storage import StorageError
 from . import failures, hints, homes, live, logs, permissions, pictures
-from .client import result_text
+from .client import reader_language, result_text, writer_language
 from .notifier import discord_times
 from .owing import CHALLENGE_POST, GAME_THREAD, deed_of, owing, owing_move
 from .pickers import show_piece
@@ -53,7 +54,6 @@ log = logging.getLogger(__name__)
 SITE = re.compile(r'^\[Site "[^"\n]*"\]', re.MULTILINE)
 MAX_LISTED = 25
 # how a /move whose board Discord refused is answered, after the move's news
-BOARD_REFUSED = "(I could not show the board here: {why}. {advice})"
 MAX_CHOICES = 25
 GAME_HELP = "The game's number (default: the one here, or your only one)"
 # the command a "which game?" answer shows for each service action (`_game_action`)
@@ -133,7 +133,8 @@ class PlayCommands(commands.Cog, name="Playing"):
     async def my_games(self, interaction: discord.Interaction,
                        current: str) -> list[app_commands.Choice[int]]:
         player = await self.bot.player_of(interaction.user)
-        return _game_choices(await self.service.games(player), current)
+        return _game_choices(await self.service.games(player), current,
+                             reader_language(interaction))
 
     async def watchable_games(self, interaction: discord.Interaction,
                               current: str) -> list[app_commands.Choice[int]]:
@@ -143,15 +144,17 @@ class PlayCommands(commands.Cog, name="Playing"):
                      if self._on_server(g.place, interaction.guild_id)]
         else:
             games = await self.service.games(await self.bot.player_of(interaction.user))
-        return _game_choices(games, current)
+        return _game_choices(games, current, reader_language(interaction))
 
     async def open_challenges(self, interaction: discord.Interaction,
                               current: str) -> list[app_commands.Choice[int]]:
         player = await self.bot.player_of(interaction.user)
         found = await self._answerable(interaction, player)
-        return _challenge_choices([(f"#{c.id} from {c.challenger_name}: "
-                                    f"{get_variant(c.variant).display_name}", c.id)
-                                   for c in found], current)
+        language = reader_language(interaction)
+        return _challenge_choices([(render(_("#{number} from {name}: {variant}", number=c.id,
+                                             name=c.challenger_name,
+                                             variant=get_variant(c.variant).display_name),
+                                           language), c.id) for c in found], current)
 
     async def _autocomplete_game(self, interaction: discord.Interaction) -> Game | None:
         player = await self.bot.player_of(interaction.user)
@@ -179,8 +182,9 @@ class PlayCommands(commands.Cog, name="Playing"):
         if game is None:
             return []
         pieces = await self.service.turns.step_choices(game)
-        return _choices([(f"{p.name} on {p.origin}", p.origin) for p in pieces],
-                        current.strip())
+        language = reader_language(interaction)
+        return _choices([(render(_("{piece} on {point}", piece=p.name, point=p.origin),
+                                 language), p.origin) for p in pieces], current.strip())
 
     # --- finding things -------------------------------------------------------------
     def _challenge_place(self, interaction: discord.Interaction) -> str:
@@ -245,9 +249,9 @@ class PlayCommands(commands.Cog, name="Playing"):
         sender = await self.bot.player_of(interaction.user)
         place = self._challenge_place(interaction)
         if opponent is None and computer is None and not interaction.guild_id:
-            await self.bot.answer(interaction, "In a DM, name your opponent: "
-                                               "`/challenge opponent:@name`. To challenge "
-                                               "anyone, use `/challenge` in a server.")
+            await self.bot.answer(interaction, _("In a DM, name your opponent: "
+                                                 "`/challenge opponent:@name`. To challenge "
+                                                 "anyone, use `/challenge` in a server."))
             return
         server = await self._server(interaction)
         if server.get("channel"):
@@ -256,7 +260,8 @@ class PlayCommands(commands.Cog, name="Playing"):
         if allowed and variant is None:
             variant = allowed[0]  # type: ignore[index]
         if allowed and variant is not None and _variant_key(variant) not in allowed:
-            await self.bot.answer(interaction, f"This server plays only {', '.join(allowed)}.")  # type: ignore[arg-type]
+            await self.bot.answer(interaction, _("This server plays only {variants}.",
+                                                 variants=", ".join(allowed)))  # type: ignore[arg-type]
             return
         if await self._refused_for_permissions(interaction, place):
             return
@@ -277,7 +282,8 @@ class PlayCommands(commands.Cog, name="Playing"):
         target = None
         if opponent is not None:
             if opponent.bot:
-                await self.bot.answer(interaction, "Bots do not play here; challenge a person.")
+                await self.bot.answer(interaction,
+                                      _("Bots do not play here; challenge a person."))
                 return
             target = await self.bot.player_of(opponent)
             logs.set_context(user_id=interaction.user.id)
@@ -290,16 +296,22 @@ class PlayCommands(commands.Cog, name="Playing"):
                 await self.bot.answer(interaction, result)
                 return
             number = result.challenge.id  # type: ignore[union-attr]
+            language = reader_language(interaction)
+            said = result.words(TRANSPORT, language)
             if opponent is not None and not interaction.guild_id:  # our DM: theirs has them
-                await interaction.response.send_message(discord_times(
-                    f"{result.words(TRANSPORT)}\nI sent it to {opponent.display_name} by DM, "
-                    f"with Accept and Decline; `/cancel challenge:{number}` withdraws it."))
+                await interaction.response.send_message(discord_times(render(_(
+                    "{result}\nI sent it to {name} by DM, with Accept and Decline; "
+                    "`/cancel challenge:{number}` withdraws it.", result=said,
+                    name=opponent.display_name, number=number), language)))
             else:
-                who = (opponent.mention + ", you are challenged" if opponent
-                       else "Anyone here may accept")
+                text = (_("{result}\n{mention}, you are challenged: press Accept, or "
+                          "`/accept challenge:{number}`.", result=said,
+                          mention=opponent.mention, number=number) if opponent
+                        else _("{result}\nAnyone here may accept: press Accept, or "
+                               "`/accept challenge:{number}`.", result=said, number=number))
                 await interaction.response.send_message(
-                    discord_times(f"{result.words(TRANSPORT)}\n{who}: press Accept, or "
-                                  f"`/accept challenge:{number}`."), view=challenge_view(number))
+                    discord_times(render(text, language)),
+                    view=challenge_view(number, language))
         await self.bot.flush()
 
     async def _challenge_computer(self, interaction: discord.Interaction, sender: Player,
@@ -317,9 +329,11 @@ class PlayCommands(commands.Cog, name="Playing"):
             await interaction.response.defer(thinking=True)
             assert result.game is not None
             thread = await homes.open_home(self.bot, result.game, sender.id)
-            where = (f"Play in {thread.mention}." if thread is not None
-                     else f"Play here with `/move game:{result.game.id}`.")
-            await interaction.followup.send(f"{result.message}\n{where}")
+            where = (_("Play in {thread}.", thread=thread.mention) if thread is not None
+                     else _("Play here with `/move game:{game}`.", game=result.game.id))
+            language = reader_language(interaction)
+            await interaction.followup.send(render(joined(
+                [result.words(TRANSPORT, language), where], "\n"), language))
         await self.bot.flush()
 
     @app_commands.command(name="accept")
@@ -369,8 +383,10 @@ class PlayCommands(commands.Cog, name="Playing"):
             logs.set_context(game_id=game.id)
             thread = await homes.open_home(self.bot, game, result.challenge
                                            and result.challenge.challenger_id)
-            await interaction.followup.send(f"{result.words(TRANSPORT)}\n"
-                                            f"{_where_to_play(game, thread)}")
+            language = reader_language(interaction)
+            await interaction.followup.send(render(joined(
+                [result.words(TRANSPORT, language), _where_to_play(game, thread)], "\n"),
+                language))
         await self.bot.flush()
         return True
 
@@ -407,9 +423,11 @@ class PlayCommands(commands.Cog, name="Playing"):
         player = await self.bot.player_of(interaction.user)
         found = [c for c in await self.service.challenges.pending(player)
                  if c.challenger_id == player.id]
-        return _challenge_choices([(f"#{c.id} to {c.opponent_name or 'anyone'}: "
-                                    f"{get_variant(c.variant).display_name}", c.id)
-                                   for c in found], current)
+        language = reader_language(interaction)
+        return _challenge_choices([(render(_("#{number} to {name}: {variant}", number=c.id,
+                                             name=c.opponent_name or _("anyone"),
+                                             variant=get_variant(c.variant).display_name),
+                                           language), c.id) for c in found], current)
 
     @app_commands.command(name="cancel")
     @app_commands.describe(challenge="Your challenge to withdraw (default: your only one)")
@@ -438,9 +456,9 @@ class PlayCommands(commands.Cog, name="Playing"):
         played = move.split()[0][:40].replace("`", "'") if move.split() else "c3-d4"
         if played.lower() != "move" and isinstance(self.bot.tree.get_command(played.lower()),
                                                    app_commands.Command):
-            await self.bot.answer(interaction, f"{played!r} is a command, not a move: use "
-                                               f"`/{played.lower()}` instead (`/help "
-                                               f"command:{played.lower()}` tells more).")
+            await self.bot.answer(interaction, _(
+                "{played} is a command, not a move: use `/{command}` instead (`/help "
+                "command:{command}` tells more).", played=repr(played), command=played.lower()))
             return
         ending = move.strip().lower() == "end"
         found = await self._find_game(interaction, sender, game, to_move=True,
@@ -502,10 +520,12 @@ class PlayCommands(commands.Cog, name="Playing"):
         game = games[0]
         sender = await self.bot.player_of(message.author)
         side = game.side_of(sender.id)
+        language = writer_language(sender, message)
         if side is None:  # chat from spectators, or a move meant for another game
             if hints.looks_like_move(game, text) and (
                     elsewhere := await self._legal_elsewhere(sender, game, text)):
-                await message.reply(f"You do not play in game #{game.id}. {elsewhere}",
+                await message.reply(render(_("You do not play in game #{game}. {elsewhere}",
+                                             game=game.id, elsewhere=elsewhere), language),
                                     mention_author=False)
             return
         logs.set_context(game_id=game.id)
@@ -514,14 +534,13 @@ class PlayCommands(commands.Cog, name="Playing"):
                 result = await self.service.move(sender, game.id, text)
                 if isinstance(result, Refusal):
                     elsewhere = await self._legal_elsewhere(sender, game, text)
-                    await message.reply(self.bot_text(result)
-                                        + (f" {elsewhere}" if elsewhere else ""),
+                    await message.reply(self.bot_text(result, elsewhere, language),
                                         mention_author=False)
             return
         async with owing_move(self.bot, sender, message.channel, game) as owed:
             result = await self.service.move(sender, game.id, text)
             if isinstance(result, Refusal):
-                await self._refused_typed(message, game, text, result)
+                await self._refused_typed(message, game, text, result, language)
                 return
             assert result.game is not None
             try:
@@ -542,35 +561,38 @@ class PlayCommands(commands.Cog, name="Playing"):
         await self._moved(result, sender)
 
     async def _refused_typed(self, message: discord.Message, game: Game, text: str,
-                             result: Refusal) -> None:
-        """A typed move refused: said when it is a move; almost a move gets a hint;
-        anything else is conversation."""
+                             result: Refusal, language: str) -> None:
+        """A typed move refused (answered in ``language``): said when it is a move; almost
+        a move gets a hint; anything else is conversation."""
         if result.reason in (Reason.ILLEGAL_MOVE, Reason.AMBIGUOUS_MOVE):
             sender = await self.bot.player_of(message.author)
             elsewhere = await self._legal_elsewhere(sender, game, text)
-            await message.reply(self.bot_text(result) + (f" {elsewhere}" if elsewhere else ""),
+            await message.reply(self.bot_text(result, elsewhere, language),
                                 mention_author=False)
         elif result.reason == Reason.BAD_MOVE:
             hint = await hints.near_miss(self.service, game, text)
             if hint:
-                await message.reply(hint, mention_author=False)
+                await message.reply(render(hint, language), mention_author=False)
 
-    async def _legal_elsewhere(self, sender: Player, here: Game, text: str) -> str:
+    async def _legal_elsewhere(self, sender: Player, here: Game, text: str) -> Text | None:
         """Where ``text``, typed in ``here``'s thread, is a legal move of ``sender``'s: the
         words pointing to that game (the one game where it is their turn and it is
-        legal), or "" when there is none (or several)."""
+        legal), or None when there is none (or several)."""
         found = []
         for game in await self.service.games(sender):
             if game.id != here.id and game.side_of(sender.id) == game.to_move and any(
                     m.lower() == text.lower() for m in await self.service.legal_moves(game)):
                 found.append(game)
         if len(found) != 1:
-            return ""
+            return None
         game = found[0]
         target = target_of(game.place) if is_discord_place(game.place) else None
-        where = f" in <#{target}>" if target else ""
-        return (f"`{text}` is a legal move in your game #{game.id}: play it there{where}, or "
-                f"with `/move move:{text} game:{game.id}`.")
+        if target:
+            return _("`{text}` is a legal move in your game #{game}: play it there in "
+                     "<#{channel}>, or with `/move move:{text} game:{game}`.", text=text,
+                     game=game.id, channel=target)
+        return _("`{text}` is a legal move in your game #{game}: play it there, or with "
+                 "`/move move:{text} game:{game}`.", text=text, game=game.id)
 
     async def _confirm_elsewhere(self, user: discord.abc.User, channel: object, result: Done,
                                  error: discord.HTTPException | TimeoutError, owed: Owed,
@@ -588,21 +610,27 @@ class PlayCommands(commands.Cog, name="Playing"):
         home = self.bot.is_home(getattr(channel, "id", None), game) \
             or not is_discord_place(game.place)
         mentions = await self.bot.mentions(game) if home else game.names
-        news = f"**{result.move}** played in game #{game.id}."
+        parts = [_("**{move}** played in game #{game}.", move=result.move, game=game.id)]
         if not game.is_over:
-            news += f" {mentions[game.to_move]}, your move." if home \
-                else f" {mentions[game.to_move]} to move."
-        refused = BOARD_REFUSED.format(why=failures.why_not(error),
-                                       advice=failures.advice(error, board=True))
+            parts.append(_("{mention}, your move.", mention=mentions[game.to_move]) if home
+                         else _("{name} to move.", name=mentions[game.to_move]))
+        news = joined(parts)
+        refused = _("(I could not show the board here: {why}. {advice})",
+                    why=failures.why_not(error), advice=failures.advice(error, board=True))
         # the news in words where the board did not go (the owed answer stays until the
         # confirmation below is stored: a restart in between still confirms the move)
+        language = reader_language(interaction) if interaction is not None else SOURCE
         finished = interaction is not None and await failures.finish(
-            interaction, f"{news}\n{refused}")
+            interaction, render(joined([news, refused], "\n"), language))
         where = getattr(channel, "mention", None) or (
-            "our DM" if isinstance(channel, discord.DMChannel) else "the game's thread")
-        did_not = "show the board" if finished else "answer"
-        text = (f"Your move **{result.move}** in game #{game.id} is played; I could not "
-                f"{did_not} in {where} ({failures.why_not(error)}). {failures.advice(error)}")
+            _("our DM") if isinstance(channel, discord.DMChannel) else _("the game's thread"))
+        text = (_("Your move **{move}** in game #{game} is played; I could not show the board "
+                  "in {where} ({why}). {advice}", move=result.move, game=game.id, where=where,
+                  why=failures.why_not(error), advice=failures.advice(error)) if finished
+                else _("Your move **{move}** in game #{game} is played; I could not answer in "
+                       "{where} ({why}). {advice}", move=result.move, game=game.id,
+                       where=where, why=failures.why_not(error),
+                       advice=failures.advice(error)))
         parent = getattr(channel, "parent_id", None)
         place = channel_place(parent) if parent else game.place
         owed.settled = owed.row_id is not None and await self.service.settle_answer(
@@ -617,8 +645,11 @@ class PlayCommands(commands.Cog, name="Playing"):
                                                   game_id=game.id)
 
     @staticmethod
-    def bot_text(result: Refusal) -> str:
-        return result_text(result)
+    def bot_text(result: Refusal, elsewhere: Text | None = None,
+                 language: str = SOURCE) -> str:
+        """A typed move's refusal in ``language``, with where it is legal (``elsewhere``)."""
+        return render(joined([result_text(result, language), *filter(None, [elsewhere])]),
+                      language)
 
     @app_commands.command(name="board")
     @app_commands.describe(game=GAME_HELP)
@@ -720,24 +751,27 @@ class PlayCommands(commands.Cog, name="Playing"):
         sender = await self.bot.player_of(interaction.user)
         found = await self.service.challenges.pending(sender, self._challenge_place(interaction))
         if not found:
-            await self.bot.answer(interaction, "There are no open challenges for you or here. "
-                                               "Make one with `/challenge`.")
+            await self.bot.answer(interaction, _("There are no open challenges for you or here. "
+                                                 "Make one with `/challenge`."))
             return
-        lines = []
+        lines: list[str] = [_("Open challenges:")]
         for c in found[:MAX_LISTED]:
-            clock = describe_clock(c.days, c.time_control)
+            line = _("• #{number} {name} → {opponent}: {variant}, {clock}, expires {time}",
+                     number=c.id, name=c.challenger_name, opponent=c.opponent_name or
+                     _("anyone"), variant=get_variant(c.variant).display_name,
+                     clock=describe_clock(c.days, c.time_control),
+                     time=discord_times(moment(c.expires_at)))
             if c.challenger_id == sender.id:
-                what = f"yours; `/cancel challenge:{c.id}` withdraws it"
+                line = _("{line} (yours; `/cancel challenge:{number}` withdraws it)", line=line,
+                         number=c.id)
             elif c.opponent_id == sender.id or c.opponent_id is None:
-                what = f"`/accept challenge:{c.id}` or `/decline challenge:{c.id}`"
-            else:
-                what = ""
-            lines.append(f"• #{c.id} {c.challenger_name} → {c.opponent_name or 'anyone'}: "
-                         f"{get_variant(c.variant).display_name}, {clock}, expires "
-                         f"{discord_times(moment(c.expires_at))}" + (f" ({what})" if what else ""))
+                line = _("{line} (`/accept challenge:{number}` or `/decline "
+                         "challenge:{number}`)", line=line, number=c.id)
+            lines.append(line)
         if len(found) > MAX_LISTED:
-            lines.append(f"… and {len(found) - MAX_LISTED} more.")
-        await self.bot.answer(interaction, "\n".join(["Open challenges:", *lines])[:2000])
+            lines.append(_("… and {n} more.", n=len(found) - MAX_LISTED))
+        language = reader_language(interaction)
+        await self.bot.answer(interaction, render(joined(lines, "\n"), language)[:2000])
 
     @app_commands.command(name="games")
     @app_commands.describe(here="List this server's live games, to watch, instead of yours")
@@ -750,35 +784,38 @@ class PlayCommands(commands.Cog, name="Playing"):
         if here and interaction.guild_id:
             found = [g for g in await self.service.games()
                      if self._on_server(g.place, interaction.guild_id)]
-            title = "Live games on this server:"
+            title = _("Live games on this server:")
         elif here:
             found = await self.service.games(place=channel_place(channel_of(
                 interaction.channel)))
-            title = "Live games here:"
+            title = _("Live games here:")
         else:
             found = sorted(mine, key=lambda g: (g.to_move != g.side_of(sender.id),
                                                 time_left(g)))
-            title = "Your games:"
+            title = _("Your games:")
         if not found:
-            await self.bot.answer(interaction, "No games in progress." + (
-                "" if here else " Start one with `/challenge`."))
+            await self.bot.answer(interaction, _("No games in progress.") if here else
+                                  _("No games in progress. Start one with `/challenge`."))
             return
-        lines = [self._game_line(g, None if here else sender) for g in found[:MAX_LISTED]]
+        lines = [title, *(self._game_line(g, None if here else sender)
+                          for g in found[:MAX_LISTED])]
         if len(found) > MAX_LISTED:
-            lines.append(f"… and {len(found) - MAX_LISTED} more.")
-        await self.bot.answer(interaction, "\n".join([title, *lines])[:2000])
+            lines.append(_("… and {n} more.", n=len(found) - MAX_LISTED))
+        language = reader_language(interaction)
+        await self.bot.answer(interaction, render(joined(lines, "\n"), language)[:2000])
 
-    def _game_line(self, game: Game, player: Player | None) -> str:
+    def _game_line(self, game: Game, player: Player | None) -> Text:
         """One game of a list: its players, variant, whose turn and until when, its link."""
         variant = get_variant(game.variant).display_name
         if player is not None and game.side_of(player.id) == game.to_move:
-            turn = "**your turn**"
+            turn = _("**your turn**")
         else:
-            turn = f"{game.names[game.to_move]} to move"
+            turn = _("{name} to move", name=game.names[game.to_move])
         link = self._jump_url(game)
         where = f" {link}" if link.startswith("https://") else ""
-        return (f"• #{game.id} {game.names[0]} vs {game.names[1]} ({variant}): "
-                f"{turn}{_deadline(game)}{where}")
+        return _("• #{game} {first} vs {second} ({variant}): {turn}{deadline}{link}",
+                 game=game.id, first=game.names[0], second=game.names[1], variant=variant,
+                 turn=turn, deadline=_deadline(game), link=where)
 
     def _jump_url(self, game: Game) -> str:
         """The address of the game's thread (its place, for a game without one)."""
@@ -798,22 +835,22 @@ class PlayCommands(commands.Cog, name="Playing"):
         becomes the game, as far as it went, when they accept."""
         sender = await self.bot.player_of(interaction.user)
         if record.size > MAX_RECORD_BYTES:
-            await self.bot.answer(interaction, f"That file is too big for a record (at most "
-                                               f"{MAX_RECORD_BYTES // 1024} KiB).")
+            await self.bot.answer(interaction, _("That file is too big for a record (at most "
+                                                 "{size} KiB).", size=MAX_RECORD_BYTES // 1024))
             return
         try:
             text = (await record.read())[:MAX_RECORD_BYTES].decode("utf-8-sig")
         except UnicodeDecodeError:
-            await self.bot.answer(interaction, "That file is not a text record (UTF-8), as "
-                                               "`/export` makes them.")
+            await self.bot.answer(interaction, _("That file is not a text record (UTF-8), as "
+                                                 "`/export` makes them."))
             return
         except discord.HTTPException as error:
-            await self.bot.answer(interaction, f"I could not read that file ({error.status}); "
-                                               f"please try again.")
+            await self.bot.answer(interaction, _("I could not read that file ({status}); "
+                                                 "please try again.", status=error.status))
             return
         if opponent.bot or opponent.id == interaction.user.id:
-            await self.bot.answer(interaction, "Name the member who continues the game with "
-                                               "you.")
+            await self.bot.answer(interaction, _("Name the member who continues the game with "
+                                                 "you."))
             return
         other = await self.bot.player_of(opponent)
         place = self._challenge_place(interaction)
@@ -823,10 +860,13 @@ class PlayCommands(commands.Cog, name="Playing"):
                 await self.bot.answer(interaction, result)
                 return
             number = result.challenge.id  # as a /challenge: the opponent pinged, with buttons
+            language = reader_language(interaction)
             await interaction.response.send_message(
-                discord_times(f"{result.words(TRANSPORT)}\n{opponent.mention}, you are "
-                              f"challenged: press Accept, or `/accept challenge:{number}`."),
-                view=challenge_view(number))
+                discord_times(render(_("{result}\n{mention}, you are challenged: press Accept, "
+                                       "or `/accept challenge:{number}`.",
+                                       result=result.words(TRANSPORT, language),
+                                       mention=opponent.mention, number=number), language)),
+                view=challenge_view(number, language))
         await self.bot.flush()
 
     @app_commands.command(name="export")
@@ -850,8 +890,9 @@ class PlayCommands(commands.Cog, name="Playing"):
         text = SITE.sub(f'[Site "{self._jump_url(found)}"]', result.text, count=1)
         name = f"game-{found.id}.{'txt' if format == RECORD else 'pgn'}"
         record = discord.File(io.BytesIO(text.encode()), name)
-        await interaction.response.send_message(f"The record of game #{found.id}.",
-                                                file=record, ephemeral=True)
+        await interaction.response.send_message(
+            render(_("The record of game #{game}.", game=found.id),
+                   reader_language(interaction)), file=record, ephemeral=True)
 
 
 MAX_RECORD_BYTES = 256 * 1024  # a record file: far more than the longest game's record
@@ -865,17 +906,20 @@ def clock_choice(text: str | None, days: int | None) -> TimeControl | Refusal | 
     wrong = [w for w in words if not is_clock_word(w)]
     try:
         if wrong:
-            raise ValueError(f"{wrong[0]!r} is not a clock choice: write e.g. `3d+1d max10d "
-                             f"total60d`")
+            return Refusal(Reason.BAD_TIME_CONTROL, _(
+                "{word} is not a clock choice: write e.g. `3d+1d max10d total60d`.",
+                word=repr(wrong[0])))
         fischer = any("+" in w for w in words)
         return parse_time_control(words, None if fischer else days)
     except ValueError as err:
         return Refusal(Reason.BAD_TIME_CONTROL, f"{str(err)[:1].upper()}{str(err)[1:]}.")
 
 
-def _game_choices(games: list[Game], current: str) -> list[app_commands.Choice[int]]:
-    names = [(f"#{g.id} {g.names[0]} vs {g.names[1]} ({get_variant(g.variant).display_name})",
-              g.id) for g in games]
+def _game_choices(games: list[Game], current: str,
+                  language: str = SOURCE) -> list[app_commands.Choice[int]]:
+    names = [(render(_("#{game} {first} vs {second} ({variant})", game=g.id, first=g.names[0],
+                       second=g.names[1], variant=get_variant(g.variant).display_name),
+                     language), g.id) for g in games]
     return [app_commands.Choice(name=n[:100], value=i) for n, i in names
             if current.lower() in n.lower()][:MAX_CHOICES]
 
@@ -885,22 +929,23 @@ def _only_challenge(found: list[Challenge]) -> Challenge | Refusal:
     if len(found) == 1:
         return found[0]
     if not found:
-        return Refusal(Reason.NO_SUCH_CHALLENGE, "You have no challenge to answer here.")
+        return Refusal(Reason.NO_SUCH_CHALLENGE, _("You have no challenge to answer here."))
     listed = ", ".join(f"#{c.id} ({c.challenger_name}, {get_variant(c.variant).display_name})"
                        for c in found)
-    return Refusal(Reason.WHICH_CHALLENGE, f"There are several challenges: {listed}. Say "
-                                           f"which, as in `/accept challenge:{found[0].id}`.")
+    return Refusal(Reason.WHICH_CHALLENGE, _("There are several challenges: {listed}. Say "
+                                             "which, as in `/accept challenge:{number}`.",
+                                             listed=listed, number=found[0].id))
 
 
-def _where_to_play(game: Game, thread: discord.Thread | None) -> str:
+def _where_to_play(game: Game, thread: discord.Thread | None) -> Text:
     """Where an accepted challenge's game is played, for the reply that starts it."""
     if thread is not None:
-        return f"Play in {thread.mention}."
+        return _("Play in {thread}.", thread=thread.mention)
     if is_discord_place(game.place):
-        return f"Play here with `/move game:{game.id}`."
+        return _("Play here with `/move game:{game}`.", game=game.id)
     # an e-mail challenge: the game has no thread
-    return (f"Your opponent plays by e-mail: their moves come to you by DM. Play with "
-            f"`/move game:{game.id}`.")
+    return _("Your opponent plays by e-mail: their moves come to you by DM. Play with "
+             "`/move game:{game}`.", game=game.id)
 
 
 def _variant_key(name: str) -> str:
@@ -912,7 +957,8 @@ def _variant_key(name: str) -> str:
 
 def _deadline(game: Game) -> str:
     if game.clock.paused:
-        return " (clock paused)"
+        return _(" (clock paused)")
     if game.clock.deadline is not None:
-        return f", due <t:{int(game.clock.deadline)}:R>"
+        stamp = f"<t:{int(game.clock.deadline)}:R>"  # Discord writes it in the reader's time
+        return _(", due {time}", time=stamp)
     return ""

@@ -13,8 +13,10 @@ from typing import Any, TypeVar
 import discord
 from discord import app_commands
 
+from ..i18n import _, render
 from ..service.results import storage_words
 from ..storage import StorageError
+from .client import reader_language
 
 log = logging.getLogger(__name__)
 Item = TypeVar("Item")
@@ -26,12 +28,13 @@ def words_for(error: BaseException) -> str:
     if isinstance(cause, StorageError):
         return storage_words(cause)
     if isinstance(error, app_commands.CheckFailure):
-        return "You may not use this command here."
+        return _("You may not use this command here.")
     if isinstance(cause, discord.Forbidden):
-        return (f"Discord refused me here ({cause.status} {cause.text}): I lack a permission "
-                f"in this channel. Ask a server admin to run `/server check`.")
-    return ("Something went wrong on my side and the command did not finish. Whatever it had "
-            "stored is kept; look with `/games` before trying again.")
+        return _("Discord refused me here ({status} {error}): I lack a permission in this "
+                 "channel. Ask a server admin to run `/server check`.", status=cause.status,
+                 error=cause.text)
+    return _("Something went wrong on my side and the command did not finish. Whatever it had "
+             "stored is kept; look with `/games` before trying again.")
 
 
 async def tell_member(interaction: discord.Interaction, error: BaseException) -> None:
@@ -42,11 +45,12 @@ async def tell_member(interaction: discord.Interaction, error: BaseException) ->
         log.error("%s not carried out: %s", what, cause)
     else:
         log.error("%s failed", what, exc_info=cause)
+    text = render(words_for(error), reader_language(interaction))
     try:
         if interaction.response.is_done():
-            await interaction.followup.send(words_for(error), ephemeral=True)
+            await interaction.followup.send(text, ephemeral=True)
         else:
-            await interaction.response.send_message(words_for(error), ephemeral=True)
+            await interaction.response.send_message(text, ephemeral=True)
     except discord.HTTPException:
         log.warning("could not tell the member that %s failed", what)
 
@@ -56,17 +60,20 @@ def advice(error: discord.HTTPException | TimeoutError, *, board: bool = False) 
     a server admin; a rate limit, a server error or no answer in time passes by itself
     (``board``: said of a board that could not be shown)."""
     if isinstance(error, discord.Forbidden):
-        return ("A server admin can run `/server check`." if board
-                else "Ask a server admin to run `/server check`.")
-    return ("Discord is busy: `/board` shows it in a moment." if board
-            else "Discord is busy; nothing is lost, and `/board` shows the game.")
+        return (_("A server admin can run `/server check`.") if board
+                else _("Ask a server admin to run `/server check`."))
+    return (_("Discord is busy: `/board` shows it in a moment.") if board
+            else _("Discord is busy; nothing is lost, and `/board` shows the game."))
 
 
 def why_not(error: discord.HTTPException | TimeoutError) -> str:
     """Why a reply did not reach Discord, in a sentence's parentheses."""
     if isinstance(error, discord.HTTPException):  # its text may end a sentence already
-        return f"Discord refused: {error.status} {error.text}".rstrip(". ")
-    return "Discord did not answer in time"
+        detail = error.text.rstrip(". ")
+        if not detail:
+            return _("Discord refused: {status}", status=error.status)
+        return _("Discord refused: {status} {error}", status=error.status, error=detail)
+    return _("Discord did not answer in time")
 
 
 async def answer_landed(interaction: discord.Interaction) -> discord.Message | None:

@@ -15,6 +15,7 @@ import re
 
 from engine import get_variant
 
+from ..i18n import Text, _
 from ..service import GameService
 from ..service.model import Game
 
@@ -55,7 +56,7 @@ def closest(legal: list[str], text: str, named: list[str]) -> list[str]:
     return sorted(pool, key=lambda m: (-likeness(m), m))[:SHOWN]
 
 
-async def near_miss(service: GameService, game: Game, text: str) -> str | None:
+async def near_miss(service: GameService, game: Game, text: str) -> Text | None:
     """The hint for ``text`` typed by the player to move, or None if it is conversation."""
     if not looks_like_move(game, text):
         return None
@@ -64,17 +65,20 @@ async def near_miss(service: GameService, game: Game, text: str) -> str | None:
         return None
     same = [m for m in legal if m.lower() == text.strip().lower()]
     if same:
-        return f"`{text.strip()}` is not a move in game #{game.id}; mind the capitals: `{same[0]}`."
+        return _("`{text}` is not a move in game #{game}; mind the capitals: `{move}`.",
+                 text=text.strip(), game=game.id, move=same[0])
     named = points(game.variant, text)
     if text.strip().lower() in named:  # a point alone: the moves from it, else to it
         point = named[0]
         moves = ([m for m in legal if POINT.findall(m.lower())[:1] == [point]]
                  or [m for m in legal if point in POINT.findall(m.lower())[1:]])
         if not moves:  # never moves that have nothing to do with it
-            return (f"`{text.strip()}` is a point, not a move, in game #{game.id}; no legal "
-                    f"move starts or ends there now. `/moves` shows the pieces that can move.")
+            return _("`{text}` is a point, not a move, in game #{game}; no legal move starts or "
+                     "ends there now. `/moves` shows the pieces that can move.",
+                     text=text.strip(), game=game.id)
         shown = ", ".join(f"`{m}`" for m in moves[:SHOWN])
-        return (f"`{text.strip()}` is a point, not a move, in game #{game.id}. "
-                f"Moves with it: {shown}.")
+        return _("`{text}` is a point, not a move, in game #{game}. Moves with it: {moves}.",
+                 text=text.strip(), game=game.id, moves=shown)
     shown = ", ".join(f"`{m}`" for m in closest(legal, text.strip(), named))
-    return f"`{text.strip()}` is not a move in game #{game.id}. Closest legal moves: {shown}."
+    return _("`{text}` is not a move in game #{game}. Closest legal moves: {moves}.",
+             text=text.strip(), game=game.id, moves=shown)

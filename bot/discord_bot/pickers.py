@@ -19,12 +19,13 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from ..i18n import SOURCE, _, _n, render
 from ..service.boundary import shorten
 from ..service.model import Game, Player
 from ..service.results import Refusal, Result
 from ..service.turns import PieceSteps, if_my_turn_words
 from . import live, logs, pictures
-from .client import Playing
+from .client import Playing, reader_language
 from .owing import owing_move
 
 if TYPE_CHECKING:
@@ -35,26 +36,26 @@ ROWS = 5  # and of rows per message
 TEXT_LIMIT = 1900
 
 
-def words_within(words: list[str], limit: int = TEXT_LIMIT, more: str = " … and {n} more"
-                 ) -> str:
+def words_within(words: list[str], limit: int = TEXT_LIMIT, language: str = SOURCE) -> str:
     """``words`` joined by spaces, as many as fit in ``limit`` characters, never cutting one;
-    the rest counted."""
+    the rest counted (in ``language``)."""
     out: list[str] = []
     size = 0
+    room = len(render(_("… and {n} more", n="{n}"), language)) + 1  # as the count's room
     for k, word in enumerate(words):
-        if size + len(word) + 1 + len(more) + 4 > limit:
-            return " ".join(out) + more.format(n=len(words) - k)
+        if size + len(word) + 1 + room + 4 > limit:
+            return " ".join(out) + " " + render(_("… and {n} more", n=len(words) - k), language)
         out.append(word)
         size += len(word) + 1
     return " ".join(out)
 
 
-def fit(text: str, limit: int = 2000) -> str:
+def fit(text: str, limit: int = 2000, language: str = SOURCE) -> str:
     """``text`` within Discord's message limit, cut at a line or word break (never inside
-    a word), saying that more was left out."""
+    a word), saying (in ``language``) that more was left out."""
     if len(text) <= limit:
         return text
-    note = "\n… (more left out)"
+    note = "\n" + render(_("… (more left out)"), language)
     head = text[:limit - len(note)]
     cut = max(head.rfind("\n"), head.rfind(" "))
     return (head[:cut] if cut > 0 else head).rstrip() + note
@@ -69,14 +70,15 @@ class PiecePicker(discord.ui.DynamicItem[discord.ui.Select[Any]],
     """A menu of the pieces that can move in one game at one move number."""
 
     def __init__(self, game_id: int, ply: int, pieces: list[PieceSteps] | None = None,
-                 page: int = 0) -> None:
-        options = [discord.SelectOption(label=f"{p.name} on {p.origin}", value=p.origin,
-                                        description=f"{len(p.steps)} move"
-                                                    f"{'s' if len(p.steps) != 1 else ''}")
+                 page: int = 0, language: str = SOURCE) -> None:
+        options = [discord.SelectOption(
+            label=render(_("{piece} on {point}", piece=p.name, point=p.origin), language),
+            value=p.origin,
+            description=render(_n("{n} move", "{n} moves", len(p.steps)), language))
                    for p in pieces or []] or [discord.SelectOption(label="…", value="-")]
         super().__init__(discord.ui.Select(
             custom_id=f"cp-pick:{game_id}:{ply}" + (f":{page}" if page else ""),
-            placeholder="Choose a piece to move", options=options))
+            placeholder=render(_("Choose a piece to move"), language), options=options))
         self.game_id, self.ply = game_id, ply
 
     @classmethod
@@ -100,12 +102,13 @@ class StepPicker(discord.ui.DynamicItem[discord.ui.Select[Any]],
     """A menu of one piece's next steps; choosing one plays it."""
 
     def __init__(self, game_id: int, ply: int, origin: str, steps: tuple[str, ...] = (),
-                 page: int = 0) -> None:
+                 page: int = 0, language: str = SOURCE) -> None:
         options = [discord.SelectOption(label=s[:100], value=s[:100]) for s in steps] or [
             discord.SelectOption(label="…", value="-")]
         super().__init__(discord.ui.Select(
             custom_id=f"cp-step:{game_id}:{ply}:{origin}" + (f":{page}" if page else ""),
-            placeholder=f"Choose the move from {origin}", options=options))
+            placeholder=render(_("Choose the move from {point}", point=origin), language),
+            options=options))
         self.game_id, self.ply, self.origin = game_id, ply, origin
 
     @classmethod
@@ -126,8 +129,9 @@ class EndTurnButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                     template=r"cp-end:(?P<game>\d+):(?P<ply>\d+)"):
     """Finish the turn in progress now (``end``), for the move number it was made for."""
 
-    def __init__(self, game_id: int, ply: int) -> None:
-        super().__init__(discord.ui.Button(label="End turn", style=discord.ButtonStyle.primary,
+    def __init__(self, game_id: int, ply: int, language: str = SOURCE) -> None:
+        super().__init__(discord.ui.Button(label=render(_("End turn"), language),
+                                           style=discord.ButtonStyle.primary,
                                            custom_id=f"cp-end:{game_id}:{ply}"))
         self.game_id, self.ply = game_id, ply
 
@@ -152,7 +156,7 @@ async def _play(bot: Bot, interaction: discord.Interaction, sender: Player,
     is owed with the step (`owing`)."""
     game = await bot.service.game(game_id)
     if game is None:
-        await bot.answer(interaction, f"There is no game #{game_id}.")
+        await bot.answer(interaction, _("There is no game #{game}.", game=game_id))
         return
     cog = bot.get_cog("Playing")
     assert isinstance(cog, Playing)
@@ -172,45 +176,49 @@ async def _current(bot: Bot, interaction: discord.Interaction, game_id: int,
     """The game, if the menu still fits its position; otherwise the chooser is told."""
     game = await bot.service.game(game_id)
     if game is None:
-        await bot.answer(interaction, f"There is no game #{game_id}.")
+        await bot.answer(interaction, _("There is no game #{game}.", game=game_id))
         return None
     if game.is_over:
-        await bot.answer(interaction, f"Game #{game.id} is over: "
-                                      f"{bot.service.describe_result(game)}.")
+        await bot.answer(interaction, _("Game #{game} is over: {result}.", game=game.id,
+                                        result=bot.service.describe_result(game)))
         return None
     if game.ply != ply:
-        await bot.answer(interaction, f"The position in game #{game.id} has changed since this "
-                                      f"menu was made: press Legal moves again.")
+        await bot.answer(interaction, _("The position in game #{game} has changed since this "
+                                        "menu was made: press Legal moves again.", game=game.id))
         return None
     return game
 
 
-def piece_view(game: Game, pieces: list[PieceSteps]) -> discord.ui.View | None:
+def piece_view(game: Game, pieces: list[PieceSteps],
+               language: str = SOURCE) -> discord.ui.View | None:
     """The menu (or menus, 25 pieces each) of the pieces that can move."""
     if not pieces:
         return None
     view = discord.ui.View(timeout=None)
     for page, chunk in enumerate(_pages(pieces)):
-        view.add_item(PiecePicker(game.id, game.ply, chunk, page))
+        view.add_item(PiecePicker(game.id, game.ply, chunk, page, language))
     return view
 
 
-def step_view(game: Game, piece: PieceSteps) -> discord.ui.View:
+def step_view(game: Game, piece: PieceSteps, language: str = SOURCE) -> discord.ui.View:
     """The menu (or menus, 25 moves each) of one piece's next steps."""
     view = discord.ui.View(timeout=None)
     for page, chunk in enumerate(_pages(list(piece.steps))):
-        view.add_item(StepPicker(game.id, game.ply, piece.origin, tuple(chunk), page))
+        view.add_item(StepPicker(game.id, game.ply, piece.origin, tuple(chunk), page,
+                                 language))
     return view
 
 
-async def next_step_view(bot: Bot, game: Game) -> discord.ui.View | None:
+async def next_step_view(bot: Bot, game: Game,
+                         language: str = SOURCE) -> discord.ui.View | None:
     """For a turn that goes on: the menu of the next step (the piece's moves when only one
     piece can go on, as in a deploy; else the pieces)."""
     pieces = await bot.service.turns.step_choices(game)
-    view = step_view(game, pieces[0]) if len(pieces) == 1 else piece_view(game, pieces)
+    view = (step_view(game, pieces[0], language) if len(pieces) == 1
+            else piece_view(game, pieces, language))
     if await bot.service.turns.can_end_turn(game):
         view = view or discord.ui.View(timeout=None)
-        view.add_item(EndTurnButton(game.id, game.ply))
+        view.add_item(EndTurnButton(game.id, game.ply, language))
     return view
 
 
@@ -218,12 +226,16 @@ async def show_pieces(bot: Bot, interaction: discord.Interaction, game: Game) ->
     """Answer (to the asker only) with the menu of the pieces that can move."""
     pieces = await bot.service.turns.step_choices(game)
     if not pieces:
-        await bot.answer(interaction, f"There is no legal move in game #{game.id} now.")
+        await bot.answer(interaction, _("There is no legal move in game #{game} now.",
+                                        game=game.id))
         return
-    mover = game.names[game.to_move]
-    text = (f"{len(pieces)} piece{'s' if len(pieces) != 1 else ''} of {mover} can move in "
-            f"game #{game.id}. Choose one to see its moves on the board.")
-    await interaction.response.send_message(text, view=piece_view(game, pieces) or
+    language = reader_language(interaction)
+    text = _n("{n} piece of {name} can move in game #{game}. Choose one to see its moves on "
+              "the board.", "{n} pieces of {name} can move in game #{game}. Choose one to "
+              "see its moves on the board.", len(pieces), name=game.names[game.to_move],
+              game=game.id)
+    await interaction.response.send_message(render(text, language),
+                                            view=piece_view(game, pieces, language) or
                                             discord.utils.MISSING, ephemeral=True)
 
 
@@ -244,8 +256,8 @@ async def show_piece(bot: Bot, interaction: discord.Interaction, game: Game,
         return
     found = await bot.service.turns.step_choices(game, origin) if point else []
     if not found:
-        await bot.answer(interaction, f"No piece on {shorten(origin)} can move now in game "
-                                      f"#{game.id}.")
+        await bot.answer(interaction, _("No piece on {point} can move now in game #{game}.",
+                                        point=shorten(origin), game=game.id))
         return
     piece = found[0]
     await interaction.response.defer(ephemeral=True, thinking=True)
@@ -254,10 +266,13 @@ async def show_piece(bot: Bot, interaction: discord.Interaction, game: Game,
                                      selected=origin, show_last=False,
                                      perspective=game.to_move if side is None else side)
     moves = [f"`{s}`" for s in piece.steps]
-    text = (f"{piece.name} on {origin}: {len(moves)} move{'s' if len(moves) != 1 else ''}: "
-            + words_within(moves))
-    await interaction.followup.send(text, file=picture or discord.utils.MISSING,
-                                    view=step_view(game, piece), ephemeral=True)
+    language = reader_language(interaction)
+    text = _n("{piece} on {point}: {n} move: {moves}", "{piece} on {point}: {n} moves: {moves}",
+              len(moves), piece=piece.name, point=origin,
+              moves=words_within(moves, language=language))
+    await interaction.followup.send(render(text, language),
+                                    file=picture or discord.utils.MISSING,
+                                    view=step_view(game, piece, language), ephemeral=True)
 
 
 async def _show_if_my_turn(bot: Bot, interaction: discord.Interaction, game: Game,
@@ -268,5 +283,8 @@ async def _show_if_my_turn(bot: Bot, interaction: discord.Interaction, game: Gam
     picture = await pictures.picture(bot.service, game, highlights=piece.targets,
                                      selected=piece.origin, show_last=False,
                                      perspective=game.to_move if side is None else side)
-    text = if_my_turn_words(game.id, piece, words_within([f"`{s}`" for s in piece.steps]))
-    await interaction.followup.send(text, file=picture or discord.utils.MISSING, ephemeral=True)
+    language = reader_language(interaction)
+    text = if_my_turn_words(game.id, piece, words_within([f"`{s}`" for s in piece.steps],
+                                                         language=language))
+    await interaction.followup.send(render(text, language),
+                                    file=picture or discord.utils.MISSING, ephemeral=True)

@@ -12,6 +12,7 @@ import discord
 
 from engine import get_variant
 
+from ..i18n import _
 from ..service.model import Challenge, Notification
 from ..service.turns import turn_entries
 from . import live
@@ -43,7 +44,8 @@ async def _board(bot: Bot, n: Notification, post: Post) -> None:
     entries = turn_entries(game, await bot.service.played_moves(game.id))
     turn = entries[-1].line if entries else ""
     message: dict[str, Any] = await bot.board_message(
-        game, f"{game.names[mover]} played **{turn}** in game #{game.id}.")
+        game, _("{name} played **{turn}** in game #{game}.", name=game.names[mover], turn=turn,
+                game=game.id))
     sent = await post(n.place, message["content"], message.get("view"), message.get("file"))
     if sent is not None:
         await bot.board_sent(game, sent, sent.channel.id)
@@ -77,11 +79,12 @@ async def _challenge(bot: Bot, n: Notification, post: Post) -> None:
         return
     c = max(found, key=lambda c: c.id)
     opponent = await bot.service.get_player(c.opponent_id) if c.opponent_id else None
-    who = ("anyone here" if opponent is None else f"<@{opponent.address}>"
+    who = (_("anyone here") if opponent is None else f"<@{opponent.address}>"
            if opponent.transport == TRANSPORT else opponent.display_name)
-    await post(n.place, f"{c.challenger_name} challenges {who} to "
-                        f"{get_variant(c.variant).display_name} (challenge #{c.id}): press "
-                        f"Accept, or `/accept challenge:{c.id}`.", challenge_view(c.id))
+    await post(n.place, _("{name} challenges {who} to {variant} (challenge #{number}): press "
+                          "Accept, or `/accept challenge:{number}`.", name=c.challenger_name,
+                          who=who, variant=get_variant(c.variant).display_name, number=c.id),
+               challenge_view(c.id))
 
 
 REPLY_POSTS = {BOARD_POST: _board, GAME_THREAD: _game_thread, CHALLENGE_POST: _challenge}

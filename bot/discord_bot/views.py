@@ -20,10 +20,11 @@ from discord.utils import MISSING
 
 from engine import get_variant
 
+from ..i18n import SOURCE, Text, _, message_id, render
 from ..service.model import Game, Player
 from ..service.results import Done, Refusal
 from . import live, logs, pictures
-from .client import Playing
+from .client import Playing, reader_language
 from .failures import answering_failures
 from .owing import deed_of, owing
 from .pickers import show_pieces
@@ -36,14 +37,14 @@ log = logging.getLogger(__name__)
 
 # action -> (label, style)
 ACTIONS: dict[str, tuple[str, discord.ButtonStyle]] = {
-    "moves": ("Legal moves", discord.ButtonStyle.secondary),
-    "flip": ("Flip board", discord.ButtonStyle.secondary),
-    "draw": ("Offer draw", discord.ButtonStyle.secondary),
-    "resign": ("Resign", discord.ButtonStyle.danger),
-    "accept-draw": ("Accept draw", discord.ButtonStyle.success),
-    "decline-draw": ("Decline draw", discord.ButtonStyle.secondary),
-    "accept-takeback": ("Accept takeback", discord.ButtonStyle.success),
-    "decline-takeback": ("Decline takeback", discord.ButtonStyle.secondary),
+    "moves": (message_id("Legal moves"), discord.ButtonStyle.secondary),
+    "flip": (message_id("Flip board"), discord.ButtonStyle.secondary),
+    "draw": (message_id("Offer draw"), discord.ButtonStyle.secondary),
+    "resign": (message_id("Resign"), discord.ButtonStyle.danger),
+    "accept-draw": (message_id("Accept draw"), discord.ButtonStyle.success),
+    "decline-draw": (message_id("Decline draw"), discord.ButtonStyle.secondary),
+    "accept-takeback": (message_id("Accept takeback"), discord.ButtonStyle.success),
+    "decline-takeback": (message_id("Decline takeback"), discord.ButtonStyle.secondary),
 }
 
 
@@ -51,10 +52,12 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                  template=r"cp:(?P<action>[a-z-]+):(?P<game>\d+)(?::(?P<arg>\d+))?"):
     """One action on one game."""
 
-    def __init__(self, action: str, game_id: int, arg: int = 0) -> None:
+    def __init__(self, action: str, game_id: int, arg: int = 0,
+                 language: str = SOURCE) -> None:
         label, style = ACTIONS[action]
         custom_id = f"cp:{action}:{game_id}" + (f":{arg}" if action == "flip" else "")
-        super().__init__(discord.ui.Button(label=label, style=style, custom_id=custom_id))
+        super().__init__(discord.ui.Button(label=Text(label, {}).render(language), style=style,
+                                           custom_id=custom_id))
         self.action, self.game_id, self.arg = action, game_id, arg
 
     @classmethod
@@ -72,16 +75,18 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         service = bot.service
         game = await service.game(self.game_id)
         if game is None:
-            await bot.answer(interaction, f"There is no game #{self.game_id}.")
+            await bot.answer(interaction, _("There is no game #{game}.", game=self.game_id))
             return
         if self.action == "flip":
             await interaction.response.defer(ephemeral=True, thinking=True)
             side = 1 - self.arg
             picture = await pictures.picture(service, game, perspective=side)
+            language = reader_language(interaction)
             await interaction.followup.send(
-                f"{pictures.header(game)}, seen from {game.names[side]}'s side.",
+                render(_("{header}, seen from {name}'s side.", header=pictures.header(game),
+                         name=game.names[side]), language),
                 file=picture or discord.utils.MISSING, ephemeral=True,
-                view=flip_view(game, side))
+                view=flip_view(game, side, language))
             return
         if self.action == "moves":
             await show_pieces(bot, interaction, game)
@@ -101,38 +106,40 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                         pressed=self.action.startswith(("accept-", "decline-")))
 
 
-def game_view(game: Game, perspective: int = 0) -> discord.ui.View:
+def game_view(game: Game, perspective: int = 0, language: str = SOURCE) -> discord.ui.View:
     """The buttons of a game in progress (Flip board shows the side opposite
     ``perspective``, the side the picture is seen from; no Offer draw where the variant
-    has no draws by agreement)."""
+    has no draws by agreement), labelled in ``language``."""
     view = discord.ui.View(timeout=None)
     draws = get_variant(game.variant).draw_by_agreement
     for action in ("moves", "flip", "draw", "resign") if draws else ("moves", "flip", "resign"):
-        view.add_item(GameButton(action, game.id, perspective if action == "flip" else 0))
+        view.add_item(GameButton(action, game.id, perspective if action == "flip" else 0,
+                                 language))
     return view
 
 
-def with_watch_link(view: discord.ui.View | None, link: str | None) -> discord.ui.View | None:
+def with_watch_link(view: discord.ui.View | None, link: str | None,
+                    language: str = SOURCE) -> discord.ui.View | None:
     """``view`` (a new one if None) with a button opening the game's web page; ``view``
     itself when there is no page to open."""
     if not link:
         return view
     view = view or discord.ui.View(timeout=None)
-    view.add_item(discord.ui.Button(label="Watch in a browser", url=link))
+    view.add_item(discord.ui.Button(label=render(_("Watch in a browser"), language), url=link))
     return view
 
 
-def offer_view(game_id: int, kind: str) -> discord.ui.View:
+def offer_view(game_id: int, kind: str, language: str = SOURCE) -> discord.ui.View:
     """Accept and decline buttons for a draw offer or a takeback request."""
     view = discord.ui.View(timeout=None)
-    view.add_item(GameButton(f"accept-{kind}", game_id))
-    view.add_item(GameButton(f"decline-{kind}", game_id))
+    view.add_item(GameButton(f"accept-{kind}", game_id, language=language))
+    view.add_item(GameButton(f"decline-{kind}", game_id, language=language))
     return view
 
 
-def flip_view(game: Game, side: int) -> discord.ui.View:
+def flip_view(game: Game, side: int, language: str = SOURCE) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
-    view.add_item(GameButton("flip", game.id, side))
+    view.add_item(GameButton("flip", game.id, side, language))
     return view
 
 
@@ -140,10 +147,10 @@ class ChallengeButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
                       template=r"cp-challenge:(?P<action>accept|decline):(?P<challenge>\d+)"):
     """Accept or decline one challenge."""
 
-    def __init__(self, action: str, challenge_id: int) -> None:
-        label, style = (("Accept", discord.ButtonStyle.success) if action == "accept"
-                        else ("Decline", discord.ButtonStyle.secondary))
-        super().__init__(discord.ui.Button(label=label, style=style,
+    def __init__(self, action: str, challenge_id: int, language: str = SOURCE) -> None:
+        label, style = ((_("Accept"), discord.ButtonStyle.success) if action == "accept"
+                        else (_("Decline"), discord.ButtonStyle.secondary))
+        super().__init__(discord.ui.Button(label=label.render(language), style=style,
                                            custom_id=f"cp-challenge:{action}:{challenge_id}"))
         self.action, self.challenge_id = action, challenge_id
 
@@ -181,11 +188,11 @@ async def _close_buttons(interaction: discord.Interaction) -> None:
         log.warning("could not take the buttons off message %s", interaction.message.id)
 
 
-def challenge_view(challenge_id: int) -> discord.ui.View:
-    """Accept and decline buttons for a challenge."""
+def challenge_view(challenge_id: int, language: str = SOURCE) -> discord.ui.View:
+    """Accept and decline buttons for a challenge, labelled in ``language``."""
     view = discord.ui.View(timeout=None)
-    view.add_item(ChallengeButton("accept", challenge_id))
-    view.add_item(ChallengeButton("decline", challenge_id))
+    view.add_item(ChallengeButton("accept", challenge_id, language))
+    view.add_item(ChallengeButton("decline", challenge_id, language))
     return view
 
 
@@ -209,7 +216,8 @@ async def acted(bot: Bot, interaction: discord.Interaction, sender: Player,
         opponent = (await bot.mentions(game, "offer"))[1 - side]
         by_discord = game.transports[1 - side] == TRANSPORT
         sent = await bot.reply(interaction, content=live.offer_text(game, kind, side, opponent),
-                               view=offer_view(game.id, kind) if by_discord else MISSING)
+                               view=offer_view(game.id, kind, reader_language(interaction))
+                               if by_discord else MISSING)
         await live.offer_posted(bot, game, kind, side, sent, interaction.channel_id or 0)
         await bot.flush()
         return
@@ -222,5 +230,6 @@ async def acted(bot: Bot, interaction: discord.Interaction, sender: Player,
     if game.is_over or action == "accept_takeback":
         await bot.send_board(interaction, game, "" if game.is_over else said)
     elif not edited:
-        await bot.reply(interaction, content=said or result.words(TRANSPORT))
+        await bot.reply(interaction, content=render(said, reader_language(interaction))
+                        or result.words(TRANSPORT, reader_language(interaction)))
     await bot.flush()
