@@ -468,11 +468,12 @@ class CommandPost(commands.AutoShardedBot):
 
     async def answer(self, interaction: discord.Interaction, result: Result | str,
                      *, public: bool = False) -> None:
-        """Answer with a refusal (only the sender sees it) or a plain message."""
+        """Answer with a refusal (only the sender sees it) or a plain message, in the
+        user's language."""
         language = reader_language(interaction)
-        text = fit(discord_times(phrase(render(result, language) if isinstance(result, str)
-                                        else result_text(result, language), TRANSPORT)),
-                   language=language)
+        words = render(result, language) if isinstance(result, str) \
+            else result_text(result, language)
+        text = fit(discord_times(phrase(words, TRANSPORT)), language=language)
         ephemeral = isinstance(result, Refusal) or not public
         if interaction.response.is_done():
             await interaction.followup.send(text, ephemeral=ephemeral)

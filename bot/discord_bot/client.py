@@ -86,12 +86,6 @@ class Playing(Protocol):
                                challenge_id: int) -> bool: ...
 
 
-def reader_language(interaction: discord.Interaction) -> str:
-    """The language to answer an interaction in: the user's Discord client's, else the
-    server's (`bot.i18n.choose`: English unless the language is offered)."""
-    return i18n.choose(str(interaction.locale or ""), str(interaction.guild_locale or ""))
-
-
 def writer_language(player: Player, message: discord.Message) -> str:
     """The language to answer a message typed in a game's thread in (a message carries no
     client locale): the one the player chose (`bot.i18n.LANGUAGE`), else the server's."""
@@ -101,9 +95,15 @@ def writer_language(player: Player, message: discord.Message) -> str:
                        str(guild.preferred_locale or "") if guild is not None else "")
 
 
+def reader_language(interaction: discord.Interaction) -> str:
+    """The language to answer an interaction in: the user's Discord client's, else the
+    server's (`bot.i18n.choose`: English unless the language is offered)."""
+    return i18n.choose(str(interaction.locale or ""), str(interaction.guild_locale or ""))
+
+
 def result_text(result: Result, language: str = i18n.SOURCE) -> str:
-    """A result in Discord's words, in ``language``: a refusal with its candidates as a
-    list."""
+    """A result in Discord's words (and the reader's ``language``): a refusal with its
+    candidates as a list."""
     if isinstance(result, Refusal):
         text = result.words(TRANSPORT, language)
         if result.reason == Reason.WHICH_GAME:  # the games listed, one a line, as bullets

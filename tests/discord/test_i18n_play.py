@@ -97,6 +97,8 @@ async def _play(w, language: str) -> dict[str, object]:
     assert (await w.service.game(1)).ply == 1
     said["move"] = answer(r).content
     said["board buttons"] = labels(thread.history()[-1])
+    r = await w.alice.slash(thread, "draw")
+    said["offer buttons"] = labels(thread.history()[-1])
     said["typed point"] = await _typed(w, w.bob, thread, "c8")
     said["typed lone point"] = await _typed(w, w.bob, thread, "e9")
     said["typed near miss"] = await _typed(w, w.bob, thread, "ic8")
@@ -144,6 +146,7 @@ async def test_a_vietnamese_client_plays_commander_chess_in_vietnamese(world, vi
     assert said["piece"] == "Infantry ở c5: 2 nước đi: `I&c4` `Ic6`"
     assert said["piece menu"]["placeholder"] == "Chọn nước đi từ c5"
     assert [o["label"] for o in said["piece menu"]["options"]] == ["I&c4", "Ic6"]
+    assert said["offer buttons"] == ["Đồng ý hòa", "Từ chối hòa"]
     assert said["typed point"] == [
         "`c8` là một điểm chứ không phải nước đi, trong ván #1. Các nước đi qua điểm này: "
         "`N&c8`."]
@@ -200,3 +203,40 @@ async def test_the_replies_of_play_all_come_from_the_catalogue(world, pseudo):
                           for w in i18n.untranslated(text, ["alice", "bob", "carol"])})
             for name, value in said.items()}
     assert left == {name: FROM_APP.get(name, []) for name in said}
+
+
+def test_what_went_wrong_is_said_in_vietnamese(offered):
+    from types import SimpleNamespace
+
+    import discord
+    from discord import app_commands
+
+    from bot.discord_bot import failures
+    refused = discord.Forbidden(SimpleNamespace(status=403, reason="Forbidden"),
+                                "Missing Permissions")
+    assert failures.words_for(app_commands.CheckFailure()).render("vi") == (
+        "Bạn không được dùng lệnh này ở đây.")
+    assert failures.words_for(refused).render("vi") == (
+        "Discord không cho tôi làm việc này ở đây (403 Missing Permissions): tôi thiếu một "
+        "quyền trong kênh này. Hãy nhờ quản trị viên máy chủ chạy `/server check`.")
+    assert failures.words_for(RuntimeError()).render("vi") == (
+        "Phía tôi có lỗi nên lệnh chưa chạy xong. Những gì đã lưu vẫn được giữ nguyên; hãy "
+        "xem lại bằng `/games` trước khi thử lại.")
+    assert failures.why_not(refused) == "Discord refused: 403 Missing Permissions"
+    assert failures.why_not(refused).render("vi") == "Discord từ chối: 403 Missing Permissions"
+    assert failures.why_not(TimeoutError()).render("vi") == "Discord không trả lời kịp"
+    assert failures.advice(TimeoutError(), board=True).render("vi") == (
+        "Discord đang bận: lát nữa `/board` sẽ hiện bàn cờ.")
+
+
+def test_a_long_list_says_what_was_left_out_in_the_readers_language():
+    from bot.discord_bot.pickers import fit, words_within
+
+    moves = [f"`a{k}-b{k}`" for k in range(100)]
+    english = words_within(moves, limit=60)
+    assert english == "`a0-b0` `a1-b1` `a2-b2` `a3-b3` `a4-b4` … and 95 more"
+    assert words_within(moves, limit=60, language="vi") == (  # the longer note has room
+        "`a0-b0` `a1-b1` `a2-b2` `a3-b3` … và 96 nước nữa")
+    text = "word " * 500
+    assert fit(text).endswith("word\n… (more left out)") and len(fit(text)) <= 2000
+    assert fit(text, language="vi").endswith("word\n… (phần còn lại được lược bớt)")
