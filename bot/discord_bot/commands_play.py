@@ -53,7 +53,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 SITE = re.compile(r'^\[Site "[^"\n]*"\]', re.MULTILINE)
 MAX_LISTED = 25
-# how a /move whose board Discord refused is answered, after the move's news
 MAX_CHOICES = 25
 GAME_HELP = "The game's number (default: the one here, or your only one)"
 # the command a "which game?" answer shows for each service action (`_game_action`)
