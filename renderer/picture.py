@@ -43,6 +43,7 @@ from .info import GameInfo, Material
 from .layout import BOARD_STYLES, Layout
 from .pieces import GLYPHS, family_of, side_token, stack_sprite
 from .theme import SideColours, Theme, get_theme
+from .words import ENGLISH, LEGEND, Words, fill
 
 PNG_COMPRESS_LEVEL = 3
 
@@ -115,14 +116,15 @@ class Composition:
 
 def compose(position: Position, variant: Variant, theme: Theme, size: int, perspective: int,
             info: GameInfo | None = None, caption: str = "", result: str = "",
-            header_lines: int = 0, min_height: int = 0) -> Composition:
+            header_lines: int = 0, min_height: int = 0, words: Words = ENGLISH) -> Composition:
     """Lay out the header, the board and the panel of a picture ``size`` pixels wide.
 
     The faces' sizes follow from the width alone, never from the text: a long header wraps
     onto more lines (a word longer than a line is broken between letters) and the picture
     grows. ``header_lines`` reserves room for at least that many header lines and
     ``min_height`` makes the picture at least that tall (the frames of a replay share
-    both, so the board stays in place and every frame has one size)."""
+    both, so the board stays in place and every frame has one size). ``words``: the
+    picture's own words (`Words`; English by default)."""
     # the panel speaks of a game (clocks, losses, moves): without one (a rules diagram, a
     # sample position) only a terrain legend remains, in a strip below
     beside = size >= PANEL_MIN_WIDTH and info is not None
@@ -131,7 +133,7 @@ def compose(position: Position, variant: Variant, theme: Theme, size: int, persp
     width = size - 2 * pad
     hsize = header_size(size, board_width)
     setter = Typesetter(hsize)
-    paragraphs = _header(variant, position, theme, info, caption, result, hsize)
+    paragraphs = _header(variant, position, theme, info, caption, result, hsize, words)
     lines = setter.count(paragraphs, width)
     header, header_height = setter.place(paragraphs, pad, pad * 0.6, width)
     header_height = max(header_height, header_lines * setter.line_height)
@@ -150,7 +152,7 @@ def compose(position: Position, variant: Variant, theme: Theme, size: int, persp
         left, ptop, pwidth = pad, max(top + board.height, labels[3] + clear), width
         max_lines = 0
     panel_paras = _panel(variant, position, theme, info, perspective, psize, pwidth, beside,
-                         max_lines, board.piece_diameter)
+                         max_lines, board.piece_diameter, words)
     panel, panel_height = Typesetter(psize).place(panel_paras, left, ptop, pwidth)
     height = max(top + board.height, round(ptop + panel_height + pad * 0.8), min_height)
     return Composition(size, height, board, tuple(header), hsize, lines, tuple(panel), psize,
@@ -162,7 +164,7 @@ def render_image(position: Position, *, variant: Variant | None = None, perspect
                  selected: str | None = None, size: int = 800,
                  theme: str | Theme = "classic", caption: str = "",
                  result: str = "", info: GameInfo | None = None, header_lines: int = 0,
-                 min_height: int = 0) -> Image.Image:
+                 min_height: int = 0, words: Words = ENGLISH) -> Image.Image:
     """The picture as a palette image (see `render` for the arguments; `compose` for
     ``header_lines`` and ``min_height``)."""
     variant = variant or get_variant(position.variant)
@@ -170,7 +172,7 @@ def render_image(position: Position, *, variant: Variant | None = None, perspect
     topology = variant.topology
     perspective = 1 if perspective else 0
     comp = compose(position, variant, theme, size, perspective, info, caption, result,
-                   header_lines, min_height)
+                   header_lines, min_height, words)
     layout = comp.board
     family = family_of(variant.name, topology.name)
     image = Image.new("RGB", (comp.width, comp.height), theme.frame)
@@ -211,7 +213,8 @@ def _draw_arrows(image: Image.Image, layout: Layout, topology: Topology, move: M
 def render(position: Position, *, variant: Variant | None = None, perspective: int = 0,
            last_move: LastMove = None, highlights: Iterable[str] = (),
            selected: str | None = None, size: int = 800, theme: str | Theme = "classic",
-           caption: str = "", result: str = "", info: GameInfo | None = None) -> bytes:
+           caption: str = "", result: str = "", info: GameInfo | None = None,
+           words: Words = ENGLISH) -> bytes:
     """The PNG picture of ``position``.
 
     * ``variant``: the rules the position belongs to (default: found by its name).
@@ -228,10 +231,14 @@ def render(position: Position, *, variant: Variant | None = None, perspective: i
       ``info.losses`` (counted from the game's moves by the caller, `renderer.losses`);
       without them, or without ``info`` (a rules diagram, a bare position), the picture
       has no losses line.
+    * ``words``: the words the picture draws of its own (the variant's and sides' names,
+      "to move", the panel's headings, the legend), in the reader's language (`Words`;
+      English by default).
     """
     image = render_image(position, variant=variant, perspective=perspective,
                          last_move=last_move, highlights=highlights, selected=selected,
-                         size=size, theme=theme, caption=caption, result=result, info=info)
+                         size=size, theme=theme, caption=caption, result=result, info=info,
+                         words=words)
     return encode_png(image)
 
 
@@ -259,13 +266,8 @@ def _ringed_token(colours: SideColours, diameter: int, theme: Theme) -> Image.Im
     return Image.alpha_composite(token, ring)
 
 
-def _status(variant: Variant, position: Position) -> str:
-    """The variant's status text (check, a turn in progress); the panel shows the losses."""
-    return variant.status_text(position)
-
-
 def _header(variant: Variant, position: Position, theme: Theme, info: GameInfo | None,
-            caption: str, result: str, size: int) -> list[Paragraph]:
+            caption: str, result: str, size: int, words: Words = ENGLISH) -> list[Paragraph]:
     """The game (number, name), the players with their colours, and whose turn it is or
     the result, with the deadline."""
     info = info or GameInfo()
@@ -274,30 +276,30 @@ def _header(variant: Variant, position: Position, theme: Theme, info: GameInfo |
         title.word(f"#{info.number}", theme.caption, bold=True)
     if caption:
         title.word(caption, theme.caption)
-    title.word(variant.display_name, theme.caption_dim)
+    title.word(words.variant_name(variant), theme.caption_dim)
     out = [title]
     names = info.players
     if names:
         players = Paragraph()
         for side in (0, 1):
             if side:
-                players.word("vs", theme.caption_dim)
+                players.word(words.versus, theme.caption_dim)
             players.word(names[side], theme.caption, bold=True,
                          images=(_token(theme, variant, side, size),))
-            players.word(f"({variant.side_names[side]})", theme.caption_dim)
+            players.word(f"({words.side(variant, side)})", theme.caption_dim)
         out.append(players)
     state = Paragraph()
     if result:
         state.word(result, theme.caption, bold=True)
     else:
         side = position.side
-        mover = names[side] if names else variant.side_names[side]
-        state.word(f"{mover} to move", theme.caption, bold=True,
+        mover = names[side] if names else words.side(variant, side)
+        state.word(fill(words.to_move, mover=mover), theme.caption, bold=True,
                    images=(_token(theme, variant, side, size),))
-        state.word(f"· move {position.fullmove}", theme.caption_dim)
+        state.word(fill(words.move_number, number=position.fullmove), theme.caption_dim)
         if info.deadline:
             state.word(f"· {info.deadline}", theme.caption, keep=True)
-        status = _status(variant, position)
+        status = words.status_of(variant, position)
         if status:
             state.word(f"· {status}", theme.caption)
     out.append(state)
@@ -306,48 +308,49 @@ def _header(variant: Variant, position: Position, theme: Theme, info: GameInfo |
 
 def _panel(variant: Variant, position: Position, theme: Theme, info: GameInfo | None,
            perspective: int, size: int, width: float, beside: bool, max_lines: int,
-           board_piece: int) -> list[Paragraph]:
+           board_piece: int, words: Words = ENGLISH) -> list[Paragraph]:
     """Each side (the far side first, as on the board): its clock and what it has lost
     (as the caller counted it from the moves; no such line without ``info.losses``); then
-    the last moves, and the terrain legend of a board that has terrain."""
+    the last moves, and the terrain legend of a board that has terrain, then the key to
+    the pieces' letters where ``words`` has one."""
     out: list[Paragraph] = []
+    legend = _legends(variant, theme, size, perspective, words)
     if info is None:
-        return [_legend(variant, theme, size)] if _legend_kinds(variant) else []
+        return legend
     family = family_of(variant.name, variant.topology.name)
     for side in (1 - perspective, perspective):
         row = Paragraph()
-        name = info.players[side] if info.players else variant.side_names[side]
+        name = info.players[side] if info.players else words.side(variant, side)
         row.word(name, theme.caption, bold=True, images=(_token(theme, variant, side, size),))
         if info.clocks[side]:
             row.word(f"· {info.clocks[side]}", theme.caption, keep=True)
         out.append(row)
         if info.losses is not None:
-            out.append(_losses(variant, theme, family, info.losses, side, size))
+            out.append(_losses(variant, theme, family, info.losses, side, size, words))
     moves = [m.replace(" ", NBSP) for m in info.moves]
     if moves:
         if beside:
-            room = max(1, max_lines - len(out) - 1 - (1 if _legend_kinds(variant) else 0) * 3)
-            out.append(Paragraph().word("Last moves", theme.caption_dim))
+            kept = _legend_lines(variant, legend, words, size, width)
+            room = max(1, max_lines - len(out) - 1 - kept)
+            out.append(Paragraph().word(words.last_moves, theme.caption_dim))
             out += [Paragraph().word(m, theme.caption) for m in moves[-room:]]
         else:
-            row = Paragraph().word("Last moves:", theme.caption_dim)
+            row = Paragraph().word(words.last_moves_row, theme.caption_dim)
             for m in moves[-6:]:
                 row.word(m, theme.caption)
             out.append(row)
-    if _legend_kinds(variant):
-        out.append(_legend(variant, theme, size))
-    return out
+    return out + legend
 
 
 def _losses(variant: Variant, theme: Theme, family: str, lost: Material, side: int,
-            size: int) -> Paragraph:
+            size: int, words: Words = ENGLISH) -> Paragraph:
     row = Paragraph()
     if lost.points is not None:
-        return row.word(f"destroyed {lost.points[side]} pts", theme.caption_dim)
+        return row.word(fill(words.destroyed, points=lost.points[side]), theme.caption_dim)
     letters = lost.letters[side]
     if not letters:
-        return row.word("lost: nothing", theme.caption_dim)
-    row.word("lost:", theme.caption_dim)
+        return row.word(words.lost_nothing, theme.caption_dim)
+    row.word(words.lost, theme.caption_dim)
     colours = _side_colours(theme, variant, side)
     diameter = round(size * 1.5)
     for letter in letters:
@@ -356,21 +359,45 @@ def _losses(variant: Variant, theme: Theme, family: str, lost: Material, side: i
     return row
 
 
-LEGEND = (("sea", "sea"), ("mouth", "river mouth"), ("coast", "coast"), ("river", "river"),
-          ("bridge", "bridge"), ("headquarters", "headquarters"))
-
-
 def _legend_kinds(variant: Variant) -> bool:
     return BOARD_STYLES.get(variant.topology.name) is not None and \
         BOARD_STYLES[variant.topology.name].kind == "grid"
 
 
-def _legend(variant: Variant, theme: Theme, size: int) -> Paragraph:
+def _legend(theme: Theme, size: int, words: Words = ENGLISH) -> Paragraph:
     """The terrain kinds, each named once beside a swatch of its colour."""
     row = Paragraph()
-    for key, label in LEGEND:
+    for key, label in words.terrain:
         row.word(label, theme.caption_dim, images=(_swatch(theme, key, size),))
     return row
+
+
+def _key(variant: Variant, theme: Theme, size: int, side: int, words: Words) -> Paragraph:
+    """Each piece named once beside its picture (the side at the bottom's colours), its
+    name held on one line."""
+    row = Paragraph()
+    family = family_of(variant.name, variant.topology.name)
+    colours = _side_colours(theme, variant, side)
+    diameter = round(size * 1.5)
+    for letter, name in words.pieces:
+        sprite = stack_sprite(family, (Piece(letter, side),), (colours,), diameter, theme)
+        row.word(name, theme.caption_dim, images=(sprite,), keep=True)
+    return row
+
+
+def _legends(variant: Variant, theme: Theme, size: int, side: int,
+             words: Words) -> list[Paragraph]:
+    """The terrain legend of a board with terrain, then the key to the pieces (if any)."""
+    out = [_legend(theme, size, words)] if _legend_kinds(variant) else []
+    return out + ([_key(variant, theme, size, side, words)] if words.pieces else [])
+
+
+def _legend_lines(variant: Variant, legend: list[Paragraph], words: Words, size: int,
+                  width: float) -> int:
+    """The lines kept for the legends below the last moves: three for the terrain
+    legend, and the lines the key to the pieces (the last legend) takes."""
+    pieces = Typesetter(size).count(legend[-1:], width) if words.pieces else 0
+    return (3 if _legend_kinds(variant) else 0) + pieces
 
 
 @lru_cache(maxsize=64)
@@ -424,7 +451,7 @@ def _palette_for(variant: Variant, theme: Theme) -> Image.Image:
         sprites.append(marks.mark_sprite(kind, layout.style.kind, layout.spacing,
                                          layout.piece_diameter, theme))
     sprites += [_ringed_token(c, round(header * 0.95), theme) for c in colours]
-    sprites += [_swatch(theme, key, panel) for key, _ in LEGEND]
+    sprites += [_swatch(theme, key, panel) for key, _name in LEGEND]
     for k, sprite in enumerate(sprites):
         _paste(busy, sprite, layout.centres[(k * 7) % len(topology)])
     arrow, (ox, oy) = marks.arrow_sprite(round(layout.spacing * 2), round(layout.spacing),

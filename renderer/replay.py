@@ -9,6 +9,7 @@ from engine import Move, Position, Variant, get_variant
 
 from .picture import compose, render_image
 from .theme import Theme, get_theme
+from .words import ENGLISH, Words
 
 FORMATS = ("gif", "png")
 
@@ -16,12 +17,14 @@ FORMATS = ("gif", "png")
 def render_replay(positions: Sequence[Position], moves: Sequence[Move | None] = (), *,
                   variant: Variant | None = None, perspective: int = 0, size: int = 400,
                   theme: str | Theme = "classic", fmt: str = "gif", frame_ms: int = 900,
-                  last_frame_ms: int = 3000, result: str = "") -> bytes:
+                  last_frame_ms: int = 3000, result: str = "",
+                  words: Words = ENGLISH) -> bytes:
     """The replay of a game as animated GIF (``fmt="gif"``) or PNG (``"png"``) bytes.
 
     ``positions`` are the game's positions from the start; ``moves[k]``, when given, is
     the move that led to ``positions[k]`` (``None`` for the start) and is marked on that
-    frame. ``result`` is shown on the last frame.
+    frame. ``result`` is shown on the last frame; ``words`` are the frames' own words in
+    the reader's language (`Words`; English by default).
 
     Every frame is whole and all have one size: the header of each frame has room for as
     many lines as the longest one takes (a turn in progress or a deploy says more than a
@@ -40,14 +43,14 @@ def render_replay(positions: Sequence[Position], moves: Sequence[Move | None] = 
     last = len(positions) - 1
     frames = [(p, variant or get_variant(p.variant), result if k == last else "")
               for k, p in enumerate(positions)]
-    lines = max(compose(p, v, theme, size, perspective, result=r).header_lines
+    lines = max(compose(p, v, theme, size, perspective, result=r, words=words).header_lines
                 for p, v, r in frames)
-    height = max(compose(p, v, theme, size, perspective, result=r, header_lines=lines).height
-                 for p, v, r in frames)
+    height = max(compose(p, v, theme, size, perspective, result=r, header_lines=lines,
+                         words=words).height for p, v, r in frames)
     images = [
         render_image(p, variant=v, perspective=perspective,
                      last_move=moves[k] if moves else None, size=size, theme=theme,
-                     result=r, header_lines=lines, min_height=height)
+                     result=r, header_lines=lines, min_height=height, words=words)
         for k, (p, v, r) in enumerate(frames)
     ]
     durations = [frame_ms] * (len(images) - 1) + [last_frame_ms]
