@@ -365,10 +365,11 @@ def _legend_kinds(variant: Variant) -> bool:
 
 
 def _legend(theme: Theme, size: int, words: Words = ENGLISH) -> Paragraph:
-    """The terrain kinds, each named once beside a swatch of its colour."""
+    """The terrain kinds, each named once beside a swatch of its colour (a name of two
+    words kept on one line: "river mouth" is no river)."""
     row = Paragraph()
     for key, label in words.terrain:
-        row.word(label, theme.caption_dim, images=(_swatch(theme, key, size),))
+        row.word(label, theme.caption_dim, images=(_swatch(theme, key, size),), keep=True)
     return row
 
 
