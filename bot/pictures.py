@@ -6,20 +6,28 @@ runs inside a database transaction: a transport draws after the move is stored.
 `game_info` gathers what a picture says around the board from the stored game, and
 `picture_options` everything a transport passes to the renderer for a game's picture, so
 that the Discord bot and the mail show the same picture of the same game from the same side.
+
+A picture speaks its reader's language: every function that makes one takes a ``language``
+(English by default) and gives the renderer the picture's own words from the catalogue
+(`picture_words`: the variant's and sides' names, the headings, the legend with a key to
+the pieces' names, the status); the texts it is given (clocks, deadline, result) are worded
+here too. Notation (moves, points, positions) is never translated.
 """
 
 from __future__ import annotations
 
 import hashlib
 import logging
+import re
 import time
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from engine import EngineError, Move, Position, get_variant
+from engine import EngineError, Move, Position, Variant, get_variant
 
+from .i18n import SOURCE, Text, _, _n, message_id, render
 from .service.clock import describe_days, format_duration, format_time
 from .service.model import Game, PlayedMove
 from .service.records import END
@@ -43,10 +51,11 @@ def _renderer() -> Callable[..., bytes] | None:
 
 
 def game_info(game: Game, played: Sequence[PlayedMove], ply: int | None = None,
-              now: float | None = None) -> Any:
+              now: float | None = None, language: str = SOURCE) -> Any:
     """The renderer's `GameInfo` for ``game`` after ``ply`` steps (default: now): number,
-    players, deadline, each side's clock, the losses counted from the moves
-    (`game_losses`) and the last moves numbered by turn (None without a renderer)."""
+    players, deadline, each side's clock (worded in ``language``), the losses counted from
+    the moves (`game_losses`) and the last moves numbered by turn (None without a
+    renderer)."""
     try:
         from renderer import GameInfo
     except ImportError:
@@ -59,16 +68,19 @@ def game_info(game: Game, played: Sequence[PlayedMove], ply: int | None = None,
         per_move = describe_days(game.days)
         mover = game.to_move
         if game.clock.paused:
-            left = "clock paused: vacation"
+            left = _("clock paused: vacation")
         elif game.clock.deadline is not None:
-            deadline = f"until {format_time(game.clock.deadline)}"
-            left = f"{format_duration(game.clock.deadline - now)} left"
+            deadline = _("until {moment}", moment=format_time(game.clock.deadline))
+            left = _("{duration} left", duration=format_duration(game.clock.deadline - now))
         else:
             left = per_move
         clocks = (left, per_move) if mover == 0 else (per_move, left)
         if game.banks[1 - mover] is not None:  # Fischer: the waiting side's bank
-            bank = f"{format_duration(game.banks[1 - mover] or 0)} in the bank"
+            bank = _("{duration} in the bank", duration=format_duration(game.banks[1 - mover]
+                                                                         or 0))
             clocks = (left, bank) if mover == 0 else (bank, left)
+        deadline = render(deadline, language)
+        clocks = (render(clocks[0], language), render(clocks[1], language))
     # whole turns under their numbers, as in the record and the notices
     moves = numbered_turns(game, played[:ply])
     return GameInfo(number=game.id, players=game.names, deadline=deadline, clocks=clocks,
@@ -134,22 +146,28 @@ def _played_step(variant: str, before: str, text: str) -> tuple[Position, Move] 
 async def picture_options(service: GameService, game: Game, *, perspective: int = 0,
                           ply: int | None = None, highlights: tuple[str, ...] = (),
                           selected: str | None = None, show_last: bool = True,
-                          theme: str | None = None) -> tuple[Position, dict[str, Any]]:
+                          theme: str | None = None,
+                          language: str = SOURCE) -> tuple[Position, dict[str, Any]]:
     """The position and the renderer's options for the picture of ``game`` after ``ply``
     steps (default: now) seen from ``perspective``: the header, the players with their
     colours, the clocks and deadline, the losses and the last moves (`game_info`), every
     step of the last turn marked (unless ``show_last`` is false), or a piece's moves
-    (``selected``, ``highlights``); the result once it is over. Every transport draws its
-    game pictures from these, so they are the same everywhere."""
+    (``selected``, ``highlights``); the result once it is over; every word in
+    ``language`` (`picture_words`). Every transport draws its game pictures from these, so
+    they are the same everywhere."""
     ply = game.ply if ply is None else max(0, min(ply, game.ply))
     position = await service.position(game, ply)
     last = await service.turns.turn_moves(game, ply) if show_last else None
-    result = service.describe_result(game) if game.is_over else ""
-    info = game_info(game, await service.played_moves(game.id), ply)
-    return position, {"variant": get_variant(game.variant), "perspective": perspective,
-                      "last_move": last, "highlights": highlights, "selected": selected,
-                      "result": result, "info": info, "size": SIZE,
-                      "theme": theme or service.settings.theme}
+    result = render(service.describe_result(game), language) if game.is_over else ""
+    info = game_info(game, await service.played_moves(game.id), ply, language=language)
+    variant = get_variant(game.variant)
+    options = {"variant": variant, "perspective": perspective, "last_move": last,
+               "highlights": highlights, "selected": selected, "result": result,
+               "info": info, "size": SIZE, "theme": theme or service.settings.theme}
+    words = picture_words(variant, language)
+    if words is not None:
+        options["words"] = words
+    return position, options
 
 
 def picture_file_name(game: Game, ply: int, perspective: int, highlights: Sequence[str] = (),
@@ -176,16 +194,25 @@ def _file_word(text: str) -> str:
 
 def write_png(position: Position, path: Path, last_move: Move | Sequence[Move] | None = None,
               caption: str = "", result: str = "", info: Any = None,
-              theme: str = "classic", **options: object) -> tuple[Path | None, str]:
+              theme: str = "classic", language: str = SOURCE,
+              **options: object) -> tuple[Path | None, str]:
     """Draw ``position`` into ``path`` in ``theme`` (``last_move``: one move or every step
     of the last turn; ``options``: the renderer's, such as ``perspective`` and
-    ``highlights``); the path written (None if none) and a note."""
-    render = _renderer()
-    if render is None:
+    ``highlights``), its words in ``language`` (``caption`` and ``result`` are worded
+    there when they are catalogue messages); the path written (None if none) and a
+    note."""
+    draw = _renderer()
+    if draw is None:
         return None, "no picture: the renderer is not available"
+    if "words" not in options:
+        variant = options.get("variant")
+        words = picture_words(variant if isinstance(variant, Variant)
+                              else get_variant(position.variant), language)
+        if words is not None:
+            options["words"] = words
     try:
-        png = render(position, last_move=last_move, caption=caption, result=result, info=info,
-                     theme=theme, **options)
+        png = draw(position, last_move=last_move, caption=render(caption, language),
+                   result=render(result, language), info=info, theme=theme, **options)
     except Exception as err:  # a picture must never break a game
         log.debug("rendering failed", exc_info=True)
         return None, f"no picture: rendering failed ({err})"
@@ -195,3 +222,152 @@ def write_png(position: Position, path: Path, last_move: Move | Sequence[Move] |
     except OSError as err:
         return None, f"no picture: cannot write {path}: {err.strerror or err}"
     return path, str(path)
+
+
+# --- the pictures' words ------------------------------------------------------------------
+# every name a picture draws, by its English name (the engine's): the catalogue words it
+SIDE_NAMES = {"White": message_id("White"), "Black": message_id("Black"),
+              "Red": message_id("Red"), "Blue": message_id("Blue")}
+VARIANT_NAMES = {
+    "clash": message_id("Clash of Command"),
+    "commander": message_id("Commander Chess (Cờ Tư Lệnh)"),
+    "combined-arms": message_id("Combined Arms Brigade Chess"),
+    "mini-chieftain": message_id("mini-Chieftain"),
+    "micro-chieftain": message_id("micro-Chieftain"),
+}
+TERRAIN = (("sea", message_id("sea")), ("mouth", message_id("river mouth")),
+           ("coast", message_id("coast")), ("river", message_id("river")),
+           ("bridge", message_id("bridge")), ("headquarters", message_id("headquarters")))
+_CHIEFTAIN = {"C": message_id("Chieftain"), "H": message_id("Hero"), "S": message_id("Shaman"),
+              "N": message_id("Knight"), "M": message_id("Man"), "G": message_id("Gold"),
+              "V": message_id("Silver")}
+# by variant, its pieces' names in the order of the key (the rules' order)
+PIECE_NAMES = {
+    "commander": {"C": message_id("Commander"), "H": message_id("Headquarters"),
+                  "I": message_id("Infantry"), "M": message_id("Militia"),
+                  "T": message_id("Tank"), "E": message_id("Engineer"),
+                  "A": message_id("Artillery"), "G": message_id("Anti-aircraft gun"),
+                  "S": message_id("Missile"), "F": message_id("Air force"),
+                  "N": message_id("Navy")},
+    "clash": {"C": message_id("Commander"), "F": message_id("Factor"),
+              "D": message_id("Droid"), "H": message_id("Hawk"), "B": message_id("Brute"),
+              "S": message_id("Slicer")},
+    "combined-arms": {"K": message_id("Headquarters"), "Q": message_id("Aviation"),
+                      "R": message_id("Heavy artillery"), "B": message_id("Light artillery"),
+                      "N": message_id("Armour"), "P": message_id("Infantry")},
+    "mini-chieftain": {k: _CHIEFTAIN[k] for k in "CHSNM"},
+    "micro-chieftain": {k: _CHIEFTAIN[k] for k in "CHSNMGV"},
+}
+
+
+def _word(msgid: str, language: str) -> str:
+    """The catalogue's words for ``msgid`` in ``language``, its placeholders kept for the
+    renderer to fill."""
+    return Text(msgid, {}).render(language)
+
+
+def side_name(variant: Variant, side: int) -> Text | str:
+    """The name of ``variant``'s ``side`` as a catalogue message (as it is if the catalogue
+    has none)."""
+    name = variant.side_names[side]
+    return Text(SIDE_NAMES[name], {}) if name in SIDE_NAMES else name
+
+
+def variant_name(variant: Variant) -> Text | str:
+    """``variant``'s name as a catalogue message (as it is if the catalogue has none)."""
+    msgid = VARIANT_NAMES.get(variant.name)
+    return Text(msgid, {}) if msgid and msgid == variant.display_name else \
+        variant.display_name
+
+
+@lru_cache(maxsize=64)
+def picture_words(variant: Variant, language: str = SOURCE) -> Any:
+    """The renderer's `Words` for pictures of ``variant`` in ``language`` (None without a
+    renderer): the names of the variant and its sides, the headings, the legend and the
+    status in the reader's words; and, in any language but English (whose piece letters
+    are the initials of its piece names), a key to the pieces' names."""
+    try:
+        from renderer import Words
+    except ImportError:
+        return None
+    pieces = () if language == SOURCE else tuple(
+        (letter, _word(msgid, language))
+        for letter, msgid in PIECE_NAMES.get(variant.name, {}).items())
+    return Words(
+        variant=render(variant_name(variant), language),
+        sides=(render(side_name(variant, 0), language), render(side_name(variant, 1),
+                                                                 language)),
+        versus=_word(message_id("vs"), language),
+        to_move=_word(message_id("{mover} to move"), language),
+        move_number=_word(message_id("· move {number}"), language),
+        last_moves=_word(message_id("Last moves"), language),
+        last_moves_row=_word(message_id("Last moves:"), language),
+        destroyed=_word(message_id("destroyed {points} pts"), language),
+        lost=_word(message_id("lost:"), language),
+        lost_nothing=_word(message_id("lost: nothing"), language),
+        terrain=tuple((key, _word(msgid, language)) for key, msgid in TERRAIN),
+        pieces=pieces,
+        status=None if language == SOURCE else _Status(variant, language))
+
+
+class _Status:
+    """The variant's status of a position (`Variant.status_text`) in ``language``: each
+    status the engines say is read back into its message (a status no pattern reads is
+    drawn as the engine says it)."""
+
+    def __init__(self, variant: Variant, language: str) -> None:
+        self.variant, self.language = variant, language
+
+    def __call__(self, position: Position) -> str:
+        english = self.variant.status_text(position)
+        message = status_message(self.variant, english)
+        return english if message is None else message.render(self.language)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Status) and (self.variant, self.language) == \
+            (other.variant, other.language)
+
+    def __hash__(self) -> int:
+        return hash((self.variant.name, self.language))
+
+
+MAX_STATUS = 2000  # characters of a status read back; a longer one stays as it is
+_SIDE = r"(?P<side>White|Black|Red|Blue)"
+_STATUSES = (
+    re.compile(r"check"),
+    re.compile(_SIDE + r" is in check"),
+    re.compile(_SIDE + r" is deploying from (?P<origin>[a-z]{1,2}[0-9]{1,2}) \((?P<steps>[^()]*)"
+               r"\): send the next step or end the turn"),
+    re.compile(_SIDE + r" may move up to (?P<n>[0-9]{1,3}) pieces?"),
+    re.compile(_SIDE + r"'s turn in progress: (?P<made>[^()]*) \((?P<k>[0-9]{1,3}) of "
+               r"(?P<n>[0-9]{1,3})\); Chieftains free to activate: (?P<free>[^;]*); send a "
+               r"move or 'end'"),
+)
+
+
+def status_message(variant: Variant, english: str) -> Text | None:
+    """The catalogue message of ``variant``'s status ``english`` (None for no status, or
+    for one no pattern reads). Every pattern is a run of literal words and bounded
+    classes, read in linear time."""
+    if not english or len(english) > MAX_STATUS:
+        return None
+    for k, pattern in enumerate(_STATUSES):
+        found = pattern.fullmatch(english)
+        if found is None:
+            continue
+        values = found.groupdict()
+        side = Text(SIDE_NAMES[values["side"]], {}) if "side" in values else ""
+        if k == 0:
+            return _("check")
+        if k == 1:
+            return _("{side} is in check", side=side)
+        if k == 2:
+            return _("{side} is deploying from {origin} ({steps}): send the next step or end "
+                     "the turn", side=side, origin=values["origin"], steps=values["steps"])
+        if k == 3:
+            return _n("{side} may move up to {n} piece", "{side} may move up to {n} pieces",
+                      int(values["n"]), side=side)
+        return _("{side}'s turn in progress: {made} ({k} of {n}); Chieftains free to "
+                 "activate: {free}; send a move or {end}", side=side, made=values["made"],
+                 k=int(values["k"]), n=int(values["n"]), free=values["free"], end="'end'")
+    return None

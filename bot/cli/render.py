@@ -1,10 +1,15 @@
 """`commandpost render` and `commandpost gallery`: board pictures from the command line.
 
 ``commandpost render VARIANT [POSITION] [-o FILE] [--size N] [--perspective SIDE]
-[--highlight POINT ...] [--legal POINT] [--move MOVE ...] [--replay]``
+[--highlight POINT ...] [--legal POINT] [--move MOVE ...] [--replay] [--language CODE]``
 
-``commandpost gallery DIR [--size N] [--plies N]`` writes every variant's start position
-and two middle-game positions to DIR, and a replay of the first variant's opening.
+``commandpost gallery DIR [--size N] [--plies N] [--language CODE]`` writes every variant's
+start position and two middle-game positions to DIR, and a replay of the first variant's
+opening.
+
+The pictures' words are English, or those of ``--language`` (a language with a catalogue,
+offered to players or not yet, so that its pictures can be seen before it is; ``qps``, the
+pseudo-language, shows where a longer language's words go). The result is the engine's.
 """
 
 from __future__ import annotations
@@ -24,6 +29,21 @@ from engine import (
     get_variant,
 )
 from renderer import GameInfo, losses, render, render_replay
+
+from .. import i18n
+from ..i18n import SOURCE, _
+from ..pictures import picture_words
+from ..service.clock import DAY, describe_days, format_duration
+
+
+def _language(text: str) -> str:
+    """A language the pictures can be drawn in: English, the pseudo-language, or one with
+    a catalogue."""
+    known = (SOURCE, i18n.PSEUDO, *sorted(p.name for p in i18n.LOCALES.iterdir() if p.is_dir()))
+    code = text.strip().lower()
+    if code not in known:
+        raise argparse.ArgumentTypeError(f"{text!r}: the pictures speak {', '.join(known)}")
+    return code
 
 
 def _perspective(text: str) -> int:
@@ -86,6 +106,8 @@ def main(argv: list[str]) -> int:
                         help="play this move first (repeat for several); the last is marked")
     parser.add_argument("--replay", action="store_true",
                         help="write an animated replay of the moves (.gif, or .png for APNG)")
+    parser.add_argument("--language", type=_language, default=SOURCE, metavar="CODE",
+                        help="the language of the picture's words (default en)")
     args = parser.parse_args(argv)
     if not 64 <= args.size <= 4096:
         parser.error("--size must be between 64 and 4096 pixels")
@@ -107,15 +129,16 @@ def main(argv: list[str]) -> int:
             selected = variant.topology.nodes[variant.topology.node(args.legal)]
             highlights += _legal_targets(variant, position, selected)
         result = _result(variant, position, history)
+        words = picture_words(variant, args.language)
         output = Path(args.output or f"{variant.name}.{'gif' if args.replay else 'png'}")
         if args.replay:
             fmt = "png" if output.suffix.lower() in (".png", ".apng") else "gif"
             data = render_replay(history, moves, variant=variant, perspective=args.perspective,
-                                 size=args.size, fmt=fmt, result=result)
+                                 size=args.size, fmt=fmt, result=result, words=words)
         else:
             data = render(position, variant=variant, perspective=args.perspective,
                           last_move=moves[-1], highlights=highlights, selected=selected,
-                          size=args.size, result=result)
+                          size=args.size, result=result, words=words)
     except (EngineError, KeyError, ValueError) as err:
         print(f"commandpost render: {err}", file=sys.stderr)
         return 2
@@ -135,7 +158,7 @@ def seeded_game(variant: Variant, plies: int, seed: int = GALLERY_SEED
     (ending early if the game ends): its positions and the moves that led to each."""
     rng = random.Random(seed)
     positions, moves = [variant.start_position()], [None]
-    for _ in range(plies):
+    for _ply in range(plies):
         legal = variant.legal_moves(positions[-1])
         if not legal or variant.outcome(positions[-1], positions).is_over:
             break
@@ -162,28 +185,34 @@ def numbered_moves(variant: Variant, positions: Sequence[Position],
 
 
 def gallery_info(variant: Variant, k: int, positions: Sequence[Position],
-                 moves: Sequence[Move | None]) -> GameInfo:
+                 moves: Sequence[Move | None], language: str = SOURCE) -> GameInfo:
     """A sample of what a game's picture says around the board, its losses counted from
-    the moves that led to ``positions[-1]``."""
+    the moves that led to ``positions[-1]``, its clocks worded in ``language``."""
     number = 7 + 10 * k + all_variants().index(variant)
     over = variant.outcome(positions[-1], positions).is_over
+    left = _("{duration} left", duration=format_duration(2 * DAY + 4 * 3600)).render(language)
+    per_move = i18n.render(describe_days(3), language)
+    deadline = _("until {moment}", moment="2026-12-03 14:00 UTC").render(language)
     return GameInfo(number=number, players=GALLERY_PLAYERS[k % len(GALLERY_PLAYERS)],
-                    deadline="" if over else "until 2026-12-03 14:00 UTC",
-                    clocks=("", "") if over else (("2 days 4 hours left", "3 days per move")
-                                                  if positions[-1].side == 0 else
-                                                  ("3 days per move", "2 days 4 hours left")),
+                    deadline="" if over else deadline,
+                    clocks=("", "") if over else ((left, per_move) if positions[-1].side == 0
+                                                  else (per_move, left)),
                     moves=numbered_moves(variant, positions, moves)[-12:],
                     losses=losses(variant, [(before, move) for before, move
                                             in zip(positions, moves[1:], strict=False)
                                             if move is not None]))
 
 
-def gallery_pictures(size: int, plies: int = 24) -> list[tuple[str, bytes]]:
-    """(file name, bytes) of every gallery picture, in order."""
+def gallery_pictures(size: int, plies: int = 24,
+                     language: str = SOURCE) -> list[tuple[str, bytes]]:
+    """(file name, bytes) of every gallery picture, in order, their words in
+    ``language``."""
     out: list[tuple[str, bytes]] = []
     for variant in all_variants():
+        words = picture_words(variant, language)
         out.append((f"{variant.name}-start.png", render(variant.start_position(),
-                                                        variant=variant, size=size)))
+                                                        variant=variant, size=size,
+                                                        words=words)))
         positions, moves = seeded_game(variant, plies)
         for k, ply in enumerate((min(10, plies // 2), len(positions) - 1), start=1):
             ply = min(ply, len(positions) - 1)
@@ -192,14 +221,15 @@ def gallery_pictures(size: int, plies: int = 24) -> list[tuple[str, bytes]]:
             out.append((f"{variant.name}-middle-{k}.png", render(
                 position, variant=variant, size=size, last_move=moves[ply],
                 highlights=highlights, selected=selected, perspective=k - 1,
-                result=_result(variant, position, positions[:ply + 1]),
-                info=gallery_info(variant, k, positions[:ply + 1], moves[:ply + 1]))))
+                result=_result(variant, position, positions[:ply + 1]), words=words,
+                info=gallery_info(variant, k, positions[:ply + 1], moves[:ply + 1],
+                                  language))))
         if variant is not all_variants()[0]:
             continue
         # one replay, of the first variant's opening moves, small: a sample of the feature
         out.append((f"{variant.name}-replay.gif", render_replay(
             positions[:REPLAY_PLIES + 1], moves[:REPLAY_PLIES + 1], variant=variant,
-            size=min(size, 240), frame_ms=800)))
+            size=min(size, 240), frame_ms=800, words=words)))
     return out
 
 
@@ -215,10 +245,12 @@ def gallery_main(argv: list[str]) -> int:
     parser.add_argument("--size", type=int, default=400, help="width in pixels (default 400)")
     parser.add_argument("--plies", type=int, default=24,
                         help="length of the seeded games (default 24)")
+    parser.add_argument("--language", type=_language, default=SOURCE, metavar="CODE",
+                        help="the language of the pictures' words (default en)")
     args = parser.parse_args(argv)
     folder = Path(args.folder)
     folder.mkdir(parents=True, exist_ok=True)
-    for name, data in gallery_pictures(args.size, args.plies):
+    for name, data in gallery_pictures(args.size, args.plies, args.language):
         (folder / name).write_bytes(data)
         print(f"{folder / name} ({len(data) // 1024 + 1} KB)")
     return 0

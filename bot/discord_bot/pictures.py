@@ -1,6 +1,8 @@
 """Game pictures and the messages that carry them: the board (with the last move, or a
 piece's legal destinations), who is to move with a mention, the deadline as a Discord
-timestamp. Rendering is CPU work and runs in a worker thread."""
+timestamp. Rendering is CPU work and runs in a worker thread. A picture is drawn in its
+reader's language (``language``), and the lines that go with it are catalogue messages
+(`bot.i18n`), worded by the transport in its reader's language."""
 
 from __future__ import annotations
 
@@ -13,7 +15,8 @@ import discord
 
 from engine import get_variant
 
-from ..pictures import SIZE, picture_options
+from ..i18n import SOURCE, Text, _
+from ..pictures import SIZE, picture_options, side_name, variant_name
 from ..service import GameService
 from ..service.model import Game
 from .places import server_key
@@ -61,34 +64,39 @@ def warm_up() -> None:
 
 async def picture(service: GameService, game: Game, *, perspective: int = 0,
                   highlights: tuple[str, ...] = (), selected: str | None = None,
-                  show_last: bool = True) -> discord.File | None:
+                  show_last: bool = True, language: str = SOURCE) -> discord.File | None:
     """The board of ``game`` now as an attachment (None without a renderer), with every
-    step of the last turn marked."""
+    step of the last turn marked, its words in ``language``."""
     position, options = await picture_options(
         service, game, perspective=perspective, highlights=highlights, selected=selected,
-        show_last=show_last, theme=await theme_of(service, game))
+        show_last=show_last, theme=await theme_of(service, game), language=language)
     png = await asyncio.to_thread(_render, position, **options)
     if png is None:
         return None
     return discord.File(io.BytesIO(png), filename=f"game-{game.id}-{game.ply}.png")
 
 
-def status_line(service: GameService, game: Game, mentions: tuple[str, str]) -> str:
+def status_line(service: GameService, game: Game, mentions: tuple[str, str]) -> Text:
     """Whose turn it is (with a mention) and until when, or how the game ended."""
     variant = get_variant(game.variant)
     if game.is_over:
-        return f"Game over: {service.describe_result(game)}."
+        return _("Game over: {result}.", result=service.describe_result(game))
     side = game.to_move
-    line = f"{mentions[side]} ({variant.side_names[side]}) to move"
+    mover, named = mentions[side], side_name(variant, side)
     if game.clock.paused:
-        return line + " (clock paused: vacation)."
+        return _("{mover} ({side}) to move (clock paused: vacation).", mover=mover, side=named)
     if game.clock.deadline is not None:
         t = int(game.clock.deadline)
-        return line + f", by <t:{t}:f> (<t:{t}:R>)."
-    return line + "."
+        moment, remaining = f"<t:{t}:f>", f"<t:{t}:R>"  # Discord shows both in local time
+        return _("{mover} ({side}) to move, by {moment} ({remaining}).", mover=mover,
+                 side=named, moment=moment, remaining=remaining)
+    return _("{mover} ({side}) to move.", mover=mover, side=named)
 
 
-def header(game: Game) -> str:
+def header(game: Game) -> Text:
+    """The game's number, players with their sides, and variant."""
     variant = get_variant(game.variant)
-    return (f"Game #{game.id}: {game.names[0]} ({variant.side_names[0]}) vs "
-            f"{game.names[1]} ({variant.side_names[1]}), {variant.display_name}")
+    return _("Game #{game}: {first} ({first_side}) vs {second} ({second_side}), {variant}",
+             game=game.id, first=game.names[0], first_side=side_name(variant, 0),
+             second=game.names[1], second_side=side_name(variant, 1),
+             variant=variant_name(variant))
