@@ -103,7 +103,8 @@ class Typesetter:
         return self.size * 0.22
 
     def _split(self, item: Item, width: float) -> list[Item]:
-        """A word too long for a line, broken between letters."""
+        """A word too long for a line, broken between letters; words held together
+        (``keep``) too long for a line, at the last space between them that fits."""
         pieces: list[Item] = []
         rest, first = item.text, True
         while rest:
@@ -112,8 +113,11 @@ class Typesetter:
             n = len(rest)
             while n > 1 and self.text_width(rest[:n], item.bold) > room:
                 n -= 1
-            pieces.append(Item(rest[:n], item.colour, item.bold, pics, item.joined and first))
-            rest, first = rest[n:], False
+            space = rest.rfind(NBSP, 0, n + 1) if n < len(rest) else -1
+            cut, skip = (space, 1) if space > 0 else (n, 0)
+            pieces.append(Item(rest[:cut], item.colour, item.bold, pics,
+                               item.joined and first))
+            rest, first = rest[cut + skip:], False
         return pieces or [item]
 
     def lines(self, paragraph: Paragraph, width: float) -> list[list[tuple[Item, float]]]:
