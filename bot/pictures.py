@@ -305,9 +305,20 @@ def picture_words(variant: Variant, language: str = SOURCE) -> Any:
         destroyed=_word(message_id("destroyed {points} pts"), language),
         lost=_word(message_id("lost:"), language),
         lost_nothing=_word(message_id("lost: nothing"), language),
-        terrain=tuple((key, _word(msgid, language)) for key, msgid in TERRAIN),
+        terrain=tuple((key, _terrain(msgid, language)) for key, msgid in TERRAIN),
         pieces=pieces,
         status=None if language == SOURCE else _Status(variant, language))
+
+
+def _terrain(msgid: str, language: str) -> str:
+    """A terrain kind's name for the legend, held on one line in any language but
+    English ("bờ biển", a coast, split at the line's end reads as "biển", the sea; English
+    pictures stay as the rules' committed diagrams draw them)."""
+    name = _word(msgid, language)
+    return name if language == SOURCE else name.replace(" ", NBSP)
+
+
+NBSP = "\u00a0"  # a space no line breaks at
 
 
 class _Status:

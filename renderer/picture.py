@@ -365,11 +365,10 @@ def _legend_kinds(variant: Variant) -> bool:
 
 
 def _legend(theme: Theme, size: int, words: Words = ENGLISH) -> Paragraph:
-    """The terrain kinds, each named once beside a swatch of its colour (a name of two
-    words kept on one line: "river mouth" is no river)."""
+    """The terrain kinds, each named once beside a swatch of its colour."""
     row = Paragraph()
     for key, label in words.terrain:
-        row.word(label, theme.caption_dim, images=(_swatch(theme, key, size),), keep=True)
+        row.word(label, theme.caption_dim, images=(_swatch(theme, key, size),))
     return row
 
 
