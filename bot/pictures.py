@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import hashlib
 import logging
-import re
 import time
 from collections.abc import Callable, Sequence
 from functools import lru_cache
@@ -27,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine import EngineError, Move, Position, Variant, get_variant
 
-from .i18n import SOURCE, Text, _, _n, message_id, render
+from .i18n import SOURCE, Text, _, message_id, render
 from .service.clock import describe_days, format_duration, format_time
 from .service.model import Game, PlayedMove
 from .service.records import END
@@ -239,16 +238,17 @@ TERRAIN = (("sea", message_id("sea")), ("mouth", message_id("river mouth")),
            ("coast", message_id("coast")), ("river", message_id("river")),
            ("bridge", message_id("bridge")), ("headquarters", message_id("headquarters")))
 _CHIEFTAIN = {"C": message_id("Chieftain"), "H": message_id("Hero"), "S": message_id("Shaman"),
-              "N": message_id("Knight"), "M": message_id("Man"), "G": message_id("Gold"),
+              "N": message_id("kNight"), "M": message_id("Man"), "G": message_id("Gold"),
               "V": message_id("Silver")}
 # by variant, its pieces' names in the order of the key (the rules' order)
 PIECE_NAMES = {
-    "commander": {"C": message_id("Commander"), "H": message_id("Headquarters"),
-                  "I": message_id("Infantry"), "M": message_id("Militia"),
-                  "T": message_id("Tank"), "E": message_id("Engineer"),
-                  "A": message_id("Artillery"), "G": message_id("Anti-aircraft gun"),
-                  "S": message_id("Missile"), "F": message_id("Air force"),
-                  "N": message_id("Navy")},
+    # Commander Chess's names are the engine's own (in its sentences, "the tank on e4")
+    "commander": {"C": message_id("commander"), "H": message_id("headquarters"),
+                  "I": message_id("infantry"), "M": message_id("militia"),
+                  "T": message_id("tank"), "E": message_id("engineer"),
+                  "A": message_id("artillery"), "G": message_id("anti-aircraft gun"),
+                  "S": message_id("missile"), "F": message_id("air force"),
+                  "N": message_id("navy")},
     "clash": {"C": message_id("Commander"), "F": message_id("Factor"),
               "D": message_id("Droid"), "H": message_id("Hawk"), "B": message_id("Brute"),
               "S": message_id("Slicer")},
@@ -322,17 +322,14 @@ NBSP = "\u00a0"  # a space no line breaks at
 
 
 class _Status:
-    """The variant's status of a position (`Variant.status_text`) in ``language``: each
-    status the engines say is read back into its message (a status no pattern reads is
-    drawn as the engine says it)."""
+    """The variant's status of a position (`Variant.status_text`, a phrase of the engine)
+    in ``language``."""
 
     def __init__(self, variant: Variant, language: str) -> None:
         self.variant, self.language = variant, language
 
     def __call__(self, position: Position) -> str:
-        english = self.variant.status_text(position)
-        message = status_message(self.variant, english)
-        return english if message is None else message.render(self.language)
+        return render(self.variant.status_text(position), self.language)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, _Status) and (self.variant, self.language) == \
@@ -340,45 +337,3 @@ class _Status:
 
     def __hash__(self) -> int:
         return hash((self.variant.name, self.language))
-
-
-MAX_STATUS = 2000  # characters of a status read back; a longer one stays as it is
-_SIDE = r"(?P<side>White|Black|Red|Blue)"
-_STATUSES = (
-    re.compile(r"check"),
-    re.compile(_SIDE + r" is in check"),
-    re.compile(_SIDE + r" is deploying from (?P<origin>[a-z]{1,2}[0-9]{1,2}) \((?P<steps>[^()]*)"
-               r"\): send the next step or end the turn"),
-    re.compile(_SIDE + r" may move up to (?P<n>[0-9]{1,3}) pieces?"),
-    re.compile(_SIDE + r"'s turn in progress: (?P<made>[^()]*) \((?P<k>[0-9]{1,3}) of "
-               r"(?P<n>[0-9]{1,3})\); Chieftains free to activate: (?P<free>[^;]*); send a "
-               r"move or 'end'"),
-)
-
-
-def status_message(variant: Variant, english: str) -> Text | None:
-    """The catalogue message of ``variant``'s status ``english`` (None for no status, or
-    for one no pattern reads). Every pattern is a run of literal words and bounded
-    classes, read in linear time."""
-    if not english or len(english) > MAX_STATUS:
-        return None
-    for k, pattern in enumerate(_STATUSES):
-        found = pattern.fullmatch(english)
-        if found is None:
-            continue
-        values = found.groupdict()
-        side = Text(SIDE_NAMES[values["side"]], {}) if "side" in values else ""
-        if k == 0:
-            return _("check")
-        if k == 1:
-            return _("{side} is in check", side=side)
-        if k == 2:
-            return _("{side} is deploying from {origin} ({steps}): send the next step or end "
-                     "the turn", side=side, origin=values["origin"], steps=values["steps"])
-        if k == 3:
-            return _n("{side} may move up to {n} piece", "{side} may move up to {n} pieces",
-                      int(values["n"]), side=side)
-        return _("{side}'s turn in progress: {made} ({k} of {n}); Chieftains free to "
-                 "activate: {free}; send a move or {end}", side=side, made=values["made"],
-                 k=int(values["k"]), n=int(values["n"]), free=values["free"], end="'end'")
-    return None

@@ -204,3 +204,25 @@ def test_an_engine_phrase_is_worded_like_a_message_of_the_catalogue() -> None:
     assert i18n.render(reason, i18n.PSEUDO) == "[thé [Tàñk ~~] öñ e4 çàññöt mövé ~~~~~~~~~~~~~~]"
     assert (said_n("{n} step", "{n} steps", 1), said_n("{n} step", "{n} steps", 2)) == (
         "1 step", "2 steps")
+
+
+def test_no_message_has_two_different_translations_in_the_vietnamese_files():
+    """A language's catalogue is several files merged: a message translated in two of
+    them must be translated the same way (else which words a reader meets would depend on
+    the order the files are read in)."""
+    from babel.messages.pofile import read_po
+
+    seen: dict[object, tuple[str, object]] = {}
+    clashes = []
+    for path in sorted((i18n.LOCALES / "vi").glob("*.po")):
+        with path.open("rb") as f:
+            for message in read_po(f, locale="vi"):
+                if not message.id:
+                    continue
+                key = message.id if isinstance(message.id, str) else tuple(message.id)
+                words = message.string if isinstance(message.string, str) else tuple(
+                    message.string)
+                if key in seen and seen[key][1] != words:
+                    clashes.append((key, seen[key][0], path.name))
+                seen.setdefault(key, (path.name, words))
+    assert clashes == []
