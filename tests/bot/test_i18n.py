@@ -9,6 +9,7 @@ import json
 from pathlib import Path
 
 import pytest
+from babel.messages.pofile import read_po
 
 from bot import i18n
 from bot.cli import catalogue as catalogue_cli
@@ -210,8 +211,6 @@ def test_no_message_has_two_different_translations_in_the_vietnamese_files():
     """A language's catalogue is several files merged: a message translated in two of
     them must be translated the same way (else which words a reader meets would depend on
     the order the files are read in)."""
-    from babel.messages.pofile import read_po
-
     seen: dict[object, tuple[str, object]] = {}
     clashes = []
     for path in sorted((i18n.LOCALES / "vi").glob("*.po")):
