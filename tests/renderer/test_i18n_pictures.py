@@ -95,7 +95,8 @@ def test_a_rules_diagram_has_the_legend_and_the_key_alone():
                    words=picture_words(variant, "vi"))
     assert words(comp.panel) == ["Sở chỉ huy", "Không quân", "Pháo hạng nặng", "Pháo hạng nhẹ",
                                  "Thiết giáp", "Bộ binh"]
-    assert " ".join(words(comp.header)) == "Cờ vua Lữ đoàn Binh chủng hợp thành Đến lượt Trắng · nước 1"
+    assert " ".join(words(comp.header)) == (
+        "Cờ vua Lữ đoàn Binh chủng hợp thành Đến lượt Trắng · nước 1")
 
 
 @pytest.mark.parametrize("size", [400, 800])
