@@ -242,13 +242,12 @@ _CHIEFTAIN = {"C": message_id("Chieftain"), "H": message_id("Hero"), "S": messag
               "V": message_id("Silver")}
 # by variant, its pieces' names in the order of the key (the rules' order)
 PIECE_NAMES = {
-    # Commander Chess's names are the engine's own (in its sentences, "the tank on e4")
-    "commander": {"C": message_id("commander"), "H": message_id("headquarters"),
-                  "I": message_id("infantry"), "M": message_id("militia"),
-                  "T": message_id("tank"), "E": message_id("engineer"),
-                  "A": message_id("artillery"), "G": message_id("anti-aircraft gun"),
-                  "S": message_id("missile"), "F": message_id("air force"),
-                  "N": message_id("navy")},
+    "commander": {"C": message_id("Commander"), "H": message_id("Headquarters"),
+                  "I": message_id("Infantry"), "M": message_id("Militia"),
+                  "T": message_id("Tank"), "E": message_id("Engineer"),
+                  "A": message_id("Artillery"), "G": message_id("Anti-aircraft gun"),
+                  "S": message_id("Missile"), "F": message_id("Air force"),
+                  "N": message_id("Navy")},
     "clash": {"C": message_id("Commander"), "F": message_id("Factor"),
               "D": message_id("Droid"), "H": message_id("Hawk"), "B": message_id("Brute"),
               "S": message_id("Slicer")},

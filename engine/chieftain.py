@@ -79,8 +79,9 @@ N_SQUARES = len(NAMES)
 _AT = {TOPO.coords[i]: i for i in range(N_SQUARES)}
 assert all(_AT[(i % 8, i // 8)] == i for i in range(N_SQUARES)), "board order is a1, b1, ..."
 
-PIECE_NAMES = {"C": "Chieftain", "H": "Hero", "S": "Shaman", "N": "kNight", "M": "Man",
-               "G": "Gold", "V": "Silver"}
+# the pieces' names, as phrases (`engine.phrases`: a service words them in its language)
+PIECE_NAMES = {"C": said("Chieftain"), "H": said("Hero"), "S": said("Shaman"),
+               "N": said("kNight"), "M": said("Man"), "G": said("Gold"), "V": said("Silver")}
 ACTIVATION_RANGE = 3
 
 _KING_V = ((1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1))
@@ -434,15 +435,11 @@ def _king_distance_word(n: int) -> str:
     return said_n("{n} square", "{n} squares", n)
 
 
-# the pieces' and sides' names inside the engine's sentences, as phrases
-_PIECE_WORDS = {"C": said("Chieftain"), "H": said("Hero"), "S": said("Shaman"),
-                "N": said("kNight"), "M": said("Man"), "G": said("Gold"), "V": said("Silver")}
-assert _PIECE_WORDS == PIECE_NAMES
-_SIDE_WORDS = (said("White"), said("Black"))
+_SIDE_WORDS = Variant.side_names
 
 
 def _piece(letter: str) -> str:
-    return _PIECE_WORDS.get(letter.upper(), letter)
+    return PIECE_NAMES.get(letter.upper(), letter)
 
 
 class ChieftainVariant(Variant):
@@ -967,7 +964,7 @@ class MiniChieftain(ChieftainVariant):
     name = "mini-chieftain"
     order = 40
     aliases = ("minichieftain", "mini")
-    display_name = "mini-Chieftain"
+    display_name = said("mini-Chieftain")
     start_fen = MINI_START
     piece_letters = "CHSNM"
     piece_names = {k: PIECE_NAMES[k] for k in "CHSNM"}
@@ -979,7 +976,7 @@ class MicroChieftain(ChieftainVariant):
     name = "micro-chieftain"
     order = 50
     aliases = ("microchieftain", "micro")
-    display_name = "micro-Chieftain"
+    display_name = said("micro-Chieftain")
     start_fen = MICRO_START
     piece_letters = "CHSNMGV"
     piece_names = {k: PIECE_NAMES[k] for k in "CHSNMGV"}

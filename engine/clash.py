@@ -68,8 +68,9 @@ PROMOTION_ROW = (frozenset(TOPO.nodes_tagged("back-row-black")),
 NEIGHBOURS = tuple(tuple(STEP[d][i] for d in ALL_DIRS if STEP[d][i] != NO_NODE)
                    for i in range(N_NODES))
 
-PIECE_NAMES = {"C": "Commander", "F": "Factor", "D": "Droid", "H": "Hawk", "B": "Brute",
-               "S": "Slicer"}
+# the pieces' names, as phrases (`engine.phrases`: a service words them in its language)
+PIECE_NAMES = {"C": said("Commander"), "F": said("Factor"), "D": said("Droid"),
+               "H": said("Hawk"), "B": said("Brute"), "S": said("Slicer")}
 LEAVES = {"C": ("B", "F"), "F": ("D", "H")}  # what a Commander / Factor may leave or become
 AFTER_MOVE = {"D": "H", "H": "D"}  # automatic transformation after moving
 START = "bcccc/ffff/hdhd1/4/5/4/1DHDH/FFFF/CCCCB w 1"
@@ -365,7 +366,7 @@ class ClashOfCommand(Variant):
     name = "clash"
     order = 10
     aliases = ("clash-of-command",)
-    display_name = "Clash of Command"
+    display_name = said("Clash of Command")
     topology = TOPO
     start_fen = START
     draw_by_agreement = False
@@ -538,16 +539,12 @@ def _listing(nodes: Sequence[int], word: str) -> str:
     return either(names) if word == "or" else every(names)
 
 
-# the pieces' and sides' names inside the engine's sentences, as phrases
-_PIECE_WORDS = {"C": said("Commander"), "F": said("Factor"), "D": said("Droid"),
-                "H": said("Hawk"), "B": said("Brute"), "S": said("Slicer")}
-assert _PIECE_WORDS == PIECE_NAMES
-_SIDE_WORDS = (said("White"), said("Black"))
-DROID, BRUTE, SLICER, HAWK = (_PIECE_WORDS[x] for x in "DBSH")
+_SIDE_WORDS = ClashOfCommand.side_names
+DROID, BRUTE, SLICER, HAWK = (PIECE_NAMES[x] for x in "DBSH")
 
 
 def _piece(letter: str) -> str:
-    return _PIECE_WORDS[letter.upper()]
+    return PIECE_NAMES[letter.upper()]
 
 
 def _direction(a: int, b: int) -> int | None:

@@ -66,8 +66,8 @@ NOT_FILE_A = FULL ^ sum(BIT[8 * r] for r in range(8))
 NOT_FILE_H = FULL ^ sum(BIT[8 * r + 7] for r in range(8))
 RANK = tuple(sum(BIT[8 * r + f] for f in range(8)) for r in range(8))
 
-CHESS_NAMES = {"K": "King", "Q": "Queen", "R": "Rook", "B": "Bishop", "N": "Knight",
-               "P": "Pawn"}
+CHESS_NAMES = {"K": said("King"), "Q": said("Queen"), "R": said("Rook"), "B": said("Bishop"),
+               "N": said("Knight"), "P": said("Pawn")}  # phrases, as every name here
 #: the rules' own words for the pieces (§1), each with its chess name in brackets: messages
 #: name a piece this way once, then by its rules' word alone
 UNIT_NAMES = {"K": "headquarters", "Q": "aviation", "R": "heavy artillery",
@@ -82,9 +82,8 @@ SIDE_NAMES = ("White", "Black")
 _SIDES = (said("White"), said("Black"))
 _UNITS = {"K": said("headquarters"), "Q": said("aviation"), "R": said("heavy artillery"),
           "B": said("light artillery"), "N": said("armour"), "P": said("infantry")}
-_CHESS = {"K": said("King"), "Q": said("Queen"), "R": said("Rook"), "B": said("Bishop"),
-          "N": said("Knight"), "P": said("Pawn")}
-assert _SIDES == SIDE_NAMES and _UNITS == UNIT_NAMES and _CHESS == CHESS_NAMES
+_CHESS = CHESS_NAMES
+assert _SIDES == SIDE_NAMES and _UNITS == UNIT_NAMES
 
 
 def _piece(letter: str) -> str:
@@ -999,7 +998,7 @@ class CombinedArmsBrigadeChess(Variant):
     name = "combined-arms"
     order = 30
     aliases = ("cab",)
-    display_name = "Combined Arms Brigade Chess"
+    display_name = said("Combined Arms Brigade Chess")
     topology = TOPO
     start_fen = START
     draw_by_agreement = True

@@ -48,7 +48,7 @@ class Variant:
     aliases: ClassVar[tuple[str, ...]] = ()
     display_name: ClassVar[str]
     topology: ClassVar[Topology]
-    side_names: ClassVar[tuple[str, str]] = ("White", "Black")
+    side_names: ClassVar[tuple[str, str]] = (said("White"), said("Black"))
     start_fen: ClassVar[str]
     modes: ClassVar[tuple[str, ...]] = ("standard",)
     draw_by_agreement: ClassVar[bool] = True

@@ -309,15 +309,17 @@ def game_page(view: GameView, shown: int, live: bool, base: str,
     replays = t(_("Keys: {back} {forward} step, Home/End first/latest. Replay: {gif} · {png}",
                   back="←", forward="→", gif="{gif}", png="{png}"))
     animated = t(_("animated PNG"))
-    replays = replays.replace("{gif}", f'<a href="{base}/replay.gif" download>GIF</a>').replace(
-        "{png}", f'<a href="{base}/replay.png" download>{animated}</a>')
+    lang = picture_query(language)
+    replays = replays.replace(
+        "{gif}", f'<a href="{base}/replay.gif{lang}" download>GIF</a>').replace(
+        "{png}", f'<a href="{base}/replay.png{lang}" download>{animated}</a>')
     rules, board, steps = t(_("rules")), t(_("Board")), t(_("Steps"))
     players, moves = t(_("Players")), t(_("Moves"))
     body = (
         f"<header><h1>{escape(heading)}</h1><span>{escape(v.display_name)}"
         f' · <a href="/rules/{escape(v.name)}">{rules}</a></span></header>'
         f'<main class="game"><section class="board" aria-label="{board}">'
-        f'<img id="board" src="{base}/board/{shown}-{view.picture_key(shown)}.png" '
+        f'<img id="board" src="{base}/board/{shown}-{view.picture_key(shown)}.png{lang}" '
         f'width="640" alt="{escape(view.alt_text(shown, language))}">'
         f'<nav class="steps" aria-label="{steps}">{nav}'
         f' <span id="shown" aria-live="polite">{escape(step_label(view, shown, language))}'
@@ -332,12 +334,19 @@ def game_page(view: GameView, shown: int, live: bool, base: str,
                 language=language, switch="" if live else f"ply={shown}")
 
 
+def picture_query(language: str) -> str:
+    """What a picture's address adds for its language: nothing for English, else
+    ``?lang=vi`` (a picture is cached for ever under its address, so the address alone
+    decides its words, never a cookie or a header)."""
+    return "" if language == SOURCE else f"?lang={language}"
+
+
 def state_event(view: GameView, base: str, language: str = SOURCE) -> dict[str, object]:
     """What the event stream tells an open page: the latest position and the move list."""
     last = view.last_ply
     return {
         "ply": last,
-        "board": f"{base}/board/{last}-{view.picture_key(last)}.png",
+        "board": f"{base}/board/{last}-{view.picture_key(last)}.png{picture_query(language)}",
         "alt": view.alt_text(last, language),
         "shown": step_label(view, last, language),
         "status": view.status_in(language),

@@ -46,7 +46,7 @@ from renderer import render, render_replay
 
 from ..config import Settings
 from ..i18n import SOURCE, Text, _
-from ..pictures import game_info
+from ..pictures import game_info, picture_words
 from ..service import GameService
 from ..service.boundary import shorten
 from ..service.model import Game
@@ -213,30 +213,35 @@ class Site:
             self._pictures.popitem(last=False)
         return png
 
-    async def board(self, view: GameView, ply: int) -> bytes:
+    async def board(self, view: GameView, ply: int, language: str = SOURCE) -> bytes:
         """The game's picture after ``ply`` steps, as every transport draws it (players,
         losses counted from the moves, the last moves), without the clocks: a picture
         here is cached for ever under its URL, and the page shows the deadline itself. The
-        players are named as the page names them (an e-mail address never whole)."""
-        info = replace(game_info(view.game, view.played, ply), deadline="", clocks=("", ""),
+        players are named as the page names them (an e-mail address never whole); its
+        words are in ``language`` (the address names it: `pages.picture_query`)."""
+        info = replace(game_info(view.game, view.played, ply, language=language),
+                       deadline="", clocks=("", ""),
                        players=(view.sides[0].name, view.sides[1].name))
 
         def draw() -> bytes:
             return render(view.position(ply), variant=view.variant, size=PICTURE_SIZE,
                           last_move=view.last_move(ply), result=view.result_on(ply),
-                          theme=self.settings.theme, info=info)
+                          theme=self.settings.theme, info=info,
+                          words=picture_words(view.variant, language))
 
-        return await self.picture(("board", view.game.variant, view.picture_key(ply)), draw)
+        return await self.picture(("board", view.game.variant, view.picture_key(ply),
+                                   language), draw)
 
-    async def replay(self, view: GameView, fmt: str) -> bytes:
+    async def replay(self, view: GameView, fmt: str, language: str = SOURCE) -> bytes:
         def draw() -> bytes:
             plies = range(view.last_ply + 1)
             return render_replay([view.position(p) for p in plies],
                                  [view.last_move(p) for p in plies], variant=view.variant,
                                  size=REPLAY_SIZE, fmt=fmt, result=view.result_on(view.last_ply),
-                                 theme=self.settings.theme)
+                                 theme=self.settings.theme,
+                                 words=picture_words(view.variant, language))
 
-        return await self.picture(("replay", view.game.id, view.version, fmt), draw)
+        return await self.picture(("replay", view.game.id, view.version, fmt, language), draw)
 
 
 # --- handlers -----------------------------------------------------------------------
@@ -252,6 +257,12 @@ def _html(text: str, status: int = 200, cache: str = NO_CACHE) -> web.Response:
 def language_of(request: web.Request) -> str:
     """The language the request is answered in (`language.reader_language`)."""
     return request.get(LANGUAGE, SOURCE)
+
+
+def picture_language(request: web.Request) -> str:
+    """The language of a picture: the one its address names (``?lang=``), else English;
+    never a cookie's or a header's, as a picture is cached under its address."""
+    return languages.wanted(request.query.get(languages.PARAMETER)) or SOURCE
 
 
 def _ply(request: web.Request) -> int | None:
@@ -299,7 +310,7 @@ async def board_at(request: web.Request) -> web.Response:
     if ply > view.last_ply or request.match_info["digest"] != view.picture_key(ply):
         raise Refusal(404, _("This picture is no longer part of the game (a move was taken "
                              "back). Open the game's page again."))
-    png = await site.board(view, ply)
+    png = await site.board(view, ply, picture_language(request))
     return web.Response(body=png, content_type="image/png", headers={"Cache-Control": IMMUTABLE})
 
 
@@ -307,7 +318,7 @@ async def board_now(request: web.Request) -> web.Response:
     site = _site(request)
     game, _base = await site.watched(request)
     view = await site.view(game)
-    png = await site.board(view, view.last_ply)
+    png = await site.board(view, view.last_ply, picture_language(request))
     return web.Response(body=png, content_type="image/png", headers={"Cache-Control": NO_CACHE})
 
 
@@ -316,12 +327,13 @@ async def replay(request: web.Request) -> web.Response:
     game, _base = await site.watched(request)
     view = await site.view(game)
     fmt = request.match_info["fmt"]
-    etag = f'"{view.version}-{fmt}"'
+    language = picture_language(request)
+    etag = f'"{view.version}-{fmt}"' if language == SOURCE else f'"{view.version}-{fmt}-{language}"'
     headers = {"Cache-Control": NO_CACHE, "ETag": etag,
                "Content-Disposition": f'attachment; filename="game-{game.id}.{fmt}"'}
     if request.headers.get("If-None-Match") == etag:
         return web.Response(status=304, headers=headers)
-    data = await site.replay(view, fmt)
+    data = await site.replay(view, fmt, language)
     return web.Response(body=data, content_type=f"image/{fmt}", headers=headers)
 
 

@@ -17,13 +17,17 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
+from ..phrases import said
+
 RED, BLUE = 0, 1
 
 #: Letter -> name, in the order of the rules' summary table (§2.1).
+#: Each is a phrase (`engine.phrases`), which a service words in its reader's language.
 PIECE_NAMES: dict[str, str] = {
-    "C": "Commander", "I": "Infantry", "T": "Tank", "M": "Militia", "E": "Engineer",
-    "A": "Artillery", "G": "Anti-aircraft gun", "S": "Missile", "F": "Air force",
-    "N": "Navy", "H": "Headquarters",
+    "C": said("Commander"), "I": said("Infantry"), "T": said("Tank"), "M": said("Militia"),
+    "E": said("Engineer"), "A": said("Artillery"), "G": said("Anti-aircraft gun"),
+    "S": said("Missile"), "F": said("Air force"), "N": said("Navy"),
+    "H": said("Headquarters"),
 }
 #: Points of each piece (§8.4); the headquarters scores 0 (Decision of §2.1).
 POINTS: dict[str, int] = {"C": 100, "N": 80, "F": 40, "A": 30, "T": 20, "S": 20, "I": 10,

@@ -262,9 +262,9 @@ class CommanderChess(Variant):
     name = "commander"
     order = 20
     aliases = ("commander-chess", "cotulenh", "co-tu-lenh")
-    display_name = "Commander Chess (Cờ Tư Lệnh)"
+    display_name = said("Commander Chess (Cờ Tư Lệnh)")
     topology = TOPO
-    side_names = SIDES
+    side_names = _SIDE_WORDS
     start_fen = START
     modes = MODES
     piece_names = PIECE_NAMES
