@@ -37,6 +37,7 @@ from .client import reader_language, result_text
 from .notifier import HOME_BOARD, PINGS, TURN, Notifier, discord_times, turn_lead
 from .pickers import EndTurnButton, PiecePicker, StepPicker, fit, next_step_view
 from .places import TRANSPORT, channel_place, server_key, target_of, thread_place
+from .translator import CatalogueTranslator
 from .views import ChallengeButton, GameButton, game_view, with_watch_link
 
 log = logging.getLogger(__name__)
@@ -118,6 +119,7 @@ class CommandPost(commands.AutoShardedBot):
             await self.add_cog(cog)
         self.add_dynamic_items(GameButton, ChallengeButton, PiecePicker, StepPicker,
                                EndTurnButton)
+        await self.tree.set_translator(CatalogueTranslator())
         await self.sync_tree(force=self.sync_only)
         if self.sync_only:
             return
@@ -127,16 +129,19 @@ class CommandPost(commands.AutoShardedBot):
             self.scheduler.start()  # one process applies what falls due: the one of shard 0
             self.thinking.start()  # and plays the computer's moves
 
-    def tree_hash(self) -> str:
-        """A hash of the global command tree as it would be uploaded."""
-        payload = [c.to_dict(self.tree) for c in self.tree.get_commands()]
+    async def tree_hash(self) -> str:
+        """A hash of the global command tree as it would be uploaded, with its words in
+        every language (a new translation is uploaded too)."""
+        translator = self.tree.translator
+        payload = [await c.get_translated_payload(self.tree, translator) if translator
+                   else c.to_dict(self.tree) for c in self.tree.get_commands()]
         text = json.dumps(sorted(payload, key=lambda c: c["name"]), sort_keys=True)
         return hashlib.sha256(text.encode()).hexdigest()
 
     async def sync_tree(self, force: bool = False) -> bool:
         """Upload the command tree if it changed since the last upload (or ``force``);
         whether it was uploaded."""
-        digest = self.tree_hash()
+        digest = await self.tree_hash()
         if not force and await self.service.posts.transport_state(TREE_STATE) == digest:
             log.info("command tree unchanged; not uploaded")
             return False

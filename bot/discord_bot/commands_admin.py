@@ -10,28 +10,30 @@ from discord.ext import commands
 
 from engine import EngineError, get_variant
 
+from ..i18n import message_id
 from ..service.results import Refusal
 from . import live, logs, permissions
 from .commands_play import DAYS, PlayCommands
-from .notifier import PING_CHOICES, PINGS
+from .notifier import PINGS, ping_choices
 from .owing import owing
 from .places import server_key, target_of
 
-THEME_CHOICES = [app_commands.Choice(name="classic", value="classic"),
-                 app_commands.Choice(name="colour-blind", value="colour-blind")]
+THEME_CHOICES = [app_commands.Choice(name=message_id("classic"), value="classic"),
+                 app_commands.Choice(name=message_id("colour-blind"), value="colour-blind")]
 
 if TYPE_CHECKING:
     from .client import Bot
 
-RULINGS = [app_commands.Choice(name="first side wins", value="0"),
-           app_commands.Choice(name="second side wins", value="1"),
-           app_commands.Choice(name="draw", value="draw"),
-           app_commands.Choice(name="abort (unrated)", value="abort")]
+RULINGS = [app_commands.Choice(name=message_id("first side wins"), value="0"),
+           app_commands.Choice(name=message_id("second side wins"), value="1"),
+           app_commands.Choice(name=message_id("draw"), value="draw"),
+           app_commands.Choice(name=message_id("abort (unrated)"), value="abort")]
 
 
 @app_commands.guild_only()
 @app_commands.default_permissions(manage_guild=True)
-class AdminCommands(commands.GroupCog, group_name="server"):
+class AdminCommands(commands.GroupCog, group_name="server", group_description=message_id(
+        "Server settings and rulings (Manage Server).")):
     """Server settings and rulings (Manage Server)."""
 
     def __init__(self, bot: Bot) -> None:
@@ -45,15 +47,17 @@ class AdminCommands(commands.GroupCog, group_name="server"):
         assert isinstance(cog, PlayCommands)
         return await cog.watchable_games(interaction, current)
 
-    @app_commands.command(name="settings")
-    @app_commands.describe(channel="Where new games are played (their threads open there)",
-                           variants="Allowed variants, separated by commas ('all': every one)",
-                           days="Time per move of a challenge that names none",
-                           theme="The pictures' colours (colour-blind: safe for red-green "
-                                 "colour blindness)",
-                           pings="When players are mentioned, unless they chose (`/settings`)")
+    @app_commands.command(name="settings", description=message_id(
+        "Show or change this server's game channel, allowed variants and time control."))
+    @app_commands.describe(
+        channel=message_id("Where new games are played (their threads open there)"),
+        variants=message_id("Allowed variants, separated by commas ('all': every one)"),
+        days=message_id("Time per move of a challenge that names none"),
+        theme=message_id("The pictures' colours (colour-blind: safe for red-green colour "
+                         "blindness)"),
+        pings=message_id("When players are mentioned, unless they chose (`/settings`)"))
     @app_commands.choices(days=DAYS, theme=THEME_CHOICES,
-                          pings=[app_commands.Choice(name=c, value=c) for c in PING_CHOICES])
+                          pings=ping_choices())
     async def settings(self, interaction: discord.Interaction,
                        channel: discord.TextChannel | None = None, variants: str | None = None,
                        days: int | None = None, theme: str | None = None,
@@ -93,7 +97,8 @@ class AdminCommands(commands.GroupCog, group_name="server"):
                  f"Pings: {current.get(PINGS) or 'all'}"]
         await self.bot.answer(interaction, "Server settings:\n" + "\n".join(lines))
 
-    @app_commands.command(name="check")
+    @app_commands.command(name="check", description=message_id(
+        "List, for each channel where games can start, what the bot may and may not do."))
     async def check(self, interaction: discord.Interaction) -> None:
         """List, for each channel where games can start, what the bot may and may not do."""
         if not _may_manage(interaction):
@@ -113,9 +118,11 @@ class AdminCommands(commands.GroupCog, group_name="server"):
                 "/challenge is used. What I may do in each channel:")
         await self.bot.answer(interaction, "\n".join([lead, *lines])[:2000])
 
-    @app_commands.command(name="ruling")
-    @app_commands.describe(game="The game's number (this server's live games are offered)",
-                           ruling="How the game ends")
+    @app_commands.command(name="ruling", description=message_id(
+        "End a game of this server by a ruling: a win, a draw, or an abort."))
+    @app_commands.describe(
+        game=message_id("The game's number (this server's live games are offered)"),
+        ruling=message_id("How the game ends"))
     @app_commands.choices(ruling=RULINGS)
     @app_commands.autocomplete(game=_server_games)
     async def ruling(self, interaction: discord.Interaction, game: int, ruling: str) -> None:

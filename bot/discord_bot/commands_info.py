@@ -12,12 +12,13 @@ from discord.ext import commands
 from engine import EngineError, all_variants, get_variant
 
 from ..commands import Commands
+from ..i18n import message_id
 from ..service.posts import DIGEST
 from ..service.results import Refusal
 from ..service.rules_docs import as_discord, messages, rules_part
 from .client import reader_language
 from .commands_play import PlayCommands
-from .notifier import DM_PREFERENCE, PING_CHOICES, PINGS
+from .notifier import DM_PREFERENCE, PINGS, ping_choices
 from .places import TRANSPORT, server_key
 
 DISCORD_COMMAND = "`/rules variant:{variant} piece:…`"
@@ -82,8 +83,9 @@ class InfoCommands(commands.Cog, name="Information"):
         from .commands_play import _choices
         return _choices([(f"/{name}", name) for name in self._commands()], current)
 
-    @app_commands.command(name="help")
-    @app_commands.describe(command="One command, to see what it does and its options")
+    @app_commands.command(name="help", description=message_id(
+        "List the commands, or explain one (what it does, its options, an example)."))
+    @app_commands.describe(command=message_id("One command, to see what it does and its options"))
     @app_commands.autocomplete(command=command_names)
     async def help(self, interaction: discord.Interaction, command: str | None = None) -> None:
         """List the commands, or explain one (what it does, its options, an example)."""
@@ -105,9 +107,11 @@ class InfoCommands(commands.Cog, name="Information"):
         for rest in more:
             await interaction.followup.send(rest, ephemeral=True)
 
-    @app_commands.command(name="rules")
-    @app_commands.describe(variant="The variant",
-                           piece="One piece of it, or a section (notation, choices, ...)")
+    @app_commands.command(name="rules", description=message_id(
+        "Show a variant's rules, or one part of them: a piece (with its picture) or a section."))
+    @app_commands.describe(
+        variant=message_id("The variant"),
+        piece=message_id("One piece of it, or a section (notation, choices, ...)"))
     @app_commands.autocomplete(variant=variant_names, piece=piece_names)
     async def rules(self, interaction: discord.Interaction, variant: str,
                     piece: str | None = None) -> None:
@@ -126,9 +130,11 @@ class InfoCommands(commands.Cog, name="Information"):
         for text in more:  # a long section goes on in further messages
             await interaction.followup.send(text, ephemeral=True)
 
-    @app_commands.command(name="rating")
-    @app_commands.describe(variant="The variant (default: every variant you have played)",
-                           player="Whose rating (default: yours)")
+    @app_commands.command(name="rating", description=message_id(
+        "Show your rating (or someone's) in a variant."))
+    @app_commands.describe(
+        variant=message_id("The variant (default: every variant you have played)"),
+        player=message_id("Whose rating (default: yours)"))
     @app_commands.autocomplete(variant=variant_names)
     async def rating(self, interaction: discord.Interaction, variant: str | None = None,
                      player: discord.Member | None = None) -> None:
@@ -138,8 +144,9 @@ class InfoCommands(commands.Cog, name="Information"):
         reply = await self.words.rating_of(who, variant, other=other)
         await self.bot.answer(interaction, reply.text, public=reply.ok)
 
-    @app_commands.command(name="leaderboard")
-    @app_commands.describe(variant="The variant (default: the first one)")
+    @app_commands.command(name="leaderboard", description=message_id(
+        "Show the best-rated players of a variant."))
+    @app_commands.describe(variant=message_id("The variant (default: the first one)"))
     @app_commands.autocomplete(variant=variant_names)
     async def leaderboard(self, interaction: discord.Interaction,
                           variant: str | None = None) -> None:
@@ -149,9 +156,10 @@ class InfoCommands(commands.Cog, name="Information"):
         await self.bot.answer(interaction, f"```\n{reply.text}\n```" if reply.ok else reply.text,
                               public=reply.ok)
 
-    @app_commands.command(name="vacation")
-    @app_commands.describe(days="How many days (default: your whole allowance)",
-                           end="Come back now instead: your clocks run again")
+    @app_commands.command(name="vacation", description=message_id(
+        "Pause all your clocks for some days, or come back from a vacation."))
+    @app_commands.describe(days=message_id("How many days (default: your whole allowance)"),
+                           end=message_id("Come back now instead: your clocks run again"))
     async def vacation(self, interaction: discord.Interaction, days: float | None = None,
                        end: bool = False) -> None:
         """Pause all your clocks for some days, or come back from a vacation."""
@@ -163,8 +171,10 @@ class InfoCommands(commands.Cog, name="Information"):
         await self.bot.answer(interaction, reply.text)
         await self.bot.flush()
 
-    @app_commands.command(name="watch")
-    @app_commands.describe(game="The game's number (this server's live games are offered)")
+    @app_commands.command(name="watch", description=message_id(
+        "Follow a game: you are added to its thread and to its notifications."))
+    @app_commands.describe(
+        game=message_id("The game's number (this server's live games are offered)"))
     @app_commands.autocomplete(game=_watchable)
     async def watch(self, interaction: discord.Interaction, game: int) -> None:
         """Follow a game: you are added to its thread and to its notifications."""
@@ -204,19 +214,21 @@ class InfoCommands(commands.Cog, name="Information"):
             return True  # unknown: as before, the thread is named
         return True
 
-    @app_commands.command(name="unwatch")
-    @app_commands.describe(game="The game's number (the games you watch are offered)")
+    @app_commands.command(name="unwatch", description=message_id("Stop following a game."))
+    @app_commands.describe(game=message_id("The game's number (the games you watch are offered)"))
     @app_commands.autocomplete(game=_watched)
     async def unwatch(self, interaction: discord.Interaction, game: int) -> None:
         """Stop following a game."""
         sender = await self.bot.player_of(interaction.user)
         await self.bot.answer(interaction, await self.service.rooms.unwatch(sender, game))
 
-    @app_commands.command(name="settings")
-    @app_commands.describe(pings="When I mention you: moves, offers, reminders (all), moves "
-                                 "(turns), never (none)")
-    @app_commands.choices(pings=[app_commands.Choice(name=c, value=c) for c in PING_CHOICES]
-                          + [app_commands.Choice(name="server default", value="default")])
+    @app_commands.command(name="settings", description=message_id(
+        "Show or change your settings: when I mention (ping) you."))
+    @app_commands.describe(
+        pings=message_id("When I mention you: moves, offers, reminders (all), moves (turns), "
+                         "never (none)"))
+    @app_commands.choices(pings=[*ping_choices(), app_commands.Choice(
+        name=message_id("server default"), value="default")])
     async def settings(self, interaction: discord.Interaction,
                        pings: str | None = None) -> None:
         """Show or change your settings: when I mention (ping) you."""
@@ -240,9 +252,11 @@ class InfoCommands(commands.Cog, name="Information"):
             how = said[str(chosen)]
         await self.bot.answer(interaction, f"I mention you: {how}.")
 
-    @app_commands.command(name="notify")
-    @app_commands.describe(dm="Send me my turns, reminders, offers and results by DM",
-                           digest="Send me a daily DM listing the games waiting for my move")
+    @app_commands.command(name="notify", description=message_id(
+        "Choose where your notifications come (DM or the game's thread), and a digest."))
+    @app_commands.describe(
+        dm=message_id("Send me my turns, reminders, offers and results by DM"),
+        digest=message_id("Send me a daily DM listing the games waiting for my move"))
     async def notify(self, interaction: discord.Interaction, dm: bool | None = None,
                      digest: bool | None = None) -> None:
         """Choose where your notifications come (DM or the game's thread), and a digest."""

@@ -9,6 +9,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from ..i18n import message_id
 from ..service.inference import FORECAST
 from ..service.model import Game, Player
 from ..service.results import Refusal
@@ -69,8 +70,11 @@ class CorrespondenceCommands(commands.Cog, name="Correspondence"):
             return sender, None
         return sender, found
 
-    @app_commands.command(name="note")
-    @app_commands.describe(text="The note (leave it out to read your notes)", game=GAME_HELP)
+    @app_commands.command(name="note", description=message_id(
+        "Keep a private note on a game (only you see it), or read your notes."))
+    @app_commands.describe(
+        text=message_id("The note (leave it out to read your notes)"),
+        game=GAME_HELP)
     @app_commands.autocomplete(game=my_games)
     async def note(self, interaction: discord.Interaction, text: str | None = None,
                    game: int | None = None) -> None:
@@ -86,10 +90,14 @@ class CorrespondenceCommands(commands.Cog, name="Correspondence"):
         added = await self.service.notes.add_note(sender, found.id, text)
         await self.bot.answer(interaction, added)
 
-    @app_commands.command(name="forecast")
-    @app_commands.describe(line="if THEIR MOVE then YOURS [then if ... then ...] (leave it out "
-                                "for a form)", show="List your conditional moves",
-                           clear="Drop all your conditional moves", game=GAME_HELP)
+    @app_commands.command(name="forecast", description=message_id(
+        "Record conditional moves while you wait: your answer is played at once."))
+    @app_commands.describe(
+        line=message_id("if THEIR MOVE then YOURS [then if ... then ...] (leave it out for a "
+                        "form)"),
+        show=message_id("List your conditional moves"),
+        clear=message_id("Drop all your conditional moves"),
+        game=GAME_HELP)
     @app_commands.autocomplete(game=my_games)
     async def forecast(self, interaction: discord.Interaction, line: str | None = None,
                        show: bool = False, clear: bool = False,

@@ -15,7 +15,7 @@ from discord.ext import commands
 from engine import EngineError, all_variants, get_variant
 from engine.search import LEVELS
 
-from ..i18n import SOURCE, Text, _, joined, render
+from ..i18n import SOURCE, Text, _, _n, joined, message_id, render
 from ..service.answers import Owed
 from ..service.archive import FORMATS, RECORD
 from ..service.clock import (
@@ -45,6 +45,7 @@ from .places import (
     server_key,
     target_of,
 )
+from .translator import words
 from .views import acted, challenge_view
 
 if TYPE_CHECKING:
@@ -54,17 +55,17 @@ log = logging.getLogger(__name__)
 SITE = re.compile(r'^\[Site "[^"\n]*"\]', re.MULTILINE)
 MAX_LISTED = 25
 MAX_CHOICES = 25
-GAME_HELP = "The game's number (default: the one here, or your only one)"
+GAME_HELP = message_id("The game's number (default: the one here, or your only one)")
 # the command a "which game?" answer shows for each service action (`_game_action`)
 ACTION_WORDS = {"resign": "resign", "abort": "abort", "offer_draw": "draw",
                 "decline_draw": "draw decline"}
-SIDES = [app_commands.Choice(name="first (White/Red)", value=0),
-         app_commands.Choice(name="second (Black/Blue)", value=1),
-         app_commands.Choice(name="random", value=-1)]
+SIDES = [app_commands.Choice(name=message_id("first (White/Red)"), value=0),
+         app_commands.Choice(name=message_id("second (Black/Blue)"), value=1),
+         app_commands.Choice(name=message_id("random"), value=-1)]
 COMPUTER_LEVELS = [app_commands.Choice(name=f"level {lv.number}: {lv.description}"[:100],
                                        value=lv.number) for lv in LEVELS.values()]
-DAYS = [app_commands.Choice(name="no clock", value=0)] + [
-    app_commands.Choice(name=f"{d} day{'s' if d > 1 else ''} per move", value=d)
+DAYS = [app_commands.Choice(name=message_id("no clock"), value=0)] + [
+    app_commands.Choice(name=words(_n("{n} day per move", "{n} days per move", d)), value=d)
     for d in ALLOWED_DAYS]
 
 
@@ -227,16 +228,18 @@ class PlayCommands(commands.Cog, name="Playing"):
         return found
 
     # --- challenges -----------------------------------------------------------------
-    @app_commands.command(name="challenge")
-    @app_commands.describe(opponent="Who to play (leave empty in a server: anyone there may "
-                                    "accept; needed in a DM)",
-                           variant="The variant to play (default: the server's first)",
-                           mode="The variant's mode (default: its usual one)",
-                           side="Which side you play (default: random)",
-                           days="Time per move (default: the server's)",
-                           rated="Whether the game counts for ratings (default: yes)",
-                           clock="Or a Fischer clock and/or a total: 3d+1d max10d total60d",
-                           computer="Play the computer at this level (it accepts at once)")
+    @app_commands.command(name="challenge", description=message_id(
+        "Challenge someone, or anyone here, or the computer, to a correspondence game."))
+    @app_commands.describe(
+        opponent=message_id("Who to play (leave empty in a server: anyone there may accept; "
+                            "needed in a DM)"),
+        variant=message_id("The variant to play (default: the server's first)"),
+        mode=message_id("The variant's mode (default: its usual one)"),
+        side=message_id("Which side you play (default: random)"),
+        days=message_id("Time per move (default: the server's)"),
+        rated=message_id("Whether the game counts for ratings (default: yes)"),
+        clock=message_id("Or a Fischer clock and/or a total: 3d+1d max10d total60d"),
+        computer=message_id("Play the computer at this level (it accepts at once)"))
     @app_commands.autocomplete(variant=variant_names, mode=mode_names, days=day_choices)
     @app_commands.choices(side=SIDES, computer=COMPUTER_LEVELS)
     async def challenge(self, interaction: discord.Interaction,
@@ -335,8 +338,10 @@ class PlayCommands(commands.Cog, name="Playing"):
                 [result.words(TRANSPORT, language), where], "\n"), language))
         await self.bot.flush()
 
-    @app_commands.command(name="accept")
-    @app_commands.describe(challenge="The challenge to accept (default: the only one for you)")
+    @app_commands.command(name="accept", description=message_id(
+        "Accept a challenge: the game starts in its own thread."))
+    @app_commands.describe(
+        challenge=message_id("The challenge to accept (default: the only one for you)"))
     @app_commands.autocomplete(challenge=open_challenges)
     async def accept(self, interaction: discord.Interaction,
                      challenge: int | None = None) -> None:
@@ -402,8 +407,10 @@ class PlayCommands(commands.Cog, name="Playing"):
             await self.bot.answer(interaction, permissions.refusal(channel, missing))
         return bool(missing)
 
-    @app_commands.command(name="decline")
-    @app_commands.describe(challenge="The challenge to decline (default: the only one for you)")
+    @app_commands.command(name="decline", description=message_id(
+        "Decline a challenge addressed to you."))
+    @app_commands.describe(
+        challenge=message_id("The challenge to decline (default: the only one for you)"))
     @app_commands.autocomplete(challenge=open_challenges)
     async def decline(self, interaction: discord.Interaction,
                       challenge: int | None = None) -> None:
@@ -428,8 +435,9 @@ class PlayCommands(commands.Cog, name="Playing"):
                                              variant=get_variant(c.variant).display_name),
                                            language), c.id) for c in found], current)
 
-    @app_commands.command(name="cancel")
-    @app_commands.describe(challenge="Your challenge to withdraw (default: your only one)")
+    @app_commands.command(name="cancel", description=message_id("Withdraw a challenge you made."))
+    @app_commands.describe(
+        challenge=message_id("Your challenge to withdraw (default: your only one)"))
     @app_commands.autocomplete(challenge=own_challenges)
     async def cancel(self, interaction: discord.Interaction,
                      challenge: int | None = None) -> None:
@@ -444,9 +452,11 @@ class PlayCommands(commands.Cog, name="Playing"):
         await self.bot.flush()
 
     # --- moves ----------------------------------------------------------------------
-    @app_commands.command(name="move")
-    @app_commands.describe(move="The move, in the variant's notation (`end` ends a turn)",
-                           game=GAME_HELP)
+    @app_commands.command(name="move", description=message_id(
+        "Play a move. Example: /move move:c3-d4"))
+    @app_commands.describe(
+        move=message_id("The move, in the variant's notation (`end` ends a turn)"),
+        game=GAME_HELP)
     @app_commands.autocomplete(move=legal_move_texts, game=my_games)
     async def move(self, interaction: discord.Interaction, move: str,
                    game: int | None = None) -> None:
@@ -650,7 +660,8 @@ class PlayCommands(commands.Cog, name="Playing"):
         return render(joined([result_text(result, language), *filter(None, [elsewhere])]),
                       language)
 
-    @app_commands.command(name="board")
+    @app_commands.command(name="board", description=message_id(
+        "Show a game's board with the last move."))
     @app_commands.describe(game=GAME_HELP)
     @app_commands.autocomplete(game=my_games)
     async def board(self, interaction: discord.Interaction, game: int | None = None) -> None:
@@ -667,9 +678,11 @@ class PlayCommands(commands.Cog, name="Playing"):
         if notes:  # the board may be public: the notes go to their author alone
             await interaction.followup.send(notes, ephemeral=True)
 
-    @app_commands.command(name="moves")
-    @app_commands.describe(square="The piece's point (its legal destinations are highlighted)",
-                           game=GAME_HELP)
+    @app_commands.command(name="moves", description=message_id(
+        "Show where the piece on a point may go, on the board."))
+    @app_commands.describe(
+        square=message_id("The piece's point (its legal destinations are highlighted)"),
+        game=GAME_HELP)
     @app_commands.autocomplete(square=origin_squares, game=my_games)
     async def moves(self, interaction: discord.Interaction, square: str,
                     game: int | None = None) -> None:
@@ -699,22 +712,26 @@ class PlayCommands(commands.Cog, name="Playing"):
                 return
             await acted(self.bot, interaction, sender, action, result)
 
-    @app_commands.command(name="resign")
+    @app_commands.command(name="resign", description=message_id("Resign a game."))
     @app_commands.describe(game=GAME_HELP)
     @app_commands.autocomplete(game=my_games)
     async def resign(self, interaction: discord.Interaction, game: int | None = None) -> None:
         """Resign a game."""
         await self._game_action(interaction, game, "resign")
 
-    @app_commands.command(name="abort")
+    @app_commands.command(name="abort", description=message_id(
+        "Call a game off (unrated) before both sides have moved."))
     @app_commands.describe(game=GAME_HELP)
     @app_commands.autocomplete(game=my_games)
     async def abort(self, interaction: discord.Interaction, game: int | None = None) -> None:
         """Call a game off (unrated) before both sides have moved."""
         await self._game_action(interaction, game, "abort")
 
-    @app_commands.command(name="draw")
-    @app_commands.describe(decline="Turn down your opponent's offer instead", game=GAME_HELP)
+    @app_commands.command(name="draw", description=message_id(
+        "Offer a draw, or accept the one offered."))
+    @app_commands.describe(
+        decline=message_id("Turn down your opponent's offer instead"),
+        game=GAME_HELP)
     @app_commands.autocomplete(game=my_games)
     async def draw(self, interaction: discord.Interaction, decline: bool = False,
                    game: int | None = None) -> None:
@@ -722,8 +739,11 @@ class PlayCommands(commands.Cog, name="Playing"):
         await self._game_action(interaction, game, "decline_draw" if decline else "offer_draw",
                                 purpose=f"{ANSWER} draw")
 
-    @app_commands.command(name="takeback")
-    @app_commands.describe(decline="Turn down your opponent's request instead", game=GAME_HELP)
+    @app_commands.command(name="takeback", description=message_id(
+        "Ask to take your last turn back, or accept your opponent's request."))
+    @app_commands.describe(
+        decline=message_id("Turn down your opponent's request instead"),
+        game=GAME_HELP)
     @app_commands.autocomplete(game=my_games)
     async def takeback(self, interaction: discord.Interaction, decline: bool = False,
                        game: int | None = None) -> None:
@@ -744,7 +764,8 @@ class PlayCommands(commands.Cog, name="Playing"):
         await self._game_action(interaction, found.id, action)
 
     # --- lists and records ----------------------------------------------------------
-    @app_commands.command(name="challenges")
+    @app_commands.command(name="challenges", description=message_id(
+        "List the open challenges you made or received, and those open to anyone here."))
     async def challenges(self, interaction: discord.Interaction) -> None:
         """List the open challenges you made or received, and those open to anyone here."""
         sender = await self.bot.player_of(interaction.user)
@@ -772,8 +793,10 @@ class PlayCommands(commands.Cog, name="Playing"):
         language = reader_language(interaction)
         await self.bot.answer(interaction, render(joined(lines, "\n"), language)[:2000])
 
-    @app_commands.command(name="games")
-    @app_commands.describe(here="List this server's live games, to watch, instead of yours")
+    @app_commands.command(name="games", description=message_id(
+        "List your games (your turn first, the least time left first), or this server's."))
+    @app_commands.describe(
+        here=message_id("List this server's live games, to watch, instead of yours"))
     async def games(self, interaction: discord.Interaction, here: bool = False) -> None:
         """List your games (your turn first, the least time left first), or this server's."""
         sender = await self.bot.player_of(interaction.user)
@@ -825,9 +848,12 @@ class PlayCommands(commands.Cog, name="Playing"):
             return game.place
         return f"https://discord.com/channels/{guild.id}/{target}"
 
-    @app_commands.command(name="import")
-    @app_commands.describe(record="The game's record (a text file, as `/export` makes it)",
-                           opponent="Who continues the game with you (they accept first)")
+    @app_commands.command(name="import", description=message_id(
+        "Continue a recorded game: a challenge to your opponent carrying the record, which "
+        "becomes the game,…"))
+    @app_commands.describe(
+        record=message_id("The game's record (a text file, as `/export` makes it)"),
+        opponent=message_id("Who continues the game with you (they accept first)"))
     async def import_(self, interaction: discord.Interaction, record: discord.Attachment,
                       opponent: discord.Member) -> None:
         """Continue a recorded game: a challenge to your opponent carrying the record, which
@@ -868,10 +894,12 @@ class PlayCommands(commands.Cog, name="Playing"):
                 view=challenge_view(number, language))
         await self.bot.flush()
 
-    @app_commands.command(name="export")
-    @app_commands.describe(game=GAME_HELP,
-                           format="commandpost (ours) or cotulenh (PGN as the cotulenh site "
-                                  "writes it, Commander Chess)")
+    @app_commands.command(name="export", description=message_id(
+        "Get a game's record as a file (tags and numbered moves)."))
+    @app_commands.describe(
+        game=GAME_HELP,
+        format=message_id("commandpost (ours) or cotulenh (PGN as the cotulenh site writes it, "
+                          "Commander Chess)"))
     @app_commands.autocomplete(game=my_games)
     @app_commands.choices(format=[app_commands.Choice(name=f, value=f) for f in FORMATS])
     async def export(self, interaction: discord.Interaction, game: int | None = None,

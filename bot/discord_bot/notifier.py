@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING
 
 import discord
 
+from ..i18n import _, message_id
 from ..service.computer import TRANSPORT as COMPUTER
 from ..service.model import Game, Notification, Player
 from ..service.outbox import UNREACHABLE, DeliveryFailure
@@ -57,9 +58,16 @@ HOME_BOARD = "home-board"  # a move made away from its game's thread, posted the
 # pings (`/settings pings`): all (news of moves, offers, reminders), turns (moves), none
 PINGS = "discord_pings"
 PING_CHOICES = ("all", "turns", "none")
+PING_NAMES = {"all": message_id("all"), "turns": message_id("turns"),
+              "none": message_id("none")}  # each choice as `/settings pings:` shows it
 TURN, OFFER, REMINDER = "turn", "offer", "reminder"  # what a ping is for
 PING_OF = {"draw-offer": OFFER, "takeback-request": OFFER, "challenge": OFFER,
            "reminder": REMINDER}  # the rest: news of a turn
+
+
+def ping_choices() -> list[discord.app_commands.Choice[str]]:
+    """The choices of `PINGS`, for `/settings` and `/server settings`."""
+    return [discord.app_commands.Choice(name=PING_NAMES[c], value=c) for c in PING_CHOICES]
 
 
 def turn_lead(number: str, turn: str, game_id: int) -> str:
