@@ -25,7 +25,7 @@ from discord import app_commands
 from discord.ext import commands, tasks
 
 from ..config import Settings
-from ..i18n import render
+from ..i18n import SOURCE, Text, _, joined, render
 from ..service import GameService
 from ..service.computer import Computer
 from ..service.model import Game, Player
@@ -34,9 +34,17 @@ from ..service.results import Done, Refusal, Result
 from ..storage import StorageError
 from . import failures, live, logs, pictures
 from .client import reader_language, result_text
-from .notifier import HOME_BOARD, PINGS, TURN, Notifier, discord_times, turn_lead
+from .languages import server_language
+from .notifier import HOME_BOARD, PINGS, TURN, Notifier, bold, discord_times, turn_lead
 from .pickers import EndTurnButton, PiecePicker, StepPicker, fit, next_step_view
-from .places import TRANSPORT, channel_place, server_key, target_of, thread_place
+from .places import (
+    TRANSPORT,
+    channel_mention,
+    channel_place,
+    server_key,
+    target_of,
+    thread_place,
+)
 from .translator import CatalogueTranslator
 from .views import ChallengeButton, GameButton, game_view, with_watch_link
 
@@ -265,10 +273,11 @@ class CommandPost(commands.AutoShardedBot):
                 continue  # the computer needs no telling
             other = game.transports[1 - side]
             await self.service.queue_notification(
-                other, "member-left", f"{found.display_name} left the server where game "
-                f"#{game.id} is played. The game goes on: they may still move by DM with "
-                f"`/move`, and their clock runs; a server admin may end it with `/server "
-                f"ruling`.", player_id=game.players[1 - side], place=game.place,
+                other, "member-left", _(
+                    "{name} left the server where game #{game} is played. The game goes on: "
+                    "they may still move by DM with `/move`, and their clock runs; a server "
+                    "admin may end it with `/server ruling`.", name=found.display_name,
+                    game=game.id), player_id=game.players[1 - side], place=game.place,
                 game_id=game.id, payload={"dm": True} if other == TRANSPORT else None)
         await self.flush()
 
@@ -280,13 +289,14 @@ class CommandPost(commands.AutoShardedBot):
             moved = await self.service.rooms.relocate(game.id, channel_place(payload.parent_id))
             thread = await live.open_thread(self, moved or game)
             where: object = thread or self.get_channel(payload.parent_id)
-            note = (f"The earlier thread of game #{game.id} was deleted; the game goes on "
-                    f"here, as it stood." if thread is not None else
-                    f"The thread of game #{game.id} was deleted and I could not open a new "
-                    f"one: its news comes here.")
+            note = (_("The earlier thread of game #{game} was deleted; the game goes on "
+                      "here, as it stood.", game=game.id) if thread is not None else
+                    _("The thread of game #{game} was deleted and I could not open a new "
+                      "one: its news comes here.", game=game.id))
+            language = await server_language(self, getattr(where, "guild", None))
             if isinstance(where, discord.abc.Messageable):
                 try:
-                    await where.send(note)
+                    await where.send(note.render(language))
                 except discord.HTTPException as error:
                     log.warning("game #%s: cannot say where it went: %s", game.id, error)
 
@@ -348,14 +358,15 @@ class CommandPost(commands.AutoShardedBot):
         return f"<@{player.address}>"
 
     async def board_message(self, game: Game, lead: str, perspective: int | None = None,
-                            mention: bool = True) -> dict[str, object]:
+                            mention: bool = True, language: str = SOURCE,
+                            ) -> dict[str, object]:
         """The keyword arguments of a message showing ``game``: the text, the picture
         with the whole last turn marked (seen from ``perspective``, by default the side to
         move), and the game's buttons while it goes on. ``mention=False``: the player to
         move is named, not pinged (a turn that goes on). The lead of a finished game's
-        message says how it ended."""
+        message says how it ended; ``language``: the reader's (`languages`)."""
         mentions = await self.mentions(game) if mention else game.names
-        text = phrase(lead, TRANSPORT)
+        text = phrase(render(lead, language), TRANSPORT)
         if not game.is_over:
             text += f"\n{pictures.status_line(self.service, game, mentions)}"
         perspective = game.to_move if perspective is None else perspective
@@ -371,7 +382,11 @@ class CommandPost(commands.AutoShardedBot):
 
     async def reply(self, interaction: discord.Interaction, **message: object,
                     ) -> discord.InteractionMessage | discord.WebhookMessage | None:
-        """Answer an interaction publicly (or follow its deferral up); the message sent."""
+        """Answer an interaction publicly (or follow its deferral up); the message sent.
+        A text of the catalogue is worded in the user's language."""
+        if isinstance(message.get("content"), Text):
+            message["content"] = phrase(render(message["content"],  # type: ignore[arg-type]
+                                               reader_language(interaction)), TRANSPORT)
         if interaction.response.is_done():
             return await interaction.followup.send(wait=True, **message)  # type: ignore[call-overload,no-any-return]
         sent = await interaction.response.send_message(**message)  # type: ignore[arg-type]
@@ -390,10 +405,13 @@ class CommandPost(commands.AutoShardedBot):
         if not interaction.response.is_done():
             await interaction.response.defer(thinking=True)
         home = self.is_home(interaction.channel_id, game)
+        language = reader_language(interaction)
         if message is None:
             if game.is_over:
-                lead = "\n".join(filter(None, [lead, await live.ending_text(self, game)]))
-            message = await self.board_message(game, lead, perspective, mention=mention)
+                lead = joined(filter(None, [lead, await live.ending_text(self, game,
+                                                                         language)]), "\n")
+            message = await self.board_message(game, lead, perspective, mention=mention,
+                                               language=language)
             if home and await self.service.turns.can_end_turn(game):
                 # the new live board of a turn in progress keeps its step menu and End turn
                 await self._with_steps(message, game)
@@ -419,20 +437,24 @@ class CommandPost(commands.AutoShardedBot):
         if game.is_over:
             await live.ending_announced(self, game, sent, channel_id)
 
-    async def move_message(self, result: Done, mention: bool = True) -> dict[str, object]:
+    async def move_message(self, result: Done, mention: bool = True,
+                           language: str = SOURCE) -> dict[str, object]:
         """The answer to a move: the whole turn when it closed (and how the game ended);
         while the turn goes on, how many moves remain or `end`, nobody pinged, the menu of
         the next step and an End turn button beside the game's buttons. ``mention=False``:
-        the player to move is named, not pinged (an answer away from the game's thread)."""
+        the player to move is named, not pinged (an answer away from the game's thread);
+        ``language``: the reader's."""
         game = result.game
         assert game is not None
         if result.goes_on:
-            message = await self.board_message(game, result.words(TRANSPORT), mention=False)
+            message = await self.board_message(game, result.words(TRANSPORT, language),
+                                               mention=False)
             return await self._with_steps(message, game)
-        lead = move_lead(result)
+        lead = move_lead(result).render(language)
         if game.is_over:  # the ending's notice names the turn too: said once, in bold
-            said = f"{game.names[1 - game.to_move]} played {result.number} {result.turn}. "
-            lead += "\n" + (await live.ending_text(self, game)).removeprefix(said)
+            said = _("{name} played {number} {turn}.", name=game.names[1 - game.to_move],
+                     number=result.number, turn=result.turn).render(language) + " "
+            lead += "\n" + (await live.ending_text(self, game, language)).removeprefix(said)
         return await self.board_message(game, lead, mention=mention)
 
     async def _with_steps(self, message: dict[str, object], game: Game) -> dict[str, object]:
@@ -466,9 +488,13 @@ class CommandPost(commands.AutoShardedBot):
             await interaction.response.defer(thinking=True)
         # only a post in the game's own thread or channel pings (the opponent reads it);
         # the news of a game of DMs reaches the opponent by DM
-        message = await self.move_message(result, mention=home and not in_dms)
+        language = reader_language(interaction)
+        message = await self.move_message(result, mention=home and not in_dms,
+                                          language=language)
         if not home:
-            message["content"] = f"{message['content']}\nThe game's thread: <#{thread.id}>"
+            message["content"] = joined([str(message["content"]), _(
+                "The game's thread: {thread}", thread=channel_mention(thread.id))],
+                "\n").render(language)
         await self.send_board(interaction, game, "", message=message)
 
     async def answer(self, interaction: discord.Interaction, result: Result | str,
@@ -486,16 +512,17 @@ class CommandPost(commands.AutoShardedBot):
             await interaction.response.send_message(text, ephemeral=ephemeral)
 
 
-def move_lead(result: Done) -> str:
+def move_lead(result: Done) -> Text:
     """The first line of the news of a closed turn (``1. **c3-d4** played in game #1.``),
     with the opponent's conditional answer played at once."""
     game = result.game
     assert game is not None
     lead = (turn_lead(result.number or "", result.turn, game.id) if result.turn
-            else f"**{result.move}** played in game #{game.id}.")
+            else _("{move} played in game #{game}.", move=bold(result.move), game=game.id))
     if result.answer:  # the opponent's recorded answer was played at once
-        lead += (f" {game.names[1 - game.to_move]} answered at once with "
-                 f"**{result.answer}**, a conditional move.")
+        return joined([lead, _("{name} answered at once with {move}, a conditional move.",
+                               name=game.names[1 - game.to_move],
+                               move=bold(result.answer))])
     return lead
 
 

@@ -19,8 +19,12 @@ import discord
 
 from engine import get_variant
 
+from ..i18n import SOURCE, Text, _, joined, message_id
 from ..service.model import Game, Post
+from ..service.outbox import worded
 from . import pictures
+from .client import reader_language
+from .languages import channel_language
 from .places import TRANSPORT, target_of, thread_place
 
 if TYPE_CHECKING:
@@ -30,7 +34,12 @@ log = logging.getLogger(__name__)
 BOARD = "board"
 END = "end"
 OFFER_KINDS = ("draw", "takeback")
-WHAT = {"draw": "draw offer", "takeback": "takeback request"}
+# an offer, in a sentence, by kind: whose it is and in which game
+WHAT = {"draw": message_id("{name}'s draw offer in game #{game}"),
+        "takeback": message_id("{name}'s takeback request in game #{game}")}
+# what was done to an offer (the word views.py gives), in a sentence
+ANSWERED = {"accepted": message_id("{by} accepted {what}."),
+            "declined": message_id("{by} declined {what}.")}
 OFFERS_AND_SIDES = tuple((kind, side) for kind in OFFER_KINDS for side in (0, 1))
 
 
@@ -84,15 +93,17 @@ async def offer_here(bot: Bot, game: Game, kind: str, side: int) -> bool:
 
 
 def outcome(game: Game, kind: str, side: int, answer: str | None, by: str,
-            lapse: str | None = None) -> str:
+            lapse: str | None = None) -> Text:
     """What happened to ``side``'s offer: ``answer`` is accepted / declined (``by`` whom),
     or None when it lapsed: the game ended, ``lapse`` happened, or ``by`` moved instead."""
-    what = f"{game.names[side]}'s {WHAT[kind]} in game #{game.id}"
+    what = Text(WHAT[kind], {"name": game.names[side], "game": game.id})
     if answer is not None:
-        return f"{by} {answer} {what}."
+        return Text(ANSWERED.get(answer, "{by} {answer} {what}."),
+                    {"by": by, "answer": answer, "what": what})
     if game.is_over:
-        return f"{what} lapsed: the game is over."
-    return f"{what} lapsed: {lapse or f'{by} moved instead'}."
+        return _("{what} lapsed: the game is over.", what=what)
+    return _("{what} lapsed: {why}.", what=what,
+             why=lapse or _("{name} moved instead", name=by))
 
 
 async def settle_offers(bot: Bot, game: Game, by: str, answer: str | None = None,
@@ -112,24 +123,27 @@ async def settle_offers(bot: Bot, game: Game, by: str, answer: str | None = None
             continue
         text = outcome(game, name, side, answer if (name, side) == answered else None, by,
                        lapse)
-        for post in posts:
+        for post in posts:  # each in its reader's language: the thread's, or the DM's
             if pressed is not None and not pressed.response.is_done() and (
                     pressed.message is not None and str(pressed.message.id) == post.message):
-                await pressed.response.edit_message(content=text, view=None)
+                await pressed.response.edit_message(
+                    content=text.render(reader_language(pressed)), view=None)
                 edited = True
             else:
-                await edit(bot, post, content=text, view=None)
+                language = await channel_language(bot, int(post.channel))
+                await edit(bot, post, content=text.render(language), view=None)
         await bot.service.posts.forget_posts(TRANSPORT, posts)
     return edited
 
 
-async def ending_text(bot: Bot, game: Game) -> str:
+async def ending_text(bot: Bot, game: Game, language: str = SOURCE) -> str:
     """The announcement of ``game``'s end, in the third person, with the reason and the
-    rating changes: the service's notice for the game's place."""
+    rating changes: the service's notice for the game's place, in ``language``."""
     for note in await bot.service.pending_notifications(TRANSPORT, 500):
         if note.game_id == game.id and note.kind == "game-over" and note.player_id is None:
-            return note.text
-    return f"Game #{game.id} is over: {bot.service.describe_result(game)}."
+            return worded(note, language)
+    return _("Game #{game} is over: {result}.", game=game.id,
+             result=bot.service.describe_result(game)).render(language)
 
 
 async def ending_announced(bot: Bot, game: Game,
@@ -155,21 +169,24 @@ async def retire_board(bot: Bot, game: Game) -> None:
     await bot.service.posts.forget_posts(TRANSPORT, previous)
 
 
-def offer_text(game: Game, kind: str, side: int, opponent: str) -> str:
+def offer_text(game: Game, kind: str, side: int, opponent: str) -> Text:
     """The message of an offer, with what the opponent may do about it (an opponent on
     another transport is asked there)."""
-    what = ("offers a draw" if kind == "draw"
-            else "asks to take back their last turn")
-    said = f"{game.names[side]} {what} in game #{game.id}."
+    said = (_("{name} offers a draw in game #{game}.", name=game.names[side], game=game.id)
+            if kind == "draw" else
+            _("{name} asks to take back their last turn in game #{game}.",
+              name=game.names[side], game=game.id))
     if game.transports[1 - side] != TRANSPORT:
-        return f"{said} {opponent} is asked by {by_transport(game.transports[1 - side])}."
-    return (f"{said} {opponent}: accept or decline with the buttons, or `/{kind}` "
-            f"(`/{kind} decline:True`).")
+        return joined([said, _("{name} is asked by {transport}.", name=opponent,
+                               transport=by_transport(game.transports[1 - side]))])
+    command, decline = f"`/{kind}`", f"`/{kind} decline:True`"
+    return joined([said, _("{name}: accept or decline with the buttons, or {command} "
+                           "({decline}).", name=opponent, command=command, decline=decline)])
 
 
 def by_transport(transport: str) -> str:
     """A transport's name in a sentence: ``by e-mail``."""
-    return {"email": "e-mail"}.get(transport, transport)
+    return _("e-mail") if transport == "email" else transport
 
 
 def game_thread(channel: discord.TextChannel, game_id: int) -> discord.Thread | None:
@@ -211,8 +228,10 @@ async def open_thread(bot: Bot, game: Game) -> discord.Thread | None:
 
 async def _open_with_board(bot: Bot, game: Game, thread: discord.abc.Messageable) -> None:
     """The first post of a game's thread: the board, and how to play."""
+    language = await channel_language(bot, getattr(thread, "id", 0))
     sent = await thread.send(**await bot.board_message(  # type: ignore[arg-type]
-        game, pictures.header(game) + ". Type your moves here, or use `/move`."))
+        game, _("{header}. Type your moves here, or use `/move`.",
+                header=pictures.header(game)), language=language))
     await bot.board_sent(game, sent, getattr(thread, "id", 0))
 
 

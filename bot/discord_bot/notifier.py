@@ -32,13 +32,15 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from ..i18n import _, message_id
+from ..i18n import Text, _, from_json, joined, message_id, render
 from ..service.computer import TRANSPORT as COMPUTER
 from ..service.model import Game, Notification, Player
-from ..service.outbox import UNREACHABLE, DeliveryFailure
+from ..service.outbox import MESSAGE, UNREACHABLE, DeliveryFailure, worded
+from ..service.phrasing import phrase
 from . import live, logs, pictures
+from .languages import place_language, player_language
 from .pickers import fit
-from .places import TRANSPORT, is_discord_place, target_of
+from .places import TRANSPORT, channel_mention, is_discord_place, target_of
 from .reply_posts import REPLY_POSTS, post_for_reply
 from .views import challenge_view, game_view, offer_view, with_watch_link
 
@@ -70,10 +72,26 @@ def ping_choices() -> list[discord.app_commands.Choice[str]]:
     return [discord.app_commands.Choice(name=PING_NAMES[c], value=c) for c in PING_CHOICES]
 
 
-def turn_lead(number: str, turn: str, game_id: int) -> str:
+def turn_lead(number: str, turn: str, game_id: int) -> Text:
     """The first line of the news of a closed turn, whoever played it: ``1... **c7-c6**
     played in game #1.``"""
-    return f"{number} **{turn}** played in game #{game_id}."
+    return _("{number} {turn} played in game #{game}.", number=number, turn=bold(turn),
+             game=game_id)
+
+
+def bold(text: str | None) -> str:
+    """Notation in bold, as a move is shown in a sentence: ``**c3-d4**``."""
+    return f"**{text}**"
+
+
+def message_of(n: Notification) -> str:
+    """The notification's message of the catalogue, to word in each reader's language (its
+    stored words when it has none)."""
+    data = n.payload.get(MESSAGE)
+    try:
+        return from_json(data) if isinstance(data, dict) else n.text
+    except ValueError:
+        return n.text
 
 
 def failure_of(error: Exception) -> DeliveryFailure:
@@ -128,11 +146,13 @@ class Notifier:
         be reached): by DM, to a Discord player; a post quoted in it names the players
         (a mention in a DM pings nobody, and reads oddly to the player it names)."""
         game = await self.bot.service.game(n.game_id) if n.game_id is not None else None
-        text = await self._named(game, n.text) if game is not None else n.text
+        player = await self.bot.service.get_player(n.player_id)  # type: ignore[arg-type]
+        words = worded(n, player_language(player))
+        text = await self._named(game, words) if game is not None else words
         if await self._dm(n.address or "", text):
             return
         if n.payload.get("or_channel"):  # a move's confirmation must reach them somewhere
-            await self._post(n.place, f"<@{n.address}> {n.text}")
+            await self._post(n.place, f"<@{n.address}> {words}")
             return
         raise DeliveryFailure("Discord refused the DM (DMs closed)", permanent=True)
 
@@ -154,20 +174,22 @@ class Notifier:
                 await live.retire_board(self.bot, game)
             if await live.end_said_in(self.bot, n.game_id, n.place):
                 return  # the reply that ended it announced it there
-        await self._post(n.place, n.text)
+        await self._post(n.place, worded(n, await place_language(self.bot, n.place)))
         if n.game_id is not None:
-            await self.copy_to_watchers(n.game_id, n.text)
+            await self.copy_to_watchers(n.game_id, message_of(n))
 
     async def copy_to_watchers(self, game_id: int, text: str) -> None:
         """News of a game to its Discord watchers who take news by DM (not to its players,
-        who have their own)."""
+        who have their own), each in their language (``text``: a message of the
+        catalogue, or words)."""
         game = await self.bot.service.game(game_id)
         if game is None:
             return
         for watcher in await self.bot.service.rooms.watchers(game.id):
             if watcher.transport == TRANSPORT and watcher.preferences.get(DM_PREFERENCE) \
                     and game.side_of(watcher.id) is None:
-                await self._copy_to_watcher(watcher, text)
+                await self._copy_to_watcher(watcher, phrase(
+                    render(text, player_language(watcher)), TRANSPORT))
 
     async def _home_board(self, n: Notification) -> None:
         """A move made away from the game's thread (a DM, another channel): the thread
@@ -179,13 +201,14 @@ class Notifier:
         game = await self.bot.service.game(n.game_id) if n.game_id is not None else None
         if game is None:
             return
-        text = n.text
+        language = await place_language(self.bot, n.place)
+        text = worded(n, language)
         if n.payload.get("caught_up"):  # news gathered from refused posts: named, not pinged
             text = await self._named(game, text)
         if game.ply != n.payload.get("ply"):  # a later board shows the position: the words
             await self._post(n.place, text)  # keep the thread's record whole
             return
-        message = await self.bot.board_message(game, text)
+        message = await self.bot.board_message(game, text, language=language)
         view = message.get("view")
         file = message.get("file")
         sent = await self._post(n.place, str(message["content"]),
@@ -215,11 +238,14 @@ class Notifier:
         player = await self.bot.service.get_player(n.player_id)  # type: ignore[arg-type]
         if player is None or player.transport != TRANSPORT:
             return
+        language = player_language(player)  # of a DM; a post is in its place's
         if n.kind == "game-start" and (home := await self._home_of_dm_game(n, player)):
             # challenged in a DM: told there, with the thread the game got (or in it)
-            if await self._dm(player.address, f"{n.text}\nThe game's thread: "
-                                              f"<#{target_of(home)}>") is None:
-                await self._post(home, f"{await self._ping(player, n)} {n.text}")
+            told = joined([message_of(n), _("The game's thread: {thread}",
+                                            thread=channel_mention(target_of(home)))], "\n")
+            if await self._dm(player.address, phrase(told.render(language), TRANSPORT)) is None:
+                await self._post(home, f"{await self._ping(player, n)} "
+                                       f"{worded(n, await place_language(self.bot, home))}")
             return
         # a game that lives elsewhere (an e-mail game, a game challenged in a DM with no
         # server to play in) has no thread or channel the player reads: its news comes by DM
@@ -229,7 +255,7 @@ class Notifier:
         from_elsewhere = await self._from_elsewhere(n, player.id)
         if offer is None and n.kind in ANSWERS and not from_elsewhere:
             if player.preferences.get(DM_PREFERENCE):
-                await self._dm(player.address, n.text)
+                await self._dm(player.address, worded(n, language))
             return  # the answer edited the offer's message where it was made
         if from_elsewhere and offer is None:
             await self._settle_from_elsewhere(n, player.id)
@@ -242,7 +268,8 @@ class Notifier:
                 view is None else None
             if live_board is not None:
                 view = live_board[1]
-            sent = await self._dm(player.address, n.text, board, await self._link(n, board, view))
+            sent = await self._dm(player.address, worded(n, language), board,
+                                  await self._link(n, board, view))
             if sent is not None:
                 if offer is not None:
                     await self._offer_posted(n, offer, sent)
@@ -263,7 +290,8 @@ class Notifier:
             if n.kind == "game-start" and (home := await self._open_home(n)) is not None:
                 # accepted from another transport: the game gets its thread, opened with
                 # the board, where the Discord player is told of it
-                await self._post(home, f"{await self._ping(player, n)} {n.text}")
+                await self._post(home, f"{await self._ping(player, n)} "
+                                       f"{worded(n, await place_language(self.bot, home))}")
                 return
             if n.kind == "your-move" and await self._computer_moved(n):
                 return
@@ -275,7 +303,8 @@ class Notifier:
             if game is not None and await live.offer_here(self.bot, game, *offer):
                 return  # the reply that made the offer is in the thread, with its buttons
             view = offer_view(n.game_id, offer[0])
-        sent = await self._post(n.place, f"{await self._ping(player, n)} {n.text}",
+        words = worded(n, await place_language(self.bot, n.place))
+        sent = await self._post(n.place, f"{await self._ping(player, n)} {words}",
                                 await self._link(n, file, view), file)
         if offer is not None and sent is not None:
             await self._offer_posted(n, offer, sent)
@@ -317,11 +346,12 @@ class Notifier:
         if game is None or COMPUTER not in game.transports or n.place != game.place \
                 or "turn" not in n.payload:
             return False
-        lead = turn_lead(n.payload["number"], n.payload["turn"], game.id)
+        language = await place_language(self.bot, n.place)
+        lead = turn_lead(n.payload["number"], n.payload["turn"], game.id).render(language)
         if game.ply != n.payload.get("ply"):
             await self._post(n.place, lead)
             return True
-        message = await self.bot.board_message(game, lead)
+        message = await self.bot.board_message(game, lead, language=language)
         view, file = message.get("view"), message.get("file")
         sent = await self._post(n.place, str(message["content"]),
                                 view if isinstance(view, discord.ui.View) else None,
@@ -360,7 +390,8 @@ class Notifier:
             return
         other = game.names[1 - side]
         how = live.by_transport(game.transports[1 - side])
-        lapse = f"{other} answered it by {how}" if n.kind in ANSWERS else None
+        lapse = _("{name} answered it by {transport}", name=other, transport=how) \
+            if n.kind in ANSWERS else None
         await live.settle_offers(self.bot, game, other, lapse=lapse)
 
     async def _offer(self, n: Notification, player_id: int) -> tuple[str, int] | None:

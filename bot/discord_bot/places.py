@@ -41,5 +41,10 @@ def is_discord_place(place: str | None) -> bool:
     return bool(place) and place.startswith(f"{TRANSPORT}:") and target_of(place) is not None
 
 
+def channel_mention(channel_id: int | None) -> str:
+    """A channel or thread as Discord shows it in a message: ``<#123>``, a link to it."""
+    return f"<#{channel_id}>"
+
+
 def server_key(guild_id: int) -> str:
     return f"{TRANSPORT}:{guild_id}"
