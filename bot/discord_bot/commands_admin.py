@@ -10,14 +10,18 @@ from discord.ext import commands
 
 from engine import EngineError, get_variant
 
-from ..i18n import message_id
+from .. import i18n
+from ..i18n import Text, _, joined, message_id
 from ..service.results import Refusal
 from . import live, logs, permissions
+from .client import reader_language
 from .commands_play import DAYS, PlayCommands
-from .notifier import PINGS, ping_choices
+from .languages import SERVER_LANGUAGE, language_choices, server_language
+from .notifier import PING_NAMES, PINGS, ping_choices
 from .owing import owing
-from .places import server_key, target_of
+from .places import channel_mention, server_key, target_of
 
+THEMES = {"classic": message_id("classic"), "colour-blind": message_id("colour-blind")}
 THEME_CHOICES = [app_commands.Choice(name=message_id("classic"), value="classic"),
                  app_commands.Choice(name=message_id("colour-blind"), value="colour-blind")]
 
@@ -55,17 +59,31 @@ class AdminCommands(commands.GroupCog, group_name="server", group_description=me
         days=message_id("Time per move of a challenge that names none"),
         theme=message_id("The pictures' colours (colour-blind: safe for red-green colour "
                          "blindness)"),
-        pings=message_id("When players are mentioned, unless they chose (`/settings`)"))
-    @app_commands.choices(days=DAYS, theme=THEME_CHOICES,
-                          pings=ping_choices())
+        pings=message_id("When players are mentioned, unless they chose (`/settings`)"),
+        language=message_id("The language of the bot's posts in its channels and game threads"))
+    @app_commands.choices(days=DAYS, theme=THEME_CHOICES, pings=ping_choices(),
+                          language=[*language_choices(), app_commands.Choice(
+                              name=message_id("the server's Discord language"),
+                              value="default")])
     async def settings(self, interaction: discord.Interaction,
                        channel: discord.TextChannel | None = None, variants: str | None = None,
                        days: int | None = None, theme: str | None = None,
-                       pings: str | None = None) -> None:
-        """Show or change this server's game channel, allowed variants and time control."""
+                       pings: str | None = None, language: str | None = None) -> None:
+        """Show or change this server's game channel, allowed variants and time control.
+
+        ``language`` is the language of what the bot posts for everyone on the server (a
+        game thread's news, boards and offers, the notices of a channel): each member's
+        own replies follow their Discord client, and DMs the language each player chose.
+        Unset (``default``), the server's Discord language (a Community server's primary
+        language) is used, else English."""
         if not _may_manage(interaction):
-            await self.bot.answer(interaction, "Only members who may manage the server can "
-                                               "change its settings.")
+            await self.bot.answer(interaction, _("Only members who may manage the server can "
+                                                 "change its settings."))
+            return
+        if language not in (None, "default", *i18n.shipped()):
+            await self.bot.answer(interaction, _(
+                "{language} ({code}) is not offered yet: its words are being translated.",
+                language=i18n.display_name(str(language)), code=language))
             return
         changes: dict[str, object] = {}
         if channel is not None:
@@ -84,26 +102,35 @@ class AdminCommands(commands.GroupCog, group_name="server", group_description=me
             changes["theme"] = theme
         if pings is not None:
             changes[PINGS] = pings
+        if language is not None:
+            changes[SERVER_LANGUAGE] = None if language == "default" else language
         key = server_key(interaction.guild_id or 0)
         current = (await self.service.rooms.set_server_settings(key, changes) if changes
                    else await self.service.rooms.server_settings(key))
-        where = (f"<#{current['channel']}>" if "channel" in current
-                 else "where /challenge is used")
-        lines = [f"Game channel: {where}",
-                 f"Variants: {', '.join(current.get('variants', [])) or 'all'}",
-                 f"Time per move: {current.get('days') or 'no clock'}"
-                 + (" days" if current.get("days") else ""),
-                 f"Pictures: {current.get('theme') or self.bot.settings.theme}",
-                 f"Pings: {current.get(PINGS) or 'all'}"]
-        await self.bot.answer(interaction, "Server settings:\n" + "\n".join(lines))
+        where = (channel_mention(current["channel"]) if "channel" in current
+                 else _("where /challenge is used"))
+        theme = current.get("theme") or self.bot.settings.theme
+        pings = current.get(PINGS) or "all"
+        spoken = await server_language(self.bot, interaction.guild)
+        lines = [_("Server settings:"), _("Game channel: {channel}", channel=where),
+                 _("Variants: {variants}",
+                   variants=", ".join(current.get("variants", [])) or _("all")),
+                 _("Time per move: {days} days", days=current["days"]) if current.get("days")
+                 else _("Time per move: {days}", days=_("no clock")),
+                 _("Pictures: {theme}", theme=Text(theme, {}) if theme in THEMES else theme),
+                 _("Pings: {pings}", pings=Text(PING_NAMES[pings], {})
+                   if pings in PING_NAMES else pings),
+                 _("Language: {language} ({code})", language=i18n.display_name(spoken),
+                   code=spoken)]
+        await self.bot.answer(interaction, joined(lines, "\n"))
 
     @app_commands.command(name="check", description=message_id(
         "List, for each channel where games can start, what the bot may and may not do."))
     async def check(self, interaction: discord.Interaction) -> None:
         """List, for each channel where games can start, what the bot may and may not do."""
         if not _may_manage(interaction):
-            await self.bot.answer(interaction, "Only members who may manage the server can "
-                                               "check the bot's permissions.")
+            await self.bot.answer(interaction, _("Only members who may manage the server can "
+                                                 "check the bot's permissions."))
             return
         guild = interaction.guild
         assert guild is not None  # the group is guild-only
@@ -113,10 +140,11 @@ class AdminCommands(commands.GroupCog, group_name="server", group_description=me
         channels = [configured] if isinstance(configured, discord.TextChannel) else [
             c for c in guild.text_channels if c.permissions_for(interaction.user).view_channel]
         lines = [permissions.report(c) for c in channels[:40]]
-        lead = ("The game channel of this server:" if configured is not None else
-                "No game channel is set (`/server settings channel:`); games start where "
-                "/challenge is used. What I may do in each channel:")
-        await self.bot.answer(interaction, "\n".join([lead, *lines])[:2000])
+        lead = (_("The game channel of this server:") if configured is not None else
+                _("No game channel is set ({command}); games start where /challenge is used. "
+                  "What I may do in each channel:", command="`/server settings channel:`"))
+        text = joined([lead, *lines], "\n").render(reader_language(interaction))
+        await self.bot.answer(interaction, text[:2000])
 
     @app_commands.command(name="ruling", description=message_id(
         "End a game of this server by a ruling: a win, a draw, or an abort."))
@@ -128,15 +156,16 @@ class AdminCommands(commands.GroupCog, group_name="server", group_description=me
     async def ruling(self, interaction: discord.Interaction, game: int, ruling: str) -> None:
         """End a game of this server by a ruling: a win, a draw, or an abort."""
         if not _may_manage(interaction):
-            await self.bot.answer(interaction, "Only members who may manage the server can "
-                                               "rule on games.")
+            await self.bot.answer(interaction, _("Only members who may manage the server can "
+                                                 "rule on games."))
             return
         logs.set_context(game_id=game)
         found = await self.service.game(game)
         channel = self.bot.get_channel(target_of(found.place) or 0) if found else None
         if found is None or getattr(getattr(channel, "guild", None), "id", None) \
                 != interaction.guild_id:
-            await self.bot.answer(interaction, f"There is no game #{game} on this server.")
+            await self.bot.answer(interaction, _("There is no game #{game} on this server.",
+                                                 game=game))
             return
         by = interaction.user.display_name
         sender = await self.bot.player_of(interaction.user)
@@ -148,8 +177,9 @@ class AdminCommands(commands.GroupCog, group_name="server", group_description=me
                 await self.bot.answer(interaction, result)
                 return
             # the ruling's reply is the announcement of the end (not said again in the thread)
-            sent = await self.bot.reply(interaction,
-                                        content=await live.ending_text(self.bot, result.game))
+            ending = await live.ending_text(self.bot, result.game,
+                                            reader_language(interaction))
+            sent = await self.bot.reply(interaction, content=ending)
             await live.ending_announced(self.bot, result.game, sent,
                                         interaction.channel_id or 0)
         await self.bot.flush()

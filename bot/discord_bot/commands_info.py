@@ -12,14 +12,16 @@ from discord.ext import commands
 from engine import EngineError, all_variants, get_variant
 
 from ..commands import Commands
-from ..i18n import message_id
+from ..i18n import _, joined, message_id, render
 from ..service.posts import DIGEST
 from ..service.results import Refusal
 from ..service.rules_docs import as_discord, messages, rules_part
 from .client import reader_language
 from .commands_play import PlayCommands
+from .languages import language_choices
 from .notifier import DM_PREFERENCE, PINGS, ping_choices
 from .places import TRANSPORT, server_key
+from .translator import translated
 
 DISCORD_COMMAND = "`/rules variant:{variant} piece:…`"
 
@@ -90,18 +92,22 @@ class InfoCommands(commands.Cog, name="Information"):
     async def help(self, interaction: discord.Interaction, command: str | None = None) -> None:
         """List the commands, or explain one (what it does, its options, an example)."""
         known = self._commands()
+        language = reader_language(interaction)
         if command is None:
-            lines = [f"`/{name}`: {_first_paragraph(item)}" for name, item in known.items()]
-            text = ("Commands (`/help command:NAME` explains one; in a game's thread you may "
-                    "also type a move as a message):\n" + "\n".join(lines))
+            lines = [f"`/{name}`: {_summary(item, language)}" for name, item in known.items()]
+            text = "\n".join([_("Commands ({help} explains one; in a game's thread you may "
+                                "also type a move as a message):",
+                                help="`/help command:NAME`").render(language), *lines])
         elif (item := known.get(command.strip().lstrip("/").lower())) is None:
-            text = f"There is no command `/{command.strip().lstrip('/')[:40]}`. `/help` lists them."
+            asked = f"`/{command.strip().lstrip('/')[:40]}`"
+            text = _("There is no command {command}. {help} lists them.", command=asked,
+                     help="`/help`").render(language)
         else:
-            doc = _first_paragraph(item)
-            options = [f"• `{p.name}`{'' if p.required else ' (optional)'}: {p.description}"
+            options = [f"• {_option(p, language)}: "
+                       f"{translated(p.description, language) or p.description}"
                        for p in item.parameters]
-            text = "\n".join([f"`/{item.qualified_name}`: {doc}",
-                              *(["Options:", *options] if options else [])])
+            text = "\n".join([f"`/{item.qualified_name}`: {_summary(item, language)}",
+                              *([_("Options:").render(language), *options] if options else [])])
         first, *more = messages(text, 2000)
         await interaction.response.send_message(first, ephemeral=True)
         for rest in more:
@@ -153,7 +159,8 @@ class InfoCommands(commands.Cog, name="Information"):
         """Show the best-rated players of a variant."""
         sender = await self.bot.player_of(interaction.user)
         reply = await self.words.cmd_leaderboard(sender, "", [variant] if variant else [])
-        await self.bot.answer(interaction, f"```\n{reply.text}\n```" if reply.ok else reply.text,
+        table = render(reply.text, reader_language(interaction))
+        await self.bot.answer(interaction, f"```\n{table}\n```" if reply.ok else reply.text,
                               public=reply.ok)
 
     @app_commands.command(name="vacation", description=message_id(
@@ -185,20 +192,23 @@ class InfoCommands(commands.Cog, name="Information"):
             return
         from .places import target_of
         thread = self.bot.get_channel(target_of(result.game.place) or 0)  # type: ignore[union-attr]
-        where = ""
+        said = [result.template]
         if isinstance(thread, discord.Thread) and not await self._member_of(thread.guild,
                                                                             interaction):
             link = await self.service.watching.game_link(game)
-            where = (" It is played on a server you are not on, so its thread is closed to "
-                     "you: `/notify dm:True` sends you its news by DM"
-                     + (f", and {link} shows it live." if link else "."))
+            said.append(_("It is played on a server you are not on, so its thread is closed "
+                          "to you: {notify} sends you its news by DM, and {link} shows it "
+                          "live.", notify="`/notify dm:True`", link=link) if link else
+                        _("It is played on a server you are not on, so its thread is closed "
+                          "to you: {notify} sends you its news by DM.",
+                          notify="`/notify dm:True`"))
         elif isinstance(thread, discord.Thread):
             try:
                 await thread.add_user(interaction.user)
-                where = f" Follow it in {thread.mention}."
+                said.append(_("Follow it in {thread}.", thread=thread.mention))
             except discord.HTTPException:
-                where = f" Its thread is {thread.mention}."
-        await self.bot.answer(interaction, result.template + where)
+                said.append(_("Its thread is {thread}.", thread=thread.mention))
+        await self.bot.answer(interaction, joined(said))
 
     @staticmethod
     async def _member_of(guild: discord.Guild, interaction: discord.Interaction) -> bool:
@@ -226,31 +236,40 @@ class InfoCommands(commands.Cog, name="Information"):
         "Show or change your settings: when I mention (ping) you."))
     @app_commands.describe(
         pings=message_id("When I mention you: moves, offers, reminders (all), moves (turns), "
-                         "never (none)"))
+                         "never (none)"),
+        language=message_id("The language of the news I send you by DM"))
     @app_commands.choices(pings=[*ping_choices(), app_commands.Choice(
-        name=message_id("server default"), value="default")])
+        name=message_id("server default"), value="default")], language=language_choices())
     async def settings(self, interaction: discord.Interaction,
-                       pings: str | None = None) -> None:
-        """Show or change your settings: when I mention (ping) you."""
+                       pings: str | None = None, language: str | None = None) -> None:
+        """Show or change your settings: when I mention (ping) you, and the language of
+        your DMs (the news the bot sends you; its answers follow your Discord client)."""
         sender = await self.bot.player_of(interaction.user)
+        told = []
+        if language is not None:  # the console's and mail's `language`: one preference
+            reply = await self.words.cmd_language(sender, "", [language])
+            sender = reply.player or sender
+            told.append(reply.text)
         if pings is not None:
             sender = await self.service.set_preference(
                 sender, PINGS, None if pings == "default" else pings)
         chosen = sender.preferences.get(PINGS)
-        said = {"all": "news of your opponents' moves, offers and reminders",
-                "turns": "news of your opponents' moves only",
-                "none": "never (you are named instead)"}
+        said = {"all": _("news of your opponents' moves, offers and reminders"),
+                "turns": _("news of your opponents' moves only"),
+                "none": _("never (you are named instead)")}
         if chosen is None:
             default = None
             if interaction.guild_id:
                 default = (await self.service.rooms.server_settings(
                     server_key(interaction.guild_id))).get(PINGS)
-            how = ("as the server decides (`/settings pings:` chooses for you): "
-                   + (f"on this server, {said[str(default)]}" if default
-                      else f"by default, {said['all']}"))
+            how = (_("as the server decides ({command} chooses for you): on this server, "
+                     "{pings}", command="`/settings pings:`", pings=said[str(default)])
+                   if default else
+                   _("as the server decides ({command} chooses for you): by default, "
+                     "{pings}", command="`/settings pings:`", pings=said["all"]))
         else:
             how = said[str(chosen)]
-        await self.bot.answer(interaction, f"I mention you: {how}.")
+        await self.bot.answer(interaction, joined([*told, _("I mention you: {how}.", how=how)]))
 
     @app_commands.command(name="notify", description=message_id(
         "Choose where your notifications come (DM or the game's thread), and a digest."))
@@ -264,17 +283,33 @@ class InfoCommands(commands.Cog, name="Information"):
         said = []
         if dm is not None:
             sender = await self.service.set_preference(sender, DM_PREFERENCE, dm)
-            said.append("Your notifications now come by DM." if dm else
-                        "Your notifications now come in the games' threads.")
+            said.append(_("Your notifications now come by DM.") if dm else
+                        _("Your notifications now come in the games' threads."))
         if digest is not None:
             sender = await self.service.set_preference(sender, DIGEST, digest)
-            said.append("You will get a daily digest of the games waiting for your move."
-                        if digest else "You will get no daily digest.")
+            said.append(_("You will get a daily digest of the games waiting for your move.")
+                        if digest else _("You will get no daily digest."))
         if not said:
-            where = "by DM" if sender.preferences.get(DM_PREFERENCE) else "in the games' threads"
-            digest_now = "a daily digest" if sender.preferences.get(DIGEST) else "no digest"
-            said.append(f"Your notifications come {where}; you get {digest_now}.")
-        await self.bot.answer(interaction, " ".join(said))
+            by_dm, digests = sender.preferences.get(DM_PREFERENCE), sender.preferences.get(DIGEST)
+            said.append(
+                (_("Your notifications come by DM; you get a daily digest.") if digests else
+                 _("Your notifications come by DM; you get no digest.")) if by_dm else
+                (_("Your notifications come in the games' threads; you get a daily digest.")
+                 if digests else
+                 _("Your notifications come in the games' threads; you get no digest.")))
+        await self.bot.answer(interaction, joined(said))
+
+
+def _summary(command: app_commands.Command[Any, Any, Any], language: str) -> str:
+    """What a command does, in ``language``: in English its whole first paragraph, in
+    another its description's translation (within Discord's 100 characters)."""
+    return translated(command.description, language) or _first_paragraph(command)
+
+
+def _option(parameter: app_commands.Parameter, language: str) -> str:
+    """An option's name as `/help` lists it (its name is a token: never translated)."""
+    name = f"`{parameter.name}`"
+    return name if parameter.required else _("{option} (optional)", option=name).render(language)
 
 
 def _first_paragraph(command: app_commands.Command[Any, Any, Any]) -> str:

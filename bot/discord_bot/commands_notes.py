@@ -9,10 +9,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from ..i18n import message_id
+from ..i18n import SOURCE, _, joined, message_id
 from ..service.inference import FORECAST
 from ..service.model import Game, Player
 from ..service.results import Refusal
+from .client import reader_language
 from .commands_play import GAME_HELP, PlayCommands
 
 if TYPE_CHECKING:
@@ -30,11 +31,15 @@ def line_words(text: str) -> list[str]:
 class ForecastForm(discord.ui.Modal):
     """One conditional line per row of a text box, recorded when submitted."""
 
-    def __init__(self, cog: CorrespondenceCommands, sender: Player, game: Game) -> None:
-        super().__init__(title=f"Conditional moves, game #{game.id}")
+    def __init__(self, cog: CorrespondenceCommands, sender: Player, game: Game,
+                 language: str = SOURCE) -> None:
+        super().__init__(title=_("Conditional moves, game #{game}", game=game.id).render(
+            language))
         self.cog, self.sender, self.game = cog, sender, game
+        self.language = language
         self.lines: discord.ui.TextInput = discord.ui.TextInput(
-            label="One line per row: if THEIR MOVE then YOURS", custom_id=LINES_ID,
+            label=_("One line per row: if THEIR MOVE then YOURS").render(language),
+            custom_id=LINES_ID,
             style=discord.TextStyle.paragraph, max_length=2000,
             placeholder="if h8-i7/D then b2-a3/D then if i7-h6/D then a3-b4/D")
         self.add_item(self.lines)
@@ -44,8 +49,8 @@ class ForecastForm(discord.ui.Modal):
         for row in filter(None, (r.strip() for r in self.lines.value.splitlines())):
             result = await self.cog.service.forecasts.add_forecast(self.sender, self.game.id,
                                                                    line_words(row))
-            answers.append(result.message)
-        await self.cog.bot.answer(interaction, "\n".join(answers) or "No line was given.")
+            answers.append(result.words("console", self.language))  # as it always read
+        await self.cog.bot.answer(interaction, "\n".join(answers) or _("No line was given."))
 
 
 class CorrespondenceCommands(commands.Cog, name="Correspondence"):
@@ -84,8 +89,8 @@ class CorrespondenceCommands(commands.Cog, name="Correspondence"):
             return
         if text is None:
             notes = await self.service.notes.notes_text(sender, found.id)
-            await self.bot.answer(interaction, notes or f"You have no notes on game "
-                                                        f"#{found.id}.")
+            await self.bot.answer(interaction, notes or _("You have no notes on game #{game}.",
+                                                          game=found.id))
             return
         added = await self.service.notes.add_note(sender, found.id, text)
         await self.bot.answer(interaction, added)
@@ -111,12 +116,13 @@ class CorrespondenceCommands(commands.Cog, name="Correspondence"):
                                   await self.service.forecasts.clear_forecast(sender, found.id))
         elif show:
             lines = await self.service.forecasts.forecast_lines(sender, found.id)
-            await self.bot.answer(interaction, "\n".join(
-                [f"Your conditional moves in game #{found.id} (only you see them):",
-                 *(f"• `{t}`" for t in lines)]) if lines else
-                f"You have no conditional moves in game #{found.id}.")
+            await self.bot.answer(interaction, joined(
+                [_("Your conditional moves in game #{game} (only you see them):",
+                   game=found.id), *(f"• `{t}`" for t in lines)], "\n") if lines else
+                _("You have no conditional moves in game #{game}.", game=found.id))
         elif line and line.strip():
             await self.bot.answer(interaction, await self.service.forecasts.add_forecast(
                 sender, found.id, line_words(line)))
         else:
-            await interaction.response.send_modal(ForecastForm(self, sender, found))
+            await interaction.response.send_modal(
+                ForecastForm(self, sender, found, reader_language(interaction)))

@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import discord
+from discord import app_commands
 
 from .. import i18n
 from ..i18n import LANGUAGE
@@ -28,6 +29,15 @@ if TYPE_CHECKING:
     from .client import Bot
 
 SERVER_LANGUAGE = "language"  # the server setting: the language of its posts
+
+
+def language_choices() -> list[app_commands.Choice[str]]:
+    """The languages a setting may name, each by its name in itself (``Tiếng Việt``):
+    English and each language with a catalogue (one not offered yet is refused when
+    chosen, saying so)."""
+    codes = [i18n.SOURCE, *sorted(p.name for p in i18n.LOCALES.iterdir() if p.is_dir())]
+    return [app_commands.Choice(name=i18n.display_name(code) or code, value=code)
+            for code in codes]
 
 
 def player_language(player: Player | None) -> str:

@@ -29,9 +29,10 @@ from typing import TYPE_CHECKING
 
 import discord
 
+from ..i18n import Text, _, joined, message_id
 from ..service.answers import Owed, owe_answer
 from ..service.model import Game, Player
-from ..service.outbox import lane_of
+from ..service.outbox import MESSAGE, lane_of
 from . import failures
 from .places import TRANSPORT, channel_place, is_discord_place, place_of
 
@@ -44,42 +45,47 @@ CONFIRMATION = "confirmation"
 BOARD_POST = "board-post"  # a move's: the board in the game's thread, the opponent mentioned
 GAME_THREAD = "game-thread"  # an acceptance's: the game's thread, opened with its board
 CHALLENGE_POST = "challenge-post"  # a challenge's: its announcement, with its buttons
-RESTARTED = "{done}, but my answer was lost (I was restarted).{look}"
-REFUSED = "{done}; I could not answer in {where} (Discord refused: {status} {text}). {advice}"
-LOOK_AT_GAME = " `/board game:{game}` shows the game now."
-LOOK_AT_GAMES = " `/games` lists your games."  # a game started: its number is not known yet
+RESTARTED = message_id("{done}, but my answer was lost (I was restarted).")
+REFUSED = message_id("{done}; I could not answer in {where} (Discord refused: {status} "
+                     "{text}). {advice}")
+LOOK_AT_GAME = message_id("{command} shows the game now.")
+LOOK_AT_GAMES = message_id("{command} lists your games.")  # a game started: no number yet
 STARTS_A_GAME = {"accept", "computer"}
 # what each command did, as its confirmation says it
 DONE = {
-    "move": "Your move in game #{game} is played",
-    "end_turn": "Your turn in game #{game} is over",
-    "resign": "You resigned game #{game}",
-    "abort": "You called off game #{game}",
-    "offer_draw": "You offered a draw in game #{game}",
-    "accept_draw": "You accepted the draw in game #{game}",
-    "decline_draw": "You declined the draw offer in game #{game}",
-    "request_takeback": "You asked to take back your last turn in game #{game}",
-    "accept_takeback": "You accepted the takeback in game #{game}",
-    "decline_takeback": "You declined the takeback request in game #{game}",
-    "ruling": "Your ruling on game #{game} is recorded",
-    "challenge": "Your challenge is made",
-    "computer": "Your game against the computer has started",
-    "accept": "You accepted challenge #{challenge}: the game has started",
-    "decline": "You declined challenge #{challenge}",
-    "cancel": "You withdrew challenge #{challenge}",
+    "move": message_id("Your move in game #{game} is played"),
+    "end_turn": message_id("Your turn in game #{game} is over"),
+    "resign": message_id("You resigned game #{game}"),
+    "abort": message_id("You called off game #{game}"),
+    "offer_draw": message_id("You offered a draw in game #{game}"),
+    "accept_draw": message_id("You accepted the draw in game #{game}"),
+    "decline_draw": message_id("You declined the draw offer in game #{game}"),
+    "request_takeback": message_id("You asked to take back your last turn in game #{game}"),
+    "accept_takeback": message_id("You accepted the takeback in game #{game}"),
+    "decline_takeback": message_id("You declined the takeback request in game #{game}"),
+    "ruling": message_id("Your ruling on game #{game} is recorded"),
+    "challenge": message_id("Your challenge is made"),
+    "computer": message_id("Your game against the computer has started"),
+    "accept": message_id("You accepted challenge #{challenge}: the game has started"),
+    "decline": message_id("You declined challenge #{challenge}"),
+    "cancel": message_id("You withdrew challenge #{challenge}"),
 }
 
 
-def done_text(deed: str, game: int | None = None, challenge: int | None = None) -> str:
+def done_text(deed: str, game: int | None = None, challenge: int | None = None) -> Text:
     """What the command ``deed`` did, in a sentence (`DONE`)."""
-    return DONE[deed].format(game=game, challenge=challenge)
+    return Text(DONE[deed], {"game": game, "challenge": challenge})
 
 
-def confirmation(deed: str, game: int | None = None, challenge: int | None = None) -> str:
-    """The confirmation a member gets when the process died before its reply."""
-    look = (LOOK_AT_GAME.format(game=game) if game is not None
-            else LOOK_AT_GAMES if deed in STARTS_A_GAME else "")
-    return RESTARTED.format(done=done_text(deed, game, challenge), look=look)
+def confirmation(deed: str, game: int | None = None, challenge: int | None = None) -> Text:
+    """The confirmation a member gets when the process died before its reply (a message:
+    worded in the member's language when it is delivered)."""
+    said = [Text(RESTARTED, {"done": done_text(deed, game, challenge)})]
+    if game is not None:
+        said.append(Text(LOOK_AT_GAME, {"command": f"`/board game:{game}`"}))
+    elif deed in STARTS_A_GAME:
+        said.append(Text(LOOK_AT_GAMES, {"command": "`/games`"}))
+    return joined(said)
 
 
 def owed_answer(sender: Player, channel: object, deed: str, game_id: int | None = None,
@@ -140,11 +146,12 @@ async def _refused(bot: Bot, owed: Owed, channel: object,
     assert owed.row_id is not None
     log.warning("the reply to %s failed: %s", owed.payload.get("deed"), error)
     deed = str(owed.payload["deed"])
-    text = REFUSED.format(done=done_text(deed, owed.game_id, owed.payload.get("challenge")),
-                          where=getattr(channel, "mention", "the channel"),
-                          status=error.status, text=error.text,
-                          advice=failures.advice(error))
-    owed.settled = await bot.service.settle_answer(owed.row_id, text, owed.lane, owed.payload,
+    text = Text(REFUSED, {"done": done_text(deed, owed.game_id, owed.payload.get("challenge")),
+                          "where": getattr(channel, "mention", None) or _("the channel"),
+                          "status": error.status, "text": error.text,
+                          "advice": failures.advice(error)})
+    payload = {**owed.payload, MESSAGE: text.to_json()}  # worded in the member's language
+    owed.settled = await bot.service.settle_answer(owed.row_id, text, owed.lane, payload,
                                                    owed.place, owed.game_id)
     for post in owed.more:  # what the reply would have posted in the game's thread: now
         if post.row_id is not None:

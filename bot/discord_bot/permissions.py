@@ -6,14 +6,17 @@ from __future__ import annotations
 
 import discord
 
-# the permissions a game's channel needs, with the names Discord's settings show
+from ..i18n import Text, _, _n, joined, message_id
+
+# the permissions a game's channel needs, with the names Discord's settings show (in the
+# reader's language, as Discord shows them to a client in that language)
 NEEDED: tuple[tuple[str, str], ...] = (
-    ("view_channel", "View Channel"),
-    ("send_messages", "Send Messages"),
-    ("send_messages_in_threads", "Send Messages in Threads"),
-    ("create_public_threads", "Create Public Threads"),
-    ("attach_files", "Attach Files"),
-    ("embed_links", "Embed Links"),
+    ("view_channel", message_id("View Channel")),
+    ("send_messages", message_id("Send Messages")),
+    ("send_messages_in_threads", message_id("Send Messages in Threads")),
+    ("create_public_threads", message_id("Create Public Threads")),
+    ("attach_files", message_id("Attach Files")),
+    ("embed_links", message_id("Embed Links")),
 )
 
 
@@ -26,19 +29,31 @@ def missing_in(channel: discord.abc.GuildChannel) -> list[str]:
     return [name for flag, name in NEEDED if not getattr(allowed, flag)]
 
 
-def refusal(channel: discord.abc.GuildChannel, missing: list[str]) -> str:
+def named(names: list[str]) -> Text:
+    """Permissions by their names, in a list (each in the reader's language)."""
+    return joined([Text(name, {}) for name in names], ", ")
+
+
+def refusal(channel: discord.abc.GuildChannel, missing: list[str]) -> Text:
     """The message to the member whose action would start a game where it cannot run."""
-    return (f"I cannot run games in {channel.mention}: I lack the permission"
-            f"{'s' if len(missing) > 1 else ''} {', '.join(missing)} there. Ask a server "
-            f"admin to grant {'them' if len(missing) > 1 else 'it'} to me (`/server check` "
-            f"shows what I may do in each channel).")
+    return _n("I cannot run games in {channel}: I lack the permission {permissions} there. "
+              "Ask a server admin to grant it to me ({check} shows what I may do in each "
+              "channel).",
+              "I cannot run games in {channel}: I lack the permissions {permissions} there. "
+              "Ask a server admin to grant them to me ({check} shows what I may do in each "
+              "channel).", len(missing), channel=channel.mention, permissions=named(missing),
+              check="`/server check`")
 
 
-def report(channel: discord.abc.GuildChannel) -> str:
+def report(channel: discord.abc.GuildChannel) -> Text:
     """One line of `/server check`: what the bot may and may not do in ``channel``."""
     missing = missing_in(channel)
     if not missing:
-        return f"{channel.mention}: ready for games (every permission a game needs)."
-    granted = [name for _, name in NEEDED if name not in missing]
-    return (f"{channel.mention}: cannot run games; missing {', '.join(missing)}"
-            + (f" (has {', '.join(granted)})." if granted else "."))
+        return _("{channel}: ready for games (every permission a game needs).",
+                 channel=channel.mention)
+    granted = [name for _flag, name in NEEDED if name not in missing]
+    if granted:
+        return _("{channel}: cannot run games; missing {missing} (has {granted}).",
+                 channel=channel.mention, missing=named(missing), granted=named(granted))
+    return _("{channel}: cannot run games; missing {missing}.", channel=channel.mention,
+             missing=named(missing))

@@ -12,13 +12,14 @@ import discord
 from discord import app_commands
 
 from bot import i18n
+from bot.discord_bot.languages import language_choices
 from bot.discord_bot.translator import CatalogueTranslator, translated
 
 MAX_NAME, MAX_DESCRIPTION = 32, 100
 # choices whose names are values, never words: the record formats (`/export format:`),
-# and the computer's levels, described in the engine's words (engine texts are not
-# translated: `engine.search.LEVELS`)
-TOKEN_CHOICES = {"commandpost", "cotulenh"}
+# the languages, each named in itself (`/settings language:`), and the computer's levels,
+# described in the engine's words (engine texts are not translated: `engine.search.LEVELS`)
+TOKEN_CHOICES = {"commandpost", "cotulenh", *(c.name for c in language_choices())}
 
 
 def is_discord_name(name: str) -> bool:
