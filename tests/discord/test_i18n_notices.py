@@ -10,6 +10,7 @@ import pytest
 import simcord.interactions
 
 from bot import i18n
+from bot.service import answers
 
 from .test_play import _start
 
@@ -180,3 +181,25 @@ async def test_no_english_bypasses_the_catalogue_in_news_and_offers(world, pseud
     # bot/discord_bot/pictures.py (the pictures' part), still bypasses the catalogue
     assert i18n.untranslated(news[0], allowed=names) == ["White", "move"]
     assert [i18n.untranslated(text, allowed=names) for text in news[1:]] == [[], [], []]
+
+
+async def test_a_confirmation_owed_after_a_restart_is_in_the_language_its_reader_chose(
+        world, clients, offered):
+    thread, game = await _start(world)
+    alice = await world.service.player("discord", str(world.alice.id), "alice")
+    await world.service.set_preference(alice, i18n.LANGUAGE, "vi")
+    move = (await world.service.legal_moves(game))[0]
+    with pytest.MonkeyPatch.context() as dying:  # the process dies before its reply
+        async def dies(*args: object, **kwargs: object) -> None:
+            raise RuntimeError("the process died")
+
+        for name in ("reply", "send_board", "send_move", "move_message"):
+            dying.setattr(world.bot, name, dies)
+        await world.alice.slash(thread, "move", move=move)
+    world.env._errors.clear()  # the failure is the point here
+    await world.restart()
+    world.clock.t += answers.HOLD + 1
+    await world.bot.flush()
+    assert _dms(world.alice)[-1].content == (
+        "Nước đi của bạn trong ván #1 đã được thực hiện, nhưng câu trả lời của tôi bị mất "
+        "(tôi vừa khởi động lại). `/board game:1` cho xem ván đấu hiện giờ.")
