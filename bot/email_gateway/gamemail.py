@@ -16,6 +16,7 @@ from typing import Any
 from engine import get_variant
 
 from ..commands import Commands
+from ..i18n import SOURCE, Text, _, render
 from ..pictures import picture_options, points_destroyed
 from ..service import GameService
 from ..service.model import Challenge, Game, Player
@@ -30,18 +31,27 @@ log = logging.getLogger(__name__)
 LAST_MOVES = 8
 
 
-def game_subject(game: Game) -> str:
+def game_subject(game: Game) -> Text:
     """The subject of the first mail about ``game``: no key, no move number. It is kept
-    (`MailLedger.mail_subject`) and every later mail has it, whatever is renamed."""
-    return (f"Game #{game.id}: {game.names[0]} vs {game.names[1]} — "
-            f"{get_variant(game.variant).display_name}")
+    (`MailLedger.mail_subject`, per language) and every later mail has it, whatever is
+    renamed."""
+    return _("Game #{game}: {white} vs {black} — {variant}", game=game.id,
+             white=game.names[0], black=game.names[1],
+             variant=get_variant(game.variant).display_name)
 
 
-def challenge_subject(challenge: Challenge) -> str:
+def challenge_subject(challenge: Challenge) -> Text:
     """The one subject of every mail about ``challenge``."""
-    return (f"Challenge #{challenge.id}: {challenge.challenger_name} vs "
-            f"{challenge.opponent_name or 'anyone'} — "
-            f"{get_variant(challenge.variant).display_name}")
+    return _("Challenge #{challenge}: {challenger} vs {opponent} — {variant}",
+             challenge=challenge.id, challenger=challenge.challenger_name,
+             opponent=challenge.opponent_name or _("anyone"),
+             variant=get_variant(challenge.variant).display_name)
+
+
+def thread_of(what: str, number: int, language: str) -> str:
+    """The key of a thread's kept subject (``game:12``): one per language its readers
+    read, so that each reader's subject stays the same in their own language."""
+    return f"{what}:{number}" if language == SOURCE else f"{what}:{number}:{language}"
 
 
 def _board_png(position: object, options: dict[str, Any]) -> bytes | None:
@@ -90,48 +100,53 @@ class GameMails:
                         in_reply_to: str | None = None, references: tuple[str, ...] = (),
                         message_id: str | None = None, ply: int | None = None,
                         keyed: bool = True, highlights: tuple[str, ...] = (),
-                        selected: str | None = None) -> EmailMessage:
+                        selected: str | None = None, language: str = SOURCE) -> EmailMessage:
         """A mail about ``game``: ``text``, the game as text, and the board picture, seen
         from the reader's side (a watcher's: the side to move), with the whole last turn
         marked, or a piece's moves (``selected``, ``highlights``). A player's copy carries
         their key of the game's move number now, in Reply-To only (never in the text, which
-        a forward or a quote passes on)."""
+        a forward or a quote passes on). Worded in the reader's ``language``."""
         tag = await self.tag_for(recipient, game) if keyed else None
-        body = [text, "", *await self.game_text(game, recipient)]
+        body = [render(text, language), "", *await self.game_text(game, recipient, language)]
         side = game.side_of(recipient.id) if recipient.id else None
         picture = await self._picture(game, ply, game.to_move if side is None else side,
                                       highlights, selected)
         if picture is None:
-            body += ["", "(No board picture: the renderer is not available.)"]
+            body += ["", render(_("(No board picture: the renderer is not available.)"),
+                                language)]
         link = await self.service.watching.game_link(game.id)
         if link:
-            body += ["", f"Watch the game in a browser: {link}"]
-        subject = await self.service.mail.mail_subject(f"game:{game.id}", game_subject(game))
+            body += ["", render(_("Watch the game in a browser: {link}", link=link), language)]
+        subject = await self.service.mail.mail_subject(thread_of("game", game.id, language),
+                                                       render(game_subject(game), language))
         return compose(self.address, recipient.address, subject,
-                       phrase("\n".join(body), "email"),
+                       phrase("\n".join(body), "email"), language=language,
                        tag=tag, root=(root := await self.game_root(game.id)),
                        in_reply_to=in_reply_to or root,
                        references=references, message_id=message_id, picture=picture,
                        auto="auto-replied" if in_reply_to else "auto-generated")
 
-    async def game_text(self, game: Game, reader: Player) -> list[str]:
-        """The game as text: state, last turn, text board, moves, what to send."""
+    async def game_text(self, game: Game, reader: Player,
+                        language: str = SOURCE) -> list[str]:
+        """The game as text: state, last turn, text board, moves, what to send, in the
+        reader's ``language``."""
         rules = get_variant(game.variant)
         played = await self.service.played_moves(game.id)
         position = await self.service.position(game)
-        lines = [self.commands.describe(game)]
+        lines: list[str] = [self.commands.describe(game)]
         entries = turn_entries(game, played)  # as the record and every move list write them
         if entries:
             last = entries[-1]
-            lines.append(f"Last turn: {game.names[last.side]} ({rules.side_names[last.side]}): "
-                         f"{last.line}{'.' if last.complete else ''}")
+            lines.append(_("Last turn: {name} ({side}): {turn}", name=game.names[last.side],
+                           side=rules.side_names[last.side],
+                           turn=f"{last.line}{'.' if last.complete else ''}"))
         marked = await self._marked(game)
         lines += ["", text_board(rules, position, marked)]
         lines += [""] if game.is_over else [
             caption(rules, position, points_destroyed(game, played)), ""]
         lines += _move_list([entry.line for entry in entries])
         lines += ["", *await self._what_to_send(game, reader)]
-        return lines
+        return [render(line, language) for line in lines]
 
     async def _what_to_send(self, game: Game, reader: Player) -> list[str]:
         side = game.side_of(reader.id) if reader.id else None
@@ -139,26 +154,27 @@ class GameMails:
             watching = reader.id and any(w.id == reader.id
                                          for w in await self.service.rooms.watchers(game.id))
             if game.is_over:
-                return ["The game is over."]
-            return ([f"You are watching this game; `unwatch #{game.id}` stops these mails."]
-                    if watching else [f"You do not play in this game; `watch #{game.id}` mails "
-                                      f"you its every move."])
+                return [_("The game is over.")]
+            return ([_("You are watching this game; `unwatch #{game}` stops these mails.",
+                       game=game.id)]
+                    if watching else [_("You do not play in this game; `watch #{game}` mails "
+                                        "you its every move.", game=game.id)])
         # a variant without draws by agreement offers no `draw`
         draw = "`draw`, " if get_variant(game.variant).draw_by_agreement else ""
         if game.is_over:
-            what = ["The game is over. Reply with `export` for its record, or `board` for "
-                    "the final position."]
+            what = [_("The game is over. Reply with `export` for its record, or `board` for "
+                      "the final position.")]
         elif game.to_move == side:
             example = example_move(await self.service.legal_moves(game))
             # the example stays inside the sentence: a line of this mail is never read as
             # a command (`reading.without_quoted_lines`), a line the player writes is
-            what = [f"Your move. Reply to this mail with your move on the first line, for "
-                    f"example `move {example}` (or `moves` for the legal moves, `board`, "
-                    f"{draw}`resign`, `takeback`, `help`)."]
+            what = [_("Your move. Reply to this mail with your move on the first line, for "
+                      "example `move {example}` (or `moves` for the legal moves, `board`, "
+                      "{draw}`resign`, `takeback`, `help`).", example=example, draw=draw)]
         else:
-            what = [f"It is {game.names[game.to_move]}'s turn: you get a mail when they have "
-                    f"moved. Meanwhile you may reply with `board`, {draw}`resign`, "
-                    f"`takeback`, `export` or `help`."]
+            what = [_("It is {name}'s turn: you get a mail when they have moved. Meanwhile "
+                      "you may reply with `board`, {draw}`resign`, `takeback`, `export` or "
+                      "`help`.", name=game.names[game.to_move], draw=draw)]
         return what
 
     async def _marked(self, game: Game) -> list[str]:
@@ -179,9 +195,10 @@ class GameMails:
 def _move_list(turns: list[str]) -> list[str]:
     """The last turns, numbered as in the game's record."""
     if not turns:
-        return ["No moves yet."]
-    more = "" if len(turns) <= LAST_MOVES else f" (the last {LAST_MOVES} of {len(turns)})"
-    return [f"Moves{more}:", *(f"  {line}" for line in turns[-LAST_MOVES:])]
+        return [_("No moves yet.")]
+    head = _("Moves:") if len(turns) <= LAST_MOVES else _(
+        "Moves (the last {last} of {count}):", last=LAST_MOVES, count=len(turns))
+    return [head, *(f"  {line}" for line in turns[-LAST_MOVES:])]
 
 
 PLAIN_MARKS = frozenset("x:/,=*+#>")  # what a plain step (``c3-d4``) has none of

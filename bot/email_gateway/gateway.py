@@ -46,7 +46,7 @@ from engine import get_variant
 
 from ..commands import Reply, _reply
 from ..config import Settings
-from ..i18n import SOURCE, render
+from ..i18n import SOURCE, Text, _, _n, joined, render
 from ..service import GameService
 from ..service.answers import Owed, owe_answer
 from ..service.boundary import game_number
@@ -54,7 +54,7 @@ from ..service.clock import format_time
 from ..service.computer import Computer
 from ..service.mail_ledger import remember_seen
 from ..service.model import Challenge, Game, Notification, Player
-from ..service.outbox import DeliveryFailure
+from ..service.outbox import DeliveryFailure, worded
 from ..service.phrasing import phrase
 from ..service.results import Refusal, Result
 from ..service.turns import numbered_turns
@@ -71,7 +71,7 @@ from .authority import (
     says_yes,
     unclear,
 )
-from .gamemail import GameMails, challenge_subject
+from .gamemail import GameMails, challenge_subject, thread_of
 from .inbound import NOT_AUTHENTIC, ConfirmTag, Drop, GameTag, Inbound, Tag, read_mail
 from .inbound import Refusal as MailRefusal
 from .machine import looks_like_bounce, message_id, parse_headers, quoted_notes, read_bounce
@@ -83,6 +83,7 @@ from .mailcommands import (
     MAIL_LANGUAGE,
     PLAYER_WORDS,
     TRANSPORT,
+    ChallengeMade,
     LinkRequest,
     MailCommands,
 )
@@ -116,8 +117,8 @@ BOUNCED = "a bounce reported it undeliverable"  # the reason a believed bounce g
 LOOP_QUIET = HOUR  # how long such a sender gets no answer to mail without a command
 ANSWER = "answer"  # the outbox kind of an answer to a mail
 # what a command's answer says when it was lost (see `bot.service.answers`): the games follow
-CARRIED_OUT = ("Your mail was received and carried out, but its answer was lost on the way; "
-               "here is where your games stand now.")
+CARRIED_OUT = _("Your mail was received and carried out, but its answer was lost on the "
+                "way; here is where your games stand now.")
 Send = Callable[[EmailMessage], Awaitable[None]]
 
 
@@ -319,7 +320,7 @@ class EmailGateway(GameMails, Authority):
                                    None)
                 return "linked" if reply.ok else "refused: link"
             if says_no(lines):
-                key = Reply("As you asked, I did not carry it out: nothing was changed.")
+                key = Reply(_("As you asked, I did not carry it out: nothing was changed."))
             else:
                 if key.name:  # a new player is named as the mail that asked said
                     mail = replace(mail, name=key.name)
@@ -361,12 +362,13 @@ class EmailGateway(GameMails, Authority):
         reply = replace(reply, text=self.worded(reply.text, player))  # in the reader's language
         # a command with the key undoes `stop` (an auto-reply to the last mail does not)
         if proven and word and word != "stop" and await self.service.mail.clear_stop(mail.sender):
-            reply = replace(reply, text=reply.text + "\n\n(You had said `stop`; as you wrote "
-                                                     "to me with your key, you get mail from "
-                                                     "me again. `stop` ends it again.)")
-        reply = await self._with_ratings(reply)
+            reply = replace(reply, text=joined([reply.text, _(
+                "(You had said `stop`; as you wrote to me with your key, you get mail from "
+                "me again. `stop` ends it again.)")], "\n\n"))
+        reply = await self._with_ratings(reply, self._language(player, reply))
         if quiet_until is not None:  # the run of mails without a command just went over
-            reply = replace(reply, text=reply.text + "\n\n" + _loop_notice(quiet_until))
+            reply = replace(reply, text=joined([reply.text, _loop_notice(quiet_until)],
+                                               "\n\n"))
             outcome += " (a mail loop: silent from now on)"
         await self._answer(player, mail, reply, keyed, owed)
         if reply.ok and reply.game is not None and outcome in ("moved", *ACTED):
@@ -399,8 +401,9 @@ class EmailGateway(GameMails, Authority):
         reply, outcome = await self._run(player, key, line, rest, proven)
         unread = rest[len(_more_steps(rest)) if outcome == "moved" else 0:]
         if any(is_command_line(extra, self.commands.words()) for extra in unread):
-            reply = replace(reply, text=reply.text + "\n\n(The lines after your command were "
-                                                     "not read: one command per mail.)")
+            reply = replace(reply, text=joined([reply.text, _(
+                "(The lines after your command were not read: one command per mail.)")],
+                "\n\n"))
         return reply, outcome
 
     async def _confirmed_key(self, mail: Inbound | MailRefusal,
@@ -412,8 +415,8 @@ class EmailGateway(GameMails, Authority):
         game = await self.service.game(confirmed.game_id)
         player = await self.player_by_address(mail.sender)
         if game is None or player is None or game.side_of(player.id) is None:
-            return Reply(f"There is no game #{confirmed.game_id} of yours in progress, so I "
-                         f"did not carry out anything.", ok=False)
+            return Reply(_("There is no game #{game} of yours in progress, so I did not "
+                           "carry out anything.", game=confirmed.game_id), ok=False)
         return confirmed_key(player, game, confirmed)
 
     async def _resolve(self, sender: str, tag: Tag | None,
@@ -429,25 +432,26 @@ class EmailGateway(GameMails, Authority):
             game = await self.service.game(tag.game_id)
             holder = (await self.service.tokens.token_holder(tag.game_id, tag.token, tag.ply)
                       if game else None)
-            what = f"game #{tag.game_id}"
+            what = _("game #{game}", game=tag.game_id)
         else:
             found = await self.service.challenges.find_challenge(
                 Player(0, TRANSPORT, sender, ""), PLACE, tag.challenge_id)
             challenge = found if isinstance(found, Challenge) else None
             holder = (await self.service.tokens.challenge_token_holder(tag.challenge_id, tag.token)
                       if challenge else None)
-            what = f"challenge #{tag.challenge_id}"
+            what = _("challenge #{challenge}", challenge=tag.challenge_id)
         player = await self.service.get_player(holder) if holder is not None else None
         if player is None:
-            return Reply(f"Wrong key: the key in the address you wrote to does not belong to "
-                         f"{what}, so I did not carry out your command.", ok=False)
+            return Reply(_("Wrong key: the key in the address you wrote to does not belong "
+                           "to {what}, so I did not carry out your command.", what=what),
+                         ok=False)
         if player.transport != TRANSPORT or player.address != sender and \
                 await self.service.tokens.linked_player(sender) != player.id:
             shown = game if game is not None and await self._plays(sender, game) else None
-            return Reply(f"Wrong sender: the key of this mail was sent to another address "
-                         f"than {sender}, so I did not carry out your command. Send your "
-                         f"commands for {what} from the address it was sent to.", ok=False,
-                         game=shown)
+            return Reply(_("Wrong sender: the key of this mail was sent to another address "
+                           "than {sender}, so I did not carry out your command. Send your "
+                           "commands for {what} from the address it was sent to.",
+                           sender=sender, what=what), ok=False, game=shown)
         if player.address != sender:  # a linked address: answered where the mail came from
             player = replace(player, address=sender)
         return Key(tag, player, game, challenge,
@@ -462,18 +466,22 @@ class EmailGateway(GameMails, Authority):
         gets one; other mail once per hour), or `SILENT`."""
         if key is not None:
             bucket, limit = key.bucket, self.settings.email_key_rate_limit
-            what = "with this key "
         else:
-            bucket, limit, what = f"from:{sender}", self.settings.email_rate_limit, ""
+            bucket, limit = f"from:{sender}", self.settings.email_rate_limit
         count = await self.service.mail.count_mail(bucket, HOUR)
         if count.count <= limit:
             return None
         if count.told and not (key is not None and word in GAME_WORDS):
             return SILENT
         await self.service.mail.mark_told(bucket)
-        return Reply(f"You have sent more than {limit} mails {what}within an hour, so I did "
-                     f"not carry out this one. Please send it again after "
-                     f"{format_time(count.retry_at)}.", ok=False)
+        if key is not None:
+            return Reply(_("You have sent more than {limit} mails with this key within an "
+                           "hour, so I did not carry out this one. Please send it again "
+                           "after {time}.", limit=limit, time=format_time(count.retry_at)),
+                         ok=False)
+        return Reply(_("You have sent more than {limit} mails within an hour, so I did not "
+                       "carry out this one. Please send it again after {time}.", limit=limit,
+                       time=format_time(count.retry_at)), ok=False)
 
     async def _run(self, player: Player, key: Key | None, line: str,
                    rest: tuple[str, ...], proven: bool = False) -> tuple[Reply, str]:
@@ -530,7 +538,7 @@ class EmailGateway(GameMails, Authority):
         finally:
             NAMED.reset(named)
         if word == "board" and reply.ok and reply.game is not None:
-            reply = self._board_answer(reply, reply.game)
+            reply = self._board_answer(reply, reply.game, self._language(player, reply))
         if isinstance(reply, LinkRequest):
             reply = await self.ask_link(player, reply)
         return reply, (f"ran {word}" if reply.ok else f"refused: {word}")
@@ -547,31 +555,35 @@ class EmailGateway(GameMails, Authority):
         if number is not None:
             game = next((g for g in games if g.id == number), None)
             if game is None:
-                return Reply(f"You play no game #{number} in progress, so there is nothing "
-                             f"for `{word}` to change.", ok=False), "refused: no key"
+                return Reply(_("You play no game #{game} in progress, so there is nothing "
+                               "for `{word}` to change.", game=number, word=word),
+                             ok=False), "refused: no key"
         elif len(games) == 1:
             game = games[0]
         elif word == "move" and words[1:]:  # the games the move fits (`bot.service.inference`)
             found = await self.service.inference.find_game(player, PLACE, move=" ".join(words[1:]))
             if isinstance(found, Refusal):
-                return _which_move_game(found), "refused: no key"
+                return _which_move_game(found, self._language(player)), "refused: no key"
             game = found
         else:
-            return Reply(f"Which game? You play {len(games)} games: reply with `{word}` to "
-                         f"the latest mail of the one you mean, or write `{word} #N`.",
-                         ok=False), "refused: no key"
+            return Reply(_n("Which game? You play {n} game: reply with `{word}` to the "
+                            "latest mail of the one you mean, or write `{word} #N`.",
+                            "Which game? You play {n} games: reply with `{word}` to the "
+                            "latest mail of the one you mean, or write `{word} #N`.",
+                            len(games), word=word), ok=False), "refused: no key"
         return await self.ask(player, " ".join(words), rest, game), "asked: confirm"
 
-    def _board_answer(self, reply: Reply, game: Game) -> Reply:
+    def _board_answer(self, reply: Reply, game: Game, language: str = SOURCE) -> Reply:
         """`board`'s answer without the game's first line, which the game mail gives below
-        it anyway."""
+        it anyway (``language``: the one the answer is worded in)."""
         lines = reply.text.split("\n")
-        if lines and lines[0] == self.commands.describe(game):
+        if lines and lines[0] == render(self.commands.describe(game), language):
             lines = lines[1:]
-        head = (f"Here is game #{game.id} as it stands." if reply.ply is None else
-                f"Here is game #{game.id}: the picture shows it after move {reply.ply}, the "
-                f"text below as it stands.")
-        return replace(reply, text="\n".join([head, *lines]))
+        head = (_("Here is game #{game} as it stands.", game=game.id) if reply.ply is None
+                else _("Here is game #{game}: the picture shows it after move {ply}, the "
+                       "text below as it stands.", game=game.id, ply=reply.ply))
+        return replace(reply, text=joined([head, "\n".join(lines)], "\n")
+                       if lines else head)
 
     async def _game_command(self, player: Player, key: Key, word: str, args: list[str],
                             rest: tuple[str, ...]) -> tuple[Reply, str]:
@@ -581,7 +593,7 @@ class EmailGateway(GameMails, Authority):
             return _stale(key, word, game), "refused: stale"
         if word == "move":
             if not args:
-                return Reply("Which move? Write it on the first line, as in `move c3-d4`.",
+                return Reply(_("Which move? Write it on the first line, as in `move c3-d4`."),
                              ok=False, game=game), "refused: no move"
             return await self._steps(player, game, [" ".join(args), *_more_steps(rest)],
                                      key.tag.ply)
@@ -595,19 +607,20 @@ class EmailGateway(GameMails, Authority):
             offer = await self._challenge_offer(player, word, list(args))
             if offer is not None:
                 return offer
-        about = ("a challenge" if word in CHALLENGE_WORDS else
-                 "a game" if word in GAME_WORDS else "your settings")
-        if about != "your settings" and not (await self.keyed_list(player))[0]:
-            return Reply(f"You have no game or challenge in progress, so there is nothing for "
-                         f"`{word}` to change. Write `help` for the commands, or `challenge "
-                         f"ADDRESS` to start a game.", ok=False)
-        where = ("this mail is about a challenge, not a game" if key and key.challenge else
-                 "this mail is about a game, not a challenge" if key and key.game else
-                 "your mail carries no key")
-        return Reply(f"`{word}` changes {about}, so I carry it out only from a reply to a "
-                     f"mail I sent you (its reply address carries your key), but {where}. "
-                     f"Nothing was changed. Send `{word}` as a reply to the latest mail of "
-                     f"the game or challenge.", ok=False)
+        about = (_("a challenge") if word in CHALLENGE_WORDS else
+                 _("a game") if word in GAME_WORDS else None)
+        if about is not None and not (await self.keyed_list(player))[0]:
+            return Reply(_("You have no game or challenge in progress, so there is nothing "
+                           "for `{word}` to change. Write `help` for the commands, or "
+                           "`challenge ADDRESS` to start a game.", word=word), ok=False)
+        where = (_("this mail is about a challenge, not a game") if key and key.challenge
+                 else _("this mail is about a game, not a challenge") if key and key.game
+                 else _("your mail carries no key"))
+        return Reply(_("`{word}` changes {about}, so I carry it out only from a reply to a "
+                       "mail I sent you (its reply address carries your key), but {where}. "
+                       "Nothing was changed. Send `{word}` as a reply to the latest mail of "
+                       "the game or challenge.", word=word,
+                       about=about or _("your settings"), where=where), ok=False)
 
     async def _challenge_offer(self, player: Player, word: str, args: list[str]) -> Reply | None:
         """For ``accept #4`` without a key from the one it is for: the answer that carries
@@ -625,24 +638,27 @@ class EmailGateway(GameMails, Authority):
                 else found.opponent_id in (None, player.id) and found.challenger_id != player.id)
         if not mine:
             return None
-        return MailReply(f"To {word} challenge #{found.id}, reply to this mail with `{word}` on "
-                         f"the first line: its reply address carries your key for the "
-                         f"challenge, which is how I know that the mail comes from you. "
-                         f"Nothing was changed yet.", ok=False, challenge=found)
+        return MailReply(_("To {word} challenge #{challenge}, reply to this mail with "
+                           "`{word}` on the first line: its reply address carries your key "
+                           "for the challenge, which is how I know that the mail comes from "
+                           "you. Nothing was changed yet.", word=word, challenge=found.id),
+                         ok=False, challenge=found)
 
     async def _unreadable(self, player: Player, key: Key | None) -> Reply:
         """A short help fitting the state of the mail's game or challenge, or of none."""
-        head = "I found no command in your mail."
         if key is not None and key.game is not None:
-            return Reply(f"{head} Write it on the first line, above any quoted text; what you "
-                         f"may send is below.", ok=False, game=key.game)
+            return Reply(_("I found no command in your mail. Write it on the first line, "
+                           "above any quoted text; what you may send is below."), ok=False,
+                         game=key.game)
         if key is not None and key.challenge is not None:
-            words = ("`cancel`" if key.challenge.challenger_id == player.id
-                     else "`accept` or `decline`")
-            return Reply(f"{head} Reply to this mail with {words} on the first line.", ok=False)
-        return Reply(f"{head} Write one command on the first line, above any quoted text, for "
-                     f"example `help` (all commands), `games` (your games) or `challenge "
-                     f"ADDRESS`.", ok=False)
+            if key.challenge.challenger_id == player.id:
+                return Reply(_("I found no command in your mail. Reply to this mail with "
+                               "`cancel` on the first line."), ok=False)
+            return Reply(_("I found no command in your mail. Reply to this mail with "
+                           "`accept` or `decline` on the first line."), ok=False)
+        return Reply(_("I found no command in your mail. Write one command on the first "
+                       "line, above any quoted text, for example `help` (all commands), "
+                       "`games` (your games) or `challenge ADDRESS`."), ok=False)
 
     async def _steps(self, player: Player, game: Game, steps: list[str],
                      ply: int) -> tuple[Reply, str]:
@@ -668,18 +684,28 @@ class EmailGateway(GameMails, Authority):
         reply = _reply(result)
         return replace(reply, text=phrase(render(reply.text, language), TRANSPORT))
 
-    async def _with_ratings(self, reply: Reply) -> Reply:
+    def _language(self, player: Player, reply: Reply | None = None) -> str:
+        """The language an answer to ``player`` is worded in: the one they chose (as the
+        command left them), else the one their mail says, else English."""
+        who = reply.player if reply is not None and reply.player is not None else player
+        return self.commands.language_of(who, MAIL_LANGUAGE.get())
+
+    async def _with_ratings(self, reply: Reply, language: str = SOURCE) -> Reply:
         """A rated game's result, with both players' ratings (as the opponent's mail has)."""
         game = await self.service.game(reply.game.id) if reply.game is not None else None
-        if game is None or not game.is_over or not game.rated or "Ratings" in reply.text:
+        # the service's own note of ratings, as the answer words it
+        noted = render(Text("Ratings: {changes}.", {"changes": ""}), language).rstrip(" .")
+        if game is None or not game.is_over or not game.rated or "Ratings" in reply.text \
+                or noted in render(reply.text, language):
             return reply
         ratings = []
         for side, player_id in enumerate(game.players):
             player = await self.service.get_player(player_id)
             if player is not None:
-                rating, _ = await self.service.standings.rating(player, game.variant)
+                rating, _unused = await self.service.standings.rating(player, game.variant)
                 ratings.append(f"{game.names[side]} {rating.rating:.0f}")
-        return replace(reply, text=f"{reply.text}\nRatings now: {', '.join(ratings)}.")
+        return replace(reply, text=joined([reply.text, _("Ratings now: {ratings}.",
+                                                         ratings=", ".join(ratings))], "\n"))
 
     # --- answers ----------------------------------------------------------------------
     @staticmethod
@@ -705,8 +731,8 @@ class EmailGateway(GameMails, Authority):
         sender's games and challenges listed by number. A command that
         changed something recorded a placeholder with its change (`bot.service.answers`): the
         answer replaces it."""
-        text = reply.text
-        if reply.record and reply.record != text:
+        text = render(reply.text, self._language(player, reply))
+        if reply.record and reply.record != reply.text:
             text += "\n\n" + reply.record
         asking = reply.tag if isinstance(reply, Confirming) else None
         game = None if asking else reply.game or (key.game if key else None)
@@ -735,30 +761,35 @@ class EmailGateway(GameMails, Authority):
         found = await self.service.get_player(note.player_id) \
             if note.player_id is not None else None
         player = found or Player(0, TRANSPORT, p["to"], "")  # an address not stored
+        # the reader's language as it is now (a `language` just chosen), else the mail's
+        language = self.commands.language_of(player, p.get("language"))
+        text = worded(note, language)
         refs = tuple(p.get("references") or ())
         if p.get("confirm"):  # a confirmation request: its own one-time key
-            return self.confirm_mail(p["to"], p.get("subject") or _re(""), note.text,
+            return self.confirm_mail(p["to"], p.get("subject") or _re("", language), text,
                                      *p["confirm"], in_reply_to=p.get("in_reply_to"),
                                      references=refs, message_id=message_id)
         if found is not None and p.get("to") not in (None, found.address) \
                 and await self.service.tokens.linked_player(p["to"]) == found.id:
             player = replace(found, address=p["to"])  # answered where the mail came from
         if game is not None and player.id:
-            return await self.game_mail(player, game, note.text,
+            return await self.game_mail(player, game, text,
                                         in_reply_to=p.get("in_reply_to"), references=refs,
                                         ply=p.get("ply"), message_id=message_id,
                                         highlights=tuple(p.get("highlights") or ()),
-                                        selected=p.get("selected"))
+                                        selected=p.get("selected"), language=language)
         challenge = await self.service.challenges.get_challenge(p["challenge"]) \
             if p.get("challenge") is not None and player.id else None
         if challenge is not None:
-            return await self.challenge_mail(player, challenge, note.text,
+            return await self.challenge_mail(player, challenge, text,
                                              in_reply_to=p.get("in_reply_to"),
-                                             references=refs, message_id=message_id)
+                                             references=refs, message_id=message_id,
+                                             language=language)
         picture = _file_picture(Path(p["picture"])) if p.get("picture") else None
-        return await self.listed_mail(player, p.get("subject") or _re(""), note.text,
+        return await self.listed_mail(player, p.get("subject") or _re("", language), text,
                                       in_reply_to=p.get("in_reply_to"), references=refs,
-                                      message_id=message_id, picture=picture)
+                                      message_id=message_id, picture=picture,
+                                      language=language)
 
     async def _challenge_of(self, player: Player, reply: Reply,
                             key: Key | None) -> Challenge | None:
@@ -770,7 +801,8 @@ class EmailGateway(GameMails, Authority):
             return key.challenge
         if isinstance(reply, MailReply) and reply.challenge is not None:  # a key offered
             return reply.challenge
-        if reply.ok and reply.text.startswith("Challenge #"):
+        if reply.ok and (isinstance(reply, ChallengeMade)
+                         or reply.text.startswith("Challenge #")):
             mine = [c for c in await self.service.challenges.pending(player)
                     if c.challenger_id == player.id]
             return mine[-1] if mine else None
@@ -778,36 +810,43 @@ class EmailGateway(GameMails, Authority):
 
     async def challenge_mail(self, player: Player, challenge: Challenge, text: str, *,
                              in_reply_to: str | None = None, references: tuple[str, ...] = (),
-                             message_id: str | None = None) -> EmailMessage:
-        """A mail about ``challenge``, whose reply address carries the player's key."""
+                             message_id: str | None = None,
+                             language: str = SOURCE) -> EmailMessage:
+        """A mail about ``challenge``, whose reply address carries the player's key, in
+        the reader's ``language``."""
         tag = None
-        lines = [text]
+        lines = [render(text, language)]
         if challenge.status == "open":
             tag = await self.challenge_tag(player, challenge)
-            words = ("`cancel` on the first line to withdraw it"
-                     if challenge.challenger_id == player.id
-                     else "`accept` or `decline` on the first line")
-            lines += ["", f"Reply to this mail with {words}."]
-        subject = await self.service.mail.mail_subject(f"challenge:{challenge.id}",
-                                                       challenge_subject(challenge))
+            how = (_("Reply to this mail with `cancel` on the first line to withdraw it.")
+                   if challenge.challenger_id == player.id else
+                   _("Reply to this mail with `accept` or `decline` on the first line."))
+            lines += ["", render(how, language)]
+        subject = await self.service.mail.mail_subject(
+            thread_of("challenge", challenge.id, language),
+            render(challenge_subject(challenge), language))
         return compose(self.address, player.address, subject,
                        "\n".join(lines), tag=tag, in_reply_to=in_reply_to,
                        references=references, message_id=message_id,
-                       auto="auto-replied" if in_reply_to else "auto-generated")
+                       auto="auto-replied" if in_reply_to else "auto-generated",
+                       language=language)
 
     async def listed_mail(self, player: Player, subject: str, text: str, *,
                           in_reply_to: str | None = None, references: tuple[str, ...] = (),
-                          message_id: str | None = None,
-                          picture: Picture | None = None) -> EmailMessage:
+                          message_id: str | None = None, picture: Picture | None = None,
+                          language: str = SOURCE) -> EmailMessage:
         """A mail about no game: ``text``, then the player's games and challenges by number;
-        its own reply address is the key when there is only one (keys are never in a text)."""
+        its own reply address is the key when there is only one (keys are never in a text).
+        Worded in the reader's ``language``."""
+        text = render(text, language)
         listed, tags = await self.keyed_list(player)
         if listed:
-            text += "\n\n" + "\n".join(listed)
-        return compose(self.address, player.address, subject, text,
+            text += "\n\n" + "\n".join(render(line, language) for line in listed)
+        return compose(self.address, player.address, render(subject, language), text,
                        tag=tags[0] if len(tags) == 1 else None, in_reply_to=in_reply_to,
                        references=references, message_id=message_id, picture=picture,
-                       auto="auto-replied" if in_reply_to else "auto-generated")
+                       auto="auto-replied" if in_reply_to else "auto-generated",
+                       language=language)
 
     async def keyed_list(self, player: Player) -> tuple[list[str], list[Tag]]:
         """The player's games in progress and open challenges, by number (the lines), and
@@ -820,21 +859,23 @@ class EmailGateway(GameMails, Authority):
             tag = await self.tag_for(player, game)
             if tag is None:
                 continue
-            turn = "your move" if game.to_move == game.side_of(player.id) else \
-                f"{game.names[game.to_move]} to move"
-            lines.append(f"  Game #{game.id}: {game.names[0]} vs {game.names[1]} "
-                         f"({get_variant(game.variant).display_name}), {turn}")
+            turn = _("your move") if game.to_move == game.side_of(player.id) else \
+                _("{name} to move", name=game.names[game.to_move])
+            lines.append(_("  Game #{game}: {white} vs {black} ({variant}), {turn}",
+                           game=game.id, white=game.names[0], black=game.names[1],
+                           variant=get_variant(game.variant).display_name, turn=turn))
             tags.append(tag)
         for challenge in await self.service.challenges.pending(player):
             if player.id not in (challenge.challenger_id, challenge.opponent_id):
                 continue
             ctag = await self.challenge_tag(player, challenge)
-            lines.append(f"  Challenge #{challenge.id}: {challenge.challenger_name} vs "
-                         f"{challenge.opponent_name or 'anyone'}")
+            lines.append(_("  Challenge #{challenge}: {challenger} vs {opponent}",
+                           challenge=challenge.id, challenger=challenge.challenger_name,
+                           opponent=challenge.opponent_name or _("anyone")))
             tags.append(ctag)
         if lines:
-            lines.insert(0, "Your games and challenges (to act in one, reply to its latest "
-                            "mail, or send `board #N` for a fresh mail of game N):")
+            lines.insert(0, _("Your games and challenges (to act in one, reply to its latest "
+                              "mail, or send `board #N` for a fresh mail of game N):"))
         return lines, tags
 
     # --- the outbox -------------------------------------------------------------------
@@ -879,21 +920,28 @@ class EmailGateway(GameMails, Authority):
             return  # news of a place: e-mail games have no channel to post it in
         if (why := await self._why_not_mail(player, note)) is not None:
             raise DeliveryFailure(why, permanent=True, final=True)
+        # news is worded for its reader (the one it goes to), whoever caused it
+        language = self.commands.language_of(player)
+        text = worded(note, language)
         if game is not None:
-            await self.send(await self.game_mail(player, game, note.text,
-                                                 message_id=message_id, keyed=keyed))
+            await self.send(await self.game_mail(player, game, text, message_id=message_id,
+                                                 keyed=keyed, language=language))
         elif (challenge := await self._note_challenge(player, note)) is not None:
-            text = note.text + await self._invitation(player, challenge)
+            invitation = await self._invitation(player, challenge)
+            if invitation is not None:
+                text += "\n\n" + render(invitation, language)
             await self.send(await self.challenge_mail(player, challenge, text,
-                                                      message_id=message_id))
+                                                      message_id=message_id,
+                                                      language=language))
             if (await self.service.mail.mail_address(player.address))["wrote_at"] is None:
                 await self.service.mail.mark_address(player.address, "invited_at")  # it went
         elif (about := await self._challenge_about(player, note)) is not None:
-            await self.send(await self.challenge_mail(player, about, note.text,
-                                                      message_id=message_id))
+            await self.send(await self.challenge_mail(player, about, text,
+                                                      message_id=message_id,
+                                                      language=language))
         else:
-            await self.send(await self.listed_mail(player, _subject(note), note.text,
-                                                   message_id=message_id))
+            await self.send(await self.listed_mail(player, _subject(note), text,
+                                                   message_id=message_id, language=language))
 
     async def _why_not_mail(self, player: Player, note: Notification) -> str | None:
         """Why ``player``'s address may not get ``note`` (None: it may): not after `stop`,
@@ -929,20 +977,22 @@ class EmailGateway(GameMails, Authority):
                 return challenge
         return None
 
-    async def _invitation(self, player: Player, challenge: Challenge) -> str:
+    async def _invitation(self, player: Player, challenge: Challenge) -> Text | None:
         """Who the challenge is from (their address), and for an address that never wrote,
         how to never hear from us again."""
         challenger = await self.service.get_player(challenge.challenger_id)
         if challenger is None or challenge.opponent_id != player.id:
-            return ""
+            return None
         where = (f"<{challenger.address}>" if challenger.transport == TRANSPORT
-                 else f"(on {challenger.transport.capitalize()})")
-        text = f"\n\nThe challenge comes from {challenger.display_name} {where}."
+                 else _("(on {transport})", transport=challenger.transport.capitalize()))
+        parts = [_("The challenge comes from {name} {where}.",
+                   name=challenger.display_name, where=where)]
         known = await self.service.mail.mail_address(player.address)
         if known["wrote_at"] is None:
-            text += (" You have not written to this service before: it mails an address "
-                     "unasked only once. To never get mail from it again, reply `stop`.")
-        return text
+            parts.append(_("You have not written to this service before: it mails an "
+                           "address unasked only once. To never get mail from it again, "
+                           "reply `stop`."))
+        return joined(parts)
 
     async def _copy_to_watchers(self, game: Game, kind: str) -> None:
         """News of the game to its e-mail watchers, once per move or ending, worded for a
@@ -963,57 +1013,73 @@ class EmailGateway(GameMails, Authority):
                     TRANSPORT, kind, text, player_id=watcher.id, place=game.place,
                     game_id=game.id, payload={"keyed": False})
 
-    async def watcher_text(self, game: Game) -> str:
+    async def watcher_text(self, game: Game) -> Text:
         """The news of ``game`` as a watcher reads it: how it ended, or the last turn and
         who is to move."""
         if game.is_over:
-            return f"Game #{game.id} is over: {self.service.describe_result(game)}."
+            return _("Game #{game} is over: {result}.", game=game.id,
+                     result=self.service.describe_result(game))
         turns = numbered_turns(game, await self.service.played_moves(game.id))
         side = game.to_move
-        to_move = (f"{game.names[side]} ({get_variant(game.variant).side_names[side]}) "
-                   f"is to move.")
-        return f"{turns[-1]} played in game #{game.id}. {to_move}" if turns else \
-            f"Game #{game.id}: {to_move}"
+        to_move = _("{name} ({side}) is to move.", name=game.names[side],
+                    side=get_variant(game.variant).side_names[side])
+        return _("{turn} played in game #{game}. {to_move}", turn=turns[-1], game=game.id,
+                 to_move=to_move) if turns else \
+            _("Game #{game}: {to_move}", game=game.id, to_move=to_move)
 
 
-def _loop_notice(quiet_until: float) -> str:
+def _loop_notice(quiet_until: float) -> Text:
     """What the mail that starts a sender's silence says (see `LOOP_LIMIT`)."""
-    return (f"I found no command in your last {LOOP_LIMIT + 1} mails, so I will not answer "
-            f"your mails without a command until {format_time(quiet_until)}: this stops mail "
-            f"loops with automatic replies. A mail with a command is carried out and answered "
-            f"as usual.")
+    return _("I found no command in your last {count} mails, so I will not answer your "
+             "mails without a command until {time}: this stops mail loops with automatic "
+             "replies. A mail with a command is carried out and answered as usual.",
+             count=LOOP_LIMIT + 1, time=format_time(quiet_until))
 
 
 def _stale(key: Key, word: str, game: Game) -> Reply:
     """The answer to a command sent with the key of a move number the game has left."""
     assert isinstance(key.tag, GameTag)
-    what = "Not played" if word in ("move", "end") else "Not carried out"
     since = game.ply - key.tag.ply  # steps, as the mail's key counts them
-    played = (f"{since} moves have been played since it" if since > 1
-              else "a move has been played since it" if since == 1
-              else "a move it answered has been taken back")
-    return Reply(f"{what}: your mail answers an earlier position of game #{game.id}, and "
-                 f"{played}, so the position may not be the one you saw. Here it is as it "
-                 f"stands: reply to this mail with your command.", ok=False, game=game)
+    played = (_("{count} moves have been played since it", count=since) if since > 1
+              else _("a move has been played since it") if since == 1
+              else _("a move it answered has been taken back"))
+    if word in ("move", "end"):
+        text = _("Not played: your mail answers an earlier position of game #{game}, and "
+                 "{played}, so the position may not be the one you saw. Here it is as it "
+                 "stands: reply to this mail with your command.", game=game.id,
+                 played=played)
+    else:
+        text = _("Not carried out: your mail answers an earlier position of game #{game}, "
+                 "and {played}, so the position may not be the one you saw. Here it is as "
+                 "it stands: reply to this mail with your command.", game=game.id,
+                 played=played)
+    return Reply(text, ok=False, game=game)
 
 
 def _other_number(key: Key, word: str, args: list[str]) -> Reply | None:
     """The refusal of a command that names another game (challenge) than the one whose key
     its mail carries: an explicit number is obeyed only with its own key, never replaced."""
     if key.game is not None and word in GAME_WORDS:
-        what, own = "game", key.game.id
+        own = key.game.id
     elif key.challenge is not None and word in CHALLENGE_WORDS:
-        what, own = "challenge", key.challenge.id
+        own = key.challenge.id
     else:
         return None
     named = [n for n in map(game_number, args) if n is not None]
     if not named or all(n == own for n in named):
         return None
     other = next(n for n in named if n != own)
-    fresh = f" (or send `board #{other}` for a fresh one)" if what == "game" else ""
-    return Reply(f"Not carried out: your mail carries the key of {what} #{own}, not of {what} "
-                 f"#{other}, so I did not `{word}` either. To `{word}` {what} #{other}, reply "
-                 f"to the latest mail of {what} #{other}{fresh}.", ok=False, game=key.game)
+    if key.game is not None and word in GAME_WORDS:
+        text = _("Not carried out: your mail carries the key of game #{own}, not of game "
+                 "#{other}, so I did not `{word}` either. To `{word}` game #{other}, reply "
+                 "to the latest mail of game #{other} (or send `board #{other}` for a fresh "
+                 "one).", own=own, other=other, word=word)
+    else:
+        text = _("Not carried out: your mail carries the key of challenge #{own}, not of "
+                 "challenge #{other}, so I did not `{word}` either. To `{word}` challenge "
+                 "#{other}, reply to the latest mail of challenge #{other}.", own=own,
+                 other=other, word=word)
+    return Reply(text, ok=False, game=key.game)
 
 
 def _more_steps(lines: tuple[str, ...]) -> list[str]:
@@ -1033,27 +1099,35 @@ def _more_steps(lines: tuple[str, ...]) -> list[str]:
 
 def _threading(player: Player, mail: Inbound | MailRefusal) -> dict[str, object]:
     """Where an answer to ``mail`` goes, and the thread it keeps."""
-    return {"to": player.address, "subject": _re(mail.subject),
-            "in_reply_to": mail.message_id, "references": list(mail.references)}
+    # no subject: ours, worded when the answer goes, in its reader's language
+    return {"to": player.address, "subject": _re(mail.subject) if mail.subject else "",
+            "in_reply_to": mail.message_id, "references": list(mail.references),
+            "language": MAIL_LANGUAGE.get()}
 
 
-def _re(subject: str) -> str:
-    """The subject of an answer to ``subject`` (cleaned already)."""
+def _re(subject: str, language: str = SOURCE) -> str:
+    """The subject of an answer to ``subject`` (cleaned already): the mail's own with
+    ``Re:``, as every mail program writes it whatever its language; without one, ours in
+    the reader's ``language``."""
     if not subject:
-        return "Your mail to commandpost"
+        return render(_("Your mail to commandpost"), language)
     return subject if subject.lower().startswith("re:") else f"Re: {subject}"
 
 
-def _subject(note: Notification) -> str:
-    return {"challenge": "A challenge for you", "reminder": "A reminder"}.get(
-        note.kind, "News from commandpost")
+def _subject(note: Notification) -> Text:
+    if note.kind == "challenge":
+        return _("A challenge for you")
+    if note.kind == "reminder":
+        return _("A reminder")
+    return _("News from commandpost")
 
 
-def _which_move_game(found: Refusal) -> Reply:
+def _which_move_game(found: Refusal, language: str = SOURCE) -> Reply:
     """A move mailed without a game's key that fits several games (each listed with the
-    line that names it), or none (why it cannot be read)."""
-    text = found.words(TRANSPORT)
+    line that names it), or none (why it cannot be read), in the reader's ``language``."""
+    text = found.words(TRANSPORT, language)
     if found.games:
-        text += ("\nWrite the line of the game you mean, or reply with the move to the "
-                 "latest mail of that game.")
+        return Reply(joined([text, _("Write the line of the game you mean, or reply with the "
+                                     "move to the latest mail of that game.")], "\n"),
+                     ok=False)
     return Reply(text, ok=False)

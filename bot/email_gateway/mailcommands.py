@@ -16,9 +16,10 @@ from __future__ import annotations
 
 import re
 from contextvars import ContextVar
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 from ..commands import Commands, Reply, _reply
+from ..i18n import _
 from ..names import name_problem
 from ..service.boundary import game_number
 from ..service.model import Player
@@ -48,6 +49,11 @@ class LinkRequest(Reply):
     address: str = ""
 
 
+@dataclass(frozen=True)
+class ChallengeMade(Reply):
+    """`challenge` made one: the gateway mails its answer with the challenge's key."""
+
+
 def watch_link(word: str) -> tuple[int, str] | None:
     """The game number and watch token of a watch link (``https://…/game/12-<token>`` or
     ``12-<token>``), or None."""
@@ -65,6 +71,15 @@ class MailCommands(Commands):
         """As `Commands.handle`, worded in the language the mail asks for, unless the
         sender chose one (`language`)."""
         return await super().handle(sender, place, line, language or MAIL_LANGUAGE.get())
+
+    async def cmd_challenge(self, sender: Player, place: str, args: list[str]) -> Reply:
+        reply = await super().cmd_challenge(sender, place, args)
+        # read while the answer is still English, before it is worded for its reader
+        if reply.ok and reply.text.startswith("Challenge #"):
+            return ChallengeMade(**{f.name: getattr(reply, f.name) for f in fields(reply)})
+        return reply
+
+    cmd_challenge.__doc__ = Commands.cmd_challenge.__doc__
 
     async def cmd_watch(self, sender: Player, place: str, args: list[str]) -> Reply:
         """Get every move of a game by mail (without playing in it; a private game by its
@@ -85,7 +100,7 @@ class MailCommands(Commands):
     async def _watching(self, sender: Player, word: str, args: list[str]) -> Reply:
         numbers = [n for n in map(game_number, args) if n is not None]
         if not numbers:
-            return Reply(f"Which game? As in `{word} #12`.", ok=False)
+            return Reply(_("Which game? As in `{word} #12`.", word=word), ok=False)
         act = self.service.rooms.watch if word == "watch" else self.service.rooms.unwatch
         return _reply(await act(sender, numbers[0]))
 
@@ -97,17 +112,17 @@ class MailCommands(Commands):
         # cut only far past the longest name, so that a long one is told its length
         name = clean_header(" ".join(args), NAME_CHARS * 4)
         if not name or "@" in name or name.startswith("#"):
-            return Reply("Which name? Write it after the word, as in `name Alice Liddell` "
-                         "(not an address, not starting with #).", ok=False)
+            return Reply(_("Which name? Write it after the word, as in `name Alice Liddell` "
+                           "(not an address, not starting with #)."), ok=False)
         problem = name_problem(name)
         if problem is not None:
             return Reply(problem, ok=False)
         taken = await self.service.find_player(TRANSPORT, name)
         if isinstance(taken, Player) and taken.id != sender.id:
-            return Reply(f"Someone else is called {name!r} already; choose another name.",
-                         ok=False)
+            return Reply(_("Someone else is called {name} already; choose another name.",
+                           name=repr(name)), ok=False)
         await self.service.player(TRANSPORT, sender.address, name)
-        return Reply(f"Your name is {name} now.")
+        return Reply(_("Your name is {name} now.", name=name))
 
     async def cmd_stop(self, sender: Player, place: str, args: list[str]) -> Reply:
         """Never get mail from this service again (no challenges, no news) until you write
@@ -116,9 +131,9 @@ class MailCommands(Commands):
         stop
         """
         await self.service.mail.mark_address(sender.address, "stopped_at")
-        return Reply("Done: this is the last mail you get from me. Nobody can challenge "
-                     "this address any more, and no news of games will be mailed to it. "
-                     "Write `start` to me if you change your mind.")
+        return Reply(_("Done: this is the last mail you get from me. Nobody can challenge "
+                       "this address any more, and no news of games will be mailed to it. "
+                       "Write `start` to me if you change your mind."))
 
     async def cmd_start(self, sender: Player, place: str, args: list[str]) -> Reply:
         """Get mail from this service again after `stop`.
@@ -126,9 +141,10 @@ class MailCommands(Commands):
         start
         """
         if not await self.service.mail.clear_stop(sender.address):
-            return Reply("This address gets mail from me already: there was nothing to start.")
-        return Reply("Welcome back: this address gets mail from me again (news of your games, "
-                     "and challenges).")
+            return Reply(_("This address gets mail from me already: there was nothing to "
+                           "start."))
+        return Reply(_("Welcome back: this address gets mail from me again (news of your "
+                       "games, and challenges)."))
 
     async def cmd_link(self, sender: Player, place: str, args: list[str]) -> Reply:
         """Use a second address for your games (confirmed from that address).
@@ -138,15 +154,15 @@ class MailCommands(Commands):
         address = args[0].strip("<>").lower() if len(args) == 1 else ""
         if (not address or len(address) > MAX_ADDRESS_CHARS or address.count("@") != 1
                 or not sender.id):
-            return Reply("Which address? Write it after the word, as in `link "
-                         "alice@work.example.org`; you need a game or challenge first.",
+            return Reply(_("Which address? Write it after the word, as in `link "
+                           "alice@work.example.org`; you need a game or challenge first."),
                          ok=False)
         if address == sender.address:
-            return Reply(f"{address} is the address you are writing from: it is yours "
-                         f"already.", ok=False)
-        return LinkRequest(f"I have mailed {address} to confirm: once a reply to that mail "
-                           f"comes from it, mail from {address} acts as you. Nothing changes "
-                           f"until then.", address=address)
+            return Reply(_("{address} is the address you are writing from: it is yours "
+                           "already.", address=address), ok=False)
+        return LinkRequest(_("I have mailed {address} to confirm: once a reply to that mail "
+                             "comes from it, mail from {address} acts as you. Nothing "
+                             "changes until then.", address=address), address=address)
 
 
     async def cmd_unlink(self, sender: Player, place: str, args: list[str]) -> Reply:
@@ -156,12 +172,13 @@ class MailCommands(Commands):
         """
         address = args[0].strip("<>").lower() if len(args) == 1 else ""
         if not address or len(address) > MAX_ADDRESS_CHARS or address.count("@") != 1:
-            return Reply("Which address? Write it after the word, as in `unlink "
-                         "alice@work.example.org`.", ok=False)
+            return Reply(_("Which address? Write it after the word, as in `unlink "
+                           "alice@work.example.org`."), ok=False)
         if not sender.id or not await self.service.tokens.unlink_address(address, sender.id):
-            return Reply(f"{address} is not linked to you: nothing changed.", ok=False)
-        return Reply(f"Unlinked: mail from {address} no longer acts as you; your games stay "
-                     f"as they are.")
+            return Reply(_("{address} is not linked to you: nothing changed.",
+                           address=address), ok=False)
+        return Reply(_("Unlinked: mail from {address} no longer acts as you; your games "
+                       "stay as they are.", address=address))
 
 def refusal_text(found: Refusal) -> str:
     """A service refusal as the text of an answer."""

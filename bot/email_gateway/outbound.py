@@ -22,6 +22,7 @@ from email.utils import formatdate, make_msgid
 import aiosmtplib
 
 from ..config import Settings
+from ..i18n import SOURCE
 from ..service.outbox import DeliveryFailure
 from .inbound import Tag, display_address
 from .reading import clean_header
@@ -59,9 +60,9 @@ def compose(our_address: str, to: str, subject: str, text: str, *,
             tag: Tag | None = None, root: str | None = None,
             in_reply_to: str | None = None, references: Sequence[str] = (),
             message_id: str | None = None, picture: Picture | None = None,
-            auto: str = "auto-replied") -> EmailMessage:
+            auto: str = "auto-replied", language: str = SOURCE) -> EmailMessage:
     """One mail from us to ``to``, threaded under the game's ``root`` Message-ID (if any)
-    and the mail answered."""
+    and the mail answered, its Content-Language the ``language`` it is worded in."""
     mail = EmailMessage()
     mail["From"] = display_address(our_address, SENDER_NAME)
     mail["To"] = to
@@ -83,6 +84,7 @@ def compose(our_address: str, to: str, subject: str, text: str, *,
     if picture is not None:
         mail.add_attachment(picture.png, maintype="image", subtype="png",
                             filename=picture.filename)
+    mail["Content-Language"] = language  # last: setting the content would drop it
     return mail
 
 
