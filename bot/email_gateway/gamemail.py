@@ -137,9 +137,9 @@ class GameMails:
         entries = turn_entries(game, played)  # as the record and every move list write them
         if entries:
             last = entries[-1]
+            turn = last.line + ("." if last.complete else "")
             lines.append(_("Last turn: {name} ({side}): {turn}", name=game.names[last.side],
-                           side=rules.side_names[last.side],
-                           turn=f"{last.line}{'.' if last.complete else ''}"))
+                           side=rules.side_names[last.side], turn=turn))
         marked = await self._marked(game)
         lines += ["", text_board(rules, position, marked)]
         lines += [""] if game.is_over else [

@@ -1,0 +1,173 @@
+"""The mail a player receives, in its reader's language, over real SMTP on loopback: the
+language they chose (`language vi`), else the one their mail says (Content-Language), else
+English. News (a move, a challenge) is worded for the one who receives it, never in its
+sender's language, and every mail says its language in Content-Language. Vietnamese is not
+offered to readers yet: the `offered` fixture offers it, as it will be once every message is
+translated.
+
+The lines other parts of the service write inside a game mail (the game's header line, the
+board's caption: `Commands.describe`, `textboard.caption`) are compared with what those
+parts say in the same language; every other word is asserted here."""
+
+from __future__ import annotations
+
+from email.message import EmailMessage
+from email.utils import make_msgid
+
+import pytest
+
+from bot import i18n
+from bot.email_gateway.gateway import EmailGateway
+from bot.i18n import PSEUDO, render
+from bot.pictures import points_destroyed
+from bot.service.clock import format_time
+from bot.textboard import caption
+from engine import get_variant
+
+from .conftest import text_of
+
+ALICE, BOB = "alice@players.test", "bob@players.test"
+BOARD = """\
+9  b     c     c     c     c
+8     f     f     f     f
+7  h     d     h     d     .
+6     .     .     .     .
+5  .     .     .     .     .
+4     .     .     .     .
+3  {a3}D     H     D     H
+2     {b2}F     F     F
+1  C     C     C     C     B
+   a  b  c  d  e  f  g  h  i"""
+START = BOARD.format(a3=".     ", b2="F     ")
+MOVED = BOARD.format(a3="F*    ", b2="D*    ")
+
+
+def body(mail: EmailMessage) -> str:
+    """A mail's text, its lines ending as Python writes them."""
+    return text_of(mail).replace("\r\n", "\n")
+
+
+def head(mail: EmailMessage) -> tuple[str, str]:
+    """A mail's subject and the language it says it is in."""
+    return str(mail["Subject"]), str(mail["Content-Language"])
+
+
+async def others(mail, language: str) -> tuple[str, str]:
+    """What other parts write in game #1's mail, in ``language``: the game's header line
+    and the board's caption."""
+    game = await mail.service.game(1)
+    position = await mail.service.position(game)
+    played = await mail.service.played_moves(1)
+    return (render(mail.gateway.commands.describe(game), language),
+            render(caption(get_variant(game.variant), position,
+                           points_destroyed(game, played)), language))
+
+
+async def send(mail, sender: str, text: str, *, reply_to: EmailMessage | None = None,
+               language: str | None = None, subject: str = "") -> None:
+    """A mail from ``sender``, a reply to ``reply_to`` or a new one, that says it is in
+    ``language`` (Content-Language, as Thunderbird and Outlook write it)."""
+    message = EmailMessage()
+    message["From"] = sender
+    message["To"] = str(reply_to["Reply-To"]) if reply_to is not None else "play@games.test"
+    message["Subject"] = "Re: " + str(reply_to["Subject"]) if reply_to is not None else subject
+    message["Message-ID"] = make_msgid(domain="players.test")
+    if reply_to is not None:
+        message["In-Reply-To"] = str(reply_to["Message-ID"])
+    message.set_content(text)
+    if language is not None:
+        message["Content-Language"] = language  # after the content, which would drop it
+    await mail.post.send(sender, to=str(message["To"]), raw=bytes(message))
+
+
+async def test_a_vietnamese_player_and_an_english_one_each_read_their_own_language(
+        mail, offered):
+    chosen = await mail.confirmed(f"Alice <{ALICE}>", "language vi")
+    assert body(chosen) == "Từ nay ngôn ngữ của bạn là Tiếng Việt (vi).\n"
+    assert head(chosen) == ("Re: Re: hi", "vi")
+
+    made = await mail.confirmed(f"Alice <{ALICE}>", f"challenge {BOB} white")
+    challenge = await mail.service.challenges.get_challenge(1)
+    assert head(made) == ("Thách đấu #1: Alice đấu với bob — Clash of Command", "vi")
+    assert body(made) == (
+        "Thách đấu #1 gửi bob: Clash of Command, không tính giờ, Alice cầm White, tính điểm. "
+        f"Lời thách đấu hết hạn vào {format_time(challenge.expires_at)}. Lời mời đang được "
+        "gửi qua thư; nếu không gửi được, tôi sẽ báo cho bạn và rút lại lời thách đấu.\n\n"
+        "Hãy trả lời thư này với `cancel` ở dòng đầu tiên để rút lại lời thách đấu.\n")
+
+    # the challenge Alice made reaches Bob in English, his language
+    offer = await mail.relay.next_to(BOB)
+    assert head(offer) == ("Challenge #1: Alice vs bob — Clash of Command", "en")
+    assert body(offer) == (
+        "Alice challenges you: Clash of Command, no clock, Alice plays White, rated. Answer "
+        "with `accept #1` or `decline #1`.\n\n"
+        "The challenge comes from Alice <alice@players.test>. You have not written to this "
+        "service before: it mails an address unasked only once. To never get mail from it "
+        "again, reply `stop`.\n\n"
+        "Reply to this mail with `accept` or `decline` on the first line.\n")
+
+    await mail.post.send(BOB, "accept", reply_to=offer)
+    started = await mail.relay.next_to(BOB)
+    assert head(started) == ("Game #1: Alice vs bob — Clash of Command", "en")
+    assert body(started) == (
+        "Challenge #1 accepted. Game #1 started: Alice (White) vs bob (Black), Clash of "
+        "Command, no clock. Alice (White) moves first.\n\n"
+        "Game #1: Alice (White) vs bob (Black), Clash of Command, no clock. Alice to move.\n\n"
+        f"{START}\nWhite to move, move 1.\n\nNo moves yet.\n\n"
+        "It is Alice's turn: you get a mail when they have moved. Meanwhile you may reply "
+        "with `board`, `resign`, `takeback`, `export` or `help`.\n")
+
+    # Bob's accepting starts the game: Alice reads its news in Vietnamese
+    yours = await mail.relay.next_to(ALICE)
+    described, said = await others(mail, "vi")
+    assert head(yours) == ("Ván #1: Alice đấu với bob — Clash of Command", "vi")
+    assert body(yours) == (
+        "Ván #1 đã bắt đầu: Alice (White) đấu với bob (Black), Clash of Command, không tính "
+        "giờ. Alice (White) đi trước.\n\n"
+        f"{described}\n\n{START}\n{said}\n\nChưa có nước đi nào.\n\n"
+        "Đến lượt bạn. Hãy trả lời thư này với nước đi của bạn ở dòng đầu tiên, ví dụ "
+        "`move c3-b4` (hoặc `moves` để xem các nước đi hợp lệ, `board`, `resign`, "
+        "`takeback`, `help`).\n")
+
+    await mail.post.send(ALICE, "move b2-a3/D", reply_to=yours)
+    played = await mail.relay.next_to(ALICE)
+    described, said = await others(mail, "vi")
+    assert head(played) == ("Ván #1: Alice đấu với bob — Clash of Command", "vi")
+    assert body(played) == (
+        "Đã đi 1. b2-a3/D trong ván #1. Đến lượt bob (Black).\n\n"
+        f"{described}\nLượt vừa rồi: Alice (White): 1. b2-a3/D.\n\n{MOVED}\n{said}\n\n"
+        "Các nước đi:\n  1. b2-a3/D\n\n"
+        "Đang là lượt của bob: bạn sẽ nhận thư khi đối thủ đã đi. Trong lúc chờ, bạn có "
+        "thể trả lời bằng `board`, `resign`, `takeback`, `export` hoặc `help`.\n")
+
+    # the move of a Vietnamese player reaches the English one in English
+    moved = await mail.relay.next_to(BOB)
+    assert head(moved) == ("Game #1: Alice vs bob — Clash of Command", "en")
+    english = (
+        "Game #1: Alice (White) vs bob (Black), Clash of Command, no clock. bob to move.\n"
+        "Last turn: Alice (White): 1. b2-a3/D.\n\n"
+        f"{MOVED}\nBlack to move, move 1.\n\nMoves:\n  1. b2-a3/D\n\n"
+        "Your move. Reply to this mail with your move on the first line, for example "
+        "`move a7-a5` (or `moves` for the legal moves, `board`, `resign`, `takeback`, "
+        "`help`).\n")
+    assert body(moved) == (
+        "Alice played 1. b2-a3/D in game #1 (Clash of Command). Your move. There is no "
+        f"clock.\n\n{english}")
+
+    # a refusal: each in their own language, whatever the other reads
+    await mail.post.send(BOB, "hello", reply_to=moved)
+    refused = await mail.relay.next_to(BOB)
+    assert head(refused) == ("Game #1: Alice vs bob — Clash of Command", "en")
+    assert body(refused) == (
+        "I found no command in your mail. Write it on the first line, above any quoted "
+        f"text; what you may send is below.\n\n{english}")
+    await mail.post.send(ALICE, "hello", reply_to=played)
+    refused = await mail.relay.next_to(ALICE)
+    assert head(refused) == ("Ván #1: Alice đấu với bob — Clash of Command", "vi")
+    assert body(refused) == (
+        "Tôi không tìm thấy lệnh nào trong thư của bạn. Hãy viết lệnh ở dòng đầu tiên, "
+        "phía trên phần trích dẫn; những gì bạn có thể gửi ở bên dưới.\n\n"
+        f"{described}\nLượt vừa rồi: Alice (White): 1. b2-a3/D.\n\n{MOVED}\n{said}\n\n"
+        "Các nước đi:\n  1. b2-a3/D\n\n"
+        "Đang là lượt của bob: bạn sẽ nhận thư khi đối thủ đã đi. Trong lúc chờ, bạn có "
+        "thể trả lời bằng `board`, `resign`, `takeback`, `export` hoặc `help`.\n")
