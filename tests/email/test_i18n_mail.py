@@ -17,7 +17,6 @@ from email.utils import make_msgid
 import pytest
 
 from bot import i18n
-from bot.email_gateway.gateway import EmailGateway
 from bot.i18n import PSEUDO, render
 from bot.pictures import points_destroyed
 from bot.service.clock import format_time
@@ -171,3 +170,107 @@ async def test_a_vietnamese_player_and_an_english_one_each_read_their_own_langua
         "Các nước đi:\n  1. b2-a3/D\n\n"
         "Đang là lượt của bob: bạn sẽ nhận thư khi đối thủ đã đi. Trong lúc chờ, bạn có "
         "thể trả lời bằng `board`, `resign`, `takeback`, `export` hoặc `help`.\n")
+
+
+async def test_a_player_who_chose_nothing_is_answered_in_the_language_of_their_mail(
+        mail, game, offered):
+    await send(mail, ALICE, "hello", reply_to=game[ALICE], language="vi-VN")
+    answer = await mail.relay.next_to(ALICE)
+    described, said = await others(mail, "vi")
+    assert head(answer) == ("Ván #1: Alice đấu với bob — Clash of Command", "vi")
+    assert body(answer) == (
+        "Tôi không tìm thấy lệnh nào trong thư của bạn. Hãy viết lệnh ở dòng đầu tiên, "
+        "phía trên phần trích dẫn; những gì bạn có thể gửi ở bên dưới.\n\n"
+        f"{described}\n\n{START}\n{said}\n\nChưa có nước đi nào.\n\n"
+        "Đến lượt bạn. Hãy trả lời thư này với nước đi của bạn ở dòng đầu tiên, ví dụ "
+        "`move c3-b4` (hoặc `moves` để xem các nước đi hợp lệ, `board`, `resign`, "
+        "`takeback`, `help`).\n")
+
+    # her move is answered in Vietnamese; Bob, who chose nothing, reads its news in English
+    await send(mail, ALICE, "move b2-a3/D", reply_to=answer, language="vi")
+    assert head(await mail.relay.next_to(ALICE))[1] == "vi"
+    moved = await mail.relay.next_to(BOB)
+    assert head(moved) == ("Game #1: Alice vs bob — Clash of Command", "en")
+    assert body(moved).startswith(
+        "Alice played 1. b2-a3/D in game #1 (Clash of Command). Your move. There is no "
+        "clock.\n\nGame #1: Alice (White) vs bob (Black)"), body(moved)
+
+    # a new mail without a subject or a key: the subject of the answer is ours, in Vietnamese
+    await send(mail, "Carol <carol@players.test>", "hello", language="vi")
+    answer = await mail.relay.next_to("carol@players.test")
+    assert head(answer) == ("Thư của bạn gửi commandpost", "vi")
+    assert body(answer) == (
+        "Tôi không tìm thấy lệnh nào trong thư của bạn. Hãy viết một lệnh ở dòng đầu tiên, "
+        "phía trên phần trích dẫn, ví dụ `help` (mọi lệnh), `games` (các ván của bạn) hoặc "
+        "`challenge ĐỊA_CHỈ`.\n")
+
+    # the same without a language: English, as ever
+    await send(mail, "Dave <dave@players.test>", "hello")
+    answer = await mail.relay.next_to("dave@players.test")
+    assert head(answer) == ("Your mail to commandpost", "en")
+    assert body(answer) == (
+        "I found no command in your mail. Write one command on the first line, above any "
+        "quoted text, for example `help` (all commands), `games` (your games) or `challenge "
+        "ADDRESS`.\n")
+
+
+@pytest.fixture
+def pseudo(monkeypatch: pytest.MonkeyPatch):
+    """The pseudo-language offered to readers, as a shipped language would be."""
+    monkeypatch.setattr(i18n, "shipped", lambda: (i18n.SOURCE, PSEUDO))
+
+
+async def bypassing(mail, sent: EmailMessage) -> list[str]:
+    """The English words of a mail worded in the pseudo-language, just received, that no
+    message of the catalogue gave, but for the lines other parts write in a game mail (its
+    header line and the board's caption: see the module's text) and the names of the
+    game."""
+    text = body(sent)
+    for line in await others(mail, PSEUDO):
+        text = text.replace(line, "")
+    names = ["Alice", "bob", "Clash", "Command", "White", "Black"]
+    return i18n.untranslated(text, allowed=names) + i18n.untranslated(
+        str(sent["Subject"]), allowed=names)
+
+
+async def test_every_mail_the_gateway_writes_comes_from_the_catalogue(mail, game, pseudo):
+    alice = await mail.service.player("email", ALICE)
+    await mail.service.set_preference(alice, i18n.LANGUAGE, PSEUDO)
+
+    async def received() -> EmailMessage:
+        sent = await mail.relay.next_to(ALICE)
+        assert head(sent)[1] == PSEUDO
+        assert await bypassing(mail, sent) == [], body(sent)
+        return sent
+
+    await mail.post.send(ALICE, "move b2-a3/D", reply_to=game[ALICE])
+    await received()
+    await mail.post.send(BOB, "move a7-a5", reply_to=await mail.relay.next_to(BOB))
+    await mail.relay.next_to(BOB)
+    news = await received()  # Bob's move, for Alice
+    for line, to in [("hello", news),  # no command: what to send
+                     ("resign #5", news),  # another game's number
+                     ("move", news),  # no move
+                     ("move c3-c4", game[ALICE]),  # a stale key
+                     ("board", news)]:
+        await mail.post.send(ALICE, line, reply_to=to)
+        await received()
+    await mail.post.send(ALICE, "hello")  # no key: the games and challenges listed
+    await received()
+
+
+async def test_a_challenge_by_mail_comes_from_the_catalogue(mail, game, pseudo):
+    alice = await mail.service.player("email", ALICE)
+    await mail.service.set_preference(alice, i18n.LANGUAGE, PSEUDO)
+    made = await mail.confirmed(BOB, f"challenge {ALICE} commander")
+    assert head(made) == ("Challenge #2: bob vs Alice — Commander Chess (Cờ Tư Lệnh)", "en")
+    offer = await mail.relay.next_to(ALICE)
+    names = ["Alice", "bob", "Commander", "Chess"]
+    assert head(offer)[1] == PSEUDO
+    assert i18n.untranslated(head(offer)[0], allowed=names) == [], head(offer)
+    assert i18n.untranslated(body(offer), allowed=[*names, "players", "test"]) == [], \
+        body(offer)
+    await mail.post.send(ALICE, "hello", reply_to=offer)
+    refused = await mail.relay.next_to(ALICE)
+    assert head(refused) == head(offer)
+    assert i18n.untranslated(body(refused), allowed=names) == [], body(refused)
