@@ -274,3 +274,21 @@ async def test_a_challenge_by_mail_comes_from_the_catalogue(mail, game, pseudo):
     refused = await mail.relay.next_to(ALICE)
     assert head(refused) == head(offer)
     assert i18n.untranslated(body(refused), allowed=names) == [], body(refused)
+
+
+async def test_a_watcher_reads_the_moves_in_their_own_language(mail, game, offered):
+    carol = "carol@players.test"
+    await mail.confirmed(f"Carol <{carol}>", "language vi")
+    link = f"https://games.test/game/1-{await mail.service.watching.watch_token(1)}"
+    await mail.confirmed(f"Carol <{carol}>", f"watch {link}")
+    await mail.post.send(ALICE, "move b2-a3/D", reply_to=game[ALICE])
+    assert head(await mail.relay.next_to(ALICE)) == (
+        "Game #1: Alice vs bob — Clash of Command", "en")
+    copy = await mail.relay.next_to(carol)
+    described, said = await others(mail, "vi")
+    assert head(copy) == ("Ván #1: Alice đấu với bob — Clash of Command", "vi")
+    assert body(copy) == (
+        "Đã đi 1. b2-a3/D trong ván #1. Đến lượt bob (Black).\n\n"
+        f"{described}\nLượt vừa rồi: Alice (White): 1. b2-a3/D.\n\n{MOVED}\n{said}\n\n"
+        "Các nước đi:\n  1. b2-a3/D\n\n"
+        "Bạn đang theo dõi ván này; gửi `unwatch #1` để ngừng nhận các thư này.\n")
