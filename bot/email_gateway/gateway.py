@@ -16,7 +16,11 @@ its mail, its valid signature is required too (`authenticity`): without it the m
 read, and its From address is told why at most once an hour (`_not_authentic`).
 
 Every answer keeps the thread (In-Reply-To, References, one subject per game) and the key,
-whatever it says. A mail with the same Message-ID as one answered, or the same command with
+whatever it says. Every mail is worded in its reader's language: the one they chose
+(`language`), else, for an answer, the one the mail answered says it is in
+(Content-Language, Accept-Language: `MAIL_LANGUAGE`), else English; news of a game (a move,
+a challenge, a watcher's copy) in the language of the one it goes to, never its sender's.
+A mail with the same Message-ID as one answered, or the same command with
 the same key, gets no second answer. Rate limits count per key and per unkeyed sender
 apart, in the database; a keyed move over the limit is answered with when to retry.
 

@@ -4,7 +4,8 @@ the relay they go through.
 Every mail about a game belongs to one thread: it refers to the game's root Message-ID
 (``<game-12.HASH@domain>``, unique to the database: see `machine.root_id`), which every
 mail client threads on, and has one subject that never changes (``Game #12: Alice vs Bob —
-Clash of Command``, kept from its first mail), which Gmail threads on. A player's
+Clash of Command``, kept from its first mail in each language its readers read), which
+Gmail threads on. Every mail says the language it is worded in (Content-Language). A player's
 game mail carries the player's game key (game, move number, token) only in its Reply-To
 address, never in the subject or the text, so that answering it is all a player has to do
 and a forward passes on no key; a watcher's copy carries none. Header values are cleaned (see
