@@ -252,7 +252,7 @@ async def test_every_mail_the_gateway_writes_comes_from_the_catalogue(mail, game
                      ("resign #5", news),  # another game's number
                      ("move", news),  # no move
                      ("move c3-c4", game[ALICE]),  # a stale key
-                     ("board", news)]:
+                     ("board\nmoves", news)]:  # a second command, not read
         await mail.post.send(ALICE, line, reply_to=to)
         await received()
     await mail.post.send(ALICE, "hello")  # no key: the games and challenges listed
@@ -292,3 +292,17 @@ async def test_a_watcher_reads_the_moves_in_their_own_language(mail, game, offer
         f"{described}\nLượt vừa rồi: Alice (White): 1. b2-a3/D.\n\n{MOVED}\n{said}\n\n"
         "Các nước đi:\n  1. b2-a3/D\n\n"
         "Bạn đang theo dõi ván này; gửi `unwatch #1` để ngừng nhận các thư này.\n")
+
+
+async def test_refusals_to_a_stranger_come_from_the_catalogue(mail, pseudo):
+    """A stranger writing in the pseudo-language: a command that needs a key, then mails
+    without a command until the answers stop (a mail loop)."""
+    dave = "dave@players.test"
+    for text in ["resign", "hello", "hello", "hello", "hello"]:
+        await send(mail, f"Dave <{dave}>", text, language=PSEUDO)
+        answer = await mail.relay.next_to(dave)
+        assert head(answer) == ("[Ýöûr màîl tö çömmàñdpöšt ~~~~~~~~~~]", PSEUDO)
+        assert i18n.untranslated(body(answer)) == [], body(answer)
+    # the last answer ends with the notice of the loop, worded too
+    assert body(answer).split("\n\n")[-1].startswith(
+        "[Î föûñd ñö çömmàñd îñ ýöûr làšt 4 màîlš, šö Î wîll ñöt àñšwér"), body(answer)
