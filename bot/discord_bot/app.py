@@ -368,14 +368,17 @@ class CommandPost(commands.AutoShardedBot):
         mentions = await self.mentions(game) if mention else game.names
         text = phrase(render(lead, language), TRANSPORT)
         if not game.is_over:
-            text += f"\n{pictures.status_line(self.service, game, mentions)}"
+            text += "\n" + phrase(render(pictures.status_line(self.service, game, mentions),
+                                          language), TRANSPORT)
         perspective = game.to_move if perspective is None else perspective
         message: dict[str, object] = {"content": text}
-        picture = await pictures.picture(self.service, game, perspective=perspective)
+        picture = await pictures.picture(self.service, game, perspective=perspective,
+                                         language=language)
         if picture is not None:
             message["file"] = picture
-        view = with_watch_link(None if game.is_over else game_view(game, perspective),
-                               await self.service.watching.game_link(game.id))
+        view = with_watch_link(None if game.is_over else game_view(game, perspective,
+                                                                   language),
+                               await self.service.watching.game_link(game.id), language)
         if view is not None:
             message["view"] = view
         return message
@@ -414,7 +417,7 @@ class CommandPost(commands.AutoShardedBot):
                                                language=language)
             if home and await self.service.turns.can_end_turn(game):
                 # the new live board of a turn in progress keeps its step menu and End turn
-                await self._with_steps(message, game)
+                await self._with_steps(message, game, language)
         if not home:  # a look at the board: no game buttons; a turn going on keeps its menus
             view = message.pop("view", None)
             steps = [item for item in getattr(view, "children", [])
@@ -448,21 +451,22 @@ class CommandPost(commands.AutoShardedBot):
         assert game is not None
         if result.goes_on:
             message = await self.board_message(game, result.words(TRANSPORT, language),
-                                               mention=False)
-            return await self._with_steps(message, game)
+                                               mention=False, language=language)
+            return await self._with_steps(message, game, language)
         lead = move_lead(result).render(language)
         if game.is_over:  # the ending's notice names the turn too: said once, in bold
             said = _("{name} played {number} {turn}.", name=game.names[1 - game.to_move],
                      number=result.number, turn=result.turn).render(language) + " "
             lead += "\n" + (await live.ending_text(self, game, language)).removeprefix(said)
-        return await self.board_message(game, lead, mention=mention)
+        return await self.board_message(game, lead, mention=mention, language=language)
 
-    async def _with_steps(self, message: dict[str, object], game: Game) -> dict[str, object]:
+    async def _with_steps(self, message: dict[str, object], game: Game,
+                          language: str = SOURCE) -> dict[str, object]:
         """``message`` with the menu of the turn's next step and End turn beside the game's
         buttons (a turn in progress)."""
         view = message["view"]
         assert isinstance(view, discord.ui.View)
-        for item in (await next_step_view(self, game) or discord.ui.View()).children:
+        for item in (await next_step_view(self, game, language) or discord.ui.View()).children:
             view.add_item(item)
         return message
 

@@ -554,7 +554,7 @@ class PlayCommands(commands.Cog, name="Playing"):
             assert result.game is not None
             try:
                 async with message.channel.typing():
-                    reply = await self.bot.move_message(result)
+                    reply = await self.bot.move_message(result, language=language)
                 sent = await message.reply(**reply, mention_author=False)
                 await self.bot.board_sent(result.game, sent, message.channel.id)
             except TimeoutError as error:  # the move is stored; its reply may have landed
