@@ -452,17 +452,20 @@ class ChieftainVariant(Variant):
     def parse_position(self, text: str) -> Position:
         fields = text.split()
         if len(fields) != 4:
-            raise PositionError(f"{text!r}: a position has four fields: placement, side to "
-                                f"move (w or b), the moves of the turn in progress (or -) "
-                                f"and the move number")
+            raise PositionError(said("{position}: a position has four fields: placement, side "
+                                     "to move (w or b), the moves of the turn in progress (or "
+                                     "-) and the move number", position=repr(text)))
         placement, side_text, moves, number = fields
         cells = self._read_placement(text, placement)
         if side_text not in ("w", "b"):
-            raise PositionError(f"{text!r}: the side to move must be w or b")
+            raise PositionError(said("{position}: the side to move must be w or b",
+                                     position=repr(text)))
         if not number.isdigit() or int(number) < 1:
-            raise PositionError(f"{text!r}: the move number must be a whole number from 1")
+            raise PositionError(said("{position}: the move number must be a whole number "
+                                     "from 1", position=repr(text)))
         if "C" not in cells and "c" not in cells:
-            raise PositionError(f"{text!r}: neither side has a Chieftain")
+            raise PositionError(said("{position}: neither side has a Chieftain",
+                                     position=repr(text)))
         side = 0 if side_text == "w" else 1
         pending = self._read_pending(text, cells, side, moves)
         return Position(self.name, cells, side, int(number), 0, pending)
@@ -470,7 +473,8 @@ class ChieftainVariant(Variant):
     def _read_placement(self, text: str, placement: str) -> tuple[str | None, ...]:
         rows = placement.split("/")
         if len(rows) != 8:
-            raise PositionError(f"{text!r}: the placement needs 8 ranks separated by '/'")
+            raise PositionError(said("{position}: the placement needs {n} ranks separated by "
+                                     "'/'", position=repr(text), n=8))
         cells: list[str | None] = [None] * N_SQUARES
         for rank, row in zip(range(7, -1, -1), rows, strict=True):
             f = 0
@@ -482,11 +486,14 @@ class ChieftainVariant(Variant):
                         cells[_AT[(f, rank)]] = ch
                     f += 1
                 else:
-                    raise PositionError(f"{text!r}: {ch!r} is not a piece letter of "
-                                        f"{self.display_name} ({', '.join(self.piece_letters)})")
+                    raise PositionError(said("{position}: {character} is not a piece letter "
+                                             "of {variant} ({letters})", position=repr(text),
+                                             character=repr(ch), variant=self.display_name,
+                                             letters=", ".join(self.piece_letters)))
             if f != 8:
-                raise PositionError(f"{text!r}: rank {rank + 1} must describe 8 squares, "
-                                    f"not {f}")
+                raise PositionError(said("{position}: rank {rank} must describe {squares} "
+                                         "squares, not {n}", position=repr(text),
+                                         rank=rank + 1, squares=8, n=f))
         return tuple(cells)
 
     def _read_pending(self, text: str, cells: tuple[str | None, ...], side: int,
@@ -498,7 +505,8 @@ class ChieftainVariant(Variant):
         for item in moves.split(","):
             m = _STRICT_STEP.fullmatch(item)
             if m is None or m.group(1) not in self.piece_letters:
-                raise PositionError(f"{text!r}: {item!r} is not a move written like Cd1-c3")
+                raise PositionError(said("{position}: {item} is not a move written like Cd1-c3",
+                                         position=repr(text), item=repr(item)))
             letter, origin, sep, target = m.groups()
             steps.append(Step(origin, target, (target,) if sep == "x" else (), letter))
         board = list(cells)
@@ -507,12 +515,14 @@ class ChieftainVariant(Variant):
             o, t = INDEX[s.origin], INDEX[s.target]
             piece = board[t]
             if piece is None or piece.upper() != s.unit or piece.isupper() != (side == 0):
-                raise PositionError(f"{text!r}: after {step_text(s)} a "
-                                    f"{self.side_names[side]} {PIECE_NAMES[s.unit]} must "
-                                    f"stand on {s.target}")
+                raise PositionError(said("{position}: after {move} a {side} {piece} must "
+                                         "stand on {square}", position=repr(text),
+                                         move=step_text(s), side=_SIDE_WORDS[side],
+                                         piece=_PIECE_WORDS[s.unit], square=s.target))
             if board[o] is not None:
-                raise PositionError(f"{text!r}: {step_text(s)} cannot have been played: "
-                                    f"{s.origin} is not free")
+                raise PositionError(said("{position}: {move} cannot have been played: "
+                                         "{square} is not free", position=repr(text),
+                                         move=step_text(s), square=s.origin))
             board[o] = piece
             board[t] = stand_in if s.captures else None
         turn = start_turn(tuple(board), side)
@@ -520,12 +530,14 @@ class ChieftainVariant(Variant):
             code = step_code(s)
             if is_closed(turn) or code not in generate(turn) \
                     or make_step(turn.cells, side, code) != s:
-                raise PositionError(f"{text!r}: move {k + 1} of the turn in progress, "
-                                    f"{step_text(s)}, is not legal there")
+                raise PositionError(said("{position}: move {n} of the turn in progress, "
+                                         "{move}, is not legal there", position=repr(text),
+                                         n=k + 1, move=step_text(s)))
             turn = play(turn, code)
         if is_closed(turn) or not generate(turn):
-            raise PositionError(f"{text!r}: the turn in progress is already over; write the "
-                                f"position with the other side to move")
+            raise PositionError(said("{position}: the turn in progress is already over; write "
+                                     "the position with the other side to move",
+                                     position=repr(text)))
         return tuple(steps)
 
     def format_position(self, position: Position) -> str:

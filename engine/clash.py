@@ -377,12 +377,14 @@ class ClashOfCommand(Variant):
     def parse_position(self, text: str) -> Position:
         fields = text.split()
         if len(fields) != 3:
-            raise PositionError(f"{text!r}: a position has three fields: placement, side "
-                                f"to move (w or b) and move number")
+            raise PositionError(said("{position}: a position has three fields: placement, "
+                                     "side to move (w or b) and move number",
+                                     position=repr(text)))
         placement, side, number = fields
         rows = placement.split("/")
         if len(rows) != 9:
-            raise PositionError(f"{text!r}: the placement needs 9 ranks separated by '/'")
+            raise PositionError(said("{position}: the placement needs {n} ranks separated by "
+                                     "'/'", position=repr(text), n=9))
         cells: list[str | None] = [None] * N_NODES
         for rank_number, row in zip(range(9, 0, -1), rows, strict=True):
             nodes = [i for i in range(N_NODES) if TOPO.coords[i][1] == rank_number - 1]
@@ -396,15 +398,19 @@ class ClashOfCommand(Variant):
                         cells[nodes[k]] = ch
                     k += 1
                 else:
-                    raise PositionError(f"{text!r}: {ch!r} is not a piece letter nor a "
-                                        f"number of empty points (1 to 5)")
+                    raise PositionError(said("{position}: {character} is not a piece letter "
+                                             "nor a number of empty points (1 to 5)",
+                                             position=repr(text), character=repr(ch)))
             if k != len(nodes):
-                raise PositionError(f"{text!r}: rank {rank_number} must describe "
-                                    f"{len(nodes)} points, not {k}")
+                raise PositionError(said("{position}: rank {rank} must describe {points} "
+                                         "points, not {n}", position=repr(text),
+                                         rank=rank_number, points=len(nodes), n=k))
         if side not in ("w", "b"):
-            raise PositionError(f"{text!r}: the side to move must be w or b")
+            raise PositionError(said("{position}: the side to move must be w or b",
+                                     position=repr(text)))
         if not (number.isascii() and number.isdigit()) or int(number) < 1:
-            raise PositionError(f"{text!r}: the move number must be a whole number from 1")
+            raise PositionError(said("{position}: the move number must be a whole number "
+                                     "from 1", position=repr(text)))
         return Position(self.name, tuple(cells), 0 if side == "w" else 1, int(number))
 
     def format_position(self, position: Position) -> str:

@@ -1010,22 +1010,27 @@ class CombinedArmsBrigadeChess(Variant):
     def parse_position(self, text: str) -> Position:
         fields = text.split()
         if len(fields) not in (2, 3, 6):
-            raise PositionError(f"{text!r}: a position has six fields (placement, side to "
-                                f"move, castling, en passant, half-move clock, move "
-                                f"number), or only its first two or three")
+            raise PositionError(said("{position}: a position has six fields (placement, side "
+                                     "to move, castling, en passant, half-move clock, move "
+                                     "number), or only its first two or three",
+                                     position=repr(text)))
         cells = _read_placement(text, fields[0])
         if fields[1] not in ("w", "b"):
-            raise PositionError(f"{text!r}: the side to move must be w or b")
+            raise PositionError(said("{position}: the side to move must be w or b",
+                                     position=repr(text)))
         if len(fields) >= 3 and not re.fullmatch(r"-|K?Q?k?q?", fields[2]):
-            raise PositionError(f"{text!r}: the castling field is - or letters from KQkq")
+            raise PositionError(said("{position}: the castling field is - or letters from KQkq",
+                                     position=repr(text)))
         halfmove, fullmove = 0, 1
         if len(fields) == 6:
             if not re.fullmatch(r"-|[a-h][1-8]", fields[3]):
-                raise PositionError(f"{text!r}: the en passant field is - (or a square, "
-                                    f"which is ignored: there is no en passant)")
+                raise PositionError(said("{position}: the en passant field is - (or a square, "
+                                         "which is ignored: there is no en passant)",
+                                         position=repr(text)))
             if not fields[4].isdigit() or not fields[5].isdigit() or int(fields[5]) < 1:
-                raise PositionError(f"{text!r}: the half-move clock is a whole number from "
-                                    f"0 and the move number a whole number from 1")
+                raise PositionError(said("{position}: the half-move clock is a whole number "
+                                         "from 0 and the move number a whole number from 1",
+                                         position=repr(text)))
             halfmove, fullmove = int(fields[4]), int(fields[5])
         return Position(self.name, cells, 0 if fields[1] == "w" else 1, fullmove, halfmove)
 
@@ -1159,7 +1164,8 @@ def _read_placement(text: str, placement: str) -> tuple[str | None, ...]:
     """The cells of a FEN placement field, checked for a possible position."""
     rows = placement.split("/")
     if len(rows) != 8:
-        raise PositionError(f"{text!r}: the placement needs 8 ranks separated by '/'")
+        raise PositionError(said("{position}: the placement needs {n} ranks separated by '/'",
+                                 position=repr(text), n=8))
     cells: list[str | None] = [None] * 64
     for rank, row in zip(range(7, -1, -1), rows, strict=True):
         f = 0
@@ -1171,17 +1177,23 @@ def _read_placement(text: str, placement: str) -> tuple[str | None, ...]:
                     cells[8 * rank + f] = ch
                 f += 1
             else:
-                raise PositionError(f"{text!r}: {ch!r} is not a piece letter (KQRBNP, "
-                                    f"kqrbnp) or a digit 1-8")
+                raise PositionError(said("{position}: {character} is not a piece letter "
+                                         "(KQRBNP, kqrbnp) or a digit 1-8",
+                                         position=repr(text), character=repr(ch)))
         if f != 8:
-            raise PositionError(f"{text!r}: rank {rank + 1} must describe 8 squares, not {f}")
+            raise PositionError(said("{position}: rank {rank} must describe {squares} squares, "
+                                     "not {n}", position=repr(text), rank=rank + 1, squares=8,
+                                     n=f))
     for side, king in enumerate("Kk"):
         if cells.count(king) > 1:
-            raise PositionError(f"{text!r}: {SIDE_NAMES[side]} has more than one King")
+            raise PositionError(said("{position}: {side} has more than one King",
+                                     position=repr(text), side=_SIDES[side]))
     if "K" not in cells and "k" not in cells:
-        raise PositionError(f"{text!r}: at least one King must be on the board")
+        raise PositionError(said("{position}: at least one King must be on the board",
+                                 position=repr(text)))
     if "P" in cells[56:] or "p" in cells[:8]:
-        raise PositionError(f"{text!r}: a Pawn cannot stand on the rank where it promotes")
+        raise PositionError(said("{position}: a Pawn cannot stand on the rank where it "
+                                 "promotes", position=repr(text)))
     return tuple(cells)
 
 

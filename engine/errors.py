@@ -30,7 +30,9 @@ class MoveError(EngineError):
     def __init__(self, text: str, reason: str) -> None:
         self.text = text
         self.reason = reason
-        super().__init__(f"{text!r}: {reason}" if text else reason)
+        # the message is a phrase too: `args[0]` keeps the reason's words for a service
+        super().__init__(said("{move}: {reason}", move=repr(text), reason=reason) if text
+                         else reason)
 
 
 class MoveSyntaxError(MoveError):

@@ -241,7 +241,8 @@ def get_variant(name: str) -> Variant:
         return _REGISTRY[name.strip().lower()]
     except KeyError:
         known = ", ".join(v.name for v in _ORDER)
-        raise UnknownVariantError(f"{name!r}: no such variant (known: {known})") from None
+        raise UnknownVariantError(said("{name}: no such variant (known: {known})",
+                                       name=repr(name), known=known)) from None
 
 
 def all_variants() -> list[Variant]:

@@ -45,13 +45,14 @@ def parse_fen(text: str, relaxed: bool = False) -> Fen:
     """Read a FEN string; ``relaxed`` skips the piece-count rule (§9.1.3 item 3)."""
     fields = text.split()
     if len(fields) not in (6, 7):
-        raise PositionError(f"{text!r}: a position has six fields (placement, side, -, -, "
-                            f"half-move clock, move number), and a seventh while a deploy is "
-                            f"being entered")
+        raise PositionError(said("{position}: a position has six fields (placement, side, -, "
+                                 "-, half-move clock, move number), and a seventh while a "
+                                 "deploy is being entered", position=repr(text)))
     placement, side, third, fourth, half, full = fields[:6]
     rows = placement.split("/")
     if len(rows) != N_RANKS:
-        raise PositionError(f"{text!r}: the placement needs {N_RANKS} ranks separated by '/'")
+        raise PositionError(said("{position}: the placement needs {n} ranks separated by '/'",
+                                 position=repr(text), n=N_RANKS))
     cells: list[str | None] = [None] * (N_FILES * N_RANKS)
     for row_number, row in enumerate(rows):
         rank = N_RANKS - 1 - row_number
@@ -63,21 +64,27 @@ def parse_fen(text: str, relaxed: bool = False) -> Fen:
             pieces = split_stack(item.strip("()")) if item.startswith("(") else (item,)
             if not all(p.lstrip("+") in _PIECE_LETTERS for p in pieces) or (
                     item.startswith("(") and not 2 <= len(pieces) <= 3):
-                raise PositionError(f"{text!r}: {item!r} on rank {rank + 1} is not a piece "
-                                    f"or a stack of 2 or 3 pieces")
+                raise PositionError(said("{position}: {item} on rank {rank} is not a piece or "
+                                         "a stack of 2 or 3 pieces", position=repr(text),
+                                         item=repr(item), rank=rank + 1))
             if f < N_FILES:
                 cells[rank * N_FILES + f] = _stack_from_fen(text, pieces, rank * N_FILES + f)
             f += 1
         if f != N_FILES:
-            raise PositionError(f"{text!r}: rank {rank + 1} describes {f} squares, not 11")
+            raise PositionError(said("{position}: rank {rank} describes {n} squares, not 11",
+                                     position=repr(text), rank=rank + 1, n=f))
     if side not in ("r", "b"):
-        raise PositionError(f"{text!r}: the side to move is r (Red) or b (Blue)")
+        raise PositionError(said("{position}: the side to move is r (Red) or b (Blue)",
+                                 position=repr(text)))
     if third != "-" or fourth != "-":
-        raise PositionError(f"{text!r}: the third and fourth fields are always '-'")
+        raise PositionError(said("{position}: the third and fourth fields are always '-'",
+                                 position=repr(text)))
     if not half.isdigit():
-        raise PositionError(f"{text!r}: the half-move clock must be a whole number from 0")
+        raise PositionError(said("{position}: the half-move clock must be a whole number "
+                                 "from 0", position=repr(text)))
     if not full.isdigit() or int(full) < 1:
-        raise PositionError(f"{text!r}: the move number must be a whole number from 1")
+        raise PositionError(said("{position}: the move number must be a whole number from 1",
+                                 position=repr(text)))
     if not relaxed:
         _check_counts(text, cells, 0 if side == "r" else 1)
     return Fen(tuple(cells), 0 if side == "r" else 1, int(half), int(full),
@@ -86,15 +93,20 @@ def parse_fen(text: str, relaxed: bool = False) -> Fen:
 
 def _stack_from_fen(text: str, pieces: Sequence[str], sq: int) -> str:
     if len({p.lstrip("+").isupper() for p in pieces}) != 1:
-        raise PositionError(f"{text!r}: the stack on {NAMES[sq]} mixes Red and Blue pieces")
+        raise PositionError(said("{position}: the stack on {square} mixes Red and Blue pieces",
+                                 position=repr(text), square=NAMES[sq]))
     stack = canonical(list(pieces))
     info = STACKS[stack]
     if not info.valid:
-        raise PositionError(f"{text!r}: {info.notation} on {NAMES[sq]} is not a valid stack "
-                            f"(carry table, rules §5.1)")
+        raise PositionError(said("{position}: {stack} on {square} is not a valid stack (carry "
+                                 "table, rules §5.1)", position=repr(text), stack=info.notation,
+                                 square=NAMES[sq]))
     if not stands_on(stack, sq):
-        where = "water" if info.letter == "N" else "files c to k (land-capable squares)"
-        raise PositionError(f"{text!r}: {info.notation} on {NAMES[sq]} must stand on {where}")
+        where = said("water") if info.letter == "N" else \
+            said("files c to k (land-capable squares)")
+        raise PositionError(said("{position}: {stack} on {square} must stand on {where}",
+                                 position=repr(text), stack=info.notation, square=NAMES[sq],
+                                 where=where))
     return stack
 
 
@@ -113,16 +125,18 @@ def _check_counts(text: str, cells: Sequence[str | None], to_move: int) -> None:
             for p in STACKS[s].pieces:
                 info = PIECES[p]
                 counts[info.side][info.letter] += 1
-    for side, name in ((0, "Red"), (1, "Blue")):
+    for side, name in ((0, said("Red")), (1, said("Blue"))):
         if counts[side]["C"] == 0 and side == to_move and counts[1 - side]["C"] == 1:
             continue  # the final position of a game won by capturing this commander
         if counts[side]["C"] != 1:
-            raise PositionError(f"{text!r}: {name} must have exactly one commander, not "
-                                f"{counts[side]['C']}")
+            raise PositionError(said("{position}: {side} must have exactly one commander, not "
+                                     "{n}", position=repr(text), side=name,
+                                     n=counts[side]["C"]))
         for letter, most in FULL_SET.items():
             if counts[side][letter] > most:
-                raise PositionError(f"{text!r}: {name} has {counts[side][letter]} pieces "
-                                    f"{letter}; the full set has {most}")
+                raise PositionError(said("{position}: {side} has {n} pieces {letter}; the full "
+                                         "set has {most}", position=repr(text), side=name,
+                                         n=counts[side][letter], letter=letter, most=most))
 
 
 def format_placement(cells: Sequence[str | None]) -> str:

@@ -278,8 +278,9 @@ class CommanderChess(Variant):
     def start_position(self, mode: str = "standard") -> Position:
         name, _ = _read_mode(mode)
         if name == "sea-air":
-            raise PositionError("sea-air games have no default set-up: start one from an "
-                                "explicit position (FEN) with the 9 pieces per side you agreed")
+            raise PositionError(said("sea-air games have no default set-up: start one from an "
+                                     "explicit position (FEN) with the 9 pieces per side you "
+                                     "agreed"))
         return self.parse_position(self.start_fen)
 
     def parse_position(self, text: str, relaxed: bool = False) -> Position:
@@ -291,25 +292,33 @@ class CommanderChess(Variant):
 
     def _read_deploy_suffix(self, text: str, start: Position, suffix: str) -> Position:
         if not suffix.endswith("...") or suffix.count(":") != 2:
-            raise PositionError(f"{text!r}: the seventh field is a deploy in progress, "
-                                f"origin:stay:steps... as in e4:I:T>e6...")
+            raise PositionError(said("{position}: the seventh field is a deploy in progress, "
+                                     "origin:stay:steps... as in e4:I:T>e6...",
+                                     position=repr(text)))
         origin_name, stay, steps_text = suffix[:-3].split(":")
         if origin_name not in INDEX:
-            raise PositionError(f"{text!r}: {origin_name!r} is not a square")
+            raise PositionError(said("{position}: {square} is not a square",
+                                     position=repr(text), square=repr(origin_name)))
         try:
             pattern = read_move(f"{origin_name}:{stay}:{steps_text}")
         except EngineError as error:
-            raise PositionError(f"{text!r}: the deploy in progress cannot be read: "
-                                f"{error}") from None
+            raise PositionError(said("{position}: the deploy in progress cannot be read: "
+                                     "{error}", position=repr(text),
+                                     error=error.args[0] if error.args else str(error))) \
+                from None
         origin = INDEX[origin_name]
         prefixes = self._prefixes(start, pattern, origin)
         if len(prefixes) != 1:
-            raise PositionError(f"{text!r}: the deploy in progress is not the start of a "
-                                f"legal turn")
+            raise PositionError(said("{position}: the deploy in progress is not the start of "
+                                     "a legal turn", position=repr(text)))
         position = self._pending_position(start, *next(iter(prefixes)))
         if stay_part(position.cells, (origin, (), True)) != (stay or ""):
-            raise PositionError(f"{text!r}: after those steps {origin_name} holds "
-                                f"{stay_part(position.cells, (origin, (), True)) or 'nothing'}")
+            stays = stay_part(position.cells, (origin, (), True))
+            raise PositionError(said("{position}: after those steps {square} holds {stack}",
+                                     position=repr(text), square=origin_name, stack=stays)
+                                if stays else
+                                said("{position}: after those steps {square} holds nothing",
+                                     position=repr(text), square=origin_name))
         return position
 
     def format_position(self, position: Position) -> str:
@@ -1102,10 +1111,11 @@ class CommanderChess(Variant):
 def _read_mode(mode: str) -> tuple[str, int]:
     name, _, limit = mode.strip().lower().partition(":")
     if name not in MODES:
-        raise EngineError(f"{mode!r}: no such Commander Chess mode (modes: "
-                          f"{', '.join(MODES)})")
+        raise EngineError(said("{mode}: no such Commander Chess mode (modes: {modes})",
+                               mode=repr(mode), modes=", ".join(MODES)))
     if limit and (not limit.isdigit() or int(limit) < 1):
-        raise EngineError(f"{mode!r}: the limit after ':' is a number of full moves")
+        raise EngineError(said("{mode}: the limit after ':' is a number of full moves",
+                               mode=repr(mode)))
     return name, int(limit) if limit else DEFAULT_LIMIT
 
 
