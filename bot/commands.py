@@ -34,7 +34,7 @@ from .service.inference import ANSWER, END_TURN, FORECAST
 from .service.model import Game, Player
 from .service.phrasing import command, moment, phrase
 from .service.posts import DIGEST
-from .service.results import Done, Reason, Refusal, Result, storage_words
+from .service.results import Done, Reason, Refusal, Result, engine_words, storage_words
 from .service.rules_docs import as_plain_text, rules_part
 from .service.turns import PieceSteps, find_turn, if_my_turn_words, turn_ends
 from .service.words import plural
@@ -205,7 +205,7 @@ class Commands:
         try:
             variant = get_variant(args[0])
         except EngineError as err:
-            return Reply(str(err), ok=False)
+            return Reply(engine_words(err), ok=False)
         part = rules_part(variant, " ".join(args[1:]), language=self.language_of(sender))
         return Reply(as_plain_text(part.markdown), ok=part.found, pictures=part.pictures)
 
@@ -768,7 +768,7 @@ class Commands:
         try:
             variant = get_variant(variant_name or all_variants()[0].name)
         except EngineError as err:
-            return Reply(str(err), ok=False)
+            return Reply(engine_words(err), ok=False)
         rating, games = await self.service.standings.rating(player, variant.name)
         name = player.display_name
         if not games:
@@ -793,7 +793,7 @@ class Commands:
         try:
             variant = get_variant(args[0] if args else all_variants()[0].name)
         except EngineError as err:
-            return Reply(str(err), ok=False)
+            return Reply(engine_words(err), ok=False)
         board = await self.service.standings.leaderboard(variant.name)
         if not board:
             return Reply(f"No rated {variant.display_name} games yet.")

@@ -26,7 +26,7 @@ from .model import Challenge, Game, PlayedMove, Player, place_transport
 from .notes import Note, record_comments
 from .phrasing import players_line
 from .records import GameRecord, RecordError, read_record, replay, write_record
-from .results import Done, Reason, Refusal, Result
+from .results import Done, Reason, Refusal, Result, engine_words
 from .turns import TurnEntry, turn_entries
 from .words import plural
 
@@ -449,7 +449,7 @@ def _read_import(text: str, sender: Player, opponent: Player) -> _Import | Refus
         record, site = _read_any(text)
         rules = get_variant(record.tags.get("Variant", ""))
     except (RecordError, EngineError) as err:
-        return _cannot_import(str(err))
+        return _cannot_import(engine_words(err) if isinstance(err, EngineError) else str(err))
     mode = record.tags.get("Mode", rules.modes[0])
     if mode not in rules.modes:
         return Refusal(Reason.BAD_RECORD,
@@ -469,7 +469,7 @@ def _read_import(text: str, sender: Player, opponent: Player) -> _Import | Refus
                  else record.turns)
         steps = list(replay(rules, start, turns))
     except (RecordError, EngineError) as err:
-        return _cannot_import(str(err))
+        return _cannot_import(engine_words(err) if isinstance(err, EngineError) else str(err))
     final = steps[-1].position if steps else start
     boundaries = [start] + [st.position for st in steps if not st.position.in_progress]
     outcome = rules.outcome(final, boundaries[:-1] if not final.in_progress else boundaries,

@@ -28,7 +28,7 @@ from .clock import (
 )
 from .model import Challenge, Game, Player, place_transport
 from .phrasing import command, moment, phrase, players_line
-from .results import Done, Reason, Refusal, Result
+from .results import Done, Reason, Refusal, Result, engine_words
 from .words import or_list
 
 
@@ -164,7 +164,8 @@ class ChallengeDesk:
             start = rules.parse_position(fen)
         except EngineError as err:
             return Refusal(Reason.BAD_POSITION,
-                           _("That start position cannot be used: {reason}", reason=str(err)))
+                           _("That start position cannot be used: {reason}",
+                             reason=engine_words(err)))
         if rules.outcome(start, (), mode).is_over or not rules.legal_moves(start):
             return Refusal(Reason.BAD_POSITION, _("That start position cannot be used: the "
                                                   "game would be over before it starts."))

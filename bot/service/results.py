@@ -138,9 +138,15 @@ class Done(_Phrased):
 Result = Done | Refusal
 
 
+def engine_words(err: EngineError) -> str:
+    """What the engine says in ``err``: its phrase, which the catalogue words in the
+    reader's language (``str(err)`` keeps only the English)."""
+    return err.args[0] if err.args and isinstance(err.args[0], str) else str(err)
+
+
 def move_refusal(err: EngineError, text: str) -> Refusal:
     quoted = getattr(err, "text", "") or text.strip()
-    reason = getattr(err, "reason", str(err))
+    reason = getattr(err, "reason", engine_words(err))
     if isinstance(err, AmbiguousMoveError):
         return Refusal(Reason.AMBIGUOUS_MOVE,
                        _("{move} is ambiguous: it could be {candidates}. Send the one you "
