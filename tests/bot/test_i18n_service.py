@@ -59,12 +59,13 @@ async def test_a_refused_move_is_refused_in_the_senders_language(service, alice,
     refused = await service.move(alice, 99, "b2-a3/D")
     assert refused.words("console", "vi") == "Không có ván #99."
     refused = await service.move(alice, game.id, "b2-b9/D")
-    assert refused.words("console", "vi").startswith(
-        "Tôi không đọc được 'b2-b9/D' thành một nước đi: b9 is not a point")  # the engine's
-    refused = await service.move(alice, game.id, "b2-c5/D")  # words: English for now
-    assert refused.message.startswith("b2-c5/D is not a legal move here: ")
-    assert refused.words("console", "vi").startswith(
-        "b2-c5/D không phải là nước đi hợp lệ ở đây: ")
+    assert refused.words("console", "vi") == (
+        "Tôi không đọc được 'b2-b9/D' thành một nước đi: b9 không phải một điểm của bàn cờ "
+        "(các điểm là a1, c1, ... i9, nơi số thứ tự cột cộng với hàng là số chẵn).")
+    refused = await service.move(alice, game.id, "b2-c5/D")
+    assert in_both(refused) == (
+        "b2-c5/D is not a legal move here: the Factor on b2 can only move one point forward.",
+        "b2-c5/D không phải là nước đi hợp lệ ở đây: Công xưởng ở b2 chỉ được tiến một điểm.")
 
 
 async def test_which_game_is_asked_in_the_senders_language(service, alice, bob, carol,
