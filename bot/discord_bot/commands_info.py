@@ -40,7 +40,9 @@ class InfoCommands(commands.Cog, name="Information"):
     async def variant_names(self, interaction: discord.Interaction,
                             current: str) -> list[app_commands.Choice[str]]:
         from .commands_play import _choices
-        return _choices([(v.display_name, v.name) for v in all_variants()], current)
+        language = reader_language(interaction)
+        return _choices([(render(v.display_name, language), v.name) for v in all_variants()],
+                        current)
 
     async def piece_names(self, interaction: discord.Interaction,
                           current: str) -> list[app_commands.Choice[str]]:

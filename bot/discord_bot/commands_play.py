@@ -96,7 +96,8 @@ class PlayCommands(commands.Cog, name="Playing"):
         """The variants this server plays (every variant in a DM or a server that chose
         none)."""
         allowed = (await self._server(interaction)).get("variants")
-        return _choices([(v.display_name, v.name) for v in all_variants()
+        language = reader_language(interaction)
+        return _choices([(render(v.display_name, language), v.name) for v in all_variants()
                          if not allowed or v.name in allowed], current)
 
     def _days_of(self, server: dict[str, object]) -> int:
@@ -957,8 +958,8 @@ def _only_challenge(found: list[Challenge]) -> Challenge | Refusal:
         return found[0]
     if not found:
         return Refusal(Reason.NO_SUCH_CHALLENGE, _("You have no challenge to answer here."))
-    listed = ", ".join(f"#{c.id} ({c.challenger_name}, {get_variant(c.variant).display_name})"
-                       for c in found)
+    listed = joined([_("#{number} ({name}, {variant})", number=c.id, name=c.challenger_name,
+                       variant=get_variant(c.variant).display_name) for c in found], ", ")
     return Refusal(Reason.WHICH_CHALLENGE, _("There are several challenges: {listed}. Say "
                                              "which, as in `/accept challenge:{number}`.",
                                              listed=listed, number=found[0].id))

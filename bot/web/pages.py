@@ -261,7 +261,7 @@ def _players(view: GameView, language: str) -> str:
     return '<ul class="players">' + "".join(items) + "</ul>"
 
 
-def _moves(view: GameView, shown: int) -> str:
+def _moves(view: GameView, shown: int, language: str = SOURCE) -> str:
     """The move list: one entry a turn, numbered and written as in the game's record, its
     link the position after the turn (marked while a position of that turn is shown)."""
     items = []
@@ -270,7 +270,7 @@ def _moves(view: GameView, shown: int) -> str:
         going = "" if e.complete else " …"
         items.append(f'<li><span class="turn">{escape(e.label)}</span> '
                      f'<a href="?ply={e.last}"{current} '
-                     f'title="{escape(view.variant.side_names[e.side])}">'
+                     f'title="{escape(i18n.render(view.variant.side_names[e.side], language))}">'
                      f"{escape(e.text)}</a>{going}</li>")
     if result_of(view):  # as the record ends: 1-0, 0-1 or 1/2-1/2
         items.append(f'<li class="result">{escape(result_of(view))}</li>')
@@ -316,7 +316,8 @@ def game_page(view: GameView, shown: int, live: bool, base: str,
     rules, board, steps = t(_("rules")), t(_("Board")), t(_("Steps"))
     players, moves = t(_("Players")), t(_("Moves"))
     body = (
-        f"<header><h1>{escape(heading)}</h1><span>{escape(v.display_name)}"
+        f"<header><h1>{escape(heading)}</h1>"
+        f"<span>{escape(i18n.render(v.display_name, language))}"
         f' · <a href="/rules/{escape(v.name)}">{rules}</a></span></header>'
         f'<main class="game"><section class="board" aria-label="{board}">'
         f'<img id="board" src="{base}/board/{shown}-{view.picture_key(shown)}.png{lang}" '
@@ -327,7 +328,7 @@ def game_page(view: GameView, shown: int, live: bool, base: str,
         f'<p class="note">{replays}</p></section>'
         f"<section><h2>{players}</h2>{_players(view, language)}"
         f'<p id="status" aria-live="polite">{_status(view, language)}</p>'
-        f'<h2>{moves}</h2><ol class="moves" id="moves">{_moves(view, shown)}</ol>'
+        f'<h2>{moves}</h2><ol class="moves" id="moves">{_moves(view, shown, language)}</ol>'
         f"</section></main>")
     return page(f"{heading} — commandpost", body,
                 {"events": f"{base}/events", "live": "1" if live else "0", "ply": str(shown)},
@@ -355,7 +356,8 @@ def state_event(view: GameView, base: str, language: str = SOURCE) -> dict[str, 
         "over": view.game.is_over,
         "result": result_of(view),
         "turns": [[e.label, e.text, e.first, e.last, e.complete,
-                   view.variant.side_names[e.side]] for e in view.entries],
+                   i18n.render(view.variant.side_names[e.side], language)]
+                  for e in view.entries],
     }
 
 

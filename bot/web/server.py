@@ -46,6 +46,7 @@ from renderer import render, render_replay
 
 from ..config import Settings
 from ..i18n import SOURCE, Text, _
+from ..i18n import render as render_words
 from ..pictures import game_info, picture_words
 from ..service import GameService
 from ..service.boundary import shorten
@@ -289,7 +290,8 @@ async def live(request: web.Request) -> web.Response:
     for game, token in await site.service.watching.public_games():
         view = await site.view(game)
         rows.append((game.id, f"/game/{game.id}-{token}",
-                     pages.players_of(view).render(language), view.variant.display_name,
+                     pages.players_of(view).render(language),
+                     render_words(view.variant.display_name, language),
                      view.status_in(language, briefly=True)))
     return _html(pages.live_page(rows, language))
 
