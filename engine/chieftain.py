@@ -518,7 +518,7 @@ class ChieftainVariant(Variant):
                 raise PositionError(said("{position}: after {move} a {side} {piece} must "
                                          "stand on {square}", position=repr(text),
                                          move=step_text(s), side=_SIDE_WORDS[side],
-                                         piece=_PIECE_WORDS[s.unit], square=s.target))
+                                         piece=PIECE_NAMES[s.unit], square=s.target))
             if board[o] is not None:
                 raise PositionError(said("{position}: {move} cannot have been played: "
                                          "{square} is not free", position=repr(text),

@@ -19,19 +19,19 @@ async def test_a_challenge_and_its_news_are_worded_in_each_readers_language(serv
     assert in_both(made) == (
         "Challenge #1 sent to Bob: Clash of Command, 3 days per move, "
         "Alice plays Black, rated. It expires 2026-03-09 12:00 UTC.",
-        "Đã gửi thách đấu #1 tới Bob: Clash of Command, 3 ngày mỗi nước, Alice cầm Black, "
+        "Đã gửi thách đấu #1 tới Bob: Đại chiến Chỉ huy, 3 ngày mỗi nước, Alice cầm Đen, "
         "tính điểm. Lời thách đấu hết hạn vào 2026-03-09 12:00 UTC.")
     [news] = await service.pending_notifications("console")
     assert outbox.worded(news) == news.text == (
         "Alice challenges you: Clash of Command, 3 days per move, Alice plays Black, rated. "
         "Answer with `accept #1` or `decline #1`.")
     assert outbox.worded(news, "vi") == (
-        "Alice thách đấu bạn: Clash of Command, 3 ngày mỗi nước, Alice cầm Black, tính điểm. "
+        "Alice thách đấu bạn: Đại chiến Chỉ huy, 3 ngày mỗi nước, Alice cầm Đen, tính điểm. "
         "Hãy trả lời bằng `accept #1` hoặc `decline #1`.")
     done = await service.challenges.accept(bob, made.challenge.id)
     assert done.words("console", "vi") == (
-        "Đã nhận lời thách đấu #1. Ván #1 đã bắt đầu: Bob (White) đấu với Alice (Black), "
-        "Clash of Command, 3 ngày mỗi nước. Bob (White) đi trước.")
+        "Đã nhận lời thách đấu #1. Ván #1 đã bắt đầu: Bob (Trắng) đấu với Alice (Đen), "
+        "Đại chiến Chỉ huy, 3 ngày mỗi nước. Bob (Trắng) đi trước.")
 
 
 async def test_an_open_challenge_says_anyone_here_in_each_language(service, alice):
@@ -39,8 +39,8 @@ async def test_an_open_challenge_says_anyone_here_in_each_language(service, alic
     assert in_both(made) == (
         "Challenge #1 sent to anyone here: Clash of Command, no clock, "
         "Alice plays White, rated. It expires 2026-03-09 12:00 UTC.",
-        "Đã gửi thách đấu #1 tới bất kỳ ai ở đây: Clash of Command, không tính giờ, Alice cầm "
-        "White, tính điểm. Lời thách đấu hết hạn vào 2026-03-09 12:00 UTC.")
+        "Đã gửi thách đấu #1 tới bất kỳ ai ở đây: Đại chiến Chỉ huy, không tính giờ, Alice cầm "
+        "Trắng, tính điểm. Lời thách đấu hết hạn vào 2026-03-09 12:00 UTC.")
     assert made.words("console", PSEUDO).startswith("[Çhàlléñgé #1 šéñt tö [àñýöñé")
 
 
@@ -83,7 +83,7 @@ async def test_a_declined_and_an_expired_challenge_tell_the_challenger_in_their_
         ("Bob declined your challenge #1.", "Bob đã từ chối lời thách đấu #1 của bạn."),
         ("Your challenge #2 (Clash of Command, no clock, side chosen at random, rated) expired "
          "unanswered.",
-         "Lời thách đấu #2 của bạn (Clash of Command, không tính giờ, bên cầm quân chọn ngẫu "
+         "Lời thách đấu #2 của bạn (Đại chiến Chỉ huy, không tính giờ, bên cầm quân chọn ngẫu "
          "nhiên, tính điểm) đã hết hạn mà không ai trả lời.")]
 
 
@@ -109,7 +109,7 @@ async def test_a_vacation_and_its_news_are_worded_in_each_readers_language(
     assert in_both(await service.move(alice, game.id, "b2-a3/D")) == (
         "1. b2-a3/D played in game #1. Bob (Black) is to move. Moving ends "
         "your vacation: your clocks run again.",
-        "Đã đi 1. b2-a3/D trong ván #1. Đến lượt Bob (Black). Vì bạn đã đi, kỳ nghỉ kết thúc: "
+        "Đã đi 1. b2-a3/D trong ván #1. Đến lượt Bob (Đen). Vì bạn đã đi, kỳ nghỉ kết thúc: "
         "đồng hồ của bạn chạy lại.")
     refused = await service.vacations.end(alice)
     assert in_both(refused) == (
@@ -151,24 +151,24 @@ async def test_a_record_offered_exported_and_imported_in_each_language(service, 
         "Challenge #2 sent to Bob: to continue a recorded game of Clash of "
         "Command (1 step played; Alice plays White). The game starts when "
         "Bob accepts.",
-        "Đã gửi thách đấu #2 tới Bob: chơi tiếp một ván Clash of Command đã ghi lại (đã đi 1 "
-        "bước; Alice cầm White). Ván đấu sẽ bắt đầu khi Bob nhận lời.")
+        "Đã gửi thách đấu #2 tới Bob: chơi tiếp một ván Đại chiến Chỉ huy đã ghi lại (đã đi 1 "
+        "bước; Alice cầm Trắng). Ván đấu sẽ bắt đầu khi Bob nhận lời.")
     [news] = [n for n in await service.pending_notifications("console")
               if n.kind == "challenge" and n.address == "bob"][-1:]
     assert outbox.worded(news, "vi") == (
-        "Alice mời bạn chơi tiếp một ván Clash of Command đã ghi lại (đã đi 1 bước; Alice cầm "
-        "White). Hãy trả lời bằng `accept #2` hoặc `decline #2`.")
+        "Alice mời bạn chơi tiếp một ván Đại chiến Chỉ huy đã ghi lại (đã đi 1 bước; Alice cầm "
+        "Trắng). Hãy trả lời bằng `accept #2` hoặc `decline #2`.")
     done = await service.challenges.accept(bob, made.challenge.id)
     assert in_both(done) == (
         "Challenge #2 accepted. Imported as game #2 (in progress, 1 step): "
         "Alice (White) vs Bob (Black).",
-        "Đã nhận lời thách đấu #2. Đã nhập thành ván #2 (đang chơi, 1 bước): Alice (White) "
-        "đấu với Bob (Black).")
+        "Đã nhận lời thách đấu #2. Đã nhập thành ván #2 (đang chơi, 1 bước): Alice (Trắng) "
+        "đấu với Bob (Đen).")
     [news] = [n for n in await service.pending_notifications("console")
               if n.kind == "game-start" and n.game_id == 2]
     assert (news.address, outbox.worded(news, "vi")) == (
-        "alice", "Bob đã nhận lời thách đấu #2: ván #2 chơi tiếp ván đã ghi lại, Alice (White) "
-                 "đấu với Bob (Black).")
+        "alice", "Bob đã nhận lời thách đấu #2: ván #2 chơi tiếp ván đã ghi lại, Alice (Trắng) "
+                 "đấu với Bob (Đen).")
 
 
 async def test_a_refused_record_is_refused_in_the_senders_language(service, alice, bob):
@@ -183,4 +183,4 @@ async def test_a_refused_record_is_refused_in_the_senders_language(service, alic
         alice, PLACE, '[Variant "clash"]\n[Mode "blitz"]\n', bob)
     assert in_both(refused) == (
         "That record cannot be imported: Clash of Command has no mode 'blitz'.",
-        "Không nhập được biên bản này: Clash of Command không có chế độ 'blitz'.")
+        "Không nhập được biên bản này: Đại chiến Chỉ huy không có chế độ 'blitz'.")

@@ -34,7 +34,7 @@ async def test_a_player_who_chooses_vietnamese_reads_vietnamese_and_the_other_en
     await session("accept")
     await session("as Alice")
     said = await session("b2-a3/D")
-    assert said.startswith("Đã đi 1. b2-a3/D trong ván #1. Đến lượt bob (Black).\n")
+    assert said.startswith("Đã đi 1. b2-a3/D trong ván #1. Đến lượt bob (Đen).\n")
     # bob's news, printed at the same keyboard, is in bob's language
     assert "  [to bob] Alice played 1. b2-a3/D in game #1 (Clash of Command). Your move." \
         in said

@@ -23,7 +23,7 @@ REFUSALS = {
          "tới điểm trống."),
         ("a1=D", "a1=D is not a legal move here: a Commander can only turn into a Brute or a "
                  "Factor.",
-         "a1=D không phải là nước đi hợp lệ ở đây: Chỉ huy chỉ có thể biến thành Lực sĩ hoặc "
+         "a1=D không phải là nước đi hợp lệ ở đây: Tư lệnh chỉ có thể biến thành Lực sĩ hoặc "
          "Công xưởng."),
         ("b2=B", "b2=B is not a legal move here: a Factor can only turn into a Droid or a "
                  "Hawk.",
@@ -122,7 +122,7 @@ async def test_no_refusal_bypasses_the_catalogue(service, alice, bob, start_game
 ENDINGS = [
     ("clash", "5/4/5/4/5/4/5/c3/BC3 w 1", "a1xb2",
      "1. a1xb2 played in game #1. Game over: Alice (White) wins: Black has no Commander "
-     "left (1-0).", "Đen không còn Chỉ huy nào (1-0)."),
+     "left (1-0).", "Đen không còn Tư lệnh nào (1-0)."),
     ("combined-arms", "k7/1K6/8/8/8/8/8/8 w - - 0 1", "b7xa8",
      "1. Kb7xa8 played in game #1. Game over: Alice (White) wins: White killed the Black "
      "headquarters (King) (1-0).", "Trắng đã tiêu diệt sở chỉ huy (Vua) của Đen (1-0)."),
@@ -148,10 +148,10 @@ def test_the_chieftain_status_and_a_draw_are_phrases() -> None:
     rules = get_variant("micro-chieftain")
     start = rules.start_position()
     assert rules.status_text(start) == "White may move up to 2 pieces"
-    assert i18n.render(rules.status_text(start), "vi") == "Trắng được đi tối đa 2 quân"
+    assert i18n.render(rules.status_text(start), "vi") == "Bên Trắng được đi tối đa 2 quân"
     after = rules.make_move(start, rules.parse_move(start, "Gd2-d3"))
     assert i18n.render(rules.status_text(after), "vi") == (
-        "lượt của Trắng đang dở: Gd2-d3 (1 trên 2); Thủ lĩnh còn ra lệnh được: d1, e1; gửi "
+        "Lượt của bên Trắng đang dở: Gd2-d3 (1/2); Thủ lĩnh còn ra lệnh được: d1, e1; gửi "
         "một nước đi hoặc 'end'")
 
 

@@ -22,7 +22,7 @@ async def test_resigning_and_aborting_answer_in_the_senders_language(service, al
     done = await service.resign(bob, game.id)
     assert done.message == "You resigned game #1: Alice (White) wins: Bob resigned (1-0)."
     assert done.words("console", "vi") == (
-        "Bạn đã xin thua ván #1: Alice (White) thắng: Bob resigned (1-0).")  # the reason, as
+        "Bạn đã xin thua ván #1: Alice (Trắng) thắng: Bob resigned (1-0).")  # the reason, as
     game = await start_game(alice, bob)  # stored in the game, is English for now
     done = await service.abort(alice, game.id)
     assert in_both(done) == ("Game #2 aborted.",
@@ -43,7 +43,7 @@ async def test_a_draw_offer_and_its_news_in_each_readers_language(service, alice
     refused = await service.offer_draw(alice, clash.id)
     assert in_both(refused) == (
         "Clash of Command has no draws by agreement.",
-        "Luật Clash of Command không cho hai bên thỏa thuận hòa.")
+        "Luật Đại chiến Chỉ huy không cho hai bên thỏa thuận hòa.")
     game = await start_game(alice, bob, variant="combined-arms")
     done = await service.offer_draw(alice, game.id)
     assert in_both(done) == (
@@ -100,7 +100,7 @@ async def test_a_reminder_and_a_loss_on_time_are_worded_when_delivered(service, 
     await scheduler.run_due()
     [reminder] = await _news(service, "reminder")
     assert outbox.worded(reminder, "vi") == (
-        "Nhắc nhở: ván #1 (Clash of Command) với Bob đang chờ nước đi của bạn. Bạn còn "
+        "Nhắc nhở: ván #1 (Đại chiến Chỉ huy) với Bob đang chờ nước đi của bạn. Bạn còn "
         "14 giờ 24 phút (đến 2026-03-05 12:00 UTC).")
     clock.advance(days=1)
     await scheduler.run_due()
@@ -109,8 +109,8 @@ async def test_a_reminder_and_a_loss_on_time_are_worded_when_delivered(service, 
         "Game #1 (Clash of Command, Alice (White) vs Bob (Black)) is over: Bob (Black) wins: "
         "Alice ran out of time (0-1). Ratings: Alice 1500 → 1338, Bob 1500 → 1662.")
     assert outbox.worded(over[0], "vi").startswith(
-        "Ván #1 (Clash of Command, Alice (White) đấu với Bob (Black)) đã kết thúc: Bob "
-        "(Black) thắng: Alice ran out of time (0-1). Hệ số: Alice 1500 → 1338, Bob 1500 → 1662.")
+        "Ván #1 (Đại chiến Chỉ huy, Alice (Trắng) đấu với Bob (Đen)) đã kết thúc: Bob "
+        "(Đen) thắng: Alice ran out of time (0-1). Hệ số: Alice 1500 → 1338, Bob 1500 → 1662.")
     assert game.id == 1
 
 
@@ -136,11 +136,11 @@ async def test_conditional_moves_are_told_in_each_readers_language(service, alic
     assert in_both(done) == (
         "1... h8-i7/D played in game #1. Alice (White) is to move. Alice "
         "answered at once with a3-b4/D, a conditional move. Your move.",
-        "Đã đi 1... h8-i7/D trong ván #1. Đến lượt Alice (White). Alice đáp lại ngay bằng "
+        "Đã đi 1... h8-i7/D trong ván #1. Đến lượt Alice (Trắng). Alice đáp lại ngay bằng "
         "a3-b4/D, một nước đi có điều kiện. Đến lượt bạn.")
     [news] = await _news(service, "forecast")
     assert outbox.worded(news, "vi") == (
-        "Bob đã đi h8-i7/D trong ván #1 (Clash of Command); nước đi có điều kiện a3-b4/D của "
+        "Bob đã đi h8-i7/D trong ván #1 (Đại chiến Chỉ huy); nước đi có điều kiện a3-b4/D của "
         "bạn đã được đi để đáp lại. Bạn không còn nước đi có điều kiện nào trong ván đó.")
     refused = await service.forecasts.clear_forecast(alice, game.id)
     assert in_both(refused) == (
@@ -182,7 +182,7 @@ async def test_watching_and_an_admins_ruling_in_the_readers_language(service, al
     news = await service.rooms.watch_news(game.id)
     assert (news, render(news, "vi")) == (
         "Alice played 1. b2-a3/D in game #1 (Clash of Command). Bob (Black) is to move.",
-        "Alice đã đi 1. b2-a3/D trong ván #1 (Clash of Command). Đến lượt Bob (Black).")
+        "Alice đã đi 1. b2-a3/D trong ván #1 (Đại chiến Chỉ huy). Đến lượt Bob (Đen).")
     done = await service.rooms.unwatch(watcher, game.id)
     assert done.words("discord", "vi") == "Bạn đã ngừng theo dõi ván #1."
     refused = await service.rooms.unwatch(watcher, game.id)

@@ -14,9 +14,9 @@ async def test_a_moves_answer_is_worded_in_the_movers_language(service, alice, b
     game = await start_game(alice, bob)
     done = await service.move(alice, game.id, "b2-a3/D")
     assert done.message == "1. b2-a3/D played in game #1. Bob (Black) is to move."
-    assert done.words("console", "vi") == "Đã đi 1. b2-a3/D trong ván #1. Đến lượt Bob (Black)."
+    assert done.words("console", "vi") == "Đã đi 1. b2-a3/D trong ván #1. Đến lượt Bob (Đen)."
     assert done.words("console", PSEUDO) == (
-        "[[1. b2-a3/D plàýéd îñ gàmé #1. ~~~~~~~~~~~~~~~~] [Bob (Black) îš tö mövé. "
+        "[[1. b2-a3/D plàýéd îñ gàmé #1. ~~~~~~~~~~~~~~~~] [Bob ([Blàçk ~~]) îš tö mövé. "
         "~~~~~~~~~~~] ~~~~]")  # each sentence accented and longer; notation and names not
 
 
@@ -30,7 +30,7 @@ async def test_the_opponents_news_is_worded_in_the_opponents_language_when_deliv
                                 "Your move. You have 3 days (until ")
     assert outbox.worded(news) == news.text
     assert outbox.worded(news, "vi").startswith(
-        "Alice đã đi 1. b2-a3/D trong ván #1 (Clash of Command). Đến lượt bạn. Bạn còn 3 ngày "
+        "Alice đã đi 1. b2-a3/D trong ván #1 (Đại chiến Chỉ huy). Đến lượt bạn. Bạn còn 3 ngày "
         "(đến ")
 
 
@@ -52,7 +52,7 @@ async def test_a_refused_move_is_refused_in_the_senders_language(service, alice,
     refused = await service.move(bob, game.id, "h8-i7/D")
     assert in_both(refused) == (
         "It is not your turn in game #1: Alice (White) is to move.",
-        "Chưa đến lượt bạn trong ván #1: đang là lượt của Alice (White).")
+        "Chưa đến lượt bạn trong ván #1: đang là lượt của Alice (Trắng).")
     refused = await service.move(carol, game.id, "b2-a3/D")
     assert refused.words("console", "vi") == (
         "Bạn không chơi trong ván #1 (Alice đấu với Bob).")
@@ -79,8 +79,8 @@ async def test_which_game_is_asked_in_the_senders_language(service, alice, bob, 
         "  #1 Alice vs Bob (Clash of Command, Bob to move): `board #1`\n"
         "  #2 Carol vs Alice (Clash of Command, Carol to move): `board #2`",
         "Ván nào? Bạn đang chơi 2 ván:\n"
-        "  #1 Alice đấu với Bob (Clash of Command, đến lượt Bob): `board #1`\n"
-        "  #2 Carol đấu với Alice (Clash of Command, đến lượt Carol): `board #2`")
+        "  #1 Alice đấu với Bob (Đại chiến Chỉ huy, đến lượt Bob): `board #1`\n"
+        "  #2 Carol đấu với Alice (Đại chiến Chỉ huy, đến lượt Carol): `board #2`")
     refused = await service.inference.find_game(alice, "console:test", purpose="end")
     assert refused.words("console", "vi").startswith(
         "Bạn không có lượt nhiều bước nào đang dở để kết thúc: `end` dùng để")

@@ -125,7 +125,7 @@ async def test_a_dm_goes_out_in_the_language_its_reader_chose(world, clients, of
     assert r.response.content.startswith("1. **b2-a3/D** played in game #1.\n")
     deadline = int((await world.service.game(game.id)).clock.deadline)
     assert _dms(world.bob)[-1].content == (
-        "alice đã đi 1. b2-a3/D trong ván #1 (Clash of Command). Đến lượt bạn. Bạn còn "
+        "alice đã đi 1. b2-a3/D trong ván #1 (Đại chiến Chỉ huy). Đến lượt bạn. Bạn còn "
         f"3 ngày (đến <t:{deadline}:f> (<t:{deadline}:R>)).")
     assert not _dms(world.alice)
 
@@ -134,7 +134,7 @@ async def test_a_threads_posts_are_in_the_servers_language(world, clients, offer
     await moderator.slash(world.channel, "server settings", language="vi")
     thread, game = await _start(world)  # alice and bob use Discord in English
     opening = thread.history()[0].content
-    assert opening.startswith("Game #1: alice (White) vs bob (Black), Clash of Command. Hãy "
+    assert opening.startswith("Game #1: alice (Trắng) vs bob (Đen), Đại chiến Chỉ huy. Hãy "
                               "gõ nước đi của bạn tại đây, hoặc dùng `/move`.\n"), opening
 
 

@@ -122,17 +122,17 @@ async def test_a_vietnamese_client_plays_commander_chess_in_vietnamese(world, vi
     expires = "<t:1773057600:f> (<t:1773057600:R>)"
     thread = w.channel.threads[-1]
     assert said["challenge"] == (
-        "Đã gửi thách đấu #1 tới bob: Commander Chess (Cờ Tư Lệnh), 3 ngày mỗi nước, alice "
-        f"cầm Red, tính điểm. Lời thách đấu hết hạn vào {expires}.\n{w.bob.mention}, bạn "
+        "Đã gửi thách đấu #1 tới bob: Cờ Tư Lệnh, 3 ngày mỗi nước, alice "
+        f"cầm Đỏ, tính điểm. Lời thách đấu hết hạn vào {expires}.\n{w.bob.mention}, bạn "
         "nhận được lời thách đấu: bấm Nhận lời, hoặc `/accept challenge:1`.")
     assert said["challenge buttons"] == ["Nhận lời", "Từ chối"]
     assert said["accept"] == (
-        "Đã nhận lời thách đấu #1. Ván #1 đã bắt đầu: alice (Red) đấu với bob (Blue), "
-        "Commander Chess (Cờ Tư Lệnh), 3 ngày mỗi nước. alice (Red) đi trước.\n"
+        "Đã nhận lời thách đấu #1. Ván #1 đã bắt đầu: alice (Đỏ) đấu với bob (Xanh), "
+        "Cờ Tư Lệnh, 3 ngày mỗi nước. alice (Đỏ) đi trước.\n"
         f"Hãy chơi trong {thread.mention}.")
     guild = w.alice.guild.id
     assert said["games"] == (
-        "Các ván của bạn:\n• #1 alice đấu bob (Commander Chess (Cờ Tư Lệnh)): **đến lượt "
+        "Các ván của bạn:\n• #1 alice đấu bob (Cờ Tư Lệnh): **đến lượt "
         f"bạn**, hạn chót <t:1772712000:R> https://discord.com/channels/{guild}/{thread.id}")
     assert said["pieces"] == ("alice có 17 quân đi được trong ván #1. Chọn một quân để xem "
                               "các nước đi của nó trên bàn cờ.")
@@ -156,7 +156,7 @@ async def test_a_vietnamese_client_plays_commander_chess_in_vietnamese(world, vi
     assert said["typed near miss"] == [
         "`ic8` không phải nước đi trong ván #1. Các nước hợp lệ gần giống nhất: `N&c8`."]
     assert said["typed out of turn"] == [
-        "Chưa đến lượt bạn trong ván #1: đang là lượt của bob (Blue)."]
+        "Chưa đến lượt bạn trong ván #1: đang là lượt của bob (Xanh)."]
     assert said["a command as a move"] == (
         "'resign' là một lệnh chứ không phải nước đi: hãy dùng `/resign` (xem thêm với "
         "`/help command:resign`).")
@@ -167,12 +167,12 @@ async def test_a_vietnamese_client_plays_commander_chess_in_vietnamese(world, vi
     assert said["bad clock"] == (
         "'3x' không phải cách đặt đồng hồ: hãy viết ví dụ `3d+1d max10d total60d`.")
     assert said["open challenge"] == (
-        "Đã gửi thách đấu #2 tới bất kỳ ai ở đây: Commander Chess (Cờ Tư Lệnh), không tính "
+        "Đã gửi thách đấu #2 tới bất kỳ ai ở đây: Cờ Tư Lệnh, không tính "
         "giờ, bên cầm quân chọn ngẫu nhiên, tính điểm. Lời thách đấu hết hạn vào "
         f"{expires}.\nAi ở đây cũng có thể nhận lời: bấm Nhận lời, hoặc "
         "`/accept challenge:2`.")
     assert said["challenges"] == (
-        "Các lời thách đấu đang mở:\n• #2 carol → bất kỳ ai: Commander Chess (Cờ Tư Lệnh), "
+        "Các lời thách đấu đang mở:\n• #2 carol → bất kỳ ai: Cờ Tư Lệnh, "
         f"không tính giờ, hết hạn {expires} (`/accept challenge:2` hoặc `/decline "
         "challenge:2`)")
     assert said["record"] == "Biên bản ván #1."

@@ -31,7 +31,7 @@ async def reply(mail, to: EmailMessage, text: str, language: str) -> None:
 async def test_a_move_mailed_in_vietnamese_is_answered_in_vietnamese(mail, game, offered):
     await reply(mail, game[ALICE], "move b2-a3/D", "vi-VN")
     answer = mail.text_of(await mail.relay.next_to(ALICE))
-    assert answer.startswith("Đã đi 1. b2-a3/D trong ván #1. Đến lượt bob (Black)."), answer
+    assert answer.startswith("Đã đi 1. b2-a3/D trong ván #1. Đến lượt bob (Đen)."), answer
 
 
 async def test_without_vietnamese_offered_the_answer_is_english(mail, game):

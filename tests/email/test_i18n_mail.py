@@ -87,9 +87,9 @@ async def test_a_vietnamese_player_and_an_english_one_each_read_their_own_langua
 
     made = await mail.confirmed(f"Alice <{ALICE}>", f"challenge {BOB} white")
     challenge = await mail.service.challenges.get_challenge(1)
-    assert head(made) == ("Thách đấu #1: Alice đấu với bob — Clash of Command", "vi")
+    assert head(made) == ("Thách đấu #1: Alice đấu với bob — Đại chiến Chỉ huy", "vi")
     assert body(made) == (
-        "Thách đấu #1 gửi bob: Clash of Command, không tính giờ, Alice cầm White, tính điểm. "
+        "Thách đấu #1 gửi bob: Đại chiến Chỉ huy, không tính giờ, Alice cầm Trắng, tính điểm. "
         f"Lời thách đấu hết hạn vào {format_time(challenge.expires_at)}. Lời mời đang được "
         "gửi qua thư; nếu không gửi được, tôi sẽ báo cho bạn và rút lại lời thách đấu.\n\n"
         "Hãy trả lời thư này với `cancel` ở dòng đầu tiên để rút lại lời thách đấu.\n")
@@ -119,10 +119,10 @@ async def test_a_vietnamese_player_and_an_english_one_each_read_their_own_langua
     # Bob's accepting starts the game: Alice reads its news in Vietnamese
     yours = await mail.relay.next_to(ALICE)
     described, said = await others(mail, "vi")
-    assert head(yours) == ("Ván #1: Alice đấu với bob — Clash of Command", "vi")
+    assert head(yours) == ("Ván #1: Alice đấu với bob — Đại chiến Chỉ huy", "vi")
     assert body(yours) == (
-        "Ván #1 đã bắt đầu: Alice (White) đấu với bob (Black), Clash of Command, không tính "
-        "giờ. Alice (White) đi trước.\n\n"
+        "Ván #1 đã bắt đầu: Alice (Trắng) đấu với bob (Đen), Đại chiến Chỉ huy, không tính "
+        "giờ. Alice (Trắng) đi trước.\n\n"
         f"{described}\n\n{START}\n{said}\n\nChưa có nước đi nào.\n\n"
         "Đến lượt bạn. Hãy trả lời thư này với nước đi của bạn ở dòng đầu tiên, ví dụ "
         "`move c3-b4` (hoặc `moves` để xem các nước đi hợp lệ, `board`, `resign`, "
@@ -131,10 +131,10 @@ async def test_a_vietnamese_player_and_an_english_one_each_read_their_own_langua
     await mail.post.send(ALICE, "move b2-a3/D", reply_to=yours)
     played = await mail.relay.next_to(ALICE)
     described, said = await others(mail, "vi")
-    assert head(played) == ("Ván #1: Alice đấu với bob — Clash of Command", "vi")
+    assert head(played) == ("Ván #1: Alice đấu với bob — Đại chiến Chỉ huy", "vi")
     assert body(played) == (
-        "Đã đi 1. b2-a3/D trong ván #1. Đến lượt bob (Black).\n\n"
-        f"{described}\nLượt vừa rồi: Alice (White): 1. b2-a3/D.\n\n{MOVED}\n{said}\n\n"
+        "Đã đi 1. b2-a3/D trong ván #1. Đến lượt bob (Đen).\n\n"
+        f"{described}\nLượt vừa rồi: Alice (Trắng): 1. b2-a3/D.\n\n{MOVED}\n{said}\n\n"
         "Các nước đi:\n  1. b2-a3/D\n\n"
         "Đang là lượt của bob: bạn sẽ nhận thư khi đối thủ đã đi. Trong lúc chờ, bạn có "
         "thể trả lời bằng `board`, `resign`, `takeback`, `export` hoặc `help`.\n")
@@ -162,11 +162,11 @@ async def test_a_vietnamese_player_and_an_english_one_each_read_their_own_langua
         f"text; what you may send is below.\n\n{english}")
     await mail.post.send(ALICE, "hello", reply_to=played)
     refused = await mail.relay.next_to(ALICE)
-    assert head(refused) == ("Ván #1: Alice đấu với bob — Clash of Command", "vi")
+    assert head(refused) == ("Ván #1: Alice đấu với bob — Đại chiến Chỉ huy", "vi")
     assert body(refused) == (
         "Tôi không tìm thấy lệnh nào trong thư của bạn. Hãy viết lệnh ở dòng đầu tiên, "
         "phía trên phần trích dẫn; những gì bạn có thể gửi ở bên dưới.\n\n"
-        f"{described}\nLượt vừa rồi: Alice (White): 1. b2-a3/D.\n\n{MOVED}\n{said}\n\n"
+        f"{described}\nLượt vừa rồi: Alice (Trắng): 1. b2-a3/D.\n\n{MOVED}\n{said}\n\n"
         "Các nước đi:\n  1. b2-a3/D\n\n"
         "Đang là lượt của bob: bạn sẽ nhận thư khi đối thủ đã đi. Trong lúc chờ, bạn có "
         "thể trả lời bằng `board`, `resign`, `takeback`, `export` hoặc `help`.\n")
@@ -177,7 +177,7 @@ async def test_a_player_who_chose_nothing_is_answered_in_the_language_of_their_m
     await send(mail, ALICE, "hello", reply_to=game[ALICE], language="vi-VN")
     answer = await mail.relay.next_to(ALICE)
     described, said = await others(mail, "vi")
-    assert head(answer) == ("Ván #1: Alice đấu với bob — Clash of Command", "vi")
+    assert head(answer) == ("Ván #1: Alice đấu với bob — Đại chiến Chỉ huy", "vi")
     assert body(answer) == (
         "Tôi không tìm thấy lệnh nào trong thư của bạn. Hãy viết lệnh ở dòng đầu tiên, "
         "phía trên phần trích dẫn; những gì bạn có thể gửi ở bên dưới.\n\n"
@@ -263,7 +263,7 @@ async def test_a_challenge_by_mail_comes_from_the_catalogue(mail, game, pseudo):
     alice = await mail.service.player("email", ALICE)
     await mail.service.set_preference(alice, i18n.LANGUAGE, PSEUDO)
     made = await mail.confirmed(BOB, f"challenge {ALICE} commander")
-    assert head(made) == ("Challenge #2: bob vs Alice — Commander Chess (Cờ Tư Lệnh)", "en")
+    assert head(made) == ("Challenge #2: bob vs Alice — Cờ Tư Lệnh", "en")
     offer = await mail.relay.next_to(ALICE)
     names = ["Alice", "bob", "Commander", "Chess"]
     assert head(offer)[1] == PSEUDO
@@ -286,10 +286,10 @@ async def test_a_watcher_reads_the_moves_in_their_own_language(mail, game, offer
         "Game #1: Alice vs bob — Clash of Command", "en")
     copy = await mail.relay.next_to(carol)
     described, said = await others(mail, "vi")
-    assert head(copy) == ("Ván #1: Alice đấu với bob — Clash of Command", "vi")
+    assert head(copy) == ("Ván #1: Alice đấu với bob — Đại chiến Chỉ huy", "vi")
     assert body(copy) == (
-        "Đã đi 1. b2-a3/D trong ván #1. Đến lượt bob (Black).\n\n"
-        f"{described}\nLượt vừa rồi: Alice (White): 1. b2-a3/D.\n\n{MOVED}\n{said}\n\n"
+        "Đã đi 1. b2-a3/D trong ván #1. Đến lượt bob (Đen).\n\n"
+        f"{described}\nLượt vừa rồi: Alice (Trắng): 1. b2-a3/D.\n\n{MOVED}\n{said}\n\n"
         "Các nước đi:\n  1. b2-a3/D\n\n"
         "Bạn đang theo dõi ván này; gửi `unwatch #1` để ngừng nhận các thư này.\n")
 

@@ -134,7 +134,7 @@ def test_the_pseudo_language_words_every_caption_of_the_panel():
     comp = picture(variant, 800, PSEUDO)[-1]
     panel = " ".join(w for w in words(comp.panel) if not w[:1].isdigit())  # moves aside
     assert untranslated(panel, allowed=NAMES) == []
-    assert "[çömmàñdér ~~~~]" in panel and "[rîvér möûth ~~~~~]" in panel
+    assert "[Çömmàñdér ~~~~]" in panel and "[rîvér möûth ~~~~~]" in panel
 
 
 VI_STATUSES = [
@@ -166,8 +166,8 @@ def test_a_chieftain_turn_in_progress_keeps_its_moves_and_the_end_command():
     english = variant.status_text(position)
     free = english.split("activate: ")[1].split(";")[0]
     assert picture_words(variant, "vi").status(position) == (
-        f"Lượt của bên Trắng đang diễn ra: Md3xc4 (1/2); Thủ lĩnh còn kích hoạt được: "
-        f"{free}; gửi nước đi hoặc 'end'")
+        f"Lượt của bên Trắng đang dở: Md3xc4 (1/2); Thủ lĩnh còn ra lệnh được: "
+        f"{free}; gửi một nước đi hoặc 'end'")
 
 
 @pytest.mark.parametrize("variant", all_variants(), ids=lambda v: v.name)

@@ -64,31 +64,31 @@ async def test_a_game_page_in_vietnamese(offered: None, service: GameService,
     token = path.rpartition("-")[2]
     assert body(html) == (
         f' data-events="{path}/events" data-live="1" data-ply="2">'
-        "<header><h1>Ván #1: Alice đấu với bob@…</h1><span>Clash of Command · "
+        "<header><h1>Ván #1: Alice đấu với bob@…</h1><span>Đại chiến Chỉ huy · "
         '<a href="/rules/clash">luật chơi</a></span></header>'
         '<main class="game"><section class="board" aria-label="Bàn cờ">'
         f'<img id="board" src="/game/1-{token}/board/2-'
         + re.search(r"board/2-([0-9a-f]{16})\.png", html)[1]  # type: ignore[index]
-        + f'.png" width="640" alt="Bàn cờ Clash of Command ở bước 2 ({played[1]}). White: '
+        + f'.png" width="640" alt="Bàn cờ Đại chiến Chỉ huy ở bước 2 ({played[1]}). Trắng: '
         "Brute a1, Commander c1, Commander e1, Commander g1, Brute i1, Factor b2, Factor d2, "
         "Factor f2, Factor h2, Commander a3, Droid c3, Hawk e3, Droid g3, Hawk i3. Black: "
         "Droid a5, Droid c7, Hawk e7, Droid g7, Factor b8, Factor d8, Factor f8, Factor h8, "
-        'Brute a9, Commander c9, Commander e9, Commander g9, Commander i9. Đến lượt White đi.">'
+        'Brute a9, Commander c9, Commander e9, Commander g9, Commander i9. Đến lượt Trắng đi.">'
         '<nav class="steps" aria-label="Các bước">'
         '<a id="first" href="?ply=0" aria-label="Thế cờ đầu tiên">«</a> '
         '<a id="prev" href="?ply=1" aria-label="Bước trước">◀</a> '
         '<a id="next" aria-disabled="true" aria-label="Bước sau">▶</a> '
         '<a id="last" aria-disabled="true" aria-label="Thế cờ mới nhất">»</a> '
-        f'<span id="shown" aria-live="polite">Bước 2/2: 1... {played[1]} (Black)</span></nav>'
+        f'<span id="shown" aria-live="polite">Bước 2/2: 1... {played[1]} (Đen)</span></nav>'
         '<p class="note">Phím: ← → đi từng bước, Home/End về đầu/mới nhất. Xem lại cả ván: '
         f'<a href="{path}/replay.gif" download>GIF</a> · '
         f'<a href="{path}/replay.png" download>PNG động</a></p></section>'
         '<section><h2>Người chơi</h2><ul class="players">'
         '<li><span class="swatch c-white" aria-hidden="true"></span>Alice '
-        '<span class="side">(White, hệ số 1500?)</span></li>'
+        '<span class="side">(Trắng, hệ số 1500?)</span></li>'
         '<li><span class="swatch c-black" aria-hidden="true"></span>bob@… '
-        '<span class="side">(Black, hệ số 1500?)</span></li></ul>'
-        '<p id="status" aria-live="polite">Đến lượt Alice (White), hạn chót '
+        '<span class="side">(Đen, hệ số 1500?)</span></li></ul>'
+        '<p id="status" aria-live="polite">Đến lượt Alice (Trắng), hạn chót '
         '<time datetime="2026-03-05T12:00:00Z">12:00:00 UTC 5 tháng 3, 2026</time></p>'
         '<h2>Các nước đi</h2><ol class="moves" id="moves">'
         f'<li><span class="turn">1.</span> <a href="?ply=1" title="White">{played[0]}</a></li>'
@@ -102,9 +102,9 @@ async def test_the_start_and_a_step_in_vietnamese(offered: None, service: GameSe
     first = (await service.played_moves(game.id))[0].text
     start = await (await client.get(path + "?ply=0", headers=VI)).text()
     assert '<span id="shown" aria-live="polite">Thế cờ ban đầu</span>' in start
-    assert 'alt="Bàn cờ Clash of Command lúc bắt đầu ván. White: Commander a1,' in start
+    assert 'alt="Bàn cờ Đại chiến Chỉ huy lúc bắt đầu ván. Trắng: Commander a1,' in start
     step = await (await client.get(path + "?ply=1", headers=VI)).text()
-    assert f"Bước 1/2: 1. {first} (White)" in step
+    assert f"Bước 1/2: 1. {first} (Trắng)" in step
     # the switch keeps the step shown
     assert '<a href="?ply=1&amp;lang=en" hreflang="en" lang="en">English</a>' in step
 
@@ -116,15 +116,15 @@ async def test_the_list_of_games_and_a_rules_page_in_vietnamese(
     assert body(live) == (
         "><header><h1>Các ván đang diễn ra</h1></header><main><ul>"
         f'<li><a href="/game/1-{token}">#1 Alice đấu với bob@…</a> '
-        '<span class="side">Clash of Command · Đến lượt Alice (White)</span></li></ul>'
-        '<p class="note">Luật chơi: <a href="/rules/clash">Clash of Command</a> · '
+        '<span class="side">Đại chiến Chỉ huy · Đến lượt Alice (Trắng)</span></li></ul>'
+        '<p class="note">Luật chơi: <a href="/rules/clash">Đại chiến Chỉ huy</a> · '
         '<a href="/rules/commander">Commander Chess</a> · '
         '<a href="/rules/combined-arms">Combined Arms</a> · '
         '<a href="/rules/mini-chieftain">Chieftain</a></p></main>' + SWITCH_VI)
     rules = await client.get("/rules/clash", headers=VI)
     html = await rules.text()
     assert rules.headers["Vary"] == "Accept-Language, Cookie"
-    assert "<title>Luật chơi Clash of Command — commandpost</title>" in html
+    assert "<title>Luật chơi Đại chiến Chỉ huy — commandpost</title>" in html
     assert '<p><a href="/live">Các ván đang diễn ra</a></p>' in html
 
 
@@ -180,14 +180,14 @@ async def test_the_live_updates_speak_each_viewers_language(
     en = await client.get(path + "/events", headers={"Accept-Language": "en-GB,en;q=0.9"})
     assert vi.headers["Content-Language"] == "vi" and en.headers["Content-Language"] == "en"
     first = await asyncio.wait_for(read_event(vi), 5)
-    assert first["status"] == "Đến lượt Alice (White), hạn chót"
+    assert first["status"] == "Đến lượt Alice (Trắng), hạn chót"
     assert first["shown"].startswith("Bước 2/2: 1... ")
     assert (await asyncio.wait_for(read_event(en), 5))["status"] == "Alice (White) to move, by"
     text = await play(service, game.id, players[0])
     moved = await asyncio.wait_for(read_event(vi), 5)
-    assert moved["status"] == "Đến lượt bob@… (Black), hạn chót"
-    assert moved["shown"] == f"Bước 3/3: 2. {text} (White)"
-    assert moved["alt"].startswith(f"Bàn cờ Clash of Command ở bước 3 ({text}). White: ")
+    assert moved["status"] == "Đến lượt bob@… (Đen), hạn chót"
+    assert moved["shown"] == f"Bước 3/3: 2. {text} (Trắng)"
+    assert moved["alt"].startswith(f"Bàn cờ Đại chiến Chỉ huy ở bước 3 ({text}). Trắng: ")
     english = await asyncio.wait_for(read_event(en), 5)
     assert english["status"] == "bob@… (Black) to move, by"
     assert english["shown"] == f"Step 3 of 3: 2. {text} (White)"
@@ -449,7 +449,7 @@ async def test_a_vietnamese_browser_shows_the_game_in_vietnamese(
             "Người chơi", "Các nước đi"]
         # the deadline in Vietnamese, in the reader's time zone: 12:00 UTC is 19:00 there
         assert read("document.getElementById('status').textContent") == (
-            "Đến lượt Alice (White), hạn chót 19:00 5 thg 3, 2026")
+            "Đến lượt Alice (Trắng), hạn chót 19:00 5 thg 3, 2026")
         # the page follows the game in Vietnamese
         hub = app[SITE].hub
         for _unused in range(200):
@@ -462,7 +462,7 @@ async def test_a_vietnamese_browser_shows_the_game_in_vietnamese(
                                                                       "(White)", seconds=3.0)
         await until(driver, lambda d: d.execute_script(
             "return document.getElementById('status').textContent").startswith(
-                "Đến lượt bob@… (Black), hạn chót "))
+                "Đến lượt bob@… (Đen), hạn chót "))
         # the switch leads to English, and the choice stays
         await asyncio.to_thread(driver.execute_script,
                                 "document.querySelector('a[hreflang=en]').click()")
