@@ -370,14 +370,19 @@ def live_page(games: list[tuple[int, str, str, str, str]], language: str = SOURC
     none = _t(_("No game is being played just now."), language)
     rules = _t(_("Rules: {documents}", documents="{documents}"), language).replace(
         "{documents}",
-        '<a href="/rules/clash">Clash of Command</a> · '
-        '<a href="/rules/commander">Commander Chess</a> · '
-        '<a href="/rules/combined-arms">Combined Arms</a> · '
-        '<a href="/rules/mini-chieftain">Chieftain</a>')
+        " · ".join(f'<a href="/rules/{name}">{_t(Text(words, {}), language)}</a>'
+                   for name, words in RULES_LINKS))
     body = (f"<header><h1>{escape(title)}</h1></header><main>"
             + (f"<ul>{rows}</ul>" if rows else f"<p>{none}</p>")
             + f'<p class="note">{rules}</p></main>')
     return page(f"{title} — commandpost", body, language=language)
+
+
+# the rules documents the list of games links to, by their short names
+RULES_LINKS = (("clash", message_id("Clash of Command")),
+               ("commander", message_id("Commander Chess")),
+               ("combined-arms", message_id("Combined Arms")),
+               ("mini-chieftain", message_id("Chieftain")))
 
 
 def rules_page(title: str, markdown: str, language: str = SOURCE) -> str:

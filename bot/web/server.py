@@ -418,7 +418,9 @@ async def guard(request: web.Request, handler: Handler) -> web.StreamResponse:
         request.query, request.headers.get("Cookie"), request.headers.get("Accept-Language"))
     request[LANGUAGE] = language
     response = await _answer(request, handler, language)
-    if remember and not response.prepared:  # the reader's choice, kept for their next pages
+    # the reader's choice, kept for their next pages (a page's: a picture's address names
+    # its language only to be cached apart, and a late picture must not undo a switch)
+    if remember and not response.prepared and response.content_type == "text/html":
         response.set_cookie(languages.COOKIE, remember, max_age=languages.COOKIE_SECONDS,
                             path="/", samesite="Lax", httponly=True, secure=request.secure)
     return response

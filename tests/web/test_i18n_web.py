@@ -69,11 +69,12 @@ async def test_a_game_page_in_vietnamese(offered: None, service: GameService,
         '<main class="game"><section class="board" aria-label="Bàn cờ">'
         f'<img id="board" src="/game/1-{token}/board/2-'
         + re.search(r"board/2-([0-9a-f]{16})\.png", html)[1]  # type: ignore[index]
-        + f'.png" width="640" alt="Bàn cờ Đại chiến Chỉ huy ở bước 2 ({played[1]}). Trắng: '
-        "Brute a1, Commander c1, Commander e1, Commander g1, Brute i1, Factor b2, Factor d2, "
-        "Factor f2, Factor h2, Commander a3, Droid c3, Hawk e3, Droid g3, Hawk i3. Black: "
-        "Droid a5, Droid c7, Hawk e7, Droid g7, Factor b8, Factor d8, Factor f8, Factor h8, "
-        'Brute a9, Commander c9, Commander e9, Commander g9, Commander i9. Đến lượt Trắng đi.">'
+        + f'.png?lang=vi" width="640" alt="Bàn cờ Đại chiến Chỉ huy ở bước 2 ({played[1]}). '
+        "Trắng: Lực sĩ a1, Tư lệnh c1, Tư lệnh e1, Tư lệnh g1, Lực sĩ i1, Công xưởng b2, "
+        "Công xưởng d2, Công xưởng f2, Công xưởng h2, Tư lệnh a3, Người máy c3, Diều hâu e3, "
+        "Người máy g3, Diều hâu i3. Đen: Người máy a5, Người máy c7, Diều hâu e7, Người máy g7, "
+        "Công xưởng b8, Công xưởng d8, Công xưởng f8, Công xưởng h8, "
+        'Lực sĩ a9, Tư lệnh c9, Tư lệnh e9, Tư lệnh g9, Tư lệnh i9. Đến lượt Trắng đi.">'
         '<nav class="steps" aria-label="Các bước">'
         '<a id="first" href="?ply=0" aria-label="Thế cờ đầu tiên">«</a> '
         '<a id="prev" href="?ply=1" aria-label="Bước trước">◀</a> '
@@ -81,8 +82,8 @@ async def test_a_game_page_in_vietnamese(offered: None, service: GameService,
         '<a id="last" aria-disabled="true" aria-label="Thế cờ mới nhất">»</a> '
         f'<span id="shown" aria-live="polite">Bước 2/2: 1... {played[1]} (Đen)</span></nav>'
         '<p class="note">Phím: ← → đi từng bước, Home/End về đầu/mới nhất. Xem lại cả ván: '
-        f'<a href="{path}/replay.gif" download>GIF</a> · '
-        f'<a href="{path}/replay.png" download>PNG động</a></p></section>'
+        f'<a href="{path}/replay.gif?lang=vi" download>GIF</a> · '
+        f'<a href="{path}/replay.png?lang=vi" download>PNG động</a></p></section>'
         '<section><h2>Người chơi</h2><ul class="players">'
         '<li><span class="swatch c-white" aria-hidden="true"></span>Alice '
         '<span class="side">(Trắng, hệ số 1500?)</span></li>'
@@ -91,9 +92,9 @@ async def test_a_game_page_in_vietnamese(offered: None, service: GameService,
         '<p id="status" aria-live="polite">Đến lượt Alice (Trắng), hạn chót '
         '<time datetime="2026-03-05T12:00:00Z">12:00:00 UTC 5 tháng 3, 2026</time></p>'
         '<h2>Các nước đi</h2><ol class="moves" id="moves">'
-        f'<li><span class="turn">1.</span> <a href="?ply=1" title="White">{played[0]}</a></li>'
+        f'<li><span class="turn">1.</span> <a href="?ply=1" title="Trắng">{played[0]}</a></li>'
         f'<li><span class="turn">1...</span> <a href="?ply=2" aria-current=step '
-        f'title="Black">{played[1]}</a></li></ol></section></main>' + SWITCH_VI)
+        f'title="Đen">{played[1]}</a></li></ol></section></main>' + SWITCH_VI)
 
 
 async def test_the_start_and_a_step_in_vietnamese(offered: None, service: GameService,
@@ -102,7 +103,7 @@ async def test_the_start_and_a_step_in_vietnamese(offered: None, service: GameSe
     first = (await service.played_moves(game.id))[0].text
     start = await (await client.get(path + "?ply=0", headers=VI)).text()
     assert '<span id="shown" aria-live="polite">Thế cờ ban đầu</span>' in start
-    assert 'alt="Bàn cờ Đại chiến Chỉ huy lúc bắt đầu ván. Trắng: Commander a1,' in start
+    assert 'alt="Bàn cờ Đại chiến Chỉ huy lúc bắt đầu ván. Trắng: Tư lệnh a1,' in start
     step = await (await client.get(path + "?ply=1", headers=VI)).text()
     assert f"Bước 1/2: 1. {first} (Trắng)" in step
     # the switch keeps the step shown
@@ -118,9 +119,9 @@ async def test_the_list_of_games_and_a_rules_page_in_vietnamese(
         f'<li><a href="/game/1-{token}">#1 Alice đấu với bob@…</a> '
         '<span class="side">Đại chiến Chỉ huy · Đến lượt Alice (Trắng)</span></li></ul>'
         '<p class="note">Luật chơi: <a href="/rules/clash">Đại chiến Chỉ huy</a> · '
-        '<a href="/rules/commander">Commander Chess</a> · '
-        '<a href="/rules/combined-arms">Combined Arms</a> · '
-        '<a href="/rules/mini-chieftain">Chieftain</a></p></main>' + SWITCH_VI)
+        '<a href="/rules/commander">Cờ Tư Lệnh</a> · '
+        '<a href="/rules/combined-arms">Binh chủng hợp thành</a> · '
+        '<a href="/rules/mini-chieftain">Thủ lĩnh</a></p></main>' + SWITCH_VI)
     rules = await client.get("/rules/clash", headers=VI)
     html = await rules.text()
     assert rules.headers["Vary"] == "Accept-Language, Cookie"
@@ -459,7 +460,7 @@ async def test_a_vietnamese_browser_shows_the_game_in_vietnamese(
         text = await play(service, game.id, players[0])
         await until(driver, lambda d: d.execute_script(
             "return document.getElementById('shown').textContent") == f"Bước 3/3: 2. {text} "
-                                                                      "(White)", seconds=3.0)
+                                                                      "(Trắng)", seconds=3.0)
         await until(driver, lambda d: d.execute_script(
             "return document.getElementById('status').textContent").startswith(
                 "Đến lượt bob@… (Đen), hạn chót "))
@@ -509,3 +510,18 @@ def test_the_command_tells_a_vietnamese_host_why_it_cannot_start(
     with pytest.raises(SystemExit):
         main(["--help"])
     assert "Phục vụ các trang ván cờ để xem trên trình duyệt." in capsys.readouterr().out
+
+
+async def test_a_pictures_address_names_its_language(offered: None, service: GameService,
+                                                     client: TestClient, game: Game) -> None:
+    path = await game_path(service, game)
+    html = await (await client.get(path, headers=VI)).text()
+    src = re.search(r'<img id="board" src="([^"]+)"', html)[1]  # type: ignore[index]
+    assert src.endswith(".png?lang=vi")
+    vietnamese = await client.get(src, headers=VI)
+    english = await client.get(src.removesuffix("?lang=vi"), headers=VI)  # the address decides
+    assert vietnamese.status == english.status == 200
+    assert "Set-Cookie" not in vietnamese.headers  # a picture remembers no language
+    assert await vietnamese.read() != await english.read()
+    again = await client.get(src.removesuffix("?lang=vi"))
+    assert await again.read() == await english.read()
