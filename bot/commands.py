@@ -12,13 +12,14 @@ import inspect
 import logging
 import textwrap
 from collections.abc import Awaitable, Callable
+from contextvars import ContextVar
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 from engine import EngineError, all_variants, get_variant
 
 from . import i18n
-from .i18n import LANGUAGE, _
+from .i18n import LANGUAGE, Text, _, _n, joined
 from .service import GameService
 from .service.archive import FORMATS, RECORD
 from .service.boundary import MAX_ID, game_number, no_such, parse_number, shorten
@@ -37,8 +38,8 @@ from .service.posts import DIGEST
 from .service.results import Done, Reason, Refusal, Result, engine_words, storage_words
 from .service.rules_docs import as_plain_text, rules_part
 from .service.turns import PieceSteps, find_turn, if_my_turn_words, turn_ends
-from .service.words import plural
 from .storage import StorageError
+from .textboard import side_name
 
 log = logging.getLogger(__name__)
 FindPlayer = Callable[[str], Awaitable[Player | Refusal]]
@@ -49,6 +50,9 @@ NO_SUCH = {"game": Reason.NO_SUCH_GAME, "challenge": Reason.NO_SUCH_CHALLENGE}
 # A note (at most 1,000 characters), a long conditional line or a file's path fit.
 MAX_LINE = 4096
 HELP_WIDTH = 96  # the `help` list's lines: a longer description goes on, indented, below
+# the language of the one whose command is being run (`Commands.handle`), for the answers
+# laid out in it (the `help` list's columns) rather than worded after
+_READER: ContextVar[str | None] = ContextVar("reader_language", default=None)
 
 
 def split_words(line: str) -> list[str]:
@@ -72,8 +76,9 @@ def line_too_long(line: str) -> Reply | None:
     only the length is looked at)."""
     if len(line) <= MAX_LINE:
         return None
-    return Reply(f"That line is {len(line):,} characters long; a command is at most "
-                 f"{MAX_LINE:,}. Nothing was done.", ok=False)
+    return Reply(_("That line is {length} characters long; a command is at most {limit}. "
+                   "Nothing was done.", length=f"{len(line):,}", limit=f"{MAX_LINE:,}"),
+                 ok=False)
 
 
 @dataclass(frozen=True)
@@ -95,10 +100,9 @@ def _reply(result: Result, show: bool = True) -> Reply:
     """A service result as a reply; its text keeps the service's tokens, which
     `Commands.handle` phrases for the transport."""
     if isinstance(result, Refusal):
-        text = result.template
         if result.candidates:
-            text += "\n  " + "\n  ".join(result.candidates)
-        return Reply(text, ok=False)
+            return Reply(joined([result.template, *result.candidates], "\n  "), ok=False)
+        return Reply(result.template, ok=False)
     return Reply(result.template, game=result.game if show else None, record=result.text)
 
 
@@ -141,7 +145,11 @@ class Commands:
                      language: str | None = None) -> Reply:
         """Run one command line; the answer in the transport's words and in the sender's
         language (``language``: what the message says it is in, if anything)."""
-        reply = await self._handle(sender, place, line)
+        reader = _READER.set(self.language_of(sender, language))
+        try:
+            reply = await self._handle(sender, place, line)
+        finally:
+            _READER.reset(reader)
         if reply.player is not None:  # the command changed the sender (their language)
             sender = reply.player
         words = i18n.render(reply.text, self.language_of(sender, language))
@@ -153,7 +161,7 @@ class Commands:
             return refused
         parts = split_words(line)
         if not parts:
-            return Reply(f"Type {command('help')} for the commands.", ok=False)
+            return Reply(_("Type {help} for the commands.", help=command("help")), ok=False)
         word = parts[0].lower()
         handler = getattr(self, f"cmd_{word}", None)
         try:
@@ -172,25 +180,31 @@ class Commands:
         help challenge
         """
         if len(args) > 1:
-            return Reply("Say one word: `help WORD`, or `help` for the list.", ok=False)
+            return Reply(ONE_HELP_WORD, ok=False)
         if args and (handler := getattr(self, f"cmd_{args[0].lower()}", None)):
-            return Reply(f"{args[0].lower()}: " + inspect.cleandoc(handler.__doc__ or ""))
+            return Reply(_("{word}: {help}", word=args[0].lower(), help=help_text(handler)))
         if args:
-            return Reply(f"There is no command {args[0]!r}; `help` lists them.", ok=False)
-        lines = ["Commands (`help WORD` for examples); a line that is no command is a move:"]
+            return Reply(_("There is no command {word}; `help` lists them.",
+                           word=repr(args[0])), ok=False)
+        language = self.reader_language(sender)
+        lines = [_("Commands (`help WORD` for examples); a line that is no command is a "
+                   "move:").render(language)]
         for word in self.words():
-            lines += textwrap.wrap(summary(getattr(self, f"cmd_{word}")), HELP_WIDTH,
-                                   initial_indent=f"  {word:<12} ", subsequent_indent=" " * 15)
+            lines += help_line(word, summary(getattr(self, f"cmd_{word}"), language))
         return Reply("\n".join(lines))
+
+    def reader_language(self, sender: Player) -> str:
+        """The language the command being run is answered in (what `handle` chose)."""
+        return _READER.get() or self.language_of(sender)
 
     async def cmd_variants(self, sender: Player, place: str, args: list[str]) -> Reply:
         """List the variants you can play."""
         if args:
             return _extra("variants", args)
         width = max(len(v.name) for v in all_variants())
-        lines = [f"  {v.name:<{width}}  {v.display_name} (modes: {', '.join(v.modes)})"
-                 for v in all_variants()]
-        return Reply("Variants:\n" + "\n".join(lines))
+        lines = [_("{name}  {variant} (modes: {modes})", name=f"  {v.name:<{width}}",
+                   variant=v.display_name, modes=", ".join(v.modes)) for v in all_variants()]
+        return Reply(joined([_("Variants:"), *lines], "\n"))
 
     async def cmd_rules(self, sender: Player, place: str, args: list[str]) -> Reply:
         """Show the rules of a variant, or one part: a piece or a section.
@@ -201,12 +215,13 @@ class Commands:
         """
         if not args:
             names = ", ".join(v.name for v in all_variants())
-            return Reply(f"Which variant? As in `rules clash` ({names}).", ok=False)
+            return Reply(_("Which variant? As in `rules clash` ({names}).", names=names),
+                         ok=False)
         try:
             variant = get_variant(args[0])
         except EngineError as err:
             return Reply(engine_words(err), ok=False)
-        part = rules_part(variant, " ".join(args[1:]), language=self.language_of(sender))
+        part = rules_part(variant, " ".join(args[1:]), language=self.reader_language(sender))
         return Reply(as_plain_text(part.markdown), ok=part.found, pictures=part.pictures)
 
     # --- challenges -----------------------------------------------------------------
@@ -226,8 +241,8 @@ class Commands:
         The computer plays at levels 1 (a beginner) to 5 (its strongest); 3 by default.
         """
         if not args:
-            return Reply("Challenge whom? Name an opponent (`challenge bob`), or say "
-                         "`challenge anyone` to let anyone here accept.", ok=False)
+            return Reply(_("Challenge whom? Name an opponent (`challenge bob`), or say "
+                           "`challenge anyone` to let anyone here accept."), ok=False)
         variant = all_variants()[0]
         words = list(args)
         against_computer = read_level(words) if self.computer else None
@@ -275,7 +290,8 @@ class Commands:
                     return _reply(found)
                 opponent = found
             else:
-                return Reply(f"I do not understand {word!r}. " + _usage("challenge"), ok=False)
+                return Reply(joined([_("I do not understand {word}.", word=repr(word)),
+                                     _usage("challenge")]), ok=False)
         if not days_named and not clock_words:
             days = self.service.challenges.default_days()
         try:
@@ -296,14 +312,14 @@ class Commands:
             return _extra("challenges", args)
         found = await self.service.challenges.pending(sender, place)
         if not found:
-            return Reply("There are no open challenges for you.")
-        lines = []
-        for c in found:
-            who = (f"{c.challenger_name} → {c.opponent_name or 'anyone'}")
-            lines.append(f"  #{c.id} {who}: {get_variant(c.variant).display_name}, "
-                         f"{describe_clock(c.days, c.time_control)}, "
-                         f"expires {moment(c.expires_at)}")
-        return Reply("Open challenges:\n" + "\n".join(lines))
+            return Reply(_("There are no open challenges for you."))
+        lines = [_("  #{number} {challenger} → {opponent}: {variant}, {clock}, expires {moment}",
+                   number=c.id, challenger=c.challenger_name,
+                   opponent=c.opponent_name or _("anyone"),
+                   variant=get_variant(c.variant).display_name,
+                   clock=describe_clock(c.days, c.time_control), moment=moment(c.expires_at))
+                 for c in found]
+        return Reply(joined([_("Open challenges:"), *lines], "\n"))
 
     async def _challenge_action(self, sender: Player, place: str, args: list[str],
                                 action: Callable[[Player, int], Awaitable[Result]],
@@ -368,15 +384,14 @@ class Commands:
             return _extra("games", args[1 if here else 0:])
         found = await self.service.games(None if here else sender, place if here else None)
         if not found:
-            return Reply("No games in progress." + ("" if here else " Start one with "
-                                                    f"{command('challenge')}."))
-        lines = []
-        for g in found:
-            variant = get_variant(g.variant)
-            mover = g.names[g.to_move]
-            lines.append(f"  #{g.id} {g.names[0]} vs {g.names[1]} ({variant.display_name}), "
-                         f"{mover} to move" + _deadline(g))
-        return Reply("Games in progress:\n" + "\n".join(lines))
+            return Reply(_("No games in progress.") if here else
+                         _("No games in progress. Start one with {challenge}.",
+                           challenge=command("challenge")))
+        lines = [_("  #{number} {first} vs {second} ({variant}), {mover} to move{deadline}",
+                   number=g.id, first=g.names[0], second=g.names[1],
+                   variant=get_variant(g.variant).display_name, mover=g.names[g.to_move],
+                   deadline=_deadline(g)) for g in found]
+        return Reply(joined([_("Games in progress:"), *lines], "\n"))
 
     async def cmd_board(self, sender: Player, place: str, args: list[str]) -> Reply:
         """Show a game's board, now or after the turn you name.
@@ -400,42 +415,51 @@ class Commands:
                 return ply
         notes = await self.service.notes.notes_text(sender, game.id)
         clock = "" if game.is_over else await self.service.clocks.clock_state(game)
-        return Reply("\n".join(filter(None, [self.describe(game), clock, notes])), game=game,
+        return Reply(joined(filter(None, [self.describe(game), clock, notes]), "\n"), game=game,
                      ply=ply)
 
     async def _turn_end(self, game: Game, text: str) -> int | Reply:
         """The step count after the turn ``text`` names, or the answer saying why not."""
-        sides = get_variant(game.variant).side_names
+        variant = get_variant(game.variant)
         digits = text.replace("\u2026", "...").rstrip(".")
         if parse_number(digits) is None or len(text) > 12:
-            return Reply(f"{text!r} is not a turn number: `board #{game.id} 3.` shows the "
-                         f"board after {sides[0]}'s turn 3, `board #{game.id} 3...` after "
-                         f"{sides[1]}'s, `board #{game.id} 0` the start.", ok=False)
+            return Reply(_("{text} is not a turn number: {first_turn} shows the board after "
+                           "{first}'s turn 3, {second_turn} after {second}'s, {start} the "
+                           "start.", text=repr(text), first_turn=f"`board #{game.id} 3.`",
+                           first=side_name(variant, 0), second_turn=f"`board #{game.id} 3...`",
+                           second=side_name(variant, 1), start=f"`board #{game.id} 0`"),
+                         ok=False)
         ends = turn_ends(game, await self.service.played_moves(game.id))
         ply = find_turn(ends, text)
         if ply is None:
             labels = list(ends)[1:]
-            played = (f"turns {labels[0]} to {labels[-1]} so far" if labels
-                      else "no turn played yet")
-            return Reply(f"Game #{game.id} has {played}: name one of them, or 0 for the "
-                         f"start.", ok=False)
+            if labels:
+                return Reply(_("Game #{game} has turns {first} to {last} so far: name one of "
+                               "them, or 0 for the start.", game=game.id, first=labels[0],
+                               last=labels[-1]), ok=False)
+            return Reply(_("Game #{game} has no turn played yet: name one of them, or 0 for "
+                           "the start.", game=game.id), ok=False)
         return ply
 
-    def describe(self, game: Game) -> str:
+    def describe(self, game: Game) -> Text:
         """A game's header line: players, variant, state, clock."""
         variant = get_variant(game.variant)
-        head = (f"Game #{game.id}: {game.names[0]} ({variant.side_names[0]}) vs "
-                f"{game.names[1]} ({variant.side_names[1]}), {variant.display_name}")
+        players = dict(game=game.id, first=game.names[0], first_side=side_name(variant, 0),
+                       second=game.names[1], second_side=side_name(variant, 1),
+                       variant=variant.display_name)
         if game.is_over:
-            return f"{head}. {self.service.describe_result(game)}."
-        offers = []
+            return _("Game #{game}: {first} ({first_side}) vs {second} ({second_side}), "
+                     "{variant}. {result}.", result=self.service.describe_result(game),
+                     **players)
+        parts = [_("Game #{game}: {first} ({first_side}) vs {second} ({second_side}), "
+                   "{variant}, {clock}. {mover} to move{deadline}.",
+                   clock=describe_clock(game.days, game.time_control),
+                   mover=game.names[game.to_move], deadline=_deadline(game), **players)]
         if game.draw_offer is not None:
-            offers.append(f"{game.names[game.draw_offer]} offers a draw")
+            parts.append(_("{name} offers a draw.", name=game.names[game.draw_offer]))
         if game.takeback_offer is not None:
-            offers.append(f"{game.names[game.takeback_offer]} asks for a takeback")
-        return (f"{head}, {describe_clock(game.days, game.time_control)}. "
-                f"{game.names[game.to_move]} to move"
-                + _deadline(game) + "." + "".join(f" {o}." for o in offers))
+            parts.append(_("{name} asks for a takeback.", name=game.names[game.takeback_offer]))
+        return joined(parts)
 
     async def cmd_moves(self, sender: Player, place: str, args: list[str]) -> Reply:
         """List the moves you may make next, one step at a time, by piece.
@@ -456,16 +480,17 @@ class Commands:
         if isinstance(game, Refusal):
             return _reply(game)
         if game.is_over:
-            return Reply(f"Game #{game.id} is over: {self.service.describe_result(game)}.",
-                         ok=False)
+            return Reply(_("Game #{game} is over: {result}.", game=game.id,
+                           result=self.service.describe_result(game)), ok=False)
         if len(rest) > 1:
             return _extra("moves", rest[1:])
         node = rest[0].lower() if rest else None
         variant = get_variant(game.variant)
         if node is not None and node not in variant.topology.index:
-            return Reply(f"{rest[0]} is not a point of this board ({variant.display_name}: "
-                         f"files {variant.topology.files[0]}-{variant.topology.files[-1]}, "
-                         f"ranks {variant.topology.ranks[0]}-{variant.topology.ranks[-1]}).",
+            return Reply(_("{point} is not a point of this board ({variant}: files {files}, "
+                           "ranks {ranks}).", point=rest[0], variant=variant.display_name,
+                           files=f"{variant.topology.files[0]}-{variant.topology.files[-1]}",
+                           ranks=f"{variant.topology.ranks[0]}-{variant.topology.ranks[-1]}"),
                          ok=False)
         if node is not None:
             waiting = await self.service.turns.steps_if_my_turn(game, sender, node)
@@ -473,24 +498,30 @@ class Commands:
                 return _moves_if_my_turn(game, waiting)
         found = await self.service.turns.step_choices(game, node)
         can_end = await self.service.turns.can_end_turn(game)
-        end = f" Or {command('end')} to finish the turn." if can_end else ""
-        whose = ""
+        end = _("Or {end} to finish the turn.", end=command("end")) if can_end else None
+        whose = None
         if game.side_of(sender.id) != game.to_move:  # say whose moves these are
-            whose = (f"{game.names[game.to_move]} ({variant.side_names[game.to_move]}) is to "
-                     f"move. ")
+            whose = _("{name} ({side}) is to move.", name=game.names[game.to_move],
+                      side=side_name(variant, game.to_move))
         if not found:
-            where = f" from {node}" if node else ""
-            return Reply(f"{whose}There is no legal move{where} in game #{game.id}.{end}")
+            none = (_("There is no legal move from {point} in game #{game}.", point=node,
+                      game=game.id) if node else
+                    _("There is no legal move in game #{game}.", game=game.id))
+            return Reply(joined(filter(None, [whose, none, end])))
         if node is not None:
             (piece,) = found
-            return Reply(f"{whose}{piece.piece} on {node}: {plural(len(piece.steps), 'move')}: "
-                         + " ".join(piece.steps) + ("." + end if end else ""), game=game,
-                         highlights=piece.targets, selected=node)
+            steps = " ".join(piece.steps) + ("." if end else "")
+            return Reply(joined(filter(None, [whose, _n(
+                "{piece} on {point}: {n} move: {steps}", "{piece} on {point}: {n} moves: {steps}",
+                len(piece.steps), piece=piece.piece, point=node, steps=steps), end])), game=game,
+                highlights=piece.targets, selected=node)
         lines = [f"  {p.piece} {p.origin}: " + " ".join(p.steps) for p in found]
-        return Reply(f"{whose}{plural(len(found), 'piece')} can move in game #{game.id} (name "
-                     f"a point for one piece's moves, as in "
-                     f"{command('moves', found[0].origin)}):\n"
-                     + "\n".join(lines) + ("\n" + end.strip() if end else ""))
+        head = _n("{n} piece can move in game #{game} (name a point for one piece's moves, "
+                  "as in {example}):", "{n} pieces can move in game #{game} (name a point for "
+                  "one piece's moves, as in {example}):", len(found), game=game.id,
+                  example=command("moves", found[0].origin))
+        return Reply(joined(filter(None, [joined(filter(None, [whose, head])), *lines, end]),
+                            "\n"))
 
     async def cmd_move(self, sender: Player, place: str, args: list[str]) -> Reply:
         """Play a move (the word `move` may be left out).
@@ -512,7 +543,7 @@ class Commands:
         if isinstance(game, Refusal):
             return _reply(game)
         if not rest:
-            return Reply("Which move? " + _usage("move"), ok=False)
+            return Reply(joined([_("Which move?"), _usage("move")]), ok=False)
         return _reply(await self.service.move(sender, game.id, " ".join(rest)))
 
     def command_as_move(self, words: list[str]) -> Reply | None:
@@ -526,8 +557,9 @@ class Commands:
         doc = inspect.cleandoc(handler.__doc__ or "")
         examples = [f"`{e.strip()}`" for e in doc.partition("\n\n")[2].splitlines()
                     if e.strip().startswith(word)][:2] or [f"`{word}`"]
-        return Reply(f"{played[0]!r} is a command, not a move: begin the line with it, as in "
-                     f"{' or '.join(examples)} (`help {word}` tells more).", ok=False)
+        return Reply(_("{word} is a command, not a move: begin the line with it, as in "
+                       "{examples} ({help} tells more).", word=repr(played[0]),
+                       examples=_or(examples), help=f"`help {word}`"), ok=False)
 
     async def cmd_end(self, sender: Player, place: str, args: list[str]) -> Reply:
         """Finish a turn of several steps early."""
@@ -634,8 +666,8 @@ class Commands:
             return _reply(game)
         if not rest:
             notes = await self.service.notes.notes_text(sender, game.id)
-            return Reply(notes or f"You have no notes on game #{game.id}. "
-                                  + _usage("note"))
+            return Reply(notes or joined([_("You have no notes on game #{game}.",
+                                            game=game.id), _usage("note")]))
         return _reply(await self.service.notes.add_note(sender, game.id, " ".join(rest)),
                       show=False)
 
@@ -668,10 +700,10 @@ class Commands:
             return _reply(await self.service.forecasts.clear_forecast(sender, game.id), show=False)
         lines = await self.service.forecasts.forecast_lines(sender, game.id)
         if not lines:
-            return Reply(f"You have no conditional moves in game #{game.id}. Record one with "
-                         f"`if THEIR-MOVE then YOUR-ANSWER`.")
-        return Reply(f"Your conditional moves in game #{game.id} (only you see them):\n"
-                     + "\n".join(f"  {line}" for line in lines))
+            return Reply(_("You have no conditional moves in game #{game}. Record one with "
+                           "`if THEIR-MOVE then YOUR-ANSWER`.", game=game.id))
+        return Reply(joined([_("Your conditional moves in game #{game} (only you see them):",
+                               game=game.id), *(f"  {line}" for line in lines)], "\n"))
 
     # --- players --------------------------------------------------------------------
     async def cmd_vacation(self, sender: Player, place: str, args: list[str]) -> Reply:
@@ -683,21 +715,23 @@ class Commands:
         days = None
         if len(args) > 1:
             return _extra("vacation", args[1:])
-        note = ""
+        note = None
         if args:
             try:
                 days = float(args[0].lower().removesuffix("d").removesuffix("days"))
             except ValueError:
-                return Reply(f"{args[0]!r} is not a number of days.", ok=False)
+                return Reply(_("{days} is not a number of days.", days=repr(args[0])),
+                             ok=False)
             if not days > 0 or days == float("inf"):
-                return Reply("A vacation lasts at least a part of a day.", ok=False)
+                return Reply(_("A vacation lasts at least a part of a day."), ok=False)
             left = await self.service.vacations.left(sender) / 86_400
             if 0 < left < days:
-                note = (f"You asked for {days:g} days, but only {format_duration(left * 86_400)} "
-                        f"of vacation are left this year; you get those. ")
+                note = _("You asked for {days} days, but only {left} of vacation are left this "
+                         "year; you get those.", days=f"{days:g}",
+                         left=format_duration(left * 86_400))
         result = await self.service.vacations.start(sender, days)
         reply = _reply(result)
-        return Reply(note + reply.text, ok=reply.ok) if note and reply.ok else reply
+        return Reply(joined([note, reply.text]), ok=reply.ok) if note and reply.ok else reply
 
     async def cmd_back(self, sender: Player, place: str, args: list[str]) -> Reply:
         """End your vacation: your clocks run again (moving in a game ends it too)."""
@@ -706,8 +740,9 @@ class Commands:
         result = await self.service.vacations.end(sender)
         if isinstance(result, Done):
             left = await self.service.vacations.left(sender)
-            return Reply(f"{result.template} Vacation left this year: "
-                         f"{format_duration(left) if left else 'none'}.")
+            return Reply(joined([result.template, _(
+                "Vacation left this year: {left}.",
+                left=format_duration(left) if left else _("none"))]))
         return _reply(result)
 
     async def cmd_digest(self, sender: Player, place: str, args: list[str]) -> Reply:
@@ -720,10 +755,10 @@ class Commands:
         if len(args) > 1:
             return _extra("digest", args[1:])
         if word not in ("on", "off"):
-            return Reply("Say `digest on` or `digest off`.", ok=False)
+            return Reply(_("Say `digest on` or `digest off`."), ok=False)
         await self.service.set_preference(sender, DIGEST, word == "on")
-        return Reply("You will get a daily digest of the games waiting for your move."
-                     if word == "on" else "You will get no daily digest.")
+        return Reply(_("You will get a daily digest of the games waiting for your move.")
+                     if word == "on" else _("You will get no daily digest."))
 
     async def cmd_language(self, sender: Player, place: str, args: list[str]) -> Reply:
         """Choose the language of the answers and news you get (the moves keep their
@@ -770,17 +805,23 @@ class Commands:
         except EngineError as err:
             return Reply(engine_words(err), ok=False)
         rating, games = await self.service.standings.rating(player, variant.name)
-        name = player.display_name
+        name, start = player.display_name, f"{rating.rating:.0f}"
         if not games:
             if other:
-                return Reply(f"{name} has no rated {variant.display_name} games yet (a new "
-                             f"player starts at {rating.rating:.0f}).")
-            return Reply(f"You have no rated {variant.display_name} games yet "
-                         f"(you start at {rating.rating:.0f}).")
-        whose = f"{name}'s" if other else "Your"
-        return Reply(f"{whose} {variant.display_name} rating: "
-                     f"{rating.rating:.0f} ± {2 * rating.deviation:.0f} after "
-                     f"{plural(games, 'rated game')}.")
+                return Reply(_("{name} has no rated {variant} games yet (a new player starts "
+                               "at {rating}).", name=name, variant=variant.display_name,
+                               rating=start))
+            return Reply(_("You have no rated {variant} games yet (you start at {rating}).",
+                           variant=variant.display_name, rating=start))
+        values = dict(variant=variant.display_name, rating=start,
+                      deviation=f"{2 * rating.deviation:.0f}")
+        if other:
+            return Reply(_n("{name}'s {variant} rating: {rating} ± {deviation} after {n} rated "
+                            "game.", "{name}'s {variant} rating: {rating} ± {deviation} after "
+                            "{n} rated games.", games, name=name, **values))
+        return Reply(_n("Your {variant} rating: {rating} ± {deviation} after {n} rated game.",
+                        "Your {variant} rating: {rating} ± {deviation} after {n} rated games.",
+                        games, **values))
 
     async def cmd_leaderboard(self, sender: Player, place: str, args: list[str]) -> Reply:
         """Show the best-rated players of a variant.
@@ -796,18 +837,19 @@ class Commands:
             return Reply(engine_words(err), ok=False)
         board = await self.service.standings.leaderboard(variant.name)
         if not board:
-            return Reply(f"No rated {variant.display_name} games yet.")
-        lines = [f"  {k}. {s.name:<16} {s.rating:6.0f} ± {2 * s.deviation:3.0f}  "
-                 f"({plural(s.games, 'game')})"
+            return Reply(_("No rated {variant} games yet.", variant=variant.display_name))
+        lines = [_n("{row}  ({n} game)", "{row}  ({n} games)", s.games,
+                    row=f"  {k}. {s.name:<16} {s.rating:6.0f} ± {2 * s.deviation:3.0f}")
                  for k, s in enumerate(board, 1)]
-        return Reply(f"{variant.display_name} leaderboard:\n" + "\n".join(lines))
+        return Reply(joined([_("{variant} leaderboard:", variant=variant.display_name), *lines],
+                            "\n"))
 
 
 def _deadline(game: Game) -> str:
     if game.clock.paused:
-        return " (clock paused: vacation)"
+        return _(" (clock paused: vacation)")
     if game.clock.deadline is not None:
-        return f" (until {moment(game.clock.deadline)})"
+        return _(" (until {moment})", moment=moment(game.clock.deadline))
     return ""
 
 
@@ -818,19 +860,42 @@ def _moves_if_my_turn(game: Game, piece: PieceSteps) -> Reply:
 
 def _extra(word: str, rest: list[str]) -> Reply:
     """The refusal of words a command does not take."""
-    return Reply(f"`{word}` does not take {' '.join(rest)!r}. {_usage(word)}".rstrip(),
-                 ok=False)
+    refusal = _("`{word}` does not take {words}.", word=word, words=repr(" ".join(rest)))
+    usage = _usage(word)
+    return Reply(joined([refusal, usage]) if usage else refusal, ok=False)
 
 
-def summary(handler: Callable[..., object]) -> str:
-    """What a command does, whole: the first paragraph of its docstring (its first line
-    alone would cut a description that goes on)."""
-    return " ".join(inspect.cleandoc(handler.__doc__ or "").split("\n\n")[0].split())
+def help_text(handler: Callable[..., object]) -> Text:
+    """A command's help: its docstring, a message of the catalogue (`i18n.command_helps`
+    lists them), worded in the reader's language; its examples keep their words."""
+    return Text(inspect.cleandoc(handler.__doc__ or ""), {})
 
 
-def _usage(word: str) -> str:
+def summary(handler: Callable[..., object], language: str = i18n.SOURCE) -> str:
+    """What a command does, whole: the first paragraph of its help in ``language`` (its
+    first line alone would cut a description that goes on)."""
+    return " ".join(help_text(handler).render(language).split("\n\n")[0].split())
+
+
+def help_line(word: str, description: str) -> list[str]:
+    """A command's lines in the `help` list: its word, then its description, wrapped."""
+    return textwrap.wrap(description, HELP_WIDTH, initial_indent=f"  {word:<12} ",
+                         subsequent_indent=" " * 15)
+
+
+ONE_HELP_WORD = _("Say one word: `help WORD`, or `help` for the list.")
+
+
+def _or(items: list[str]) -> Text | str:
+    """``a``, or ``a or b``, in the reader's language."""
+    return _("{first} or {second}", first=items[0], second=items[1]) if len(items) > 1 \
+        else items[0]
+
+
+def _usage(word: str) -> Text | str:
     doc = inspect.cleandoc(getattr(Commands, f"cmd_{word}").__doc__ or "")
     # the examples follow the description (which may take several lines) and a blank line
     examples = [line for line in doc.partition("\n\n")[2].splitlines() if line.strip()]
-    return "For example: " + "; ".join(f"`{e}`" for e in examples[:2]) if examples else ""
+    return _("For example: {examples}", examples="; ".join(f"`{e}`" for e in examples[:2])) \
+        if examples else ""
 

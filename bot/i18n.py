@@ -302,6 +302,27 @@ def extracted(*sources: tuple[Path, Keywords]) -> list[tuple[str, str | None, st
             msgid, plural = (message[0], message[1]) if isinstance(message, tuple) else (
                 message, None)
             found.append((msgid, plural, f"{Path(root.name) / path}:{line}"))
+        found += command_helps(root)
+    return found
+
+
+HELP_PREFIX = "cmd_"  # a text command's method, whose docstring is its help (`help WORD`)
+
+
+def command_helps(root: Path) -> list[tuple[str, str | None, str]]:
+    """The help texts of the text commands under ``root``: the docstring of each method
+    named ``cmd_*`` (cleaned as `inspect.cleandoc` cleans it), a message of its own."""
+    import ast
+    import inspect
+
+    found = []
+    for path in sorted(root.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.AsyncFunctionDef | ast.FunctionDef) and \
+                    node.name.startswith(HELP_PREFIX) and ast.get_docstring(node):
+                where = f"{Path(root.name) / path.relative_to(root)}:{node.lineno}"
+                found.append((inspect.cleandoc(ast.get_docstring(node, clean=False) or ""),
+                              None, where))
     return found
 
 

@@ -13,6 +13,16 @@ from collections.abc import Iterable
 
 from engine import Position, Variant
 
+from .i18n import Text, _, joined, message_id
+
+# every variant's sides, as the catalogue lists them (`side_name` words them)
+SIDE_NAMES = (message_id("White"), message_id("Black"), message_id("Red"), message_id("Blue"))
+
+
+def side_name(variant: Variant, side: int) -> Text:
+    """A side's name (Red, White), worded in the reader's language."""
+    return Text(variant.side_names[side], {})
+
 
 def cell_text(variant: Variant, position: Position, node: str) -> str:
     """The symbols of the pieces on ``node`` (``.`` when it is empty)."""
@@ -44,15 +54,19 @@ def text_board(variant: Variant, position: Position, marked: Iterable[str] = ())
 
 
 def caption(variant: Variant, position: Position,
-            points: tuple[int, int] | None = None) -> str:
+            points: tuple[int, int] | None = None) -> Text:
     """Who is to move (and the variant's status text, if any), and the points each side
     has destroyed where the rules score them (``points``, counted from the moves played:
     `bot.pictures.points_destroyed`)."""
-    text = f"{variant.side_names[position.side]} to move, move {position.fullmove}"
-    if position.in_progress:
-        text += " (turn in progress)"
-    status = [part for part in (variant.status_text(position),) if part]
+    side, number = side_name(variant, position.side), position.fullmove
+    text = (_("{side} to move, move {number} (turn in progress)", side=side, number=number)
+            if position.in_progress else
+            _("{side} to move, move {number}", side=side, number=number))
+    status: list[str] = [part for part in (variant.status_text(position),) if part]
     if points is not None:
-        names = variant.side_names
-        status.append(f"destroyed: {names[0]} {points[0]} · {names[1]} {points[1]} pts")
-    return f"{text}. {'; '.join(status)}" if status else text + "."
+        status.append(_("destroyed: {first} {first_points} · {second} {second_points} pts",
+                        first=side_name(variant, 0), first_points=points[0],
+                        second=side_name(variant, 1), second_points=points[1]))
+    if status:
+        return _("{caption}. {status}", caption=text, status=joined(status, "; "))
+    return _("{caption}.", caption=text)

@@ -34,9 +34,18 @@ from typing import TextIO
 
 from engine import get_variant
 
-from .. import redact
-from ..commands import OPEN_WORDS, Commands, Reply, line_too_long, split_words
+from .. import i18n, redact
+from ..commands import (
+    ONE_HELP_WORD,
+    OPEN_WORDS,
+    Commands,
+    Reply,
+    help_line,
+    line_too_long,
+    split_words,
+)
 from ..config import Settings, add_db_option, settings_or_say
+from ..i18n import Text, _, _n, joined, message_id
 from ..names import name_problem
 from ..pictures import game_info, picture_file_name, points_destroyed, write_png
 from ..service import GameService, outbox
@@ -55,17 +64,25 @@ log = logging.getLogger(__name__)
 
 TRANSPORT = "console"
 # words that `challenge` reads as someone other than a player, so no player's name
-RESERVED_NAMES = {**dict.fromkeys(COMPUTER_WORDS, "the computer"),
-                  **dict.fromkeys(OPEN_WORDS, "an open challenge")}
+RESERVED_NAMES = {**dict.fromkeys(COMPUTER_WORDS, message_id("the computer")),
+                  **dict.fromkeys(OPEN_WORDS, message_id("an open challenge"))}
 PLACE = "console:local"
-# the console's own words, beside the service's (`help WORD` shows these)
+# the console's own words, beside the service's (`help WORD` shows these): what each does,
+# and its example
 CONSOLE_HELP = {
-    "as": "as: Switch who is typing (two players at one keyboard).\n\nas bob",
-    "import": ("import: Continue a game from a record file (written by `export`) against "
-               "someone: it becomes a challenge they accept.\n\nimport game.txt vs bob"),
-    "quit": "quit: Leave the console (Ctrl-D does too; Ctrl-C cancels the line).\n\nquit",
+    "as": (message_id("Switch who is typing (two players at one keyboard)."), "as bob"),
+    "import": (message_id("Continue a game from a record file (written by `export`) against "
+                          "someone: it becomes a challenge they accept."),
+               "import game.txt vs bob"),
+    "quit": (message_id("Leave the console (Ctrl-D does too; Ctrl-C cancels the line)."),
+             "quit"),
 }
-CONSOLE_HELP["exit"] = CONSOLE_HELP["quit"].replace("quit:", "exit:", 1)
+CONSOLE_HELP["exit"] = (CONSOLE_HELP["quit"][0], "quit")
+# the console's own lines of the `help` list: the words, and what they do
+CONSOLE_LIST = (("as NAME", message_id("Switch who is typing (two players at one keyboard).")),
+                ("import FILE vs NAME", message_id("Continue a game from a record file.")),
+                ("export [#N] FILE", message_id("Also write the record to a file.")),
+                ("quit", message_id("Leave the console.")))
 BOLD, PLAIN = "\033[1m", "\033[0m"
 
 
@@ -131,8 +148,13 @@ class Console:
             self._thinking = None
         self.computer.close()
 
+    def language(self) -> str:
+        """The language of the one typing (`language`, else the system's)."""
+        return self.commands.language_of(self.player)
+
     def out(self, text: str) -> None:
-        self._print(terminal_text(text, self.bold))
+        """Print ``text``, a message worded in the language of the one typing."""
+        self._print(terminal_text(i18n.render(text, self.language()), self.bold))
 
     async def find_player(self, name: str) -> Player | Refusal:
         """At the console anyone may be named: a new name is a new player, if it reads as a
@@ -148,9 +170,10 @@ class Console:
         if isinstance(known, Player):
             return known
         if name.lower() in RESERVED_NAMES:
-            return Refusal(Reason.NO_SUCH_PLAYER,
-                           f"{name!r} cannot be a player's name here: `challenge {name.lower()}` "
-                           f"means {RESERVED_NAMES[name.lower()]}. Choose another name.")
+            return Refusal(Reason.NO_SUCH_PLAYER, _(
+                "{name} cannot be a player's name here: {challenge} means {meaning}. Choose "
+                "another name.", name=repr(name), challenge=f"`challenge {name.lower()}`",
+                meaning=Text(RESERVED_NAMES[name.lower()], {})))
         return await self.service.player(TRANSPORT, name.lower(), name)
 
     async def switch(self, name: str) -> None:
@@ -161,15 +184,21 @@ class Console:
         self.player = found
         waiting = [g for g in await self.service.games(self.player)
                    if g.to_move == g.side_of(self.player.id)]
-        note = (f" Your move in game{'s' if len(waiting) > 1 else ''} "
-                + ", ".join(f"#{g.id}" for g in waiting) + "." if waiting else "")
+        numbers = ", ".join(f"#{g.id}" for g in waiting)
+        note = _n("Your move in game {games}.", "Your move in games {games}.", len(waiting),
+                  games=numbers) if waiting else None
         # a known player named in another case: told so, not renamed
         typed = unicodedata.normalize("NFC", name.strip())  # as names are stored
-        written = " (the name as first written)" if found.display_name != typed else ""
-        spaces = (f" Others challenge you with `challenge \"{found.display_name}\"`."
-                  if " " in found.display_name else "")
-        stop = "" if self.player.display_name.endswith(".") and not written else "."
-        self.out(f"You are {self.player.display_name}{written}{stop}{note}{spaces}")
+        spaces = (_("Others challenge you with {challenge}.",
+                    challenge=f'`challenge "{found.display_name}"`')
+                  if " " in found.display_name else None)
+        if found.display_name != typed:
+            who = _("You are {name} (the name as first written).", name=found.display_name)
+        elif found.display_name.endswith("."):
+            who = _("You are {name}", name=found.display_name)
+        else:
+            who = _("You are {name}.", name=found.display_name)
+        self.out(joined(filter(None, [who, note, spaces])))
 
     def _pasted(self, line: str) -> str:
         """A command as pasted from this console's own lines: the backticks it writes
@@ -193,13 +222,14 @@ class Console:
         if not words:
             return True
         if any(ord(ch) < 32 or ord(ch) == 127 for ch in line):
-            self.out("That line holds terminal keys (an arrow key, say), not a command: "
-                     "type it again.")
+            self.out(_("That line holds terminal keys (an arrow key, say), not a command: "
+                       "type it again."))
             return True
         if words[0].lower() in ("quit", "exit"):
             if len(words) == 1:
                 return False
-            self.out(f"`{words[0].lower()}` takes nothing after it: say just `quit`.")
+            self.out(_("{word} takes nothing after it: say just `quit`.",
+                       word=f"`{words[0].lower()}`"))
             return True
         try:
             await self._run(words, line)
@@ -208,8 +238,8 @@ class Console:
             self.out(storage_words(err))
         except Exception as err:  # an answer, never a traceback; the details go to the log
             log.exception("console command %r failed", line)
-            self.out(f"Sorry, that failed ({type(err).__name__}: {err}). "
-                     f"Try again, or type `help`.")
+            self.out(_("Sorry, that failed ({error}). Try again, or type `help`.",
+                       error=f"{type(err).__name__}: {err}"))
         return True
 
     async def _run(self, words: list[str], line: str) -> None:
@@ -218,12 +248,12 @@ class Console:
         await self.scheduler.run_due()
         if word == "as":
             if len(words) < 2:
-                self.out("Say who you are: `as NAME`.")
+                self.out(_("Say who you are: `as NAME`."))
             else:
                 await self.switch(" ".join(words[1:]))
         else:
             if self.player is None:
-                self.out("Say who you are first: `as NAME`.")
+                self.out(_("Say who you are first: `as NAME`."))
                 return
             reply = await self._command(self.player, words, line)
             if reply.player is not None:  # the command changed who is typing (a language)
@@ -245,8 +275,8 @@ class Console:
     async def _computer_thinks(self, game: Game, computer: Player, seconds: float) -> None:
         """Said as the computer starts to think, so that its silence is not taken for a
         hang (level 5 thinks 8 s); lines are read and answered meanwhile."""
-        self.out(f"{computer.display_name} is thinking about its move in game #{game.id} "
-                 f"(about {seconds:g} s)…")
+        self.out(_("{name} is thinking about its move in game #{game} (about {seconds} s)…",
+                   name=computer.display_name, game=game.id, seconds=f"{seconds:g}"))
 
     async def _command(self, player: Player, words: list[str], line: str) -> Reply:
         word = words[0].lower()
@@ -256,19 +286,23 @@ class Console:
             return await self._export(player, words)
         if word == "help":
             if len(words) > 2:
-                return Reply("Say one word: `help WORD`, or `help` for the list.", ok=False)
+                return Reply(ONE_HELP_WORD, ok=False)
             if len(words) == 2 and words[1].lower() in CONSOLE_HELP:
-                return Reply(CONSOLE_HELP[words[1].lower()])
+                what, example = CONSOLE_HELP[words[1].lower()]
+                return Reply(_("{word}: {help}", word=words[1].lower(), help=joined(
+                    [Text(what, {}), example], "\n\n")))
             reply = await self.commands.handle(player, PLACE, line)
             if len(words) == 2 and words[1].lower() == "export":
-                reply = Reply(reply.text + "\n  export #3 game.txt   (the console also writes "
-                                           "the record to a file)")
+                reply = Reply(joined([reply.text, _(
+                    "{example}   (the console also writes the record to a file)",
+                    example="  export #3 game.txt")], "\n"))
             if len(words) == 1:
-                extra = ("\n  as NAME      Switch who is typing (two players at one keyboard)."
-                         "\n  import FILE vs NAME  Continue a game from a record file."
-                         "\n  export [#N] FILE    Also write the record to a file."
-                         "\n  quit         Leave the console.")
-                reply = Reply(reply.text + extra)
+                language = self.language()
+                # the words' columns as they were before the console's lines were worded
+                columns = {"import FILE vs NAME": 20, "export [#N] FILE": 19}
+                extra = [line for typed, what in CONSOLE_LIST for line in help_line(
+                    f"{typed:<{columns.get(typed, 12)}}", Text(what, {}).render(language))]
+                reply = Reply("\n".join([reply.text, *extra]))
             return reply
         return await self.commands.handle(player, PLACE, line)
 
@@ -276,30 +310,32 @@ class Console:
         """`export [#N] [FILE]`: the record, and the file written (or why not)."""
         paths = [w for w in words[1:] if not w.startswith("#") and w.lower() not in FORMATS]
         if len(paths) > 1:
-            return Reply(f"Give one file: `export #3 game.txt` (I read {len(paths)}: "
-                         f"{', '.join(paths)}).", ok=False)
+            return Reply(_("Give one file: `export #3 game.txt` (I read {count}: {paths}).",
+                           count=len(paths), paths=", ".join(paths)), ok=False)
         path = paths[0] if paths else None
         if path and path.startswith("-"):
-            return Reply(f"{path!r} looks like an option, not a file name: say "
-                         f"`export #3 ./{path}` if you mean it.", ok=False)
+            return Reply(_("{path} looks like an option, not a file name: say {example} if "
+                           "you mean it.", path=repr(path), example=f"`export #3 ./{path}`"),
+                         ok=False)
         reply = await self.commands.handle(player, PLACE, " ".join(
             w for w in words if w != path))
         if path and reply.record:
             try:
                 write_text(path, reply.record)
             except FileRefused as refused:
-                return Reply(str(refused), ok=False)
-            return Reply(f"{reply.record}\nWritten to {path}.")
+                return Reply(refused.text, ok=False)
+            return Reply(joined([reply.record, _("Written to {path}.", path=path)], "\n"))
         return reply
 
     async def _import(self, player: Player, args: list[str]) -> Reply:
         if len(args) < 3 or args[-2].lower() != "vs":
-            return Reply("Say which file and against whom: `import game.txt vs bob`.", ok=False)
+            return Reply(_("Say which file and against whom: `import game.txt vs bob`."),
+                         ok=False)
         path = " ".join(args[:-2])
         try:
             text = read_text(path)
         except FileRefused as refused:
-            return Reply(str(refused), ok=False)
+            return Reply(refused.text, ok=False)
         return await self.commands.import_record(player, PLACE, text, args[-1])
 
     async def show(self, reply: Reply) -> None:
@@ -307,7 +343,7 @@ class Console:
         self.out(reply.text)
         self._said.add(reply.text)
         for picture in reply.pictures:
-            self.out(f"Picture: {picture}")
+            self.out(_("Picture: {path}", path=str(picture)))
         if reply.game is not None:
             await self.show_board(reply.game, reply.ply, reply.highlights, reply.selected)
 
@@ -324,7 +360,7 @@ class Console:
         self.out(text_board(variant, position, marked))
         result = self.service.describe_result(game) if game.is_over and ply >= game.ply else ""
         played = await self.service.played_moves(game.id)
-        self.out(f"Game over: {result}." if result
+        self.out(_("Game over: {result}.", result=result) if result
                  else caption(variant, position, points_destroyed(game, played, ply)))
         # one file per viewer: two players at one keyboard each keep their own picture
         perspective = self._perspective(game, position.side)
@@ -334,7 +370,8 @@ class Console:
         written, note = write_png(position, path, last, result=result, info=info,
                                   theme=self.settings.theme, perspective=perspective,
                                   highlights=highlights, selected=selected)
-        self.out(f"Picture: {written}" if written else f"({note})")
+        self.out(_("Picture: {path}", path=str(written)) if written else
+                 _("({note})", note=note))
 
     def _perspective(self, game: Game, to_move: int) -> int:
         """The side of whoever is typing, or the side to move for a spectator."""
@@ -349,11 +386,15 @@ class Console:
         if notification.text in self._said and (mine or notification.player_id is None):
             return
         self._said.add(notification.text)
-        to = notification.address if notification.player_id is not None else "everyone here"
         reader = (await self.service.get_player(notification.player_id)
                   if notification.player_id is not None else self.player)
-        words = outbox.worded(notification, self.commands.language_of(reader))
-        self.out(f"  [to {to}] {words}")
+        language = self.commands.language_of(reader)
+        words = outbox.worded(notification, language)
+        to = (_("  [to {name}] {news}", name=notification.address, news=words)
+              if notification.player_id is not None else
+              _("  [to everyone here] {news}", news=words))
+        # the news and its address, in the language of the one it is for
+        self._print(terminal_text(to.render(language), self.bold))
 
 
 def _system_language() -> str | None:
@@ -398,7 +439,7 @@ def run(settings: Settings, name: str, lines: Callable[[str], str] = input) -> i
         try:
             service = service_loop.run(GameService.open(settings))
         except StorageError as err:
-            print(f"commandpost: {err}")
+            print(f"commandpost: {err}")  # the host's words: it did not start
             return 1
         try:
             return _session(service_loop, terminal, service, settings, name, lines)
@@ -409,9 +450,13 @@ def run(settings: Settings, name: str, lines: Callable[[str], str] = input) -> i
 def _session(service_loop: ServiceLoop, terminal: Terminal, service: GameService,
              settings: Settings, name: str, lines: Callable[[str], str]) -> int:
     console = Console(service, settings, out=terminal.print, bold=sys.stdout.isatty())
-    terminal.print(f"commandpost console on {redact.redact_url(settings.db_path)}. Type "
-                   f"`help` for the commands, `as NAME` to choose who is typing, `quit` to "
-                   f"leave.")
+
+    def say(text: str) -> None:
+        terminal.print(i18n.render(text, console.language()))
+
+    say(_("commandpost console on {database}. Type `help` for the commands, `as NAME` to "
+          "choose who is typing, `quit` to leave.",
+          database=redact.redact_url(settings.db_path)))
     warm_up(settings.theme)
     service_loop.run(console.switch(name))
     service_loop.run(console.run_line("games"))
@@ -425,10 +470,10 @@ def _session(service_loop: ServiceLoop, terminal: Terminal, service: GameService
                 terminal.print("")
                 return 0
             except KeyboardInterrupt:
-                terminal.print("^C (line cancelled; Ctrl-D or `quit` leaves)")
+                say(_("^C (line cancelled; Ctrl-D or `quit` leaves)"))
                 continue
             except UnicodeDecodeError:
-                terminal.print("That line is not UTF-8 text; nothing was done. Type it again.")
+                say(_("That line is not UTF-8 text; nothing was done. Type it again."))
                 continue
             if not service_loop.run(console.run_line(line)):
                 return 0
