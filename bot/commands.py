@@ -866,15 +866,19 @@ def _extra(word: str, rest: list[str]) -> Reply:
 
 
 def help_text(handler: Callable[..., object]) -> Text:
-    """A command's help: its docstring, a message of the catalogue (`i18n.command_helps`
-    lists them), worded in the reader's language; its examples keep their words."""
-    return Text(inspect.cleandoc(handler.__doc__ or ""), {})
+    """A command's help: its docstring, each paragraph of words a message of the catalogue
+    (`i18n.command_helps` lists them) worded in the reader's language; its examples keep
+    their words."""
+    word = getattr(handler, "__name__", "").removeprefix(i18n.HELP_PREFIX)
+    return joined([Text(part, {}) if words else part for part, words in
+                   i18n.help_parts(inspect.cleandoc(handler.__doc__ or ""), word)], "\n\n")
 
 
 def summary(handler: Callable[..., object], language: str = i18n.SOURCE) -> str:
     """What a command does, whole: the first paragraph of its help in ``language`` (its
     first line alone would cut a description that goes on)."""
-    return " ".join(help_text(handler).render(language).split("\n\n")[0].split())
+    first = inspect.cleandoc(handler.__doc__ or "").split("\n\n")[0]
+    return " ".join(Text(first, {}).render(language).split())
 
 
 def help_line(word: str, description: str) -> list[str]:

@@ -309,9 +309,17 @@ def extracted(*sources: tuple[Path, Keywords]) -> list[tuple[str, str | None, st
 HELP_PREFIX = "cmd_"  # a text command's method, whose docstring is its help (`help WORD`)
 
 
+def help_parts(doc: str, word: str) -> list[tuple[str, bool]]:
+    """A command's help (its docstring, cleaned) in paragraphs, each with whether it is
+    words to translate: a paragraph of examples alone (each line begins with the command's
+    word) is not, the examples keep their words."""
+    return [(part, not all(line.split(" ", 1)[0] == word for line in part.splitlines()))
+            for part in doc.split("\n\n")]
+
+
 def command_helps(root: Path) -> list[tuple[str, str | None, str]]:
-    """The help texts of the text commands under ``root``: the docstring of each method
-    named ``cmd_*`` (cleaned as `inspect.cleandoc` cleans it), a message of its own."""
+    """The help texts of the text commands under ``root``: each paragraph of words of the
+    docstring of each method named ``cmd_*`` (`help_parts`), a message of its own."""
     import ast
     import inspect
 
@@ -321,8 +329,9 @@ def command_helps(root: Path) -> list[tuple[str, str | None, str]]:
             if isinstance(node, ast.AsyncFunctionDef | ast.FunctionDef) and \
                     node.name.startswith(HELP_PREFIX) and ast.get_docstring(node):
                 where = f"{Path(root.name) / path.relative_to(root)}:{node.lineno}"
-                found.append((inspect.cleandoc(ast.get_docstring(node, clean=False) or ""),
-                              None, where))
+                doc = inspect.cleandoc(ast.get_docstring(node, clean=False) or "")
+                found += [(part, None, where) for part, words in
+                          help_parts(doc, node.name.removeprefix(HELP_PREFIX)) if words]
     return found
 
 
