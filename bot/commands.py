@@ -76,9 +76,9 @@ def line_too_long(line: str) -> Reply | None:
     only the length is looked at)."""
     if len(line) <= MAX_LINE:
         return None
+    length, limit = format(len(line), ","), format(MAX_LINE, ",")
     return Reply(_("That line is {length} characters long; a command is at most {limit}. "
-                   "Nothing was done.", length=f"{len(line):,}", limit=f"{MAX_LINE:,}"),
-                 ok=False)
+                   "Nothing was done.", length=length, limit=limit), ok=False)
 
 
 @dataclass(frozen=True)
@@ -202,7 +202,7 @@ class Commands:
         if args:
             return _extra("variants", args)
         width = max(len(v.name) for v in all_variants())
-        lines = [_("{name}  {variant} (modes: {modes})", name=f"  {v.name:<{width}}",
+        lines = [_("{name}  {variant} (modes: {modes})", name="  " + v.name.ljust(width),
                    variant=v.display_name, modes=", ".join(v.modes)) for v in all_variants()]
         return Reply(joined([_("Variants:"), *lines], "\n"))
 
@@ -423,12 +423,12 @@ class Commands:
         variant = get_variant(game.variant)
         digits = text.replace("\u2026", "...").rstrip(".")
         if parse_number(digits) is None or len(text) > 12:
+            board = f"`board #{game.id} "
             return Reply(_("{text} is not a turn number: {first_turn} shows the board after "
                            "{first}'s turn 3, {second_turn} after {second}'s, {start} the "
-                           "start.", text=repr(text), first_turn=f"`board #{game.id} 3.`",
-                           first=side_name(variant, 0), second_turn=f"`board #{game.id} 3...`",
-                           second=side_name(variant, 1), start=f"`board #{game.id} 0`"),
-                         ok=False)
+                           "start.", text=repr(text), first_turn=board + "3.`",
+                           first=side_name(variant, 0), second_turn=board + "3...`",
+                           second=side_name(variant, 1), start=board + "0`"), ok=False)
         ends = turn_ends(game, await self.service.played_moves(game.id))
         ply = find_turn(ends, text)
         if ply is None:
@@ -487,10 +487,10 @@ class Commands:
         node = rest[0].lower() if rest else None
         variant = get_variant(game.variant)
         if node is not None and node not in variant.topology.index:
+            files, ranks = variant.topology.files, variant.topology.ranks
             return Reply(_("{point} is not a point of this board ({variant}: files {files}, "
                            "ranks {ranks}).", point=rest[0], variant=variant.display_name,
-                           files=f"{variant.topology.files[0]}-{variant.topology.files[-1]}",
-                           ranks=f"{variant.topology.ranks[0]}-{variant.topology.ranks[-1]}"),
+                           files=files[0] + "-" + files[-1], ranks=ranks[0] + "-" + ranks[-1]),
                          ok=False)
         if node is not None:
             waiting = await self.service.turns.steps_if_my_turn(game, sender, node)
@@ -557,9 +557,10 @@ class Commands:
         doc = inspect.cleandoc(handler.__doc__ or "")
         examples = [f"`{e.strip()}`" for e in doc.partition("\n\n")[2].splitlines()
                     if e.strip().startswith(word)][:2] or [f"`{word}`"]
+        more = f"`help {word}`"
         return Reply(_("{word} is a command, not a move: begin the line with it, as in "
                        "{examples} ({help} tells more).", word=repr(played[0]),
-                       examples=_or(examples), help=f"`help {word}`"), ok=False)
+                       examples=_or(examples), help=more), ok=False)
 
     async def cmd_end(self, sender: Player, place: str, args: list[str]) -> Reply:
         """Finish a turn of several steps early."""
@@ -727,7 +728,7 @@ class Commands:
             left = await self.service.vacations.left(sender) / 86_400
             if 0 < left < days:
                 note = _("You asked for {days} days, but only {left} of vacation are left this "
-                         "year; you get those.", days=f"{days:g}",
+                         "year; you get those.", days=format(days, "g"),
                          left=format_duration(left * 86_400))
         result = await self.service.vacations.start(sender, days)
         reply = _reply(result)
@@ -838,9 +839,10 @@ class Commands:
         board = await self.service.standings.leaderboard(variant.name)
         if not board:
             return Reply(_("No rated {variant} games yet.", variant=variant.display_name))
-        lines = [_n("{row}  ({n} game)", "{row}  ({n} games)", s.games,
-                    row=f"  {k}. {s.name:<16} {s.rating:6.0f} ± {2 * s.deviation:3.0f}")
-                 for k, s in enumerate(board, 1)]
+        rows = [f"  {k}. {s.name:<16} {s.rating:6.0f} ± {2 * s.deviation:3.0f}"
+                for k, s in enumerate(board, 1)]
+        lines = [_n("{row}  ({n} game)", "{row}  ({n} games)", s.games, row=row)
+                 for row, s in zip(rows, board, strict=True)]
         return Reply(joined([_("{variant} leaderboard:", variant=variant.display_name), *lines],
                             "\n"))
 

@@ -170,9 +170,10 @@ class Console:
         if isinstance(known, Player):
             return known
         if name.lower() in RESERVED_NAMES:
+            challenge = f"`challenge {name.lower()}`"
             return Refusal(Reason.NO_SUCH_PLAYER, _(
                 "{name} cannot be a player's name here: {challenge} means {meaning}. Choose "
-                "another name.", name=repr(name), challenge=f"`challenge {name.lower()}`",
+                "another name.", name=repr(name), challenge=challenge,
                 meaning=Text(RESERVED_NAMES[name.lower()], {})))
         return await self.service.player(TRANSPORT, name.lower(), name)
 
@@ -189,8 +190,8 @@ class Console:
                   games=numbers) if waiting else None
         # a known player named in another case: told so, not renamed
         typed = unicodedata.normalize("NFC", name.strip())  # as names are stored
-        spaces = (_("Others challenge you with {challenge}.",
-                    challenge=f'`challenge "{found.display_name}"`')
+        quoted = f'`challenge "{found.display_name}"`'
+        spaces = (_("Others challenge you with {challenge}.", challenge=quoted)
                   if " " in found.display_name else None)
         if found.display_name != typed:
             who = _("You are {name} (the name as first written).", name=found.display_name)
@@ -228,8 +229,8 @@ class Console:
         if words[0].lower() in ("quit", "exit"):
             if len(words) == 1:
                 return False
-            self.out(_("{word} takes nothing after it: say just `quit`.",
-                       word=f"`{words[0].lower()}`"))
+            word = f"`{words[0].lower()}`"
+            self.out(_("{word} takes nothing after it: say just `quit`.", word=word))
             return True
         try:
             await self._run(words, line)
@@ -238,8 +239,8 @@ class Console:
             self.out(storage_words(err))
         except Exception as err:  # an answer, never a traceback; the details go to the log
             log.exception("console command %r failed", line)
-            self.out(_("Sorry, that failed ({error}). Try again, or type `help`.",
-                       error=f"{type(err).__name__}: {err}"))
+            error = f"{type(err).__name__}: {err}"
+            self.out(_("Sorry, that failed ({error}). Try again, or type `help`.", error=error))
         return True
 
     async def _run(self, words: list[str], line: str) -> None:
@@ -276,7 +277,7 @@ class Console:
         """Said as the computer starts to think, so that its silence is not taken for a
         hang (level 5 thinks 8 s); lines are read and answered meanwhile."""
         self.out(_("{name} is thinking about its move in game #{game} (about {seconds} s)…",
-                   name=computer.display_name, game=game.id, seconds=f"{seconds:g}"))
+                   name=computer.display_name, game=game.id, seconds=format(seconds, "g")))
 
     async def _command(self, player: Player, words: list[str], line: str) -> Reply:
         word = words[0].lower()
@@ -314,9 +315,9 @@ class Console:
                            count=len(paths), paths=", ".join(paths)), ok=False)
         path = paths[0] if paths else None
         if path and path.startswith("-"):
+            example = f"`export #3 ./{path}`"
             return Reply(_("{path} looks like an option, not a file name: say {example} if "
-                           "you mean it.", path=repr(path), example=f"`export #3 ./{path}`"),
-                         ok=False)
+                           "you mean it.", path=repr(path), example=example), ok=False)
         reply = await self.commands.handle(player, PLACE, " ".join(
             w for w in words if w != path))
         if path and reply.record:
