@@ -384,9 +384,12 @@ class Console:
         typing (the reply), or what everyone here was just shown to a player, is not
         printed twice: at one keyboard, everyone here has read it."""
         mine = self.player is not None and notification.player_id == self.player.id
-        if notification.text in self._said and (mine or notification.player_id is None):
+        # the reply was printed in the typer's words: the news is compared in them too
+        # (before any wait: lanes are delivered side by side)
+        seen = {notification.text, outbox.worded(notification, self.language())}
+        if seen & self._said and (mine or notification.player_id is None):
             return
-        self._said.add(notification.text)
+        self._said |= seen
         reader = (await self.service.get_player(notification.player_id)
                   if notification.player_id is not None else self.player)
         language = self.commands.language_of(reader)
