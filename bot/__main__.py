@@ -95,8 +95,11 @@ def version() -> str:
 
 def refuse(word: str) -> int:
     """A word that is no command: say so on standard error, with where the list is."""
-    print(f"commandpost: there is no command {word[:40]!r}; `commandpost --help` lists them.",
-          file=sys.stderr)
+    from .cli import say
+    from .i18n import _
+
+    say(_("commandpost: there is no command {word}; `commandpost --help` lists them.",
+          word=repr(word[:40])), file=sys.stderr)
     return 2
 
 

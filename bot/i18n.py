@@ -132,6 +132,14 @@ def joined(parts: Iterable[str], separator: str = " ") -> Text:
                                                                              strict=True)))
 
 
+def system_language() -> str | None:
+    """The language the system names for its user (POSIX: LC_ALL, LC_MESSAGES, LANG)."""
+    import os
+
+    return next((os.environ[name] for name in ("LC_ALL", "LC_MESSAGES", "LANG")
+                 if os.environ.get(name)), None)
+
+
 def render(text: str, language: str) -> str:
     """``text`` in ``language``: a `Text` (or an engine's `Phrase`) worded, any other
     string as it is."""

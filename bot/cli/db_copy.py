@@ -16,10 +16,12 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ..config import Settings
+from ..i18n import _
 from ..redact import redact_url
 from ..service import GameService
 from ..storage import StorageError, open_database
 from ..storage.postgres import PostgresDatabase, is_postgres_url, open_postgres
+from . import say
 
 BATCH = 5000
 SKIPPED = ("schema_migrations",)  # each side keeps its own record of the migrations
@@ -117,5 +119,5 @@ def run(args: argparse.Namespace) -> int:
     except (CopyError, StorageError) as err:
         print(f"commandpost db copy: {err}")
         return 1
-    print("copied: point COMMANDPOST_DB at the PostgreSQL URL to use it")
+    say(_("copied: point COMMANDPOST_DB at the PostgreSQL URL to use it"))
     return 0

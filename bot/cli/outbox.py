@@ -15,26 +15,31 @@ import argparse
 import asyncio
 
 from ..config import Settings, add_db_option, db_target, settings_or_say
+from ..i18n import Text, _, _n
 from ..service import outbox
 from ..service.clock import DAY, format_time
 from ..service.model import Notification
 from ..startup import missing_database, open_service
+from . import say
 
 
-def describe(note: Notification, now: float) -> str:
+def describe(note: Notification, now: float) -> Text:
     """One line of the list: id, transport, recipient, kind, tries, state and reason."""
-    to = note.address or (f"player {note.player_id}" if note.player_id is not None
-                          else note.place or "?")
+    to: str = note.address or (_("player {number}", number=note.player_id)
+                               if note.player_id is not None else note.place or "?")
     if note.failed_at is not None:
-        state = f"failed {format_time(note.failed_at)}"
+        state = _("failed {moment}", moment=format_time(note.failed_at))
     elif note.attempts:
-        state = f"pending, next try {format_time(max(note.next_attempt_at or now, now))}"
+        state = _("pending, next try {moment}",
+                  moment=format_time(max(note.next_attempt_at or now, now)))
     else:
-        state = "pending, due now"
-    reason = f": {note.failure}" if note.failure else ""
-    game = f" game #{note.game_id}" if note.game_id is not None else ""
-    return (f"#{note.id} {note.transport} to {to} {note.kind}{game}, {note.attempts} "
-            f"tr{'y' if note.attempts == 1 else 'ies'}, {state}{reason}")
+        state = _("pending, due now")
+    reason = ": " + note.failure if note.failure else ""
+    game = _(" game #{game}", game=note.game_id) if note.game_id is not None else ""
+    return _n("#{number} {transport} to {to} {kind}{game}, {n} try, {state}{reason}",
+              "#{number} {transport} to {to} {kind}{game}, {n} tries, {state}{reason}",
+              note.attempts, number=note.id, transport=note.transport, to=to, kind=note.kind,
+              game=game, state=state, reason=reason)
 
 
 async def run(settings: Settings, args: argparse.Namespace) -> int:
@@ -46,19 +51,22 @@ async def run(settings: Settings, args: argparse.Namespace) -> int:
         if args.action == "retry":
             ids = [n.id for n in await outbox.stuck(db, failed=True)] if args.failed \
                 else args.ids
-            print(f"{await outbox.retry(db, ids)} notification(s) will be tried again now.")
+            count = await outbox.retry(db, ids)
+            say(_("{count} notification(s) will be tried again now.", count=count))
         elif args.action == "drop":
-            print(f"{await outbox.drop(db, args.ids, now)} notification(s) dropped.")
+            count = await outbox.drop(db, args.ids, now)
+            say(_("{count} notification(s) dropped.", count=count))
         elif args.action == "prune":
-            print(f"{await outbox.prune(db, now, args.days * DAY)} delivered notification(s) "
-                  f"older than {args.days:g} days pruned.")
+            count = await outbox.prune(db, now, args.days * DAY)
+            say(_("{count} delivered notification(s) older than {days} days pruned.",
+                  count=count, days=format(args.days, "g")))
         else:
             notes = await outbox.stuck(db, failed=True if args.failed else
                                        False if args.pending else None)
             for note in notes:
-                print(describe(note, now))
+                say(describe(note, now))
             if not notes:
-                print("Nothing is waiting: every notification was delivered.")
+                say(_("Nothing is waiting: every notification was delivered."))
     return 0
 
 
@@ -88,7 +96,8 @@ def parser() -> argparse.ArgumentParser:
 def main(argv: list[str]) -> int:
     args = parser().parse_args(argv)
     if args.action == "retry" and not (args.ids or args.failed):
-        print("commandpost outbox retry: name the notifications (their #numbers) or --failed")
+        say(_("commandpost outbox retry: name the notifications (their #numbers) or "
+              "--failed"))
         return 2
     settings = settings_or_say(args)
     if settings is None:

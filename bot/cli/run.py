@@ -17,8 +17,10 @@ from ..config import ConfigError, Settings
 from ..discord_bot.app import Beside, CommandPost, shard_ids, sync
 from ..discord_bot.app import run as run_bot
 from ..email_gateway.runner import run_email_gateway
+from ..i18n import _
 from ..service import GameService
 from ..web.runner import CannotServe, listen
+from . import say
 
 log = logging.getLogger(__name__)
 
@@ -117,6 +119,6 @@ def main(argv: list[str]) -> int:
         print(f"commandpost discord: {refusal}")
         return 2
     if not settings.discord_token:
-        print("commandpost discord: set COMMANDPOST_DISCORD_TOKEN to the bot's token")
+        say(_("commandpost discord: set COMMANDPOST_DISCORD_TOKEN to the bot's token"))
         return 2
     return asyncio.run(sync(settings) if args.action else run(settings))

@@ -115,7 +115,7 @@ class Console:
         self.settings = settings
         self.bold = bold
         self._print = out
-        self.commands = Commands(service, self.find_player, language=_system_language())
+        self.commands = Commands(service, self.find_player, language=i18n.system_language())
         self.use_computer(Computer(service))
         self.scheduler = Scheduler(service)
         self.player: Player | None = None
@@ -399,12 +399,6 @@ class Console:
               _("  [to everyone here] {news}", news=words))
         # the news and its address, in the language of the one it is for
         self._print(terminal_text(to.render(language), self.bold))
-
-
-def _system_language() -> str | None:
-    """The language the system names for its user (POSIX: LC_ALL, LC_MESSAGES, LANG)."""
-    return next((os.environ[name] for name in ("LC_ALL", "LC_MESSAGES", "LANG")
-                 if os.environ.get(name)), None)
 
 
 def _readline() -> None:

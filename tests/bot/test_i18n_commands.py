@@ -6,6 +6,7 @@ the `offered` fixture (it is not offered to players yet)."""
 
 from __future__ import annotations
 
+import asyncio
 import inspect
 from pathlib import Path
 
@@ -318,3 +319,25 @@ async def test_no_answer_of_the_console_or_its_commands_bypasses_the_catalogue(
     text = text.replace(record, "")
     words = keyboard.console.commands.words() + ["as", "import", "quit", "NAME", "FILE"]
     assert i18n.untranslated(text, allowed=PLAYERS + SERVICE_WORDS + words) == []
+
+
+@pytest.mark.sqlite_only(reason="the host's words only")
+def test_the_hosts_outbox_is_listed_in_the_systems_language(
+        settings, capsys, offered, vietnamese_system):
+    from bot.__main__ import main
+
+    from .test_outbox_cli import _stuck_game
+
+    asyncio.run(_stuck_game(settings))
+    db = ["--db", str(settings.db_path)]
+    assert main(["outbox", *db, "--failed"]) == 0
+    assert capsys.readouterr().out == (
+        "#1 console gửi bob challenge, 3 lần thử, thất bại lúc 2026-03-02 16:00 UTC: 550 User "
+        "unknown\n")
+    assert main(["outbox", "retry", "--failed", *db]) == 0
+    assert capsys.readouterr().out == "1 thông báo sẽ được gửi lại ngay.\n"
+    assert main(["outbox", "prune", *db]) == 0
+    assert capsys.readouterr().out == "Đã xóa 0 thông báo đã gửi cũ hơn 7 ngày.\n"
+    assert main(["nonsense"]) == 2
+    assert capsys.readouterr().err == (
+        "commandpost: không có lệnh 'nonsense'; `commandpost --help` liệt kê các lệnh.\n")
