@@ -24,23 +24,26 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ..config import ConfigError, settings_for
+from ..i18n import _, joined
 from ..service import GameService
 from ..service.results import Refusal
 from ..startup import missing_database
 from ..storage import StorageError, integrity_check, open_database, wal_damage
 from ..storage.sqlite import schema_problems
+from . import say
 
-SERVER_CHECKS = ("integrity_check: SQLite's check of a database file; a PostgreSQL server "
-                 "checks its own pages")
+SERVER_CHECKS = _("integrity_check: SQLite's check of a database file; a PostgreSQL server "
+                  "checks its own pages")
 
 
-async def check(settings_db: object, out: Callable[[str], None] = print) -> int:
+async def check(settings_db: object, out: Callable[[str], None] = say) -> int:
     """Check the database file (or PostgreSQL database) ``settings_db``; the exit status."""
     server = isinstance(settings_db, str) and settings_db.startswith(
         ("postgresql://", "postgres://"))
     lost = None if server else wal_damage(Path(settings_db))  # type: ignore[arg-type]
     if lost:  # opening the file would drop what the log still holds: stop before
-        out(f"commandpost: {lost}. Keep a copy of the database and its -wal file.")
+        out(_("commandpost: {lost}. Keep a copy of the database and its -wal file.",
+              lost=lost))
         return 1
     try:
         db = await open_database(settings_db, check=False)  # type: ignore[arg-type]
@@ -50,7 +53,7 @@ async def check(settings_db: object, out: Callable[[str], None] = print) -> int:
             try:
                 db = await open_database(settings_db, check=False,  # type: ignore[arg-type]
                                          read_only=True)
-                out("the file is read-only: it is checked as it is, not upgraded")
+                out(_("the file is read-only: it is checked as it is, not upgraded"))
             except StorageError:
                 db = None
         if db is None:
@@ -64,7 +67,7 @@ async def check(settings_db: object, out: Callable[[str], None] = print) -> int:
         try:
             damaged = await _replay_games(service, out)
         except StorageError as err:
-            out(f"the games cannot be read: {err}")
+            out(_("the games cannot be read: {error}", error=str(err)))
             damaged = 1
     finally:
         await service.close()
@@ -77,7 +80,8 @@ async def _check_file(db: object, out: Callable[[str], None]) -> list[str]:
         problems = await integrity_check(db)  # type: ignore[arg-type]
     except StorageError as err:  # so damaged that the check itself stops
         problems = [str(err)]
-    out("integrity_check: " + ("ok" if not problems else f"{len(problems)} problem(s)"))
+    out(_("integrity_check: ok") if not problems else
+        _("integrity_check: {count} problem(s)", count=len(problems)))
     for problem in problems:
         out(f"  {problem}")
     try:
@@ -85,7 +89,8 @@ async def _check_file(db: object, out: Callable[[str], None]) -> list[str]:
             tables = await schema_problems(s.connection)
     except StorageError as err:
         tables = [str(err)]
-    out("tables: " + ("as expected" if not tables else "; ".join(tables)))
+    out(_("tables: as expected") if not tables else
+        _("tables: {problems}", problems="; ".join(tables)))
     return problems + tables
 
 
@@ -100,14 +105,17 @@ async def _replay_games(service: GameService, out: Callable[[str], None]) -> int
             problems = [str(err)]
         numbered = not isinstance(problems, Refusal)
         if not numbered:  # the row's number itself is damaged (no game may have it)
-            problems = [f"its number is damaged: {problems.message}"]  # type: ignore[union-attr]
+            problems = [_("its number is damaged: {why}",
+                          why=problems.message)]  # type: ignore[union-attr]
         if problems:
             damaged += 1
-            out(f"game #{game_id}: " + "; ".join(problems))
+            out(_("game #{game}: {problems}", game=game_id,
+                  problems=joined(problems, "; ")))
             if numbered:
-                out(f"  saved: {await service.archive.salvage(game_id)}")
-    out(f"{len(ids)} game(s) replayed: " + ("all sound" if not damaged
-                                            else f"{damaged} damaged"))
+                saved = await service.archive.salvage(game_id)
+                out(_("  saved: {moves}", moves=saved))
+    out(_("{count} game(s) replayed: all sound", count=len(ids)) if not damaged else
+        _("{count} game(s) replayed: {damaged} damaged", count=len(ids), damaged=damaged))
     return damaged
 
 

@@ -341,3 +341,18 @@ def test_the_hosts_outbox_is_listed_in_the_systems_language(
     assert main(["nonsense"]) == 2
     assert capsys.readouterr().err == (
         "commandpost: không có lệnh 'nonsense'; `commandpost --help` liệt kê các lệnh.\n")
+
+
+@pytest.mark.sqlite_only(reason="SQLite's own checks")
+def test_the_hosts_database_check_speaks_the_systems_language(
+        settings, capsys, offered, vietnamese_system):
+    from bot.__main__ import main
+
+    from .test_outbox_cli import _stuck_game
+
+    asyncio.run(_stuck_game(settings))
+    assert main(["db", "check", "--db", str(settings.db_path)]) == 0
+    assert capsys.readouterr().out == (
+        "integrity_check: ổn\n"
+        "các bảng: đúng như mong đợi\n"
+        "đã đi lại 1 ván: tất cả đều nguyên vẹn\n")
