@@ -15,6 +15,8 @@ from pathlib import Path
 import engine
 
 from .. import i18n
+from ..i18n import _
+from . import say
 
 # the packages whose messages are listed: the bot's, and the engine's phrases
 PACKAGES = ((Path(__file__).resolve().parents[1], i18n.KEYWORDS),
@@ -34,14 +36,14 @@ def main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     if not args.check:
         count = i18n.write_template(PACKAGES)
-        print(f"wrote {i18n.TEMPLATE} ({count} messages)")
+        say(_("wrote {path} ({count} messages)", path=str(i18n.TEMPLATE), count=count))
         return 0
     with tempfile.TemporaryDirectory() as folder:
         fresh = Path(folder) / "commandpost.pot"
         i18n.write_template(PACKAGES, fresh)
         now = i18n.TEMPLATE.read_bytes() if i18n.TEMPLATE.is_file() else b""
         if fresh.read_bytes() == now:
-            print(f"{i18n.TEMPLATE} is up to date")
+            say(_("{path} is up to date", path=str(i18n.TEMPLATE)))
             return 0
-    print(f"stale: {i18n.TEMPLATE}; write it with `commandpost catalogue`")
+    say(_("stale: {path}; write it with `commandpost catalogue`", path=str(i18n.TEMPLATE)))
     return 1

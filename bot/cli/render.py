@@ -34,6 +34,7 @@ from .. import i18n
 from ..i18n import SOURCE, _
 from ..pictures import picture_words
 from ..service.clock import DAY, describe_days, format_duration
+from . import say
 
 
 def _language(text: str) -> str:
@@ -143,7 +144,7 @@ def main(argv: list[str]) -> int:
         print(f"commandpost render: {err}", file=sys.stderr)
         return 2
     output.write_bytes(data)
-    print(f"wrote {output} ({len(data) // 1024 + 1} KB)")
+    say(_("wrote {path} ({size} KB)", path=str(output), size=len(data) // 1024 + 1))
     return 0
 
 

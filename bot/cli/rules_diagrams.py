@@ -22,6 +22,9 @@ from PIL import Image
 from engine import Position, Variant, get_variant
 from renderer import render
 
+from ..i18n import _
+from . import say
+
 SIZE = 320  # small: the repository stays light and the staleness test fast
 FOLDER = "diagrams"  # inside the rules folder
 
@@ -202,7 +205,7 @@ def diagrams_main(argv: list[str]) -> int:
     if args.check:
         stale = stale_diagrams(rules_folder)
         for name in stale:
-            print(f"stale: {rules_folder / FOLDER / name}")
+            say(_("stale: {path}", path=str(rules_folder / FOLDER / name)))
         return 1 if stale else 0
     folder = rules_folder / FOLDER
     folder.mkdir(parents=True, exist_ok=True)
@@ -210,7 +213,7 @@ def diagrams_main(argv: list[str]) -> int:
     for path in sorted(folder.glob("*.png")):
         if path.name not in known:
             path.unlink()
-            print(f"removed {path}")
+            say(_("removed {path}", path=str(path)))
     for found in DIAGRAMS:
         path = folder / found.file_name
         data = render_diagram(found)
@@ -218,5 +221,5 @@ def diagrams_main(argv: list[str]) -> int:
             continue  # an unchanged picture keeps its bytes: no churn in the repository
         data = compact(data)
         path.write_bytes(data)
-        print(f"wrote {path} ({len(data) // 1024 + 1} KB)")
+        say(_("wrote {path} ({size} KB)", path=str(path), size=len(data) // 1024 + 1))
     return 0
