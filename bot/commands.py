@@ -193,6 +193,12 @@ class Commands:
             lines += help_line(word, summary(getattr(self, f"cmd_{word}"), language))
         return Reply("\n".join(lines))
 
+    def _reason(self, sender: Player, err: ValueError) -> str:
+        """Why a value was refused (a clock's words), in the reader's language: the
+        catalogue's message the error carries, or its words."""
+        reason = err.args[0] if len(err.args) == 1 and isinstance(err.args[0], str) else None
+        return i18n.render(reason, self.reader_language(sender)) if reason else str(err)
+
     def reader_language(self, sender: Player) -> str:
         """The language the command being run is answered in (what `handle` chose)."""
         return _READER.get() or self.language_of(sender)
@@ -283,7 +289,7 @@ class Commands:
                 try:
                     days, days_named = parse_days(low), True
                 except ValueError as err:
-                    return Reply(str(err).capitalize() + ".", ok=False)
+                    return Reply(self._reason(sender, err).capitalize() + ".", ok=False)
             elif opponent is None:
                 found = await self.find_player(word)
                 if isinstance(found, Refusal):
@@ -297,7 +303,8 @@ class Commands:
         try:
             clock = parse_time_control(clock_words, days)
         except ValueError as err:
-            return Reply(f"{str(err)[:1].upper()}{str(err)[1:]}.", ok=False)
+            reason = self._reason(sender, err)
+            return Reply(reason[:1].upper() + reason[1:] + ".", ok=False)
         if against_computer is not None and self.computer is not None:
             return _reply(await self.computer.challenge(
                 sender, place, against_computer[0], variant.name, mode, side, days, start_fen,

@@ -356,3 +356,19 @@ def test_the_hosts_database_check_speaks_the_systems_language(
         "integrity_check: ổn\n"
         "các bảng: đúng như mong đợi\n"
         "đã đi lại 1 ván: tất cả đều nguyên vẹn\n")
+
+
+@pytest.mark.sqlite_only(reason="console words only")
+async def test_a_clock_refused_by_a_message_is_worded_in_the_readers_language(
+        session, offered, monkeypatch):
+    """The clock's refusals (bot.service.clock) carry their message: the sentence is made
+    of its words in the reader's language."""
+    import bot.commands
+
+    def refuse(words: list[str], days: int | None) -> None:
+        raise ValueError(i18n._("no such file"))  # any message of the catalogue
+
+    monkeypatch.setattr(bot.commands, "parse_time_control", refuse)
+    assert await session("challenge bob 3d+1d") == "No such file."
+    await session("language vi")
+    assert await session("challenge bob 3d+1d") == "Không có tệp đó."
