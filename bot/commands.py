@@ -39,7 +39,7 @@ from .service.results import Done, Reason, Refusal, Result, engine_words, storag
 from .service.rules_docs import as_plain_text, rules_part
 from .service.turns import PieceSteps, find_turn, if_my_turn_words, turn_ends
 from .storage import StorageError
-from .textboard import side_name
+from .textboard import side_name, variant_name
 
 log = logging.getLogger(__name__)
 FindPlayer = Callable[[str], Awaitable[Player | Refusal]]
@@ -209,7 +209,7 @@ class Commands:
             return _extra("variants", args)
         width = max(len(v.name) for v in all_variants())
         lines = [_("{name}  {variant} (modes: {modes})", name="  " + v.name.ljust(width),
-                   variant=v.display_name, modes=", ".join(v.modes)) for v in all_variants()]
+                   variant=variant_name(v), modes=", ".join(v.modes)) for v in all_variants()]
         return Reply(joined([_("Variants:"), *lines], "\n"))
 
     async def cmd_rules(self, sender: Player, place: str, args: list[str]) -> Reply:
@@ -323,7 +323,7 @@ class Commands:
         lines = [_("  #{number} {challenger} → {opponent}: {variant}, {clock}, expires {moment}",
                    number=c.id, challenger=c.challenger_name,
                    opponent=c.opponent_name or _("anyone"),
-                   variant=get_variant(c.variant).display_name,
+                   variant=variant_name(get_variant(c.variant)),
                    clock=describe_clock(c.days, c.time_control), moment=moment(c.expires_at))
                  for c in found]
         return Reply(joined([_("Open challenges:"), *lines], "\n"))
@@ -396,7 +396,7 @@ class Commands:
                            challenge=command("challenge")))
         lines = [_("  #{number} {first} vs {second} ({variant}), {mover} to move{deadline}",
                    number=g.id, first=g.names[0], second=g.names[1],
-                   variant=get_variant(g.variant).display_name, mover=g.names[g.to_move],
+                   variant=variant_name(get_variant(g.variant)), mover=g.names[g.to_move],
                    deadline=_deadline(g)) for g in found]
         return Reply(joined([_("Games in progress:"), *lines], "\n"))
 
@@ -453,7 +453,7 @@ class Commands:
         variant = get_variant(game.variant)
         players = dict(game=game.id, first=game.names[0], first_side=side_name(variant, 0),
                        second=game.names[1], second_side=side_name(variant, 1),
-                       variant=variant.display_name)
+                       variant=variant_name(variant))
         if game.is_over:
             return _("Game #{game}: {first} ({first_side}) vs {second} ({second_side}), "
                      "{variant}. {result}.", result=self.service.describe_result(game),
@@ -496,7 +496,7 @@ class Commands:
         if node is not None and node not in variant.topology.index:
             files, ranks = variant.topology.files, variant.topology.ranks
             return Reply(_("{point} is not a point of this board ({variant}: files {files}, "
-                           "ranks {ranks}).", point=rest[0], variant=variant.display_name,
+                           "ranks {ranks}).", point=rest[0], variant=variant_name(variant),
                            files=files[0] + "-" + files[-1], ranks=ranks[0] + "-" + ranks[-1]),
                          ok=False)
         if node is not None:
@@ -804,12 +804,12 @@ class Commands:
             return _extra("rating", args[1:])
         return await self.rating_of(sender, args[0] if args else None)
 
-    async def rating_of(self, player: Player, variant_name: str | None,
+    async def rating_of(self, player: Player, variant_word: str | None,
                         other: bool = False) -> Reply:
         """``player``'s rating in a variant (the first one by default), told to them, or
         (``other``) to someone else."""
         try:
-            variant = get_variant(variant_name or all_variants()[0].name)
+            variant = get_variant(variant_word or all_variants()[0].name)
         except EngineError as err:
             return Reply(engine_words(err), ok=False)
         rating, games = await self.service.standings.rating(player, variant.name)
@@ -817,11 +817,11 @@ class Commands:
         if not games:
             if other:
                 return Reply(_("{name} has no rated {variant} games yet (a new player starts "
-                               "at {rating}).", name=name, variant=variant.display_name,
+                               "at {rating}).", name=name, variant=variant_name(variant),
                                rating=start))
             return Reply(_("You have no rated {variant} games yet (you start at {rating}).",
-                           variant=variant.display_name, rating=start))
-        values = dict(variant=variant.display_name, rating=start,
+                           variant=variant_name(variant), rating=start))
+        values = dict(variant=variant_name(variant), rating=start,
                       deviation=f"{2 * rating.deviation:.0f}")
         if other:
             return Reply(_n("{name}'s {variant} rating: {rating} ± {deviation} after {n} rated "
@@ -845,12 +845,12 @@ class Commands:
             return Reply(engine_words(err), ok=False)
         board = await self.service.standings.leaderboard(variant.name)
         if not board:
-            return Reply(_("No rated {variant} games yet.", variant=variant.display_name))
+            return Reply(_("No rated {variant} games yet.", variant=variant_name(variant)))
         rows = [f"  {k}. {s.name:<16} {s.rating:6.0f} ± {2 * s.deviation:3.0f}"
                 for k, s in enumerate(board, 1)]
         lines = [_n("{row}  ({n} game)", "{row}  ({n} games)", s.games, row=row)
                  for row, s in zip(rows, board, strict=True)]
-        return Reply(joined([_("{variant} leaderboard:", variant=variant.display_name), *lines],
+        return Reply(joined([_("{variant} leaderboard:", variant=variant_name(variant)), *lines],
                             "\n"))
 
 

@@ -15,13 +15,26 @@ from engine import Position, Variant
 
 from .i18n import Text, _, joined, message_id
 
-# every variant's sides, as the catalogue lists them (`side_name` words them)
-SIDE_NAMES = (message_id("White"), message_id("Black"), message_id("Red"), message_id("Blue"))
+# the names of the sides and of the variants as players read them, keyed by the engine's
+# English names (a name not listed, a variant added later, is shown as it is)
+SIDE_NAMES = frozenset((message_id("White"), message_id("Black"), message_id("Red"),
+                        message_id("Blue")))
+VARIANT_NAMES = frozenset((
+    message_id("Commander Chess (Cờ Tư Lệnh)"), message_id("Clash of Command"),
+    message_id("Combined Arms Brigade Chess"), message_id("mini-Chieftain"),
+    message_id("micro-Chieftain")))
 
 
-def side_name(variant: Variant, side: int) -> Text:
-    """A side's name (Red, White), worded in the reader's language."""
-    return Text(variant.side_names[side], {})
+def side_name(variant: Variant, side: int) -> str:
+    """A side's name (``Red``, ``Đỏ``), worded in the reader's language."""
+    name = variant.side_names[side]
+    return Text(name, {}) if name in SIDE_NAMES else name
+
+
+def variant_name(variant: Variant) -> str:
+    """A variant's name (``Cờ Tư Lệnh``), worded in the reader's language."""
+    name = variant.display_name
+    return Text(name, {}) if name in VARIANT_NAMES else name
 
 
 def cell_text(variant: Variant, position: Position, node: str) -> str:

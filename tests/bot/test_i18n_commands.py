@@ -117,8 +117,7 @@ async def test_the_answers_of_the_commands_in_vietnamese(session, offered):
     assert await session("variants") == (
         "Các biến thể:\n"
         "  clash            Clash of Command (chế độ: standard)\n"
-        "  commander        Commander Chess (Cờ Tư Lệnh) (chế độ: standard, marine, air, land, "
-        "raid, sea-air)\n"
+        "  commander        Cờ Tư Lệnh (chế độ: standard, marine, air, land, raid, sea-air)\n"
         "  combined-arms    Combined Arms Brigade Chess (chế độ: standard)\n"
         "  mini-chieftain   mini-Chieftain (chế độ: standard)\n"
         "  micro-chieftain  micro-Chieftain (chế độ: standard)")
@@ -268,8 +267,8 @@ async def test_a_commander_chess_game_at_a_vietnamese_console(
         "bạn. Bạn còn 3 ngày (đến 2026-03-05 12:00 UTC)."])
     assert await an("as An") == "Bạn là An. Đến lượt bạn đi trong ván #1."
     assert await an("board #1 1.") == "\n".join([
-        "Ván #1: An (Đỏ) đấu với Binh (Xanh), Commander Chess (Cờ Tư Lệnh), 3 ngày mỗi nước. "
-        "Đến lượt An (đến 2026-03-05 12:00 UTC).",
+        "Ván #1: An (Đỏ) đấu với Binh (Xanh), Cờ Tư Lệnh, 3 ngày mỗi nước. Đến lượt An (đến "
+        "2026-03-05 12:00 UTC).",
         AFTER_TF5,
         "Đến lượt Xanh, nước thứ 1. Điểm tiêu diệt: Đỏ 0 · Xanh 0",
         picture("game-1-1-red.png")])
@@ -280,8 +279,7 @@ async def test_a_commander_chess_game_at_a_vietnamese_console(
         picture("game-1-2-red-f5-fd4933.png")])
     assert await an("games") == (
         "Các ván đang chơi:\n"
-        "  #1 An đấu với Binh (Commander Chess (Cờ Tư Lệnh)), đến lượt An (đến 2026-03-05 "
-        "12:00 UTC)")
+        "  #1 An đấu với Binh (Cờ Tư Lệnh), đến lượt An (đến 2026-03-05 12:00 UTC)")
 
 
 # the words of other parts that still reach a reader in English; each names its owner
