@@ -180,7 +180,7 @@ class Console:
     async def switch(self, name: str) -> None:
         found = await self.find_player(name)
         if isinstance(found, Refusal):
-            self.out(found.message)
+            self.out(found.words(TRANSPORT, self.language()))
             return
         self.player = found
         waiting = [g for g in await self.service.games(self.player)
