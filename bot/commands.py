@@ -749,8 +749,8 @@ class Commands:
         if isinstance(result, Done):
             left = await self.service.vacations.left(sender)
             return Reply(joined([result.template, _(
-                "Vacation left this year: {left}.",
-                left=format_duration(left) if left else _("none"))]))
+                "Vacation left this year: {left}.", left=format_duration(left)) if left else
+                _("Vacation left this year: none.")]))
         return _reply(result)
 
     async def cmd_digest(self, sender: Player, place: str, args: list[str]) -> Reply:
