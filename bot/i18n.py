@@ -11,6 +11,8 @@ when it is delivered, in the language of the one who reads it.
 - Values are given by name; a value that is itself a `Text` is rendered in the same
   language, any other value as it is: notation (moves, positions, points), names,
   numbers and command tokens (`bot.service.phrasing`) are never translated.
+- A moment (`moment`) is a value worded as the reader's language writes dates and times
+  (Babel's data): English keeps the transports' own form, ``2026-05-01 13:05 UTC``.
 - Plural forms (`_n`) follow each language's rules as gettext writes them (Babel's data:
   English has two forms, Vietnamese one).
 - The catalogues are gettext ``.po`` files, ``bot/locales/<language>/*.po`` (several files
@@ -87,10 +89,63 @@ class Text(str):
     def to_json(self) -> dict[str, Any]:
         """The message as data that any language can be worded from (`from_json`)."""
         data: dict[str, Any] = {"id": self.msgid, "values": {
-            k: v.to_json() if isinstance(v, Text) else v for k, v in self.values.items()}}
+            k: v.to_json() if isinstance(v, Text | Moment) else v
+            for k, v in self.values.items()}}
         if self.plural is not None:
             data["plural"] = self.plural
         return data
+
+
+class Moment(str):
+    """A moment as a value of a message: the time token of `bot.service.phrasing`
+    (``{{time 1772452800}}``), which each transport phrases as it shows times; worded in
+    another language than English, the token carries the language (``{{time 1772452800
+    vi}}``) so that the transport writes the date as that language does (`format_moment`)."""
+
+    __slots__ = ("t",)
+    t: int
+
+    def __new__(cls, t: float) -> Moment:
+        token = super().__new__(cls, "{{time " + str(int(t)) + "}}")
+        token.t = int(t)
+        return token
+
+    def __reduce__(self) -> tuple[type[Moment], tuple[int]]:
+        return Moment, (self.t,)
+
+    def render(self, language: str) -> str:
+        if language in (SOURCE, PSEUDO):
+            return str(self)
+        return "{{time " + f"{self.t} {language}" + "}}"
+
+    def to_json(self) -> dict[str, int]:
+        return {"moment": self.t}
+
+
+def moment(t: float) -> Moment:
+    """The moment ``t`` (seconds since the epoch) as a value of a message."""
+    return Moment(t)
+
+
+def format_moment(t: float, language: str = SOURCE) -> str:
+    """A moment as a reader of ``language`` reads it: ``2026-05-01 13:05 UTC`` in English,
+    the date and time as Babel's data for the language writes them otherwise (Vietnamese:
+    ``13:05 UTC 1/5/2026``); times are UTC."""
+    from datetime import UTC, datetime
+
+    when = datetime.fromtimestamp(t, UTC)
+    if language in (SOURCE, PSEUDO):
+        return when.strftime("%Y-%m-%d %H:%M UTC")
+    from babel import Locale, UnknownLocaleError
+    from babel.dates import format_skeleton
+
+    try:
+        locale = Locale.parse(language)
+    except (UnknownLocaleError, ValueError):
+        return when.strftime("%Y-%m-%d %H:%M UTC")
+    date = format_skeleton("yMMdd", when, locale=locale)
+    pattern = locale.datetime_formats.get("short", "{1} {0}")
+    return str(pattern).replace("{0}", when.strftime("%H:%M UTC")).replace("{1}", date)
 
 
 def _(msgid: str, /, **values: Any) -> Text:
@@ -162,8 +217,17 @@ def from_json(data: Mapping[str, Any]) -> Text:
     if not isinstance(msgid, str) or not isinstance(values, dict) or \
             not isinstance(plural, str | None):
         raise ValueError("not a message of the catalogue")
-    return Text(msgid, {k: from_json(v) if isinstance(v, dict) and "id" in v else v
-                        for k, v in values.items()}, plural)
+    return Text(msgid, {k: _value(v) for k, v in values.items()}, plural)
+
+
+def _value(value: Any) -> Any:
+    """A value of a stored message as it was given: a message, a moment, or as it is."""
+    if isinstance(value, dict) and "id" in value:
+        return from_json(value)
+    if isinstance(value, dict) and set(value) == {"moment"} and \
+            isinstance(value["moment"], int | float) and not isinstance(value["moment"], bool):
+        return Moment(value["moment"])
+    return value
 
 
 def _fill(template: str, values: Mapping[str, Any], language: str) -> str:
@@ -173,6 +237,8 @@ def _fill(template: str, values: Mapping[str, Any], language: str) -> str:
         if match[1] not in values:
             return match[0]
         value = values[match[1]]
+        if isinstance(value, Moment):
+            return value.render(language)
         return render(value, language) if isinstance(value, str) else str(value)
 
     return _FIELD.sub(one, template)

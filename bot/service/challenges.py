@@ -29,14 +29,14 @@ from .clock import (
 from .model import Challenge, Game, Player, place_transport
 from .phrasing import command, moment, phrase, players_line
 from .results import Done, Reason, Refusal, Result, engine_words
-from .words import or_list
+from .words import or_list, side_name, variant_name
 
 
 def game_started(game: Game, rules: Variant) -> Text:
     return _("Game #{game} started: {players}, {variant}, {clock}. {name} ({side}) moves "
              "first.", game=game.id, players=players_line(game, rules),
-             variant=rules.display_name, clock=describe_clock(game.days, game.time_control),
-             name=game.names[game.to_move], side=rules.side_names[game.to_move])
+             variant=variant_name(rules), clock=describe_clock(game.days, game.time_control),
+             name=game.names[game.to_move], side=side_name(rules, game.to_move))
 
 
 def _no_challenge(challenge_id: int) -> Refusal:
@@ -105,7 +105,7 @@ class ChallengeDesk:
         if mode not in rules.modes:
             return Refusal(Reason.UNKNOWN_MODE,
                            _("{variant} has no mode {mode}; its modes are {modes}.",
-                             variant=rules.display_name, mode=repr(mode),
+                             variant=variant_name(rules), mode=repr(mode),
                              modes=or_list(rules.modes)))
         if days is not None and days not in ALLOWED_DAYS:
             return Refusal(Reason.BAD_TIME_CONTROL, time_control_help(str(days)).capitalize()
@@ -175,8 +175,8 @@ class ChallengeDesk:
         rules = get_variant(c.variant)
         side = (_("side chosen at random") if c.side is None
                 else _("{name} plays {side}", name=c.challenger_name,
-                       side=rules.side_names[c.side]))
-        words: list[str] = [rules.display_name]
+                       side=side_name(rules, c.side)))
+        words: list[str] = [variant_name(rules)]
         if c.mode != rules.modes[0]:
             words.append(_("{mode} mode", mode=c.mode))
         words += [describe_clock(c.days, c.time_control), side,
@@ -230,7 +230,7 @@ class ChallengeDesk:
             return Refusal(Reason.NO_SUCH_CHALLENGE,
                            _("You made no open challenge here.") if own
                            else _("You have no challenge to answer here."))
-        listed = ", ".join(f"#{c.id} ({c.challenger_name}, {get_variant(c.variant).display_name})"
+        listed = ", ".join(f"#{c.id} ({c.challenger_name}, {variant_name(get_variant(c.variant))})"
                            for c in mine)
         return Refusal(Reason.WHICH_CHALLENGE,
                        _("There are several challenges: {listed}. Say which, as in {example}.",

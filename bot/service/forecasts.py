@@ -32,6 +32,7 @@ from .model import Game, Player
 from .phrasing import describe_result
 from .records import END, STEP_SEPARATOR, play_step
 from .results import Done, Reason, Refusal, Result, move_refusal
+from .words import variant_name
 
 Tree = list[dict[str, Any]]  # nodes: {"if": text, "fen": after it, "then": [steps], "next": Tree}
 MAX_DEPTH = 10  # exchanges in one line
@@ -269,7 +270,7 @@ class Forecasts:
         side = game.side_of(waiting)
         news = [_("{name} played {turn} in game #{game} ({variant}); your conditional move "
                   "{answer} was played in answer.", name=game.names[1 - side], turn=theirs,
-                  game=game.id, variant=rules.display_name, answer=answer_text)]
+                  game=game.id, variant=variant_name(rules), answer=answer_text)]
         if not node["next"]:
             news.append(_("You have no conditional moves left there."))
         await outbox.notify_side(s, game, side, "forecast", now, joined(news))

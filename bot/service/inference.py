@@ -36,6 +36,7 @@ from .boundary import guard
 from .model import Game, Player
 from .phrasing import command
 from .results import Reason, Refusal, move_refusal
+from .words import variant_name
 
 ANSWER, END_TURN, FORECAST = "answer", "end", "forecast"
 """Purposes that narrow the choice (`GameInference.find_game`)."""
@@ -52,7 +53,7 @@ def _listed(head: Text, games: list[Game], example: str, move: str | None) -> Te
     it."""
     return joined([head, *(_("#{game} {first} vs {second} ({variant}, {name} to move): "
                              "{example}", game=g.id, first=g.names[0], second=g.names[1],
-                             variant=get_variant(g.variant).display_name,
+                             variant=variant_name(get_variant(g.variant)),
                              name=g.names[g.to_move], example=_example(example, g.id, move))
                            for g in games)], "\n  ")
 
@@ -100,7 +101,7 @@ def _not_a_move_anywhere(games: list[Game], errors: dict[int, EngineError],
         err = errors.get(g.id)
         why = (getattr(err, "reason", str(err)) if err is not None
                else _("it is not your turn ({name} is to move)", name=g.names[g.to_move]))
-        reasons.setdefault((get_variant(g.variant).display_name, why), []).append(g.id)
+        reasons.setdefault((variant_name(get_variant(g.variant)), why), []).append(g.id)
     # one line per variant and reason: layout, no words of its own
     lines = [Text("{games} ({variant}): {reason}", {
         "games": ", ".join(f"#{n}" for n in ids), "variant": variant, "reason": why})

@@ -18,6 +18,7 @@ from engine import EngineError, get_variant
 
 from ..storage import DamagedGame
 from .clock import TurnClock, read
+from .words import read_ending
 
 Row = Mapping[str, Any]
 log = logging.getLogger(__name__)
@@ -168,7 +169,8 @@ class Game:
             (row["player0"], row["player1"]), (row["name0"], row["name1"]),
             (row["transport0"], row["transport1"]), (row["vacation0"], row["vacation1"]),
             row["start_fen"], row["fen"], row["to_move"], row["ply"], row["turns"],
-            row["revision"], row["status"], row["result"], row["winner"], row["reason"],
+            row["revision"], row["status"], row["result"], row["winner"],
+            read_ending(row["reason"]),
             bool(row["rated"]), row["days"],
             TurnClock(row["deadline"], row["reminder_due"], row["paused_remaining"]),
             row["draw_offer"], row["takeback_offer"], row["created_at"], row["updated_at"],

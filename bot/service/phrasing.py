@@ -17,9 +17,9 @@ from collections.abc import Callable
 
 from engine import Variant, get_variant
 
-from ..i18n import Text, _
-from .clock import format_time
+from ..i18n import SOURCE, Moment, Text, _, format_moment
 from .model import Game
+from .words import side_name
 
 TOKEN = re.compile(r"\{\{([a-z]+)((?: [^{}]*)?)\}\}")
 CONSOLE, DISCORD, EMAIL = "console", "discord", "email"
@@ -31,9 +31,10 @@ def command(word: str, args: str = "") -> str:
     return "{{" + " ".join(w for w in (word, args) if w) + "}}"
 
 
-def moment(t: float) -> str:
-    """A time token, phrased as each transport shows times."""
-    return "{{time " + str(int(t)) + "}}"
+def moment(t: float) -> Moment:
+    """A time token, phrased as each transport shows times (and, in a message worded in
+    another language, as that language writes dates: `bot.i18n.Moment`)."""
+    return Moment(t)
 
 
 def _words(word: str, args: str) -> str:
@@ -88,11 +89,12 @@ def _slash(word: str, args: str) -> str:
 
 
 def _time_text(args: str) -> str:
-    return format_time(float(args))
+    t, _sep, language = args.partition(" ")
+    return format_moment(float(t), language.strip() or SOURCE)
 
 
-def _discord_time(args: str) -> str:
-    t = int(float(args))
+def _discord_time(args: str) -> str:  # Discord shows it in its reader's language itself
+    t = int(float(args.partition(" ")[0]))
     return f"<t:{t}:f> (<t:{t}:R>)"
 
 
@@ -119,8 +121,8 @@ def phrase(text: str, transport: str) -> str:
 # --- games in words ----------------------------------------------------------------
 def players_line(game: Game, rules: Variant) -> Text:
     return _("{first} ({first_side}) vs {second} ({second_side})", first=game.names[0],
-             first_side=rules.side_names[0], second=game.names[1],
-             second_side=rules.side_names[1])
+             first_side=side_name(rules, 0), second=game.names[1],
+             second_side=side_name(rules, 1))
 
 
 def describe_result(game: Game) -> str:
@@ -133,4 +135,4 @@ def describe_result(game: Game) -> str:
         return _("drawn, {reason} ({result})", reason=game.reason, result=game.result)
     rules = get_variant(game.variant)
     return _("{name} ({side}) wins: {reason} ({result})", name=game.names[game.winner],
-             side=rules.side_names[game.winner], reason=game.reason, result=game.result)
+             side=side_name(rules, game.winner), reason=game.reason, result=game.result)

@@ -23,6 +23,7 @@ from .model import Game, PlayedMove, Player
 from .phrasing import DISCORD, describe_result
 from .results import Done, Reason, Refusal, Result
 from .turns import turn_entries
+from .words import ABORTED_BY, ADJUDICATED, ADJUDICATED_DRAW, ending, side_name, variant_name
 
 
 @guard  # every argument of every public method is checked before it runs
@@ -113,8 +114,8 @@ class Rooms:
         mover, nxt = 1 - found.to_move, found.to_move
         return _("{name} played {turn} in game #{game} ({variant}). {mover} ({side}) is to "
                  "move.", name=found.names[mover], turn=entries[-1].line, game=game_id,
-                 variant=rules.display_name, mover=found.names[nxt],
-                 side=rules.side_names[nxt])
+                 variant=variant_name(rules), mover=found.names[nxt],
+                 side=side_name(rules, nxt))
 
     async def watchers(self, game_id: int) -> list[Player]:
         async with self.db.snapshot() as s:
@@ -173,11 +174,11 @@ class Rooms:
                                                    game=game_id))
             rules = get_variant(game.variant)
             if abort:
-                reason = f"aborted by {by}"
+                reason = ending(ABORTED_BY, by)
             elif winner is None:
-                reason = f"adjudicated a draw by {by}"
+                reason = ending(ADJUDICATED_DRAW, by)
             else:
-                reason = f"adjudicated by {by}"
+                reason = ending(ADJUDICATED, by)
             game = await self._finish(s, game, rules, winner, reason,
                                       self.now(), draw=winner is None and not abort,
                                       aborted=abort)

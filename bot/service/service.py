@@ -84,6 +84,16 @@ from .tokens import GameTokens
 from .turns import Turns, whole_turn
 from .vacations import Vacations
 from .watching import Watching
+from .words import (
+    ABORTED_BY,
+    BY_AGREEMENT,
+    RAN_OUT,
+    RESIGNED,
+    ending,
+    side_name,
+    stored_ending,
+    variant_name,
+)
 
 CACHED_GAMES = 512
 OFFERS = {"draw": ("draw_offer", "draw-offer"),  # what is offered: its column, its news
@@ -420,7 +430,7 @@ class GameService:
             return Refusal(Reason.NOT_YOUR_TURN,
                            _("It is not your turn in game #{game}: {name} ({side}) is to "
                              "move.", game=game.id, name=game.names[game.to_move],
-                             side=rules.side_names[game.to_move]))
+                             side=side_name(rules, game.to_move)))
         return game
 
     @staticmethod
@@ -504,7 +514,7 @@ class GameService:
             why = _("your turn has not started: send a move")
         else:
             why = _("your turn is over, and {name} ({side}) is to move",
-                    name=game.names[mover], side=rules.side_names[mover])
+                    name=game.names[mover], side=side_name(rules, mover))
         return Refusal(Reason.NO_TURN_IN_PROGRESS,
                        _("There is no turn in progress to end in game #{game}: {why}.",
                          game=game.id, why=why))
@@ -576,17 +586,17 @@ class GameService:
         else:
             nxt = after.side
             said.append(_("{name} ({side}) is to move.", name=game.names[nxt],
-                          side=rules.side_names[nxt]))
+                          side=side_name(rules, nxt)))
             line.answers = await recorded_lines(s, game)
             if answer_ready(line.answers, rules, after):  # they are told with it
                 return Done(joined(said), game=game, move=text), line
             news = (_("{name} played {number} {turn} (a conditional move) in game #{game} "
                       "({variant}). Your move. {clock}", name=game.names[mover],
-                      number=label, turn=turn, game=game.id, variant=rules.display_name,
+                      number=label, turn=turn, game=game.id, variant=variant_name(rules),
                       clock=self._clock_text(game)) if conditional else
                     _("{name} played {number} {turn} in game #{game} ({variant}). Your move. "
                       "{clock}", name=game.names[mover], number=label, turn=turn, game=game.id,
-                      variant=rules.display_name, clock=self._clock_text(game)))
+                      variant=variant_name(rules), clock=self._clock_text(game)))
             await outbox.notify_side(s, game, nxt, "your-move", now, news,
                                      payload={"ply": game.ply, "number": label, "turn": turn})
         return Done(joined(said), game=game, move=text, turn=turn, number=label,
@@ -627,12 +637,12 @@ class GameService:
             "UPDATE games SET status = ?, result = ?, winner = ?, reason = ?, ended_at = ?, "
             "updated_at = ?, deadline = NULL, reminder_due = NULL, paused_remaining = NULL, "
             "draw_offer = NULL, takeback_offer = NULL WHERE id = ?",
-            (status, result, winner, reason, now, now, game.id))
+            (status, result, winner, stored_ending(reason), now, now, game.id))
         game = replace(game, status=status, result=result, winner=winner, reason=reason,
                        ended_at=now, updated_at=now, clock=TurnClock(), draw_offer=None,
                        takeback_offer=None)
         text = _("Game #{game} ({variant}, {players}) is over: {result}.", game=game.id,
-                 variant=rules.display_name, players=players_line(game, rules),
+                 variant=variant_name(rules), players=players_line(game, rules),
                  result=self.describe_result(game))
         if news is not None:
             text = joined([news, text])
@@ -651,7 +661,7 @@ class GameService:
         loser = game.to_move
         assert game.clock.deadline is not None
         return await self._finish(s, game, rules, 1 - loser,
-                                  f"{game.names[loser]} ran out of time", game.clock.deadline)
+                                  ending(RAN_OUT, game.names[loser]), game.clock.deadline)
 
     async def resign(self, sender: Player, game_id: int) -> Result:
         """Give up the game."""
@@ -662,8 +672,9 @@ class GameService:
             rules = get_variant(game.variant)
             side = game.side_of(sender.id)
             assert side is not None
-            game = await self._finish(s, game, rules, 1 - side, f"{sender.display_name} resigned",
-                                      self.now(), actor=sender.id)
+            game = await self._finish(s, game, rules, 1 - side,
+                                      ending(RESIGNED, sender.display_name), self.now(),
+                                      actor=sender.id)
         return Done(_("You resigned game #{game}: {result}.", game=game_id,
                       result=self.describe_result(game)), game=game)
 
@@ -679,7 +690,7 @@ class GameService:
                                _("Both sides have moved in game #{game}, so it can no longer "
                                  "be aborted; you may resign.", game=game.id))
             game = await self._finish(s, game, get_variant(game.variant), None,
-                                      f"aborted by {sender.display_name}", self.now(),
+                                      ending(ABORTED_BY, sender.display_name), self.now(),
                                       aborted=True, actor=sender.id)
         return Done(_("Game #{game} aborted.", game=game_id), game=game)
 
@@ -694,7 +705,7 @@ class GameService:
             if not rules.draw_by_agreement:
                 return Refusal(Reason.DRAW_NOT_ALLOWED,
                                _("{variant} has no draws by agreement.",
-                                 variant=rules.display_name))
+                                 variant=variant_name(rules)))
             side = game.side_of(sender.id)
             assert side is not None
             if game.draw_offer == 1 - side:
@@ -727,8 +738,8 @@ class GameService:
             return await self._agree_draw(s, game, get_variant(game.variant), sender)
 
     async def _agree_draw(self, s: Session, game: Game, rules: Variant, sender: Player) -> Done:
-        game = await self._finish(s, game, rules, None, "by agreement", self.now(), draw=True,
-                                  actor=sender.id)
+        game = await self._finish(s, game, rules, None, Text(BY_AGREEMENT, {}), self.now(),
+                                  draw=True, actor=sender.id)
         return Done(_("Game #{game} is drawn by agreement.", game=game.id), game=game)
 
     async def decline_draw(self, sender: Player, game_id: int) -> Result:
@@ -887,7 +898,7 @@ class GameService:
                 await outbox.notify_side(
                     s, game, game.to_move, "reminder", now,
                     _("Reminder: game #{game} ({variant}) against {name} waits for your "
-                      "move. {clock}", game=game.id, variant=rules.display_name, name=other,
+                      "move. {clock}", game=game.id, variant=variant_name(rules), name=other,
                       clock=self._clock_text(game)))
                 await s.execute("UPDATE games SET reminder_due = NULL WHERE id = ?", (game.id,))
         return len(rows)
