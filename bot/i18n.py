@@ -97,29 +97,34 @@ class Text(str):
 
 
 class Moment(str):
-    """A moment as a value of a message: the time token of `bot.service.phrasing`
-    (``{{time 1772452800}}``), which each transport phrases as it shows times; worded in
-    another language than English, the token carries the language (``{{time 1772452800
-    vi}}``) so that the transport writes the date as that language does (`format_moment`)."""
+    """A moment as a value of a message, worded as the reader's language writes dates
+    (`format_moment`): its English words (the string itself) are ``2026-05-01 13:05 UTC``.
+    A *token* moment is the time token of `bot.service.phrasing` instead (``{{time
+    1772452800}}``), which each transport phrases as it shows times; worded in another
+    language than English, the token carries the language (``{{time 1772452800 vi}}``)."""
 
-    __slots__ = ("t",)
+    __slots__ = ("t", "token")
     t: int
+    token: bool
 
-    def __new__(cls, t: float) -> Moment:
-        token = super().__new__(cls, "{{time " + str(int(t)) + "}}")
-        token.t = int(t)
-        return token
+    def __new__(cls, t: float, token: bool = False) -> Moment:
+        words = "{{time " + str(int(t)) + "}}" if token else format_moment(t)
+        value = super().__new__(cls, words)
+        value.t, value.token = int(t), token
+        return value
 
-    def __reduce__(self) -> tuple[type[Moment], tuple[int]]:
-        return Moment, (self.t,)
+    def __reduce__(self) -> tuple[type[Moment], tuple[int, bool]]:
+        return Moment, (self.t, self.token)
 
     def render(self, language: str) -> str:
         if language in (SOURCE, PSEUDO):
             return str(self)
-        return "{{time " + f"{self.t} {language}" + "}}"
+        if self.token:
+            return "{{time " + f"{self.t} {language}" + "}}"
+        return format_moment(self.t, language)
 
-    def to_json(self) -> dict[str, int]:
-        return {"moment": self.t}
+    def to_json(self) -> dict[str, int | bool]:
+        return {"moment": self.t, "token": True} if self.token else {"moment": self.t}
 
 
 def moment(t: float) -> Moment:
@@ -224,9 +229,9 @@ def _value(value: Any) -> Any:
     """A value of a stored message as it was given: a message, a moment, or as it is."""
     if isinstance(value, dict) and "id" in value:
         return from_json(value)
-    if isinstance(value, dict) and set(value) == {"moment"} and \
+    if isinstance(value, dict) and set(value) - {"token"} == {"moment"} and \
             isinstance(value["moment"], int | float) and not isinstance(value["moment"], bool):
-        return Moment(value["moment"])
+        return Moment(value["moment"], token=value.get("token") is True)
     return value
 
 

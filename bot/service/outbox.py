@@ -44,9 +44,9 @@ import random
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
-from ..i18n import SOURCE, Text, from_json, render
+from ..i18n import SOURCE, Text, _, from_json, joined, message_id, moment, render
 from ..storage import Database, Session
-from .clock import DAY, Clock, format_time
+from .clock import DAY, Clock
 from .model import Game, Notification
 from .phrasing import phrase
 
@@ -64,7 +64,10 @@ PER_DESTINATION = 4  # sends in flight to one destination: a slow one holds only
 LEASE = 120.0  # seconds a claimed notification is left to its deliverer (longer than a send)
 UNREACHABLE = "unreachable"
 TOLD = "told"  # in a notification's payload: its refusal was told already
-HOW = {"discord": "on Discord", "email": "by mail", "console": "on the console"}
+HOW = {"discord": message_id("{name} cannot be reached on Discord"),  # by transport
+       "email": message_id("{name} cannot be reached by mail"),
+       "console": message_id("{name} cannot be reached on the console")}
+NOWHERE = message_id("{name} cannot be reached at all")
 
 Send = Callable[[Notification], Awaitable[None]]
 
@@ -184,7 +187,7 @@ async def release(db: Database, notes: list[Notification]) -> None:
 
 async def _lease(s: Session, ids: list[int], until: float | None) -> None:
     if ids:
-        marks = ", ".join("?" for _ in ids)
+        marks = ", ".join("?" for _unused in ids)
         await s.execute(f"UPDATE outbox SET claimed_until = ? WHERE id IN ({marks})",
                         (until, *ids))
 
@@ -220,7 +223,7 @@ async def settle(db: Database, note_id: int, text: str, payload: Mapping[str, An
 async def mark_delivered(db: Database, ids: list[int], now: float) -> None:
     if not ids:
         return
-    marks = ", ".join("?" for _ in ids)
+    marks = ", ".join("?" for _unused in ids)
     async with db.transaction() as s:
         await s.execute(f"UPDATE outbox SET delivered_at = ? WHERE id IN ({marks}) "
                         f"AND delivered_at IS NULL", (now, *ids))
@@ -298,26 +301,32 @@ async def tell_unreachable(s: Session, note: Notification, reason: str, now: flo
         return  # a watcher's copy that does not go tells nobody
     about = note.player_id if note.player_id is not None else 0  # 0: the place
     payload = {"about": about, "dm": True}
-    told = await s.one("SELECT 1 FROM outbox WHERE kind = ? AND game_id = ? AND payload = ? "
-                       "AND created_at > ?", (UNREACHABLE, game["id"], json.dumps(payload),
-                                              now - DAY))
+    # the payload as stored: these keys first, then the message it keeps, if any
+    told = await s.one("SELECT 1 FROM outbox WHERE kind = ? AND game_id = ? AND (payload = ? "
+                       "OR payload LIKE ?) AND created_at > ?",
+                       (UNREACHABLE, game["id"], json.dumps(payload),
+                        json.dumps(payload)[:-1] + ", %", now - DAY))
     if note.player_id is None and (note.text or not told):
         # the players get every news the place did not, the advice once a day
-        text = (f"I cannot post the news of game #{game['id']} where it is played ({reason})"
-                + (f": {note.text}" if note.text else "."))
+        text = _("I cannot post the news of game #{game} where it is played ({reason}): "
+                 "{news}", game=game["id"], reason=reason, news=_message(note)) if note.text \
+            else _("I cannot post the news of game #{game} where it is played ({reason}).",
+                   game=game["id"], reason=reason)
         if not told:
-            text += ("\nAsk the server's admins to check the bot's permissions there "
-                     "(`/server check`); the clocks keep running.")
+            text = joined([text, _("Ask the server's admins to check the bot's permissions "
+                                   "there (`/server check`); the clocks keep running.")], "\n")
         for side in (0, 1):
             await notify(s, now, transport=game[f"transport{side}"], kind=UNREACHABLE,
-                         text=text, player_id=game[f"player{side}"], place=game["place"],
-                         game_id=game["id"], payload=payload)
+                         text=phrase(text, game[f"transport{side}"]),
+                         player_id=game[f"player{side}"], place=game["place"],
+                         game_id=game["id"], payload=payload, message=text)
         return
     if told or note.player_id is None:
         return
     side = 0 if game["player0"] == note.player_id else 1
-    text = (f"{game[f'name{side}']} cannot be reached {HOW.get(note.transport, 'at all')} "
-            f"({reason}); {_clock_words(game, side)}")
+    text = _("{unreachable} ({reason}); {clock}", unreachable=Text(
+        HOW.get(note.transport, NOWHERE), {"name": game[f"name{side}"]}), reason=reason,
+        clock=_clock_words(game, side))
     transport = game["place"].split(":", 1)[0]
     await notify(s, now, transport=transport, kind=UNREACHABLE, text=text, place=game["place"],
                  game_id=game["id"], payload=payload)
@@ -339,27 +348,37 @@ async def _tell_challenger(s: Session, note: Notification, reason: str, now: flo
                       (note.player_id, note.created_at))
     if row is None:
         return
-    text = f"Your challenge to {note.address} could not be delivered: {reason}."
+    text = _("Your challenge to {address} could not be delivered: {reason}.",
+             address=note.address, reason=reason)
     if row["status"] == "open":
         await s.execute("UPDATE challenges SET status = 'undelivered' WHERE id = ?",
                         (row["id"],))
-        text += (f" I have withdrawn challenge #{row['id']}; check the address and "
-                 f"challenge again.")
+        text = joined([text, _("I have withdrawn challenge #{challenge}; check the address "
+                               "and challenge again.", challenge=row["id"])])
     await notify(s, now, transport=row["transport"], kind=UNREACHABLE, text=text,
                  player_id=row["challenger_id"], place=row["place"],
                  payload={"dm": True, "challenge": row["id"]})
 
 
-def _clock_words(game: Mapping[str, Any], side: int) -> str:
+def _clock_words(game: Mapping[str, Any], side: int) -> Text:
     """What the unreachable player's clock does: it keeps running (see the module's text)."""
     if game["status"] != "active":
-        return "the game is over."
+        return _("the game is over.")
     if game["to_move"] == side and game["deadline"] is not None:
-        return (f"their clock keeps running: they lose on time at "
-                f"{format_time(game['deadline'])} unless they move.")
+        return _("their clock keeps running: they lose on time at {deadline} unless they "
+                 "move.", deadline=moment(game["deadline"]))
     if game["days"] is None:
-        return "the game has no clock, so it waits for them."
-    return "their clock keeps running as usual."
+        return _("the game has no clock, so it waits for them.")
+    return _("their clock keeps running as usual.")
+
+
+def _message(note: Notification) -> str:
+    """The notification's message of the catalogue, or its words as stored."""
+    data = note.payload.get(MESSAGE)
+    try:
+        return from_json(data) if isinstance(data, dict) else note.text
+    except ValueError:
+        return note.text
 
 
 class Courier:
@@ -532,17 +551,18 @@ async def catch_up(db: Database, transport: str, place: str, kind: str, now: flo
         for row in rows:
             lines = by_game.setdefault(int(row["game_id"]), [])
             if row["text"] and row["text"] not in lines:
-                lines.append(str(row["text"]))
+                lines.append(_message(Notification.from_row(row)))
         if rows:
-            marks = ", ".join("?" for _ in rows)
+            marks = ", ".join("?" for _unused in rows)
             await s.execute(f"UPDATE outbox SET delivered_at = ? WHERE id IN ({marks})",
                             (now, *[r["id"] for r in rows]))
         for game_id, lines in by_game.items():
             game = await s.one("SELECT ply FROM games WHERE id = ?", (game_id,))
             assert game is not None
+            told = joined([_("While I could not post here:"), *lines], "\n")
             made.append(await notify(
                 s, now, transport=transport, kind=kind, place=place, game_id=game_id,
-                text="While I could not post here:\n" + "\n".join(lines),
+                text=phrase(told, transport), message=told,
                 payload={"ply": int(game["ply"]), "caught_up": True}))
     return made
 
@@ -560,7 +580,7 @@ async def drop(db: Database, ids: list[int], now: float) -> int:
 async def _update(db: Database, change: str, ids: list[int], *first: object) -> int:
     if not ids:
         return 0
-    marks = ", ".join("?" for _ in ids)
+    marks = ", ".join("?" for _unused in ids)
     async with db.transaction() as s:
         return await s.execute(f"UPDATE outbox {change} WHERE id IN ({marks}) "
                                f"AND delivered_at IS NULL", (*first, *ids))

@@ -34,7 +34,7 @@ def command(word: str, args: str = "") -> str:
 def moment(t: float) -> Moment:
     """A time token, phrased as each transport shows times (and, in a message worded in
     another language, as that language writes dates: `bot.i18n.Moment`)."""
-    return Moment(t)
+    return Moment(t, token=True)
 
 
 def _words(word: str, args: str) -> str:
