@@ -17,7 +17,8 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Iterable
 
-from .service.words import or_list, plural
+from .i18n import _, _n
+from .service.words import or_list
 
 MAX_TYPED = 40  # characters of a name typed at the console or by mail
 PUNCTUATION = ".'-_"
@@ -29,23 +30,24 @@ def name_problem(name: str) -> str | None:
     """Why ``name`` is not a name, as a sentence quoting it; None when it is one."""
     shown = repr(name if len(name) <= MAX_TYPED + 10 else name[:MAX_TYPED] + "…")
     if any("\ud800" <= ch <= "\udfff" for ch in name):
-        return (f"{shown} is not a name: it holds bytes that are not UTF-8 text; set the "
-                f"terminal to UTF-8 and type it again.")
+        return _("{name} is not a name: it holds bytes that are not UTF-8 text; set the "
+                 "terminal to UTF-8 and type it again.", name=shown)
     if len(name) > MAX_TYPED:
-        return (f"{shown} is not a name: a name has at most {MAX_TYPED} characters, this "
-                f"one {len(name):,}.")
+        return _("{name} is not a name: a name has at most {most} characters, this one "
+                 "{length}.", name=shown, most=MAX_TYPED, length=f"{len(name):,}")
     name = unicodedata.normalize("NFC", name)
     if not name or not unicodedata.category(name[0]).startswith(("L", "N")):
-        return f"{shown} is not a name: a name starts with a letter or a digit."
+        return _("{name} is not a name: a name starts with a letter or a digit.", name=shown)
     wrong = _unique(ch for ch in name if not _allowed(ch))
     if wrong:
-        return (f"{shown} is not a name: a name holds only letters, digits, spaces and "
-                f". ' - _, not {_listed(wrong)}.")
+        return _("{name} is not a name: a name holds only letters, digits, spaces and "
+                 "{punctuation}, not {chars}.", name=shown, punctuation=". ' - _",
+                 chars=_listed(wrong))
     undrawable = _missing(name)
     if undrawable:
-        return (f"{shown} cannot be a name here: the board pictures have no letter "
-                f"{_listed(undrawable)}. Write the name in another script (Latin letters, "
-                f"say).")
+        return _("{name} cannot be a name here: the board pictures have no letter {chars}. "
+                 "Write the name in another script (Latin letters, say).", name=shown,
+                 chars=_listed(undrawable))
     return None
 
 
@@ -67,7 +69,7 @@ def _listed(chars: list[str]) -> str:
     words = [repr(ch) if ch.isprintable() and not ch.isspace() else f"U+{ord(ch):04X}"
              for ch in chars[:SHOWN]]
     if len(chars) > SHOWN:
-        words.append(plural(len(chars) - SHOWN, "other"))
+        words.append(_n("{n} other", "{n} others", len(chars) - SHOWN))
     return or_list(words)
 
 

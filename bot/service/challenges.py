@@ -108,8 +108,8 @@ class ChallengeDesk:
                              variant=variant_name(rules), mode=repr(mode),
                              modes=or_list(rules.modes)))
         if days is not None and days not in ALLOWED_DAYS:
-            return Refusal(Reason.BAD_TIME_CONTROL, time_control_help(str(days)).capitalize()
-                           + ".")
+            return Refusal(Reason.BAD_TIME_CONTROL,
+                           _("{problem}.", problem=time_control_help(str(days))))
         if opponent is not None and opponent.id == sender.id:
             return Refusal(Reason.SELF_CHALLENGE, _("You cannot challenge yourself."))
         if side not in (None, 0, 1):

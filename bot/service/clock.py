@@ -16,7 +16,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from ..i18n import _, _n, joined
+from ..i18n import Text, _, _n, joined
+from .words import or_list
 
 Clock = Callable[[], float]
 system_clock: Clock = time.time
@@ -57,9 +58,9 @@ def parse_days(text: str) -> int | None:
     return int(word)
 
 
-def time_control_help(text: str) -> str:
-    choices = ", ".join(str(d) for d in ALLOWED_DAYS[:-1]) + f" or {ALLOWED_DAYS[-1]}"
-    return f"{text!r} is not a time control: the time per move is {choices} days, or none"
+def time_control_help(text: str) -> Text:
+    return _("{text} is not a time control: the time per move is {choices} days, or none",
+             text=repr(text), choices=or_list([str(d) for d in ALLOWED_DAYS]))
 
 
 def describe_days(days: int | None) -> str:
@@ -169,22 +170,26 @@ class TimeControl:
             words.append(f"total{self.total:g}d")
         return " ".join(words)
 
-    def describe(self) -> str:
+    def describe(self) -> Text:
         """``3 days + 1 day per move, at most 10 days in the bank, 30 days in all``."""
         if self.fischer:
             assert self.increment is not None
-            parts = [f"{_days(self.days)} + {_days(self.increment)} per move"]
+            parts = [_("{base} + {increment} per move", base=_days(self.days),
+                       increment=_days(self.increment))]
             if self.bank_max is not None:
-                parts.append(f"at most {_days(self.bank_max)} in the bank")
+                parts.append(_("at most {days} in the bank", days=_days(self.bank_max)))
         else:
-            parts = [f"{_days(self.days)} per move"]
+            parts = [_("{days} per move", days=_days(self.days))]
         if self.total is not None:
-            parts.append(f"at most {_days(self.total)} in all")
-        return ", ".join(parts)
+            parts.append(_("at most {days} in all", days=_days(self.total)))
+        return joined(parts, ", ")
 
 
-def _days(n: float) -> str:
-    return f"{n:g} day{'s' if n != 1 else ''}"
+def _days(n: float) -> Text:
+    # the count that chooses the plural form: a fraction of a day takes the form of many
+    # (English: 1.5 days), as gettext's rules count whole numbers only
+    count = int(n) if float(n).is_integer() else 2
+    return _n("{days} day", "{days} days", count, days=f"{n:g}")
 
 
 def describe_clock(days: int | None, time_control: str | None) -> str:

@@ -49,7 +49,7 @@ from multiprocessing import resource_tracker
 from engine import EngineError, all_variants, get_variant
 from engine.search import LEVELS, WIN, Thinker
 
-from ..i18n import _
+from ..i18n import Text, _
 from .challenges import game_started
 from .model import Game, PlayedMove, Player
 from .phrasing import COMPUTER
@@ -177,8 +177,9 @@ def read_level(words: list[str]) -> tuple[int | None, list[str]] | None:
     return level, rest
 
 
-def level_error(level: int) -> str:
-    return f"There is no level {level}: the computer plays at levels 1 to {max(LEVELS)}."
+def level_error(level: int) -> Text:
+    return _("There is no level {level}: the computer plays at levels 1 to {top}.",
+             level=level, top=max(LEVELS))
 
 
 def levels_help() -> str:

@@ -15,11 +15,13 @@ from __future__ import annotations
 
 from engine import get_variant
 
+from ..i18n import Text, _, _n, joined
 from ..storage import Database
 from . import outbox
 from .boundary import guard
 from .clock import DAY, Clock, format_duration
 from .model import Game, Post
+from .words import variant_name
 
 DIGEST = "digest"  # the player preference: a daily digest of the games waiting for them
 
@@ -101,17 +103,19 @@ class Posts:
         return sent
 
     @staticmethod
-    def _digest(games: list[Game], player_id: int, now: float) -> str:
-        lines = [f"Your daily digest: {len(games)} game{'s' if len(games) != 1 else ''} "
-                 f"wait{'s' if len(games) == 1 else ''} for your move."]
+    def _digest(games: list[Game], player_id: int, now: float) -> Text:
+        lines = [_n("Your daily digest: {n} game waits for your move.",
+                    "Your daily digest: {n} games wait for your move.", len(games))]
         for g in games:
             other = g.names[1 - g.side_of(player_id)]  # type: ignore[operator]
-            left = ("no clock" if g.clock.deadline is None and not g.clock.paused
-                    else "clock paused" if g.clock.paused
-                    else f"{format_duration(g.clock.deadline - now)} left")  # type: ignore[operator]
-            lines.append(f"• #{g.id} against {other} "
-                         f"({get_variant(g.variant).display_name}): {left}")
-        return "\n".join(lines)
+            left = (_("no clock") if g.clock.deadline is None and not g.clock.paused
+                    else _("clock paused") if g.clock.paused
+                    else _("{duration} left", duration=format_duration(
+                        g.clock.deadline - now)))  # type: ignore[operator]
+            lines.append(_("• #{game} against {name} ({variant}): {left}", game=g.id,
+                           name=other, variant=variant_name(get_variant(g.variant)),
+                           left=left))
+        return joined(lines, "\n")
 
 
 def time_left(game: Game) -> float:

@@ -24,6 +24,7 @@ import json
 import secrets
 from typing import Any
 
+from ..i18n import _
 from ..storage import Database
 from .boundary import guard
 from .clock import Clock
@@ -98,8 +99,13 @@ class GameTokens:
         if row is not None:
             return str(row["token"])
         if not exists or not exists["owner"] or not exists["player"]:
-            return Refusal(Reason.BAD_INPUT, f"There is no {kind} #{owner_id} with a player "
-                                             f"#{player_id}.")
+            return Refusal(Reason.BAD_INPUT, _(
+                "There is no game #{owner} with a player #{player}.", owner=owner_id,
+                player=player_id) if kind == "game" else _(
+                "There is no challenge #{owner} with a player #{player}.", owner=owner_id,
+                player=player_id) if kind == "challenge" else _(
+                "There is no {kind} #{owner} with a player #{player}.", kind=kind,
+                owner=owner_id, player=player_id))
         async with self.db.transaction() as s:
             # another command may have made it meanwhile: that one is kept
             await s.execute(f"INSERT INTO {table} ({column}, player_id, token, created_at) "
@@ -165,7 +171,8 @@ class GameTokens:
                 "DO UPDATE SET player_id = excluded.player_id",
                 (address, player_id, self.now(), player_id))
         if not linked:
-            return Refusal(Reason.NO_SUCH_PLAYER, f"There is no player #{player_id}.")
+            return Refusal(Reason.NO_SUCH_PLAYER, _("There is no player #{player}.",
+                                                     player=player_id))
         return None
 
     async def unlink_address(self, address: str, player_id: int) -> bool:

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from engine import EngineError, Move, Position, Variant, get_variant
 
+from ..i18n import Text, _, _n
 from ..storage import DamagedGame
 from .boundary import guard
 from .model import Game, PlayedMove, Player
@@ -69,15 +70,17 @@ def group_steps(rules: Variant, position: Position, node: str | None = None,
     return out
 
 
-def if_my_turn_words(game_id: int, piece: PieceSteps, listed: str) -> str:
+def if_my_turn_words(game_id: int, piece: PieceSteps, listed: str) -> Text:
     """What a waiting player's piece could do were it their turn (`Turns.steps_if_my_turn`);
     ``listed``: its steps as the transport writes them."""
-    head = (f"It is not your turn in game #{game_id}; if it were, your {piece.name} on "
-            f"{piece.origin}")
     if not piece.steps:
-        return f"{head} could not move."
-    count = f"{len(piece.steps)} move{'s' if len(piece.steps) != 1 else ''}"
-    return f"{head} could make {count}: {listed}."
+        return _("It is not your turn in game #{game}; if it were, your {piece} on {point} "
+                 "could not move.", game=game_id, piece=piece.name, point=piece.origin)
+    return _n("It is not your turn in game #{game}; if it were, your {piece} on {point} "
+              "could make {n} move: {moves}.", "It is not your turn in game #{game}; if it "
+              "were, your {piece} on {point} could make {n} moves: {moves}.",
+              len(piece.steps), game=game_id, piece=piece.name, point=piece.origin,
+              moves=listed)
 
 
 def piece_words(rules: Variant, symbols: str) -> str:

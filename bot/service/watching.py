@@ -20,6 +20,7 @@ import secrets
 from collections.abc import Awaitable, Callable, Iterable
 
 from ..config import Settings
+from ..i18n import _
 from ..storage import Database, Session
 from .boundary import guard
 from .clock import Clock
@@ -63,7 +64,7 @@ class Watching:
                             (game_id, secrets.token_hex(WATCH_TOKEN_BYTES), self.now(), game_id))
             row = await s.one("SELECT token FROM watch_tokens WHERE game_id = ?", (game_id,))
         if row is None:
-            return Refusal(Reason.NO_SUCH_GAME, f"There is no game #{game_id}.")
+            return Refusal(Reason.NO_SUCH_GAME, _("There is no game #{game}.", game=game_id))
         return str(row["token"])
 
     async def watched_game(self, game_id: int, token: str) -> Game | None:

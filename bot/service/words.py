@@ -7,13 +7,15 @@ from collections.abc import Sequence
 
 from engine import Variant
 
-from ..i18n import Text, from_json, message_id
+from ..i18n import Text, _, from_json, joined, message_id
 
 
 def or_list(items: Sequence[str]) -> str:
     """``a``, ``a or b``, ``a, b or c``."""
     items = list(items)
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " or " + items[-1]
+    if len(items) == 1:
+        return items[0]
+    return _("{items} or {last}", items=joined(items[:-1], ", "), last=items[-1])
 
 
 def plural(count: int, word: str) -> str:
