@@ -28,7 +28,7 @@ from .phrasing import players_line
 from .records import GameRecord, RecordError, read_record, replay, write_record
 from .results import Done, Reason, Refusal, Result, engine_words
 from .turns import TurnEntry, turn_entries
-from .words import plural
+from .words import or_list, plural, side_name, variant_name
 
 RECORD = "commandpost"  # our record format (`records`)
 FORMATS = (RECORD, cotulenh.FORMAT)
@@ -80,16 +80,17 @@ class Archive:
         readers take a missing FEN for the variant's start). The cotulenh dialect always
         writes both, as that site's reader needs them."""
         if format not in FORMATS:
-            return Refusal(Reason.BAD_INPUT, f"There is no record format {format!r}: write "
-                                             f"{' or '.join(FORMATS)}.")
+            return Refusal(Reason.BAD_INPUT, _("There is no record format {format}: write "
+                                               "{formats}.", format=repr(format),
+                                               formats=or_list(FORMATS)))
         game, played = await self._game_with_moves(game_id)
         if game is None:
             return Refusal(Reason.NO_SUCH_GAME, _("There is no game #{game}.", game=game_id))
         rules = get_variant(game.variant)
         if format == cotulenh.FORMAT and rules.name != "commander":
-            return Refusal(Reason.BAD_INPUT, f"The cotulenh format is for Commander Chess "
-                                             f"games; game #{game_id} is "
-                                             f"{rules.display_name}.")
+            return Refusal(Reason.BAD_INPUT, _("The cotulenh format is for Commander Chess "
+                                               "games; game #{game} is {variant}.",
+                                               game=game_id, variant=variant_name(rules)))
         try:
             turns = _turns(played)
         except RecordError as err:
@@ -115,7 +116,8 @@ class Archive:
             if format == cotulenh.FORMAT:  # every position's moves listed: CPU work
                 text = await asyncio.to_thread(_cotulenh_record, rules, start, tags, entries,
                                                game.result)
-                return Done(f"Record of game #{game_id} (cotulenh).", game=game, text=text)
+                return Done(_("Record of game #{game} (cotulenh).", game=game_id), game=game,
+                            text=text)
             tags["Rated"] = "yes" if game.rated else "no"
             if not _standard_start(rules, game.start_fen, game.mode):
                 tags.update({"SetUp": "1", "FEN": game.start_fen})
@@ -165,8 +167,8 @@ class Archive:
                 (sender.id, opponent.id, place, rules.name, plan.mode, plan.side, plan.days,
                  now, now + self.settings.challenge_days * DAY, text))
             offer = _("to continue a recorded game of {variant} ({steps} played; {name} plays "
-                      "{side})", variant=rules.display_name, steps=_steps(len(plan.steps)),
-                      name=sender.display_name, side=rules.side_names[plan.side])
+                      "{side})", variant=variant_name(rules), steps=_steps(len(plan.steps)),
+                      name=sender.display_name, side=side_name(rules, plan.side))
             await outbox.notify(s, now, transport=opponent.transport, kind="challenge",
                                 player_id=opponent.id, place=place,
                                 text=_("{name} invites you {offer}. Answer with "
@@ -219,7 +221,7 @@ class Archive:
         if announce:
             text = _("{name} imported a game record as game #{game}: {players}, {variant}.",
                      name=sender.display_name, game=game.id,
-                     players=players_line(game, rules), variant=rules.display_name)
+                     players=players_line(game, rules), variant=variant_name(rules))
             await outbox.notify_side(s, game, 1 - plan.side, "game-start", now, text)
         outcome, result = plan.outcome, plan.result
         if outcome.is_over:
@@ -454,7 +456,7 @@ def _read_import(text: str, sender: Player, opponent: Player) -> _Import | Refus
     if mode not in rules.modes:
         return Refusal(Reason.BAD_RECORD,
                        _("That record cannot be imported: {variant} has no mode {mode}.",
-                         variant=rules.display_name, mode=repr(mode)))
+                         variant=variant_name(rules), mode=repr(mode)))
     try:
         days = _days(record.tags.get("TimeControl", "-"))
     except ValueError as err:

@@ -32,6 +32,7 @@ import unicodedata
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from ..i18n import Text, _, message_id
 from .model import Game, Player, Post
 from .results import Done, Reason, Refusal
 
@@ -98,7 +99,30 @@ def game_number(word: str) -> int | None:
 
 def no_such(what: str, number: object) -> str:
     shown = shorten(str(number))
-    return f"There is no {what} #{shown}."
+    if what == "game":
+        return _("There is no game #{game}.", game=shown)
+    if what == "challenge":
+        return _("There is no challenge #{challenge}.", challenge=shown)
+    return _("There is no {thing} #{number}.", thing=thing(what), number=shown)
+
+
+# what a parameter holds, as a refusal names it (`thing`)
+THINGS = {name: message_id(name) for name in (
+    message_id("bucket"), message_id("challenge"), message_id("clock"),
+    message_id("confirmation"), message_id("digest"), message_id("example"),
+    message_id("game"), message_id("key"), message_id("kind"), message_id("lane"),
+    message_id("mark"), message_id("mode"), message_id("move"), message_id("note"),
+    message_id("notification"), message_id("place"), message_id("player"),
+    message_id("point"), message_id("post"), message_id("purpose"), message_id("reason"),
+    message_id("record format"), message_id("record"), message_id("server"),
+    message_id("setting"), message_id("start position"), message_id("subject"),
+    message_id("thread"), message_id("transport"), message_id("value"),
+    message_id("variant"))}
+
+
+def thing(what: str) -> str:
+    """What a parameter holds in the reader's language (``move``, ``nước đi``)."""
+    return Text(what, {}) if what in THINGS else what
 
 
 # --- rules by parameter name ------------------------------------------------------------
@@ -116,13 +140,15 @@ def _id(what: str, reason: Reason) -> Rule:
 def _count(value: Any) -> Any:
     """A move number or a count from 0."""
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_ID:
-        return Refusal(Reason.BAD_INPUT, f"{shorten(repr(value))} is not a move number.")
+        return Refusal(Reason.BAD_INPUT, _("{value} is not a move number.",
+                                                   value=shorten(repr(value))))
     return value
 
 
 def _limit(value: Any) -> Any:
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_LIMIT:
-        return Refusal(Reason.BAD_INPUT, f"A list holds 1 to {MAX_LIMIT} entries.")
+        return Refusal(Reason.BAD_INPUT, _("A list holds 1 to {most} entries.",
+                                                   most=MAX_LIMIT))
     return value
 
 
@@ -132,9 +158,9 @@ def _days(most: float) -> Rule:
         ok = (isinstance(value, int | float) and not isinstance(value, bool)
               and math.isfinite(value) and 0 < value <= most)
         if not ok:
-            return Refusal(Reason.BAD_DAYS, f"{shorten(repr(value))} is not a number of days I "
-                                            f"can use: give a number above 0 and at most "
-                                            f"{most:,g}.")
+            return Refusal(Reason.BAD_DAYS, _(
+                "{value} is not a number of days I can use: give a number above 0 and at "
+                "most {most}.", value=shorten(repr(value)), most=f"{most:,g}"))
         return value
     return check
 
@@ -143,12 +169,14 @@ def _text(limit: int, what: str, reason: Reason = Reason.BAD_INPUT) -> Rule:
     """A string of at most ``limit`` characters that can be stored (no surrogates)."""
     def check(value: Any) -> Any:
         if not isinstance(value, str):
-            return Refusal(reason, f"That {what} is not text.")
+            return Refusal(reason, _("That {thing} is not text.", thing=thing(what)))
         if len(value) > limit:
-            return Refusal(reason, f"That {what} is too long ({len(value):,} characters; at "
-                                   f"most {limit:,}).")
+            return Refusal(reason, _("That {thing} is too long ({length} characters; at most "
+                                     "{most}).", thing=thing(what), length=f"{len(value):,}",
+                                     most=f"{limit:,}"))
         if _has_surrogates(value) or "\x00" in value:
-            return Refusal(reason, f"That {what} holds characters that are not text.")
+            return Refusal(reason, _("That {thing} holds characters that are not text.",
+                                     thing=thing(what)))
         return value
     return check
 
@@ -159,14 +187,16 @@ def _word(what: str, reason: Reason = Reason.BAD_INPUT) -> Rule:
     def check(value: Any) -> Any:
         value = plain(value)
         if isinstance(value, str) and not all(_allowed(c) for c in value):
-            return Refusal(reason, f"That {what} holds control characters.")
+            return Refusal(reason, _("That {thing} holds control characters.",
+                                     thing=thing(what)))
         return value
     return check
 
 
 def _one_of(what: str, choices: tuple[str, ...]) -> Rule:
     def check(value: Any) -> Any:
-        return value if value in choices else Refusal(Reason.BAD_INPUT, f"That is no {what}.")
+        return value if value in choices else Refusal(Reason.BAD_INPUT, _(
+            "That is no {thing}.", thing=thing(what)))
     return check
 
 
@@ -179,24 +209,26 @@ def _variant(value: Any) -> Any:
         get_variant(checked)
     except EngineError:
         known = ", ".join(v.name for v in all_variants())
-        return Refusal(Reason.UNKNOWN_VARIANT, f"There is no variant called "
-                                               f"{shorten(checked)!r}. Choose one of: {known}.")
+        return Refusal(Reason.UNKNOWN_VARIANT, _(
+            "There is no variant called {name}. Choose one of: {known}.",
+            name=repr(shorten(checked)), known=known))
     return checked
 
 
 def _name(value: Any) -> Any:
     if not isinstance(value, str):
-        return Refusal(Reason.NO_SUCH_PLAYER, "A name is text.")
+        return Refusal(Reason.NO_SUCH_PLAYER, _("A name is text."))
     name = clean_name(value[: MAX_ADDRESS * 4])
-    return name or Refusal(Reason.NO_SUCH_PLAYER, "A name needs at least one visible character.")
+    return name or Refusal(Reason.NO_SUCH_PLAYER, _(
+        "A name needs at least one visible character."))
 
 
 def _address(value: Any) -> Any:
     if not isinstance(value, str):
-        return Refusal(Reason.NO_SUCH_PLAYER, "An address is text.")
+        return Refusal(Reason.NO_SUCH_PLAYER, _("An address is text."))
     address = clean_name(value[: MAX_ADDRESS * 4], MAX_ADDRESS)
-    return address or Refusal(Reason.NO_SUCH_PLAYER, "An address needs at least one visible "
-                                                     "character.")
+    return address or Refusal(Reason.NO_SUCH_PLAYER, _(
+        "An address needs at least one visible character."))
 
 
 def _display_name(value: Any) -> Any:
@@ -225,29 +257,29 @@ def _instance_of(kind: type, message: str) -> Rule:
 def _side(value: Any) -> Any:
     if value is None or (value in (0, 1) and type(value) is int):
         return value
-    return Refusal(Reason.BAD_INPUT, "A side is the first (0) or the second (1).")
+    return Refusal(Reason.BAD_INPUT, _("A side is the first (0) or the second (1)."))
 
 
 def _flag(value: Any) -> Any:
-    return value if isinstance(value, bool) else Refusal(Reason.BAD_INPUT, "Say yes or no.")
+    return value if isinstance(value, bool) else Refusal(Reason.BAD_INPUT, _("Say yes or no."))
 
 
 def _json(value: Any) -> Any:
     try:
         text = json.dumps(value, allow_nan=False, sort_keys=True)
     except (TypeError, ValueError):
-        return Refusal(Reason.BAD_INPUT, "That setting cannot be stored.")
+        return Refusal(Reason.BAD_INPUT, _("That setting cannot be stored."))
     if len(text) > MAX_JSON or _has_surrogates(text):
-        return Refusal(Reason.BAD_INPUT, "That setting cannot be stored.")
+        return Refusal(Reason.BAD_INPUT, _("That setting cannot be stored."))
     return value
 
 
 def _settings(value: Any) -> Any:
     if not isinstance(value, Mapping) or not all(isinstance(k, str) for k in value):
-        return Refusal(Reason.BAD_INPUT, "Settings are names with values.")
+        return Refusal(Reason.BAD_INPUT, _("Settings are names with values."))
     for key in value:
         if isinstance(_word("setting")(key), Refusal):
-            return Refusal(Reason.BAD_INPUT, "That setting name cannot be used.")
+            return Refusal(Reason.BAD_INPUT, _("That setting name cannot be used."))
     checked = _json(dict(value))
     return checked if isinstance(checked, Refusal) else value
 
@@ -255,22 +287,22 @@ def _settings(value: Any) -> Any:
 def _seconds(value: Any) -> Any:
     ok = (isinstance(value, int | float) and not isinstance(value, bool)
           and math.isfinite(value) and 0 < value <= MAX_DAYS * 86_400 * 10)
-    return value if ok else Refusal(Reason.BAD_INPUT, f"{shorten(repr(value))} is not a time "
-                                                      f"span I can use.")
+    return value if ok else Refusal(Reason.BAD_INPUT, _("{value} is not a time span I can use.",
+                                                        value=shorten(repr(value))))
 
 
 def _each(rule: Rule) -> Rule:
     """A list (or the tuple of ``*args``) whose every item passes ``rule``."""
     def check(value: Any) -> Any:
         if not isinstance(value, list | tuple) or len(value) > MAX_LIMIT:
-            return Refusal(Reason.BAD_INPUT, "That is no list I can use.")
+            return Refusal(Reason.BAD_INPUT, _("That is no list I can use."))
         refused = next((r for r in map(rule, value) if isinstance(r, Refusal)), None)
         return refused or value
     return check
 
 
 def _callable(value: Any) -> Any:
-    return value if callable(value) else Refusal(Reason.BAD_INPUT, "That is no callback.")
+    return value if callable(value) else Refusal(Reason.BAD_INPUT, _("That is no callback."))
 
 
 def _post(value: Any) -> Any:
@@ -280,7 +312,7 @@ def _post(value: Any) -> Any:
     if not isinstance(value, Post) or isinstance(_id("game", Reason.NO_SUCH_GAME)(
             value.game_id), Refusal) or any(isinstance(_word("post")(f), Refusal)
                                             for f in fields):
-        return Refusal(Reason.BAD_INPUT, "That is no message of a game.")
+        return Refusal(Reason.BAD_INPUT, _("That is no message of a game."))
     return value
 
 
@@ -289,13 +321,13 @@ def _payload(value: Any) -> Any:
     try:
         text = json.dumps(value, allow_nan=False)
     except (TypeError, ValueError):
-        return Refusal(Reason.BAD_INPUT, "That notification cannot be stored.")
+        return Refusal(Reason.BAD_INPUT, _("That notification cannot be stored."))
     if not isinstance(value, Mapping) or len(text) > MAX_RECORD or _has_surrogates(text):
-        return Refusal(Reason.BAD_INPUT, "That notification cannot be stored.")
+        return Refusal(Reason.BAD_INPUT, _("That notification cannot be stored."))
     return value
 
 
-PLAYER = _instance(Player, Reason.NO_SUCH_PLAYER, "I do not know that player.")
+PLAYER = _instance(Player, Reason.NO_SUCH_PLAYER, _("I do not know that player."))
 RULES: dict[str, Rule] = {
     # who
     "sender": PLAYER,
@@ -307,7 +339,7 @@ RULES: dict[str, Rule] = {
     "name": _name,
     "by": _name,
     # what
-    "game": _instance(Game, Reason.NO_SUCH_GAME, "There is no such game."),
+    "game": _instance(Game, Reason.NO_SUCH_GAME, _("There is no such game.")),
     "game_id": _id("game", Reason.NO_SUCH_GAME),
     "game_ids": _each(_id("game", Reason.NO_SUCH_GAME)),
     "challenge_id": _id("challenge", Reason.NO_SUCH_CHALLENGE),
@@ -343,7 +375,7 @@ RULES: dict[str, Rule] = {
     "value": _json,
     "changes": _settings,
     "send": _callable,
-    "done": _instance_of(Done, "That is no answer of a command."),
+    "done": _instance_of(Done, _("That is no answer of a command.")),
     "post": _post,
     "posts": _each(_post),
     "kind": _word("kind"),

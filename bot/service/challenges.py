@@ -261,7 +261,8 @@ class ChallengeDesk:
             if challenge.challenger_id == sender.id:
                 return Refusal(Reason.NOT_YOUR_CHALLENGE,
                                _("You cannot accept your own challenge{withdraw}.",
-                                 withdraw=command("withdraw", f"#{challenge_id}")))
+                                 withdraw=_("; withdraw it with {command}",
+                                            command=command("cancel", f"#{challenge_id}"))))
             if challenge.opponent_id not in (None, sender.id):
                 return Refusal(Reason.NOT_YOUR_CHALLENGE,
                                _("Challenge #{challenge} is for {name}, not for you.",

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from ..i18n import Text, _, joined
 from ..storage import Database, Session
 from .boundary import guard
 from .clock import DAY, REMINDER_AT, TimeControl, TurnClock, format_duration, read
@@ -124,12 +125,14 @@ class TimeControls:
         for side in (0, 1):
             bits = []
             if tc.fischer:
-                bits.append(f"{format_duration(banks[side])} in the bank")
+                bits.append(_("{duration} in the bank", duration=format_duration(banks[side])))
             if tc.total is not None:
                 left = max(0.0, tc.total * DAY - spent[side])
-                bits.append(f"{format_duration(left)} left in all")
-            parts.append(f"{game.names[side]}: {', '.join(bits)}")
-        return f"Clock ({tc.describe()}): " + "; ".join(parts) + "."
+                bits.append(_("{duration} left in all", duration=format_duration(left)))
+            parts.append(Text("{name}: {clock}", {"name": game.names[side],  # a layout
+                                                  "clock": joined(bits, ", ")}))
+        return _("Clock ({choice}): {sides}.", choice=tc.describe(),
+                 sides=joined(parts, "; "))
 
 
 async def _choice(s: Session, game_id: int) -> tuple[TimeControl | None, list[float], list[float]]:
