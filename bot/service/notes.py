@@ -11,10 +11,10 @@ from dataclasses import dataclass, replace
 
 from engine import Position, get_variant
 
-from ..i18n import Text, _, joined
+from ..i18n import Text, _, joined, moment
 from ..storage import Database, Session
 from .boundary import guard
-from .clock import Clock, format_time
+from .clock import Clock
 from .model import Game, PlayedMove, Player, Row
 from .records import turn_label
 from .results import Done, Reason, Refusal, Result
@@ -40,7 +40,7 @@ class Note:
         """``after 2... (2026-03-02 12:00 UTC): text``."""
         return Text("{when} ({time}): {text}", {  # a layout, not words: no catalogue entry
             "when": self.when or _("at step {ply}", ply=self.ply),
-            "time": format_time(self.created_at), "text": self.text})
+            "time": moment(self.created_at), "text": self.text})
 
 
 def written_when(start: Position, played: Sequence[PlayedMove], ply: int) -> Text:

@@ -20,7 +20,7 @@ async def test_a_challenge_and_its_news_are_worded_in_each_readers_language(serv
         "Challenge #1 sent to Bob: Clash of Command, 3 days per move, "
         "Alice plays Black, rated. It expires 2026-03-09 12:00 UTC.",
         "Đã gửi thách đấu #1 tới Bob: Đại chiến Chỉ huy, 3 ngày mỗi nước, Alice cầm Đen, "
-        "tính điểm. Lời thách đấu hết hạn vào 2026-03-09 12:00 UTC.")
+        "tính điểm. Lời thách đấu hết hạn vào 12:00 UTC 9/3/2026.")
     [news] = await service.pending_notifications("console")
     assert outbox.worded(news) == news.text == (
         "Alice challenges you: Clash of Command, 3 days per move, Alice plays Black, rated. "
@@ -40,7 +40,7 @@ async def test_an_open_challenge_says_anyone_here_in_each_language(service, alic
         "Challenge #1 sent to anyone here: Clash of Command, no clock, "
         "Alice plays White, rated. It expires 2026-03-09 12:00 UTC.",
         "Đã gửi thách đấu #1 tới bất kỳ ai ở đây: Đại chiến Chỉ huy, không tính giờ, Alice cầm "
-        "Trắng, tính điểm. Lời thách đấu hết hạn vào 2026-03-09 12:00 UTC.")
+        "Trắng, tính điểm. Lời thách đấu hết hạn vào 12:00 UTC 9/3/2026.")
     assert made.words("console", PSEUDO).startswith("[Çhàlléñgé #1 šéñt tö [àñýöñé")
 
 
@@ -56,9 +56,9 @@ async def test_refused_challenge_commands_are_refused_in_the_senders_language(
         "Bạn không thể từ chối thách đấu #1: nó không gửi cho bạn.")
     refused = await service.challenges.accept(alice, made.challenge.id)
     assert refused.words("console", "vi") == (
-        "Bạn không thể tự nhận lời thách đấu của chính mình; withdraw it with `cancel #1`.")
+        "Bạn không thể tự nhận lời thách đấu của chính mình; hãy rút lại bằng `cancel #1`.")
     assert refused.words("discord", "vi") == (
-        "Bạn không thể tự nhận lời thách đấu của chính mình; withdraw it with "
+        "Bạn không thể tự nhận lời thách đấu của chính mình; hãy rút lại bằng "
         "`/cancel challenge:1`.")  # the command's words belong to the transport
     await service.challenges.decline(bob, made.challenge.id)
     refused = await service.challenges.accept(bob, made.challenge.id)
@@ -96,7 +96,7 @@ async def test_a_vacation_and_its_news_are_worded_in_each_readers_language(
         "You are on vacation until 2026-03-07 12:00 UTC (5 days). Your "
         "clocks are paused (games to move in: #1); send `back` when you "
         "return.",
-        "Bạn được nghỉ đến 2026-03-07 12:00 UTC (5 ngày). Đồng hồ của bạn đã tạm dừng (các "
+        "Bạn được nghỉ đến 12:00 UTC 7/3/2026 (5 ngày). Đồng hồ của bạn đã tạm dừng (các "
         "ván đang đến lượt bạn: #1); khi quay lại, hãy gửi `back`.")
     refused = await service.vacations.start(alice)
     assert refused.words("discord", "vi").startswith("Bạn đang nghỉ đến <t:")
@@ -121,7 +121,7 @@ async def test_coming_back_says_welcome_back_in_each_language(service, clock, al
     game = await start_game(alice, bob, days=3)
     done = await service.vacations.start(bob, 5)
     assert done.words("console", "vi") == (
-        "Bạn được nghỉ đến 2026-03-07 12:00 UTC (5 ngày). Đồng hồ của bạn đã tạm dừng (hiện "
+        "Bạn được nghỉ đến 12:00 UTC 7/3/2026 (5 ngày). Đồng hồ của bạn đã tạm dừng (hiện "
         "chưa có ván nào đến lượt bạn); khi quay lại, hãy gửi `back`.")
     await service.move(alice, game.id, "b2-a3/D")  # Bob's turn starts paused
     done = await service.vacations.end(bob)
@@ -133,7 +133,7 @@ async def test_coming_back_says_welcome_back_in_each_language(service, clock, al
     assert [(n.address, outbox.worded(n, "vi")) for n in news] == [
         ("alice", "Bob đã trở lại sau kỳ nghỉ; đồng hồ của ván #1 chạy lại."),
         ("bob", "Chào mừng bạn quay lại: ván #1 đang chờ nước đi của bạn. Bạn còn 3 ngày "
-                "(đến 2026-03-05 12:00 UTC).")]
+                "(đến 12:00 UTC 5/3/2026).")]
 
 
 # --- records -------------------------------------------------------------------------

@@ -22,7 +22,7 @@ async def test_resigning_and_aborting_answer_in_the_senders_language(service, al
     done = await service.resign(bob, game.id)
     assert done.message == "You resigned game #1: Alice (White) wins: Bob resigned (1-0)."
     assert done.words("console", "vi") == (
-        "Bạn đã xin thua ván #1: Alice (Trắng) thắng: Bob resigned (1-0).")  # the reason, as
+        "Bạn đã xin thua ván #1: Alice (Trắng) thắng: Bob xin thua (1-0).")  # the reason, as
     game = await start_game(alice, bob)  # stored in the game, is English for now
     done = await service.abort(alice, game.id)
     assert in_both(done) == ("Game #2 aborted.",
@@ -101,7 +101,7 @@ async def test_a_reminder_and_a_loss_on_time_are_worded_when_delivered(service, 
     [reminder] = await _news(service, "reminder")
     assert outbox.worded(reminder, "vi") == (
         "Nhắc nhở: ván #1 (Đại chiến Chỉ huy) với Bob đang chờ nước đi của bạn. Bạn còn "
-        "14 giờ 24 phút (đến 2026-03-05 12:00 UTC).")
+        "14 giờ 24 phút (đến 12:00 UTC 5/3/2026).")
     clock.advance(days=1)
     await scheduler.run_due()
     over = [n for n in await _news(service, "game-over") if n.address == "bob"]
@@ -110,7 +110,7 @@ async def test_a_reminder_and_a_loss_on_time_are_worded_when_delivered(service, 
         "Alice ran out of time (0-1). Ratings: Alice 1500 → 1338, Bob 1500 → 1662.")
     assert outbox.worded(over[0], "vi").startswith(
         "Ván #1 (Đại chiến Chỉ huy, Alice (Trắng) đấu với Bob (Đen)) đã kết thúc: Bob "
-        "(Đen) thắng: Alice ran out of time (0-1). Hệ số: Alice 1500 → 1338, Bob 1500 → 1662.")
+        "(Đen) thắng: Alice hết giờ (0-1). Hệ số: Alice 1500 → 1338, Bob 1500 → 1662.")
     assert game.id == 1
 
 
@@ -161,8 +161,8 @@ async def test_notes_are_listed_and_refused_in_their_authors_language(service, a
                     "  after 1. (2026-03-02 12:00 UTC): the left flank is weak")
     assert render(text, "vi") == (
         "Ghi chú của bạn (chỉ mình bạn thấy):\n"
-        "  lúc bắt đầu (2026-03-02 12:00 UTC): open with the droid\n"
-        "  sau lượt 1. (2026-03-02 12:00 UTC): the left flank is weak")  # the notes' own words
+        "  lúc bắt đầu (12:00 UTC 2/3/2026): open with the droid\n"
+        "  sau lượt 1. (12:00 UTC 2/3/2026): the left flank is weak")  # the notes' own words
     refused = await service.notes.add_note(carol, game.id, "spy")
     assert refused.words("console", "vi") == (
         "Chỉ người chơi của ván #1 mới được ghi chú về ván này.")
@@ -197,4 +197,4 @@ async def test_watching_and_an_admins_ruling_in_the_readers_language(service, al
     done = await service.rooms.adjudicate(other.id, None, "admin", abort=True)
     assert (done.message, done.words("discord", "vi")) == (
         "Game #2 aborted: aborted (aborted by admin).",
-        "Đã hủy ván #2: đã hủy (aborted by admin).")  # the stored reason: English for now
+        "Đã hủy ván #2: đã hủy (admin đã hủy ván).")  # the stored reason: English for now
