@@ -34,7 +34,7 @@ def name_problem(name: str) -> str | None:
                  "terminal to UTF-8 and type it again.", name=shown)
     if len(name) > MAX_TYPED:
         return _("{name} is not a name: a name has at most {most} characters, this one "
-                 "{length}.", name=shown, most=MAX_TYPED, length=f"{len(name):,}")
+                 "{length}.", name=shown, most=MAX_TYPED, length=format(len(name), ","))
     name = unicodedata.normalize("NFC", name)
     if not name or not unicodedata.category(name[0]).startswith(("L", "N")):
         return _("{name} is not a name: a name starts with a letter or a digit.", name=shown)

@@ -160,7 +160,7 @@ def _days(most: float) -> Rule:
         if not ok:
             return Refusal(Reason.BAD_DAYS, _(
                 "{value} is not a number of days I can use: give a number above 0 and at "
-                "most {most}.", value=shorten(repr(value)), most=f"{most:,g}"))
+                "most {most}.", value=shorten(repr(value)), most=format(most, ",g")))
         return value
     return check
 
@@ -172,8 +172,8 @@ def _text(limit: int, what: str, reason: Reason = Reason.BAD_INPUT) -> Rule:
             return Refusal(reason, _("That {thing} is not text.", thing=thing(what)))
         if len(value) > limit:
             return Refusal(reason, _("That {thing} is too long ({length} characters; at most "
-                                     "{most}).", thing=thing(what), length=f"{len(value):,}",
-                                     most=f"{limit:,}"))
+                                     "{most}).", thing=thing(what), length=format(len(value), ","),
+                                     most=format(limit, ",")))
         if _has_surrogates(value) or "\x00" in value:
             return Refusal(reason, _("That {thing} holds characters that are not text.",
                                      thing=thing(what)))

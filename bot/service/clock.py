@@ -189,7 +189,7 @@ def _days(n: float) -> Text:
     # the count that chooses the plural form: a fraction of a day takes the form of many
     # (English: 1.5 days), as gettext's rules count whole numbers only
     count = int(n) if float(n).is_integer() else 2
-    return _n("{days} day", "{days} days", count, days=f"{n:g}")
+    return _n("{days} day", "{days} days", count, days=format(n, "g"))
 
 
 def describe_clock(days: int | None, time_control: str | None) -> str:
@@ -206,7 +206,8 @@ def is_clock_word(word: str) -> bool:
 
 def parse_time_control(words: list[str], days: int | None) -> TimeControl | None:
     """The time control of a challenge's clock words (with its days per move, if any);
-    None for the classic clock alone. ValueError with a friendly message otherwise."""
+    None for the classic clock alone. ValueError with a friendly message otherwise (its
+    ``args[0]``: the catalogue's message, for the reader's language)."""
     fischer = cap = total = None
     for word in words:
         low = word.lower()
@@ -219,19 +220,22 @@ def parse_time_control(words: list[str], days: int | None) -> TimeControl | None
     if fischer is None and cap is None and total is None:
         return None
     if fischer is not None and days is not None:
-        raise ValueError(f"choose either {days}d per move or a Fischer clock such as 3d+1d, "
-                         f"not both")
+        raise ValueError(_("choose either {days}d per move or a Fischer clock such as "
+                           "3d+1d, not both", days=days))
     if cap is not None and fischer is None:
-        raise ValueError("a bank maximum such as max10d needs a Fischer clock, as in "
-                         "`3d+1d max10d`")
+        raise ValueError(_("a bank maximum such as max10d needs a Fischer clock, as in "
+                           "`3d+1d max10d`"))
     if fischer is None and days is None:
-        raise ValueError("a total such as total30d needs a clock to cap, as in `3d total30d`")
+        raise ValueError(_("a total such as total30d needs a clock to cap, as in "
+                           "`3d total30d`"))
     base, increment = fischer if fischer else (float(days or 0), None)  # type: ignore[misc]
     for value in (base, increment, cap, total):
         if value is not None and not 0 < value <= MAX_DAYS:
-            raise ValueError(f"clock times are more than 0 and at most {MAX_DAYS:g} days")
+            raise ValueError(_("clock times are more than 0 and at most {most} days",
+                               most=format(MAX_DAYS, "g")))
     if cap is not None and cap < base:
-        raise ValueError(f"the bank cannot start above its maximum ({base:g}d > {cap:g}d)")
+        raise ValueError(_("the bank cannot start above its maximum ({base}d > {cap}d)",
+                           base=format(base, "g"), cap=format(cap, "g")))
     return TimeControl(base, increment, cap, total)
 
 

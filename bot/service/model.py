@@ -110,7 +110,7 @@ class Game:
     status: str  # active, over, aborted
     result: str  # 1-0, 0-1, 1/2-1/2, *
     winner: int | None
-    reason: str
+    reason: str  # how it ended: a catalogue message (stored as its data: `words.read_ending`)
     rated: bool
     days: int | None
     clock: TurnClock

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from bot import i18n
 from bot.i18n import Text, from_json, moment, untranslated
 from bot.names import name_problem
 from bot.service import outbox
-from bot.service.clock import DAY, TimeControl
+from bot.service.clock import DAY, TimeControl, parse_time_control
 from bot.service.computer import level_error
 from bot.service.phrasing import describe_result, phrase
 from bot.service.words import read_ending, stored_ending
@@ -165,6 +167,12 @@ async def test_a_clock_choice_and_its_refusal_in_each_language(service, alice, b
         "3 ngày + 1 ngày mỗi nước, quỹ thời gian tối đa 10 ngày, tổng cộng tối đa 30 ngày")
     half = TimeControl(1.5).describe()
     assert (half, half.render("vi")) == ("1.5 days per move", "1.5 ngày mỗi nước")
+    with pytest.raises(ValueError) as refused_clock:
+        parse_time_control(["max10d"], 3)
+    said = refused_clock.value.args[0]
+    assert (str(refused_clock.value), said.render("vi")) == (
+        "a bank maximum such as max10d needs a Fischer clock, as in `3d+1d max10d`",
+        "giới hạn quỹ thời gian như max10d cần đồng hồ Fischer, ví dụ `3d+1d max10d`")
 
 
 def test_a_computer_level_that_does_not_exist():
