@@ -83,7 +83,7 @@ async def test_an_older_rows_english_ending_is_read_as_the_message_that_wrote_it
             ("adjudicated by admin", "Bob (Black) wins: adjudicated by admin (0-1)",
              "Bob (Đen) thắng: admin phân xử (0-1)"),
             ("Red has no Commander left", "Bob (Black) wins: Red has no Commander left (0-1)",
-             "Bob (Đen) thắng: Red has no Commander left (0-1)")]:  # the engine's: its words
+             "Bob (Đen) thắng: Đỏ has no Commander left (0-1)")]:  # the engine's: its words
         async with service.db.transaction() as s:
             await s.execute("UPDATE games SET reason = ? WHERE id = ?", (old, game.id))
         read = await service.game(game.id)
@@ -131,7 +131,7 @@ async def test_the_daily_digest_is_worded_in_its_readers_language(service, alice
         "Your daily digest: 1 game waits for your move.\n"
         "• #1 against Bob (Clash of Command): 2 days left",
         "Bản tin hằng ngày: 1 ván đang chờ bạn đi.\n"
-        "• #1 với Bob (Clash of Command): còn 2 ngày")
+        "• #1 với Bob (Đại chiến Chỉ huy): còn 2 ngày")
 
 
 async def test_the_boundarys_refusals_in_the_senders_language(service, alice, bob,
@@ -152,7 +152,7 @@ async def test_the_boundarys_refusals_in_the_senders_language(service, alice, bo
     refused = await service.archive.export(game.id, format="cotulenh")
     assert in_both(refused) == (
         "The cotulenh format is for Commander Chess games; game #1 is Clash of Command.",
-        "Định dạng cotulenh chỉ dành cho ván Cờ Tư Lệnh; ván #1 là Clash of Command.")
+        "Định dạng cotulenh chỉ dành cho ván Cờ Tư Lệnh; ván #1 là Đại chiến Chỉ huy.")
 
 
 async def test_a_clock_choice_and_its_refusal_in_each_language(service, alice, bob):
