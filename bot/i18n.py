@@ -48,10 +48,9 @@ SOURCE = "en"
 PSEUDO = "qps"
 LOCALES = Path(__file__).with_name("locales")
 TEMPLATE = LOCALES / "commandpost.pot"
-# Languages offered to readers once their catalogue is complete. Empty while part of the
-# code's words still bypass the catalogue: a Vietnamese reader would meet English in every
-# message not yet converted, so Vietnamese (bot/locales/vi) is not offered yet.
-OFFERED: frozenset[str] = frozenset()
+# Languages offered to readers (each once its catalogue is complete): Vietnamese
+# (bot/locales/vi) translates every message of the code, the engine's phrases included.
+OFFERED: frozenset[str] = frozenset({"vi"})
 MAX_TAG = 200  # characters of a language list read from outside (a header, LANG)
 _FIELD = re.compile(r"\{([a-z_][a-z0-9_]*)\}")  # a named placeholder: {number}
 _TAG = re.compile(r"[A-Za-z]{2,3}")  # the language of a tag: vi, vi-VN, vi_VN.UTF-8

@@ -43,8 +43,18 @@ def fake_dns(monkeypatch: pytest.MonkeyPatch) -> FakeDns:
 
 @pytest.fixture
 def offered(monkeypatch: pytest.MonkeyPatch):
-    """Vietnamese offered to readers, as it will be once every message is translated."""
+    """Vietnamese offered to readers (as it is: the tests that need it say so)."""
     monkeypatch.setattr(i18n, "OFFERED", frozenset({"vi"}))
+    i18n.shipped.cache_clear()
+    yield
+    i18n.shipped.cache_clear()
+
+
+@pytest.fixture
+def not_offered(monkeypatch: pytest.MonkeyPatch):
+    """No language but English offered: how a language still being translated (as
+    Vietnamese was, and the next one will be) is refused."""
+    monkeypatch.setattr(i18n, "OFFERED", frozenset())
     i18n.shipped.cache_clear()
     yield
     i18n.shipped.cache_clear()

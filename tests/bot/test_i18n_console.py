@@ -10,7 +10,7 @@ from bot import i18n
 
 
 @pytest.mark.sqlite_only(reason="console words only")
-async def test_the_language_command_says_which_languages_are_offered(session):
+async def test_the_language_command_says_which_languages_are_offered(not_offered, session):
     i18n.shipped.cache_clear()
     assert await session("language") == (
         "Your language: English (en). Languages offered: English (en).")

@@ -104,7 +104,7 @@ async def test_the_help_commands_words_in_vietnamese(world, offered):
         "Một lệnh, để xem công dụng và các tùy chọn của lệnh")
 
 
-async def test_a_language_not_offered_is_not_uploaded(world):
+async def test_a_language_not_offered_is_not_uploaded(not_offered, world):
     i18n.shipped.cache_clear()
     for command in every_command(await payloads(world)):
         assert "vi" not in command.get("description_localizations", {})

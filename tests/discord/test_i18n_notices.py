@@ -138,7 +138,8 @@ async def test_a_threads_posts_are_in_the_servers_language(world, clients, offer
                               "gõ nước đi của bạn tại đây, hoặc dùng `/move`.\n"), opening
 
 
-async def test_a_language_not_offered_is_refused_as_a_servers_language(world, moderator):
+async def test_a_language_not_offered_is_refused_as_a_servers_language(not_offered, world,
+                                                                      moderator):
     i18n.shipped.cache_clear()
     assert await _said(moderator, world.channel, "server settings", language="vi") == (
         "Tiếng Việt (vi) is not offered yet: its words are being translated.")

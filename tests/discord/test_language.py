@@ -31,7 +31,7 @@ async def test_rules_are_read_in_the_clients_language_once_it_is_offered(
         r.response.content[:80]
 
 
-async def test_a_language_not_offered_is_answered_in_english(world, vietnamese):
+async def test_a_language_not_offered_is_answered_in_english(not_offered, world, vietnamese):
     i18n.shipped.cache_clear()
     r = await world.carol.slash(world.channel, "rules", variant="commander")
     assert r.response.content.startswith("# Commander Chess (Cờ Tư Lệnh)\n"), \

@@ -58,7 +58,7 @@ async def test_a_stranger_without_a_key_is_asked_to_confirm_a_language(mail, off
     assert carol.preferences["language"] == "vi"
 
 
-async def test_a_language_not_offered_is_refused_by_mail_in_english(mail):
+async def test_a_language_not_offered_is_refused_by_mail_in_english(not_offered, mail):
     i18n.shipped.cache_clear()
     answer = await mail.confirmed("Carol <carol@players.test>", "language vi")
     assert mail.text_of(answer).startswith(

@@ -254,7 +254,8 @@ async def test_the_browsers_languages_by_weight(offered: None, client: TestClien
     assert f'<html lang="{chosen}">' in await response.text()
 
 
-async def test_vietnamese_is_not_chosen_while_it_is_not_offered(client: TestClient) -> None:
+async def test_vietnamese_is_not_chosen_while_it_is_not_offered(not_offered,
+                                                                client: TestClient) -> None:
     response = await client.get("/live?lang=vi", headers={**VI, "Cookie": "lang=vi"})
     html = await response.text()
     assert response.headers["Content-Language"] == "en" and "Set-Cookie" not in response.headers
