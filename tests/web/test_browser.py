@@ -64,6 +64,14 @@ def browser_installed() -> None:
 @pytest.fixture
 def driver(browser_installed: None, tmp_path: Path) -> Iterator[Any]:
     """A headless Chromium in the Asia/Ho_Chi_Minh time zone (UTC+7, no summer time)."""
+    yield from chromium(tmp_path, ("--lang=en-US", f"--window-size={WINDOW[0]},{WINDOW[1]}"))
+
+
+def chromium(tmp_path: Path, flags: tuple[str, ...], language: str | None = None
+             ) -> Iterator[Any]:
+    """A headless Chromium with ``flags`` (and, given a ``language``, that language asked
+    of every page and used by its system), in the Asia/Ho_Chi_Minh time zone; it quits
+    when the test is done."""
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
 
@@ -71,11 +79,13 @@ def driver(browser_installed: None, tmp_path: Path) -> Iterator[Any]:
     options.binary_location = shutil.which("chromium") or "chromium"
     for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update",
-                 "--disable-sync", "--lang=en-US", f"--user-data-dir={tmp_path / 'profile'}",
-                 f"--window-size={WINDOW[0]},{WINDOW[1]}"):
+                 "--disable-sync", f"--user-data-dir={tmp_path / 'profile'}", *flags):
         options.add_argument(flag)
-    service = Service(executable_path=shutil.which("chromedriver"),
-                      env={**os.environ, "TZ": "Asia/Ho_Chi_Minh"})
+    env = {**os.environ, "TZ": "Asia/Ho_Chi_Minh"}
+    if language is not None:
+        options.add_experimental_option("prefs", {"intl.accept_languages": language})
+        env["LANGUAGE"] = language
+    service = Service(executable_path=shutil.which("chromedriver"), env=env)
     try:
         browser = webdriver.Chrome(options=options, service=service)
     except Exception as err:

@@ -9,9 +9,7 @@ fixture), which ships it once the catalogue translates every message of the temp
 from __future__ import annotations
 
 import asyncio
-import os
 import re
-import shutil
 import socket
 from collections.abc import Iterator
 from html.parser import HTMLParser
@@ -30,7 +28,7 @@ from bot.web import language
 from bot.web.server import SITE, Site, make_app
 
 from .conftest import play
-from .test_browser import INSTALL, board_loaded, browser_installed, until  # noqa: F401
+from .test_browser import board_loaded, browser_installed, chromium, until  # noqa: F401
 from .test_routes import read_event
 from .test_runner import make_database
 
@@ -407,27 +405,8 @@ async def test_every_page_in_the_pseudo_language_comes_from_the_catalogue(
 @pytest.fixture
 def vietnamese_browser(browser_installed: None, tmp_path: Path) -> Iterator[Any]:  # noqa: F811
     """A headless Chromium whose language is Vietnamese, in Ho Chi Minh City's time zone."""
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = shutil.which("chromium") or "chromium"
-    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update",
-                 "--disable-sync", "--lang=vi", "--accept-lang=vi",
-                 f"--user-data-dir={tmp_path / 'profile'}", "--window-size=1200,1000"):
-        options.add_argument(flag)
-    options.add_experimental_option("prefs", {"intl.accept_languages": "vi"})
-    service = Service(executable_path=shutil.which("chromedriver"),
-                      env={**os.environ, "TZ": "Asia/Ho_Chi_Minh", "LANGUAGE": "vi"})
-    try:
-        browser = webdriver.Chrome(options=options, service=service)
-    except Exception as err:
-        pytest.fail(f"headless Chromium did not start ({err}); install it with: {INSTALL}")
-    try:
-        yield browser
-    finally:
-        browser.quit()
+    yield from chromium(tmp_path, ("--lang=vi", "--accept-lang=vi", "--window-size=1200,1000"),
+                        language="vi")
 
 
 async def test_a_vietnamese_browser_shows_the_game_in_vietnamese(
