@@ -9,7 +9,9 @@ Gmail threads on. Every mail says the language it is worded in (Content-Language
 game mail carries the player's game key (game, move number, token) only in its Reply-To
 address, never in the subject or the text, so that answering it is all a player has to do
 and a forward passes on no key; a watcher's copy carries none. Header values are cleaned (see
-`reading.clean_header`) and encoded by the stdlib ``email`` policy.
+`reading.clean_header`) and encoded by the stdlib ``email`` policy, but for a subject that is
+not ASCII (a Vietnamese one), which is encoded here (`encoded_subject`): the policy's folding
+drops the space between two encoded words (``Đại chiến`` read as ``Đạichiến``).
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
+from email.header import Header
 from email.message import EmailMessage
 from email.utils import formatdate, make_msgid
 
@@ -38,6 +41,10 @@ def domain_of(address: str) -> str:
     return address.rsplit("@", 1)[-1].lower()
 
 
+def encoded_subject(subject: str) -> str:
+    """``subject``, not ASCII, as RFC 2047 encoded words folded to lines of at most 76
+    characters, every space inside an encoded word so that no reader drops one."""
+    return Header(subject, "utf-8", header_name="Subject").encode(linesep="\n")
 
 
 def reply_address(our_address: str, tag: Tag | None) -> str:
@@ -67,7 +74,11 @@ def compose(our_address: str, to: str, subject: str, text: str, *,
     mail = EmailMessage()
     mail["From"] = display_address(our_address, SENDER_NAME)
     mail["To"] = to
-    mail["Subject"] = clean_header(subject, SUBJECT_LIMIT) or "commandpost"
+    subject = clean_header(subject, SUBJECT_LIMIT) or "commandpost"
+    if subject.isascii():
+        mail["Subject"] = subject
+    else:  # kept as encoded here: the policy would not refold it (see the module's text)
+        mail.set_raw("Subject", encoded_subject(subject))
     mail["Reply-To"] = reply_address(our_address, tag)
     mail["Date"] = formatdate(localtime=False, usegmt=True)
     mail["Message-ID"] = message_id or make_msgid(domain=domain_of(our_address))
