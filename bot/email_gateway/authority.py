@@ -22,10 +22,9 @@ from dataclasses import dataclass, replace
 from email.message import EmailMessage
 
 from ..commands import Commands, Reply
-from ..i18n import Text, _, render
+from ..i18n import Text, _, moment, render
 from ..service import GameService
 from ..service.boundary import game_number, no_such
-from ..service.clock import format_time
 from ..service.model import Challenge, Game, Player, place_transport
 from ..service.results import Reason, Refusal
 from ..service.tokens import CONFIRM_DAYS
@@ -168,7 +167,7 @@ class Authority:
             "out yet. To carry it out, reply `yes` to this mail. If you did not send it, "
             "ignore this mail: nothing changes. This request expires {expires}.",
             address=address, command=_asked(line, game.id if game else None),
-            expires=format_time(expires)), sender), ok=False, tag=ConfirmTag(number, token))
+            expires=moment(expires)), sender), ok=False, tag=ConfirmTag(number, token))
 
     async def ask_link(self, player: Player, request: LinkRequest) -> Reply:
         """`link ADDRESS` from ``player``: mail ADDRESS a request to confirm (unless it
@@ -197,18 +196,20 @@ class Authority:
         number, token, expires = made
         await self.service.mail.mark_address(other, "invited_at")
         # the other address is the player's own: asked in the player's language
-        text = self.worded(_(
+        language = self.commands.language_of(player, MAIL_LANGUAGE.get())
+        text = render(_(
             "{name} <{address}> asks to use this address ({other}) for their games at "
             "{ours}: mail from it would act as them. To agree, reply `yes` to this mail. If "
             "you did not ask for this, ignore this mail: nothing changes, and I will not mail "
             "you unasked again. This request expires {expires}.", name=player.display_name,
             address=player.address, other=other, ours=self.address,
-            expires=format_time(expires)), player)
-        subject = self.worded(_("Please confirm: link this address"), player)
+            expires=moment(expires)), language)
+        subject = render(_("Please confirm: link this address"), language)
         await self.service.queue_notification(
             TRANSPORT, "answer", text, player_id=None, place="email:mail",
             lane=f"answer:{other}/", payload={"to": other, "subject": subject,
-                                              "confirm": [number, token]})
+                                              "confirm": [number, token],
+                                              "language": language})
         return Reply(request.text)
 
     async def confirmed(self, sender: str, tag: ConfirmTag,
@@ -298,11 +299,13 @@ class Authority:
 
     def confirm_mail(self, to: str, subject: str, text: str, number: int, token: str, *,
                      in_reply_to: str | None, references: tuple[str, ...],
-                     message_id: str | None) -> EmailMessage:
-        """A confirmation request: its reply address carries the one-time key."""
+                     message_id: str | None, language: str) -> EmailMessage:
+        """A confirmation request, worded in ``language``: its reply address carries the
+        one-time key."""
         return compose(self.address, to, subject, text, tag=ConfirmTag(number, token),
                        in_reply_to=in_reply_to, references=references, message_id=message_id,
-                       auto="auto-replied" if in_reply_to else "auto-generated")
+                       auto="auto-replied" if in_reply_to else "auto-generated",
+                       language=language)
 
     async def forget_named(self, reply: Reply) -> None:
         """After a refused challenge: remove the players its lookup made."""

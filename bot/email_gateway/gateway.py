@@ -50,11 +50,10 @@ from engine import get_variant
 
 from ..commands import Reply, _reply
 from ..config import Settings
-from ..i18n import SOURCE, Text, _, _n, joined, render
+from ..i18n import SOURCE, Text, _, _n, joined, moment, render
 from ..service import GameService
 from ..service.answers import Owed, owe_answer
 from ..service.boundary import game_number
-from ..service.clock import format_time
 from ..service.computer import Computer
 from ..service.mail_ledger import remember_seen
 from ..service.model import Challenge, Game, Notification, Player
@@ -481,11 +480,11 @@ class EmailGateway(GameMails, Authority):
         if key is not None:
             return Reply(_("You have sent more than {limit} mails with this key within an "
                            "hour, so I did not carry out this one. Please send it again "
-                           "after {time}.", limit=limit, time=format_time(count.retry_at)),
+                           "after {time}.", limit=limit, time=moment(count.retry_at)),
                          ok=False)
         return Reply(_("You have sent more than {limit} mails within an hour, so I did not "
                        "carry out this one. Please send it again after {time}.", limit=limit,
-                       time=format_time(count.retry_at)), ok=False)
+                       time=moment(count.retry_at)), ok=False)
 
     async def _run(self, player: Player, key: Key | None, line: str,
                    rest: tuple[str, ...], proven: bool = False) -> tuple[Reply, str]:
@@ -772,7 +771,8 @@ class EmailGateway(GameMails, Authority):
         if p.get("confirm"):  # a confirmation request: its own one-time key
             return self.confirm_mail(p["to"], p.get("subject") or _re("", language), text,
                                      *p["confirm"], in_reply_to=p.get("in_reply_to"),
-                                     references=refs, message_id=message_id)
+                                     references=refs, message_id=message_id,
+                                     language=language)
         if found is not None and p.get("to") not in (None, found.address) \
                 and await self.service.tokens.linked_player(p["to"]) == found.id:
             player = replace(found, address=p["to"])  # answered where the mail came from
@@ -1037,7 +1037,7 @@ def _loop_notice(quiet_until: float) -> Text:
     return _("I found no command in your last {count} mails, so I will not answer your "
              "mails without a command until {time}: this stops mail loops with automatic "
              "replies. A mail with a command is carried out and answered as usual.",
-             count=LOOP_LIMIT + 1, time=format_time(quiet_until))
+             count=LOOP_LIMIT + 1, time=moment(quiet_until))
 
 
 def _stale(key: Key, word: str, game: Game) -> Reply:
