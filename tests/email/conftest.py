@@ -154,6 +154,9 @@ def png_of(mail: EmailMessage) -> bytes | None:
     return None
 
 
+CONFIRM_OPENING = {"en": "Please confirm: ", "vi": "Vui lòng xác nhận: "}
+
+
 @dataclass
 class Mail:
     """Everything an e-mail test needs: the service, the gateway, the relay, the post."""
@@ -168,11 +171,13 @@ class Mail:
 
     async def confirmed(self, sender: str, text: str, **options: Any) -> EmailMessage:
         """Send ``text`` from ``sender`` without a key, answer the confirmation request
-        with `yes`, and return the answer to that (the command's own)."""
+        (worded in the sender's language) with `yes`, and return the answer to that (the
+        command's own)."""
         address = parseaddr(sender)[1]
         await self.post.send(sender, text, **options)
         asked = await self.relay.next_to(address)
-        assert text_of(asked).startswith("Please confirm: "), text_of(asked)
+        opening = CONFIRM_OPENING[str(asked["Content-Language"])]
+        assert text_of(asked).startswith(opening), text_of(asked)
         await self.post.send(sender, "yes", reply_to=asked)
         return await self.relay.next_to(address)
 
