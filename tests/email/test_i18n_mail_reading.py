@@ -1,8 +1,8 @@
 """The mail side's own answers in the reader's language, over real SMTP on loopback: mail
 that cannot be read, confirmations of commands sent without a key, and linked addresses,
 worded in the language the player chose (`language vi`), else in the one the mail names
-(Content-Language), else in English. Vietnamese is offered by the `offered` fixture, as it
-will be once every message is translated."""
+(Content-Language), else in English; each says its language (Content-Language). The tests
+that need Vietnamese offered say so (the `offered` fixture)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ import pytest
 
 from bot import i18n
 from bot.email_gateway import authenticity
-from bot.service.clock import format_time
+from bot.i18n import format_moment
 
 from .conftest import asked
 
@@ -39,11 +39,12 @@ def broken_mime(sender: str, language: str | None = None) -> bytes:
 
 
 async def expires(mail, address: str) -> str:
-    """When the latest confirmation request mailed to ``address`` expires, as it says."""
+    """When the latest confirmation request mailed to ``address`` expires, as it says in
+    Vietnamese."""
     async with mail.service.db.snapshot() as s:
         row = await s.one("SELECT expires_at FROM mail_confirmations WHERE address = ? "
                           "ORDER BY id DESC LIMIT 1", (address,))
-    return format_time(row["expires_at"])
+    return format_moment(row["expires_at"], "vi")
 
 
 async def send(mail, sender: str, text: str, language: str, *, to: str = OURS,
@@ -89,6 +90,7 @@ async def test_a_command_without_a_key_is_asked_back_in_the_players_language(mai
     await vietnamese_carol(mail)
     await mail.post.send(f"Carol <{CAROL}>", "name Caro")
     request = await mail.relay.next_to(CAROL)
+    assert str(request["Content-Language"]) == "vi"
     assert mail.text_of(request) == (
         f"Vui lòng xác nhận: một thư từ {CAROL} yêu cầu tôi thực hiện `name Caro`, nhưng thư "
         f"đó không mang khoá của bạn (ai cũng có thể ghi địa chỉ người gửi tuỳ ý), nên tôi "
@@ -118,7 +120,9 @@ async def test_a_command_without_a_key_is_asked_back_in_the_players_language(mai
 
 async def test_a_strangers_mail_is_answered_in_the_language_it_names(mail, offered):
     await send(mail, f"Dave <{DAVE}>", "name Dave", "vi")
-    assert mail.text_of(await mail.relay.next_to(DAVE)) == (
+    request = await mail.relay.next_to(DAVE)
+    assert str(request["Content-Language"]) == "vi"
+    assert mail.text_of(request) == (
         f"Vui lòng xác nhận: một thư từ {DAVE} yêu cầu tôi thực hiện `name Dave`, nhưng thư "
         f"đó không mang khoá của bạn (ai cũng có thể ghi địa chỉ người gửi tuỳ ý), nên tôi "
         f"chưa thực hiện. Để thực hiện, hãy trả lời thư này bằng `yes` (hoặc `có`). Nếu bạn "
@@ -139,6 +143,7 @@ async def test_a_second_address_is_asked_and_told_in_the_players_language(mail, 
     await mail.relay.next_to(CAROL)  # the answer of `link` (the commands' words)
     request = await mail.relay.next_to(PHONE)
     assert str(request["Subject"]) == "Vui lòng xác nhận: liên kết địa chỉ này"
+    assert str(request["Content-Language"]) == "vi"
     assert mail.text_of(request) == (
         f"Carol <{CAROL}> muốn dùng địa chỉ này ({PHONE}) cho các ván của họ tại {OURS}: thư "
         f"gửi từ địa chỉ này sẽ được coi là của họ. Để đồng ý, hãy trả lời thư này bằng `yes` "
