@@ -1,6 +1,6 @@
 """Choosing a language by mail: a reply's Content-Language words the answer in it, and a
-player's `language` wins over it. Vietnamese is not offered to readers yet: the fixture
-offers it, as it will be once every message is translated."""
+player's `language` wins over it; a language not offered (`not_offered`: as Vietnamese
+was while it was translated) is answered in English."""
 
 from __future__ import annotations
 
@@ -34,8 +34,7 @@ async def test_a_move_mailed_in_vietnamese_is_answered_in_vietnamese(mail, game,
     assert answer.startswith("Đã đi 1. b2-a3/D trong ván #1. Đến lượt bob (Đen)."), answer
 
 
-async def test_without_vietnamese_offered_the_answer_is_english(mail, game):
-    i18n.shipped.cache_clear()
+async def test_without_vietnamese_offered_the_answer_is_english(mail, game, not_offered):
     await reply(mail, game[ALICE], "move b2-a3/D", "vi-VN")
     answer = mail.text_of(await mail.relay.next_to(ALICE))
     assert answer.startswith("1. b2-a3/D played in game #1. bob (Black) is to move."), answer
