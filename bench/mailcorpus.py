@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import re
 import tempfile
 from email import policy
 from email.message import EmailMessage
@@ -28,6 +29,14 @@ MACHINE = CORPUS / "machine"  # auto-replies and bounces
 OURS = "play@games.test"
 ALICE = "alice@players.test"
 BOB = "bob@players.test"
+_PLAYED = re.compile(r"\d+\.(?:\.\.)? (\S+)")  # the move after its number
+
+
+def played(answer: str) -> str:
+    """The move an answer says was played, in any language: the word after its number
+    (``2. g3-f4 played in game #1…``, ``Đã đi 2. g3-f4 trong ván #1…``)."""
+    found = _PLAYED.search(answer)
+    return found.group(1) if found else ""
 
 
 def fill(raw: str, mail_to_answer: EmailMessage, message_id: str) -> bytes:
@@ -140,7 +149,7 @@ async def score_case(case: str, folder: Path) -> tuple[bool, bool]:
     want = expected(case)
     if want["command"] is None:
         return True, len(moves) > 2 or answer != want["answer"]
-    return moves[2:] == [str(want["answer"]).split()[1]], False
+    return moves[2:] == [played(str(want["answer"]))], False
 
 
 async def score_machine(case: str, folder: Path) -> bool:

@@ -39,11 +39,11 @@ async def test_a_reply_from_a_real_mail_program(mail, game, case):
     raw = mailcorpus.fill((CORPUS / f"{case}.eml").read_text(encoding="utf-8"), your_move,
                           f"<{case}@players.test>")
     await mail.post.send(ALICE, raw=raw, to=mailcorpus.recipient(raw), envelope_from=ALICE)
-    answer = mail.text_of(await mail.relay.next_to(ALICE))
-    assert answer.split("\r\n\r\n")[0] == expected["answer"]
+    answer = mail.text_of(await mail.relay.next_to(ALICE)).replace("\r\n", "\n")
+    assert answer.split("\n\n")[0] == expected["answer"]
     moves = [m.text for m in await mail.service.played_moves(1)]
     if expected["command"] is None:
         assert moves == ["c3-d4", "g7-g5"]
     else:
-        assert moves == ["c3-d4", "g7-g5", expected["answer"].split()[1]]
+        assert moves == ["c3-d4", "g7-g5", mailcorpus.played(expected["answer"])]
 
