@@ -338,3 +338,18 @@ async def test_refusals_to_a_stranger_come_from_the_catalogue(mail, pseudo):
     # the last answer ends with the notice of the loop, worded too
     assert body(answer).split("\n\n")[-1].startswith(
         "[Î föûñd ñö çömmàñd îñ ýöûr làšt 4 màîlš, šö Î wîll ñöt àñšwér"), body(answer)
+
+
+async def test_the_notice_of_a_mail_loop_writes_its_time_as_vietnamese_writes_dates(
+        mail, offered):
+    dave = "dave@players.test"
+    for _ in range(4):  # the fourth mail without a command starts the silence
+        await send(mail, f"Dave <{dave}>", "hello", language="vi")
+        answer = await mail.relay.next_to(dave)
+        assert head(answer) == ("Thư của bạn gửi commandpost", "vi")
+    quiet_until = (await mail.service.mail.mail_address(dave))["quiet_until"]
+    assert body(answer).split("\n\n")[-1] == (
+        "Tôi không tìm thấy lệnh nào trong 4 thư gần nhất của bạn, nên tôi sẽ không trả lời "
+        "thư không có lệnh của bạn cho đến "
+        f"{format_moment(quiet_until, 'vi')}: việc này để chặn vòng lặp thư với các thư trả "
+        "lời tự động. Thư có lệnh vẫn được thực hiện và trả lời như thường.\n")
