@@ -19,8 +19,9 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 
 from engine import EngineError, Move, Position, Variant, get_variant
+from engine.phrases import Phrase
 
-from ..i18n import Text, _, _n
+from ..i18n import Text, _, _n, joined
 from ..storage import DamagedGame
 from .boundary import guard
 from .model import Game, PlayedMove, Player
@@ -86,18 +87,23 @@ def if_my_turn_words(game_id: int, piece: PieceSteps, listed: str) -> Text:
 def piece_words(rules: Variant, symbols: str) -> str:
     """The pieces of ``symbols`` (a point's piece or stack as the position writes it, of
     either side: ``n``, ``TI``, ``+T``) in the rules' words, capitalised the same for both
-    sides: ``Knight``, ``Tank + Infantry``, ``Hero Tank``; the symbols themselves for a
-    variant without names."""
-    words, hero = [], False
+    sides: ``Knight``, ``Tank + Infantry``, ``Hero Tank``, a message worded in the reader's
+    language where the rules name their pieces by the engine's phrases; the symbols
+    themselves for a variant without names."""
+    words: list[str] = []
+    hero = False
     for symbol in symbols:
         if symbol == "+":
             hero = True
             continue
         name = rules.piece_names.get(symbol.upper())
         if name:
-            words.append(("Hero " if hero else "") + name[0].upper() + name[1:].lower())
+            word = name[0].upper() + name[1:].lower()
+            if isinstance(name, Phrase):  # the catalogue has it (as ``Knight`` for ``kNight``)
+                word = name if word == name else Text(word, {})
+            words.append(_("Hero {piece}", piece=word) if hero else word)
             hero = False
-    return " + ".join(words) or symbols
+    return joined(words, " + ") if words else symbols
 
 
 @dataclass(frozen=True)
