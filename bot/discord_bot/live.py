@@ -19,7 +19,7 @@ import discord
 
 from engine import get_variant
 
-from ..i18n import SOURCE, Text, _, joined, message_id
+from ..i18n import SOURCE, Text, _, joined, message_id, render
 from ..service.model import Game, Post
 from ..service.outbox import worded
 from . import pictures
@@ -213,7 +213,9 @@ async def open_thread(bot: Bot, game: Game) -> discord.Thread | None:
     thread = game_thread(channel, game.id)  # opened before the process died: not again
     if thread is None:
         variant = get_variant(game.variant)
-        name = f"#{game.id} {game.names[0]} vs {game.names[1]} ({variant.display_name})"
+        name = render(_("#{game} {first} vs {second} ({variant})", game=game.id,
+                        first=game.names[0], second=game.names[1],
+                        variant=variant.display_name), await channel_language(bot, channel.id))
         try:
             thread = await channel.create_thread(name=name[:100],
                                                  type=discord.ChannelType.public_thread,

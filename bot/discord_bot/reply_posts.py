@@ -12,10 +12,11 @@ import discord
 
 from engine import get_variant
 
-from ..i18n import _
+from ..i18n import SOURCE, _, render
 from ..service.model import Challenge, Notification
 from ..service.turns import turn_entries
 from . import live
+from .languages import channel_language
 from .owing import BOARD_POST, CHALLENGE_POST, GAME_THREAD
 from .places import TRANSPORT, target_of
 from .views import challenge_view
@@ -32,6 +33,12 @@ async def post_for_reply(bot: Bot, n: Notification, post: Post) -> None:
     await REPLY_POSTS[n.kind](bot, n, post)
 
 
+async def _language(bot: Bot, n: Notification) -> str:
+    """The language of a post in ``n``'s place: its server's (`channel_language`)."""
+    target = target_of(n.place or "")
+    return await channel_language(bot, target) if target is not None else SOURCE
+
+
 async def _board(bot: Bot, n: Notification, post: Post) -> None:
     """The board after a move, the opponent mentioned; not when the game changed since
     the move, or ended (its end notice shows the final board)."""
@@ -45,7 +52,7 @@ async def _board(bot: Bot, n: Notification, post: Post) -> None:
     turn = entries[-1].line if entries else ""
     message: dict[str, Any] = await bot.board_message(
         game, _("{name} played **{turn}** in game #{game}.", name=game.names[mover], turn=turn,
-                game=game.id))
+                game=game.id), language=await _language(bot, n))
     sent = await post(n.place, message["content"], message.get("view"), message.get("file"))
     if sent is not None:
         await bot.board_sent(game, sent, sent.channel.id)
@@ -81,10 +88,12 @@ async def _challenge(bot: Bot, n: Notification, post: Post) -> None:
     opponent = await bot.service.get_player(c.opponent_id) if c.opponent_id else None
     who = (_("anyone here") if opponent is None else f"<@{opponent.address}>"
            if opponent.transport == TRANSPORT else opponent.display_name)
-    await post(n.place, _("{name} challenges {who} to {variant} (challenge #{number}): press "
-                          "Accept, or `/accept challenge:{number}`.", name=c.challenger_name,
-                          who=who, variant=get_variant(c.variant).display_name, number=c.id),
-               challenge_view(c.id))
+    language = await _language(bot, n)
+    await post(n.place, render(_("{name} challenges {who} to {variant} (challenge #{number}): "
+                                 "press Accept, or `/accept challenge:{number}`.",
+                                 name=c.challenger_name, who=who,
+                                 variant=get_variant(c.variant).display_name, number=c.id),
+                               language), challenge_view(c.id, language))
 
 
 REPLY_POSTS = {BOARD_POST: _board, GAME_THREAD: _game_thread, CHALLENGE_POST: _challenge}

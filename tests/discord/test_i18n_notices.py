@@ -12,6 +12,7 @@ import simcord.interactions
 from bot import i18n
 from bot.service import answers
 
+from .test_owed_answers import _after_the_restart, _dies_before_replying
 from .test_play import _start
 
 
@@ -76,8 +77,8 @@ async def test_settings_and_notifications_answer_in_vietnamese(world, vietnamese
     assert await _said(world.carol, world.channel, "notify") == (
         "Bạn nhận thông báo trong chủ đề của các ván; bạn không nhận bản tin hằng ngày.")
     assert await _said(world.carol, world.channel, "notify", dm=True, digest=True) == (
-        "Từ giờ bạn nhận thông báo qua tin nhắn riêng. Bạn sẽ nhận bản tin hằng ngày về các "
-        "ván đang chờ bạn đi.")
+        "Từ giờ bạn nhận thông báo qua tin nhắn riêng. Bạn sẽ nhận tin tổng hợp hằng ngày về "
+        "các ván đang chờ bạn đi.")
     assert await _said(world.carol, world.channel, "settings") == (
         "Tôi nhắc đến bạn: theo máy chủ (`/settings pings:` để tự chọn): mặc định, khi có "
         "tin về nước đi của đối thủ, lời đề nghị và lời nhắc.")
@@ -133,9 +134,37 @@ async def test_a_dm_goes_out_in_the_language_its_reader_chose(world, clients, of
 async def test_a_threads_posts_are_in_the_servers_language(world, clients, offered, moderator):
     await moderator.slash(world.channel, "server settings", language="vi")
     thread, game = await _start(world)  # alice and bob use Discord in English
+    assert thread.name == "#1 alice đấu bob (Đại chiến Chỉ huy)"
     opening = thread.history()[0].content
-    assert opening.startswith("Game #1: alice (Trắng) vs bob (Đen), Đại chiến Chỉ huy. Hãy "
-                              "gõ nước đi của bạn tại đây, hoặc dùng `/move`.\n"), opening
+    assert opening == (
+        "Ván #1: alice (Trắng) đấu với bob (Đen), Đại chiến Chỉ huy. Hãy gõ nước đi của bạn "
+        "tại đây, hoặc dùng `/move`.\n"
+        f"Đến lượt {world.alice.mention} (Trắng), hạn chót <t:1772712000:f> (<t:1772712000:R>).")
+
+
+async def test_the_posts_owed_after_a_restart_are_in_the_servers_language(
+        world, clients, offered, moderator, monkeypatch):
+    """A move's board and a challenge's announcement, posted by delivery after the reply
+    that would have made them died: in the server's language, as the reply's post is."""
+    await moderator.slash(world.channel, "server settings", language="vi")
+    thread, game = await _start(world)
+    move = (await world.service.legal_moves(game))[0]
+    _dies_before_replying(world, monkeypatch)
+    await world.alice.slash(thread, "move", move=move)
+    await world.bob.slash(world.channel, "challenge", opponent=world.alice, variant="clash")
+    before = len(thread.history()), len(world.channel.history())
+    await _after_the_restart(world, monkeypatch)
+    deadline = int((await world.service.game(game.id)).clock.deadline)
+    [board] = thread.history()[before[0]:]
+    assert board.content == (
+        f"alice đã đi **1. {move}** trong ván #1.\nĐến lượt {world.bob.mention} (Đen), "
+        f"hạn chót <t:{deadline}:f> (<t:{deadline}:R>).")
+    [announced] = world.channel.history()[before[1]:]
+    assert announced.content == (
+        f"bob thách đấu {world.alice.mention} một ván Đại chiến Chỉ huy (lời thách đấu #2): "
+        "bấm Nhận lời, hoặc `/accept challenge:2`.")
+    assert [c.label for row in announced.components for c in row.children] == [
+        "Nhận lời", "Từ chối"]
 
 
 async def test_a_language_not_offered_is_refused_as_a_servers_language(not_offered, world,
@@ -177,11 +206,8 @@ async def test_no_english_bypasses_the_catalogue_in_news_and_offers(world, pseud
     r = await world.alice.slash(thread, "takeback")
     news = [thread.history()[0].content, _dms(world.bob)[-2].content,
             _dms(world.bob)[-1].content, r.response.content]
-    names = ["alice", "bob", "Clash", "Command"]  # players, and the variant's name
-    # whose move it is under the board ("@alice (White) to move, by <t:...>"), written by
-    # bot/discord_bot/pictures.py (the pictures' part), still bypasses the catalogue
-    assert i18n.untranslated(news[0], allowed=names) == ["White", "move"]
-    assert [i18n.untranslated(text, allowed=names) for text in news[1:]] == [[], [], []]
+    names = ["alice", "bob"]  # the players
+    assert [i18n.untranslated(text, allowed=names) for text in news] == [[], [], [], []]
 
 
 async def test_a_confirmation_owed_after_a_restart_is_in_the_language_its_reader_chose(
