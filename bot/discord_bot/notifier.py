@@ -101,14 +101,19 @@ def failure_of(error: Exception) -> DeliveryFailure:
     if isinstance(error, DeliveryFailure):
         return error
     if isinstance(error, discord.RateLimited):
-        return DeliveryFailure("429 rate limited by Discord", permanent=False,
+        return DeliveryFailure(_("429 rate limited by Discord"), permanent=False,
                                retry_after=error.retry_after)
-    if isinstance(error, discord.HTTPException):
-        reason = f"{error.status} {error.text or error.response.reason}".strip()
+    if isinstance(error, discord.HTTPException):  # the reasons in their readers' language
+        detail = (error.text or error.response.reason or "").strip()
         if isinstance(error, discord.Forbidden | discord.NotFound):
-            return DeliveryFailure(f"Discord refused: {reason}", permanent=True)
-        return DeliveryFailure(f"Discord answered {reason}", permanent=False,
-                               retry_after=_retry_after(error))
+            return DeliveryFailure(_("Discord refused: {status} {error}", status=error.status,
+                                     error=detail) if detail else
+                                   _("Discord refused: {status}", status=error.status),
+                                   permanent=True)
+        return DeliveryFailure(_("Discord answered {status} {error}", status=error.status,
+                                 error=detail) if detail else
+                               _("Discord answered {status}", status=error.status),
+                               permanent=False, retry_after=_retry_after(error))
     return DeliveryFailure(f"{type(error).__name__}: {error}".rstrip(": "), permanent=False)
 
 
@@ -154,7 +159,7 @@ class Notifier:
         if n.payload.get("or_channel"):  # a move's confirmation must reach them somewhere
             await self._post(n.place, f"<@{n.address}> {words}")
             return
-        raise DeliveryFailure("Discord refused the DM (DMs closed)", permanent=True)
+        raise DeliveryFailure(_("Discord refused the DM (DMs closed)"), permanent=True)
 
     async def _to_place(self, n: Notification) -> None:
         if n.kind in SAID_BY_THE_REPLY or n.kind == "challenge":
@@ -277,7 +282,8 @@ class Notifier:
                     await self.bot.board_sent(live_board[0], sent, sent.channel.id)
                 return
             if elsewhere:  # no thread to fall back on
-                raise DeliveryFailure("Discord refused the DM (DMs closed)", permanent=True)
+                raise DeliveryFailure(_("Discord refused the DM (DMs closed)"),
+                                      permanent=True)
         if n.kind == "game-over":
             return  # the game's thread has it already
         if n.kind == "challenge" and await self._announced(n, player):
@@ -448,8 +454,8 @@ class Notifier:
                     file: discord.File | None = None) -> discord.Message | None:
         channel = await self._channel(place)
         if channel is None:
-            raise DeliveryFailure("Discord refused: the channel or thread is gone or hidden "
-                                  "from the bot", permanent=True)
+            raise DeliveryFailure(_("Discord refused: the channel or thread is gone or "
+                                    "hidden from the bot"), permanent=True)
         if isinstance(channel, discord.Thread) and channel.archived:
             await channel.edit(archived=False)
         return await channel.send(fit(discord_times(text)), view=view or discord.utils.MISSING,

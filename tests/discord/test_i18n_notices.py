@@ -10,8 +10,9 @@ import pytest
 import simcord.interactions
 
 from bot import i18n
-from bot.service import answers
+from bot.service import answers, outbox
 
+from .test_delivery import _refuse_posts_in, _reminders_due
 from .test_owed_answers import _after_the_restart, _dies_before_replying
 from .test_play import _start
 
@@ -165,6 +166,25 @@ async def test_the_posts_owed_after_a_restart_are_in_the_servers_language(
         "bấm Nhận lời, hoặc `/accept challenge:2`.")
     assert [c.label for row in announced.components for c in row.children] == [
         "Nhận lời", "Từ chối"]
+
+
+async def test_why_a_player_cannot_be_reached_is_said_in_the_readers_language(
+        world, clients, offered):
+    """Discord's refusal, as the DM telling bob (who chose Vietnamese) that alice cannot
+    be reached gives it; Discord's own words (its error's text) stay as Discord said them."""
+    thread, game = await _start(world)
+    bob = await world.service.player("discord", str(world.bob.id), "bob")
+    await world.service.set_preference(bob, i18n.LANGUAGE, "vi")
+    _refuse_posts_in(world, thread)
+    await _reminders_due(world)
+    for _ in range(outbox.TRIES_WHEN_REFUSED - 1):
+        world.clock.t += outbox.LONGEST_WAIT * 2
+        await world.bot.tick()
+    deadline = (await world.service.game(game.id)).clock.deadline
+    assert i18n.format_moment(deadline, "vi") == "12:00 UTC 5/3/2026"
+    assert _dms(world.bob)[-1].content == (
+        "Không thể liên lạc với alice trên Discord (Discord từ chối: 403 Missing Permissions); "
+        "đồng hồ của họ vẫn chạy: họ sẽ thua vì hết giờ lúc 12:00 UTC 5/3/2026 nếu không đi.")
 
 
 async def test_a_language_not_offered_is_refused_as_a_servers_language(not_offered, world,
