@@ -55,6 +55,8 @@ PRIVATE = {"forecast"}  # about a player's conditional moves: by DM only, never 
 BOARD_NEWS = {"your-move", "game-start", "game-over"}  # sent with the game's picture
 ANSWERS = {"draw-offer", "takeback"}  # the notices that also tell of an offer's answer
 TIME = re.compile(r"(\d{4}-\d{2}-\d{2} \d{2}:\d{2}) UTC")
+# the same moment as Vietnamese writes it (`bot.i18n.format_moment`): 13:05 UTC 1/5/2026
+TIME_VI = re.compile(r"\b(\d{2}:\d{2}) UTC (\d{1,2})/(\d{1,2})/(\d{4})\b")
 MENTION = re.compile(r"<@!?(\d{1,20})>")  # in our own texts
 HOME_BOARD = "home-board"  # a move made away from its game's thread, posted there
 # pings (`/settings pings`): all (news of moves, offers, reminders), turns (moves), none
@@ -491,7 +493,17 @@ class Notifier:
 def discord_times(text: str) -> str:
     """Times written for people (``2026-05-01 13:05 UTC``) as Discord timestamps, which
     every reader sees in their own time zone."""
-    return TIME.sub(lambda m: f"<t:{_epoch(m[1])}:f>", text)
+    text = TIME.sub(lambda m: _stamp(m[1], m[0]), text)
+    return TIME_VI.sub(lambda m: _stamp(f"{m[4]}-{m[3]:0>2}-{m[2]:0>2} {m[1]}", m[0]), text)
+
+
+def _stamp(when: str, written: str) -> str:
+    """``when`` (``2026-05-01 13:05``, UTC) as a Discord timestamp; what was ``written``
+    as it is if it is no moment (``2026-02-31``)."""
+    try:
+        return f"<t:{_epoch(when)}:f>"
+    except ValueError:
+        return written
 
 
 def _epoch(text: str) -> int:

@@ -180,11 +180,22 @@ async def test_why_a_player_cannot_be_reached_is_said_in_the_readers_language(
     for _ in range(outbox.TRIES_WHEN_REFUSED - 1):
         world.clock.t += outbox.LONGEST_WAIT * 2
         await world.bot.tick()
-    deadline = (await world.service.game(game.id)).clock.deadline
-    assert i18n.format_moment(deadline, "vi") == "12:00 UTC 5/3/2026"
+    deadline = int((await world.service.game(game.id)).clock.deadline)
     assert _dms(world.bob)[-1].content == (
         "Không thể liên lạc với alice trên Discord (Discord từ chối: 403 Missing Permissions); "
-        "đồng hồ của họ vẫn chạy: họ sẽ thua vì hết giờ lúc 12:00 UTC 5/3/2026 nếu không đi.")
+        f"đồng hồ của họ vẫn chạy: họ sẽ thua vì hết giờ lúc <t:{deadline}:f> nếu không đi."
+    )  # the time as a Discord timestamp, shown in the reader's time zone, as in English
+
+
+def test_a_moment_written_in_vietnamese_is_shown_as_a_discord_timestamp():
+    from bot.discord_bot.notifier import discord_times
+
+    t = 1798664820  # 2026-12-30 21:07 UTC
+    assert i18n.format_moment(t, "vi") == "21:07 UTC 30/12/2026"
+    assert discord_times(f"lúc {i18n.format_moment(t, 'vi')}; {i18n.format_moment(t)}.") == (
+        f"lúc <t:{t}:f>; <t:{t}:f>.")
+    assert discord_times("lúc 25:07 UTC 30/2/2026, 2026-02-30 21:07 UTC") == (
+        "lúc 25:07 UTC 30/2/2026, 2026-02-30 21:07 UTC")  # no such moments: left as written
 
 
 async def test_a_language_not_offered_is_refused_as_a_servers_language(not_offered, world,
