@@ -25,25 +25,16 @@ from bot import i18n
 from bot.email_gateway.outbound import compose
 from bot.i18n import PSEUDO, format_moment, render
 from bot.pictures import points_destroyed
-from bot.textboard import caption
+from bot.textboard import caption, text_board
 from engine import get_variant
 
 from .conftest import text_of
 
 ALICE, BOB = "alice@players.test", "bob@players.test"
-BOARD = """\
-9  b     c     c     c     c
-8     f     f     f     f
-7  h     d     h     d     .
-6     .     .     .     .
-5  .     .     .     .     .
-4     .     .     .     .
-3  {a3}D     H     D     H
-2     {b2}F     F     F
-1  C     C     C     C     B
-   a  b  c  d  e  f  g  h  i"""
-START = BOARD.format(a3=".     ", b2="F     ")
-MOVED = BOARD.format(a3="F*    ", b2="D*    ")
+CLASH = get_variant("clash")
+START = text_board(CLASH, CLASH.start_position())  # the boards as tests/bot test them
+MOVED = text_board(CLASH, CLASH.apply(CLASH.start_position(), CLASH.parse_move(
+    CLASH.start_position(), "b2-a3/D")), marked=("b2", "a3"))
 
 
 def body(mail: EmailMessage) -> str:
