@@ -26,8 +26,8 @@ from typing import TYPE_CHECKING, Any
 
 from engine import EngineError, Move, Position, Variant, get_variant
 
-from .i18n import SOURCE, Text, _, message_id, render
-from .service.clock import describe_days, format_duration, format_time
+from .i18n import SOURCE, Text, _, message_id, moment, render
+from .service.clock import describe_days, format_duration
 from .service.model import Game, PlayedMove
 from .service.records import END
 from .service.turns import numbered_turns
@@ -69,7 +69,7 @@ def game_info(game: Game, played: Sequence[PlayedMove], ply: int | None = None,
         if game.clock.paused:
             left = _("clock paused: vacation")
         elif game.clock.deadline is not None:
-            deadline = _("until {moment}", moment=format_time(game.clock.deadline))
+            deadline = _("until {moment}", moment=moment(game.clock.deadline))
             left = _("{duration} left", duration=format_duration(game.clock.deadline - now))
         else:
             left = per_move

@@ -185,6 +185,9 @@ def numbered_moves(variant: Variant, positions: Sequence[Position],
     return tuple(out)
 
 
+SAMPLE_DEADLINE = 1796306400  # 2026-12-03 14:00 UTC, the gallery's deadline
+
+
 def gallery_info(variant: Variant, k: int, positions: Sequence[Position],
                  moves: Sequence[Move | None], language: str = SOURCE) -> GameInfo:
     """A sample of what a game's picture says around the board, its losses counted from
@@ -193,7 +196,7 @@ def gallery_info(variant: Variant, k: int, positions: Sequence[Position],
     over = variant.outcome(positions[-1], positions).is_over
     left = _("{duration} left", duration=format_duration(2 * DAY + 4 * 3600)).render(language)
     per_move = i18n.render(describe_days(3), language)
-    deadline = _("until {moment}", moment="2026-12-03 14:00 UTC").render(language)
+    deadline = _("until {moment}", moment=i18n.moment(SAMPLE_DEADLINE)).render(language)
     return GameInfo(number=number, players=GALLERY_PLAYERS[k % len(GALLERY_PLAYERS)],
                     deadline="" if over else deadline,
                     clocks=("", "") if over else ((left, per_move) if positions[-1].side == 0

@@ -23,7 +23,7 @@ async def test_the_clocks_and_deadline_are_worded_in_the_readers_language(
         "until 2026-03-05 12:00 UTC", ("3 days left", "3 days per move"))
     vietnamese = game_info(game, played, now=clock(), language="vi")
     assert (vietnamese.deadline, vietnamese.clocks) == (
-        "hạn chót 2026-03-05 12:00 UTC", ("còn 3 ngày", "3 ngày mỗi nước"))
+        "hạn chót 12:00 UTC 5/3/2026", ("còn 3 ngày", "3 ngày mỗi nước"))
 
 
 async def test_a_paused_clock_says_so_in_vietnamese(service, alice, bob, start_game, clock):
@@ -115,7 +115,7 @@ def test_the_gallery_speaks_the_language_asked():
     assert english.deadline == "until 2026-12-03 14:00 UTC"
     vietnamese = render_cli.gallery_info(clash, 1, positions, moves, "vi")
     assert vietnamese.clocks == ("còn 2 ngày 4 giờ", "3 ngày mỗi nước")
-    assert vietnamese.deadline == "hạn chót 2026-12-03 14:00 UTC"
+    assert vietnamese.deadline == "hạn chót 14:00 UTC 3/12/2026"
     pseudo = render_cli.gallery_info(clash, 1, positions, moves, PSEUDO)
     assert untranslated(" ".join([pseudo.deadline, *pseudo.clocks])) == []
     pictures = render_cli.gallery_pictures(240, 4, "vi")

@@ -69,8 +69,8 @@ def test_vietnamese_captions_fit_whole_with_their_words(variant, size):
     side = position.side
     assert header.startswith(f"#{info.number} {name} ")
     assert f"{PLAYERS[0]} ({sides[0]}) đấu với {PLAYERS[1]} ({sides[1]})" in header
-    assert f"Đến lượt {PLAYERS[side]} · nước {position.fullmove} · hạn chót 2026-12-03 " \
-           f"14:00 UTC" in header
+    assert f"Đến lượt {PLAYERS[side]} · nước {position.fullmove} · hạn chót 14:00 UTC " \
+           f"3/12/2026" in header
     panel = " ".join(words(comp.panel))
     assert "còn 2 ngày 4 giờ" in panel and "3 ngày mỗi nước" in panel
     heading = "Các nước đi gần nhất" if size >= 720 else "Các nước đi gần nhất:"
