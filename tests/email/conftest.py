@@ -94,7 +94,10 @@ class Post:
     async def send(self, sender: str, text: str = "", *, to: str = OURS, subject: str = "hi",
                    reply_to: EmailMessage | None = None, html: str | None = None,
                    headers: dict[str, str] | None = None, raw: bytes | None = None,
-                   envelope_from: str | None = None) -> None:
+                   envelope_from: str | None = None, language: str | None = None) -> None:
+        """A mail from ``sender``, a reply to ``reply_to`` or a new one; with ``language``,
+        it says it is in that language (Content-Language, as Thunderbird and Outlook write
+        it)."""
         if raw is not None:  # as is, from ``envelope_from`` ("" for a bounce's <>)
             client = aiosmtplib.SMTP(hostname="127.0.0.1", port=self.port)
             async with client:
@@ -122,6 +125,8 @@ class Post:
             mail.set_content(text)
             if html is not None:
                 mail.add_alternative(html, subtype="html")
+        if language is not None:
+            mail["Content-Language"] = language  # after the content, which would drop it
         self.sent.append(mail)
         await aiosmtplib.send(mail, sender=envelope_from,
                               recipients=[str(mail["To"]).strip("<>")],

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from dataclasses import replace
 from email import policy
-from email.message import EmailMessage
 from email.utils import make_msgid
 
 import pytest
@@ -47,20 +46,14 @@ async def expires(mail, address: str) -> str:
     return format_moment(row["expires_at"], "vi")
 
 
-async def send(mail, sender: str, text: str, language: str, *, to: str = OURS,
-               reply_to: EmailMessage | None = None) -> None:
-    """A mail from ``sender`` that says it is in ``language`` (Content-Language, set after
-    the content, which would drop it)."""
-    message = EmailMessage()
-    message["From"] = sender
-    message["To"] = str(reply_to["Reply-To"]) if reply_to is not None else to
-    message["Subject"] = "Re: " + str(reply_to["Subject"]) if reply_to is not None else "hi"
-    message["Message-ID"] = make_msgid(domain="players.test")
-    if reply_to is not None:
-        message["In-Reply-To"] = str(reply_to["Message-ID"])
-    message.set_content(text)
-    message["Content-Language"] = language
-    await mail.post.send(sender, raw=bytes(message), to=str(message["To"]))
+async def asked_in_vietnamese(mail, address: str, what: str) -> str:
+    """The exact text of the latest confirmation request mailed to ``address``, asking for
+    ``what`` (the command as quoted), in Vietnamese (`asked` in English)."""
+    return (f"Vui lòng xác nhận: một thư từ {address} yêu cầu tôi thực hiện {what}, nhưng thư "
+            f"đó không mang khoá của bạn (ai cũng có thể ghi địa chỉ người gửi tuỳ ý), nên tôi "
+            f"chưa thực hiện. Để thực hiện, hãy trả lời thư này bằng `yes` (hoặc `có`). Nếu bạn "
+            f"không gửi thư đó, hãy bỏ qua thư này: sẽ không có gì thay đổi. Yêu cầu này hết hạn "
+            f"vào {await expires(mail, address)}.\n")
 
 
 async def vietnamese_carol(mail) -> None:
@@ -91,12 +84,7 @@ async def test_a_command_without_a_key_is_asked_back_in_the_players_language(mai
     await mail.post.send(f"Carol <{CAROL}>", "name Caro")
     request = await mail.relay.next_to(CAROL)
     assert str(request["Content-Language"]) == "vi"
-    assert mail.text_of(request) == (
-        f"Vui lòng xác nhận: một thư từ {CAROL} yêu cầu tôi thực hiện `name Caro`, nhưng thư "
-        f"đó không mang khoá của bạn (ai cũng có thể ghi địa chỉ người gửi tuỳ ý), nên tôi "
-        f"chưa thực hiện. Để thực hiện, hãy trả lời thư này bằng `yes` (hoặc `có`). Nếu bạn "
-        f"không gửi thư đó, hãy bỏ qua thư này: sẽ không có gì thay đổi. Yêu cầu này hết hạn "
-        f"vào {await expires(mail, CAROL)}.\n")
+    assert mail.text_of(request) == await asked_in_vietnamese(mail, CAROL, "`name Caro`")
 
     await mail.post.send(CAROL, "Ai gửi thư này?", reply_to=request)
     assert mail.text_of(await mail.relay.next_to(CAROL)) == (
@@ -119,15 +107,10 @@ async def test_a_command_without_a_key_is_asked_back_in_the_players_language(mai
 
 
 async def test_a_strangers_mail_is_answered_in_the_language_it_names(mail, offered):
-    await send(mail, f"Dave <{DAVE}>", "name Dave", "vi")
+    await mail.post.send(f"Dave <{DAVE}>", "name Dave", language="vi")
     request = await mail.relay.next_to(DAVE)
     assert str(request["Content-Language"]) == "vi"
-    assert mail.text_of(request) == (
-        f"Vui lòng xác nhận: một thư từ {DAVE} yêu cầu tôi thực hiện `name Dave`, nhưng thư "
-        f"đó không mang khoá của bạn (ai cũng có thể ghi địa chỉ người gửi tuỳ ý), nên tôi "
-        f"chưa thực hiện. Để thực hiện, hãy trả lời thư này bằng `yes` (hoặc `có`). Nếu bạn "
-        f"không gửi thư đó, hãy bỏ qua thư này: sẽ không có gì thay đổi. Yêu cầu này hết hạn "
-        f"vào {await expires(mail, DAVE)}.\n")
+    assert mail.text_of(request) == await asked_in_vietnamese(mail, DAVE, "`name Dave`")
     await mail.post.send(DAVE, raw=broken_mime(f"Dave <{DAVE}>", "vi-VN"))
     assert mail.text_of(await mail.relay.next_to(DAVE)) == BROKEN
     # without a language, English, as before
@@ -191,18 +174,20 @@ def pseudo(monkeypatch: pytest.MonkeyPatch):
 
 async def test_the_answers_of_mail_reading_all_come_from_the_catalogue(mail, pseudo):
     names = ["dave", "players", "test", "games", "play", "UTC"]  # addresses, a time zone
-    await send(mail, f"Dave <{DAVE}>", "name Dave", i18n.PSEUDO)
+    await mail.post.send(f"Dave <{DAVE}>", "name Dave", language=i18n.PSEUDO)
     request = await mail.relay.next_to(DAVE)
     answers = [mail.text_of(request)]
-    await send(mail, DAVE, "Who are you?", i18n.PSEUDO, reply_to=request)
+    await mail.post.send(DAVE, "Who are you?", reply_to=request, language=i18n.PSEUDO)
     answers.append(mail.text_of(await mail.relay.next_to(DAVE)))
-    await send(mail, DAVE, "yes", i18n.PSEUDO, to=f"play+ok99.{'0' * 20}@games.test")
+    await mail.post.send(DAVE, "yes", to=f"play+ok99.{'0' * 20}@games.test",
+                         language=i18n.PSEUDO)
     answers.append(mail.text_of(await mail.relay.next_to(DAVE)))
     await mail.post.send(DAVE, raw=broken_mime(f"Dave <{DAVE}>", i18n.PSEUDO))
     answers.append(mail.text_of(await mail.relay.next_to(DAVE)))
     limit = mail.settings.email_max_bytes
     erin = "erin@players.test"  # a fifth mail without a command would end in a loop notice
-    await send(mail, erin, "help\n\n" + "x" * 76 * (2 * limit // 76), i18n.PSEUDO)
+    await mail.post.send(erin, "help\n\n" + "x" * 76 * (2 * limit // 76),
+                         language=i18n.PSEUDO)
     answers.append(mail.text_of(await mail.relay.next_to(erin)))
     assert [a[:2] for a in answers] == ["[P", "[Î", "[W", "[Î", "[Ý"]  # each one worded
     assert [i18n.untranslated(a, allowed=names) for a in answers] == [[], [], [], [], []]
@@ -222,13 +207,8 @@ async def test_unsigned_mail_of_a_signing_domain_is_refused_in_the_readers_langu
                 "qua thư này.\n")
     await mail.post.send(f"Carol <{CAROL}>", "help", headers=failed)  # her choice
     assert mail.text_of(await mail.relay.next_to(CAROL)) == unsigned
-    message = EmailMessage()
-    for name, value in (("From", f"Dave <{DAVE}>"), ("To", OURS), ("Subject", "hi"),
-                        ("Message-ID", make_msgid(domain="players.test")), *failed.items()):
-        message[name] = value
-    message.set_content("help")
-    message["Content-Language"] = "vi"
-    await mail.post.send(DAVE, raw=bytes(message))  # what a stranger's mail says
+    await mail.post.send(f"Dave <{DAVE}>", "help", headers=failed,
+                         language="vi")  # what a stranger's mail says
     assert mail.text_of(await mail.relay.next_to(DAVE)) == unsigned
 
 
