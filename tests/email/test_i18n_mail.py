@@ -16,7 +16,6 @@ from email import policy
 from email.generator import BytesGenerator
 from email.message import EmailMessage
 from email.parser import BytesParser
-from email.utils import make_msgid
 from io import BytesIO
 
 import pytest
@@ -58,21 +57,34 @@ async def others(mail, language: str) -> tuple[str, str]:
                            points_destroyed(game, played)), language))
 
 
-async def send(mail, sender: str, text: str, *, reply_to: EmailMessage | None = None,
-               language: str | None = None, subject: str = "") -> None:
-    """A mail from ``sender``, a reply to ``reply_to`` or a new one, that says it is in
-    ``language`` (Content-Language, as Thunderbird and Outlook write it)."""
-    message = EmailMessage()
-    message["From"] = sender
-    message["To"] = str(reply_to["Reply-To"]) if reply_to is not None else "play@games.test"
-    message["Subject"] = "Re: " + str(reply_to["Subject"]) if reply_to is not None else subject
-    message["Message-ID"] = make_msgid(domain="players.test")
-    if reply_to is not None:
-        message["In-Reply-To"] = str(reply_to["Message-ID"])
-    message.set_content(text)
-    if language is not None:
-        message["Content-Language"] = language  # after the content, which would drop it
-    await mail.post.send(sender, to=str(message["To"]), raw=bytes(message))
+GAME_EN = ("Game #1: Alice vs bob — Clash of Command", "en")  # a game mail's subject
+GAME_VI = ("Ván #1: Alice đấu với bob — Đại chiến Chỉ huy", "vi")
+NO_COMMAND_VI = ("Tôi không tìm thấy lệnh nào trong thư của bạn. Hãy viết lệnh ở dòng đầu "
+                 "tiên, phía trên phần trích dẫn; những gì bạn có thể gửi ở bên dưới.\n\n")
+WAITING_VI = ("Đang là lượt của bob: bạn sẽ nhận thư khi đối thủ đã đi. Trong lúc chờ, bạn có "
+              "thể trả lời bằng `board`, `resign`, `takeback`, `export` hoặc `help`.\n")
+
+
+def started_vi(described: str, said: str) -> str:
+    """Game #1 as Alice reads it in Vietnamese before the first move, her turn."""
+    return (f"{described}\n\n{START}\n{said}\n\nChưa có nước đi nào.\n\n"
+            "Đến lượt bạn. Hãy trả lời thư này với nước đi của bạn ở dòng đầu tiên, ví dụ "
+            "`move c3-b4` (hoặc `moves` để xem các nước đi hợp lệ, `board`, `resign`, "
+            "`takeback`, `help`).\n")
+
+
+def moved_vi(described: str, said: str, closing: str) -> str:
+    """Game #1 in Vietnamese after Alice's first move, ending with ``closing``."""
+    return (f"{described}\nLượt vừa rồi: Alice (Trắng): 1. b2-a3/D.\n\n{MOVED}\n{said}\n\n"
+            f"Các nước đi:\n  1. b2-a3/D\n\n{closing}")
+
+
+async def received(mail, address: str, expected: tuple[str, str], text: str) -> EmailMessage:
+    """The next mail to ``address``, asserted: its subject and language, and its text."""
+    sent = await mail.relay.next_to(address)
+    assert head(sent) == expected
+    assert body(sent) == text
+    return sent
 
 
 async def test_a_vietnamese_player_and_an_english_one_each_read_their_own_language(
@@ -105,53 +117,37 @@ async def test_a_vietnamese_player_and_an_english_one_each_read_their_own_langua
         "Hãy trả lời thư này với `cancel` ở dòng đầu tiên để rút lại lời thách đấu.\n")
 
     # the challenge Alice made reaches Bob in English, his language
-    offer = await mail.relay.next_to(BOB)
-    assert head(offer) == ("Challenge #1: Alice vs bob — Clash of Command", "en")
-    assert body(offer) == (
+    offer = await received(mail, BOB, ("Challenge #1: Alice vs bob — Clash of Command", "en"), (
         "Alice challenges you: Clash of Command, no clock, Alice plays White, rated. Answer "
         "with `accept #1` or `decline #1`.\n\n"
         "The challenge comes from Alice <alice@players.test>. You have not written to this "
         "service before: it mails an address unasked only once. To never get mail from it "
         "again, reply `stop`.\n\n"
-        "Reply to this mail with `accept` or `decline` on the first line.\n")
+        "Reply to this mail with `accept` or `decline` on the first line.\n"))
 
     await mail.post.send(BOB, "accept", reply_to=offer)
-    started = await mail.relay.next_to(BOB)
-    assert head(started) == ("Game #1: Alice vs bob — Clash of Command", "en")
-    assert body(started) == (
+    await received(mail, BOB, GAME_EN, (
         "Challenge #1 accepted. Game #1 started: Alice (White) vs bob (Black), Clash of "
         "Command, no clock. Alice (White) moves first.\n\n"
         "Game #1: Alice (White) vs bob (Black), Clash of Command, no clock. Alice to move.\n\n"
         f"{START}\nWhite to move, move 1.\n\nNo moves yet.\n\n"
         "It is Alice's turn: you get a mail when they have moved. Meanwhile you may reply "
-        "with `board`, `resign`, `takeback`, `export` or `help`.\n")
+        "with `board`, `resign`, `takeback`, `export` or `help`.\n"))
 
     # Bob's accepting starts the game: Alice reads its news in Vietnamese
-    yours = await mail.relay.next_to(ALICE)
     described, said = await others(mail, "vi")
-    assert head(yours) == ("Ván #1: Alice đấu với bob — Đại chiến Chỉ huy", "vi")
-    assert body(yours) == (
+    yours = await received(mail, ALICE, GAME_VI, (
         "Ván #1 đã bắt đầu: Alice (Trắng) đấu với bob (Đen), Đại chiến Chỉ huy, không tính "
-        "giờ. Alice (Trắng) đi trước.\n\n"
-        f"{described}\n\n{START}\n{said}\n\nChưa có nước đi nào.\n\n"
-        "Đến lượt bạn. Hãy trả lời thư này với nước đi của bạn ở dòng đầu tiên, ví dụ "
-        "`move c3-b4` (hoặc `moves` để xem các nước đi hợp lệ, `board`, `resign`, "
-        "`takeback`, `help`).\n")
+        "giờ. Alice (Trắng) đi trước.\n\n" + started_vi(described, said)))
 
     await mail.post.send(ALICE, "move b2-a3/D", reply_to=yours)
     played = await mail.relay.next_to(ALICE)
     described, said = await others(mail, "vi")
-    assert head(played) == ("Ván #1: Alice đấu với bob — Đại chiến Chỉ huy", "vi")
-    assert body(played) == (
-        "Đã đi 1. b2-a3/D trong ván #1. Đến lượt bob (Đen).\n\n"
-        f"{described}\nLượt vừa rồi: Alice (Trắng): 1. b2-a3/D.\n\n{MOVED}\n{said}\n\n"
-        "Các nước đi:\n  1. b2-a3/D\n\n"
-        "Đang là lượt của bob: bạn sẽ nhận thư khi đối thủ đã đi. Trong lúc chờ, bạn có "
-        "thể trả lời bằng `board`, `resign`, `takeback`, `export` hoặc `help`.\n")
+    assert head(played) == GAME_VI
+    assert body(played) == ("Đã đi 1. b2-a3/D trong ván #1. Đến lượt bob (Đen).\n\n"
+                            + moved_vi(described, said, WAITING_VI))
 
     # the move of a Vietnamese player reaches the English one in English
-    moved = await mail.relay.next_to(BOB)
-    assert head(moved) == ("Game #1: Alice vs bob — Clash of Command", "en")
     english = (
         "Game #1: Alice (White) vs bob (Black), Clash of Command, no clock. bob to move.\n"
         "Last turn: Alice (White): 1. b2-a3/D.\n\n"
@@ -159,69 +155,48 @@ async def test_a_vietnamese_player_and_an_english_one_each_read_their_own_langua
         "Your move. Reply to this mail with your move on the first line, for example "
         "`move a7-a5` (or `moves` for the legal moves, `board`, `resign`, `takeback`, "
         "`help`).\n")
-    assert body(moved) == (
+    moved = await received(mail, BOB, GAME_EN, (
         "Alice played 1. b2-a3/D in game #1 (Clash of Command). Your move. There is no "
-        f"clock.\n\n{english}")
+        f"clock.\n\n{english}"))
 
     # a refusal: each in their own language, whatever the other reads
     await mail.post.send(BOB, "hello", reply_to=moved)
-    refused = await mail.relay.next_to(BOB)
-    assert head(refused) == ("Game #1: Alice vs bob — Clash of Command", "en")
-    assert body(refused) == (
+    await received(mail, BOB, GAME_EN, (
         "I found no command in your mail. Write it on the first line, above any quoted "
-        f"text; what you may send is below.\n\n{english}")
+        f"text; what you may send is below.\n\n{english}"))
     await mail.post.send(ALICE, "hello", reply_to=played)
-    refused = await mail.relay.next_to(ALICE)
-    assert head(refused) == ("Ván #1: Alice đấu với bob — Đại chiến Chỉ huy", "vi")
-    assert body(refused) == (
-        "Tôi không tìm thấy lệnh nào trong thư của bạn. Hãy viết lệnh ở dòng đầu tiên, "
-        "phía trên phần trích dẫn; những gì bạn có thể gửi ở bên dưới.\n\n"
-        f"{described}\nLượt vừa rồi: Alice (Trắng): 1. b2-a3/D.\n\n{MOVED}\n{said}\n\n"
-        "Các nước đi:\n  1. b2-a3/D\n\n"
-        "Đang là lượt của bob: bạn sẽ nhận thư khi đối thủ đã đi. Trong lúc chờ, bạn có "
-        "thể trả lời bằng `board`, `resign`, `takeback`, `export` hoặc `help`.\n")
+    await received(mail, ALICE, GAME_VI,
+                   NO_COMMAND_VI + moved_vi(described, said, WAITING_VI))
 
 
 async def test_a_player_who_chose_nothing_is_answered_in_the_language_of_their_mail(
         mail, game, offered):
-    await send(mail, ALICE, "hello", reply_to=game[ALICE], language="vi-VN")
-    answer = await mail.relay.next_to(ALICE)
+    await mail.post.send(ALICE, "hello", reply_to=game[ALICE], language="vi-VN")
     described, said = await others(mail, "vi")
-    assert head(answer) == ("Ván #1: Alice đấu với bob — Đại chiến Chỉ huy", "vi")
-    assert body(answer) == (
-        "Tôi không tìm thấy lệnh nào trong thư của bạn. Hãy viết lệnh ở dòng đầu tiên, "
-        "phía trên phần trích dẫn; những gì bạn có thể gửi ở bên dưới.\n\n"
-        f"{described}\n\n{START}\n{said}\n\nChưa có nước đi nào.\n\n"
-        "Đến lượt bạn. Hãy trả lời thư này với nước đi của bạn ở dòng đầu tiên, ví dụ "
-        "`move c3-b4` (hoặc `moves` để xem các nước đi hợp lệ, `board`, `resign`, "
-        "`takeback`, `help`).\n")
+    answer = await received(mail, ALICE, GAME_VI, NO_COMMAND_VI + started_vi(described, said))
 
     # her move is answered in Vietnamese; Bob, who chose nothing, reads its news in English
-    await send(mail, ALICE, "move b2-a3/D", reply_to=answer, language="vi")
+    await mail.post.send(ALICE, "move b2-a3/D", reply_to=answer, language="vi")
     assert head(await mail.relay.next_to(ALICE))[1] == "vi"
     moved = await mail.relay.next_to(BOB)
-    assert head(moved) == ("Game #1: Alice vs bob — Clash of Command", "en")
+    assert head(moved) == GAME_EN
     assert body(moved).startswith(
         "Alice played 1. b2-a3/D in game #1 (Clash of Command). Your move. There is no "
         "clock.\n\nGame #1: Alice (White) vs bob (Black)"), body(moved)
 
     # a new mail without a subject or a key: the subject of the answer is ours, in Vietnamese
-    await send(mail, "Carol <carol@players.test>", "hello", language="vi")
-    answer = await mail.relay.next_to("carol@players.test")
-    assert head(answer) == ("Thư của bạn gửi commandpost", "vi")
-    assert body(answer) == (
+    await mail.post.send("Carol <carol@players.test>", "hello", subject="", language="vi")
+    await received(mail, "carol@players.test", ("Thư của bạn gửi commandpost", "vi"), (
         "Tôi không tìm thấy lệnh nào trong thư của bạn. Hãy viết một lệnh ở dòng đầu tiên, "
         "phía trên phần trích dẫn, ví dụ `help` (mọi lệnh), `games` (các ván của bạn) hoặc "
-        "`challenge ĐỊA_CHỈ`.\n")
+        "`challenge ĐỊA_CHỈ`.\n"))
 
     # the same without a language: English, as ever
-    await send(mail, "Dave <dave@players.test>", "hello")
-    answer = await mail.relay.next_to("dave@players.test")
-    assert head(answer) == ("Your mail to commandpost", "en")
-    assert body(answer) == (
+    await mail.post.send("Dave <dave@players.test>", "hello", subject="")
+    await received(mail, "dave@players.test", ("Your mail to commandpost", "en"), (
         "I found no command in your mail. Write one command on the first line, above any "
         "quoted text, for example `help` (all commands), `games` (your games) or `challenge "
-        "ADDRESS`.\n")
+        "ADDRESS`.\n"))
 
 
 @pytest.mark.parametrize("name", ["A" * n for n in range(1, 41)])
@@ -305,16 +280,13 @@ async def test_a_watcher_reads_the_moves_in_their_own_language(mail, game, offer
     link = f"https://games.test/game/1-{await mail.service.watching.watch_token(1)}"
     await mail.confirmed(f"Carol <{carol}>", f"watch {link}")
     await mail.post.send(ALICE, "move b2-a3/D", reply_to=game[ALICE])
-    assert head(await mail.relay.next_to(ALICE)) == (
-        "Game #1: Alice vs bob — Clash of Command", "en")
+    assert head(await mail.relay.next_to(ALICE)) == GAME_EN
     copy = await mail.relay.next_to(carol)
     described, said = await others(mail, "vi")
-    assert head(copy) == ("Ván #1: Alice đấu với bob — Đại chiến Chỉ huy", "vi")
-    assert body(copy) == (
-        "Đã đi 1. b2-a3/D trong ván #1. Đến lượt bob (Đen).\n\n"
-        f"{described}\nLượt vừa rồi: Alice (Trắng): 1. b2-a3/D.\n\n{MOVED}\n{said}\n\n"
-        "Các nước đi:\n  1. b2-a3/D\n\n"
-        "Bạn đang theo dõi ván này; gửi `unwatch #1` để ngừng nhận các thư này.\n")
+    assert head(copy) == GAME_VI
+    assert body(copy) == "Đã đi 1. b2-a3/D trong ván #1. Đến lượt bob (Đen).\n\n" + moved_vi(
+        described, said, "Bạn đang theo dõi ván này; gửi `unwatch #1` để ngừng nhận các thư "
+                         "này.\n")
 
 
 async def test_refusals_to_a_stranger_come_from_the_catalogue(mail, pseudo):
@@ -322,7 +294,7 @@ async def test_refusals_to_a_stranger_come_from_the_catalogue(mail, pseudo):
     without a command until the answers stop (a mail loop)."""
     dave = "dave@players.test"
     for text in ["resign", "hello", "hello", "hello", "hello"]:
-        await send(mail, f"Dave <{dave}>", text, language=PSEUDO)
+        await mail.post.send(f"Dave <{dave}>", text, subject="", language=PSEUDO)
         answer = await mail.relay.next_to(dave)
         assert head(answer) == ("[Ýöûr màîl tö çömmàñdpöšt ~~~~~~~~~~]", PSEUDO)
         assert i18n.untranslated(body(answer)) == [], body(answer)
@@ -335,7 +307,7 @@ async def test_the_notice_of_a_mail_loop_writes_its_time_as_vietnamese_writes_da
         mail, offered):
     dave = "dave@players.test"
     for _ in range(4):  # the fourth mail without a command starts the silence
-        await send(mail, f"Dave <{dave}>", "hello", language="vi")
+        await mail.post.send(f"Dave <{dave}>", "hello", subject="", language="vi")
         answer = await mail.relay.next_to(dave)
         assert head(answer) == ("Thư của bạn gửi commandpost", "vi")
     quiet_until = (await mail.service.mail.mail_address(dave))["quiet_until"]
