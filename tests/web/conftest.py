@@ -6,7 +6,9 @@ from __future__ import annotations
 import io
 import logging
 import random
+import socket
 from collections.abc import AsyncIterator, Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -105,3 +107,12 @@ def log_lines(kept_logging: None) -> io.StringIO:
     stream = io.StringIO()
     configure_logging("INFO", stream=stream)
     return stream
+
+
+@contextmanager
+def port_in_use() -> Iterator[int]:
+    """A port of 127.0.0.1 that another program listens on while the block runs."""
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        yield taken.getsockname()[1]

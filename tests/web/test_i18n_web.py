@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import re
-import socket
 from collections.abc import Iterator
 from html.parser import HTMLParser
 from pathlib import Path
@@ -27,7 +26,7 @@ from bot.storage import StorageError
 from bot.web import language
 from bot.web.server import SITE, Site, make_app
 
-from .conftest import play
+from .conftest import play, port_in_use
 from .test_browser import board_loaded, browser_installed, chromium, until  # noqa: F401
 from .test_routes import read_event
 from .test_runner import make_database
@@ -475,10 +474,7 @@ def test_the_command_tells_a_vietnamese_host_why_it_cannot_start(
         "COMMANDPOST_DB\n")
     made = tmp_path / "games.db"
     asyncio.run(make_database(made))
-    with socket.socket() as taken:
-        taken.bind(("127.0.0.1", 0))
-        taken.listen()
-        port = taken.getsockname()[1]
+    with port_in_use() as port:
         assert main(["--db", str(made), "--port", str(port)]) == 1
     assert capsys.readouterr().err == (
         f"commandpost web: không lắng nghe được trên 127.0.0.1:{port}: một chương trình khác "

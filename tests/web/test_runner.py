@@ -8,7 +8,6 @@ import asyncio
 import io
 import logging
 import os
-import socket
 import sqlite3
 import subprocess
 import sys
@@ -21,6 +20,8 @@ import pytest
 from bot.config import Settings
 from bot.service import GameService
 from bot.web.runner import Timeouts, main, start_web
+
+from .conftest import port_in_use
 
 ROOT = Path(__file__).resolve().parents[2]
 NO_DATABASE = ("there is no database at {db!r}; the pages show the games of the bot's "
@@ -104,10 +105,7 @@ def test_a_port_in_use_is_one_sentence(tmp_path: Path, capsys: pytest.CaptureFix
                                        kept_logging: None) -> None:
     db = tmp_path / "games.db"
     asyncio.run(make_database(db))
-    with socket.socket() as taken:
-        taken.bind(("127.0.0.1", 0))
-        taken.listen()
-        port = taken.getsockname()[1]
+    with port_in_use() as port:
         assert say(capsys, ["--db", str(db), "--port", str(port)]) == (
             1, "", f"commandpost web: cannot listen on 127.0.0.1:{port}: another program is "
                    f"listening there (choose another port with --port)\n")
@@ -208,10 +206,7 @@ async def test_a_port_in_use_beside_the_bot_is_logged_and_the_bot_runs_on(
     from bot.cli.run import web_beside
     service = await GameService.open(Settings(db_path=tmp_path / "games.db"))
     try:
-        with socket.socket() as taken:
-            taken.bind(("127.0.0.1", 0))
-            taken.listen()
-            port = taken.getsockname()[1]
+        with port_in_use() as port:
             settings = Settings(db_path=tmp_path / "games.db", web_host="127.0.0.1",
                                 web_port=port)
             with caplog.at_level(logging.ERROR, logger="bot.cli.run"):
