@@ -67,6 +67,17 @@ COMPUTER_LEVELS = [app_commands.Choice(name=f"level {lv.number}: {lv.description
 DAYS = [app_commands.Choice(name=message_id("no clock"), value=0)] + [
     app_commands.Choice(name=words(_n("{n} day per move", "{n} days per move", d)), value=d)
     for d in ALLOWED_DAYS]
+# what each option of /challenge is for, as Discord shows it beside the option
+CHALLENGE_OPTIONS = {
+    "opponent": message_id("Who to play (leave empty in a server: anyone there may accept; "
+                           "needed in a DM)"),
+    "variant": message_id("The variant to play (default: the server's first)"),
+    "mode": message_id("The variant's mode (default: its usual one)"),
+    "side": message_id("Which side you play (default: random)"),
+    "days": message_id("Time per move (default: the server's)"),
+    "rated": message_id("Whether the game counts for ratings (default: yes)"),
+    "clock": message_id("Or a Fischer clock and/or a total: 3d+1d max10d total60d"),
+    "computer": message_id("Play the computer at this level (it accepts at once)")}
 
 
 def _challenge_choices(names: list[tuple[str, int]],
@@ -231,16 +242,7 @@ class PlayCommands(commands.Cog, name="Playing"):
     # --- challenges -----------------------------------------------------------------
     @app_commands.command(name="challenge", description=message_id(
         "Challenge someone, or anyone here, or the computer, to a correspondence game."))
-    @app_commands.describe(
-        opponent=message_id("Who to play (leave empty in a server: anyone there may accept; "
-                            "needed in a DM)"),
-        variant=message_id("The variant to play (default: the server's first)"),
-        mode=message_id("The variant's mode (default: its usual one)"),
-        side=message_id("Which side you play (default: random)"),
-        days=message_id("Time per move (default: the server's)"),
-        rated=message_id("Whether the game counts for ratings (default: yes)"),
-        clock=message_id("Or a Fischer clock and/or a total: 3d+1d max10d total60d"),
-        computer=message_id("Play the computer at this level (it accepts at once)"))
+    @app_commands.describe(**CHALLENGE_OPTIONS)
     @app_commands.autocomplete(variant=variant_names, mode=mode_names, days=day_choices)
     @app_commands.choices(side=SIDES, computer=COMPUTER_LEVELS)
     async def challenge(self, interaction: discord.Interaction,
