@@ -385,8 +385,11 @@ async def rules(request: web.Request) -> web.Response:
                              "{names}.", names=_("{some} and {last}",
                                                  some="clash, commander, combined-arms, "
                                                       "mini-chieftain", last="micro-chieftain")))
+    markdown = path.read_text(encoding="utf-8")
+    if path.parent.name == language:  # a translation, one folder down: its diagrams are ours
+        markdown = markdown.replace("](../diagrams/", "](diagrams/")
     html = pages.rules_page(_("{variant} rules", variant=variant.display_name).render(language),
-                            path.read_text(encoding="utf-8"), language)
+                            markdown, language)
     return _html(html, cache="public, max-age=3600")
 
 
