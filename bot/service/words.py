@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from functools import cache
 
 from engine import Variant
+from engine.phrases import Phrase
 
 from ..i18n import Text, _, from_json, joined, message_id
 
@@ -61,6 +63,19 @@ ENDINGS = (("", " resigned", RESIGNED), ("", " ran out of time", RAN_OUT),
            ("adjudicated by ", "", ADJUDICATED))
 BY_AGREEMENT = message_id("by agreement")
 MAX_ENDING = 2000  # characters of a stored ending read as a message
+# the engine's endings (`Outcome.reason`, its phrases: their templates are in the catalogue
+# already) as an older row has their words, a side's name in place of ``{side}`` and
+# ``{winner}``; an ending of a battle mode (points, objectives) keeps its words
+ENGINE_ENDINGS = (
+    "{side} has no Commander left", "{side} has no Chieftain left", "{side} has no legal move",
+    "{side}'s commander has been captured", "{side} is checkmated",
+    "stalemate: {side} has no legal turn and is not in check",
+    "stalemate: {side} has no move at all", "{winner} killed the {side} headquarters (King)",
+    "no Commander is left on either side; the side that made the last move wins",
+    "threefold repetition: this position has occurred three times",
+    "the same position has occurred three times with the same side to move",
+    "the same position occurred three times at the start of a turn")
+FIFTY_MOVES = "fifty-move rule: {n} turns in a row without a capture"
 
 
 def ending(key: str, name: str) -> Text:
@@ -71,6 +86,8 @@ def ending(key: str, name: str) -> Text:
 def stored_ending(reason: str) -> str:
     """The reason a game ended as the games table keeps it: a message as its data (JSON),
     plain words as they are."""
+    if isinstance(reason, Phrase):  # the engine's words: a message of the catalogue too
+        reason = Text(reason.msgid, reason.values, reason.plural)
     return json.dumps(reason.to_json(), ensure_ascii=False) if isinstance(reason, Text) \
         else reason
 
@@ -78,7 +95,8 @@ def stored_ending(reason: str) -> str:
 def read_ending(stored: str) -> str:
     """The reason a game ended, as read from the games table: the message it was stored as
     (its English words as a string), an older row's words recognised as the message that
-    wrote them, or other words (an engine's, an imported record's) as they are."""
+    wrote them (the service's, the engine's), or other words (an imported record's, a
+    battle mode's points) as they are."""
     if not isinstance(stored, str):
         return stored
     if stored.startswith('{"id"') and len(stored) <= MAX_ENDING:
@@ -93,4 +111,25 @@ def read_ending(stored: str) -> str:
         if stored.startswith(before) and stored.endswith(after) and \
                 len(stored) > len(before) + len(after):
             return ending(key, stored[len(before):len(stored) - len(after)])
-    return stored
+    return _engine_ending(stored)
+
+
+def _engine_ending(stored: str) -> str:
+    """An older row's words of one of the engine's endings (`ENGINE_ENDINGS`) as its
+    message, any other words as they are."""
+    found = _engine_endings().get(stored)
+    return Text(*found) if found else stored
+
+
+@cache
+def _engine_endings() -> dict[str, tuple[str, dict[str, Text | int]]]:
+    """Each of the engine's endings in its English words, with its template and values."""
+    sides = [Text(name, {}) for name in SIDE_NAMES]
+    endings: dict[str, tuple[str, dict[str, Text | int]]] = {}
+    for template in ENGINE_ENDINGS:
+        for side in sides if "{side}" in template else [None]:
+            for winner in sides if "{winner}" in template else [None]:
+                values = {k: v for k, v in (("side", side), ("winner", winner)) if v}
+                endings[str(Text(template, values))] = (template, values)
+    endings[str(Text(FIFTY_MOVES, {"n": 100}))] = (FIFTY_MOVES, {"n": 100})
+    return endings

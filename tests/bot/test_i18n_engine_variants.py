@@ -5,10 +5,13 @@ words, with the piece names of the Vietnamese rules; move text is never translat
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from bot import i18n
 from bot.i18n import PSEUDO
+from bot.service.phrasing import describe_result
 from engine import EngineError, get_variant
 
 from .conftest import PLACE, in_both
@@ -142,6 +145,11 @@ async def test_an_ending_is_worded_in_vietnamese(service, alice, bob, start_game
     assert done.message == english
     assert done.words("console", "vi").endswith(vietnamese)
     assert i18n.untranslated(done.words("console", PSEUDO), {"Alice", "White"}) == []
+    async with service.db.snapshot() as s:  # the ending is stored as its message's data
+        row = await s.one("SELECT reason FROM games WHERE id = ?", (game.id,))
+    assert json.loads(row["reason"])["id"] == done.game.reason.msgid
+    read = await service.game(game.id)
+    assert describe_result(read).render("vi").endswith(vietnamese.removesuffix("."))
 
 
 def test_the_chieftain_status_and_a_draw_are_phrases() -> None:
