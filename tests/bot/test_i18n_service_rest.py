@@ -18,7 +18,7 @@ from bot.service import outbox
 from bot.service.clock import DAY, TimeControl, parse_time_control
 from bot.service.computer import level_error
 from bot.service.phrasing import describe_result, phrase
-from bot.service.words import read_ending, stored_ending
+from bot.service.words import ENGINE_ENDINGS, FIFTY_MOVES, read_ending, stored_ending
 
 from .conftest import in_both
 
@@ -83,7 +83,12 @@ async def test_an_older_rows_english_ending_is_read_as_the_message_that_wrote_it
             ("adjudicated by admin", "Bob (Black) wins: adjudicated by admin (0-1)",
              "Bob (Đen) thắng: admin phân xử (0-1)"),
             ("Red has no Commander left", "Bob (Black) wins: Red has no Commander left (0-1)",
-             "Bob (Đen) thắng: Đỏ has no Commander left (0-1)")]:  # the engine's: its words
+             "Bob (Đen) thắng: Đỏ không còn Tư lệnh nào (0-1)"),  # the engine's
+            ("Black killed the White headquarters (King)",
+             "Bob (Black) wins: Black killed the White headquarters (King) (0-1)",
+             "Bob (Đen) thắng: Đen đã tiêu diệt sở chỉ huy (Vua) của Trắng (0-1)"),
+            ("the Red flag fell", "Bob (Black) wins: the Red flag fell (0-1)",
+             "Bob (Đen) thắng: the Red flag fell (0-1)")]:  # words of no message: as they are
         async with service.db.transaction() as s:
             await s.execute("UPDATE games SET reason = ? WHERE id = ?", (old, game.id))
         read = await service.game(game.id)
@@ -99,6 +104,10 @@ def test_an_ending_is_stored_and_read_back_whatever_it_holds():
     assert read_ending('{"id": broken') == '{"id": broken'  # words that only look like data
     assert read_ending(" resigned") == " resigned"  # no name: not the service's words
     assert read_ending("") == ""
+
+
+def test_the_engines_endings_an_older_row_has_are_messages_of_the_catalogue():
+    assert {(ending, None) for ending in (*ENGINE_ENDINGS, FIFTY_MOVES)} <= i18n.template()
 
 
 async def test_a_player_who_cannot_be_reached_is_told_in_each_readers_language(
