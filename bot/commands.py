@@ -38,8 +38,8 @@ from .service.posts import DIGEST
 from .service.results import Done, Reason, Refusal, Result, engine_words, storage_words
 from .service.rules_docs import as_plain_text, rules_part
 from .service.turns import PieceSteps, find_turn, if_my_turn_words, turn_ends
+from .service.words import side_name, variant_name
 from .storage import StorageError
-from .textboard import side_name, variant_name
 
 log = logging.getLogger(__name__)
 FindPlayer = Callable[[str], Awaitable[Player | Refusal]]

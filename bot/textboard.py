@@ -13,28 +13,8 @@ from collections.abc import Iterable
 
 from engine import Position, Variant
 
-from .i18n import Text, _, joined, message_id
-
-# the names of the sides and of the variants as players read them, keyed by the engine's
-# English names (a name not listed, a variant added later, is shown as it is)
-SIDE_NAMES = frozenset((message_id("White"), message_id("Black"), message_id("Red"),
-                        message_id("Blue")))
-VARIANT_NAMES = frozenset((
-    message_id("Commander Chess (Cờ Tư Lệnh)"), message_id("Clash of Command"),
-    message_id("Combined Arms Brigade Chess"), message_id("mini-Chieftain"),
-    message_id("micro-Chieftain")))
-
-
-def side_name(variant: Variant, side: int) -> str:
-    """A side's name (``Red``, ``Đỏ``), worded in the reader's language."""
-    name = variant.side_names[side]
-    return Text(name, {}) if name in SIDE_NAMES else name
-
-
-def variant_name(variant: Variant) -> str:
-    """A variant's name (``Cờ Tư Lệnh``), worded in the reader's language."""
-    name = variant.display_name
-    return Text(name, {}) if name in VARIANT_NAMES else name
+from .i18n import Text, _, joined
+from .service.words import side_name
 
 
 def cell_text(variant: Variant, position: Position, node: str) -> str:
