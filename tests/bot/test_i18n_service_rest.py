@@ -213,8 +213,8 @@ def test_a_refused_name_says_why_in_each_language():
 async def test_a_whole_game_in_the_pseudo_language_leaves_no_english_of_the_service(
         service, alice, bob, start_game, clock):
     """Every answer and every piece of news of a game, from the challenge to its end,
-    worded in the pseudo-language: nothing bypasses the catalogue but the names and the
-    notation (and the engine's reason the game ended, which its part words)."""
+    worded in the pseudo-language: nothing bypasses the catalogue but the names, the
+    notation and the tokens (UTC, commandpost)."""
     answers = []
     made = await service.challenges.challenge(alice, "console:test", bob, days=3, side=0)
     answers += [made, await service.challenges.accept(bob, made.challenge.id)]
