@@ -230,8 +230,9 @@ class ChallengeDesk:
             return Refusal(Reason.NO_SUCH_CHALLENGE,
                            _("You made no open challenge here.") if own
                            else _("You have no challenge to answer here."))
-        listed = ", ".join(f"#{c.id} ({c.challenger_name}, {variant_name(get_variant(c.variant))})"
-                           for c in mine)
+        listed = joined([joined([f"#{c.id} ({c.challenger_name}, ",
+                                 variant_name(get_variant(c.variant)), ")"], "")
+                         for c in mine], ", ")  # each variant's name in the reader's words
         return Refusal(Reason.WHICH_CHALLENGE,
                        _("There are several challenges: {listed}. Say which, as in {example}.",
                          listed=listed,

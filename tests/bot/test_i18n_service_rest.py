@@ -143,6 +143,18 @@ async def test_the_daily_digest_is_worded_in_its_readers_language(service, alice
         "• #1 với Bob (Đại chiến Chỉ huy): còn 2 ngày")
 
 
+async def test_several_challenges_are_listed_with_their_variants_names_in_each_language(
+        service, alice, bob, carol):
+    await service.challenges.challenge(alice, "console:test", carol)
+    await service.challenges.challenge(bob, "console:test", carol, variant="commander")
+    refused = await service.challenges.find_challenge(carol, "console:test")
+    assert in_both(refused) == (
+        "There are several challenges: #1 (Alice, Clash of Command), #2 (Bob, Commander Chess "
+        "(Cờ Tư Lệnh)). Say which, as in `accept #1`.",
+        "Có nhiều lời thách đấu: #1 (Alice, Đại chiến Chỉ huy), #2 (Bob, Cờ Tư Lệnh). Hãy nói rõ "
+        "là cái nào, ví dụ `accept #1`.")
+
+
 async def test_the_boundarys_refusals_in_the_senders_language(service, alice, bob,
                                                               start_game):
     refused = await service.move(alice, 0, "b2-a3/D")
