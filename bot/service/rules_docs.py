@@ -29,6 +29,8 @@ from pathlib import Path
 
 from engine import Variant
 
+from ..i18n import _, render
+
 PLACES = (Path(__file__).resolve().parents[2] / "docs" / "rules", Path("docs") / "rules")
 # variant id -> its document (the two Chieftain games share one)
 DOCUMENTS = {
@@ -247,7 +249,7 @@ def topics(doc: Document, variant: Variant) -> str:
     pieces = ", ".join(piece_title(doc, name) for name in variant.piece_names.values())
     sections = ", ".join(s.title.lower() for s in doc.sections if s.level == 2
                          and s.key != PIECES_SECTION)
-    return f"pieces ({pieces}) or a section ({sections})"
+    return _("pieces ({pieces}) or a section ({sections})", pieces=pieces, sections=sections)
 
 
 TEXT_COMMAND = "`rules {variant} TOPIC`"
@@ -262,25 +264,30 @@ def rules_part(variant: Variant, topic: str = "", command: str = TEXT_COMMAND,
     doc = document(variant, language)
     folder = rules_folder()
     if doc is None or folder is None:
-        text = variant.rules_text or f"{variant.display_name}: no rules text yet."
+        text = variant.rules_text or render(_("{variant}: no rules text yet.",
+                                              variant=variant.display_name), language)
         return RulesPart(text, ())
     where = doc.where
-    ask = f"{command.format(variant=variant.name)} shows one part: {topics(doc, variant)}."
+    ask = render(_("{command} shows one part: {topics}.", command=command.format(
+        variant=variant.name), topics=topics(doc, variant)), language)
     if not topic.strip():
         board = doc.section(BOARD_SECTION)
         board = doc.whole(board) if board is not None else None
         body = [f"# {doc.title}", doc.intro]
         if board is not None:
             body.append(board.text)
-        body.append(f"{ask} The whole document: {where}.")
+        body.append(f"{ask} " + render(_("The whole document: {where}.", where=where),
+                                       language))
         pictures = _own_pictures(board.pictures if board is not None else (), variant)
         return RulesPart("\n\n".join(body), tuple(folder / p for p in pictures))
     section = find_section(doc, variant, topic)
     if section is None:
-        return RulesPart(f"The rules of {variant.display_name} have no part about "
-                         f"{topic.strip()!r}. {ask}", (), found=False)
+        return RulesPart(render(_("The rules of {variant} have no part about {topic}.",
+                                  variant=variant.display_name, topic=repr(topic.strip())),
+                                language) + f" {ask}", (), found=False)
     section = doc.whole(section)
-    text = f"{section.text}\n\n(From {where}, “{section.title}”.)"
+    text = f"{section.text}\n\n" + render(_("(From {where}, “{title}”.)", where=where,
+                                              title=section.title), language)
     return RulesPart(text, tuple(folder / p for p in section.pictures))
 
 

@@ -127,6 +127,13 @@ async def test_the_answers_of_the_commands_in_vietnamese(session, offered):
     assert await session("rules") == (
         "Biến thể nào? Ví dụ `rules clash` (clash, commander, combined-arms, mini-chieftain, "
         "micro-chieftain).")
+    assert await session("rules commander xyz") == (
+        "Luật Cờ Tư Lệnh không có phần nào về 'xyz'. `rules commander TOPIC` cho xem một phần: "
+        "một quân cờ (Tư lệnh, Bộ binh, Xe tăng, Dân quân, Công binh, Pháo binh, Pháo phòng "
+        "không, Tên lửa, Không quân, Hải quân, Sở chỉ huy) hoặc một mục (bàn cờ, luật đặc biệt, "
+        "kết thúc ván cờ, ghi nước đi, những lựa chọn của dự án).")
+    assert (await session("rules commander xe tăng")).splitlines()[-2] == (
+        "(Trích từ docs/rules/vi/commander.md, mục “Xe tăng (T)”.)")
     assert await session("challenge") == (
         "Thách đấu ai? Hãy nêu tên đối thủ (`challenge bob`), hoặc gõ `challenge anyone` để "
         "bất kỳ ai ở đây cũng có thể nhận lời.")

@@ -215,16 +215,17 @@ def test_the_vietnamese_rules_answer_in_vietnamese_with_the_same_pictures() -> N
     assert start.markdown.startswith("# Cờ Tư Lệnh (Commander Chess)\n\nCờ Tư Lệnh là cờ")
     assert "\n## Bàn cờ\n" in start.markdown
     assert start.markdown.endswith(
-        "pieces (Tư lệnh, Bộ binh, Xe tăng, Dân quân, Công binh, Pháo binh, Pháo phòng không, "
-        "Tên lửa, Không quân, Hải quân, Sở chỉ huy) or a section (bàn cờ, luật đặc biệt, "
+        "một quân cờ (Tư lệnh, Bộ binh, Xe tăng, Dân quân, Công binh, Pháo binh, Pháo phòng "
+        "không, Tên lửa, Không quân, Hải quân, Sở chỉ huy) hoặc một mục (bàn cờ, luật đặc biệt, "
         "kết thúc ván cờ, ghi nước đi, những lựa chọn của dự án). "
-        "The whole document: docs/rules/vi/commander.md.")
+        "Toàn bộ tài liệu: docs/rules/vi/commander.md.")
     assert start.pictures == rules_part(commander).pictures == (
         RULES / "diagrams" / "commander-board.png",)
     for topic in ("Tư lệnh", "tu lenh", "TƯ LỆNH", "C", "commander"):
         part = rules_part(commander, topic, language="vi")
         assert part.markdown.startswith("### Tư lệnh (C)\n"), topic
-        assert part.markdown.endswith("(From docs/rules/vi/commander.md, “Tư lệnh (C)”.)")
+        assert part.markdown.endswith(
+            "(Trích từ docs/rules/vi/commander.md, mục “Tư lệnh (C)”.)")
         assert part.pictures == (RULES / "diagrams" / "commander-commander.png",)
     assert rules_part(commander, "phao phong khong", language="vi").markdown.startswith(
         "### Pháo phòng không (G)\n")
@@ -271,4 +272,4 @@ def test_every_offered_vietnamese_section_and_piece_shows_the_translations_whole
         title = part.markdown.split("\n", 1)[0].lstrip("#").strip()
         assert title.lower().startswith(topic), (topic, title)
         assert part.markdown == (f"{_document_part(file_name, title)}\n\n"
-                                 f"(From docs/rules/{file_name}, “{title}”.)"), topic
+                                 f"(Trích từ docs/rules/{file_name}, mục “{title}”.)"), topic
