@@ -437,6 +437,12 @@ def _steps(n: int) -> Text:
     return _n("{n} step", "{n} steps", n)
 
 
+def _words(err: ValueError) -> str:
+    """What a record's reader or a clock's parser says in ``err``: its message, which the
+    catalogue words in the reader's language (``str(err)`` keeps only the English)."""
+    return err.args[0] if err.args and isinstance(err.args[0], str) else str(err)
+
+
 def _cannot_import(reason: str) -> Refusal:
     """A record refused: ``reason`` is the record reader's or the engine's words."""
     return Refusal(Reason.BAD_RECORD, _("That record cannot be imported: {reason}",
@@ -451,7 +457,8 @@ def _read_import(text: str, sender: Player, opponent: Player) -> _Import | Refus
         record, site = _read_any(text)
         rules = get_variant(record.tags.get("Variant", ""))
     except (RecordError, EngineError) as err:
-        return _cannot_import(engine_words(err) if isinstance(err, EngineError) else str(err))
+        return _cannot_import(engine_words(err) if isinstance(err, EngineError) else
+                              _words(err))
     mode = record.tags.get("Mode", rules.modes[0])
     if mode not in rules.modes:
         return Refusal(Reason.BAD_RECORD,
@@ -462,7 +469,7 @@ def _read_import(text: str, sender: Player, opponent: Player) -> _Import | Refus
     except ValueError as err:
         if not site:
             return Refusal(Reason.BAD_RECORD,
-                           _("That record cannot be imported: {reason}.", reason=str(err)))
+                           _("That record cannot be imported: {reason}.", reason=_words(err)))
         days = None  # a game of the site's live clocks goes on without a clock here
     try:
         start = (rules.parse_position(record.tags["FEN"]) if "FEN" in record.tags
@@ -471,7 +478,8 @@ def _read_import(text: str, sender: Player, opponent: Player) -> _Import | Refus
                  else record.turns)
         steps = list(replay(rules, start, turns))
     except (RecordError, EngineError) as err:
-        return _cannot_import(engine_words(err) if isinstance(err, EngineError) else str(err))
+        return _cannot_import(engine_words(err) if isinstance(err, EngineError) else
+                              _words(err))
     final = steps[-1].position if steps else start
     boundaries = [start] + [st.position for st in steps if not st.position.in_progress]
     outcome = rules.outcome(final, boundaries[:-1] if not final.in_progress else boundaries,

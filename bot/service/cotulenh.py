@@ -46,7 +46,9 @@ from dataclasses import dataclass, field
 from engine import EngineError, Move, Position, Step, Variant
 from engine.commander.notation import notation_of
 
-from .records import RESULTS, RecordError
+from ..i18n import _
+from .records import RESULTS, RecordError, result_refused
+from .words import side_name
 
 FORMAT = "cotulenh"
 TAG_ORDER = ("Event", "Site", "Date", "Round", "Red", "Blue", "Result", "RedElo", "BlueElo",
@@ -233,8 +235,7 @@ def read_cotulenh(text: str) -> CotulenhRecord:
             continue
         record.moves.append(_DECORATION.sub("", word))
     if record.tags.get("Result", "*") not in RESULTS:
-        raise RecordError(f"the Result tag {record.tags['Result']!r} is not one of "
-                          f"{', '.join(RESULTS)}")
+        raise RecordError(result_refused(record.tags["Result"]))
     return record
 
 
@@ -246,11 +247,12 @@ def our_turns(rules: Variant, start: Position, moves: Sequence[str]) -> list[tup
         found = _find(rules, position, text)
         if len(found) != 1:
             number = f"{k // 2 + 1}{'.' if k % 2 == 0 else '...'}"
-            why = (f"no legal move of {rules.side_names[position.side]} is written so here"
-                   if not found else
-                   f"{len(found)} deploys are written so here; name the origin, as in "
-                   f"{_cotulenh_lan(rules, position, found[0])}")
-            raise RecordError(f"move {number} {text}: {why}")
+            why = (_("no legal move of {side} is written so here",
+                     side=side_name(rules, position.side)) if not found else
+                   _("{n} deploys are written so here; name the origin, as in {example}",
+                     n=len(found), example=_cotulenh_lan(rules, position, found[0])))
+            raise RecordError(_("move {number} {move}: {reason}", number=number, move=text,
+                                reason=why))
         move = found[0]
         turns.append((rules.format_move(position, move),))
         position = rules.make_move(position, move)

@@ -35,6 +35,8 @@ from dataclasses import dataclass, field
 
 from engine import EngineError, Position, Variant
 
+from ..i18n import Text, _
+
 STEP_SEPARATOR = " | "
 END = "end"
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
@@ -44,7 +46,14 @@ _TURN = re.compile(r"^(?P<number>\d+)(?P<dots>\.\.\.|\.)\s*(?P<steps>.+)$")
 
 
 class RecordError(ValueError):
-    """A game record that cannot be read or replayed; the message says where and why."""
+    """A game record that cannot be read or replayed; the message (a message of the
+    catalogue, ``args[0]``) says where and why."""
+
+
+def result_refused(result: str) -> Text:
+    """Why a record's Result tag cannot be read."""
+    return _("the Result tag {result} is not one of {results}", result=repr(result),
+             results=", ".join(RESULTS))
 
 
 @dataclass
@@ -96,23 +105,25 @@ def read_record(text: str) -> GameRecord:
             record.tags[tag["key"]] = _unquote(tag["value"])
             continue
         if line.startswith("["):
-            raise RecordError(f"line {number}: {line!r} is not a tag pair like "
-                              f'[Variant "clash"], or it comes after the moves')
+            raise RecordError(_('line {number}: {line} is not a tag pair like '
+                                '[Variant "clash"], or it comes after the moves',
+                                number=number, line=repr(line)))
         in_moves = True
         if line in RESULTS:
             record.result = line
             continue
         turn = _TURN.match(line)
         if turn is None:
-            raise RecordError(f"line {number}: {line!r} is not a numbered turn like "
-                              f"'12. c3-d4' or '12... d6-c5'")
+            raise RecordError(_("line {number}: {line} is not a numbered turn like "
+                                "'12. c3-d4' or '12... d6-c5'", number=number,
+                                line=repr(line)))
         steps = tuple(s.strip() for s in turn["steps"].split(STEP_SEPARATOR.strip()))
         if not all(steps):
-            raise RecordError(f"line {number}: an empty step in {line!r}")
+            raise RecordError(_("line {number}: an empty step in {line}", number=number,
+                                line=repr(line)))
         record.turns.append(steps)
     if "Result" in record.tags and record.tags["Result"] not in RESULTS:
-        raise RecordError(f"the Result tag {record.tags['Result']!r} is not one of "
-                          f"{', '.join(RESULTS)}")
+        raise RecordError(result_refused(record.tags["Result"]))
     return record
 
 
@@ -147,13 +158,18 @@ def replay(variant: Variant, start: Position,
         label = f"{position.fullmove}{'.' if side == 0 else '...'}"
         for j, step in enumerate(steps):
             if j and not position.in_progress:
-                raise RecordError(f"turn {label} {' | '.join(steps)}: the turn is complete "
-                                  f"after {steps[j - 1]!r}; {step!r} belongs on a new line")
+                raise RecordError(_("turn {turn} {steps}: the turn is complete after {step}; "
+                                    "{next} belongs on a new line", turn=label,
+                                    steps=" | ".join(steps), step=repr(steps[j - 1]),
+                                    next=repr(step)))
             try:
                 text, position = play_step(variant, position, step)
             except EngineError as err:
-                raise RecordError(f"turn {label} {' | '.join(steps)}: {err}") from err
+                reason = err.args[0] if err.args and isinstance(err.args[0], str) else str(err)
+                raise RecordError(_("turn {turn} {steps}: {reason}", turn=label,
+                                    steps=" | ".join(steps), reason=reason)) from err
             yield ReplayedStep(text, position, k, side)
         if position.in_progress and k < len(turns) - 1:
-            raise RecordError(f"turn {label} {' | '.join(steps)}: the turn is not complete; "
-                              f"add its remaining steps or {END!r}")
+            raise RecordError(_("turn {turn} {steps}: the turn is not complete; add its "
+                                "remaining steps or {end}", turn=label,
+                                steps=" | ".join(steps), end=repr(END)))

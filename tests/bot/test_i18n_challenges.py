@@ -177,8 +177,26 @@ async def test_a_refused_record_is_refused_in_the_senders_language(service, alic
     refused = await service.archive.import_game(
         alice, PLACE, '[Variant "clash"]\n[TimeControl "4 days per move"]\n', bob)
     assert refused.words("console", "vi") == (
-        "Không nhập được biên bản này: '4 days' is not a time control: the time per move is 1, "
-        "2, 3, 5, 7 or 14 days, or none.")  # the clock's words are not converted here
+        "Không nhập được biên bản này: '4 days' không phải là cách tính giờ: thời gian mỗi nước "
+        "là 1, 2, 3, 5, 7 hoặc 14 ngày, hoặc không tính giờ.")
+    for record, english, vietnamese in [
+            ('[Variant "clash"]\nb2-a3\n',
+             "line 2: 'b2-a3' is not a numbered turn like '12. c3-d4' or '12... d6-c5'",
+             "dòng 2: 'b2-a3' không phải là một lượt có đánh số như '12. c3-d4' hoặc "
+             "'12... d6-c5'"),
+            ('[Variant "clash"]\n1. zz\n',
+             "turn 1. zz: 'zz': a move starts with the point of the piece that moves, as in "
+             "c3-d4",
+             "lượt 1. zz: 'zz': nước đi bắt đầu bằng điểm của quân được đi, như c3-d4"),
+            ('[Variant "clash"]\n[Result "2-0"]\n',
+             "the Result tag '2-0' is not one of 1-0, 0-1, 1/2-1/2, *",
+             "thẻ Result '2-0' không phải là một trong các giá trị 1-0, 0-1, 1/2-1/2, *"),
+            ('[Variant "commander"]\n[Red "a"]\n[Blue "b"]\n1. Zz9 *\n',
+             "move 1. Zz9: no legal move of Red is written so here",
+             "nước 1. Zz9: ở đây không có nước đi hợp lệ nào của Đỏ được ghi như vậy")]:
+        refused = await service.archive.import_game(alice, PLACE, record, bob)
+        assert in_both(refused) == (f"That record cannot be imported: {english}",
+                                    f"Không nhập được biên bản này: {vietnamese}")
     refused = await service.archive.import_game(
         alice, PLACE, '[Variant "clash"]\n[Mode "blitz"]\n', bob)
     assert in_both(refused) == (
