@@ -14,7 +14,7 @@ from typing import ClassVar
 
 from engine import AmbiguousMoveError, EngineError, MoveSyntaxError
 
-from ..i18n import SOURCE, _, render
+from ..i18n import SOURCE, _, message_id, render
 from ..storage import DamagedGame, StorageError
 from .model import Challenge, Game, Player
 from .phrasing import phrase
@@ -46,14 +46,21 @@ class _Phrased:
 
 # what every transport answers when a command met a storage fault (full disk, locked or
 # read-only database): the transaction was rolled back, so the player may simply try again
-STORAGE_DOWN = ("The service cannot store moves right now; nothing was changed. Please try "
-                "again later.")
+# (its English words as they are for a mail server's reply; `storage_words` for a reader)
+STORAGE_DOWN = message_id("The service cannot store moves right now; nothing was changed. "
+                          "Please try again later.")
 
 
 def storage_words(err: StorageError) -> str:
-    """What a player is told of a storage fault: a damaged game says which (the others
-    play on); any other fault is `STORAGE_DOWN`."""
-    return str(err) if isinstance(err, DamagedGame) else STORAGE_DOWN
+    """What a player is told of a storage fault, in the reader's language: a damaged game
+    says which (the others play on); any other fault is `STORAGE_DOWN`."""
+    if not isinstance(err, DamagedGame):
+        return _(STORAGE_DOWN)
+    if err.game_id is None:
+        return _("A game is damaged in the database; the host can run `commandpost db check` "
+                 "to see what can be saved of it.")
+    return _("Game #{number} is damaged in the database; the host can run `commandpost db "
+             "check` to see what can be saved of it.", number=err.game_id)
 
 
 class Reason(StrEnum):

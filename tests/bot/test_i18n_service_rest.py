@@ -18,7 +18,9 @@ from bot.service import outbox
 from bot.service.clock import DAY, TimeControl, parse_time_control
 from bot.service.computer import level_error
 from bot.service.phrasing import describe_result, phrase
+from bot.service.results import STORAGE_DOWN, storage_words
 from bot.service.words import ENGINE_ENDINGS, FIFTY_MOVES, read_ending, stored_ending
+from bot.storage import DamagedGame, StorageError
 
 from .conftest import in_both
 
@@ -256,3 +258,16 @@ async def test_a_loss_on_time_is_told_in_vietnamese_also_from_its_stored_end(
     assert await service.process_timeouts() == 1
     game = await service.game(game.id)
     assert describe_result(game).render("vi") == "Bob (Đen) thắng: Alice hết giờ (0-1)"
+
+
+def test_a_storage_fault_is_told_in_the_readers_language():
+    for err, vietnamese in [
+            (StorageError("the database is locked by another program"),
+             "Hiện dịch vụ không lưu được nước đi; chưa có gì thay đổi. Vui lòng thử lại sau."),
+            (DamagedGame(3), "Ván #3 bị hỏng trong cơ sở dữ liệu; người quản trị máy chủ có thể "
+                             "chạy `commandpost db check` để xem còn cứu được những gì."),
+            (DamagedGame(None), "Một ván bị hỏng trong cơ sở dữ liệu; người quản trị máy chủ có "
+                                "thể chạy `commandpost db check` để xem còn cứu được những gì.")]:
+        words = storage_words(err)
+        english = STORAGE_DOWN if not isinstance(err, DamagedGame) else str(err)
+        assert (words, i18n.render(words, "vi")) == (english, vietnamese)
