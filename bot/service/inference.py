@@ -35,7 +35,7 @@ from ..storage import DamagedGame
 from .boundary import guard
 from .model import Game, Player
 from .phrasing import command
-from .results import Reason, Refusal, move_refusal
+from .results import Reason, Refusal, engine_words, move_refusal
 from .words import variant_name
 
 ANSWER, END_TURN, FORECAST = "answer", "end", "forecast"
@@ -99,7 +99,7 @@ def _not_a_move_anywhere(games: list[Game], errors: dict[int, EngineError],
     reasons: dict[tuple[str, str], list[int]] = {}  # games of one variant and reason: a line
     for g in games:
         err = errors.get(g.id)
-        why = (getattr(err, "reason", str(err)) if err is not None
+        why = (getattr(err, "reason", engine_words(err)) if err is not None
                else _("it is not your turn ({name} is to move)", name=g.names[g.to_move]))
         reasons.setdefault((variant_name(get_variant(g.variant)), why), []).append(g.id)
     # one line per variant and reason: layout, no words of its own
