@@ -35,6 +35,7 @@ COMMANDER_START = """\
  2  .  N  .  .  F  H  .  H  F  .  .
  1  .  .  .  .  .  .  C  .  .  .  .
     a  b  c  d  e  f  g  h  i  j  k"""
+YOUR_TURN = "Đến lượt bạn. Bạn còn 3 ngày (đến 12:00 UTC 5/3/2026)."
 AFTER_TF5 = COMMANDER_START.replace(
     " 5  .  .  I  E  .  .  M", " 5  .  .  I  E  .  T* M").replace(
     " 4  .  .  N  .  G  T  .", " 4  .  .  N  .  G  .* .")
@@ -134,28 +135,27 @@ async def test_the_answers_of_the_commands_in_vietnamese(session, offered):
         "kết thúc ván cờ, ghi nước đi, những lựa chọn của dự án).")
     assert (await session("rules commander xe tăng")).splitlines()[-2] == (
         "(Trích từ docs/rules/vi/commander.md, mục “Xe tăng (T)”.)")
-    assert await session("challenge") == (
-        "Thách đấu ai? Hãy nêu tên đối thủ (`challenge bob`), hoặc gõ `challenge anyone` để "
-        "bất kỳ ai ở đây cũng có thể nhận lời.")
-    assert await session("challenge bob clash zzz yyy") == (
-        "Tôi không hiểu 'zzz'. Ví dụ: `challenge bob`; `challenge bob clash white 3d`")
-    assert await session("vacation x") == "'x' không phải là một số ngày."
-    assert await session("vacation 0") == "Kỳ nghỉ phải kéo dài ít nhất một phần của ngày."
-    assert await session("digest") == "Hãy gõ `digest on` hoặc `digest off`."
-    assert await session("digest on") == (
-        "Bạn sẽ nhận tin tổng hợp hằng ngày về các ván đang chờ bạn đi.")
-    assert await session("rating") == (
-        "Bạn chưa chơi ván Đại chiến Chỉ huy tính điểm nào (bạn bắt đầu ở 1500).")
-    assert await session("leaderboard") == "Chưa có ván Đại chiến Chỉ huy tính điểm nào."
-    assert await session("games x") == "`games` không nhận 'x'. Ví dụ: `games`; `games here`"
-    assert await session("quit now") == "`quit` không nhận gì phía sau: chỉ cần gõ `quit`."
-    assert await session("as computer") == (
-        "'computer' không thể là tên người chơi ở đây: `challenge computer` có nghĩa là máy. "
-        "Hãy chọn tên khác.")
-    assert await session("export a b") == (
-        "Hãy nêu một tệp thôi: `export #3 game.txt` (tôi đọc được 2: a, b).")
-    assert await session("import x") == (
-        "Hãy nêu tệp nào và đấu với ai: `import game.txt vs bob`.")
+    for line, answer in [
+            ("challenge",
+             "Thách đấu ai? Hãy nêu tên đối thủ (`challenge bob`), hoặc gõ `challenge anyone` "
+             "để bất kỳ ai ở đây cũng có thể nhận lời."),
+            ("challenge bob clash zzz yyy",
+             "Tôi không hiểu 'zzz'. Ví dụ: `challenge bob`; `challenge bob clash white 3d`"),
+            ("vacation x", "'x' không phải là một số ngày."),
+            ("vacation 0", "Kỳ nghỉ phải kéo dài ít nhất một phần của ngày."),
+            ("digest", "Hãy gõ `digest on` hoặc `digest off`."),
+            ("digest on", "Bạn sẽ nhận tin tổng hợp hằng ngày về các ván đang chờ bạn đi."),
+            ("rating", "Bạn chưa chơi ván Đại chiến Chỉ huy tính điểm nào (bạn bắt đầu ở 1500)."),
+            ("leaderboard", "Chưa có ván Đại chiến Chỉ huy tính điểm nào."),
+            ("games x", "`games` không nhận 'x'. Ví dụ: `games`; `games here`"),
+            ("quit now", "`quit` không nhận gì phía sau: chỉ cần gõ `quit`."),
+            ("as computer",
+             "'computer' không thể là tên người chơi ở đây: `challenge computer` có nghĩa là "
+             "máy. Hãy chọn tên khác."),
+            ("export a b", "Hãy nêu một tệp thôi: `export #3 game.txt` (tôi đọc được 2: a, b)."),
+            ("import x", "Hãy nêu tệp nào và đấu với ai: `import game.txt vs bob`."),
+    ]:
+        assert await session(line) == answer
 
 
 @pytest.mark.sqlite_only(reason="console words only")
@@ -180,20 +180,24 @@ async def test_the_answers_about_a_game_in_vietnamese(session, offered):
     assert (await session("board")).splitlines()[0] == (
         "Ván #1: Alice (Trắng) đấu với bob (Đen), Đại chiến Chỉ huy, 3 ngày mỗi nước. Đến lượt "
         "Alice (đến 12:00 UTC 5/3/2026).")
-    assert await session("games") == (
-        "Các ván đang chơi:\n"
-        "  #1 Alice đấu với bob (Đại chiến Chỉ huy), đến lượt Alice (đến 12:00 UTC 5/3/2026)")
-    assert await session("note") == (
-        "Bạn chưa có ghi chú nào về ván #1. Ví dụ: `note the left flank is weak`; "
-        "`note #3 trade the droid next`")
-    assert await session("forecast") == (
-        "Bạn chưa có nước đi có điều kiện nào trong ván #1. Hãy ghi một nước bằng "
-        "`if NƯỚC-CỦA-ĐỐI-THỦ then NƯỚC-ĐÁP-CỦA-BẠN`.")
-    assert await session("vacation 30") == (
-        "Bạn xin nghỉ 30 ngày, nhưng năm nay bạn chỉ còn 10 ngày nghỉ; bạn được nghỉ chừng đó. "
-        "Bạn được nghỉ đến 12:00 UTC 12/3/2026 (10 ngày). Đồng hồ của bạn đã tạm dừng (các "
-        "ván đang đến lượt bạn: #1); khi quay lại, hãy gửi `back`.\n"
-        "  [to bob] Alice is on vacation; the clock of game #1 is paused.")
+    for line, answer in [
+            ("games",
+             "Các ván đang chơi:\n"
+             "  #1 Alice đấu với bob (Đại chiến Chỉ huy), đến lượt Alice (đến 12:00 UTC "
+             "5/3/2026)"),
+            ("note",
+             "Bạn chưa có ghi chú nào về ván #1. Ví dụ: `note the left flank is weak`; "
+             "`note #3 trade the droid next`"),
+            ("forecast",
+             "Bạn chưa có nước đi có điều kiện nào trong ván #1. Hãy ghi một nước bằng `if "
+             "NƯỚC-CỦA-ĐỐI-THỦ then NƯỚC-ĐÁP-CỦA-BẠN`."),
+            ("vacation 30",
+             "Bạn xin nghỉ 30 ngày, nhưng năm nay bạn chỉ còn 10 ngày nghỉ; bạn được nghỉ "
+             "chừng đó. Bạn được nghỉ đến 12:00 UTC 12/3/2026 (10 ngày). Đồng hồ của bạn đã "
+             "tạm dừng (các ván đang đến lượt bạn: #1); khi quay lại, hãy gửi `back`.\n"
+             "  [to bob] Alice is on vacation; the clock of game #1 is paused."),
+    ]:
+        assert await session(line) == answer
 
 
 @pytest.mark.sqlite_only(reason="console words only")
@@ -258,20 +262,14 @@ async def test_a_commander_chess_game_at_a_vietnamese_console(
         f"  [gửi an] {STARTED}"])
     assert await an("as An") == "Bạn là An. Đến lượt bạn đi trong ván #1."
     assert await an("Tf5") == "\n".join([
-        "Đã đi 1. Tf5 trong ván #1. Đến lượt Binh (Xanh).",
-        AFTER_TF5,
-        "Đến lượt Xanh, nước thứ 1. Điểm tiêu diệt: Đỏ 0 · Xanh 0",
-        picture("game-1-1-red.png"),
-        "  [gửi binh] An đã đi 1. Tf5 trong ván #1 (Cờ Tư Lệnh). Đến lượt "
-        "bạn. Bạn còn 3 ngày (đến 12:00 UTC 5/3/2026)."])
+        "Đã đi 1. Tf5 trong ván #1. Đến lượt Binh (Xanh).", AFTER_TF5,
+        "Đến lượt Xanh, nước thứ 1. Điểm tiêu diệt: Đỏ 0 · Xanh 0", picture("game-1-1-red.png"),
+        f"  [gửi binh] An đã đi 1. Tf5 trong ván #1 (Cờ Tư Lệnh). {YOUR_TURN}"])
     assert await an("as Binh") == "Bạn là Binh. Đến lượt bạn đi trong ván #1."
     assert await an("Tf8") == "\n".join([
-        "Đã đi 1... Tf8 trong ván #1. Đến lượt An (Đỏ).",
-        AFTER_TF8,
-        "Đến lượt Đỏ, nước thứ 2. Điểm tiêu diệt: Đỏ 0 · Xanh 0",
-        picture("game-1-2-blue.png"),
-        "  [gửi an] Binh đã đi 1... Tf8 trong ván #1 (Cờ Tư Lệnh). Đến lượt "
-        "bạn. Bạn còn 3 ngày (đến 12:00 UTC 5/3/2026)."])
+        "Đã đi 1... Tf8 trong ván #1. Đến lượt An (Đỏ).", AFTER_TF8,
+        "Đến lượt Đỏ, nước thứ 2. Điểm tiêu diệt: Đỏ 0 · Xanh 0", picture("game-1-2-blue.png"),
+        f"  [gửi an] Binh đã đi 1... Tf8 trong ván #1 (Cờ Tư Lệnh). {YOUR_TURN}"])
     assert await an("as An") == "Bạn là An. Đến lượt bạn đi trong ván #1."
     assert await an("board #1 1.") == "\n".join([
         "Ván #1: An (Đỏ) đấu với Binh (Xanh), Cờ Tư Lệnh, 3 ngày mỗi nước. Đến lượt An (đến "

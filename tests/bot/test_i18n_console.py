@@ -12,13 +12,13 @@ from bot import i18n
 @pytest.mark.sqlite_only(reason="console words only")
 async def test_the_language_command_says_which_languages_are_offered(not_offered, session):
     i18n.shipped.cache_clear()
-    assert await session("language") == (
-        "Your language: English (en). Languages offered: English (en).")
-    assert await session("language vi") == (
-        "Tiếng Việt (vi) is not offered yet: its words are being translated. Languages "
-        "offered: English (en).")
-    assert await session("language xx") == (
-        "'xx' is no language I know. Languages offered: English (en).")
+    offered = "Languages offered: English (en)."
+    for line, answer in [
+            ("language", f"Your language: English (en). {offered}"),
+            ("language vi", f"Tiếng Việt (vi) is not offered yet: its words are being "
+                            f"translated. {offered}"),
+            ("language xx", f"'xx' is no language I know. {offered}")]:
+        assert await session(line) == answer
     assert (await session("language vi en")).startswith("`language` does not take 'en'. ")
 
 

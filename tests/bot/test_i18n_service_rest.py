@@ -205,23 +205,24 @@ def test_a_computer_level_that_does_not_exist():
         "Không có cấp độ 9: máy chơi ở các cấp độ từ 1 đến 5.")
 
 
-def test_a_refused_name_says_why_in_each_language():
-    said = name_problem("<bob>")
-    assert (said, said.render("vi")) == (
-        "'<bob>' is not a name: a name starts with a letter or a digit.",
-        "'<bob>' không phải là tên: tên phải bắt đầu bằng chữ cái hoặc chữ số.")
-    said = name_problem("bo<b>")
-    assert (said, said.render("vi")) == (
-        "'bo<b>' is not a name: a name holds only letters, digits, spaces and . ' - _, not "
-        "'<' or '>'.",
-        "'bo<b>' không phải là tên: tên chỉ gồm chữ cái, chữ số, dấu cách và . ' - _, không "
-        "có '<' hoặc '>'.")
-    said = name_problem("a<>{}[]()")
-    assert (said, said.render("vi")) == (
-        "'a<>{}[]()' is not a name: a name holds only letters, digits, spaces and . ' - _, "
-        "not '<', '>', '{', '}', '[' or 3 others.",
-        "'a<>{}[]()' không phải là tên: tên chỉ gồm chữ cái, chữ số, dấu cách và . ' - _, "
-        "không có '<', '>', '{', '}', '[' hoặc 3 ký tự khác.")
+REFUSED_NAMES = [  # (a name typed, why it is refused in English, in Vietnamese)
+    ("<bob>", "'<bob>' is not a name: a name starts with a letter or a digit.",
+     "'<bob>' không phải là tên: tên phải bắt đầu bằng chữ cái hoặc chữ số."),
+    ("bo<b>", "'bo<b>' is not a name: a name holds only letters, digits, spaces and . ' - _, "
+              "not '<' or '>'.",
+     "'bo<b>' không phải là tên: tên chỉ gồm chữ cái, chữ số, dấu cách và . ' - _, không "
+     "có '<' hoặc '>'."),
+    ("a<>{}[]()", "'a<>{}[]()' is not a name: a name holds only letters, digits, spaces and "
+                  ". ' - _, not '<', '>', '{', '}', '[' or 3 others.",
+     "'a<>{}[]()' không phải là tên: tên chỉ gồm chữ cái, chữ số, dấu cách và . ' - _, "
+     "không có '<', '>', '{', '}', '[' hoặc 3 ký tự khác."),
+]
+
+
+@pytest.mark.parametrize(("name", "english", "vietnamese"), REFUSED_NAMES)
+def test_a_refused_name_says_why_in_each_language(name, english, vietnamese):
+    said = name_problem(name)
+    assert (said, said.render("vi")) == (english, vietnamese)
 
 
 async def test_a_whole_game_in_the_pseudo_language_leaves_no_english_of_the_service(
