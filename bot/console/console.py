@@ -365,12 +365,15 @@ class Console:
                  else caption(variant, position, points_destroyed(game, played, ply)))
         # one file per viewer: two players at one keyboard each keep their own picture
         perspective = self._perspective(game, position.side)
+        # the picture speaks the language of the one typing, as the text around it does
+        language = self.language()
         path = self.settings.pictures_dir / picture_file_name(game, ply, perspective,
                                                               highlights, selected)
-        info = game_info(game, played, ply)
+        info = game_info(game, played, ply, language=language)
         written, note = write_png(position, path, last, result=result, info=info,
-                                  theme=self.settings.theme, perspective=perspective,
-                                  highlights=highlights, selected=selected)
+                                  theme=self.settings.theme, language=language,
+                                  perspective=perspective, highlights=highlights,
+                                  selected=selected)
         self.out(_("Picture: {path}", path=str(written)) if written else
                  _("({note})", note=note))
 
