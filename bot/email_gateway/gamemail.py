@@ -110,7 +110,7 @@ class GameMails:
         body = [render(text, language), "", *await self.game_text(game, recipient, language)]
         side = game.side_of(recipient.id) if recipient.id else None
         picture = await self._picture(game, ply, game.to_move if side is None else side,
-                                      highlights, selected)
+                                      highlights, selected, language)
         if picture is None:
             body += ["", render(_("(No board picture: the renderer is not available.)"),
                                 language)]
@@ -183,11 +183,13 @@ class GameMails:
 
     async def _picture(self, game: Game, ply: int | None, perspective: int = 0,
                        highlights: tuple[str, ...] = (), selected: str | None = None,
-                       ) -> Picture | None:
+                       language: str = SOURCE) -> Picture | None:
+        """The board picture of ``game`` after ``ply`` steps, its words in the reader's
+        ``language`` (the language the mail is written in)."""
         ply = game.ply if ply is None else max(0, min(ply, game.ply))
         position, options = await picture_options(
             self.service, game, perspective=perspective, ply=ply, highlights=highlights,
-            selected=selected, show_last=not selected)
+            selected=selected, show_last=not selected, language=language)
         png = await asyncio.to_thread(_board_png, position, options)
         return Picture(png, f"game-{game.id}-{ply}.png") if png else None
 
