@@ -226,7 +226,7 @@ class Site:
 
         def draw() -> bytes:
             return render(view.position(ply), variant=view.variant, size=PICTURE_SIZE,
-                          last_move=view.last_move(ply), result=view.result_on(ply),
+                          last_move=view.last_move(ply), result=view.result_on(ply, language),
                           theme=self.settings.theme, info=info,
                           words=picture_words(view.variant, language))
 
@@ -238,7 +238,8 @@ class Site:
             plies = range(view.last_ply + 1)
             return render_replay([view.position(p) for p in plies],
                                  [view.last_move(p) for p in plies], variant=view.variant,
-                                 size=REPLAY_SIZE, fmt=fmt, result=view.result_on(view.last_ply),
+                                 size=REPLAY_SIZE, fmt=fmt,
+                                 result=view.result_on(view.last_ply, language),
                                  theme=self.settings.theme,
                                  words=picture_words(view.variant, language))
 

@@ -154,9 +154,10 @@ class GameView:
                 f"{self.result_on(ply)}")
         return hashlib.sha256(seed.encode()).hexdigest()[:16]
 
-    def result_on(self, ply: int) -> str:
-        """The result written on the picture of ``ply`` (the last one of a finished game)."""
-        return self.status if self.game.is_over and ply == self.last_ply else ""
+    def result_on(self, ply: int, language: str = SOURCE) -> str:
+        """The result written on the picture of ``ply`` (the last one of a finished game),
+        worded in ``language``."""
+        return self.status_in(language) if self.game.is_over and ply == self.last_ply else ""
 
     def alt_text(self, ply: int, language: str = SOURCE) -> str:
         """The position in words, pieces by square, for people who cannot see the picture."""
