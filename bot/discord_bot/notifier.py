@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from ..i18n import Text, _, from_json, joined, message_id, render
+from ..i18n import SOURCE, Text, _, from_json, joined, message_id, render
 from ..service.computer import TRANSPORT as COMPUTER
 from ..service.model import Game, Notification, Player
 from ..service.outbox import MESSAGE, UNREACHABLE, DeliveryFailure, worded
@@ -270,7 +270,7 @@ class Notifier:
             view = offer_view(n.game_id, offer[0]) if offer and n.game_id else None
             if n.kind == "challenge" and isinstance(n.payload.get("challenge"), int):
                 view = challenge_view(n.payload["challenge"])  # a new challenge: its buttons
-            board = await self._board(n, player.id)
+            board = await self._board(n, player.id, language)
             live_board = await self._dm_live_board(n, player.id, board) if elsewhere and \
                 view is None else None
             if live_board is not None:
@@ -303,7 +303,7 @@ class Notifier:
                 return
             if n.kind == "your-move" and await self._computer_moved(n):
                 return
-            file = await self._board(n, player.id)
+            file = await self._board(n, player.id, await place_language(self.bot, n.place))
             live_board = await self._live_board(n, player.id, file)
         view = live_board[1] if live_board else None
         if offer is not None and n.game_id is not None:
@@ -442,15 +442,18 @@ class Notifier:
         side = game.side_of(player_id) if game else None
         return game is not None and side is not None and game.transports[1 - side] != TRANSPORT
 
-    async def _board(self, n: Notification, player_id: int) -> discord.File | None:
-        """The game's picture, seen from the player's side, for news of a game's board."""
+    async def _board(self, n: Notification, player_id: int,
+                     language: str = SOURCE) -> discord.File | None:
+        """The game's picture, seen from the player's side, for news of a game's board, its
+        words in ``language``."""
         if n.kind not in BOARD_NEWS or n.game_id is None:
             return None
         game = await self.bot.service.game(n.game_id)
         if game is None:
             return None
         return await pictures.picture(self.bot.service, game,
-                                      perspective=game.side_of(player_id) or 0)
+                                      perspective=game.side_of(player_id) or 0,
+                                      language=language)
 
     async def _post(self, place: str | None, text: str, view: discord.ui.View | None = None,
                     file: discord.File | None = None) -> discord.Message | None:

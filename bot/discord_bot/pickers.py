@@ -262,11 +262,12 @@ async def show_piece(bot: Bot, interaction: discord.Interaction, game: Game,
     piece = found[0]
     await interaction.response.defer(ephemeral=True, thinking=True)
     side = game.side_of(sender.id) if viewer_side is None else viewer_side
+    language = reader_language(interaction)
     picture = await pictures.picture(bot.service, game, highlights=piece.targets,
                                      selected=origin, show_last=False,
-                                     perspective=game.to_move if side is None else side)
+                                     perspective=game.to_move if side is None else side,
+                                     language=language)
     moves = [f"`{s}`" for s in piece.steps]
-    language = reader_language(interaction)
     text = _n("{piece} on {point}: {n} move: {moves}", "{piece} on {point}: {n} moves: {moves}",
               len(moves), piece=piece.name, point=origin,
               moves=words_within(moves, language=language))
@@ -280,10 +281,11 @@ async def _show_if_my_turn(bot: Bot, interaction: discord.Interaction, game: Gam
     """A waiting player's piece: the moves it would have were it their turn, on the board,
     with no menu (they cannot be played now)."""
     await interaction.response.defer(ephemeral=True, thinking=True)
+    language = reader_language(interaction)
     picture = await pictures.picture(bot.service, game, highlights=piece.targets,
                                      selected=piece.origin, show_last=False,
-                                     perspective=game.to_move if side is None else side)
-    language = reader_language(interaction)
+                                     perspective=game.to_move if side is None else side,
+                                     language=language)
     text = if_my_turn_words(game.id, piece, words_within([f"`{s}`" for s in piece.steps],
                                                          language=language))
     await interaction.followup.send(render(text, language),

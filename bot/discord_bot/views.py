@@ -80,8 +80,8 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
         if self.action == "flip":
             await interaction.response.defer(ephemeral=True, thinking=True)
             side = 1 - self.arg
-            picture = await pictures.picture(service, game, perspective=side)
             language = reader_language(interaction)
+            picture = await pictures.picture(service, game, perspective=side, language=language)
             await interaction.followup.send(
                 render(_("{header}, seen from {name}'s side.", header=pictures.header(game),
                          name=game.names[side]), language),

@@ -239,3 +239,35 @@ def test_a_long_list_says_what_was_left_out_in_the_readers_language():
     text = "word " * 500
     assert fit(text).endswith("word\n… (more left out)") and len(fit(text)) <= 2000
     assert fit(text, language="vi").endswith("word\n… (phần còn lại được lược bớt)")
+
+
+async def _drawn(w, game, language: str, **options) -> bytes:
+    """The bytes of the picture of ``game`` the bot draws in ``language``."""
+    from bot.discord_bot import pictures
+
+    file = await pictures.picture(w.service, game, language=language, **options)
+    assert file is not None
+    return file.fp.read()
+
+
+async def test_the_flipped_board_and_a_pieces_moves_are_drawn_in_the_readers_language(
+        world, vietnamese):
+    w = world
+    r = await w.alice.slash(w.channel, "challenge", opponent=w.bob, variant="commander",
+                            side=0, days=3)
+    posted = next(m for m in w.channel.history() if m.id == r.response.id)
+    await w.bob.click(posted, label=labels(posted)[0])
+    thread = w.channel.threads[-1]
+    game = await w.service.game(1)
+    board = thread.history()[-1]  # the thread's post: in the server's language (English)
+    assert await board.attachments[0].read() == await _drawn(w, game, "en")
+    flipped = answer(await w.bob.click(board, label="Flip board"))  # answered to a vi client
+    drawn = await flipped.attachments[0].read()
+    assert drawn == await _drawn(w, game, "vi", perspective=1)
+    assert drawn != await _drawn(w, game, "en", perspective=1)
+    pieces = answer(await w.alice.click(board, label="Legal moves"))
+    piece = answer(await w.alice.select(pieces.message, ["c5"]))
+    steps = await w.service.turns.step_choices(game, "c5")
+    assert await piece.attachments[0].read() == await _drawn(
+        w, game, "vi", highlights=steps[0].targets, selected="c5", show_last=False,
+        perspective=0)
