@@ -21,6 +21,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass, replace
 from email.message import EmailMessage
 
+from .. import i18n
 from ..commands import Commands, Reply
 from ..i18n import Text, _, moment, render
 from ..service import GameService
@@ -88,6 +89,7 @@ class Confirming(Reply):
     """The answer that asks to confirm a command: its reply address is ``tag``."""
 
     tag: ConfirmTag | None = None
+    language: str | None = None  # the language asked for (`language X`): worded in it
 
 
 @dataclass(frozen=True)
@@ -161,13 +163,17 @@ class Authority:
                                        "you to confirm it; please send it shorter."), sender),
                          ok=False)
         number, token, expires = made
-        return Confirming(self.worded(_(
+        # asked for a language: asked back in it, which the asker reads
+        asked = asked_language(line)
+        language = asked or self.commands.language_of(sender, MAIL_LANGUAGE.get())
+        return Confirming(render(_(
             "Please confirm: a mail from {address} asked me for {command}, but it carries no "
             "key of yours (anyone can write a sender's address), so I have not carried it "
             "out yet. To carry it out, reply `yes` to this mail. If you did not send it, "
             "ignore this mail: nothing changes. This request expires {expires}.",
             address=address, command=_asked(line, game.id if game else None),
-            expires=moment(expires)), sender), ok=False, tag=ConfirmTag(number, token))
+            expires=moment(expires)), language), ok=False, tag=ConfirmTag(number, token),
+            language=asked)
 
     async def ask_link(self, player: Player, request: LinkRequest) -> Reply:
         """`link ADDRESS` from ``player``: mail ADDRESS a request to confirm (unless it
@@ -319,6 +325,15 @@ def confirmed_key(player: Player, game: Game, confirmed: Confirmed) -> Key:
     """The key a confirmed game command acts with: of the move number it was asked at."""
     return Key(GameTag(game.id, confirmed.ply, f"ok{confirmed.number}"), player, game,
                stale=game.ply != confirmed.ply)
+
+
+def asked_language(line: str) -> str | None:
+    """The shipped language a `language X` command line asks for, or None."""
+    words = line.split(maxsplit=2)
+    if len(words) != 2 or words[0].lower() != "language":
+        return None
+    code = words[1].lower()[:i18n.MAX_TAG]
+    return code if code in i18n.shipped() else None
 
 
 def game_number_in(line: str) -> int | None:

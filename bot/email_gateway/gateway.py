@@ -734,10 +734,12 @@ class EmailGateway(GameMails, Authority):
         sender's games and challenges listed by number. A command that
         changed something recorded a placeholder with its change (`bot.service.answers`): the
         answer replaces it."""
-        text = render(reply.text, self._language(player, reply))
+        asking = reply.tag if isinstance(reply, Confirming) else None
+        # a request to confirm `language X` is worded in X, which its asker reads
+        wished = reply.language if isinstance(reply, Confirming) else None
+        text = render(reply.text, wished or self._language(player, reply))
         if reply.record and reply.record != reply.text:
             text += "\n\n" + reply.record
-        asking = reply.tag if isinstance(reply, Confirming) else None
         game = None if asking else reply.game or (key.game if key else None)
         game_id = game.id if game is not None and player.id else None
         challenge = (await self._challenge_of(player, reply, key)
@@ -749,6 +751,8 @@ class EmailGateway(GameMails, Authority):
             "ply": reply.ply, "challenge": challenge.id if challenge else None,
             "picture": str(reply.pictures[0]) if reply.pictures else None,
             "highlights": list(reply.highlights), "selected": reply.selected}
+        if wished:
+            payload["worded_in"] = wished
         if owed is not None and owed.row_id is not None and await self.service.settle_answer(
                 owed.row_id, text, lane, payload, PLACE, game_id):
             return
@@ -769,6 +773,7 @@ class EmailGateway(GameMails, Authority):
         text = worded(note, language)
         refs = tuple(p.get("references") or ())
         if p.get("confirm"):  # a confirmation request: its own one-time key
+            language = p.get("worded_in") or language  # of `language X`: in X
             return self.confirm_mail(p["to"], p.get("subject") or _re("", language), text,
                                      *p["confirm"], in_reply_to=p.get("in_reply_to"),
                                      references=refs, message_id=message_id,

@@ -119,6 +119,26 @@ async def test_a_strangers_mail_is_answered_in_the_language_it_names(mail, offer
                                                                         "`name Dave`")
 
 
+async def test_a_request_to_confirm_a_language_is_worded_in_the_language_asked_for(mail,
+                                                                                 offered):
+    lan = "lan@vn.test"
+    # a first mail, naming no language, asks for Vietnamese: asked back in Vietnamese
+    await mail.post.send(f"Lan <{lan}>", "language vi", subject="")
+    request = await mail.relay.next_to(lan)
+    assert str(request["Content-Language"]) == "vi"
+    assert str(request["Subject"]) == "Thư của bạn gửi commandpost"
+    assert mail.text_of(request) == await asked_in_vietnamese(mail, lan, "`language vi`")
+    await mail.post.send(lan, "có", reply_to=request)
+    assert mail.text_of(await mail.relay.next_to(lan)) == (
+        "Từ nay ngôn ngữ của bạn là Tiếng Việt (vi).\r\n")
+    # any other command, and a language not offered, are asked in English as before
+    for line in ("name Dave", "language xx"):
+        await mail.post.send(f"Dave <{DAVE}>", line)
+        request = await mail.relay.next_to(DAVE)
+        assert str(request["Content-Language"]) == "en"
+        assert mail.text_of(request) == await asked(mail, DAVE, f"`{line}`")
+
+
 async def test_a_second_address_is_asked_and_told_in_the_players_language(mail, offered):
     await vietnamese_carol(mail)
     await mail.post.send(f"Carol <{CAROL}>", f"link {PHONE}")
