@@ -152,6 +152,20 @@ def format_moment(t: float, language: str = SOURCE) -> str:
     return str(pattern).replace("{0}", when.strftime("%H:%M UTC")).replace("{1}", date)
 
 
+def format_number(x: float, language: str = SOURCE) -> str:
+    """A number as a reader of ``language`` writes it: ``0.5`` in English, ``0,5`` in
+    Vietnamese (Babel's data for the language)."""
+    if language in (SOURCE, PSEUDO):
+        return format(x, "g")
+    from babel import UnknownLocaleError
+    from babel.numbers import format_decimal
+
+    try:
+        return format_decimal(x, locale=language)
+    except (UnknownLocaleError, ValueError):
+        return format(x, "g")
+
+
 def _(msgid: str, /, **values: Any) -> Text:
     """The catalogue's message ``msgid`` (its English words) with ``values``."""
     return Text(msgid, values)

@@ -277,7 +277,8 @@ class Console:
         """Said as the computer starts to think, so that its silence is not taken for a
         hang (level 5 thinks 8 s); lines are read and answered meanwhile."""
         self.out(_("{name} is thinking about its move in game #{game} (about {seconds} s)…",
-                   name=computer.display_name, game=game.id, seconds=format(seconds, "g")))
+                   name=computer.display_name, game=game.id,
+                   seconds=i18n.format_number(seconds, self.language())))
 
     async def _command(self, player: Player, words: list[str], line: str) -> Reply:
         word = words[0].lower()

@@ -55,6 +55,7 @@ from .model import Game, PlayedMove, Player
 from .phrasing import COMPUTER
 from .results import Done, Reason, Refusal, Result
 from .service import GameService
+from .words import computer_name
 
 log = logging.getLogger(__name__)
 
@@ -145,10 +146,6 @@ def earlier_positions(game: Game, moves: list[PlayedMove]) -> tuple[str, ...]:
 
 def computer_address(variant: str, level: int) -> str:
     return f"{get_variant(variant).name}/{level}"
-
-
-def computer_name(level: int) -> str:
-    return f"Computer (level {level})"
 
 
 def level_of(player: Player) -> int | None:

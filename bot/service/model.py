@@ -18,7 +18,7 @@ from engine import EngineError, get_variant
 
 from ..storage import DamagedGame
 from .clock import TurnClock, read
-from .words import read_ending
+from .words import read_ending, shown_name
 
 Row = Mapping[str, Any]
 log = logging.getLogger(__name__)
@@ -44,7 +44,8 @@ class Player:
 
     @classmethod
     def from_row(cls, row: Row) -> Player:
-        return cls(row["id"], row["transport"], row["address"], row["display_name"],
+        return cls(row["id"], row["transport"], row["address"],
+                   shown_name(row["display_name"], row["transport"]),
                    _preferences(row["id"], row["preferences"]), row["vacation_until"])
 
     def on_vacation(self, now: float) -> bool:
@@ -75,14 +76,16 @@ class Challenge:
     time_control: str | None = None  # a clock choice beyond days per move (bot.service.timecontrol)
 
     CHALLENGE_SQL = """SELECT c.*, a.display_name AS challenger_name,
-                              b.display_name AS opponent_name
+                              b.display_name AS opponent_name, b.transport AS opponent_transport
                        FROM challenges c JOIN players a ON a.id = c.challenger_id
                        LEFT JOIN players b ON b.id = c.opponent_id"""
 
     @classmethod
     def from_row(cls, row: Row) -> Challenge:
+        opponent = (shown_name(row["opponent_name"], row["opponent_transport"])
+                    if "opponent_transport" in row.keys() else row["opponent_name"])
         return cls(row["id"], row["challenger_id"], row["challenger_name"], row["opponent_id"],
-                   row["opponent_name"], row["place"], row["variant"], row["mode"], row["side"],
+                   opponent, row["place"], row["variant"], row["mode"], row["side"],
                    row["days"], row["start_fen"], bool(row["rated"]), row["status"],
                    row["game_id"], row["created_at"], row["expires_at"],
                    row["record"] if "record" in row.keys() else None,
@@ -166,7 +169,9 @@ class Game:
     def _of_row(cls, row: Row) -> Game:
         return cls(
             row["id"], row["variant"], row["mode"], row["place"],
-            (row["player0"], row["player1"]), (row["name0"], row["name1"]),
+            (row["player0"], row["player1"]),
+            (shown_name(row["name0"], row["transport0"]),
+             shown_name(row["name1"], row["transport1"])),
             (row["transport0"], row["transport1"]), (row["vacation0"], row["vacation1"]),
             row["start_fen"], row["fen"], row["to_move"], row["ply"], row["turns"],
             row["revision"], row["status"], row["result"], row["winner"],

@@ -41,6 +41,28 @@ def side_name(rules: Variant, side: int) -> str:
     return Text(name, {}) if name in SIDE_NAMES else name
 
 
+COMPUTER_NAME = "Computer (level {level})"
+MAX_LEVEL_DIGITS = 2
+
+
+def computer_name(level: int) -> Text:
+    """The name of the computer opponent at ``level``, in the reader's language (``Máy
+    (cấp 1)``); stored in English, as `shown_name` reads it back."""
+    return _("Computer (level {level})", level=level)
+
+
+def shown_name(name: str, transport: str | None) -> str:
+    """A player's name as the messages give it: the computer's in the reader's language,
+    anyone else's as they wrote it."""
+    if transport != "computer":
+        return name
+    head, _sep, tail = COMPUTER_NAME.partition("{level}")
+    level = name.removeprefix(head).removesuffix(tail)
+    if name == head + level + tail and level.isdigit() and len(level) <= MAX_LEVEL_DIGITS:
+        return computer_name(int(level))
+    return name
+
+
 def variant_name(rules: Variant) -> str:
     """The name of the variant in the reader's language (``Cờ Tư Lệnh``)."""
     name = rules.display_name

@@ -395,6 +395,29 @@ async def test_the_console_answers_while_the_computer_thinks(thinking_console, s
         console.lines[:since]  # said as it started, before the lines it answered meanwhile
 
 
+async def test_the_computer_is_named_in_the_readers_language(session, service, threads,
+                                                               offered):
+    """Its name and its time to think, as a Vietnamese reader writes them; its name as
+    stored, and in English, unchanged."""
+    session.console.use_computer(Computer(service, executor=threads, seconds=0.5, depth=1))
+    await session.console.start()
+    try:
+        assert await session("language vi") == "Từ nay ngôn ngữ của bạn là Tiếng Việt (vi)."
+        out = await session("challenge computer 1 clash white")
+        assert out.splitlines()[0] == (
+            "Máy (cấp 1) nhận lời ngay. Ván #1 đã bắt đầu: Alice (Trắng) đấu với Máy (cấp 1) "
+            "(Đen), Đại chiến Chỉ huy, không tính giờ. Alice (Trắng) đi trước.")
+        since = len(session.lines)
+        await session("b2-a3/D")
+        out = await until_printed(session, since, "/game-1-2-white.png")
+        assert "Máy (cấp 1) đang nghĩ nước đi trong ván #1 (khoảng 0,5 giây)…" in out
+        await session("language en")
+        assert await session("games") == ("Games in progress:\n  #1 Alice vs Computer "
+                                          "(level 1) (Clash of Command), Alice to move")
+    finally:
+        await session.console.stop()
+
+
 async def test_the_computers_move_is_shown_with_the_board(console, service, settings):
     """As a person's move is shown to the one who played it: the news, the board as text
     with the move marked, whose move it is, and the picture."""
