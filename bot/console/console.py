@@ -79,11 +79,31 @@ CONSOLE_HELP = {
 }
 CONSOLE_HELP["exit"] = (CONSOLE_HELP["quit"][0], "quit")
 # the console's own lines of the `help` list: the words, and what they do
-CONSOLE_LIST = (("as NAME", message_id("Switch who is typing (two players at one keyboard).")),
-                ("import FILE vs NAME", message_id("Continue a game from a record file.")),
-                ("export [#N] FILE", message_id("Also write the record to a file.")),
+# (the words with a placeholder are messages too: a reader types `as TÊN`, not `as NAME`)
+CONSOLE_LIST = ((message_id("as NAME"),
+                 message_id("Switch who is typing (two players at one keyboard).")),
+                (message_id("import FILE vs NAME"),
+                 message_id("Continue a game from a record file.")),
+                (message_id("export [#N] FILE"), message_id("Also write the record to a file.")),
                 ("quit", message_id("Leave the console.")))
+HELP_WORD_WIDTH = 12  # the column of the commands' words in the `help` list
 BOLD, PLAIN = "\033[1m", "\033[0m"
+
+
+def _listed(typed: str, what: str, language: str) -> list[str]:
+    """A console line of the `help` list: the words typed, worded for the reader where
+    they have a placeholder, then what they do. English keeps its columns as they were
+    before the words were worded; in another language, words longer than the column of
+    the commands' words stand on a line of their own, the description below them."""
+    if typed == "quit":
+        return help_line(typed, what)
+    if language == i18n.SOURCE:
+        columns = {"import FILE vs NAME": 20, "export [#N] FILE": 19}
+        return help_line(f"{typed:<{columns.get(typed, 12)}}", what)
+    shown = Text(typed, {}).render(language)
+    if len(shown) <= HELP_WORD_WIDTH:
+        return help_line(shown, what)
+    return [f"  {shown}", *help_line("", what)]
 
 
 # each pattern's runs stop at the next mark that could end or restart them, so a text of
@@ -301,9 +321,8 @@ class Console:
             if len(words) == 1:
                 language = self.language()
                 # the words' columns as they were before the console's lines were worded
-                columns = {"import FILE vs NAME": 20, "export [#N] FILE": 19}
-                extra = [line for typed, what in CONSOLE_LIST for line in help_line(
-                    f"{typed:<{columns.get(typed, 12)}}", Text(what, {}).render(language))]
+                extra = [line for typed, what in CONSOLE_LIST for line in _listed(
+                    typed, Text(what, {}).render(language), language)]
                 reply = Reply("\n".join([reply.text, *extra]))
             return reply
         return await self.commands.handle(player, PLACE, line)

@@ -110,6 +110,25 @@ def test_a_file_refusal_is_a_sentence_in_the_readers_language(tmp_path: Path):
 
 
 @pytest.mark.sqlite_only(reason="console words only")
+async def test_the_consoles_own_words_in_the_help_list_name_their_placeholders_in_vietnamese(
+        session, offered):
+    english = (await session("help")).splitlines()[-4:]
+    assert english == [
+        "  as NAME      Switch who is typing (two players at one keyboard).",
+        "  import FILE vs NAME  Continue a game from a record file.",
+        "  export [#N] FILE    Also write the record to a file.",
+        "  quit         Leave the console."]
+    await session("language vi")
+    assert (await session("help")).splitlines()[-6:] == [
+        "  as TÊN       Đổi người đang gõ (hai người chơi chung một bàn phím).",
+        "  import TỆP vs TÊN",
+        "               Chơi tiếp một ván từ tệp biên bản.",
+        "  export [#N] TỆP",
+        "               Ghi thêm biên bản ra một tệp.",
+        "  quit         Thoát khỏi bàn điều khiển."]
+
+
+@pytest.mark.sqlite_only(reason="console words only")
 async def test_the_answers_of_the_commands_in_vietnamese(session, offered):
     assert await session("language vi") == "Từ nay ngôn ngữ của bạn là Tiếng Việt (vi)."
     assert await session("help a b") == (
@@ -226,10 +245,14 @@ async def test_the_help_texts_in_vietnamese(session, offered):
         "  back         Kết thúc kỳ nghỉ: đồng hồ của bạn chạy lại (đi một nước trong ván nào "
         "đó cũng kết"]
     assert lines[4] == " " * 15 + "thúc kỳ nghỉ)."
-    assert lines[-4:] == [
-        "  as NAME      Đổi người đang gõ (hai người chơi chung một bàn phím).",
-        "  import FILE vs NAME  Chơi tiếp một ván từ tệp biên bản.",
-        "  export [#N] FILE    Ghi thêm biên bản ra một tệp.",
+    # the console's own words with their placeholders worded as everywhere (`as TÊN`),
+    # those longer than the column on a line of their own
+    assert lines[-6:] == [
+        "  as TÊN       Đổi người đang gõ (hai người chơi chung một bàn phím).",
+        "  import TỆP vs TÊN",
+        "               Chơi tiếp một ván từ tệp biên bản.",
+        "  export [#N] TỆP",
+        "               Ghi thêm biên bản ra một tệp.",
         "  quit         Thoát khỏi bàn điều khiển."]
     assert all(len(line) <= 96 for line in lines)
     for word in session.console.commands.words():  # each command, described in Vietnamese
