@@ -17,7 +17,7 @@ from collections.abc import Callable
 
 from engine import Variant, get_variant
 
-from ..i18n import SOURCE, Moment, Text, _, format_moment
+from ..i18n import SOURCE, Moment, Text, _, format_moment, message_id
 from .model import Game
 from .words import side_name
 
@@ -26,9 +26,27 @@ CONSOLE, DISCORD, EMAIL = "console", "discord", "email"
 COMPUTER = "computer"  # the computer opponent (`bot.service.computer`)
 
 
+# the placeholder of a command's example, as each transport names it in a language other
+# than English (English keeps `challenge NAME` everywhere, as it always said)
+PLACEHOLDERS = {"challenge": message_id("NAME")}
+MAIL_PLACEHOLDERS = {"challenge": message_id("ADDRESS")}
+READER = "@"  # before the reader's language in an example's token: ``{{challenge @vi}}``
+
+
+class Example(Text):
+    """The token of a command's example (``{{challenge}}``): worded in a language, it
+    carries that language, so that its placeholder is phrased in it (``challenge TÊN``)."""
+
+    def render(self, language: str) -> str:
+        if language == SOURCE:
+            return str(self)
+        return str(self)[:-2] + f" {READER}{language}" + "}}"
+
+
 def command(word: str, args: str = "") -> str:
     """A command token: what a player may send next (``command("draw", "decline")``)."""
-    return "{{" + " ".join(w for w in (word, args) if w) + "}}"
+    token = "{{" + " ".join(w for w in (word, args) if w) + "}}"
+    return Example(token, {}) if word in PLACEHOLDERS and not args else token
 
 
 def moment(t: float) -> Moment:
@@ -41,6 +59,9 @@ def _words(word: str, args: str) -> str:
     """The console's and e-mail's command words."""
     if word == "withdraw":  # how to withdraw one's own challenge
         return f"; withdraw it with `cancel {args}`"
+    if word in PLACEHOLDERS and args.startswith(READER):
+        placeholder = Text(PLACEHOLDERS[word], {}).render(args[len(READER):])
+        return f"`{word} {placeholder}`"
     examples = {"challenge": "challenge NAME", "move": "move c3-d4"}
     if word in examples and not args:
         return f"`{examples[word]}`"
@@ -54,6 +75,9 @@ def _mail_words(word: str, args: str) -> str:
     command word or a move, so a move in a numbered game keeps its `move`."""
     if word == "move" and args.startswith("#"):
         return f"`move {args}`"
+    if word in MAIL_PLACEHOLDERS and args.startswith(READER):
+        placeholder = Text(MAIL_PLACEHOLDERS[word], {}).render(args[len(READER):])
+        return f"`{word} {placeholder}`"
     return _words(word, args)
 
 

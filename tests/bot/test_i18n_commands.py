@@ -129,6 +129,19 @@ async def test_the_consoles_own_words_in_the_help_list_name_their_placeholders_i
 
 
 @pytest.mark.sqlite_only(reason="console words only")
+async def test_the_example_of_a_challenge_names_its_placeholder_in_vietnamese(session,
+                                                                             offered):
+    assert await session("games") == "No games in progress. Start one with `challenge NAME`."
+    assert await session("moves") == (
+        "You have no game in progress. Start one with `challenge NAME`.")
+    await session("language vi")
+    assert await session("games") == (
+        "Không có ván nào đang chơi. Bắt đầu một ván bằng `challenge TÊN`.")
+    assert await session("moves") == (
+        "Bạn không có ván nào đang chơi. Hãy bắt đầu một ván bằng `challenge TÊN`.")
+
+
+@pytest.mark.sqlite_only(reason="console words only")
 async def test_the_answers_of_the_commands_in_vietnamese(session, offered):
     assert await session("language vi") == "Từ nay ngôn ngữ của bạn là Tiếng Việt (vi)."
     assert await session("help a b") == (
@@ -142,7 +155,7 @@ async def test_the_answers_of_the_commands_in_vietnamese(session, offered):
         "  mini-chieftain   mini-Chieftain (chế độ: standard)\n"
         "  micro-chieftain  micro-Chieftain (chế độ: standard)")
     assert await session("games") == (
-        "Không có ván nào đang chơi. Bắt đầu một ván bằng `challenge NAME`.")
+        "Không có ván nào đang chơi. Bắt đầu một ván bằng `challenge TÊN`.")
     assert await session("challenges") == "Không có lời thách đấu nào đang mở cho bạn."
     assert await session("rules") == (
         "Biến thể nào? Ví dụ `rules clash` (clash, commander, combined-arms, mini-chieftain, "

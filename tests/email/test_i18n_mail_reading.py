@@ -241,3 +241,13 @@ async def test_a_challenge_to_an_address_that_said_stop_is_refused_in_vietnamese
     assert mail.text_of(await mail.relay.next_to(CAROL)) == (
         "dora@signed.test đã yêu cầu không bao giờ nhận thư từ dịch vụ này, nên tôi không "
         "thể gửi lời thách đấu cho họ.\n")
+
+
+async def test_the_example_of_a_challenge_by_mail_names_an_address(mail, offered):
+    await mail.post.send(f"Dave <{DAVE}>", "moves")
+    assert mail.text_of(await mail.relay.next_to(DAVE)).startswith(
+        "You have no game in progress. Start one with `challenge NAME`.")
+    await vietnamese_carol(mail)
+    await mail.post.send(f"Carol <{CAROL}>", "moves")
+    assert mail.text_of(await mail.relay.next_to(CAROL)) == (
+        "Bạn không có ván nào đang chơi. Hãy bắt đầu một ván bằng `challenge ĐỊA_CHỈ`.\n")
