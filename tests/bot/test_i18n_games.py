@@ -110,7 +110,7 @@ async def test_a_reminder_and_a_loss_on_time_are_worded_when_delivered(service, 
         "Alice ran out of time (0-1). Ratings: Alice 1500 → 1338, Bob 1500 → 1662.")
     assert outbox.worded(over[0], "vi").startswith(
         "Ván #1 (Đại chiến Chỉ huy, Alice (Trắng) đấu với Bob (Đen)) đã kết thúc: Bob "
-        "(Đen) thắng: Alice hết giờ (0-1). Hệ số: Alice 1500 → 1338, Bob 1500 → 1662.")
+        "(Đen) thắng: Alice hết giờ (0-1). Điểm xếp hạng: Alice 1500 → 1338, Bob 1500 → 1662.")
     assert game.id == 1
 
 

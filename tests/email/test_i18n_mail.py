@@ -102,8 +102,8 @@ async def test_a_vietnamese_player_and_an_english_one_each_read_their_own_langua
     assert head(asked) == ("Re: thách đấu", "vi")
     assert body(asked) == (
         "Vui lòng xác nhận: một thư từ alice@players.test yêu cầu tôi thực hiện `challenge "
-        "bob@players.test white`, nhưng thư đó không mang khoá của bạn (ai cũng có thể ghi "
-        "địa chỉ người gửi tuỳ ý), nên tôi chưa thực hiện. Để thực hiện, hãy trả lời thư này "
+        "bob@players.test white`, nhưng thư đó không mang khóa của bạn (ai cũng có thể ghi "
+        "địa chỉ người gửi tùy ý), nên tôi chưa thực hiện. Để thực hiện, hãy trả lời thư này "
         "bằng `yes` (hoặc `có`). Nếu bạn không gửi thư đó, hãy bỏ qua thư này: sẽ không có "
         f"gì thay đổi. Yêu cầu này hết hạn vào {format_moment(row['expires_at'], 'vi')}.\n")
     await mail.post.send(ALICE, "có", reply_to=asked)

@@ -23,7 +23,7 @@ DAVE = "dave@players.test"
 PHONE = "carol@phone.test"
 OURS = "play@games.test"
 BROKEN = ("Tôi không đọc được thư của bạn: cấu trúc MIME của thư bị hỏng (thư nhiều phần nhưng "
-          "thiếu các phần, hoặc mã hoá bị hỏng). Vui lòng gửi lại lệnh dưới dạng văn bản "
+          "thiếu các phần, hoặc mã hóa bị hỏng). Vui lòng gửi lại lệnh dưới dạng văn bản "
           "thuần.\n")
 
 
@@ -50,7 +50,7 @@ async def asked_in_vietnamese(mail, address: str, what: str) -> str:
     """The exact text of the latest confirmation request mailed to ``address``, asking for
     ``what`` (the command as quoted), in Vietnamese (`asked` in English)."""
     return (f"Vui lòng xác nhận: một thư từ {address} yêu cầu tôi thực hiện {what}, nhưng thư "
-            f"đó không mang khoá của bạn (ai cũng có thể ghi địa chỉ người gửi tuỳ ý), nên tôi "
+            f"đó không mang khóa của bạn (ai cũng có thể ghi địa chỉ người gửi tùy ý), nên tôi "
             f"chưa thực hiện. Để thực hiện, hãy trả lời thư này bằng `yes` (hoặc `có`). Nếu bạn "
             f"không gửi thư đó, hãy bỏ qua thư này: sẽ không có gì thay đổi. Yêu cầu này hết hạn "
             f"vào {await expires(mail, address)}.\n")
@@ -102,7 +102,7 @@ async def test_a_command_without_a_key_is_asked_back_in_the_players_language(mai
 
     await mail.post.send(CAROL, "có", to=f"play+ok99.{'0' * 20}@games.test")
     assert mail.text_of(await mail.relay.next_to(CAROL)) == (
-        f"Sai khoá: địa chỉ bạn gửi thư tới không phải của yêu cầu xác nhận nào tôi đã gửi "
+        f"Sai khóa: địa chỉ bạn gửi thư tới không phải của yêu cầu xác nhận nào tôi đã gửi "
         f"cho {CAROL}, nên tôi không thực hiện gì cả.\n")
 
 
@@ -156,7 +156,7 @@ async def test_a_second_address_is_asked_and_told_in_the_players_language(mail, 
 
     await mail.post.send(PHONE, "có", reply_to=request)
     assert mail.text_of(await mail.relay.next_to(PHONE)) == (
-        f"Đã liên kết: từ nay thư gửi từ {PHONE} được coi là của Carol. Khoá của bạn vẫn đi "
+        f"Đã liên kết: từ nay thư gửi từ {PHONE} được coi là của Carol. Khóa của bạn vẫn đi "
         f"kèm mỗi thư: muốn chơi một ván, hãy trả lời thư mới nhất của ván đó, từ địa chỉ nào "
         f"cũng được.\n")
     told = await mail.relay.next_to(CAROL)
