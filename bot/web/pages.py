@@ -74,7 +74,8 @@ SCRIPT = """
       var d = new Date(t.getAttribute("datetime"));
       if (isNaN(d)) { return; }
       t.textContent = d.toLocaleString(locale, {dateStyle: "medium", timeStyle: "short"});
-      t.title = d.toString();
+      // the hover title too: the full date, time and zone, in the page's language
+      t.title = d.toLocaleString(locale, {dateStyle: "full", timeStyle: "long"});
     });
   }
   localTimes(document);

@@ -138,6 +138,9 @@ async def test_watching_a_game_in_a_browser(driver: Any, service: GameService, g
         deadline = driver.execute_script("return document.querySelector('#status time')"
                                          ".textContent")
         assert deadline == "Mar 5, 2026, 7:00 PM"
+        # and in full as its hover title, in the page's language
+        assert driver.execute_script("return document.querySelector('#status time').title") \
+            == "Thursday, March 5, 2026 at 7:00:00 PM GMT+7"
         # stepping with the keyboard: each step is an address
         await press(driver, Keys.HOME)
         await until(driver, lambda d: d.current_url.endswith("?ply=0"))

@@ -430,6 +430,8 @@ async def test_a_vietnamese_browser_shows_the_game_in_vietnamese(
         # the deadline in Vietnamese, in the reader's time zone: 12:00 UTC is 19:00 there
         assert read("document.getElementById('status').textContent") == (
             "Đến lượt Alice (Trắng), hạn chót 19:00 5 thg 3, 2026")
+        assert read("document.querySelector('#status time').title") == (
+            "lúc 19:00:00 GMT+7 Thứ Năm, 5 tháng 3, 2026")
         # the page follows the game in Vietnamese
         hub = app[SITE].hub
         for _unused in range(200):
