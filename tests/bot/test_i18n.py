@@ -227,3 +227,17 @@ def test_no_message_has_two_different_translations_in_the_vietnamese_files():
                     clashes.append((key, seen[key][0], path.name))
                 seen.setdefault(key, (path.name, words))
     assert clashes == []
+
+
+def test_every_dash_of_the_vietnamese_catalogue_is_spaced_as_in_english():
+    """`— {variant}`, never `—{variant}`: a subject such as ``Thách đấu #1: lan đấu với
+    bob — Cờ Tư Lệnh`` keeps the space its English has on either side of the dash."""
+    for path in sorted((Path(i18n.__file__).parent / "locales" / "vi").glob("*.po")):
+        with path.open("rb") as f:
+            for message in read_po(f):
+                strings = message.string if isinstance(message.string, tuple) \
+                    else (message.string,)
+                for text in strings:
+                    for at in (i for i, c in enumerate(text) if c == "—"):
+                        assert text[at - 1:at] in ("", " ") and \
+                            text[at + 1:at + 2] in ("", " "), (path.name, text)
