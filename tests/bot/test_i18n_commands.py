@@ -35,6 +35,14 @@ COMMANDER_START = """\
  2  .  N  .  .  F  H  .  H  F  .  .
  1  .  .  .  .  .  .  C  .  .  .  .
     a  b  c  d  e  f  g  h  i  j  k"""
+# the last lines of `help` in Vietnamese: the console's own words, placeholders worded
+CONSOLE_WORDS_VI = [
+    "  as TÊN       Đổi người đang gõ (hai người chơi chung một bàn phím).",
+    "  import TỆP vs TÊN",
+    "               Chơi tiếp một ván từ tệp biên bản.",
+    "  export [#N] TỆP",
+    "               Ghi thêm biên bản ra một tệp.",
+    "  quit         Thoát khỏi bàn điều khiển."]
 YOUR_TURN = "Đến lượt bạn. Bạn còn 3 ngày (đến 12:00 UTC 5/3/2026)."
 AFTER_TF5 = COMMANDER_START.replace(
     " 5  .  .  I  E  .  .  M", " 5  .  .  I  E  .  T* M").replace(
@@ -119,13 +127,7 @@ async def test_the_consoles_own_words_in_the_help_list_name_their_placeholders_i
         "  export [#N] FILE    Also write the record to a file.",
         "  quit         Leave the console."]
     await session("language vi")
-    assert (await session("help")).splitlines()[-6:] == [
-        "  as TÊN       Đổi người đang gõ (hai người chơi chung một bàn phím).",
-        "  import TỆP vs TÊN",
-        "               Chơi tiếp một ván từ tệp biên bản.",
-        "  export [#N] TỆP",
-        "               Ghi thêm biên bản ra một tệp.",
-        "  quit         Thoát khỏi bàn điều khiển."]
+    assert (await session("help")).splitlines()[-6:] == CONSOLE_WORDS_VI
 
 
 @pytest.mark.sqlite_only(reason="console words only")
@@ -260,13 +262,7 @@ async def test_the_help_texts_in_vietnamese(session, offered):
     assert lines[4] == " " * 15 + "thúc kỳ nghỉ)."
     # the console's own words with their placeholders worded as everywhere (`as TÊN`),
     # those longer than the column on a line of their own
-    assert lines[-6:] == [
-        "  as TÊN       Đổi người đang gõ (hai người chơi chung một bàn phím).",
-        "  import TỆP vs TÊN",
-        "               Chơi tiếp một ván từ tệp biên bản.",
-        "  export [#N] TỆP",
-        "               Ghi thêm biên bản ra một tệp.",
-        "  quit         Thoát khỏi bàn điều khiển."]
+    assert lines[-6:] == CONSOLE_WORDS_VI
     assert all(len(line) <= 96 for line in lines)
     for word in session.console.commands.words():  # each command, described in Vietnamese
         handler = getattr(Commands, f"cmd_{word}")
