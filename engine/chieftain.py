@@ -677,7 +677,7 @@ class ChieftainVariant(Variant):
         for k, step in enumerate(move.steps):
             if step.origin not in INDEX or step.target not in INDEX:
                 raise IllegalMoveError(desc, said("{move} is not a move on the board",
-                                                  move=f"{step.origin}-{step.target}"))
+                                                  move=step.origin + "-" + step.target))
             code = step_code(step)
             legal = not is_closed(turn) and code in generate(turn)
             if not legal or make_step(turn.cells, turn.side, code) != step:

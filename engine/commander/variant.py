@@ -720,7 +720,7 @@ class CommanderChess(Variant):
                 reason = (said("nothing stays on {square}: write {move}", square=NAMES[q],
                                move=steps_text) if not stay else
                           said("{stack} stays on {square}: write {move}", stack=stay,
-                               square=NAMES[q], move=f"{stay}<{steps_text}"))
+                               square=NAMES[q], move=stay + "<" + steps_text))
             reasons.append(reason)
         return _best_reason(reasons, [q for q, _ in candidates], None, "")
 
@@ -755,9 +755,9 @@ class CommanderChess(Variant):
                 return said("the {piece} on {square} is part of the stack {stack}: move the "
                             "whole stack as {move}, or deploy the piece, as in {deploy}",
                             piece=_name(letters[0]), square=NAMES[q], stack=stack.notation,
-                            move=f"{stack.notation}{NAMES[pattern.target]}",
-                            deploy=f"{_stay_example(cells[q], letters[0])}"
-                                   f"{letters[0]}>{NAMES[pattern.target]}")
+                            move=stack.notation + NAMES[pattern.target],
+                            deploy=_stay_example(cells[q], letters[0]) + letters[0] + ">"
+                            + NAMES[pattern.target])
             return said("you have no {piece} that could make this move", piece=_name(letters[0]))
         written = STACKS[canonical([x for x, _ in unit.letters])].notation
         return said("you have no stack {stack} that could move there", stack=written)
@@ -963,18 +963,18 @@ class CommanderChess(Variant):
             if others == [SUICIDE]:
                 return said("{square} lies under enemy air defence: the {unit} can only trade "
                             "itself for the piece there ({move})", square=to, unit=what,
-                            move=f"{notation}@{to}")
+                            move=notation + "@" + to)
             return said("only a flight into enemy air defence is a suicide capture")
         if kind == CAPTURE and others == [STAY]:
             return said("the {unit} cannot stand on {square}, so it captures without moving "
-                        "({move})", unit=what, square=to, move=f"{notation}_{to}")
+                        "({move})", unit=what, square=to, move=notation + "_" + to)
         if kind == STAY and others == [CAPTURE]:
             if PIECES[STACKS[unit].leader].letter == "F":
                 return said("an air force captures without moving only when landing would be "
                             "unsafe or the target is at sea; here it must land ({move})",
-                            move=f"{notation}x{to}")
+                            move=notation + "x" + to)
             return said("the {unit} captures by moving onto {square} ({move})", unit=what,
-                        square=to, move=f"{notation}x{to}")
+                        square=to, move=notation + "x" + to)
         return said("that capture is not possible")
 
     def _why_carry(self, stack: str, unit: str, to: str) -> str:
