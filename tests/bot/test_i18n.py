@@ -6,6 +6,7 @@ catalogue is complete; the pseudo-language finds text that bypasses the catalogu
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,7 @@ from babel.messages.pofile import read_po
 
 from bot import i18n
 from bot.cli import catalogue as catalogue_cli
+from bot.commands import Commands
 from bot.i18n import Text, _, _n
 
 VI_PO = r'''
@@ -241,3 +243,36 @@ def test_every_dash_of_the_vietnamese_catalogue_is_spaced_as_in_english():
                     for at in (i for i, c in enumerate(text) if c == "—"):
                         assert text[at - 1:at] in ("", " ") and \
                             text[at + 1:at + 2] in ("", " "), (path.name, text)
+
+
+# in a wording: code, a value, a quotation, a slash command with its options, e-mail
+CODE = re.compile(r"`[^`]*`|<[a-z_0-9]+>|'[^']*'|/[a-z]+(?: [a-z]+:[^ ]+)*|e-mail")
+COMMAND_WORDS = frozenset(name.removeprefix("cmd_") for name in dir(Commands)
+                          if name.startswith("cmd_"))  # a line of examples starts with one
+ENGLISH_WORDS = frozenset(
+    "the and you your game games move moves with not for this that there their turn "
+    "challenge player players send reply mail board clock days hours draw resign".split())
+
+
+def test_every_message_renders_in_every_shipped_language_with_no_english_left():
+    """Each message of the template, given a sample value for each of its placeholders,
+    is worded in every shipped language and in the pseudo-language: every placeholder is
+    filled, and a Vietnamese wording holds none of the common English words outside its
+    code (a translation left in English would)."""
+    i18n.template.cache_clear()
+    english_left = []
+    for msgid, plural in sorted(i18n.template()):
+        names = set(i18n._FIELD.findall(msgid)) | set(i18n._FIELD.findall(plural or ""))
+        values = {name: f"<{name}>" for name in names}
+        for n in (1, 2):
+            message = Text(msgid, {**values, "n": n}, plural)
+            for language in (*i18n.shipped(), i18n.PSEUDO):
+                worded = message.render(language)
+                assert not [name for name in names if "{" + name + "}" in worded], (
+                    msgid, language)
+                if language == "vi":  # its prose: not code, commands, examples or values
+                    prose = " ".join(line for line in CODE.sub(" ", worded).splitlines()
+                                     if line.split(" ", 1)[0] not in COMMAND_WORDS)
+                    english_left += [(msgid, word) for word in re.findall(r"[A-Za-z]+", prose)
+                                     if word.lower() in ENGLISH_WORDS]
+    assert english_left == []
