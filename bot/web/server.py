@@ -77,7 +77,7 @@ MAX_VARIANT = 40  # characters of a variant's name or alias in /rules/<variant>
 MAX_PLY_DIGITS = 6  # as the pictures' addresses: no game has a million steps
 PLY = re.compile(rf"[0-9]{{1,{MAX_PLY_DIGITS}}}")
 NOT_FOUND = _("There is no game at this address. Check the link you were given.")
-LANGUAGE = "language"  # the request's language (the middleware reads it first)
+LANGUAGE = web.RequestKey("language", str)  # the request's language (the middleware reads it first)
 
 SITE = web.AppKey("site", "Site")
 
