@@ -66,7 +66,7 @@ class Text(str):
     values: dict[str, Any]
 
     def __new__(cls, msgid: str, values: Mapping[str, Any], plural: str | None = None) -> Text:
-        values = {key: _message(value) for key, value in values.items()}
+        values = {key: message_of(value) for key, value in values.items()}
         text = super().__new__(cls, _fill(_form(msgid, plural, values, SOURCE), values,
                                           SOURCE))
         text.msgid, text.plural, text.values = msgid, plural, values
@@ -216,13 +216,14 @@ def system_language() -> str | None:
 def render(text: str, language: str) -> str:
     """``text`` in ``language``: a `Text` (or an engine's `Phrase`) worded, any other
     string as it is."""
-    text = _message(text)
+    text = message_of(text)
     return text.render(language) if isinstance(text, Text) else text
 
 
-def _message(value: Any) -> Any:
+def message_of(value: Any) -> Any:
     """``value``, an engine's `Phrase` made a message of the catalogue (the engine's
-    templates are in it too), anything else as it is."""
+    templates are in it too: a variant's, side's or piece's name), anything else as it
+    is."""
     if isinstance(value, Phrase):
         return Text(value.msgid, value.values, value.plural)
     return value

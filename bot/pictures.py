@@ -31,6 +31,7 @@ from .service.clock import describe_days, format_duration
 from .service.model import Game, PlayedMove
 from .service.records import END
 from .service.turns import numbered_turns
+from .service.words import side_name, variant_name
 
 if TYPE_CHECKING:
     from .service import GameService
@@ -225,15 +226,6 @@ def write_png(position: Position, path: Path, last_move: Move | Sequence[Move] |
 
 # --- the pictures' words ------------------------------------------------------------------
 # every name a picture draws, by its English name (the engine's): the catalogue words it
-SIDE_NAMES = {"White": message_id("White"), "Black": message_id("Black"),
-              "Red": message_id("Red"), "Blue": message_id("Blue")}
-VARIANT_NAMES = {
-    "clash": message_id("Clash of Command"),
-    "commander": message_id("Commander Chess (Cờ Tư Lệnh)"),
-    "combined-arms": message_id("Combined Arms Brigade Chess"),
-    "mini-chieftain": message_id("mini-Chieftain"),
-    "micro-chieftain": message_id("micro-Chieftain"),
-}
 TERRAIN = (("sea", message_id("sea")), ("mouth", message_id("river mouth")),
            ("coast", message_id("coast")), ("river", message_id("river")),
            ("bridge", message_id("bridge")), ("headquarters", message_id("headquarters")))
@@ -263,20 +255,6 @@ def _word(msgid: str, language: str) -> str:
     """The catalogue's words for ``msgid`` in ``language``, its placeholders kept for the
     renderer to fill."""
     return Text(msgid, {}).render(language)
-
-
-def side_name(variant: Variant, side: int) -> Text | str:
-    """The name of ``variant``'s ``side`` as a catalogue message (as it is if the catalogue
-    has none)."""
-    name = variant.side_names[side]
-    return Text(SIDE_NAMES[name], {}) if name in SIDE_NAMES else name
-
-
-def variant_name(variant: Variant) -> Text | str:
-    """``variant``'s name as a catalogue message (as it is if the catalogue has none)."""
-    msgid = VARIANT_NAMES.get(variant.name)
-    return Text(msgid, {}) if msgid and msgid == variant.display_name else \
-        variant.display_name
 
 
 @lru_cache(maxsize=64)

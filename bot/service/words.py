@@ -6,10 +6,9 @@ import json
 from collections.abc import Sequence
 from functools import cache
 
-from engine import Variant
-from engine.phrases import Phrase
+from engine import Variant, all_variants
 
-from ..i18n import Text, _, from_json, joined, message_id
+from ..i18n import Text, _, from_json, joined, message_id, message_of
 
 
 def or_list(items: Sequence[str]) -> str:
@@ -25,20 +24,10 @@ def plural(count: int, word: str) -> str:
     return f"{count} {word}{'' if count == 1 else 's'}"
 
 
-# the names of the sides and of the variants as players read them in messages, keyed by the
-# engine's English names (a name not listed, a variant added later, is shown as it is)
-SIDE_NAMES = {name: message_id(name) for name in (
-    message_id("White"), message_id("Black"), message_id("Red"), message_id("Blue"))}
-VARIANT_NAMES = {name: message_id(name) for name in (
-    message_id("Commander Chess (Cờ Tư Lệnh)"), message_id("Clash of Command"),
-    message_id("Combined Arms Brigade Chess"), message_id("mini-Chieftain"),
-    message_id("micro-Chieftain"))}
-
-
 def side_name(rules: Variant, side: int) -> str:
-    """The name of ``side`` of ``rules`` in the reader's language (``White``, ``Đỏ``)."""
-    name = rules.side_names[side]
-    return Text(name, {}) if name in SIDE_NAMES else name
+    """The name of ``side`` of ``rules`` as a message (``White``, in Vietnamese ``Đỏ``):
+    the engine's phrase, which the catalogue words."""
+    return message_of(rules.side_names[side])
 
 
 COMPUTER_NAME = "Computer (level {level})"
@@ -64,9 +53,9 @@ def shown_name(name: str, transport: str | None) -> str:
 
 
 def variant_name(rules: Variant) -> str:
-    """The name of the variant in the reader's language (``Cờ Tư Lệnh``)."""
-    name = rules.display_name
-    return Text(name, {}) if name in VARIANT_NAMES else name
+    """The name of the variant as a message (in Vietnamese ``Cờ Tư Lệnh``): the engine's
+    phrase, which the catalogue words."""
+    return message_of(rules.display_name)
 
 
 # --- the end of a game as the games table keeps it -----------------------------------
@@ -108,8 +97,7 @@ def ending(key: str, name: str) -> Text:
 def stored_ending(reason: str) -> str:
     """The reason a game ended as the games table keeps it: a message as its data (JSON),
     plain words as they are."""
-    if isinstance(reason, Phrase):  # the engine's words: a message of the catalogue too
-        reason = Text(reason.msgid, reason.values, reason.plural)
+    reason = message_of(reason)  # the engine's words: a message of the catalogue too
     return json.dumps(reason.to_json(), ensure_ascii=False) if isinstance(reason, Text) \
         else reason
 
@@ -146,7 +134,8 @@ def _engine_ending(stored: str) -> str:
 @cache
 def _engine_endings() -> dict[str, tuple[str, dict[str, Text | int]]]:
     """Each of the engine's endings in its English words, with its template and values."""
-    sides = [Text(name, {}) for name in SIDE_NAMES]
+    sides = [message_of(name) for name in dict.fromkeys(
+        name for rules in all_variants() for name in rules.side_names)]
     endings: dict[str, tuple[str, dict[str, Text | int]]] = {}
     for template in ENGINE_ENDINGS:
         for side in sides if "{side}" in template else [None]:
