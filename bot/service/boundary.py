@@ -103,6 +103,8 @@ def no_such(what: str, number: object) -> str:
         return _("There is no game #{game}.", game=shown)
     if what == "challenge":
         return _("There is no challenge #{challenge}.", challenge=shown)
+    if what == "tournament":
+        return _("There is no tournament T{t}.", t=shown)
     return _("There is no {thing} #{number}.", thing=thing(what), number=shown)
 
 
@@ -110,14 +112,14 @@ def no_such(what: str, number: object) -> str:
 THINGS = {name: message_id(name) for name in (
     message_id("bucket"), message_id("challenge"), message_id("clock"),
     message_id("confirmation"), message_id("digest"), message_id("example"),
-    message_id("game"), message_id("key"), message_id("kind"), message_id("lane"),
-    message_id("mark"), message_id("mode"), message_id("move"), message_id("note"),
-    message_id("notification"), message_id("place"), message_id("player"),
+    message_id("format"), message_id("game"), message_id("key"), message_id("kind"),
+    message_id("lane"), message_id("mark"), message_id("mode"), message_id("move"),
+    message_id("note"), message_id("notification"), message_id("place"), message_id("player"),
     message_id("point"), message_id("post"), message_id("purpose"), message_id("reason"),
-    message_id("record format"), message_id("record"), message_id("server"),
-    message_id("setting"), message_id("start position"), message_id("subject"),
-    message_id("thread"), message_id("transport"), message_id("value"),
-    message_id("variant"))}
+    message_id("record format"), message_id("record"), message_id("rule"),
+    message_id("server"), message_id("setting"), message_id("start position"),
+    message_id("subject"), message_id("thread"), message_id("tournament"),
+    message_id("transport"), message_id("value"), message_id("variant"))}
 
 
 def thing(what: str) -> str:
@@ -142,6 +144,14 @@ def _count(value: Any) -> Any:
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_ID:
         return Refusal(Reason.BAD_INPUT, _("{value} is not a move number.",
                                                    value=shorten(repr(value))))
+    return value
+
+
+def _whole(value: Any) -> Any:
+    """A whole number (a tournament's size, rounds, ...), whose bounds its method checks."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_ID:
+        return Refusal(Reason.BAD_INPUT, _("{value} is not a whole number.",
+                                           value=shorten(repr(value))))
     return value
 
 
@@ -414,6 +424,20 @@ RULES: dict[str, Rule] = {
     "add_note.text": _text(20_000, "note", Reason.BAD_NOTE),  # the note says "at most 1000"
     "words": _each(_text(MAX_MOVE, "move", Reason.BAD_FORECAST)),
     "time_control": _text(MAX_WORD, "clock", Reason.BAD_TIME_CONTROL),
+    # tournaments (bot.service.tournaments, which checks the bounds of each number)
+    "tournament_id": _id("tournament", Reason.NO_SUCH_TOURNAMENT),
+    "format": _word("format"),
+    "size": _whole,
+    "section_size": _whole,
+    "rounds": _whole,
+    "cycles": _whole,
+    "reach": _whole,
+    "round_days": _days(MAX_DAYS),
+    "signup_days": _days(MAX_DAYS),
+    "start_days": _days(MAX_DAYS),
+    "adjudication": _word("rule"),
+    "director": _flag,
+    "finished": _flag,
 }
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from engine import AmbiguousMoveError, EngineError, MoveSyntaxError
 
@@ -106,6 +106,17 @@ class Reason(StrEnum):
     BAD_FORECAST = "bad-forecast"
     # records
     BAD_RECORD = "bad-record"
+    # tournaments
+    NO_SUCH_TOURNAMENT = "no-such-tournament"
+    BAD_TOURNAMENT = "bad-tournament"
+    TOURNAMENT_CLOSED = "tournament-closed"
+    TOURNAMENT_FULL = "tournament-full"
+    ALREADY_IN = "already-in"
+    NOT_IN = "not-in"
+    NOT_DIRECTOR = "not-director"
+    TOO_FEW_PLAYERS = "too-few-players"
+    LADDER_REACH = "ladder-reach"
+    TOURNAMENT_GAME = "tournament-game"
     # arguments refused at the service boundary (`bot.service.boundary`)
     BAD_INPUT = "bad-input"
     BAD_DAYS = "bad-days"
@@ -136,6 +147,7 @@ class Done(_Phrased):
     turn: str | None = None  # the whole turn, when this step closed it
     number: str | None = None  # that turn's number as in records (``3.``, ``3...``)
     steps_left: int | None = None  # in a turn that goes on: steps still allowed, if counted
+    tournament: Any = None  # the tournament it made or changed (`bot.service.tournaments`)
     goes_on: bool = False  # the mover's turn goes on after this step
     template: str = ""  # the message with its tokens, for `words`
     answer: str | None = None  # the opponent's conditional move played at once after it

@@ -81,6 +81,7 @@ from .sent_lines import SentLines
 from .standings import Standings, rate
 from .timecontrol import TimeControls, clock_again, next_clock, opening_clock, store_clock
 from .tokens import GameTokens
+from .tournaments import Tournaments
 from .turns import Turns, whole_turn
 from .vacations import Vacations
 from .watching import Watching
@@ -161,7 +162,7 @@ TOPICS: dict[str, type] = {
     "challenges": ChallengeDesk, "vacations": Vacations, "standings": Standings,
     "archive": Archive, "tokens": GameTokens, "rooms": Rooms, "posts": Posts, "turns": Turns,
     "inference": GameInference, "mail": MailLedger, "notes": Notes, "forecasts": Forecasts,
-    "clocks": TimeControls, "watching": Watching,
+    "clocks": TimeControls, "watching": Watching, "tournaments": Tournaments,
 }
 
 
@@ -201,6 +202,9 @@ class GameService:
         self.challenges = ChallengeDesk(db, now, settings, self.rng,
                                         create_game=self._create_game,
                                         accept_import=self.archive._accept_import)
+        self.tournaments = Tournaments(db, now, settings, self.rng,
+                                       create_game=self._create_game, finish=self._finish,
+                                       read_game=self._game)
 
     @classmethod
     async def open(cls, settings: Settings | None = None, now: Clock = system_clock,
@@ -283,9 +287,11 @@ class GameService:
     async def _create_game(self, s: Session, rules: Variant, mode: str, place: str,
                            players: tuple[int, int], start: Position, rated: bool,
                            days: int | None, now: float, challenge_id: int | None,
-                           answered: Collection[int] = (), announce: bool = True) -> Game:
+                           answered: Collection[int] = (), announce: bool = True,
+                           time_control: str | None = None) -> Game:
         """Store a new game and announce its start to its players and its place; a player
-        in ``answered`` is told by the answer to their own command instead."""
+        in ``answered`` is told by the answer to their own command instead. Its clock choice
+        is its challenge's, or ``time_control`` (a tournament's)."""
         fen = rules.format_position(start)
         game_id = await s.insert(
             "INSERT INTO games (variant, mode, place, player0, player1, start_fen, fen, to_move, "
@@ -296,7 +302,8 @@ class GameService:
         game = await self._game(s, game_id)
         assert game is not None
         clock = start_turn(days, now, paused=game.on_vacation(start.side, now))
-        clock = await opening_clock(s, game, challenge_id, start.side, now, clock)
+        clock = await opening_clock(s, game, challenge_id, start.side, now, clock,
+                                    time_control)
         await store_clock(s, game.id, clock)
         game = await self._game(s, game.id)  # with the clock and its choice
         assert game is not None
@@ -654,6 +661,7 @@ class GameService:
         await outbox.notify(s, now, transport=place_transport(game.place), kind="game-over",
                             place=game.place, game_id=game.id,
                             text=phrase(text, place_transport(game.place)), message=text)
+        await self.tournaments.game_over(s, game, now)
         return game
 
     async def _lose_on_time(self, s: Session, game: Game) -> Game:
@@ -684,6 +692,10 @@ class GameService:
             game = await self._open(s, game_id, sender)
             if isinstance(game, Refusal):
                 return game
+            if await s.one("SELECT 1 FROM tournament_games WHERE game_id = ?", (game.id,)):
+                return Refusal(Reason.TOURNAMENT_GAME,
+                               _("Game #{game} is a tournament game: it cannot be aborted; you "
+                                 "may resign.", game=game.id))
             rows = await s.all("SELECT DISTINCT side FROM moves WHERE game_id = ?", (game.id,))
             if len(rows) == 2:
                 return Refusal(Reason.TOO_LATE_TO_ABORT,
@@ -874,6 +886,7 @@ class GameService:
                 "timeouts": await self.process_timeouts(),
                 "reminders": await self.process_reminders(),
                 "challenges": await self.challenges.process_challenges(),
+                "tournaments": await self.tournaments.process_tournaments(),
                 "digests": await self.posts.process_digests(),
                 "pruned": await outbox.prune(self.db, self.now())}
 
@@ -912,7 +925,9 @@ class GameService:
                 " UNION ALL SELECT MIN(reminder_due) FROM games WHERE status = 'active'"
                 " UNION ALL SELECT MIN(vacation_until) FROM players"
                 " UNION ALL SELECT MIN(expires_at) FROM challenges WHERE status = 'open')")
-        return None if row is None or row["t"] is None else float(row["t"])
+            tournaments = await self.tournaments.next_due(s)
+        due = [t for t in (None if row is None else row["t"], tournaments) if t is not None]
+        return float(min(due)) if due else None
 
 
     # --- the outbox -----------------------------------------------------------------

@@ -63,13 +63,15 @@ async def store_clock(s: Session, game_id: int, clock: TurnClock) -> None:
 
 
 async def opening_clock(s: Session, game: Game, challenge_id: int | None,
-                         side: int, now: float, clock: TurnClock) -> TurnClock:
-    """The first turn's clock of a game from a challenge that chose a time control
-    (the control and the banks are stored in the game)."""
-    if challenge_id is None:
-        return clock
-    row = await s.one("SELECT time_control FROM challenges WHERE id = ?", (challenge_id,))
-    tc = read(row["time_control"]) if row else None
+                        side: int, now: float, clock: TurnClock,
+                        time_control: str | None = None) -> TurnClock:
+    """The first turn's clock of a game from a challenge (or a tournament: its
+    ``time_control``) that chose a time control (the control and the banks are stored in
+    the game)."""
+    if challenge_id is not None:
+        row = await s.one("SELECT time_control FROM challenges WHERE id = ?", (challenge_id,))
+        time_control = row["time_control"] if row else None
+    tc = read(time_control)
     if tc is None:
         return clock
     bank = tc.days * DAY

@@ -280,10 +280,65 @@ MAIL_AUTHORITY = Migration(16, "e-mail: confirmations asked of an address, and l
         created_at REAL NOT NULL)""",
 ))
 
+TOURNAMENTS = Migration(17, "tournaments: round-robin sections, Swiss rounds, ladders", (
+    """CREATE TABLE tournaments (
+        id INTEGER PRIMARY KEY,
+        name TEXT NOT NULL,
+        variant TEXT NOT NULL,
+        mode TEXT NOT NULL,
+        format TEXT NOT NULL,               -- round-robin, swiss, ladder
+        cycles INTEGER NOT NULL DEFAULT 1,  -- round-robin: 2 for a double round (both colours)
+        rounds INTEGER,                     -- Swiss: the number of rounds (NULL: chosen at start)
+        days INTEGER,                       -- the games' days per move; NULL: no clock
+        time_control TEXT,                  -- the games' clock choice, as a challenge's
+        rated INTEGER NOT NULL,
+        size INTEGER,                       -- the most players who may sign up; NULL: any
+        section_size INTEGER,               -- round-robin: the most players of one section
+        round_days REAL,                    -- Swiss: days a round lasts; NULL: until its games end
+        adjudication TEXT NOT NULL,         -- Swiss games unfinished at a round's deadline
+        reach INTEGER,                      -- ladder: places above one may challenge
+        place TEXT NOT NULL,                -- where it was created; its news goes there
+        director_id INTEGER NOT NULL REFERENCES players (id),
+        status TEXT NOT NULL,               -- signup, running, over, cancelled
+        round INTEGER NOT NULL DEFAULT 0,   -- the round being played (0: none yet)
+        signup_until REAL,                  -- sign-up closes then
+        starts_at REAL,                     -- the scheduler starts it then
+        round_deadline REAL,                -- Swiss: when the round being played ends
+        created_at REAL NOT NULL,
+        started_at REAL,
+        ended_at REAL)""",
+    "CREATE INDEX tournaments_by_status ON tournaments (status, starts_at)",
+    """CREATE TABLE tournament_players (
+        tournament_id INTEGER NOT NULL REFERENCES tournaments (id),
+        player_id INTEGER NOT NULL REFERENCES players (id),
+        status TEXT NOT NULL,               -- in, withdrawn
+        rating REAL,                        -- at the start (sections and pairing numbers)
+        section INTEGER,                    -- round-robin: its section (1, 2, ...)
+        number INTEGER,                     -- pairing number in its section; ladder: its place
+        joined_at REAL NOT NULL,
+        withdrawn_at REAL,
+        PRIMARY KEY (tournament_id, player_id))""",
+    """CREATE TABLE tournament_games (
+        id INTEGER PRIMARY KEY,
+        tournament_id INTEGER NOT NULL REFERENCES tournaments (id),
+        round INTEGER NOT NULL,             -- Swiss: its round; round-robin: its Berger round
+        section INTEGER NOT NULL,
+        board INTEGER NOT NULL,
+        white_id INTEGER NOT NULL REFERENCES players (id),  -- the first side's player
+        black_id INTEGER REFERENCES players (id),  -- NULL: a bye
+        game_id INTEGER REFERENCES games (id),  -- NULL: a bye
+        result TEXT,                        -- NULL while played; 1-0, 0-1, 1/2-1/2, +-, -+,
+                                            -- bye, void (struck out), unplayed (adjudicated
+                                            -- away: the game went on outside the tournament)
+        ended_at REAL)""",
+    "CREATE INDEX tournament_games_by_round ON tournament_games (tournament_id, round)",
+    "CREATE UNIQUE INDEX tournament_games_by_game ON tournament_games (game_id)",
+))
+
 MIGRATIONS: tuple[Migration, ...] = (INITIAL, EMAIL_TOKENS, SERVERS, DELIVERY, MAIL_LEDGER,
                                       TRANSPORT_POSTS, IMPORT_CHALLENGES, WATCH_TOKENS,
                                       OUTBOX_CLAIMS, CORRESPONDENCE, SENT_LINES, MAIL_DELIVERY,
-                                      MAIL_AUTHORITY)
+                                      MAIL_AUTHORITY, TOURNAMENTS)
 
 
 def check_order(migrations: Sequence[Migration]) -> None:

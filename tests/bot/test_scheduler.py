@@ -98,6 +98,7 @@ async def test_the_scheduler_catches_up_after_a_restart(settings, clock, game, a
         counts = await Scheduler(restarted).run_due()
         # the game's three notices, delivered ten days ago, are pruned too
         assert counts == {"vacations": 0, "timeouts": 1, "reminders": 0, "challenges": 0,
+                          "tournaments": 0,
                           "digests": 0, "pruned": 3}
         game = await restarted.game(game.id)
         assert (game.result, game.ended_at) == ("0-1", deadline)
