@@ -109,7 +109,24 @@ def _slash(word: str, args: str) -> str:
         return f"`/{word}{f' game:{number}' if number else ''}`"
     if word == "help":
         return "`/help`"
-    return f"`/{word}`"
+    return _tournament_slash(word, args) or f"`/{word}`"
+
+
+TOURNAMENT_WORDS = ("join", "leave", "standings", "pairings", "ladder")
+
+
+def _tournament_slash(word: str, args: str) -> str:
+    """The `/tournament` sub-command of a tournament's command (``join T3``, ``tournament
+    start T3``, ``tournaments``); '' for any other command."""
+    if word == "tournaments":
+        return "`/tournament list`"
+    words = args.split()
+    if word == "tournament" and words:
+        word, words = words[0], words[1:]
+    elif word not in TOURNAMENT_WORDS:
+        return ""
+    ref = next((w[1:] for w in words if w[:1] in "Tt" and w[1:].isdigit()), "")
+    return f"`/tournament {word}{f' tournament:{ref}' if ref else ''}`"
 
 
 def _time_text(args: str) -> str:

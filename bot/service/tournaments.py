@@ -1052,3 +1052,87 @@ def swiss_entrant(e: Entry, pairings: Sequence[Pairing]) -> pairing.Entrant:
                        or p.game_id is not None else "-")
     return pairing.Entrant(e.player_id, e.number or 0, score, tuple(colours),
                            frozenset(opponents), had_bye)
+
+
+# --- the standings and pairings in words (every transport's text) -------------------------
+def number_text(value: float) -> str:
+    """A tie-break's value: ``8.25``, ``3``."""
+    return f"{value:g}"
+
+
+def status_text(t: Tournament) -> Text:
+    """Where the tournament is: signing up, its round, over."""
+    if t.status == "signup":
+        return _("signing up")
+    if t.status == "cancelled":
+        return _("cancelled")
+    if t.status == "over":
+        return _("over")
+    if t.format == "swiss":
+        return _("round {round} of {rounds}", round=t.round, rounds=t.rounds)
+    return _("running")
+
+
+def standings_text(table: Table) -> Text:
+    """The standings as lines of text: a heading, then per section each player's rank,
+    name, score and tie-breaks (a ladder: each place)."""
+    t = table.tournament
+    lines: list[Any] = [_("{description} ({status}).", description=describe(t),
+                          status=status_text(t))]
+    heads = [Text(TIEBREAK_NAMES[k], {}) for k in table.tiebreaks]
+    for section in table.sections:
+        if len(table.sections) > 1:
+            lines.append(_("Section {section}:", section=section.number))
+        if not section.lines:
+            lines.append(_("No players yet."))
+        for line in section.lines:
+            gone = _(" (withdrawn)") if line.withdrawn else ""
+            if t.format == "ladder":
+                lines.append(_("{rank}. {name}{gone}", rank=line.rank, name=line.name, gone=gone))
+                continue
+            breaks = joined([Text("{head} {value}", {"head": h, "value": number_text(v)})
+                             for h, v in zip(heads, line.tiebreaks, strict=False)], ", ")
+            lines.append(_("{rank}{shared}. {name}{gone}: {score} ({tiebreaks})",
+                           rank=line.rank, shared="=" if line.shared else "", name=line.name,
+                           gone=gone, score=score_text(line.score), tiebreaks=breaks)
+                         if line.tiebreaks else
+                         _("{rank}{shared}. {name}{gone}: {score}", rank=line.rank,
+                           shared="=" if line.shared else "", name=line.name, gone=gone,
+                           score=score_text(line.score)))
+    return joined(lines, "\n")
+
+
+RESULT_WORDS = {"bye": message_id("bye"), "void": message_id("struck out"),
+                "unplayed": message_id("not counted"), "+-": message_id("won by forfeit"),
+                "-+": message_id("lost by forfeit")}
+
+
+def result_text(p: Pairing) -> str:
+    """A pairing's result in words: ``1-0``, ``in play``, ``struck out``."""
+    if p.result is None:
+        return _("in play")
+    return Text(RESULT_WORDS[p.result], {}) if p.result in RESULT_WORDS else p.result
+
+
+def pairings_text(table: Table, round_number: int | None = None) -> Text:
+    """The pairings of a round (default: the round being played; a round-robin or a
+    ladder: every game) with their games and results."""
+    t = table.tournament
+    pairings = [p for s in table.sections for p in s.pairings]
+    if t.format == "swiss":
+        round_number = round_number or t.round
+        pairings = [p for p in pairings if p.round == round_number]
+        heading = _("Tournament {ref}, round {round}:", ref=t.ref, round=round_number)
+    else:
+        heading = _("Tournament {ref}, every game:", ref=t.ref)
+    if not pairings:
+        return _("Tournament {ref} has no games yet.", ref=t.ref)
+    lines: list[Any] = [heading]
+    for p in pairings:
+        if p.second is None:
+            lines.append(_("{board}. {name}: bye", board=p.board, name=table.name_of(p.first)))
+            continue
+        lines.append(_("{board}. {first} – {second} (game #{game}): {result}", board=p.board,
+                       first=table.name_of(p.first), second=table.name_of(p.second),
+                       game=p.game_id, result=result_text(p)))
+    return joined(lines, "\n")
