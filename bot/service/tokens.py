@@ -37,7 +37,7 @@ TOKEN_TABLES = {"game": ("game_tokens", "game_id"), "challenge": ("challenge_tok
 OWNERS = {"game": "games", "challenge": "challenges"}
 # the tables whose player_id refers to a player (fixed names, never user input)
 PLAYER_TABLES = ("vacations", "outbox", "ratings", "game_tokens", "watchers", "challenge_tokens",
-                 "game_notes", "forecasts", "mail_links")
+                 "game_notes", "forecasts", "mail_links", "tournament_players")
 CONFIRM_DAYS = 3.0  # how long a confirmation request may be answered
 
 
@@ -194,7 +194,9 @@ class GameTokens:
             if await s.one("SELECT 1 FROM games WHERE player0 = ? OR player1 = ? LIMIT 1",
                            (player_id, player_id)) is not None or await s.one(
                     "SELECT 1 FROM challenges WHERE challenger_id = ? OR opponent_id = ? LIMIT 1",
-                    (player_id, player_id)) is not None:
+                    (player_id, player_id)) is not None or await s.one(
+                    "SELECT 1 FROM tournaments WHERE director_id = ? LIMIT 1",
+                    (player_id,)) is not None:
                 return False
             for table in PLAYER_TABLES:
                 if await s.one(f"SELECT 1 FROM {table} WHERE player_id = ? LIMIT 1",

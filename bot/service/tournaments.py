@@ -294,10 +294,10 @@ def _lines(t: Tournament, members: Sequence[Entry], games: Sequence[Pairing]
     by_id = {e.player_id: e for e in members}
     played = {i: sum(1 for g in records if i in (g.white, g.black) and g.black is not None)
               for i in ids}
-    if t.format == "ladder":
-        order = sorted(members, key=lambda e: (e.number or 0, e.name))
-        return tuple(Line(k + 1, False, e.player_id, e.name, e.rating, 0.0, (), played[e.player_id],
-                          e.status != "in") for k, e in enumerate(order))
+    if t.format == "ladder":  # by place; those who left after the others
+        order = sorted(members, key=lambda e: (e.status != "in", e.number or 0, e.name))
+        return tuple(Line(k + 1, False, e.player_id, e.name, e.rating, 0.0, (),
+                          played[e.player_id], e.status != "in") for k, e in enumerate(order))
     ranked = tiebreaks.rank(ids, records, ("score", *TIEBREAKS[t.format]))
     lines: list[Line] = []
     for k, (player_id, values) in enumerate(ranked):
@@ -830,6 +830,14 @@ class Tournaments:
         news = _("Tournament {ref} ({name}) is over. Winner: {winners}. Standings: {standings}",
                  ref=t.ref, name=t.name, winners=joined(winners, "; "),
                  standings=command("standings", t.ref))
+        if t.rated:
+            changes = []
+            for line in (line for section in sections for line in section.lines):
+                row = await s.one("SELECT rating FROM ratings WHERE player_id = ? AND "
+                                  "variant = ?", (line.player_id, t.variant))
+                if row is not None and line.rating is not None:
+                    changes.append(f"{line.name} {line.rating:.0f} → {row['rating']:.0f}")
+            news = joined([news, _("Ratings: {changes}.", changes=", ".join(changes))])
         await self._tell_place(s, t, "tournament-over", news, now)
         await self._tell_players(s, t, news, "tournament-over", now)
 
