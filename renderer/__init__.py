@@ -1,6 +1,7 @@
 """commandpost's renderer: pure drawing, a position (plus options) in, PNG bytes out.
 
 * `render` draws one position; `render_replay` animates a whole game.
+* `draw_crosstable` draws a tournament's standings (`crosstable.py`), worded by the caller.
 * Boards come from the engine's topology data (`board.py`, styles in `layout.py`).
 * Pieces come from a glyph table keyed by (family, letter) (`pieces.py`).
 * Colours come from a `Theme` (`theme.py`).
@@ -9,6 +10,7 @@
 No file or network I/O happens here, and no move is ever generated.
 """
 
+from .crosstable import CrossRow, Crosstable, draw_crosstable
 from .info import GameInfo, Material, losses
 from .layout import BOARD_STYLES, BoardStyle, Layout
 from .picture import compose, encode_png, render, render_image
@@ -21,5 +23,5 @@ __all__ = [
     "BOARD_STYLES", "BoardStyle", "Layout", "encode_png", "render", "render_image", "GLYPHS",
     "VARIANT_FAMILY", "Glyph", "family_of", "register_glyph", "render_replay", "THEMES",
     "SideColours", "Theme", "get_theme", "GameInfo", "Material", "losses", "compose",
-    "Words",
+    "Words", "Crosstable", "CrossRow", "draw_crosstable",
 ]
