@@ -27,7 +27,6 @@ shades are rectangles of one `ImageDraw`, and the PNG is written as the board pi
 from __future__ import annotations
 
 import math
-import unicodedata
 from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
@@ -143,12 +142,16 @@ class Block:
 
 @dataclass(frozen=True)
 class Sheet:
-    """Where everything of a crosstable picture goes: the shaded boxes in drawing order,
-    the grid's texts (in face ``size``) and the wrapped blocks of text around it."""
+    """Where everything of a crosstable picture goes: the grid's columns (left, right;
+    an empty column's has no width) and lines (top, bottom; the heads' first), the shaded
+    boxes in drawing order, the grid's texts (in face ``size``) and the wrapped blocks of
+    text around it."""
 
     width: int
     height: int
     size: int
+    columns: tuple[tuple[int, int], ...]
+    lines: tuple[tuple[int, int], ...]
     fills: tuple[tuple[Box, RGB], ...]
     texts: tuple[Text, ...]
     blocks: tuple[Block, ...]
@@ -162,7 +165,8 @@ def blend(a: RGB, b: RGB, share: float) -> RGB:
 
 def shorten(text: str, size: int, bold: bool, room: float) -> str:
     """``text`` whole when it fits in ``room`` pixels, else its longest beginning that fits
-    with ``…`` after it (never between a letter and its marks)."""
+    with ``…`` after it. A combining mark adds no width, so the longest beginning that fits
+    keeps a letter's marks with it."""
     if text_width(text, size, bold) <= room:
         return text
     low, high = 0, len(text)  # the longest fitting beginning is text[:low]
@@ -172,8 +176,6 @@ def shorten(text: str, size: int, bold: bool, room: float) -> str:
             low = middle
         else:
             high = middle - 1
-    while 0 < low < len(text) and unicodedata.category(text[low]).startswith("M"):
-        low -= 1
     return text[:low].rstrip() + ELLIPSIS
 
 
@@ -241,6 +243,7 @@ def lay_out(table: Crosstable, theme: Theme, scale: float = 1.0) -> Sheet:
         widest = max(widths[k] for k in results)
         widths[results.start:results.stop] = [widest] * len(results)
     grid_width = sum(widths)
+    edges = [margin + sum(widths[:k]) for k in range(len(widths) + 1)]
     width = max(grid_width + 2 * margin, round(size * MIN_WIDTH))
     text_room = width - 2 * margin
 
@@ -260,17 +263,18 @@ def lay_out(table: Crosstable, theme: Theme, scale: float = 1.0) -> Sheet:
     fills: list[tuple[Box, RGB]] = [((0, 0, width, band_bottom), band)]
     texts: list[Text] = []
     y = band_bottom + round(margin * 0.6)
-    lines = len(table.rows) + 1
-    for j in range(lines):
+    lines: list[tuple[int, int]] = []
+    for j in range(len(table.rows) + 1):
         row = table.rows[j - 1] if j else None
         shade = blend(theme.frame, theme.caption_dim, 0.22) if row is None else \
             blend(theme.frame, theme.heroic, 0.3) if row.winner else \
             blend(theme.frame, theme.caption, 0.1 if j % 2 else 0.04)
         fills.append(((margin, y, margin + grid_width, y + row_height), shade))
-        x = margin
+        lines.append((y, y + row_height))
         for k, column in enumerate(shown):
             if not widths[k]:
                 continue
+            x = edges[k]
             box = (x, y, x + widths[k], y + row_height)
             text, heavy = column[j], bold(k, j)
             colour = theme.caption_dim if row is None or text == CROSSED else theme.caption
@@ -280,7 +284,6 @@ def lay_out(table: Crosstable, theme: Theme, scale: float = 1.0) -> Sheet:
                 left = x + pad if k == 1 else \
                     x + (widths[k] - text_width(text, size, heavy)) / 2
                 texts.append(Text(text, box, left, y + row_height / 2, heavy, colour))
-            x += widths[k]
         y += row_height
     notes = Typesetter(size)
     for text, colour in ((table.empty if not table.rows else "", theme.caption),
@@ -291,7 +294,8 @@ def lay_out(table: Crosstable, theme: Theme, scale: float = 1.0) -> Sheet:
             blocks.append(Block(tuple(placed), size))
             y += round(used + margin * 0.4)
     height = y + margin
-    return Sheet(width, height, size, tuple(fills), tuple(texts), tuple(blocks))
+    return Sheet(width, height, size, tuple(zip(edges, edges[1:], strict=False)),
+                 tuple(lines), tuple(fills), tuple(texts), tuple(blocks))
 
 
 def _tiebreaks(table: Crosstable) -> int:
