@@ -274,18 +274,27 @@ def colour_at(table: Crosstable, line: int, column: int, where: str = "left", th
     return image(draw_crosstable(table, theme)).getpixel((x, sheet.lines[line][0] + 2))
 
 
-def shade(table: Crosstable, line: int):
-    """The shade of a row (its rank's box, which no result tints)."""
-    return colour_at(table, line, 0)
+def shade(table: Crosstable, line: int, theme=THEME):
+    """The shade of a row (its rank's box, which no result tints), as drawn."""
+    return colour_at(table, line, 0, theme=theme)
+
+
+def near(drawn, expected) -> bool:
+    """The colour drawn is the expected one within the 256-colour palette's precision
+    (Pillow maps colours onto a palette in steps of 4 per channel), which is far closer
+    than any two tints of a row are to each other."""
+    return max(abs(a - b) for a, b in zip(drawn, expected, strict=True)) <= 6
 
 
 def test_a_swiss_result_is_tinted_by_its_first_letter():
     table = swiss(1, 5)
     assert table.rows[0].cells == ("+W12", "=B3", "-W40", "+B7", "")
     row = shade(table, 1)
-    assert [colour_at(table, 1, 3 + r) for r in range(5)] == [
-        blend(row, THEME.highlight[:3], 0.42), blend(row, THEME.last_move[:3], 0.42),
-        blend(row, THEME.capture[:3], 0.42), blend(row, THEME.highlight[:3], 0.42), row]
+    expected = [blend(row, THEME.highlight[:3], 0.42), blend(row, THEME.last_move[:3], 0.42),
+                blend(row, THEME.capture[:3], 0.42), blend(row, THEME.highlight[:3], 0.42), row]
+    for r in range(5):
+        assert near(colour_at(table, 1, 3 + r), expected[r]), table.rows[0].cells[r]
+    assert not near(expected[0], expected[1]) and not near(expected[1], expected[2])
 
 
 def test_a_round_robin_win_draw_loss_and_the_diagonal_have_their_tints():
@@ -301,7 +310,7 @@ def test_a_round_robin_win_draw_loss_and_the_diagonal_have_their_tints():
         for k, cell in enumerate(row.cells):
             expected = blend(own, THEME.mark_edge, 0.6) if cell == "×" else \
                 blend(own, tints[cell], 0.42) if cell else own
-            assert colour_at(table, line, 3 + k) == expected, (row.name, cell)
+            assert near(colour_at(table, line, 3 + k), expected), (row.name, cell)
 
 
 def test_a_double_round_robin_pair_of_results_is_tinted_in_two_halves():
@@ -309,16 +318,16 @@ def test_a_double_round_robin_pair_of_results_is_tinted_in_two_halves():
                        (CrossRow("1", "Ann", "", ("×", "1½"), "1½"),
                         CrossRow("2", "Bob", "", ("0½", "×"), "½")))
     first, second = shade(table, 1), shade(table, 2)
-    assert colour_at(table, 1, 4, "left") == blend(first, THEME.highlight[:3], 0.42)
-    assert colour_at(table, 1, 4, "right") == blend(first, THEME.last_move[:3], 0.42)
-    assert colour_at(table, 2, 3, "left") == blend(second, THEME.capture[:3], 0.42)
-    assert colour_at(table, 2, 3, "right") == blend(second, THEME.last_move[:3], 0.42)
+    assert near(colour_at(table, 1, 4, "left"), blend(first, THEME.highlight[:3], 0.42))
+    assert near(colour_at(table, 1, 4, "right"), blend(first, THEME.last_move[:3], 0.42))
+    assert near(colour_at(table, 2, 3, "left"), blend(second, THEME.capture[:3], 0.42))
+    assert near(colour_at(table, 2, 3, "right"), blend(second, THEME.last_move[:3], 0.42))
 
 
 def test_the_winners_row_is_gold_with_the_name_in_bold_and_the_others_in_turns():
     table = round_robin(4)
     assert [row.winner for row in table.rows] == [True, False, False, False]
-    assert shade(table, 1) == blend(THEME.frame, THEME.heroic, 0.3)
+    assert near(shade(table, 1), blend(THEME.frame, THEME.heroic, 0.3))
     assert shade(table, 2) == shade(table, 4) != shade(table, 3)
     assert grid_text(table, NAMES[0]).bold and not grid_text(table, NAMES[1]).bold
 
@@ -326,9 +335,9 @@ def test_the_winners_row_is_gold_with_the_name_in_bold_and_the_others_in_turns()
 def test_the_colour_blind_theme_tints_with_its_own_colours():
     table = swiss(1, 5)
     blind = get_theme("colour-blind")
-    row = shade(table, 1)
-    assert colour_at(table, 1, 5, theme=blind) == blend(row, blind.capture[:3], 0.42)
-    assert colour_at(table, 1, 5, theme=blind) != colour_at(table, 1, 5)
+    row = shade(table, 1, blind)
+    assert near(colour_at(table, 1, 5, theme=blind), blend(row, blind.capture[:3], 0.42))
+    assert not near(colour_at(table, 1, 5, theme=blind), colour_at(table, 1, 5))
 
 
 def test_a_column_with_nothing_in_it_takes_no_room():
