@@ -28,6 +28,7 @@ board pictures' (`renderer.picture.encode_png`).
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -99,22 +100,27 @@ class Crosstable:
     note: str = ""
     empty: str = ""
 
+    @property
+    def tiebreaks(self) -> int:
+        """The number of tie-break columns (a row's; none in a table with no rows)."""
+        return len(self.rows[0].tiebreaks) if self.rows else 0
+
     def columns(self) -> list[list[str]]:
-        """Each column's texts, its head first (checked: every row has a text per head)."""
-        if not self.rows:
-            return [[head] for head in self.headers]
+        """Each column's texts, its head first (checked: every row has as many tie-breaks
+        as the first, and a text per head)."""
         texts = [_texts(row) for row in self.rows]
         for row, row_texts in zip(self.rows, texts, strict=True):
-            if len(row_texts) != len(self.headers) or \
-                    len(row.tiebreaks) != len(self.rows[0].tiebreaks):
+            if len(row.tiebreaks) != self.tiebreaks:
+                raise ValueError(f"the row of {row.name!r} has {len(row.tiebreaks)} "
+                                 f"tie-breaks, the first row {self.tiebreaks}")
+            if len(row_texts) != len(self.headers):
                 raise ValueError(f"the row of {row.name!r} has {len(row_texts)} texts "
                                  f"for {len(self.headers)} column heads")
         return [[head, *(t[k] for t in texts)] for k, head in enumerate(self.headers)]
 
     def result_columns(self) -> range:
         """The indices of the result columns among the heads."""
-        tiebreaks = len(self.rows[0].tiebreaks) if self.rows else 0
-        return range(3, max(3, len(self.headers) - 1 - tiebreaks))
+        return range(3, max(3, len(self.headers) - 1 - self.tiebreaks))
 
 
 def _texts(row: CrossRow) -> tuple[str, ...]:
@@ -214,18 +220,28 @@ def _scaled(base: float, scale: float) -> int:
     return max(MIN_FONT, round(base * scale))
 
 
+@dataclass(frozen=True)
+class _Grid:
+    """The grid's measures at one scale: face size, padding, margin and row height."""
+
+    size: int
+    pad: int
+    margin: int
+    row_height: int
+
+    @classmethod
+    def at(cls, scale: float) -> _Grid:
+        if not 0 < scale <= MAX_SCALE:  # NaN too
+            raise ValueError(f"scale {scale}: from above 0 up to {MAX_SCALE:g}")
+        size = _scaled(FONT, scale)
+        return cls(size, round(size * PAD), round(size * 0.8), round(size * ROW))
+
+
 def lay_out(table: Crosstable, theme: Theme, scale: float = 1.0) -> Sheet:
     """Where every box and text of ``table``'s picture goes at ``scale`` (1: a 15-pixel
-    grid face)."""
-    if not 0 < scale <= MAX_SCALE:  # NaN too
-        raise ValueError(f"scale {scale}: from above 0 up to {MAX_SCALE:g}")
-    size = _scaled(FONT, scale)
-    pad = round(size * PAD)
-    margin = round(size * 0.8)
-    row_height = round(size * ROW)
-    columns = table.columns()
-    results = table.result_columns()
-    score = len(columns) - 1 - _tiebreaks(table)
+    grid face): the band, the grid below it, and the empty table's line and the note."""
+    grid = _Grid.at(scale)
+    score = len(table.headers) - 1 - table.tiebreaks
     bold_rows = [True] + [row.winner for row in table.rows]  # the heads, then the rows
 
     def bold(k: int, j: int) -> bool:
@@ -233,75 +249,92 @@ def lay_out(table: Crosstable, theme: Theme, scale: float = 1.0) -> Sheet:
         and a winner's name."""
         return bold_rows[j] if k == 1 else j == 0 or k == score
 
-    widths: list[int] = []
-    shown: list[list[str]] = []
-    for k, texts in enumerate(columns):
-        room = size * (NAME_MAX if k == 1 else TEXT_MAX)
-        column = [shorten(t, size, bold(k, j), room) for j, t in enumerate(texts)]
-        widest = max(text_width(t, size, bold(k, j)) for j, t in enumerate(column))
-        shown.append(column)
-        widths.append(0 if not any(texts) else math.ceil(widest) + 2 * pad)
-    if len(results):  # the result columns share one width, so the grid stays square
-        widest = max(widths[k] for k in results)
-        widths[results.start:results.stop] = [widest] * len(results)
-    grid_width = sum(widths)
-    edges = [margin + sum(widths[:k]) for k in range(len(widths) + 1)]
-    width = max(grid_width + 2 * margin, round(size * MIN_WIDTH))
-    text_room = width - 2 * margin
-
-    band = blend(theme.frame, theme.mark_edge, 0.6)
-    title = Typesetter(_scaled(TITLE_FONT, scale))
-    subtitle = Typesetter(_scaled(SUBTITLE_FONT, scale))
-    top = round(margin * 0.7)
-    blocks: list[Block] = []
-    for setter, text, colour, heavy in ((title, table.title, theme.caption, True),
-                                        (subtitle, table.subtitle, theme.caption_dim, False)):
-        if text:
-            placed, used = setter.place([Paragraph().word(text, colour, heavy)], margin,
-                                        top, text_room)
-            blocks.append(Block(tuple(placed), setter.size))
-            top += round(used)
-    band_bottom = top + round(margin * 0.7)
-    fills: list[tuple[Box, RGB]] = [((0, 0, width, band_bottom), band)]
+    shown, widths = _columns(table, grid, bold)
+    edges = [grid.margin + sum(widths[:k]) for k in range(len(widths) + 1)]
+    width = max(edges[-1] + grid.margin, round(grid.size * MIN_WIDTH))
+    room = width - 2 * grid.margin
+    band = [(_scaled(TITLE_FONT, scale), table.title, theme.caption, True),
+            (_scaled(SUBTITLE_FONT, scale), table.subtitle, theme.caption_dim, False)]
+    blocks, bottom = _blocks(band, grid.margin, round(grid.margin * 0.7), room)
+    band_bottom = bottom + round(grid.margin * 0.7)
+    fills: list[tuple[Box, RGB]] = [((0, 0, width, band_bottom), blend(theme.frame,
+                                                                       theme.mark_edge, 0.6))]
     texts: list[Text] = []
-    y = band_bottom + round(margin * 0.6)
     lines: list[tuple[int, int]] = []
+    y = band_bottom + round(grid.margin * 0.6)
     for j in range(len(table.rows) + 1):
         row = table.rows[j - 1] if j else None
-        shade = blend(theme.frame, theme.caption_dim, 0.22) if row is None else \
-            blend(theme.frame, theme.heroic, 0.3) if row.winner else \
-            blend(theme.frame, theme.caption, 0.1 if j % 2 else 0.04)
-        fills.append(((margin, y, margin + grid_width, y + row_height), shade))
-        lines.append((y, y + row_height))
-        for k, column in enumerate(shown):
-            if not widths[k]:
-                continue
-            x = edges[k]
-            box = (x, y, x + widths[k], y + row_height)
-            text, heavy = column[j], bold(k, j)
-            colour = theme.caption_dim if row is None or text == CROSSED else theme.caption
-            if row is not None and k in results:
-                fills += _tints(text, box, shade, theme)
-            if text:
-                left = x + pad if k == 1 else \
-                    x + (widths[k] - text_width(text, size, heavy)) / 2
-                texts.append(Text(text, box, left, y + row_height / 2, heavy, colour))
-        y += row_height
-    notes = Typesetter(size)
-    for text, colour in ((table.empty if not table.rows else "", theme.caption),
-                         (table.note, theme.caption_dim)):
+        lines.append((y, y + grid.row_height))
+        _grid_line(table, theme, grid, row, j, [column[j] for column in shown], edges,
+                   bold, y, fills, texts)
+        y += grid.row_height
+    after = [(grid.size, table.empty if not table.rows else "", theme.caption, False),
+             (grid.size, table.note, theme.caption_dim, False)]
+    below, y = _blocks(after, grid.margin, y, room, round(grid.margin * 0.4))
+    return Sheet(width, y + grid.margin, grid.size,
+                 tuple(zip(edges, edges[1:], strict=False)), tuple(lines), tuple(fills),
+                 tuple(texts), tuple(blocks + below))
+
+
+def _columns(table: Crosstable, grid: _Grid, bold: Callable[[int, int], bool]
+             ) -> tuple[list[list[str]], list[int]]:
+    """Each column's texts as shown (shortened where too wide) and its width: its widest
+    text's and the padding, the result columns' all that of the widest of them, and none
+    for a column with nothing in it."""
+    shown: list[list[str]] = []
+    widths: list[int] = []
+    for k, texts in enumerate(table.columns()):
+        room = grid.size * (NAME_MAX if k == 1 else TEXT_MAX)
+        column = [shorten(t, grid.size, bold(k, j), room) for j, t in enumerate(texts)]
+        widest = max(text_width(t, grid.size, bold(k, j)) for j, t in enumerate(column))
+        shown.append(column)
+        widths.append(math.ceil(widest) + 2 * grid.pad if any(texts) else 0)
+    results = table.result_columns()
+    if len(results):  # one width for every result column, so the grid stays square
+        widths[results.start:results.stop] = [max(widths[k] for k in results)] * len(results)
+    return shown, widths
+
+
+def _grid_line(table: Crosstable, theme: Theme, grid: _Grid, row: CrossRow | None, j: int,
+               shown: list[str], edges: list[int], bold: Callable[[int, int], bool], y: int,
+               fills: list[tuple[Box, RGB]], texts: list[Text]) -> None:
+    """Line ``j`` of the grid (the heads' when ``row`` is None): its shade, its results'
+    tints, and its texts (names from the left, the others centred)."""
+    shade = blend(theme.frame, theme.caption_dim, 0.22) if row is None else \
+        blend(theme.frame, theme.heroic, 0.3) if row.winner else \
+        blend(theme.frame, theme.caption, 0.1 if j % 2 else 0.04)
+    bottom = y + grid.row_height
+    fills.append(((edges[0], y, edges[-1], bottom), shade))
+    results = table.result_columns()
+    for k, text in enumerate(shown):
+        left, right = edges[k], edges[k + 1]
+        if left == right:
+            continue
+        box = (left, y, right, bottom)
+        if row is not None and k in results:
+            fills += _tints(text, box, shade, theme)
+        if not text:
+            continue
+        heavy = bold(k, j)
+        x = left + grid.pad if k == 1 else \
+            left + (right - left - text_width(text, grid.size, heavy)) / 2
+        colour = theme.caption_dim if row is None or text == CROSSED else theme.caption
+        texts.append(Text(text, box, x, y + grid.row_height / 2, heavy, colour))
+
+
+def _blocks(paragraphs: list[tuple[int, str, RGB, bool]], left: int, top: int, room: int,
+            gap: int = 0) -> tuple[list[Block], int]:
+    """(face size, text, colour, bold) wrapped to ``room`` from ``top``, each after a
+    ``gap`` (those with no text left out); and the bottom of the last."""
+    blocks: list[Block] = []
+    for size, text, colour, heavy in paragraphs:
         if text:
-            placed, used = notes.place([Paragraph().word(text, colour)], margin,
-                                       y + round(margin * 0.4), text_room)
+            setter = Typesetter(size)
+            placed, used = setter.place([Paragraph().word(text, colour, heavy)], left,
+                                        top + gap, room)
             blocks.append(Block(tuple(placed), size))
-            y += round(used + margin * 0.4)
-    height = y + margin
-    return Sheet(width, height, size, tuple(zip(edges, edges[1:], strict=False)),
-                 tuple(lines), tuple(fills), tuple(texts), tuple(blocks))
-
-
-def _tiebreaks(table: Crosstable) -> int:
-    return len(table.rows[0].tiebreaks) if table.rows else 0
+            top += round(used) + gap
+    return blocks, top
 
 
 def draw_crosstable(table: Crosstable, theme: str | Theme = "classic",

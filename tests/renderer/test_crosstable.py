@@ -118,10 +118,18 @@ def test_a_scale_out_of_range_is_refused(scale):
 
 def test_a_row_without_a_text_for_every_head_is_refused():
     table = round_robin(4)
-    short = CrossRow("5", "Eve", "", ("1",), "1")
-    with pytest.raises(ValueError, match="'Eve' has 5 texts for 10 column heads"):
+    short = CrossRow("5", "Eve", "", ("1",), "1", ("0", "0"))
+    with pytest.raises(ValueError, match="'Eve' has 7 texts for 10 column heads"):
         draw_crosstable(Crosstable(table.title, table.subtitle, table.headers,
                                    (*table.rows, short)))
+
+
+def test_a_row_with_other_tiebreaks_than_the_first_is_refused():
+    table = round_robin(4)
+    odd = CrossRow("5", "Eve", "", ("1", "0", "½", "×", "1"), "1", ("0",))
+    with pytest.raises(ValueError, match="'Eve' has 1 tie-breaks, the first row 2"):
+        draw_crosstable(Crosstable(table.title, table.subtitle, table.headers,
+                                   (*table.rows, odd)))
 
 
 # --- every text whole, in its box -------------------------------------------------------
