@@ -82,6 +82,7 @@ from .standings import Standings, rate
 from .timecontrol import TimeControls, clock_again, next_clock, opening_clock, store_clock
 from .tokens import GameTokens
 from .tournaments import Tournaments
+from .tournaments import next_due as tournaments_due
 from .turns import Turns, whole_turn
 from .vacations import Vacations
 from .watching import Watching
@@ -661,7 +662,7 @@ class GameService:
         await outbox.notify(s, now, transport=place_transport(game.place), kind="game-over",
                             place=game.place, game_id=game.id,
                             text=phrase(text, place_transport(game.place)), message=text)
-        await self.tournaments.game_over(s, game, now)
+        await self.tournaments._game_over(s, game, now)
         return game
 
     async def _lose_on_time(self, s: Session, game: Game) -> Game:
@@ -925,7 +926,7 @@ class GameService:
                 " UNION ALL SELECT MIN(reminder_due) FROM games WHERE status = 'active'"
                 " UNION ALL SELECT MIN(vacation_until) FROM players"
                 " UNION ALL SELECT MIN(expires_at) FROM challenges WHERE status = 'open')")
-            tournaments = await self.tournaments.next_due(s)
+            tournaments = await tournaments_due(s)
         due = [t for t in (None if row is None else row["t"], tournaments) if t is not None]
         return float(min(due)) if due else None
 

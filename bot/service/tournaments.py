@@ -5,7 +5,7 @@ it is rated, its size, a sign-up deadline and a start. Players sign up (`join`) 
 leave before the start. At the start (by the director, or by the scheduler at the time
 given) the players are put in sections by rating, and the games are ordinary games of the
 service (clocks, vacations, conditional moves, reminders all apply); when a tournament
-game ends, `game_over` (called by the service's end of a game, in the same transaction)
+game ends, `_game_over` (called by the service's end of a game, in the same transaction)
 records its result and moves the tournament on.
 
 The formats, as a correspondence director (ICCF, SchemingMind) runs them:
@@ -841,7 +841,7 @@ class Tournaments:
         await self._tell_place(s, t, "tournament-over", news, now)
         await self._tell_players(s, t, news, "tournament-over", now)
 
-    async def game_over(self, s: Session, game: Game, now: float) -> None:
+    async def _game_over(self, s: Session, game: Game, now: float) -> None:
         """Record the result of a tournament game that just ended (called in the end's
         transaction) and move its tournament on; nothing for an ordinary game."""
         row = await s.one("SELECT * FROM tournament_games WHERE game_id = ?", (game.id,))
@@ -912,14 +912,6 @@ class Tournaments:
                 for side in (0, 1):
                     await outbox.notify_side(s, game, side, "tournament-news", now, news)
         await self._advance(s, await self._read(s, t.id) or t, now)
-
-    async def next_due(self, s: Session) -> float | None:
-        """When the scheduler next has tournament work (read in the caller's snapshot)."""
-        row = await s.one("SELECT MIN(t) AS t FROM ("
-                          " SELECT MIN(starts_at) AS t FROM tournaments WHERE status = 'signup'"
-                          " UNION ALL SELECT MIN(round_deadline) FROM tournaments"
-                          " WHERE status = 'running')")
-        return None if row is None or row["t"] is None else float(row["t"])
 
     # --- ladders --------------------------------------------------------------------
     async def ladder_challenge(self, sender: Player, tournament_id: int,
@@ -1144,3 +1136,13 @@ def pairings_text(table: Table, round_number: int | None = None) -> Text:
                        first=table.name_of(p.first), second=table.name_of(p.second),
                        game=p.game_id, result=result_text(p)))
     return joined(lines, "\n")
+
+
+async def next_due(s: Session) -> float | None:
+    """When the scheduler next has tournament work: a start, or a Swiss round's deadline
+    (read in the caller's snapshot)."""
+    row = await s.one("SELECT MIN(t) AS t FROM ("
+                      " SELECT MIN(starts_at) AS t FROM tournaments WHERE status = 'signup'"
+                      " UNION ALL SELECT MIN(round_deadline) FROM tournaments"
+                      " WHERE status = 'running')")
+    return None if row is None or row["t"] is None else float(row["t"])
