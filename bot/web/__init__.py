@@ -4,7 +4,10 @@
 * `views` — what a page shows of a game, read through the game service (never more than
   the players see: names, sides, ratings, moves, the clock).
 * `pages` — the HTML, with its one stylesheet and one script of our own inline.
-* `live` — server-sent events: every page open on a game is told when it changes.
+* `tournament_pages` — the HTML of a tournament's page (crosstable, rounds) and of the list
+  of tournaments.
+* `live` — server-sent events: every page open on a game or a tournament is told when it
+  changes.
 * `language` — the reader's language: the page's switch (``?lang=``, kept in a cookie),
   else the browser's ``Accept-Language``, else English; every word comes from the
   catalogue (`bot.i18n`).

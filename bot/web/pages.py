@@ -1,11 +1,13 @@
-"""The HTML of the web pages: a game, the list of live games, a rules document, an error.
+"""The HTML of the web pages: a game, the list of live games, a rules document, an error
+(a tournament's page, `tournament_pages`, is built on `page` here).
 
 Every page carries the same stylesheet and script, inline and written here; the
 Content-Security-Policy allows exactly these two (by their SHA-256) and nothing from
 anywhere else. The script only improves the page: without it, the steps are links, the
 times are shown in UTC and a reload shows new moves. With it, the times are in the
 viewer's time zone, the arrow keys (and Home/End) step through the game, and the page
-follows the game through its event stream.
+follows the game through its event stream (a tournament's page: each event brings its
+main part anew, which replaces the old one).
 """
 
 from __future__ import annotations
@@ -59,6 +61,14 @@ pre,code{font-family:ui-monospace,monospace}
 pre{overflow:auto;padding:.5rem;border:1px solid var(--line)}
 .rules img{max-width:100%;height:auto}
 nav.languages{margin-top:2rem;font-size:.9rem}
+.crosstable,.round{margin:.6rem 0 1rem;font-variant-numeric:tabular-nums}
+caption{text-align:left;font-weight:bold;padding:.2rem 0}
+.crosstable td{text-align:center;white-space:nowrap}
+.crosstable td.self{background:var(--line)}
+.crosstable a,.round a{text-decoration:none}
+tr.withdrawn .name{opacity:.6}
+.gone{font-size:.85rem;font-weight:normal}
+main#tournament{overflow-x:auto}
 """
 
 SCRIPT = """
@@ -88,6 +98,22 @@ SCRIPT = """
     if (link && link.getAttribute("href")) { e.preventDefault(); location.assign(link.href); }
   });
   var page = document.body.dataset;
+  if (page.follow && window.EventSource) {
+    // a tournament's page: each state event brings the whole of its main part, built by
+    // the server as the page was, put in place of the old one when its version is new
+    var feed = new EventSource(page.follow);
+    feed.addEventListener("state", function (e) {
+      var s = JSON.parse(e.data);
+      if (s.version === page.version) { return; }
+      var main = document.getElementById("tournament");
+      main.innerHTML = s.html;
+      page.version = s.version;
+      localTimes(main);
+    });
+    window.addEventListener("pagehide", function () { feed.close(); });
+    window.addEventListener("pageshow", function (e) { if (e.persisted) { location.reload(); } });
+    return;
+  }
   if (!page.events || !window.EventSource) { return; }
   function setLink(id, ply, href) {
     var a = document.getElementById(id);

@@ -11,10 +11,20 @@ per-address rate limit.
 | ``/game/<id>-<token>/replay.gif``/``.png``| the animated replay        | none (ETag)      |
 | ``/rules/<variant>``                    | the variant's rules document | an hour          |
 | ``/rules/diagrams/<name>.png``          | the documents' diagrams      | a day            |
+| ``/t`` (and ``/tournaments``)           | tournaments signing up, running | none          |
+| ``/t/<id>``                             | a tournament's page          | none             |
+| ``/t/<id>/events``                      | its server-sent events       | none             |
 
-A wrong token, a malformed one and a game that does not exist all get the same 404 page.
-Nothing here writes to the database, except that a game's watch token is made the first
-time a list of live games shows it.
+A wrong token, a malformed one and a game that does not exist all get the same 404 page;
+so do a tournament number that is malformed or names no tournament. Nothing here writes
+to the database, except that a game's watch token is made the first time a list of live
+games or a tournament's page shows it.
+
+A tournament's page links each game to its page where the public may watch it: the games
+of a tournament held in a place whose games are not listed at ``/live`` (e-mail:
+`bot.service.watching.PRIVATE_TRANSPORTS`) are shown by their number only, and such a
+tournament is not listed at ``/t`` either (its page, like its standings, names players
+as strangers may see them, `views.public_name`).
 
 Every refusal is a page of the site with a status in the 400s: each part of an address is
 bounded in length before it is matched (patterns that cannot backtrack), numbers are ASCII
@@ -50,11 +60,14 @@ from ..i18n import render as render_words
 from ..pictures import game_info, picture_words
 from ..service import GameService
 from ..service.boundary import shorten
-from ..service.model import Game
+from ..service.model import Game, place_transport
+from ..service.results import Refusal as ServiceRefusal
 from ..service.rules_docs import document_path, rules_folder
+from ..service.tournaments import Table
+from ..service.watching import PRIVATE_TRANSPORTS
 from ..storage import DamagedGame, StorageError
 from . import language as languages
-from . import pages
+from . import pages, tournament_pages
 from .live import LiveHub
 from .views import GameView, read_view
 
@@ -77,6 +90,10 @@ MAX_VARIANT = 40  # characters of a variant's name or alias in /rules/<variant>
 MAX_PLY_DIGITS = 6  # as the pictures' addresses: no game has a million steps
 PLY = re.compile(rf"[0-9]{{1,{MAX_PLY_DIGITS}}}")
 NOT_FOUND = _("There is no game at this address. Check the link you were given.")
+NO_TOURNAMENT = _("There is no tournament at this address. Check the link you were given.")
+MAX_TOURNAMENT = 18  # digits of a tournament's number in /t/<id>
+TOURNAMENT = re.compile(rf"[0-9]{{1,{MAX_TOURNAMENT}}}")
+LISTED_TOURNAMENTS = 100
 LANGUAGE = web.RequestKey("language", str)  # the request's language (the middleware reads it first)
 
 SITE = web.AppKey("site", "Site")
@@ -129,6 +146,10 @@ class Site:
         self.settings = settings
         self.limiter = RateLimiter(settings.web_rate_limit)
         self.hub = LiveHub(service, self._event_of)
+        self.tournament_hub = LiveHub(service, self._tournament_event_of,
+                                      versions=self._tournament_versions,
+                                      keys_of=self._tournaments_of)
+        self._tournament_games: dict[int, frozenset[int]] = {}  # the games each page shows
         self._views: OrderedDict[int, GameView] = OrderedDict()
         self._pictures: OrderedDict[tuple[object, ...], bytes] = OrderedDict()
         self._drawing: dict[tuple[object, ...], asyncio.Future[bytes]] = {}
@@ -189,6 +210,67 @@ class Site:
                       f"id: {view.version}\nevent: state\ndata: {data}\n\n".encode())
             self._events[(game.id, language)] = cached
         return cached[0], cached[2]
+
+    # --- tournaments ----------------------------------------------------------------
+    async def tournament(self, request: web.Request) -> Table:
+        """The standings of the tournament named by the request's ``<id>``, or a 404."""
+        raw = request.match_info["id"]
+        match = TOURNAMENT.fullmatch(raw) if len(raw) <= MAX_TOURNAMENT else None
+        # the service refuses a number it never hands out (0) as one that names nothing
+        table = await self.service.tournaments.table(int(raw)) if match else None
+        if not isinstance(table, Table):
+            raise Refusal(404, NO_TOURNAMENT)
+        return self._shown(table)
+
+    def _shown(self, table: Table) -> Table:
+        """Keep which games the tournament's page shows (a move in one refreshes it)."""
+        self._tournament_games[table.tournament.id] = frozenset(
+            p.game_id for s in table.sections for p in s.pairings if p.game_id is not None)
+        return table
+
+    async def game_links(self, table: Table) -> dict[int, str]:
+        """The page of each game of the tournament that the public may watch."""
+        if place_transport(table.tournament.place) in PRIVATE_TRANSPORTS:
+            return {}
+        links = {}
+        for section in table.sections:
+            for p in section.pairings:
+                if p.game_id is not None:
+                    token = await self.service.watching.watch_token(p.game_id)
+                    if not isinstance(token, ServiceRefusal):
+                        links[p.game_id] = f"/game/{p.game_id}-{token}"
+        return links
+
+    async def _tournament_event_of(self, tournament_id: int,
+                                   language: str) -> tuple[str, bytes] | None:
+        """The ``state`` event of a tournament's page as it is now, in ``language``."""
+        table = await self.service.tournaments.table(tournament_id)
+        if not isinstance(table, Table):
+            return None
+        return self.tournament_event(self._shown(table), await self.game_links(table), language)
+
+    @staticmethod
+    def tournament_event(table: Table, links: dict[int, str],
+                         language: str = SOURCE) -> tuple[str, bytes]:
+        event = tournament_pages.tournament_event(table, links, language)
+        data = json.dumps(event, separators=(",", ":"))
+        return event["version"], f"event: state\ndata: {data}\n\n".encode()
+
+    async def _tournament_versions(self, tournament_ids: list[int]) -> dict[int, str]:
+        """The version of each watched tournament's page (its standings read afresh)."""
+        versions = {}
+        for tournament_id in tournament_ids:
+            table = await self.service.tournaments.table(tournament_id)
+            if isinstance(table, Table):
+                versions[tournament_id] = tournament_pages.table_version(table)
+        return versions
+
+    def _tournaments_of(self, game_id: int) -> list[int]:
+        """The watched tournaments whose pages show game ``game_id`` (the pages no longer
+        watched are forgotten here)."""
+        for gone in [t for t in self._tournament_games if not self.tournament_hub.viewers(t)]:
+            del self._tournament_games[gone]
+        return [t for t, games in self._tournament_games.items() if game_id in games]
 
     # --- pictures -------------------------------------------------------------------
     async def picture(self, key: tuple[object, ...], draw: Callable[[], bytes]) -> bytes:
@@ -343,10 +425,7 @@ async def replay(request: web.Request) -> web.Response:
 async def events(request: web.Request) -> web.StreamResponse:
     site = _site(request)
     game, base = await site.watched(request)
-    response = web.StreamResponse(headers={"Content-Type": "text/event-stream",
-                                           "Cache-Control": NO_CACHE,
-                                           "X-Accel-Buffering": "no"})
-    await response.prepare(request)
+    response = await _event_stream(request)
     try:
         await _stream(site, game, base, response, language_of(request))
     except (ConnectionError, StorageError) as err:
@@ -363,14 +442,67 @@ async def _stream(site: Site, game: Game, base: str, response: web.StreamRespons
         version, first = await site.event(game, base, language)
         site.hub.seen(game.id, version)
         await response.write(b"retry: 3000\n\n" + first)
-        while True:
-            try:
-                data = await asyncio.wait_for(queue.get(), HEARTBEAT_SECONDS)
-            except TimeoutError:
-                data = b": still here\n\n"
-            if not data:  # the server is stopping
-                return
-            await response.write(data)
+        await _follow(queue, response)
+
+
+async def tournaments(request: web.Request) -> web.Response:
+    site, language = _site(request), language_of(request)
+    listed = [(t, players) for t, players in
+              await site.service.tournaments.listing(limit=LISTED_TOURNAMENTS)
+              if place_transport(t.place) not in PRIVATE_TRANSPORTS]
+    return _html(tournament_pages.tournaments_page(listed, language))
+
+
+async def tournaments_moved(request: web.Request) -> web.Response:
+    raise web.HTTPFound("/t")
+
+
+async def tournament_page(request: web.Request) -> web.Response:
+    site = _site(request)
+    table = await site.tournament(request)
+    links = await site.game_links(table)
+    return _html(tournament_pages.tournament_page(
+        table, links, f"/t/{table.tournament.id}/events", language_of(request)))
+
+
+async def tournament_events(request: web.Request) -> web.StreamResponse:
+    site = _site(request)
+    table = await site.tournament(request)
+    language = language_of(request)
+    response = await _event_stream(request)
+    tournament_id = table.tournament.id
+    try:
+        async with site.tournament_hub.subscribe(tournament_id, language) as queue:
+            version, first = site.tournament_event(table, await site.game_links(table), language)
+            site.tournament_hub.seen(tournament_id, version)
+            await response.write(b"retry: 3000\n\n" + first)
+            await _follow(queue, response)
+    except (ConnectionError, StorageError) as err:
+        if isinstance(err, StorageError):
+            log.warning("the event stream of tournament T%s ended: %s", tournament_id, err)
+    return response
+
+
+async def _event_stream(request: web.Request) -> web.StreamResponse:
+    """The response of an event stream, its headers sent."""
+    response = web.StreamResponse(headers={"Content-Type": "text/event-stream",
+                                           "Cache-Control": NO_CACHE,
+                                           "X-Accel-Buffering": "no"})
+    await response.prepare(request)
+    return response
+
+
+async def _follow(queue: asyncio.Queue[bytes], response: web.StreamResponse) -> None:
+    """Write each event of ``queue`` (a comment now and then to keep the connection)
+    until the server stops."""
+    while True:
+        try:
+            data = await asyncio.wait_for(queue.get(), HEARTBEAT_SECONDS)
+        except TimeoutError:
+            data = b": still here\n\n"
+        if not data:  # the server is stopping
+            return
+        await response.write(data)
 
 
 async def rules(request: web.Request) -> web.Response:
@@ -506,13 +638,16 @@ def make_app(service: GameService, settings: Settings | None = None) -> web.Appl
 
     async def lifetime(app: web.Application):  # type: ignore[no-untyped-def]
         await site.hub.start()
+        await site.tournament_hub.start()
         yield
+        await site.tournament_hub.stop()
         await site.hub.stop()
 
     app.cleanup_ctx.append(lifetime)
 
     async def end_streams(app: web.Application) -> None:
         site.hub.close_all()
+        site.tournament_hub.close_all()
 
     app.on_shutdown.append(end_streams)
     app.router.add_get("/", home)
@@ -523,6 +658,10 @@ def make_app(service: GameService, settings: Settings | None = None) -> web.Appl
     app.router.add_get(r"/game/{key}/board/{ply:[0-9]{1,6}}-{digest:[0-9a-f]{16}}.png", board_at)
     app.router.add_get("/game/{key}/replay.{fmt:gif|png}", replay)
     app.router.add_get("/rules/diagrams/{name}", diagram)
+    app.router.add_get("/t", tournaments)
+    app.router.add_get("/tournaments", tournaments_moved)
+    app.router.add_get("/t/{id}", tournament_page)
+    app.router.add_get("/t/{id}/events", tournament_events)
     app.router.add_get("/rules/{variant}", rules)
     return app
 
