@@ -588,3 +588,40 @@ async def test_the_event_stream_sends_the_next_swiss_round_once_it_is_paired(
         str(p.board) for p in paired] != []
     assert '<span id="status">round 2 of 2</span>' in second["html"]
     stream.close()
+
+
+async def test_each_section_of_a_round_robin_has_its_table(service: GameService,
+                                                           client: TestClient) -> None:
+    """Six players in sections of three: two crosstables, and the rounds of each."""
+    players = [await service.player("discord", str(600 + k), name)
+               for k, name in enumerate(("Ann", "Bob", "Cai", "Dee", "Eve", "Fay"))]
+    tournament_id = await started(service, players, section_size=3)
+    table = await standings(service, tournament_id)
+    html = await (await client.get(f"/t/{tournament_id}")).text()
+    found = tables_of(html)
+    assert [name for name in found if name.startswith("Section")] == [
+        "Section 1", "Section 2", *(f"Section {s}, round {r}" for s in (1, 2) for r in (1, 2, 3))]
+    for section in table.sections:
+        rows = texts(found[f"Section {section.number}"])
+        assert rows[0][:6] == ["No.", "Player", "Rating", "1", "2", "3"]
+        assert [row[1] for row in rows[1:]] == [line.name for line in section.lines]
+        assert [row[3:6] for row in rows[1:]] == [["", "*", "*"], ["*", "", "*"],
+                                                  ["*", "*", ""]]
+
+
+async def test_a_double_round_robin_cell_holds_both_games(service: GameService,
+                                                          client: TestClient) -> None:
+    ann, bob, cai = players = await entrants(service, 3)
+    tournament_id = await started(service, players, cycles=2)
+    table = await standings(service, tournament_id)
+    games = [p for p in table.sections[0].pairings if {p.first, p.second} == {ann.id, bob.id}]
+    assert len(games) == 2 and games[0].round < games[1].round
+    assert games[0].game_id is not None
+    assert (await service.resign(bob, games[0].game_id)).ok  # the first cycle's game
+    html = await (await client.get(f"/t/{tournament_id}")).text()
+    rows = {row[1]: row for row in texts(tables_of(html)["Crosstable"])[1:]}
+    number = {name: row[0] for name, row in rows.items()}
+    assert rows["Ann"][2 + int(number["Bob"])] == "1 *"
+    assert rows["Bob"][2 + int(number["Ann"])] == "0 *"
+    assert rows["Cai"][2 + int(number["Ann"])] == "* *"
+    assert between(html, '<p class="facts">', "</p>").split(" · ")[1] == "double round-robin"
