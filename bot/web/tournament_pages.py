@@ -114,8 +114,8 @@ def facts(table: Table, language: str = SOURCE) -> str:
              _t(_("rated") if t.rated else _("unrated"), language),
              f'<span id="status">{_words(status_text(t), language)}</span>']
     if t.status == "signup":
-        parts.append(_t(_n_players(sum(1 for e in table.entries if e.status == "in")),
-                        language))
+        signed = sum(1 for e in table.entries if e.status == "in")
+        parts.append(_t(_n("{n} player signed up", "{n} players signed up", signed), language))
     words = " · ".join(parts)
     if t.status == "running" and t.round_deadline:
         words += " · " + _t(_("the round ends {moment}", moment="{moment}"), language).replace(
@@ -126,18 +126,15 @@ def facts(table: Table, language: str = SOURCE) -> str:
     return f'<p class="facts">{words}</p>'
 
 
-def _n_players(count: int) -> Text:
-    return _n("{n} player signed up", "{n} players signed up", count)
-
-
 def side_letters(rules: Variant, language: str = SOURCE) -> tuple[str, str]:
     """The first letter of each side's name in ``language`` (``W``/``B``, ``T``/``Đ``)."""
     first, second = (i18n.render(rules.side_names[side], language)[:1] for side in (0, 1))
     return first, second
 
 
-def _header(label: Text, title: Text, language: str, scope: str = "col") -> str:
-    return f'<th scope="{scope}" title="{_t(title, language)}">{_t(label, language)}</th>'
+def _header(label: Text, title: Text, language: str) -> str:
+    """A column's head: its short name, and what it means as its title."""
+    return f'<th scope="col" title="{_t(title, language)}">{_t(label, language)}</th>'
 
 
 def _name_cell(line: Line, language: str) -> str:

@@ -30,7 +30,7 @@ from bot.web import pages
 from bot.web.server import NO_TOURNAMENT, SITE, make_app
 
 from .test_browser import browser_installed, chromium, until  # noqa: F401
-from .test_i18n_web import ALLOWED, pseudo, visible  # noqa: F401
+from .test_i18n_web import ALLOWED, pseudo, vietnamese_browser, visible  # noqa: F401
 from .test_routes import read_event
 
 PLACE = "discord:4242"
@@ -625,3 +625,20 @@ async def test_a_double_round_robin_cell_holds_both_games(service: GameService,
     assert rows["Bob"][2 + int(number["Ann"])] == "0 *"
     assert rows["Cai"][2 + int(number["Ann"])] == "* *"
     assert between(html, '<p class="facts">', "</p>").split(" · ")[1] == "double round-robin"
+
+
+async def test_a_vietnamese_browser_reads_the_tournament_in_vietnamese(
+        offered: None, vietnamese_browser: Any, service: GameService,  # noqa: F811
+        web_settings: Settings, round_robin: tuple[int, list[Player]]) -> None:
+    driver = vietnamese_browser
+    tournament_id, players = round_robin
+    app = make_app(service, web_settings)
+    async with TestServer(app, host="127.0.0.1") as server:
+        await asyncio.to_thread(driver.get, str(server.make_url(f"/t/{tournament_id}")))
+        assert driver.execute_script("return document.documentElement.lang") == "vi"
+        assert driver.title == "Giải đấu T1: Spring open — commandpost"
+        assert crosstable_in(driver)[:2] == [
+            ["STT", "Người chơi", "Điểm xếp hạng", "1", "2", "3", "4", "Điểm", "ĐĐ", "SB",
+             "Thắng", "Hạng"],
+            ["1", "Ann", "1500", "", "1", "½", "1", "2½",
+             *tiebreak_cells(await standings(service, tournament_id), players[0], "vi"), "1"]]
