@@ -642,3 +642,15 @@ async def test_a_vietnamese_browser_reads_the_tournament_in_vietnamese(
              "Thắng", "Hạng"],
             ["1", "Ann", "1500", "", "1", "½", "1", "2½",
              *tiebreak_cells(await standings(service, tournament_id), players[0], "vi"), "1"]]
+
+
+async def test_a_swiss_round_with_a_deadline_says_when_it_ends(service: GameService,
+                                                               client: TestClient) -> None:
+    players = await entrants(service, 3)
+    tournament_id = await started(service, players, format="swiss", rounds=2, round_days=7)
+    html = await (await client.get(f"/t/{tournament_id}")).text()
+    assert between(html, '<p class="facts">', "</p>").endswith(
+        '<span id="status">round 1 of 2</span> · the round ends '
+        '<time datetime="2026-03-09T12:00:00Z">2026-03-09 12:00:00Z</time>')
+    vietnamese = await (await client.get(f"/t/{tournament_id}?lang=vi")).text()
+    assert "vòng đấu kết thúc lúc <time datetime=\"2026-03-09T12:00:00Z\">" in vietnamese
