@@ -1,62 +1,408 @@
-"""TEMPORARY stand-in (replaced by the real module)."""
+"""Pairing for tournaments: FIDE's Berger tables (round robin) and the Dutch system (Swiss).
+
+Pure functions, plain data in and out: the tournament topic keeps the players and results
+and asks this module who plays whom, with which colours, in the next round.
+
+Why our own code and not ``pairing-core`` (PyPI, 0.4.1, the one library that claims both):
+its Berger tables agree with FIDE's, but its Dutch pairing is far too slow for the size we
+promise (a 1,000-player Swiss round under 1 s). Its frozen pre-2026 kernel took 40 s for
+round 1 of 1,000 players and 4.5 s for round 2 (0.5 s by round 5); its 2026 kernel paired
+round 1 in 0.1 s but had not paired round 2 after two minutes. The frozen kernel also
+gives the initial colour to every top-half player in round 1 (boards 1-4, 2-5, 3-6 all
+white for the top seed), where FIDE alternates it (E.5: 1-4, 5-2, 3-6). Its README says
+itself that it is not yet released and that big brackets hit "factorial ceilings".
+
+Berger tables (FIDE C.05 Annex 1): for an even number of slots n (odd fields add a dummy
+n+1, whose opponent in a round sits out), round 1 is 1-n, 2-(n-1), ...; each following
+round lists players 1..n-1 in the order of the previous round's boards (white before
+black), n meets the last of that list on board 1 (n is white in even rounds), and the
+rest pair from the end of the list (white = the one before the last). A double round
+robin repeats the cycle with colours reversed.
+
+The Dutch system (FIDE C.04.3, the rules in force until 2026), as implemented here:
+
+* **Ranking.** Players are ranked by score, then pairing number. A score group is the
+  players with one score; a bracket is a score group plus the players floated down into
+  it (MDPs, moved-down players), paired top-down.
+* **Absolute criteria.** Two players never meet twice. A player gets at most one
+  pairing-allocated bye (and none after a full-point unplayed win: ``had_bye``). No
+  player is given a colour that makes his colour difference (whites minus blacks over
+  played games) pass +-2 or gives him the same colour three times running: two players
+  who both *must* have the same colour (an absolute preference) do not meet. In the
+  last round this is relaxed for topscorers (more than half the possible score so far):
+  they may meet with the same absolute preference, and the wider colour difference wins.
+* **Colour preferences** (A.6): absolute when the difference is beyond +-1 or the last
+  two played games had one colour; strong when it is +-1; mild (the other colour than
+  last time) when it is 0; none before a first game.
+* **The bye** goes, when the number is odd, to the lowest-ranked player (lowest score,
+  then highest pairing number) who has not had one and without whom the rest can still
+  be paired (C.2, C.5: minimise the bye's score).
+* **A bracket** is paired as FIDE does: the MDPs first (S1 = the MDPs, S2 = the
+  residents, as many MDPs paired as can be), then the remaining residents with S1 = their
+  top MaxPairs and S2 = the rest; pairs S1[i]-S2[j] are tried in the transposition order
+  of S2 (the first S2 permutation that works), players left in S2 float down. Among the
+  pairings found, the one with the most pairs (C.6), then the most MDPs paired (C.7), then
+  the fewest pairs whose players prefer the same colour (C.10, starting from FIDE's
+  lower bound x) is taken, the first in transposition order among equals.
+* **Exchanges** (simplified): when no transposition works, a player of S1 may take a
+  lower player of S1 as partner (after every S2 candidate), which finds the pairings
+  FIDE's S1/S2 exchanges find, though not always in FIDE's order of exchanges.
+* **The last brackets** (simplified): when the lowest bracket cannot be paired, it is
+  merged with the bracket above (that bracket's pairs undone) and paired again, up to
+  the whole field — FIDE's "collapsed last bracket", without its finer choice of which
+  players of the penultimate bracket come down.
+* **Colours of a pair** (E.1-E.5): both preferences if possible; else the stronger
+  (absolute > strong > mild); else alternate from the latest round in which they had
+  different colours; else the higher-ranked player's preference; else the higher-ranked
+  player gets the initial colour if his pairing number is odd, the other one if even.
+  Round 1 is this rule alone: board i pairs seed i with seed i + n/2, seed 1 gets the
+  initial colour (``initial_colour``, white unless drawn otherwise) and it alternates.
+* **Board order**: the higher score of the pair, then the pair's total, then the rank
+  of the higher-ranked player.
+
+Not implemented (simplified): the float criteria (C.14-C.19: avoiding the same player
+floating down or up twice in a row; ``Entrant.floats`` is accepted and ignored), the
+distinction between strong and mild preference violations (C.11-C.13 count together),
+and a search that is exhaustive at any cost: each bracket search has a step budget, and a
+search that runs out of it counts as failed (the next, less demanding one is tried), so
+a pairing is always legal but in a pathological bracket may be not FIDE's best.
+"""
+
 from __future__ import annotations
-from collections.abc import Sequence
+
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+Pair = tuple[int, int]
 
-def berger_rounds(n: int) -> list[list[tuple[int, int]]]:
-    m = n + (n % 2)
-    players = list(range(1, m + 1))
-    rounds = []
-    for r in range(m - 1):
-        pairs = []
-        for i in range(m // 2):
-            a, b = players[i], players[m - 1 - i]
-            if i == 0 and r % 2 == 1:
-                a, b = b, a
-            if a <= n and b <= n:
-                pairs.append((a, b))
-        rounds.append(pairs)
-        players = [players[0]] + [players[-1]] + players[1:-1]
-    return rounds
+WHITE, BLACK = "W", "B"
+#: Strength of a colour preference (A.6).
+NONE, MILD, STRONG, ABSOLUTE = 0, 1, 2, 3
+#: Candidate partners tried in one bracket search before it counts as failed.
+SEARCH_STEPS = 20_000
+#: Where a chooser's second pass over its candidates (those with a colour clash) starts.
+SECOND_PASS = 1 << 30
 
 
-def double_round(rounds):
-    return [[(b, a) for a, b in r] for r in rounds]
+class PairingImpossible(ValueError):
+    """No pairing satisfies the absolute criteria (e.g. everyone has met everyone)."""
 
 
+# --- Berger tables ---------------------------------------------------------------------------
+def berger_rounds(n: int) -> list[list[Pair]]:
+    """The FIDE Berger tables: for n players (seeds 1..n; odd n gets a dummy n+1 = bye,
+    pairs with the dummy are left out), round by round, each pair (white seed, black seed),
+    board order as in the tables."""
+    if n < 2:
+        raise ValueError(f"a round robin needs at least 2 players, not {n}")
+    slots = n + n % 2
+    boards = [(seat, slots + 1 - seat) for seat in range(1, slots // 2 + 1)]
+    rounds = [boards]
+    for number in range(2, slots):
+        order = [p for pair in boards for p in pair if p != slots]
+        last = order.pop()
+        boards = [(slots, last) if number % 2 == 0 else (last, slots)]
+        while order:
+            black, white = order.pop(), order.pop()
+            boards.append((white, black))
+        rounds.append(boards)
+    return [[pair for pair in round_ if slots not in pair or slots == n] for round_ in rounds]
+
+
+def double_round(rounds: Sequence[Sequence[Pair]]) -> list[list[Pair]]:
+    """Both cycles of a double round robin: the rounds given, then the same rounds again
+    with every pair's colours reversed (FIDE C.05 Annex 1)."""
+    return [list(round_) for round_ in rounds] + [
+        [(black, white) for white, black in round_] for round_ in rounds]
+
+
+# --- the Swiss entrants ----------------------------------------------------------------------
 @dataclass(frozen=True)
 class Entrant:
-    id: int
-    number: int
+    """A Swiss player before a round."""
+
+    id: int  # any key
+    number: int  # pairing number (1 = highest rated at the start)
     score: float
-    colours: tuple[str, ...]
-    opponents: frozenset[int]
-    had_bye: bool
-    floats: tuple[str, ...] = ()
+    colours: tuple[str, ...]  # 'W','B' per played game, '-' for a round without a game
+    opponents: frozenset[int]  # ids met already
+    had_bye: bool  # had a pairing-allocated bye (or a full-point unplayed win)
+    floats: tuple[str, ...] = ()  # 'up'/'down'/'' per round (accepted, not yet used)
 
 
 @dataclass(frozen=True)
 class SwissPairing:
-    pairs: list[tuple[int, int]]
+    """One Swiss round: (white id, black id) in board order, and who has the bye."""
+
+    pairs: list[Pair]
     bye: int | None
 
 
-def dutch_round(entrants: Sequence[Entrant], round_number: int, total_rounds: int) -> SwissPairing:
-    order = sorted(entrants, key=lambda e: (-e.score, e.number))
-    bye = None
-    if len(order) % 2:
-        for e in reversed(order):
-            if not e.had_bye:
-                bye = e.id
-                break
-        order = [e for e in order if e.id != bye]
-    pairs = []
-    left = list(order)
-    while left:
-        a = left.pop(0)
-        b = next((x for x in left if x.id not in a.opponents), left[0])
-        left.remove(b)
-        w = sum(1 for c in a.colours if c == "W") - sum(1 for c in a.colours if c == "B")
-        pairs.append((b.id, a.id) if w > 0 else (a.id, b.id))
-    return SwissPairing(pairs, bye)
+@dataclass(frozen=True)
+class _Player:
+    """An entrant with what the pairing rules read from its history."""
+
+    entrant: Entrant
+    rank: int  # 0 = highest ranked (score, then pairing number)
+    preference: str | None
+    strength: int
+    difference: int  # whites minus blacks over played games
+    topscorer: bool
+
+    @property
+    def id(self) -> int:
+        return self.entrant.id
+
+
+def colour_preference(colours: Iterable[str]) -> tuple[str | None, int]:
+    """A player's colour preference and its strength (FIDE C.04.3 A.6) from his colours,
+    counting played games only."""
+    played = [c for c in colours if c in (WHITE, BLACK)]
+    if not played:
+        return None, NONE
+    difference = played.count(WHITE) - played.count(BLACK)
+    last_two_same = len(played) >= 2 and played[-1] == played[-2]
+    if difference < -1 or (last_two_same and played[-1] == BLACK):
+        return WHITE, ABSOLUTE
+    if difference > 1 or (last_two_same and played[-1] == WHITE):
+        return BLACK, ABSOLUTE
+    if difference:
+        return (WHITE if difference < 0 else BLACK), STRONG
+    return (BLACK if played[-1] == WHITE else WHITE), MILD
+
+
+def _players(entrants: Sequence[Entrant], last_round: bool, rounds_played: int) -> list[_Player]:
+    ranked = sorted(entrants, key=lambda e: (-e.score, e.number))
+    players = []
+    for rank, entrant in enumerate(ranked):
+        preference, strength = colour_preference(entrant.colours)
+        played = [c for c in entrant.colours if c in (WHITE, BLACK)]
+        players.append(_Player(
+            entrant, rank, preference, strength, played.count(WHITE) - played.count(BLACK),
+            last_round and entrant.score > rounds_played / 2))
+    return players
+
+
+def _compatible(a: _Player, b: _Player) -> bool:
+    """The absolute criteria for one pair: not met before, and no colour rule broken
+    (relaxed for topscorers in the last round)."""
+    if b.id in a.entrant.opponents or a.id in b.entrant.opponents:
+        return False
+    same_absolute = a.strength == b.strength == ABSOLUTE and a.preference == b.preference
+    return not same_absolute or a.topscorer or b.topscorer
+
+
+def _clash(a: _Player, b: _Player) -> int:
+    """1 when the pair cannot give both players their preferred colour."""
+    return int(a.preference is not None and a.preference == b.preference)
+
+
+# --- colours of a pair -----------------------------------------------------------------------
+def _colours(a: _Player, b: _Player, initial: str) -> Pair:
+    """(white id, black id) for a pair by FIDE C.04.3 E.1-E.5."""
+    high, low = (a, b) if a.rank < b.rank else (b, a)
+    white_for_high = _high_gets_white(high, low, initial)
+    return (high.id, low.id) if white_for_high else (low.id, high.id)
+
+
+def _high_gets_white(high: _Player, low: _Player, initial: str) -> bool:
+    if high.preference and low.preference and high.preference != low.preference:
+        return high.preference == WHITE  # E.1
+    if high.preference and low.preference and high.strength == low.strength == ABSOLUTE:
+        wider = high if abs(high.difference) >= abs(low.difference) else low  # E.2, topscorers
+        return (wider is high) == (wider.preference == WHITE)
+    if high.strength != low.strength:  # E.2
+        stronger = high if high.strength > low.strength else low
+        return (stronger is high) == (stronger.preference == WHITE)
+    alternated = _alternate(high.entrant.colours, low.entrant.colours)  # E.3
+    if alternated is not None:
+        return alternated
+    if high.preference:  # E.4
+        return high.preference == WHITE
+    return (high.entrant.number % 2 == 1) == (initial == WHITE)  # E.5
+
+
+def _alternate(high: Sequence[str], low: Sequence[str]) -> bool | None:
+    """E.3: whether the higher player gets white by alternating from the latest round in
+    which one had white and the other black (histories aligned on their last rounds)."""
+    for mine, theirs in zip(reversed(high), reversed(low), strict=False):
+        if {mine, theirs} == {WHITE, BLACK}:
+            return mine == BLACK
+    return None
+
+
+# --- one bracket -----------------------------------------------------------------------------
+class _Search:
+    """A depth-first search over one bracket's candidate pairings in FIDE's order (colour
+    clashes put last), with a budget of candidate partners.
+
+    The choosers are the MDPs (S1 of the heterogeneous part, their candidates the residents
+    in order), then the top ``resident_pairs`` of the residents left (S1 of the homogeneous
+    remainder, candidates S2 in order and then, as exchanges, the lower S1 players). It is
+    iterative: a bracket of hundreds of pairs is deeper than Python's recursion limit."""
+
+    def __init__(self, mdps: list[_Player], residents: list[_Player], paired_mdps: int,
+                 resident_pairs: int) -> None:
+        self.mdps = mdps[:paired_mdps]
+        self.residents = residents
+        self.resident_pairs = resident_pairs
+        self.used: set[int] = set()
+        self.s1: list[_Player] = []
+        self.s2: list[_Player] = []
+
+    def _candidate(self, chooser: int, position: int) -> _Player | None:
+        """The candidate at ``position`` for a chooser (MDP index, or the remainder's
+        index after them), or None past the last: an S1 player takes S2 in order, then
+        the lower S1 players; an S2 player left over takes the S2 players below it."""
+        if chooser < len(self.mdps):
+            return self.residents[position] if position < len(self.residents) else None
+        index = chooser - len(self.mdps)
+        split = len(self.s1)
+        if index >= split:
+            position += index + 1 - split
+        elif position >= len(self.s2):
+            position = position - len(self.s2) + index + 1 - split
+            return self.s1[split + position] if position < 0 else None
+        return self.s2[position] if position < len(self.s2) else None
+
+    def _chooser(self, after: int, paired: int) -> int | None:
+        """The next chooser after index ``after`` (-1 for the first) when ``paired`` pairs
+        are made, splitting the remainder into S1 and S2 when the MDPs are done; None when
+        the bracket has its pairs."""
+        index = after + 1
+        if index < len(self.mdps):
+            return index
+        if index == len(self.mdps):
+            rest = [p for p in self.residents if p.id not in self.used]
+            self.s1, self.s2 = rest[:self.resident_pairs], rest[self.resident_pairs:]
+        if paired - len(self.mdps) >= self.resident_pairs:
+            return None
+        while index - len(self.mdps) < len(self.s1) + len(self.s2):
+            if self._player(index).id not in self.used:
+                return index
+            index += 1
+        return None
+
+    def _player(self, chooser: int) -> _Player:
+        if chooser < len(self.mdps):
+            return self.mdps[chooser]
+        index = chooser - len(self.mdps)
+        return self.s1[index] if index < len(self.s1) else self.s2[index - len(self.s1)]
+
+    def run(self) -> list[tuple[_Player, _Player]] | None:
+        """The first pairing in this order, or None when there is none (or the budget of
+        candidate partners runs out). Each chooser tries its candidates twice over: first
+        those who can both have their preferred colour, then the others."""
+        steps = SEARCH_STEPS
+        frames: list[tuple[int, int, _Player]] = []  # chooser, next position, partner
+        chooser = self._chooser(-1, 0)
+        position = 0
+        while chooser is not None:
+            partner, position = self._partner(chooser, position)
+            if partner is not None and steps > 0:
+                steps -= 1
+                self.used.update((self._player(chooser).id, partner.id))
+                frames.append((chooser, position, partner))
+                chooser, position = self._chooser(chooser, len(frames)), 0
+                continue
+            if not frames or steps <= 0:
+                return None
+            chooser, position, partner = frames.pop()
+            self.used.difference_update((self._player(chooser).id, partner.id))
+        return [(self._player(c), partner) for c, _, partner in frames]
+
+    def _partner(self, chooser: int, position: int) -> tuple[_Player | None, int]:
+        """The chooser's next possible partner from ``position`` on (the candidates
+        without a colour clash, then from SECOND_PASS on those with one) and the position
+        after it."""
+        player = self._player(chooser)
+        while True:
+            clashing = position >= SECOND_PASS
+            other = self._candidate(chooser, position - SECOND_PASS if clashing else position)
+            if other is None:
+                if clashing or player.preference is None:
+                    return None, position
+                position = SECOND_PASS
+                continue
+            position += 1
+            if (other.id not in self.used and _clash(player, other) == clashing
+                    and _compatible(player, other)):
+                return other, position
+
+
+def _pair_bracket(mdps: list[_Player], residents: list[_Player], complete: bool
+                  ) -> tuple[list[tuple[_Player, _Player]], list[_Player]]:
+    """The pairing of one bracket (C.6 most pairs, C.7 most MDPs paired, then the first in
+    FIDE's order with colour clashes put last) and the players it floats down.
+    ``complete``: the lowest bracket, which must pair everyone."""
+    size = len(mdps) + len(residents)
+    lowest = size // 2 if complete else 0
+    for total in range(size // 2, lowest - 1, -1):
+        for paired_mdps in range(min(len(mdps), total, len(residents)), -1, -1):
+            resident_pairs = total - paired_mdps
+            if 2 * resident_pairs > len(residents) - paired_mdps:
+                continue
+            found = _Search(mdps, residents, paired_mdps, resident_pairs).run()
+            if found is not None:
+                paired = {p.id for pair in found for p in pair}
+                return found, [p for p in mdps + residents if p.id not in paired]
+    return [], mdps + residents
+
+
+def _pair_field(players: list[_Player]) -> list[tuple[_Player, _Player]]:
+    """Pair score groups top-down; when the last cannot be paired, merge it upward."""
+    groups: list[list[_Player]] = []
+    for player in players:
+        if groups and groups[-1][0].entrant.score == player.entrant.score:
+            groups[-1].append(player)
+        else:
+            groups.append([player])
+    while True:
+        done: list[tuple[_Player, _Player]] = []
+        floaters: list[_Player] = []
+        for index, group in enumerate(groups):
+            pairs, floaters = _pair_bracket(floaters, group, index == len(groups) - 1)
+            done.extend(pairs)
+        if not floaters:
+            return done
+        if len(groups) == 1:
+            raise PairingImpossible("no pairing of this round meets the absolute criteria")
+        groups = groups[:-2] + [groups[-2] + groups[-1]]
+
+
+def _bye_candidates(players: list[_Player]) -> list[_Player]:
+    """Who may take the bye, the first choice first: lowest score, highest number."""
+    return [p for p in reversed(players) if not p.entrant.had_bye]
+
+
+def dutch_round(entrants: Sequence[Entrant], round_number: int, total_rounds: int,
+                initial_colour: str = WHITE) -> SwissPairing:
+    """Pair one Swiss round by the Dutch system (FIDE C.04.3, as the module docstring
+    says): pairs in board order and the bye, if the number of players is odd.
+    ``initial_colour`` is the colour of the top seed in round 1 (FIDE draws it by lot).
+    Raises PairingImpossible when no legal pairing exists."""
+    if len({e.id for e in entrants}) != len(entrants):
+        raise ValueError("two entrants have the same id")
+    last_round = round_number >= total_rounds
+    players = _players(entrants, last_round, round_number - 1)
+    byes: list[_Player | None] = [None]
+    if len(players) % 2:
+        byes = list(_bye_candidates(players))
+        if not byes:
+            raise PairingImpossible("every player has had the bye already")
+    for bye in byes:
+        field = [p for p in players if p is not bye]
+        try:
+            pairs = _pair_field(field)
+        except PairingImpossible:
+            continue
+        ordered = sorted(pairs, key=_board_key)
+        return SwissPairing([_colours(a, b, initial_colour) for a, b in ordered],
+                            bye.id if bye else None)
+    raise PairingImpossible("no pairing of this round meets the absolute criteria")
+
+
+def _board_key(pair: tuple[_Player, _Player]) -> tuple[float, float, int]:
+    a, b = pair
+    return (-max(a.entrant.score, b.entrant.score), -(a.entrant.score + b.entrant.score),
+            min(a.rank, b.rank))
