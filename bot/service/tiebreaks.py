@@ -1,25 +1,163 @@
-"""TEMPORARY stand-in (replaced by the real module)."""
+"""Scores and tie-breaks of a tournament's games (FIDE C.07, the Tie-Break Regulations).
+
+Pure functions over plain `Game` values: the tournament topic passes every game of a
+section and gets the numbers its standings and crosstable show.
+
+A game is one board of one round. Besides games played over the board there are:
+
+* **byes**: ``black`` is None; ``white_score`` is what the bye gives (1 for a
+  pairing-allocated bye, 0.5 for a half-point bye, 0 for a zero bye); ``played`` False;
+* **forfeits**: both players named, ``played`` False, ``white_score`` 1 or 0 for the side
+  that won by forfeit;
+* **void games** (a withdrawal's annulled games, by ICCF's rule): ``white_score`` None;
+  they count for nothing anywhere, as if never paired.
+
+Unplayed rounds in the tie-breaks (FIDE C.07, 2023, article 16): a player's own unplayed
+rounds (byes, forfeit wins and losses) count for Buchholz and Sonneborn-Berger as games
+against a *dummy opponent* who has the player's own score, with the points the player
+actually got ("a draw against oneself" when the player drew; a forfeit loss adds nothing
+to Sonneborn-Berger but the player's own score to Buchholz). Opponents' scores are taken
+as they stand, their own unplayed rounds included (article 16.3's adjustment of them is
+not applied). Void games are not rounds of either player.
+"""
+
 from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
 
 @dataclass(frozen=True)
 class Game:
+    """One board of one round: white's score (black's is 1 minus it), or None if void."""
+
     white: int
-    black: int | None
-    white_score: float | None
-    played: bool = True
+    black: int | None  # None: a bye for white
+    white_score: float | None  # None: unplayed and void (counts for nothing)
+    played: bool = True  # False for byes and forfeits
+
+    def sides(self) -> Iterable[tuple[int, int | None, float]]:
+        """(player, opponent or None, points) for each side of a scored game."""
+        if self.white_score is None:
+            return ()
+        if self.black is None:
+            return ((self.white, None, self.white_score),)
+        return ((self.white, self.black, self.white_score),
+                (self.black, self.white, 1.0 - self.white_score))
 
 
-def scores(games):
-    out = {}
-    for g in games:
-        out[g.white] = out.get(g.white, 0) + g.white_score
-        if g.black is not None:
-            out[g.black] = out.get(g.black, 0) + 1 - g.white_score
-    return out
+@dataclass(frozen=True)
+class Standing:
+    """A player's place in a ranking and the values that placed him, in the order asked."""
+
+    player: int
+    values: tuple[float, ...]
 
 
-def rank(players, games, order):
-    s = scores(games)
-    return sorted(((p, (s.get(p, 0.0),)) for p in players), key=lambda x: (-x[1][0], x[0]))
+def scores(games: Iterable[Game]) -> dict[int, float]:
+    """Every player's points: wins 1, draws 1/2, byes and forfeits as scored; void games
+    nothing. Players whose every game is void are absent."""
+    total: dict[int, float] = defaultdict(float)
+    for game in games:
+        for player, _, points in game.sides():
+            total[player] += points
+    return dict(total)
+
+
+def _rounds_of(games: Iterable[Game], player: int) -> list[tuple[Game, int | None, float]]:
+    """The player's scored games: (game, opponent or None, points)."""
+    return [(game, opponent, points) for game in games
+            for who, opponent, points in game.sides() if who == player]
+
+
+def _opponent_scores(games: Sequence[Game], player: int
+                     ) -> list[tuple[float, float]]:
+    """(opponent's score, points the player got) per round, with the dummy opponent (the
+    player's own score) for every unplayed round."""
+    total = scores(games)
+    own = total.get(player, 0.0)
+    return [(total[opponent] if game.played and opponent is not None else own, points)
+            for game, opponent, points in _rounds_of(games, player)]
+
+
+def buchholz(games: Sequence[Game], player: int, cut: int = 0) -> float:
+    """Buchholz: the sum of the opponents' scores (FIDE C.07 BH); ``cut=1`` drops the
+    lowest one (Buchholz cut-1), ``cut=n`` the n lowest. Unplayed rounds count with the
+    dummy opponent (see the module docstring)."""
+    values = sorted(score for score, _ in _opponent_scores(games, player))
+    return float(sum(values[cut:]))
+
+
+def sonneborn_berger(games: Sequence[Game], player: int) -> float:
+    """Sonneborn-Berger: the scores of the opponents beaten plus half the scores of those
+    drawn (FIDE C.07 SB: each opponent's score times the points taken from him).
+    Unplayed rounds count with the dummy opponent (see the module docstring)."""
+    return float(sum(score * points for score, points in _opponent_scores(games, player)))
+
+
+def wins(games: Iterable[Game], player: int) -> int:
+    """Games won over the board (FIDE C.07 WON): forfeit wins and byes do not count."""
+    return sum(1 for game, opponent, points in _rounds_of(games, player)
+               if game.played and opponent is not None and points == 1.0)
+
+
+def direct_encounter(games: Iterable[Game], tied: Collection[int]) -> dict[int, float]:
+    """Points each tied player scored in the games among the tied players (FIDE C.07 DE),
+    forfeits between them included, void games not."""
+    among = set(tied)
+    points = {player: 0.0 for player in among}
+    for game in games:
+        for player, opponent, scored in game.sides():
+            if player in among and opponent in among:
+                points[player] += scored
+    return points
+
+
+#: The tie-breaks `rank` knows, by name: each a player's value, given the games.
+_KEYS = {
+    "score": lambda games, player: scores(games).get(player, 0.0),
+    "sb": sonneborn_berger,
+    "buchholz": buchholz,
+    "buchholz-cut1": lambda games, player: buchholz(games, player, cut=1),
+    "wins": wins,
+}
+
+
+def rank(players: Sequence[int], games: Sequence[Game],
+         order: Sequence[str] = ("score", "direct", "sb", "buchholz", "wins")
+         ) -> list[Standing]:
+    """The players ranked by the criteria in ``order`` (names: score, direct, sb,
+    buchholz, buchholz-cut1, wins), each deciding only among players equal on all before
+    it; direct encounter is computed within each such group. Players still equal keep
+    the order of ``players``. Each standing carries its values in the order asked."""
+    unknown = [name for name in order if name != "direct" and name not in _KEYS]
+    if unknown:
+        raise ValueError(f"unknown tie-break {unknown[0]!r}")
+    values: dict[int, list[float]] = {player: [] for player in players}
+    groups: list[list[int]] = [list(players)]
+    for name in order:
+        for group in groups:
+            if name == "direct":
+                among = direct_encounter(games, group)
+                for player in group:
+                    values[player].append(among[player])
+            else:
+                for player in group:
+                    values[player].append(float(_KEYS[name](games, player)))
+        groups = [part for group in groups for part in _split(group, values)]
+    ranked = [player for group in groups for player in group]
+    return [Standing(player, tuple(values[player])) for player in ranked]
+
+
+def _split(group: list[int], values: dict[int, list[float]]) -> list[list[int]]:
+    """A tied group sorted on the values so far and cut where they differ."""
+    ordered = sorted(group, key=lambda player: [-v for v in values[player]])
+    parts: list[list[int]] = []
+    for player in ordered:
+        if parts and values[parts[-1][0]] == values[player]:
+            parts[-1].append(player)
+        else:
+            parts.append([player])
+    return parts
+
