@@ -40,10 +40,14 @@ The Dutch system (FIDE C.04.3, the rules in force until 2026), as implemented he
 * **A bracket** is paired as FIDE does: the MDPs first (S1 = the MDPs, S2 = the
   residents, as many MDPs paired as can be), then the remaining residents with S1 = their
   top MaxPairs and S2 = the rest; pairs S1[i]-S2[j] are tried in the transposition order
-  of S2 (the first S2 permutation that works), players left in S2 float down. Among the
-  pairings found, the one with the most pairs (C.6), then the most MDPs paired (C.7), then
-  the fewest pairs whose players prefer the same colour (C.10, starting from FIDE's
-  lower bound x) is taken, the first in transposition order among equals.
+  of S2 (the first S2 permutation that works), players left in S2 float down. The most
+  pairs (C.6) come first, then the most MDPs paired (C.7).
+* **Colour preferences in a bracket** (simplified): each S1 player tries first the S2
+  players with whom both can have their preferred colour, in S2's order, and only then
+  the others. This meets every preference whenever the transposition order allows it,
+  but it does not minimise the number of unmet preferences over the whole bracket
+  (C.10) as FIDE's search of every transposition does: a search of that kind took
+  minutes on brackets of a few hundred players.
 * **Exchanges** (simplified): when no transposition works, a player of S1 may take a
   lower player of S1 as partner (after every S2 candidate), which finds the pairings
   FIDE's S1/S2 exchanges find, though not always in FIDE's order of exchanges.
@@ -65,7 +69,10 @@ floating down or up twice in a row; ``Entrant.floats`` is accepted and ignored),
 distinction between strong and mild preference violations (C.11-C.13 count together),
 and a search that is exhaustive at any cost: each bracket search has a step budget, and a
 search that runs out of it counts as failed (the next, less demanding one is tried), so
-a pairing is always legal but in a pathological bracket may be not FIDE's best.
+a pairing is always legal but in a pathological bracket may be not FIDE's best. To keep
+the search from pairing everyone else first and stranding players who must all have the
+same colour together at the end, it counts them at every step (each pair can hold only
+one of them) and turns back as soon as too few others are left.
 """
 
 from __future__ import annotations
@@ -249,6 +256,28 @@ class _Search:
         self.used: set[int] = set()
         self.s1: list[_Player] = []
         self.s2: list[_Player] = []
+        pool = self.mdps + residents
+        self.pairs_wanted = len(self.mdps) + resident_pairs
+        self.free = len(pool)
+        self.must = {colour: _must_have(pool, colour) for colour in (WHITE, BLACK)}
+
+    def _take(self, players: tuple[_Player, _Player], sign: int) -> None:
+        """Mark two players used (sign -1) or free again (sign +1)."""
+        for player in players:
+            if player.strength == ABSOLUTE and not player.topscorer:
+                self.must[player.preference] += sign
+        self.free += 2 * sign
+        if sign < 0:
+            self.used.update(p.id for p in players)
+        else:
+            self.used.difference_update(p.id for p in players)
+
+    def _hopeless(self, pairs: int) -> bool:
+        """True when the players left cannot make the pairs still wanted: each pair holds
+        at most one of those who must have white (black). Checked at every step, so the
+        search does not pair everyone else first and strand them together at the end."""
+        still = self.pairs_wanted - pairs
+        return max(self.must.values()) > self.free - still
 
     def _candidate(self, chooser: int, position: int) -> _Player | None:
         """The candidate at ``position`` for a chooser (MDP index, or the remainder's
@@ -298,17 +327,21 @@ class _Search:
         chooser = self._chooser(-1, 0)
         position = 0
         while chooser is not None:
+            player = self._player(chooser)
             partner, position = self._partner(chooser, position)
             if partner is not None and steps > 0:
                 steps -= 1
-                self.used.update((self._player(chooser).id, partner.id))
+                self._take((player, partner), -1)
+                if self._hopeless(len(frames) + 1):
+                    self._take((player, partner), +1)
+                    continue
                 frames.append((chooser, position, partner))
                 chooser, position = self._chooser(chooser, len(frames)), 0
                 continue
             if not frames or steps <= 0:
                 return None
             chooser, position, partner = frames.pop()
-            self.used.difference_update((self._player(chooser).id, partner.id))
+            self._take((self._player(chooser), partner), +1)
         return [(self._player(c), partner) for c, _, partner in frames]
 
     def _partner(self, chooser: int, position: int) -> tuple[_Player | None, int]:
@@ -330,14 +363,23 @@ class _Search:
                 return other, position
 
 
+def _must_have(players: list[_Player], colour: str) -> int:
+    """How many of the players must have ``colour`` (absolute preference, no topscorer)."""
+    return sum(p.strength == ABSOLUTE and p.preference == colour and not p.topscorer
+               for p in players)
+
+
 def _pair_bracket(mdps: list[_Player], residents: list[_Player], complete: bool
                   ) -> tuple[list[tuple[_Player, _Player]], list[_Player]]:
     """The pairing of one bracket (C.6 most pairs, C.7 most MDPs paired, then the first in
-    FIDE's order with colour clashes put last) and the players it floats down.
+    FIDE's order, colour clashes tried last) and the players it floats down.
     ``complete``: the lowest bracket, which must pair everyone."""
     size = len(mdps) + len(residents)
     lowest = size // 2 if complete else 0
-    for total in range(size // 2, lowest - 1, -1):
+    # each pair holds at most one of the players who must have white (black), unless a
+    # topscorer's last round: more pairs than that bound allows cannot be searched for
+    bound = size - max(_must_have(mdps + residents, WHITE), _must_have(mdps + residents, BLACK))
+    for total in range(min(size // 2, bound), lowest - 1, -1):
         for paired_mdps in range(min(len(mdps), total, len(residents)), -1, -1):
             resident_pairs = total - paired_mdps
             if 2 * resident_pairs > len(residents) - paired_mdps:

@@ -236,7 +236,7 @@ def test_two_entrants_with_one_id_are_refused():
 def play_swiss(players: int, rounds: int, seed: int) -> list[list[tuple[str, int, int | None]]]:
     """A Swiss tournament with random results; each round's (kind, white/bye, black)."""
     rng = random.Random(seed)
-    field = {p: fresh(players)[p - 1] for p in range(1, players + 1)}
+    field = {e.id: e for e in fresh(players)}
     history = []
     for number in range(1, rounds + 1):
         pairing = dutch_round(list(field.values()), number, rounds)
@@ -257,10 +257,10 @@ def play_swiss(players: int, rounds: int, seed: int) -> list[list[tuple[str, int
     return history
 
 
-@pytest.mark.parametrize("seed", range(12))
-def test_random_tournaments_keep_the_absolute_criteria(seed):
-    players = 12 + seed * 3
-    rounds = 7
+@pytest.mark.parametrize(("players", "rounds", "seed"),
+                         [(12 + seed * 3, 7, seed) for seed in range(12)]
+                         + [(301, 11, 12), (1001, 11, 13)])
+def test_random_tournaments_keep_the_absolute_criteria(players, rounds, seed):
     history = play_swiss(players, rounds, seed)
     met: Counter = Counter()
     byes: Counter = Counter()
