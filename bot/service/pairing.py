@@ -116,11 +116,16 @@ def berger_rounds(n: int) -> list[list[Pair]]:
     return [[pair for pair in round_ if slots not in pair or slots == n] for round_ in rounds]
 
 
-def double_round(rounds: Sequence[Sequence[Pair]]) -> list[list[Pair]]:
+def double_round(rounds: Sequence[Sequence[Pair]], swap_last_two: bool = False
+                 ) -> list[list[Pair]]:
     """Both cycles of a double round robin: the rounds given, then the same rounds again
-    with every pair's colours reversed (FIDE C.05 Annex 1)."""
-    return [list(round_) for round_ in rounds] + [
-        [(black, white) for white, black in round_] for round_ in rounds]
+    with every pair's colours reversed (FIDE C.05 Annex 1). ``swap_last_two`` plays the
+    first cycle's last two rounds in the other order, as FIDE recommends for more than
+    four players, so that nobody has one colour three times running across the cycles."""
+    first = [list(round_) for round_ in rounds]
+    if swap_last_two and len(first) >= 2:
+        first[-2:] = first[:-3:-1]
+    return first + [[(black, white) for white, black in round_] for round_ in rounds]
 
 
 # --- the Swiss entrants ----------------------------------------------------------------------

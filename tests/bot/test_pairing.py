@@ -125,6 +125,25 @@ def test_a_double_round_robin_repeats_the_cycle_with_colours_reversed():
                                 4-2,1-3""")
 
 
+@pytest.mark.parametrize("players", range(5, 17))
+def test_a_double_round_robin_with_the_last_two_rounds_swapped_never_gives_three_alike(
+        players):
+    single = berger_rounds(players)
+    both = double_round(single, swap_last_two=True)
+    assert both[:-len(single)] == single[:-2] + [single[-1], single[-2]]
+    assert both[-len(single):] == [[(b, w) for w, b in round_] for round_ in single]
+    for player in range(1, players + 1):
+        colours = "".join("W" if pair[0] == player else "B"
+                          for round_ in both for pair in round_ if player in pair)
+        assert "WWW" not in colours and "BBB" not in colours
+
+
+def test_without_the_swap_the_top_seed_has_three_blacks_running():
+    both = double_round(berger_rounds(6))
+    assert [("W" if pair[0] == 1 else "B") for round_ in both[3:7]
+            for pair in round_ if 1 in pair] == ["W", "B", "B", "B"]
+
+
 def test_a_round_robin_needs_two_players():
     with pytest.raises(ValueError, match="at least 2"):
         berger_rounds(1)
