@@ -58,48 +58,64 @@ class Standing:
 def scores(games: Iterable[Game]) -> dict[int, float]:
     """Every player's points: wins 1, draws 1/2, byes and forfeits as scored; void games
     nothing. Players whose every game is void are absent."""
-    total: dict[int, float] = defaultdict(float)
-    for game in games:
-        for player, _, points in game.sides():
-            total[player] += points
-    return dict(total)
+    return _Record.of(games).totals
 
 
-def _rounds_of(games: Iterable[Game], player: int) -> list[tuple[Game, int | None, float]]:
-    """The player's scored games: (game, opponent or None, points)."""
-    return [(game, opponent, points) for game in games
-            for who, opponent, points in game.sides() if who == player]
+@dataclass(frozen=True)
+class _Record:
+    """The games read once: every player's score and scored rounds (game, opponent or
+    None, points), so ranking a large field does not re-read every game per player."""
+
+    totals: dict[int, float]
+    rounds: dict[int, list[tuple[Game, int | None, float]]]
+
+    @classmethod
+    def of(cls, games: Iterable[Game]) -> _Record:
+        rounds: dict[int, list[tuple[Game, int | None, float]]] = defaultdict(list)
+        for game in games:
+            for player, opponent, points in game.sides():
+                rounds[player].append((game, opponent, points))
+        totals = {player: float(sum(points for _, _, points in played))
+                  for player, played in rounds.items()}
+        return cls(totals, dict(rounds))
+
+    def opponent_scores(self, player: int) -> list[tuple[float, float]]:
+        """(opponent's score, points the player got) per round, with the dummy opponent
+        (the player's own score) for every unplayed round."""
+        own = self.totals.get(player, 0.0)
+        return [(self.totals[opponent] if game.played and opponent is not None else own,
+                 points)
+                for game, opponent, points in self.rounds.get(player, ())]
+
+    def buchholz(self, player: int, cut: int = 0) -> float:
+        values = sorted(score for score, _ in self.opponent_scores(player))
+        return float(sum(values[cut:]))
+
+    def sonneborn_berger(self, player: int) -> float:
+        return float(sum(score * points for score, points in self.opponent_scores(player)))
+
+    def wins(self, player: int) -> int:
+        return sum(1 for game, opponent, points in self.rounds.get(player, ())
+                   if game.played and opponent is not None and points == 1.0)
 
 
-def _opponent_scores(games: Sequence[Game], player: int
-                     ) -> list[tuple[float, float]]:
-    """(opponent's score, points the player got) per round, with the dummy opponent (the
-    player's own score) for every unplayed round."""
-    total = scores(games)
-    own = total.get(player, 0.0)
-    return [(total[opponent] if game.played and opponent is not None else own, points)
-            for game, opponent, points in _rounds_of(games, player)]
-
-
-def buchholz(games: Sequence[Game], player: int, cut: int = 0) -> float:
+def buchholz(games: Iterable[Game], player: int, cut: int = 0) -> float:
     """Buchholz: the sum of the opponents' scores (FIDE C.07 BH); ``cut=1`` drops the
     lowest one (Buchholz cut-1), ``cut=n`` the n lowest. Unplayed rounds count with the
     dummy opponent (see the module docstring)."""
-    values = sorted(score for score, _ in _opponent_scores(games, player))
-    return float(sum(values[cut:]))
+    return _Record.of(games).buchholz(player, cut)
 
 
-def sonneborn_berger(games: Sequence[Game], player: int) -> float:
+def sonneborn_berger(games: Iterable[Game], player: int) -> float:
     """Sonneborn-Berger: the scores of the opponents beaten plus half the scores of those
     drawn (FIDE C.07 SB: each opponent's score times the points taken from him).
     Unplayed rounds count with the dummy opponent (see the module docstring)."""
-    return float(sum(score * points for score, points in _opponent_scores(games, player)))
+    return _Record.of(games).sonneborn_berger(player)
 
 
 def wins(games: Iterable[Game], player: int) -> int:
     """Games won over the board (FIDE C.07 WON): forfeit wins and byes do not count."""
-    return sum(1 for game, opponent, points in _rounds_of(games, player)
-               if game.played and opponent is not None and points == 1.0)
+    return _Record.of(games).wins(player)
 
 
 def direct_encounter(games: Iterable[Game], tied: Collection[int]) -> dict[int, float]:
@@ -114,17 +130,17 @@ def direct_encounter(games: Iterable[Game], tied: Collection[int]) -> dict[int, 
     return points
 
 
-#: The tie-breaks `rank` knows, by name: each a player's value, given the games.
+#: The tie-breaks `rank` knows, by name: each a player's value, from the games read once.
 _KEYS = {
-    "score": lambda games, player: scores(games).get(player, 0.0),
-    "sb": sonneborn_berger,
-    "buchholz": buchholz,
-    "buchholz-cut1": lambda games, player: buchholz(games, player, cut=1),
-    "wins": wins,
+    "score": lambda record, player: record.totals.get(player, 0.0),
+    "sb": _Record.sonneborn_berger,
+    "buchholz": _Record.buchholz,
+    "buchholz-cut1": lambda record, player: record.buchholz(player, cut=1),
+    "wins": _Record.wins,
 }
 
 
-def rank(players: Sequence[int], games: Sequence[Game],
+def rank(players: Sequence[int], games: Iterable[Game],
          order: Sequence[str] = ("score", "direct", "sb", "buchholz", "wins")
          ) -> list[Standing]:
     """The players ranked by the criteria in ``order`` (names: score, direct, sb,
@@ -134,17 +150,19 @@ def rank(players: Sequence[int], games: Sequence[Game],
     unknown = [name for name in order if name != "direct" and name not in _KEYS]
     if unknown:
         raise ValueError(f"unknown tie-break {unknown[0]!r}")
+    games = list(games)  # read twice: for the record and for direct encounters
+    record = _Record.of(games)
     values: dict[int, list[float]] = {player: [] for player in players}
     groups: list[list[int]] = [list(players)]
     for name in order:
         for group in groups:
             if name == "direct":
-                among = direct_encounter(games, group)
+                among = direct_encounter(games, group) if len(group) > 1 else {group[0]: 0.0}
                 for player in group:
                     values[player].append(among[player])
             else:
                 for player in group:
-                    values[player].append(float(_KEYS[name](games, player)))
+                    values[player].append(float(_KEYS[name](record, player)))
         groups = [part for group in groups for part in _split(group, values)]
     ranked = [player for group in groups for player in group]
     return [Standing(player, tuple(values[player])) for player in ranked]
