@@ -34,9 +34,10 @@ The Dutch system (FIDE C.04.3, the rules in force until 2026), as implemented he
 * **Colour preferences** (A.6): absolute when the difference is beyond +-1 or the last
   two played games had one colour; strong when it is +-1; mild (the other colour than
   last time) when it is 0; none before a first game.
-* **The bye** goes, when the number is odd, to the lowest-ranked player (lowest score,
-  then highest pairing number) who has not had one and without whom the rest can still
-  be paired (C.2, C.5: minimise the bye's score).
+* **The bye** goes, when the number is odd, to a player who has not had one and without
+  whom the rest can still be paired: the lowest score first (C.5), then the fewest
+  rounds without a game (the 2025 rules' C.9: an absent player is not left out twice),
+  then the lowest ranked (C.2).
 * **A bracket** is paired as FIDE does: the MDPs first (S1 = the MDPs, S2 = the
   residents, as many MDPs paired as can be), then the remaining residents with S1 = their
   top MaxPairs and S2 = the rest; pairs S1[i]-S2[j] are tried in the transposition order
@@ -89,6 +90,8 @@ NONE, MILD, STRONG, ABSOLUTE = 0, 1, 2, 3
 SEARCH_STEPS = 20_000
 #: Where a chooser's second pass over its candidates (those with a colour clash) starts.
 SECOND_PASS = 1 << 30
+#: The position of an MDP who has taken his last option: staying unpaired.
+FLOATED = 3 * SECOND_PASS
 
 
 class PairingImpossible(ValueError):
@@ -249,20 +252,22 @@ class _Search:
     clashes put last), with a budget of candidate partners.
 
     The choosers are the MDPs (S1 of the heterogeneous part, their candidates the residents
-    in order), then the top ``resident_pairs`` of the residents left (S1 of the homogeneous
-    remainder, candidates S2 in order and then, as exchanges, the lower S1 players). It is
-    iterative: a bracket of hundreds of pairs is deeper than Python's recursion limit."""
+    in order; ``paired_mdps`` of them are paired, the highest that can be), then the top
+    players of the residents left, as many as the pairs still wanted (S1 of the
+    homogeneous remainder, candidates S2 in order and then, as exchanges, the lower S1
+    players). It is iterative: a bracket of hundreds of pairs is deeper than Python's
+    recursion limit."""
 
     def __init__(self, mdps: list[_Player], residents: list[_Player], paired_mdps: int,
                  resident_pairs: int) -> None:
-        self.mdps = mdps[:paired_mdps]
+        self.mdps = mdps
         self.residents = residents
-        self.resident_pairs = resident_pairs
+        self.floats_left = len(mdps) - paired_mdps  # MDPs that may stay unpaired
         self.used: set[int] = set()
         self.s1: list[_Player] = []
         self.s2: list[_Player] = []
-        pool = self.mdps + residents
-        self.pairs_wanted = len(self.mdps) + resident_pairs
+        pool = mdps + residents
+        self.pairs_wanted = paired_mdps + resident_pairs
         self.free = len(pool)
         self.must = {colour: _must_have(pool, colour) for colour in (WHITE, BLACK)}
 
@@ -308,8 +313,9 @@ class _Search:
             return index
         if index == len(self.mdps):
             rest = [p for p in self.residents if p.id not in self.used]
-            self.s1, self.s2 = rest[:self.resident_pairs], rest[self.resident_pairs:]
-        if paired - len(self.mdps) >= self.resident_pairs:
+            remainder = max(0, self.pairs_wanted - paired)
+            self.s1, self.s2 = rest[:remainder], rest[remainder:]
+        if paired >= self.pairs_wanted:
             return None
         while index - len(self.mdps) < len(self.s1) + len(self.s2):
             if self._player(index).id not in self.used:
@@ -326,28 +332,41 @@ class _Search:
     def run(self) -> list[tuple[_Player, _Player]] | None:
         """The first pairing in this order, or None when there is none (or the budget of
         candidate partners runs out). Each chooser tries its candidates twice over: first
-        those who can both have their preferred colour, then the others."""
+        those who can both have their preferred colour, then the others; an MDP's last
+        option is to stay unpaired, while fewer than the MDPs not to be paired have."""
         steps = SEARCH_STEPS
-        frames: list[tuple[int, int, _Player]] = []  # chooser, next position, partner
+        frames: list[tuple[int, int, _Player | None]] = []  # chooser, next position, partner
+        pairs = 0
         chooser = self._chooser(-1, 0)
         position = 0
         while chooser is not None:
             player = self._player(chooser)
             partner, position = self._partner(chooser, position)
+            if partner is None and chooser < len(self.mdps) and self.floats_left > 0 \
+                    and position < FLOATED:
+                self.floats_left -= 1
+                frames.append((chooser, FLOATED, None))
+                chooser, position = self._chooser(chooser, pairs), 0
+                continue
             if partner is not None and steps > 0:
                 steps -= 1
                 self._take((player, partner), -1)
-                if self._hopeless(len(frames) + 1):
+                if self._hopeless(pairs + 1):
                     self._take((player, partner), +1)
                     continue
+                pairs += 1
                 frames.append((chooser, position, partner))
-                chooser, position = self._chooser(chooser, len(frames)), 0
+                chooser, position = self._chooser(chooser, pairs), 0
                 continue
             if not frames or steps <= 0:
                 return None
             chooser, position, partner = frames.pop()
-            self._take((self._player(chooser), partner), +1)
-        return [(self._player(c), partner) for c, _, partner in frames]
+            if partner is None:
+                self.floats_left += 1
+            else:
+                pairs -= 1
+                self._take((self._player(chooser), partner), +1)
+        return [(self._player(c), partner) for c, _, partner in frames if partner is not None]
 
     def _partner(self, chooser: int, position: int) -> tuple[_Player | None, int]:
         """The chooser's next possible partner from ``position`` on (the candidates
@@ -418,8 +437,11 @@ def _pair_field(players: list[_Player]) -> list[tuple[_Player, _Player]]:
 
 
 def _bye_candidates(players: list[_Player]) -> list[_Player]:
-    """Who may take the bye, the first choice first: lowest score, highest number."""
-    return [p for p in reversed(players) if not p.entrant.had_bye]
+    """Who may take the bye, the first choice first: lowest score, then fewest rounds
+    without a game, then lowest ranked."""
+    eligible = [p for p in players if not p.entrant.had_bye]
+    return sorted(eligible, key=lambda p: (p.entrant.score, p.entrant.colours.count("-"),
+                                           -p.rank))
 
 
 def dutch_round(entrants: Sequence[Entrant], round_number: int, total_rounds: int,

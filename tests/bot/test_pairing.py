@@ -301,3 +301,25 @@ def test_random_tournaments_keep_the_absolute_criteria(players, rounds, seed):
     assert set(met.values()) == {1}
     assert set(byes.values()) <= {1}
     assert len(byes) == (rounds if players % 2 else 0)
+
+
+# bbpPairings' test cases for the Dutch rules of 2025 (test/tests/dutch_2025_C5 and C9 in
+# its repository): TRF tournaments and the pairings that FIDE-endorsed engine expects.
+def test_bbp_pairings_case_c5_the_leaders_float_when_the_rest_cannot_be_paired():
+    # Round 3 of six; player 4 is absent. 1 and 3 (2 points) could meet, but then 2 and 5
+    # (who met in round 1) could not: both leaders go down, and 6 (no points) has the bye.
+    field = [entrant(1, 2, "WB", (4, 2)), entrant(2, 1, "BW", (5, 1)),
+             entrant(3, 2, "WB", (6, 4)), entrant(5, 1, "WB", (2, 6)),
+             entrant(6, 0, "BW", (3, 5))]
+    pairing = dutch_round(field, 3, 3)
+    assert pairing.pairs == [(1, 5), (3, 2)]
+    assert pairing.bye == 6
+
+
+def test_bbp_pairings_case_c9_the_absent_player_is_not_left_out_again():
+    # Round 2 of five; player 5 was absent in round 1 (a zero-point unplayed round).
+    field = [entrant(1, 1, "W", (3,)), entrant(2, 1, "B", (4,)), entrant(3, 0, "B", (1,)),
+             entrant(4, 0, "W", (2,)), entrant(5, 0, "-", ())]
+    pairing = dutch_round(field, 2, 3)
+    assert pairing.pairs == [(2, 1), (3, 5)]
+    assert pairing.bye == 4
