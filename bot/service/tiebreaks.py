@@ -12,13 +12,13 @@ A game is one board of one round. Besides games played over the board there are:
 * **void games** (a withdrawal's annulled games, by ICCF's rule): ``white_score`` None;
   they count for nothing anywhere, as if never paired.
 
-Unplayed rounds in the tie-breaks (FIDE C.07, 2023, article 16): a player's own unplayed
-rounds (byes, forfeit wins and losses) count for Buchholz and Sonneborn-Berger as games
-against a *dummy opponent* who has the player's own score, with the points the player
-actually got ("a draw against oneself" when the player drew; a forfeit loss adds nothing
-to Sonneborn-Berger but the player's own score to Buchholz). Opponents' scores are taken
-as they stand, their own unplayed rounds included (article 16.3's adjustment of them is
-not applied). Void games are not rounds of either player.
+Unplayed rounds in the tie-breaks (our choice, after FIDE C.07 of 2023, article 16): a
+player's own unplayed rounds (byes, forfeit wins and losses) count for Buchholz as games
+against a *dummy opponent* who has the player's own score, as FIDE's 2023 rules have it,
+and for Sonneborn-Berger the same dummy is used, with the points the player actually got
+(a bye's full point adds the player's own score, a forfeit loss nothing). Opponents'
+scores are taken as they stand, their own unplayed rounds included: FIDE's adjustment of
+an opponent's unplayed rounds is not applied. Void games are not rounds of either player.
 """
 
 from __future__ import annotations
@@ -120,7 +120,8 @@ def wins(games: Iterable[Game], player: int) -> int:
 
 def direct_encounter(games: Iterable[Game], tied: Collection[int]) -> dict[int, float]:
     """Points each tied player scored in the games among the tied players (FIDE C.07 DE),
-    forfeits between them included, void games not."""
+    forfeits between them included, void games not. It is computed whether or not all the
+    tied players have met (FIDE's further conditions for a Swiss are left to the caller)."""
     among = set(tied)
     points = {player: 0.0 for player in among}
     for game in games:
