@@ -427,3 +427,10 @@ def test_bbp_pairings_issue_7_the_top_nine_boards_of_the_last_round():
     assert pairing.pairs[:9] == ISSUE_7_ROUND_15[:9]
     assert len(pairing.pairs) == 30
     assert pairing.bye is None
+
+
+def test_pairs_name_entrants_by_id_and_rank_them_by_pairing_number():
+    field = [Entrant(700 + number, number, 0.0, (), frozenset(), False)
+             for number in (4, 2, 3, 1)]
+    pairing = dutch_round(field, 1, 3)
+    assert pairing.pairs == [(701, 703), (704, 702)]
