@@ -300,13 +300,14 @@ def _lines(t: Tournament, members: Sequence[Entry], games: Sequence[Pairing]
                           played[e.player_id], e.status != "in") for k, e in enumerate(order))
     ranked = tiebreaks.rank(ids, records, ("score", *TIEBREAKS[t.format]))
     lines: list[Line] = []
-    for k, (player_id, values) in enumerate(ranked):
+    for k, standing in enumerate(ranked):
+        values = standing.values
         rank = k + 1
-        if k and ranked[k - 1][1] == values:
+        if k and ranked[k - 1].values == values:
             rank = lines[-1].rank
-        e = by_id[player_id]
-        lines.append(Line(rank, False, player_id, e.name, e.rating, values[0],
-                          tuple(values[1:]), played[player_id], e.status != "in"))
+        e = by_id[standing.player]
+        lines.append(Line(rank, False, standing.player, e.name, e.rating, values[0],
+                          tuple(values[1:]), played[standing.player], e.status != "in"))
     shared = {line.rank for i, line in enumerate(lines)
               if any(o.rank == line.rank for o in lines[:i] + lines[i + 1:])}
     return tuple(Line(**{**line.__dict__, "shared": line.rank in shared}) for line in lines)
@@ -722,8 +723,8 @@ class Tournaments:
         for section in sorted({e.section or 1 for e in entries}):
             seeds = {e.number: e for e in entries if e.section == section}
             cycles = pairing.berger_rounds(len(seeds))
-            if t.cycles == 2:
-                cycles = cycles + pairing.double_round(cycles)
+            if t.cycles == 2:  # the first cycle's last rounds swapped, as FIDE advises
+                cycles = pairing.double_round(cycles, swap_last_two=len(seeds) > 4)
             for round_number, games in enumerate(cycles, start=1):
                 for board, (first, second) in enumerate(games, start=1):
                     game = await self._pair(s, t, round_number, section, board,
@@ -777,7 +778,8 @@ class Tournaments:
         entries = [e for e in await self._entries(s, t.id) if e.status == "in"]
         pairings = await self._pairings(s, t.id)
         entrants = [swiss_entrant(e, pairings) for e in entries]
-        made = pairing.dutch_round(entrants, round_number, t.rounds or round_number)
+        made = pairing.dutch_round(entrants, round_number, t.rounds or round_number,
+                                   initial_colour=self.rng.choice("WB"))  # by lot, as FIDE
         lines = []
         names = {e.player_id: e.name for e in entries}
         for board, (first, second) in enumerate(made.pairs, start=1):
@@ -809,9 +811,15 @@ class Tournaments:
         if t.format == "swiss" and t.round < (t.rounds or 0) and len(active) >= 2:
             claimed = await s.execute("UPDATE tournaments SET round = round + 1 WHERE id = ? "
                                       "AND round = ?", (t.id, t.round))
-            if claimed:  # only one transaction pairs a round
+            if not claimed:  # only one transaction pairs a round
+                return
+            try:
                 await self._pair_swiss(s, t, t.round + 1, now)
-            return
+                return
+            except pairing.PairingImpossible:  # everyone has met whom they may: it ends
+                await s.execute("UPDATE tournaments SET round = ?, rounds = ? WHERE id = ?",
+                                (t.round, t.round, t.id))
+                t = replace(t, rounds=t.round)
         await self._conclude(s, t, now)
 
     async def _conclude(self, s: Session, t: Tournament, now: float) -> None:
@@ -827,7 +835,7 @@ class Tournaments:
             top = [line for line in section.lines if line.rank == 1]
             winners.append(_("{names} ({score})", names=joined([w.name for w in top], ", "),
                              score=score_text(top[0].score)) if top else "")
-        news = _("Tournament {ref} ({name}) is over. Winner: {winners}. Standings: {standings}",
+        news = _("Tournament {ref} ({name}) is over. Winner: {winners}. Standings: {standings}.",
                  ref=t.ref, name=t.name, winners=joined(winners, "; "),
                  standings=command("standings", t.ref))
         if t.rated:
