@@ -26,10 +26,18 @@ from typing import TYPE_CHECKING, Any
 
 from engine import EngineError, Move, Position, Variant, get_variant
 
-from .i18n import SOURCE, Text, _, message_id, moment, render
+from .i18n import SOURCE, Text, _, joined, message_id, moment, render
 from .service.clock import describe_days, format_duration
 from .service.model import Game, PlayedMove
 from .service.records import END
+from .service.tournaments import (
+    TIEBREAK_NAMES,
+    Pairing,
+    number_text,
+    score_text,
+    status_text,
+)
+from .service.tournaments import Table as TournamentTable
 from .service.turns import numbered_turns
 from .service.words import side_name, variant_name
 
@@ -314,3 +322,103 @@ class _Status:
 
     def __hash__(self) -> int:
         return hash((self.variant.name, self.language))
+
+
+# --- a tournament's crosstable ------------------------------------------------------------
+def crosstable_picture(table: TournamentTable, language: str = SOURCE,
+                       section: int | None = None, theme: str = "classic") -> bytes | None:
+    """The crosstable of one section of a tournament (``section``: its number, default
+    the first) as a PNG, every word in ``language`` (None without a renderer). A
+    round-robin's result columns are the opponents, in the order of the rows (``1``,
+    ``0``, ``½``, a double round's two results side by side, ``×`` against oneself); a
+    Swiss tournament's are its rounds (``+W5``: a win with the first side against the
+    player of row 5, ``=`` a draw, ``-`` a loss, the side by its initial in ``language``;
+    ``+`` alone a bye); a ladder has none. Drawing is CPU work: a transport calls this
+    in a worker thread."""
+    try:
+        from renderer.crosstable import Crosstable, draw_crosstable
+    except ImportError:
+        return None
+    return draw_crosstable(crosstable(table, language, section, Crosstable), theme)
+
+
+def crosstable(table: TournamentTable, language: str, section: int | None,
+               make: Callable[..., Any]) -> Any:
+    """The renderer's `Crosstable` (made by ``make``) of one section of ``table``."""
+    from renderer.crosstable import CrossRow
+
+    t = table.tournament
+    part = next((s for s in table.sections if section in (None, s.number)), table.sections[0])
+    order = [line.player_id for line in part.lines]
+    if t.format == "round-robin":
+        heads = [str(k) for k in range(1, len(order) + 1)]
+        cells = [tuple(_rr_cell(part.pairings, me, other) for other in order) for me in order]
+    elif t.format == "swiss":
+        heads = [str(k) for k in range(1, (t.rounds or t.round or 0) + 1)]
+        rules = get_variant(t.variant)
+        initials = tuple(render(side_name(rules, side), language)[:1].upper() for side in (0, 1))
+        cells = [tuple(_swiss_cell(part.pairings, me, k, order, initials)
+                       for k in range(1, len(heads) + 1)) for me in order]
+    else:
+        heads, cells = [], [() for _ in order]
+    breaks = [render(Text(TIEBREAK_NAMES[k], {}), language) for k in table.tiebreaks]
+    rows = tuple(CrossRow(
+        rank=f"{line.rank}{'=' if line.shared else ''}",
+        name=line.name + (render(_(" (withdrawn)"), language) if line.withdrawn else ""),
+        rating="" if line.rating is None else str(round(line.rating)), cells=mine,
+        score=str(line.played) if t.format == "ladder" else score_text(line.score),
+        tiebreaks=tuple(number_text(v) for v in line.tiebreaks)[:len(breaks)]
+        + ("",) * (len(breaks) - len(line.tiebreaks)),  # none before a game is over
+        winner=t.status == "over" and line.rank == 1)
+        for line, mine in zip(part.lines, cells, strict=True))
+    games = [p for p in part.pairings if p.second is not None and p.result != "void"]
+    title = _("Tournament {ref} — {name}", ref=t.ref, name=t.name)
+    if len(table.sections) > 1:
+        title = joined([title, _("section {section}", section=part.number)], ", ")
+    subtitle = _("{status} · {played} of {total} games played", status=status_text(t),
+                 played=sum(1 for p in games if p.result is not None), total=len(games))
+    score = _("Games") if t.format == "ladder" else _("Score")
+    note = _("Tie-breaks in order: {names}", names=", ".join(breaks)) if breaks else ""
+    return make(title=render(title, language), subtitle=render(subtitle, language),
+                headers=("#", render(_("Name"), language), render(_("Rating"), language),
+                         *heads, render(score, language), *breaks),
+                rows=rows, note=render(note, language),
+                empty=render(_("No players yet."), language))
+
+
+def _rr_cell(pairings: Sequence[Pairing], me: int, other: int) -> str:
+    """A round-robin cell: what ``me`` scored against ``other`` (each game of a double
+    round, in the order played; "" for a game not over)."""
+    if me == other:
+        return "×"
+    marks = []
+    for p in pairings:
+        if {p.first, p.second} != {me, other}:
+            continue
+        scores = p.scores()
+        if p.result in ("+-", "-+"):  # a forfeit, as crosstables mark it
+            marks.append("+" if (p.result == "+-") == (p.first == me) else "-")
+        elif scores is not None:
+            marks.append(_SCORE_MARKS[scores[0 if p.first == me else 1]])
+    return "".join(marks)
+
+
+_SCORE_MARKS = {1.0: "1", 0.5: "½", 0.0: "0"}
+
+
+def _swiss_cell(pairings: Sequence[Pairing], me: int, round_number: int, order: list[int],
+                initials: tuple[str, str]) -> str:
+    """A Swiss cell: ``+W5`` (won with the first side against row 5), ``=B2``, ``-W1``,
+    ``W3`` while the game goes on, ``+`` a bye, "" no game that round."""
+    p = next((p for p in pairings if p.round == round_number and me in (p.first, p.second)),
+             None)
+    if p is None or p.result in ("void", "unplayed"):
+        return ""
+    if p.second is None:
+        return "+"
+    side = 0 if p.first == me else 1
+    other = p.second if side == 0 else p.first
+    scores = p.scores()
+    sign = "" if scores is None else {1.0: "+", 0.5: "=", 0.0: "-"}[scores[side]]
+    number = order.index(other) + 1 if other in order else ""
+    return f"{sign}{initials[side]}{number}"
