@@ -76,7 +76,7 @@ class AdminCommands(commands.GroupCog, group_name="server", group_description=me
         own replies follow their Discord client, and DMs the language each player chose.
         Unset (``default``), the server's Discord language (a Community server's primary
         language) is used, else English."""
-        if not _may_manage(interaction):
+        if not permissions.may_manage(interaction):
             await self.bot.answer(interaction, _("Only members who may manage the server can "
                                                  "change its settings."))
             return
@@ -128,7 +128,7 @@ class AdminCommands(commands.GroupCog, group_name="server", group_description=me
         "List, for each channel where games can start, what the bot may and may not do."))
     async def check(self, interaction: discord.Interaction) -> None:
         """List, for each channel where games can start, what the bot may and may not do."""
-        if not _may_manage(interaction):
+        if not permissions.may_manage(interaction):
             await self.bot.answer(interaction, _("Only members who may manage the server can "
                                                  "check the bot's permissions."))
             return
@@ -155,7 +155,7 @@ class AdminCommands(commands.GroupCog, group_name="server", group_description=me
     @app_commands.autocomplete(game=_server_games)
     async def ruling(self, interaction: discord.Interaction, game: int, ruling: str) -> None:
         """End a game of this server by a ruling: a win, a draw, or an abort."""
-        if not _may_manage(interaction):
+        if not permissions.may_manage(interaction):
             await self.bot.answer(interaction, _("Only members who may manage the server can "
                                                  "rule on games."))
             return
@@ -167,27 +167,27 @@ class AdminCommands(commands.GroupCog, group_name="server", group_description=me
             await self.bot.answer(interaction, _("There is no game #{game} on this server.",
                                                  game=game))
             return
-        by = interaction.user.display_name
-        sender = await self.bot.player_of(interaction.user)
-        async with owing(self.bot, sender, interaction.channel, "ruling", game):
-            result = await self.service.rooms.adjudicate(
-                game, None if ruling in ("draw", "abort") else int(ruling), by,
-                abort=ruling == "abort")
-            if isinstance(result, Refusal) or result.game is None:
-                await self.bot.answer(interaction, result)
-                return
-            # the ruling's reply is the announcement of the end (not said again in the thread)
-            ending = await live.ending_text(self.bot, result.game,
-                                            reader_language(interaction))
-            sent = await self.bot.reply(interaction, content=ending)
-            await live.ending_announced(self.bot, result.game, sent,
-                                        interaction.channel_id or 0)
-        await self.bot.flush()
+        await rule(self.bot, interaction, game, ruling)
 
 
-def _may_manage(interaction: discord.Interaction) -> bool:
-    permissions = getattr(interaction, "permissions", None)
-    return bool(permissions and permissions.manage_guild)
+async def rule(bot: Bot, interaction: discord.Interaction, game: int, ruling: str) -> None:
+    """End ``game`` by ``ruling`` (a value of `RULINGS`), the member's right to rule on it
+    checked already (`/server ruling`, a tournament's director): the reply announces the
+    end."""
+    by = interaction.user.display_name
+    sender = await bot.player_of(interaction.user)
+    async with owing(bot, sender, interaction.channel, "ruling", game):
+        result = await bot.service.rooms.adjudicate(
+            game, None if ruling in ("draw", "abort") else int(ruling), by,
+            abort=ruling == "abort")
+        if isinstance(result, Refusal) or result.game is None:
+            await bot.answer(interaction, result)
+            return
+        # the ruling's reply is the announcement of the end (not said again in the thread)
+        ending = await live.ending_text(bot, result.game, reader_language(interaction))
+        sent = await bot.reply(interaction, content=ending)
+        await live.ending_announced(bot, result.game, sent, interaction.channel_id or 0)
+    await bot.flush()
 
 
 __all__ = ["AdminCommands", "PlayCommands"]

@@ -1,6 +1,8 @@
 """What the bot may do in a channel: the permissions a game needs there, checked before a
 game starts (so a server that denies one is told which, instead of games that start and
-then go silent), and listed for admins by `/server check`."""
+then go silent), and listed for admins by `/server check`; and what a member may do: a
+server admin (who may manage the server, the permission `/server` asks for) rules on
+games and directs the server's tournaments."""
 
 from __future__ import annotations
 
@@ -57,3 +59,10 @@ def report(channel: discord.abc.GuildChannel) -> Text:
                  channel=channel.mention, missing=named(missing), granted=named(granted))
     return _("{channel}: cannot run games; missing {missing}.", channel=channel.mention,
              missing=named(missing))
+
+
+def may_manage(interaction: discord.Interaction) -> bool:
+    """Whether the member of ``interaction`` may manage the server (`/server`'s permission:
+    its settings, its rulings, directing its tournaments)."""
+    allowed = getattr(interaction, "permissions", None)
+    return bool(allowed and allowed.manage_guild)
