@@ -45,6 +45,7 @@ from .places import (
     target_of,
     thread_place,
 )
+from .tournament_posts import TournamentButton
 from .translator import CatalogueTranslator
 from .views import ChallengeButton, GameButton, game_view, with_watch_link
 
@@ -54,6 +55,7 @@ COMPUTER_SECONDS = 5.0  # how often the computer looks for games to answer
 TREE_STATE = "discord:command-tree"  # the hash of the command tree last uploaded
 # what stops the start when Discord cannot be reached (no network, no name server, a
 # connection refused or timed out: aiohttp's errors are OSErrors, or its own)
+MAX_TOURNAMENTS = 1_000  # looked at when a member leaves a server
 UNREACHABLE = (OSError, aiohttp.ClientError, discord.GatewayNotFound)
 
 
@@ -121,12 +123,13 @@ class CommandPost(commands.AutoShardedBot):
         from .commands_info import InfoCommands
         from .commands_notes import CorrespondenceCommands
         from .commands_play import PlayCommands
+        from .commands_tournament import TournamentCommands
         play = PlayCommands(self)
         for cog in (play, InfoCommands(self), AdminCommands(self),
-                    CorrespondenceCommands(self, play)):
+                    CorrespondenceCommands(self, play), TournamentCommands(self)):
             await self.add_cog(cog)
         self.add_dynamic_items(GameButton, ChallengeButton, PiecePicker, StepPicker,
-                               EndTurnButton)
+                               EndTurnButton, TournamentButton)
         await self.tree.set_translator(CatalogueTranslator())
         await self.sync_tree(force=self.sync_only)
         if self.sync_only:
@@ -257,12 +260,14 @@ class CommandPost(commands.AutoShardedBot):
             await self.catch_up(after.guild)
 
     async def on_raw_member_remove(self, payload: discord.RawMemberRemoveEvent) -> None:
-        """A player left a server where they play (heard with `member_events` on): each
-        game of theirs there goes on (they may still move by DM), and its opponent is
-        told, once, with what a server admin may do."""
+        """A player left a server where they play (heard with `member_events` on): they
+        withdraw from its tournaments (`tournament_left`); each other game of theirs there
+        goes on (they may still move by DM), and its opponent is told, once, with what a
+        server admin may do."""
         found = await self.service.find_player(TRANSPORT, str(payload.user.id))
         if not isinstance(found, Player) or found.address != str(payload.user.id):
             return
+        await self.tournaments_left(found, payload.guild_id)
         for game in await self.service.games(found):
             channel = self.get_channel(target_of(game.place) or 0) if game.place else None
             if getattr(getattr(channel, "guild", None), "id", None) != payload.guild_id:
@@ -280,6 +285,18 @@ class CommandPost(commands.AutoShardedBot):
                     game=game.id), player_id=game.players[1 - side], place=game.place,
                 game_id=game.id, payload={"dm": True} if other == TRANSPORT else None)
         await self.flush()
+
+    async def tournaments_left(self, player: Player, guild_id: int) -> None:
+        """``player`` left the server ``guild_id``: they leave, or withdraw from, each
+        tournament of its channels (`Tournaments.leave_within`, by each channel with a
+        tournament signing up or running: a Discord place names a channel, not its
+        server)."""
+        channels = {target_of(t.place) for t, _players in
+                    await self.service.tournaments.listing(limit=MAX_TOURNAMENTS)}
+        for channel_id in sorted(c for c in channels if c is not None):
+            channel = self.get_channel(channel_id)
+            if getattr(getattr(channel, "guild", None), "id", None) == guild_id:
+                await self.service.tournaments.leave_within(player, channel_place(channel_id))
 
     async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
         """A game's thread was deleted: the game gets a new thread in the same channel, as

@@ -37,7 +37,7 @@ from ..service.computer import TRANSPORT as COMPUTER
 from ..service.model import Game, Notification, Player
 from ..service.outbox import MESSAGE, UNREACHABLE, DeliveryFailure, worded
 from ..service.phrasing import phrase
-from . import live, logs, pictures
+from . import live, logs, pictures, tournament_posts
 from .languages import place_language, player_language
 from .pickers import fit
 from .places import TRANSPORT, channel_mention, is_discord_place, target_of
@@ -166,6 +166,9 @@ class Notifier:
     async def _to_place(self, n: Notification) -> None:
         if n.kind in SAID_BY_THE_REPLY or n.kind == "challenge":
             return
+        if n.kind in tournament_posts.NEWS:
+            await tournament_posts.place_news(self.bot, n, self._post)
+            return
         if n.kind == HOME_BOARD:
             await self._home_board(n)
             return
@@ -175,6 +178,7 @@ class Notifier:
         if n.kind == UNREACHABLE and not is_discord_place(n.place):
             return
         if n.kind == "game-over" and n.game_id is not None:
+            await tournament_posts.tell_result(self.bot, n.game_id, self._post)
             game = await self.bot.service.game(n.game_id)
             if game is not None:
                 await live.settle_offers(self.bot, game, "")
@@ -246,6 +250,18 @@ class Notifier:
         if player is None or player.transport != TRANSPORT:
             return
         language = player_language(player)  # of a DM; a post is in its place's
+        dm = bool(player.preferences.get(DM_PREFERENCE))
+        if n.kind in tournament_posts.NEWS:  # in the tournament's thread (or by DM)
+            moved = await tournament_posts.player_news(self.bot, n, player, dm)
+            if moved is None:
+                return
+            n = moved
+        if n.kind == "game-start" and n.game_id is not None and (
+                home := await tournament_posts.game_home(self.bot, n.game_id)) and not dm:
+            # a tournament game: told in its own thread, opened now if it has none yet
+            await self._post(home, f"{await self._ping(player, n)} "
+                                   f"{worded(n, await place_language(self.bot, home))}")
+            return
         if n.kind == "game-start" and (home := await self._home_of_dm_game(n, player)):
             # challenged in a DM: told there, with the thread the game got (or in it)
             told = joined([message_of(n), _("The game's thread: {thread}",

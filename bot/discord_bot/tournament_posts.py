@@ -1,0 +1,334 @@
+"""A tournament on Discord: its sign-up post, its thread, its games' threads.
+
+- **The sign-up post**, in the channel where the tournament was made: what it is, who
+  signed up, and Join and Leave buttons (`TournamentButton`, whose custom id carries the
+  tournament's number, so the buttons work after a restart). It is edited as players join
+  and leave, and when the tournament starts (the buttons go: sign-up is closed; a ladder
+  keeps them, it takes players while it runs).
+- **The tournament's thread**, opened on the sign-up post: the service's news of the
+  tournament to its place (the channel) is posted there (`place_news`): the entries, the
+  start with every pairing, each Swiss round, each game's result, withdrawals, the end. A
+  player's own news of the tournament is posted there too, with a mention (or by DM).
+- **A game of the tournament** is an ordinary game of the channel: it gets a thread of its
+  own (`live.open_thread`) when it starts, as a challenge's game does, and the tournament's
+  thread links to it.
+
+Which message and thread belong to a tournament is kept by the service
+(``posts.transport_state``), so a restart loses neither. The service's news of a
+tournament stays addressed to the channel: the thread is where this transport shows it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from ..i18n import SOURCE, Text, _, _n, joined, render
+from ..service.model import Notification, Player
+from ..service.outbox import worded
+from ..service.phrasing import command, moment, phrase
+from ..service.results import Refusal
+from ..service.tournaments import Tournament, describe, result_text
+from . import live
+from .failures import answering_failures
+from .languages import channel_language, place_language
+from .places import TRANSPORT, channel_mention, target_of, thread_place
+
+if TYPE_CHECKING:
+    from .client import Bot
+
+log = logging.getLogger(__name__)
+STATE = "discord:tournament:{t}"  # the tournament's sign-up post and thread
+NEWS = frozenset({"tournament-new", "tournament-entry", "tournament-start", "tournament-games",
+                  "tournament-round", "tournament-news", "tournament-over"})
+SAID_IN_THE_THREAD = frozenset({"tournament-start", "tournament-over"})  # to all, there
+WITH_GAMES = frozenset({"tournament-start", "tournament-round"})  # games that start now
+Post = Callable[[str | None, str], Awaitable[Any]]
+_locks: dict[tuple[str, int], asyncio.Lock] = {}
+
+
+def _lock(kind: str, number: int) -> asyncio.Lock:
+    """One opener at a time of a tournament's thread or a game's thread (news of both
+    players of a game may be delivered at once)."""
+    return _locks.setdefault((kind, number), asyncio.Lock())
+
+
+async def remembered(bot: Bot, tournament_id: int) -> dict[str, int]:
+    """The tournament's sign-up post (``channel``, ``message``) and ``thread``, as known."""
+    text = await bot.service.posts.transport_state(STATE.format(t=tournament_id))
+    return json.loads(text) if text else {}
+
+
+async def remember(bot: Bot, tournament_id: int, **ids: int) -> None:
+    known = await remembered(bot, tournament_id)
+    await bot.service.posts.set_transport_state(STATE.format(t=tournament_id),
+                                                json.dumps({**known, **ids}))
+
+
+# --- the sign-up post ---------------------------------------------------------------------
+class TournamentButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
+                       template=r"cp-tournament:(?P<action>join|leave):(?P<t>\d{1,12})"):
+    """Join or leave one tournament."""
+
+    def __init__(self, action: str, tournament_id: int, language: str = SOURCE) -> None:
+        label, style = ((_("Join"), discord.ButtonStyle.success) if action == "join"
+                        else (_("Leave"), discord.ButtonStyle.secondary))
+        super().__init__(discord.ui.Button(label=label.render(language), style=style,
+                                           custom_id=f"cp-tournament:{action}:{tournament_id}"))
+        self.action, self.tournament_id = action, tournament_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction,
+                             item: discord.ui.Item[Any], match: Any) -> TournamentButton:
+        return cls(match["action"], int(match["t"]))
+
+    @answering_failures
+    async def callback(self, interaction: discord.Interaction) -> None:
+        bot: Bot = interaction.client  # type: ignore[assignment]
+        sender = await bot.player_of(interaction.user)
+        await signed(bot, interaction, sender, self.action, self.tournament_id)
+
+
+async def signed(bot: Bot, interaction: discord.Interaction, sender: Player, action: str,
+                 tournament_id: int) -> None:
+    """Join or leave (``action``) by a button or a command: the member is answered (only
+    they see it), the sign-up post counts again, and the news goes out."""
+    topic = bot.service.tournaments
+    result = await (topic.join(sender, tournament_id) if action == "join"
+                    else topic.leave(sender, tournament_id))
+    await bot.answer(interaction, result)
+    if not isinstance(result, Refusal):
+        await refresh_signup(bot, tournament_id)
+        await bot.flush()
+
+
+def signup_view(t: Tournament, language: str = SOURCE) -> discord.ui.View | None:
+    """Join and Leave, while the tournament takes players (None: it no longer does)."""
+    if not _open(t):
+        return None
+    view = discord.ui.View(timeout=None)
+    view.add_item(TournamentButton("join", t.id, language))
+    view.add_item(TournamentButton("leave", t.id, language))
+    return view
+
+
+def _open(t: Tournament) -> bool:
+    return t.status == "signup" or t.format == "ladder" and t.status == "running"
+
+
+async def signup_text(bot: Bot, t: Tournament, language: str) -> str:
+    """The sign-up post: the tournament, who signed up, and what comes next."""
+    table = await bot.service.tournaments.table(t.id)
+    names = [] if isinstance(table, Refusal) else [
+        e.name for e in table.entries if e.status == "in"]
+    lines: list[Any] = [_("Tournament {description}.", description=describe(t))]
+    if names:
+        lines.append(_n("{n} player: {names}.", "{n} players: {names}.", len(names),
+                        names=", ".join(names)))
+    else:
+        lines.append(_("No one has signed up yet."))
+    thread = (await remembered(bot, t.id)).get("thread")
+    if _open(t):
+        lines.append(_("Sign up with the Join button or {join}.", join=command("join", t.ref)))
+        if t.format == "ladder":
+            pass  # a ladder has no start
+        elif t.starts_at:
+            lines.append(_("It starts {moment}.", moment=moment(t.starts_at)))
+        else:
+            lines.append(_("{name} starts it with {start}.", name=t.director_name,
+                           start=command("tournament", f"start {t.ref}")))
+    elif t.status == "running":
+        lines.append(_("Sign-up is closed: the tournament has started."))
+    elif t.status == "over":
+        lines.append(_("The tournament is over: {standings}.",
+                       standings=command("standings", t.ref)))
+    else:
+        lines.append(_("The tournament was cancelled."))
+    if thread:
+        lines.append(_("Its news: {thread}", thread=channel_mention(thread)))
+    return phrase(render(joined(lines, "\n"), language), TRANSPORT)
+
+
+async def signup_message(bot: Bot, t: Tournament, language: str) -> dict[str, Any]:
+    """The keyword arguments of the sign-up post in ``language``."""
+    view = signup_view(t, language)
+    return {"content": await signup_text(bot, t, language),
+            "view": view or discord.utils.MISSING}
+
+
+async def signup_posted(bot: Bot, t: Tournament, message: discord.Message | None,
+                        channel_id: int) -> discord.Thread | None:
+    """``message`` is the tournament's sign-up post: it is remembered, and the
+    tournament's thread is opened on it (None: Discord refused it)."""
+    if message is None:
+        return None
+    await remember(bot, t.id, channel=channel_id, message=message.id)
+    return await tournament_thread(bot, t)
+
+
+async def refresh_signup(bot: Bot, tournament_id: int) -> None:
+    """The sign-up post says again who signed up, and keeps its buttons while the
+    tournament takes players."""
+    t = await bot.service.tournaments.get(tournament_id)
+    known = await remembered(bot, tournament_id)
+    if t is None or "message" not in known:
+        return
+    language = await channel_language(bot, known["channel"])
+    message = bot.get_partial_messageable(known["channel"]).get_partial_message(
+        known["message"])
+    view = signup_view(t, language)
+    try:
+        await message.edit(content=await signup_text(bot, t, language), view=view)
+    except discord.HTTPException as error:  # a courtesy: the news says it all the same
+        log.warning("tournament T%s: sign-up post not edited: %s", tournament_id, error)
+
+
+# --- the tournament's thread --------------------------------------------------------------
+def _thread_name(t: Tournament, language: str) -> str:
+    return f"{t.ref} {render(t.name, language)}"[:100]
+
+
+async def tournament_thread(bot: Bot, t: Tournament) -> discord.Thread | None:
+    """The tournament's thread: the one remembered, else one opened now on its sign-up
+    post (or in its channel); None where Discord refuses one (its news then goes to the
+    channel)."""
+    async with _lock("tournament", t.id):
+        known = await remembered(bot, t.id)
+        if known.get("thread"):
+            found = bot.get_channel(known["thread"])
+            if found is None:
+                try:
+                    found = await bot.fetch_channel(known["thread"])
+                except (discord.NotFound, discord.Forbidden):
+                    found = None
+            if isinstance(found, discord.Thread):
+                return found
+        channel = bot.get_channel(target_of(t.place) or 0)
+        if not isinstance(channel, discord.TextChannel):
+            return None
+        name = _thread_name(t, await channel_language(bot, channel.id))
+        try:
+            if known.get("message") and known.get("channel") == channel.id:
+                thread = await channel.get_partial_message(known["message"]).create_thread(
+                    name=name, auto_archive_duration=10080)
+            else:
+                thread = await channel.create_thread(
+                    name=name, type=discord.ChannelType.public_thread,
+                    auto_archive_duration=10080)
+        except discord.HTTPException:
+            log.exception("cannot open a thread for tournament T%s", t.id)
+            return None
+        await remember(bot, t.id, thread=thread.id)
+    await refresh_signup(bot, t.id)  # it names the thread
+    return thread
+
+
+async def news_place(bot: Bot, t: Tournament) -> str:
+    """Where the tournament's news is posted: its thread, else its place."""
+    thread = await tournament_thread(bot, t)
+    return thread_place(thread.parent_id, thread.id) if thread is not None and \
+        thread.parent_id else t.place
+
+
+async def place_news(bot: Bot, n: Notification, post: Post) -> None:
+    """The service's news of a tournament to its channel, shown here (see the module's
+    words): a new one's sign-up post (unless the command's reply made it), the rest in
+    its thread, a start or a round with its games' threads."""
+    t = await bot.service.tournaments.get(int(n.payload.get("tournament", 0)))
+    if t is None:
+        return
+    if n.kind == "tournament-new":
+        if "message" not in await remembered(bot, t.id):  # made elsewhere, or the reply died
+            language = await place_language(bot, n.place)
+            channel = bot.get_channel(target_of(t.place) or 0)
+            if isinstance(channel, discord.abc.Messageable):
+                sent = await channel.send(**await signup_message(bot, t, language))
+                await signup_posted(bot, t, sent, sent.channel.id)
+        return
+    where = await news_place(bot, t)
+    language = await place_language(bot, where)
+    await post(where, worded(n, language))
+    if n.kind in WITH_GAMES:  # then each game that starts, with its own thread
+        games = await game_lines(bot, t)
+        if games:
+            await post(where, render(joined(games, "\n"), language))
+    if n.kind in ("tournament-entry", "tournament-start", "tournament-over"):
+        await refresh_signup(bot, t.id)
+
+
+async def player_news(bot: Bot, n: Notification, player: Player,
+                      dm: bool) -> Notification | None:
+    """A player's own news of a tournament, as this transport delivers it: to the
+    tournament's thread rather than its channel (None: not at all, since the thread says
+    it to everyone and the player takes no DMs, ``dm``)."""
+    if n.kind in SAID_IN_THE_THREAD and not dm:
+        return None
+    t = await bot.service.tournaments.get(int(n.payload.get("tournament", 0)))
+    if t is None or n.place != t.place:
+        return n
+    return replace(n, place=await news_place(bot, t))
+
+
+# --- the games' threads -------------------------------------------------------------------
+async def game_home(bot: Bot, game_id: int) -> str | None:
+    """The thread of a tournament game, opened now if it has none yet (None: an ordinary
+    game, or one that cannot have a thread)."""
+    if await bot.service.tournaments.of_game(game_id) is None:
+        return None
+    async with _lock("game", game_id):
+        game = await bot.service.game(game_id)
+        if game is None:
+            return None
+        if isinstance(bot.get_channel(target_of(game.place) or 0), discord.TextChannel) \
+                and not game.is_over:
+            await live.open_thread(bot, game)
+            game = await bot.service.game(game_id) or game
+    return game.place if isinstance(bot.get_channel(target_of(game.place) or 0),
+                                    discord.Thread) else None
+
+
+async def game_lines(bot: Bot, t: Tournament) -> list[Text]:
+    """A line for each game of the tournament still going on, with its thread (opened
+    now for those that have none): ``Game #3: alice – bob <#thread>``."""
+    table = await bot.service.tournaments.table(t.id)
+    if isinstance(table, Refusal):
+        return []
+    lines = []
+    for p in (p for s in table.sections for p in s.pairings):
+        if p.game_id is None or p.result is not None:
+            continue
+        home = await game_home(bot, p.game_id)
+        lines.append(_("Game #{game}: {first} – {second} {thread}", game=p.game_id,
+                       first=table.name_of(p.first), second=table.name_of(p.second),
+                       thread=channel_mention(target_of(home)) if home else ""))
+    return lines
+
+
+async def tell_result(bot: Bot, game_id: int, post: Post) -> None:
+    """A tournament game is over: its tournament's thread says so, linking to the game's
+    thread (a courtesy: the game's own thread has the news)."""
+    t = await bot.service.tournaments.of_game(game_id)
+    table = await bot.service.tournaments.table(t.id) if t is not None else None
+    if t is None or table is None or isinstance(table, Refusal):
+        return
+    pairing = next((p for s in table.sections for p in s.pairings if p.game_id == game_id),
+                   None)
+    game = await bot.service.game(game_id)
+    if pairing is None or pairing.result is None or game is None:
+        return
+    where = await news_place(bot, t)
+    text = _("Tournament {ref}: game #{game} {thread}, {first} – {second}: {result}.",
+             ref=t.ref, game=game_id, thread=channel_mention(target_of(game.place)),
+             first=table.name_of(pairing.first), second=table.name_of(pairing.second),
+             result=result_text(pairing))
+    try:
+        await post(where, render(text, await place_language(bot, where)))
+    except Exception as error:  # a courtesy: its failure must not send the game's news again
+        log.warning("tournament T%s: result of game #%s not posted: %s", t.id, game_id,
+                    error)
