@@ -34,6 +34,7 @@ from . import permissions, tournament_posts
 from .client import Playing, reader_language
 from .commands_admin import RULINGS, rule
 from .commands_play import DAYS, MAX_CHOICES, clock_choice
+from .languages import channel_language
 from .places import channel_mention, channel_of, channel_place, place_of, target_of
 
 if TYPE_CHECKING:
@@ -173,8 +174,9 @@ class TournamentCommands(commands.GroupCog, group_name="tournament", group_descr
         if isinstance(result, Refusal) or not isinstance(t, Tournament):
             await self.bot.answer(interaction, result)
             return
-        message = await tournament_posts.signup_message(self.bot, t,
-                                                        reader_language(interaction))
+        # a post for everyone, edited as players sign up: in the server's language
+        message = await tournament_posts.signup_message(
+            self.bot, t, await channel_language(self.bot, interaction.channel.id))
         sent = await self.bot.reply(interaction, **message)
         await tournament_posts.signup_posted(self.bot, t, sent, interaction.channel.id)
         await self.bot.flush()

@@ -23,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import weakref
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
@@ -48,15 +49,16 @@ STATE = "discord:tournament:{t}"  # the tournament's sign-up post and thread
 NEWS = frozenset({"tournament-new", "tournament-entry", "tournament-start", "tournament-games",
                   "tournament-round", "tournament-news", "tournament-over"})
 SAID_IN_THE_THREAD = frozenset({"tournament-start", "tournament-over"})  # to all, there
-WITH_GAMES = frozenset({"tournament-start", "tournament-round"})  # games that start now
 Post = Callable[[str | None, str], Awaitable[Any]]
-_locks: dict[tuple[str, int], asyncio.Lock] = {}
+# each bot's locks (a lock belongs to the event loop of the bot that made it)
+_locks: weakref.WeakKeyDictionary[Any, dict[tuple[str, int], asyncio.Lock]] = \
+    weakref.WeakKeyDictionary()
 
 
-def _lock(kind: str, number: int) -> asyncio.Lock:
+def _lock(bot: Bot, kind: str, number: int) -> asyncio.Lock:
     """One opener at a time of a tournament's thread or a game's thread (news of both
     players of a game may be delivered at once)."""
-    return _locks.setdefault((kind, number), asyncio.Lock())
+    return _locks.setdefault(bot, {}).setdefault((kind, number), asyncio.Lock())
 
 
 async def remembered(bot: Bot, tournament_id: int) -> dict[str, int]:
@@ -198,7 +200,7 @@ async def tournament_thread(bot: Bot, t: Tournament) -> discord.Thread | None:
     """The tournament's thread: the one remembered, else one opened now on its sign-up
     post (or in its channel); None where Discord refuses one (its news then goes to the
     channel)."""
-    async with _lock("tournament", t.id):
+    async with _lock(bot, "tournament", t.id):
         known = await remembered(bot, t.id)
         if known.get("thread"):
             found = bot.get_channel(known["thread"])
@@ -254,7 +256,8 @@ async def place_news(bot: Bot, n: Notification, post: Post) -> None:
     where = await news_place(bot, t)
     language = await place_language(bot, where)
     await post(where, worded(n, language))
-    if n.kind in WITH_GAMES:  # then each game that starts, with its own thread
+    if n.kind == "tournament-round" or n.kind == "tournament-start" and \
+            t.format == "round-robin":  # then each game that starts, with its own thread
         games = await game_lines(bot, t)
         if games:
             await post(where, render(joined(games, "\n"), language))
@@ -281,7 +284,7 @@ async def game_home(bot: Bot, game_id: int) -> str | None:
     game, or one that cannot have a thread)."""
     if await bot.service.tournaments.of_game(game_id) is None:
         return None
-    async with _lock("game", game_id):
+    async with _lock(bot, "game", game_id):
         game = await bot.service.game(game_id)
         if game is None:
             return None
