@@ -106,6 +106,10 @@ class TournamentCommands(commands.GroupCog, group_name="tournament", group_descr
         return [app_commands.Choice(name=n[:100], value=i) for n, i in names
                 if current.lower().lstrip("t") in n.lower()][:MAX_CHOICES]
 
+    async def _games(self, interaction: discord.Interaction,
+                     current: str) -> list[app_commands.Choice[int]]:
+        return await self._playing().watchable_games(interaction, current)  # type: ignore[attr-defined, no-any-return]
+
     @staticmethod
     def _here(interaction: discord.Interaction) -> str | None:
         """The place whose tournaments are listed: the channel (with its threads); None in
@@ -301,9 +305,11 @@ class TournamentCommands(commands.GroupCog, group_name="tournament", group_descr
 
     @app_commands.command(name="adjudicate", description=message_id(
         "End a tournament game by the director's ruling."))
-    @app_commands.describe(game=message_id("The game's number"),
+    @app_commands.describe(game=message_id("The game's number (this server's live games are "
+                                           "offered)"),
                            result=message_id("How the game ends"))
     @app_commands.choices(result=RULINGS)
+    @app_commands.autocomplete(game=_games)
     async def adjudicate(self, interaction: discord.Interaction, game: int,
                          result: str) -> None:
         """End a tournament game by the director's ruling (its director, or a server
