@@ -53,7 +53,7 @@ MAX_PICTURES = 10  # crosstables attached to one message (one per section)
 CREATE_OPTIONS = {
     "variant": message_id("The variant played (default: the first)"),
     "mode": message_id("The variant's mode (default: its usual one)"),
-    "format_": message_id("Round-robin sections, Swiss rounds, or a ladder (default: "
+    "format": message_id("Round-robin sections, Swiss rounds, or a ladder (default: "
                           "round-robin)"),
     "days": message_id("Time per move of every game"),
     "clock": message_id("Or a Fischer clock and/or a total: 3d+1d max10d total60d"),
@@ -128,11 +128,10 @@ class TournamentCommands(commands.GroupCog, group_name="tournament", group_descr
     @app_commands.command(name="create", description=message_id(
         "Make a tournament in this channel, with a sign-up post and a thread."))
     @app_commands.describe(**CREATE_OPTIONS)
-    @app_commands.rename(format_="format")
-    @app_commands.choices(format_=FORMATS, days=DAYS, adjudication=ADJUDICATIONS)
+    @app_commands.choices(format=FORMATS, days=DAYS, adjudication=ADJUDICATIONS)
     @app_commands.autocomplete(variant=_variants, mode=_modes)
     async def create(self, interaction: discord.Interaction, variant: str | None = None,
-                     format_: str | None = None, days: int | None = None,
+                     format: str | None = None, days: int | None = None,  # noqa: A002
                      clock: str | None = None, rated: bool | None = None,
                      size: app_commands.Range[int, 3, MAX_PLAYERS] | None = None,
                      section_size: app_commands.Range[int, 3, MAX_PLAYERS] | None = None,
@@ -169,7 +168,7 @@ class TournamentCommands(commands.GroupCog, group_name="tournament", group_descr
             days = playing._days_of(await playing._server(interaction))  # type: ignore[attr-defined]
         sender = await self.bot.player_of(interaction.user)
         result = await self.service.tournaments.create(
-            sender, place_of(interaction.channel), variant=variant, format=format_, name=name,
+            sender, place_of(interaction.channel), variant=variant, format=format, name=name,
             mode=mode, days=days or None, time_control=time_control and time_control.text(),
             rated=rated, size=size, section_size=section_size, rounds=rounds,
             cycles=2 if double else None, round_days=round_days, adjudication=adjudication,
