@@ -121,12 +121,17 @@ class PlayCommands(commands.Cog, name="Playing"):
     async def day_choices(self, interaction: discord.Interaction,
                           current: str) -> list[app_commands.Choice[int]]:
         """The time controls, this server's default first."""
-        default = self._days_of(await self._server(interaction))
+        default = await self.default_days(interaction)
         choices = sorted(DAYS, key=lambda c: c.value != default)
         return [app_commands.Choice(name=c.name + (" (this server's default)"
                                                    if c.value == default else ""),
                                     value=c.value)
                 for c in choices if current.strip().lower() in c.name][:MAX_CHOICES]
+
+    async def default_days(self, interaction: discord.Interaction) -> int:
+        """Days per move of a game made here that names none (a challenge's, a
+        tournament's): `_days_of` this server; 0: no clock."""
+        return self._days_of(await self._server(interaction))
 
     async def _server(self, interaction: discord.Interaction) -> dict[str, object]:
         if not interaction.guild_id:

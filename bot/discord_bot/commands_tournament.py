@@ -31,9 +31,9 @@ from ..service.tournaments import (
     status_text,
 )
 from . import permissions, tournament_posts
-from .client import Playing, reader_language
+from .client import reader_language
 from .commands_admin import RULINGS, rule
-from .commands_play import DAYS, MAX_CHOICES, clock_choice
+from .commands_play import DAYS, MAX_CHOICES, PlayCommands, clock_choice
 from .languages import channel_language
 from .places import channel_mention, channel_of, channel_place, place_of, target_of
 
@@ -83,18 +83,18 @@ class TournamentCommands(commands.GroupCog, group_name="tournament", group_descr
         self.service = bot.service
         super().__init__()
 
-    def _playing(self) -> Playing:
+    def _playing(self) -> PlayCommands:
         cog = self.bot.get_cog("Playing")
-        assert isinstance(cog, Playing)
+        assert isinstance(cog, PlayCommands)
         return cog
 
     async def _variants(self, interaction: discord.Interaction,
                         current: str) -> list[app_commands.Choice[str]]:
-        return await self._playing().variant_names(interaction, current)  # type: ignore[attr-defined, no-any-return]
+        return await self._playing().variant_names(interaction, current)
 
     async def _modes(self, interaction: discord.Interaction,
                      current: str) -> list[app_commands.Choice[str]]:
-        return await self._playing().mode_names(interaction, current)  # type: ignore[attr-defined, no-any-return]
+        return await self._playing().mode_names(interaction, current)
 
     async def _tournaments(self, interaction: discord.Interaction,
                            current: str) -> list[app_commands.Choice[int]]:
@@ -108,7 +108,7 @@ class TournamentCommands(commands.GroupCog, group_name="tournament", group_descr
 
     async def _games(self, interaction: discord.Interaction,
                      current: str) -> list[app_commands.Choice[int]]:
-        return await self._playing().watchable_games(interaction, current)  # type: ignore[attr-defined, no-any-return]
+        return await self._playing().watchable_games(interaction, current)
 
     @staticmethod
     def _here(interaction: discord.Interaction) -> str | None:
@@ -164,8 +164,7 @@ class TournamentCommands(commands.GroupCog, group_name="tournament", group_descr
         if time_control and time_control.fischer:
             days = 0  # the bank replaces days per move
         if days is None:  # as a challenge here: the server's time per move, else the host's
-            playing = self._playing()
-            days = playing._days_of(await playing._server(interaction))  # type: ignore[attr-defined]
+            days = await self._playing().default_days(interaction)
         sender = await self.bot.player_of(interaction.user)
         result = await self.service.tournaments.create(
             sender, place_of(interaction.channel), variant=variant, format=format, name=name,

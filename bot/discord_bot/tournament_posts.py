@@ -138,11 +138,9 @@ async def signup_text(bot: Bot, t: Tournament, language: str) -> str:
     thread = (await remembered(bot, t.id)).get("thread")
     if _open(t):
         lines.append(_("Sign up with the Join button or {join}.", join=command("join", t.ref)))
-        if t.format == "ladder":
-            pass  # a ladder has no start
-        elif t.starts_at:
+        if t.starts_at and t.status == "signup":
             lines.append(_("It starts {moment}.", moment=moment(t.starts_at)))
-        else:
+        elif t.status == "signup":  # a ladder runs from the start
             lines.append(_("{name} starts it with {start}.", name=t.director_name,
                            start=command("tournament", f"start {t.ref}")))
     elif t.status == "running":
