@@ -1,10 +1,12 @@
 """A tournament on Discord: its sign-up post, its thread, its games' threads.
 
-- **The sign-up post**, in the channel where the tournament was made: what it is, who
-  signed up, and Join and Leave buttons (`TournamentButton`, whose custom id carries the
-  tournament's number, so the buttons work after a restart). It is edited as players join
-  and leave, and when the tournament starts (the buttons go: sign-up is closed; a ladder
-  keeps them, it takes players while it runs).
+- **The sign-up post**, in the channel where the tournament was made (the reply of
+  `/tournament create`; if that reply is lost, delivery posts it once the reply had
+  `REPLY_WAIT` to do so): what it is, who signed up, and Join and Leave buttons
+  (`TournamentButton`, whose custom id carries the tournament's number, so the buttons
+  work after a restart). It is edited as players join and leave, and when the tournament
+  starts (the buttons go: sign-up is closed; a ladder keeps them, it takes players while
+  it runs).
 - **The tournament's thread**, opened on the sign-up post: the service's news of the
   tournament to its place (the channel) is posted there (`place_news`): the entries, the
   start with every pairing, each Swiss round, each game's result, withdrawals, the end. A
@@ -32,7 +34,7 @@ import discord
 
 from ..i18n import SOURCE, Text, _, _n, joined, render
 from ..service.model import Notification, Player
-from ..service.outbox import worded
+from ..service.outbox import DeliveryFailure, worded
 from ..service.phrasing import command, moment, phrase
 from ..service.results import Refusal
 from ..service.tournaments import Tournament, describe, result_text
@@ -49,6 +51,7 @@ STATE = "discord:tournament:{t}"  # the tournament's sign-up post and thread
 NEWS = frozenset({"tournament-new", "tournament-entry", "tournament-start", "tournament-games",
                   "tournament-round", "tournament-news", "tournament-over"})
 SAID_IN_THE_THREAD = frozenset({"tournament-start", "tournament-over"})  # to all, there
+REPLY_WAIT = 30.0  # seconds the reply of /tournament create has to post the sign-up post
 Post = Callable[[str | None, str], Awaitable[Any]]
 # each bot's locks (a lock belongs to the event loop of the bot that made it)
 _locks: weakref.WeakKeyDictionary[Any, dict[tuple[str, int], asyncio.Lock]] = \
@@ -244,12 +247,17 @@ async def place_news(bot: Bot, n: Notification, post: Post) -> None:
     if t is None:
         return
     if n.kind == "tournament-new":
-        if "message" not in await remembered(bot, t.id):  # made elsewhere, or the reply died
-            language = await place_language(bot, n.place)
-            channel = bot.get_channel(target_of(t.place) or 0)
-            if isinstance(channel, discord.abc.Messageable):
-                sent = await channel.send(**await signup_message(bot, t, language))
-                await signup_posted(bot, t, sent, sent.channel.id)
+        if "message" in await remembered(bot, t.id):
+            return  # the command's reply is the sign-up post
+        waited = bot.service.now() - n.created_at
+        if waited < REPLY_WAIT:  # the reply of /tournament create may still post it
+            raise DeliveryFailure(_("the sign-up post waits for the command's reply"),
+                                  permanent=False, retry_after=REPLY_WAIT - waited)
+        language = await place_language(bot, n.place)  # made elsewhere, or the reply died
+        channel = bot.get_channel(target_of(t.place) or 0)
+        if isinstance(channel, discord.abc.Messageable):
+            sent = await channel.send(**await signup_message(bot, t, language))
+            await signup_posted(bot, t, sent, sent.channel.id)
         return
     where = await news_place(bot, t)
     language = await place_language(bot, where)

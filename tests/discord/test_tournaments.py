@@ -300,3 +300,23 @@ async def test_a_ladder_challenge_starts_a_game_in_its_own_thread(world):
     await world.alice.slash(game, "resign", game=1)
     assert "Ladder T1: bob beat alice and takes place 1." in [
         m.content for m in _thread(world, "T1 Club ladder").history()]
+
+
+async def test_a_tournament_whose_reply_was_lost_gets_its_sign_up_post_all_the_same(world):
+    """Made, but the reply never went out (the process died, say): delivery waits for the
+    reply a while, then posts the sign-up post itself, with its buttons and its thread."""
+    alice = await world.service.player("discord", str(world.alice.id), "alice")
+    made = await world.service.tournaments.create(alice, f"discord:{world.channel.id}",
+                                                  variant="clash", name="Lost", days=3)
+    assert made.ok
+    await world.bot.flush()
+    assert world.channel.history() == []  # the reply may still come
+    world.clock.t += 60
+    await world.bot.flush()
+    post = world.channel.history()[0]
+    assert post.content.startswith("Tournament T1 Lost: Clash of Command, round-robin")
+    assert _labels(post) == ["Join", "Leave"]
+    r = await world.bob.click(post, label="Join")
+    assert r.response.content == "You joined tournament T1 (Lost); 1 player so far."
+    assert _thread(world, "T1 Lost").last_message.content == (
+        "bob joined tournament T1 (1 player).")
