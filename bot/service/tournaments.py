@@ -1111,8 +1111,8 @@ def standings_text(table: Table) -> Text:
 
 
 RESULT_WORDS = {"bye": message_id("bye"), "void": message_id("struck out"),
-                "unplayed": message_id("not counted"), "+-": message_id("won by forfeit"),
-                "-+": message_id("lost by forfeit")}
+                "unplayed": message_id("not counted"), "+-": message_id("1-0 by forfeit"),
+                "-+": message_id("0-1 by forfeit")}
 
 
 def result_text(p: Pairing) -> str:
@@ -1136,11 +1136,12 @@ def pairings_text(table: Table, round_number: int | None = None) -> Text:
     if not pairings:
         return _("Tournament {ref} has no games yet.", ref=t.ref)
     lines: list[Any] = [heading]
-    for p in pairings:
+    for number, p in enumerate(pairings, start=1):
+        board = p.board if t.format == "swiss" else number  # every game: numbered in order
         if p.second is None:
-            lines.append(_("{board}. {name}: bye", board=p.board, name=table.name_of(p.first)))
+            lines.append(_("{board}. {name}: bye", board=board, name=table.name_of(p.first)))
             continue
-        lines.append(_("{board}. {first} – {second} (game #{game}): {result}", board=p.board,
+        lines.append(_("{board}. {first} – {second} (game #{game}): {result}", board=board,
                        first=table.name_of(p.first), second=table.name_of(p.second),
                        game=p.game_id, result=result_text(p)))
     return joined(lines, "\n")

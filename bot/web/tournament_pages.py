@@ -356,7 +356,7 @@ def tournament_main(table: Table, links: Links, language: str = SOURCE) -> str:
             parts.append(swiss_table(table, section, links, language))
         else:
             parts.append(round_robin_table(table, section, links, language))
-    title = _("Games") if t.format == "ladder" else _("Rounds")
+    title = _("Ladder games") if t.format == "ladder" else _("Rounds")
     parts.append(f"<h2>{_t(title, language)}</h2>{rounds_html(table, links, language)}")
     return "".join(parts)
 

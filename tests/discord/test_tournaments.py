@@ -96,8 +96,8 @@ async def test_a_round_robin_from_its_sign_up_post_to_its_standings(world):
     assert _labels(after) == []  # sign-up is closed
 
     games = {g: _thread(w, name) for g, name in ((1, "#1 bob vs carol (Clash of Command)"),
-                                                 (2, "#2 carol vs alice (Clash of Command)"),
-                                                 (3, "#3 alice vs bob (Clash of Command)"))}
+                                                 (2, "#2 alice vs bob (Clash of Command)"),
+                                                 (3, "#3 carol vs alice (Clash of Command)"))}
     a, b, c = w.alice.mention, w.bob.mention, w.carol.mention
     assert [m.content for m in thread.history()] == [
         "alice joined tournament T1 (1 player).",
@@ -105,14 +105,14 @@ async def test_a_round_robin_from_its_sign_up_post_to_its_standings(world):
         "carol joined tournament T1 (3 players).",
         "Tournament T1 (Spring) has started: 3 players, 1 section; all 3 games started at "
         "once.",
-        f"{a} Tournament T1: your games have started: game #2 against carol, you play Black; "
-        "game #3 against bob, you play White. 3 days per move",
+        f"{a} Tournament T1: your games have started: game #2 against bob, you play White; "
+        "game #3 against carol, you play Black. 3 days per move",
         f"{b} Tournament T1: your games have started: game #1 against carol, you play White; "
-        "game #3 against alice, you play Black. 3 days per move",
+        "game #2 against alice, you play Black. 3 days per move",
         f"{c} Tournament T1: your games have started: game #1 against bob, you play Black; "
-        "game #2 against alice, you play White. 3 days per move",
-        f"Game #1: bob – carol <#{games[1].id}>\nGame #2: carol – alice <#{games[2].id}>\n"
-        f"Game #3: alice – bob <#{games[3].id}>"]
+        "game #3 against alice, you play White. 3 days per move",
+        f"Game #1: bob – carol <#{games[1].id}>\nGame #2: alice – bob <#{games[2].id}>\n"
+        f"Game #3: carol – alice <#{games[3].id}>"]
     assert games[1].history()[0].content.startswith(
         "Game #1: bob (White) vs carol (Black), Clash of Command. Type your moves here")
 
@@ -125,12 +125,13 @@ async def test_a_round_robin_from_its_sign_up_post_to_its_standings(world):
     r = await w.alice.slash(w.channel, "tournament standings", tournament=1)
     shown = _answer(r)
     assert not r.ephemeral and shown.content == (
-        f"{DESCRIPTION} (running).\n1. carol: 1\n2=. alice: 0\n2=. bob: 0")
+        f"{DESCRIPTION} (running).\n1. carol: 1 (DE 0, SB 0, Wins 1)\n"
+        "2=. alice: 0 (DE 0, SB 0, Wins 0)\n2=. bob: 0 (DE 0, SB 0, Wins 0)")
     assert [a.filename for a in shown.attachments] == ["tournament-1-section-1.png"]
     r = await w.alice.slash(w.channel, "tournament pairings", tournament=1)
     assert r.response.content == (
         "Tournament T1, every game:\n1. bob – carol (game #1): 0-1\n"
-        "1. carol – alice (game #2): in play\n1. alice – bob (game #3): in play")
+        "2. alice – bob (game #2): in play\n3. carol – alice (game #3): in play")
     r = await w.carol.slash(w.channel, "tournament list")
     assert r.response.content == (f"Tournaments here:\n• {DESCRIPTION} (running, 3 players)")
 
@@ -161,10 +162,11 @@ async def test_a_member_who_leaves_the_server_withdraws(world):
     thread = _thread(world, "T1 Spring")
     assert "carol withdrew from tournament T1: their games are struck out." in [
         m.content for m in thread.history()]
-    assert (await world.service.game(1)).is_over and (await world.service.game(2)).is_over
+    assert (await world.service.game(1)).is_over and (await world.service.game(3)).is_over
     r = await world.alice.slash(world.channel, "tournament standings", tournament=1)
-    assert _answer(r).content == (f"{DESCRIPTION} (running).\n1=. alice: 0\n1=. bob: 0\n"
-                                  "1=. carol (withdrawn): 0")
+    assert _answer(r).content == (
+        f"{DESCRIPTION} (running).\n1=. alice: 0 (DE 0, SB 0, Wins 0)\n1=. bob: 0 (DE 0, SB "
+        "0, Wins 0)\n1=. carol (withdrawn): 0 (DE 0, SB 0, Wins 0)")
 
 
 async def test_a_server_admin_directs_and_a_director_adjudicates(world, moderator):
@@ -207,30 +209,30 @@ async def test_a_swiss_tournaments_round_is_paired_in_its_thread(world):
     r = await world.alice.slash(world.channel, "tournament start", tournament=1)
     assert not r.ephemeral, r.response.content
     thread = _thread(world, "T1 Open")
-    game = _thread(world, "#1 bob vs carol (Clash of Command)")
+    game = _thread(world, "#1 carol vs bob (Clash of Command)")
     assert [m.content for m in thread.history()][3:] == [
         "Tournament T1 (Open) has started with 3 players.",
         f"{world.alice.mention} Tournament T1, round 1: you have the bye (one point).",
-        "Tournament T1, round 1 of 2: bob – carol (game #1); alice: bye.",
-        f"Game #1: bob – carol <#{game.id}>"]
+        "Tournament T1, round 1 of 2: carol – bob (game #1); alice: bye.",
+        f"Game #1: carol – bob <#{game.id}>"]
     assert [m.content for m in game.history()][1:] == [
-        f"{world.bob.mention} Tournament T1, round 1: your game #1 against carol has started; "
-        "you play White. 3 days per move",
         f"{world.carol.mention} Tournament T1, round 1: your game #1 against bob has "
-        "started; you play Black. 3 days per move"]
+        "started; you play White. 3 days per move",
+        f"{world.bob.mention} Tournament T1, round 1: your game #1 against carol has started; "
+        "you play Black. 3 days per move"]
 
     await world.bob.slash(game, "resign", game=1)  # round 1 is over: round 2 is paired
-    second = _thread(world, "#2 carol vs alice (Clash of Command)")
+    second = _thread(world, "#2 alice vs carol (Clash of Command)")
     assert sorted(m.content for m in thread.history()[7:]) == sorted([
-        "Tournament T1, round 2 of 2: carol – alice (game #2); bob: bye.",
+        "Tournament T1, round 2 of 2: alice – carol (game #2); bob: bye.",
         f"{world.bob.mention} Tournament T1, round 2: you have the bye (one point).",
-        f"Tournament T1: game #1 <#{game.id}>, bob – carol: 0-1.",
-        f"Game #2: carol – alice <#{second.id}>"])
+        f"Tournament T1: game #1 <#{game.id}>, carol – bob: 1-0.",
+        f"Game #2: alice – carol <#{second.id}>"])
     table = await world.service.tournaments.table(1)
     drawn = crosstable(table, "en", None, Crosstable)
     assert drawn.headers[:6] == ("#", "Name", "Rating", "1", "2", "Score")
     assert [(row.name, row.cells, row.score) for row in drawn.rows] == [
-        ("alice", ("+", "B3"), "1"), ("bob", ("-W3", "+"), "1"), ("carol", ("+B2", "W1"), "1")]
+        ("bob", ("-B2", "+"), "1"), ("carol", ("+W1", "B3"), "1"), ("alice", ("+", "W2"), "1")]
     assert drawn.subtitle == "round 2 of 2 · 1 of 2 games played"
 
 

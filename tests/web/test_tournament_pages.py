@@ -257,7 +257,7 @@ async def test_a_round_robin_withdrawal_is_marked_and_the_game_going_on_lost(
     assert ('<tr class="withdrawn"><td>4</td><th scope="row" class="name">Cai '
             '<span class="gone">(withdrawn)</span></th>') in html
     cai_dee = pairing_of(table, cai, dee)
-    forfeit = "won by forfeit" if cai_dee.first == dee.id else "lost by forfeit"
+    forfeit = "1-0 by forfeit" if cai_dee.first == dee.id else "0-1 by forfeit"
     assert f"(game #{cai_dee.game_id}): {forfeit}" in html
 
 
@@ -330,7 +330,7 @@ async def test_a_swiss_page_shows_each_round_with_its_bye_and_a_withdrawal(
         ["2", by_id[c].display_name, by_id[d].display_name, "1/2-1/2", f"#{one[1].game_id}"],
         ["3", by_id[one[2].first].display_name, "", "bye", ""]]
     assert texts(rounds["Round 2"])[1:] == [
-        ["1", gone.display_name, by_id[opponent].display_name, "lost by forfeit",
+        ["1", gone.display_name, by_id[opponent].display_name, "0-1 by forfeit",
          f"#{two[0].game_id}"],
         ["2", by_id[e].display_name, by_id[f].display_name, "in play", f"#{two[1].game_id}"],
         ["3", by_id[two[2].first].display_name, "", "bye", ""]]
@@ -356,7 +356,7 @@ async def test_a_ladder_shows_its_places_and_its_games(service: GameService,
                                       ["3", "Bob", "", "1"]]
     assert texts(found["Challenge 1"])[1:] == [
         ["1", "Cai", "Bob", "1-0", f"#{challenged.game.id}"]]  # type: ignore[union-attr]
-    assert "<h2>Games</h2>" in html
+    assert "<h2>Ladder games</h2>" in html
 
 
 async def test_a_tournament_signing_up_lists_its_players(service: GameService,
