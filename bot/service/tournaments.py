@@ -698,13 +698,15 @@ class Tournaments:
                                len({e.section for e in await self._entries(s, t.id)}))
             news = _n("Tournament {ref} ({name}) has started: {players} players, {sections}; "
                       "all {n} game started at once.", "Tournament {ref} ({name}) has started: "
-                      "{players} players, {sections}; all {n} games started at once.", made,
+                      "{players} players, {sections}; all {n} games started at once.", len(made),
                       ref=t.ref, name=t.name, players=len(ordered), sections=sections_text)
         else:
             news = _("Tournament {ref} ({name}) has started with {players} players.",
                      ref=t.ref, name=t.name, players=len(ordered))
         await self._tell_place(s, t, "tournament-start", news, now)
         await self._tell_players(s, t, news, "tournament-start", now)
+        if t.format == "round-robin":
+            await self._tell_games(s, t, made, now)
         if t.format == "swiss":
             await self._pair_swiss(s, t, 1, now)
         return Done(news, tournament=t)
@@ -715,10 +717,9 @@ class Tournaments:
                         "WHERE tournament_id = ? AND player_id = ?",
                         (e.rating, section, number, t.id, e.player_id))
 
-    async def _round_robin(self, s: Session, t: Tournament, now: float) -> int:
-        """Every game of every section, started at once; how many."""
+    async def _round_robin(self, s: Session, t: Tournament, now: float) -> list[Game]:
+        """Every game of every section, started at once."""
         entries = [e for e in await self._entries(s, t.id) if e.status == "in"]
-        rules = get_variant(t.variant)
         made: list[Game] = []
         for section in sorted({e.section or 1 for e in entries}):
             seeds = {e.number: e for e in entries if e.section == section}
@@ -732,7 +733,14 @@ class Tournaments:
                                             now, tell=False)
                     assert game is not None
                     made.append(game)
-        for e in entries:  # one message each, with all their games (as ICCF sends)
+        return made
+
+    async def _tell_games(self, s: Session, t: Tournament, made: Sequence[Game],
+                          now: float) -> None:
+        """One message to each player of a round-robin, with all their games (as ICCF
+        sends)."""
+        rules = get_variant(t.variant)
+        for e in await self._entries(s, t.id):
             mine = [(g, g.players.index(e.player_id)) for g in made if e.player_id in g.players]
             lines = [_("game #{game} against {name}, you play {side}", game=g.id,
                        name=g.names[1 - side], side=side_name(rules, side)) for g, side in mine]
@@ -740,7 +748,6 @@ class Tournaments:
                              _("Tournament {ref}: your games have started: {games}. {clock}",
                                ref=t.ref, games=joined(lines, "; "),
                                clock=describe_clock(t.days, t.time_control)))
-        return len(made)
 
     async def _pair(self, s: Session, t: Tournament, round_number: int, section: int,
                     board: int, first: int, second: int | None, now: float,

@@ -466,3 +466,36 @@ async def test_two_processes_never_pair_a_round_twice(settings: Settings,
     finally:
         await one.close()
         await two.close()
+
+
+async def test_mixed_transports_each_player_hears_on_their_own(service: GameService,
+                                                                offered) -> None:
+    """A tournament made on Discord with a player by mail: every player's news goes by
+    their own transport, the place's to the tournament's channel; a game's news too."""
+    place = "discord:1/2"
+    ann = await service.player("discord", "11", "Ann")
+    bob = await service.player("discord", "12", "Bob")
+    zoe = await service.player("email", "zoe@example.org", "zoe@example.org")
+    await service.set_preference(zoe, "language", "vi")
+    made = await service.tournaments.create(ann, place, "commander", "round-robin", days=3)
+    t = made.tournament.id
+    for p in (ann, bob, zoe):
+        assert (await service.tournaments.join(p, t)).ok
+    assert (await service.tournaments.start(ann, t)).ok
+    mail = [n for n in await service.pending_notifications("email", limit=100)]
+    assert [n.kind for n in mail] == ["tournament-start", "tournament-games"]
+    assert {n.player_id for n in mail} == {zoe.id}
+    assert outbox.worded(mail[0], "vi") == (
+        "Giải đấu T1 (Cờ Tư Lệnh vòng tròn) đã bắt đầu: 3 người chơi, 1 bảng; cả 3 ván cùng "
+        "bắt đầu một lúc.")
+    discord = await service.pending_notifications("discord", limit=100)
+    assert {n.place for n in discord if n.player_id is None} == {place}
+    zoes = [p for p in (await service.tournaments.table(t)).sections[0].pairings
+            if zoe.id in (p.first, p.second)]
+    game = await service.game(zoes[0].game_id)
+    assert game.place == place and "email" in game.transports
+    other = ann if ann.id in game.players else bob
+    assert (await service.resign(other, game.id)).ok
+    over = [n for n in await service.pending_notifications("email", limit=100)
+            if n.kind == "game-over"]
+    assert [n.game_id for n in over] == [game.id]
