@@ -26,11 +26,11 @@ import random
 import statistics
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import chess
 
-from bot.service.pairing import Entrant, SwissPairing, dutch_round
+from bot.service.pairing import Entrant, dutch_round, play_round
 
 ANCHOR_MOVE_LISTS = 10_000
 ROUNDS = 9
@@ -74,21 +74,6 @@ def anchor(runs: int) -> float:
 
 
 # --- the Swiss -------------------------------------------------------------------------------
-def play(field: dict[int, Entrant], pairing: SwissPairing, rng: random.Random) -> None:
-    """Record a round's random results (and the bye) into the field."""
-    if pairing.bye is not None:
-        bye = field[pairing.bye]
-        field[pairing.bye] = replace(bye, score=bye.score + 1, colours=bye.colours + ("-",),
-                                     had_bye=True)
-    for white, black in pairing.pairs:
-        points = rng.choice((1.0, 0.5, 0.0))
-        for me, other, colour, got in ((white, black, "W", points),
-                                       (black, white, "B", 1.0 - points)):
-            old = field[me]
-            field[me] = replace(old, score=old.score + got, colours=old.colours + (colour,),
-                                opponents=old.opponents | {other})
-
-
 def swiss_pairing(runs: int, players: int) -> list[Figure]:
     """The median time to pair round 5 of a 1,000-player Swiss, and the slowest round."""
     rng = random.Random(36)
@@ -104,7 +89,7 @@ def swiss_pairing(runs: int, players: int) -> list[Figure]:
         started = time.perf_counter()
         pairing = dutch_round(entrants, number, ROUNDS)
         single.append(time.perf_counter() - started)
-        play(field, pairing, rng)
+        play_round(field, pairing, lambda: rng.choice((1.0, 0.5, 0.0)))
     slowest = max(range(ROUNDS), key=single.__getitem__)
     return [Figure(f"pair round {TIMED_ROUND} of {ROUNDS}, {players:,} players", timed_round,
                    PAIRING_TARGET_SECONDS),

@@ -35,7 +35,7 @@ from functools import lru_cache
 from PIL import Image, ImageDraw
 
 from .frame import Paragraph, Placed, Typesetter, _draw_text, draw_placed, text_width
-from .picture import encode_png
+from .picture import encode_png, fitted_palette
 from .theme import RGB, Theme, get_theme
 
 FONT = 15  # the grid's face size at scale 1
@@ -379,10 +379,4 @@ def _palette(theme: Theme) -> Image.Image:
     sheet = lay_out(SAMPLE, theme)
     keys = sorted({colour for _box, colour in sheet.fills} |
                   {theme.frame, theme.caption, theme.caption_dim})
-    fitted = _draw(sheet, theme).quantize(256 - len(keys), method=Image.Quantize.MEDIANCUT,
-                                          dither=Image.Dither.NONE)
-    entries = (fitted.getpalette() or [])[:3 * (256 - len(keys))]
-    entries += [v for rgb in keys for v in rgb]
-    palette = Image.new("P", (1, 1))
-    palette.putpalette(entries)
-    return palette
+    return fitted_palette(_draw(sheet, theme), keys)

@@ -42,7 +42,7 @@ from .frame import (
 from .info import GameInfo, Material
 from .layout import BOARD_STYLES, Layout
 from .pieces import GLYPHS, family_of, side_token, stack_sprite
-from .theme import SideColours, Theme, get_theme
+from .theme import RGB, SideColours, Theme, get_theme
 from .words import ENGLISH, LEGEND, Words, fill
 
 PNG_COMPRESS_LEVEL = 3
@@ -469,6 +469,12 @@ def _palette_for(variant: Variant, theme: Theme) -> Image.Image:
     keys = sorted({theme.mark_edge, theme.last_move[:3], theme.capture[:3],
                    theme.highlight[:3], theme.caption, theme.caption_dim, theme.frame,
                    *(c.fill for c in colours), *(c.outline for c in colours)})
+    return fitted_palette(sample, keys)
+
+
+def fitted_palette(sample: Image.Image, keys: list[RGB]) -> Image.Image:
+    """A 256-colour palette holding ``keys`` exactly and, for the rest, the colours that
+    fit ``sample`` best (median cut, no dithering)."""
     fitted = sample.quantize(256 - len(keys), method=Image.Quantize.MEDIANCUT,
                              dither=Image.Dither.NONE)
     entries = (fitted.getpalette() or [])[:3 * (256 - len(keys))]

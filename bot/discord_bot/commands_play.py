@@ -277,12 +277,11 @@ class PlayCommands(commands.Cog, name="Playing"):
             return
         if days is None:
             days = self._days_of(server)
-        time_control = clock_choice(clock, days or None)
-        if isinstance(time_control, Refusal):
-            await self.bot.answer(interaction, time_control)
+        chosen = clock_choice(clock, days)
+        if isinstance(chosen, Refusal):
+            await self.bot.answer(interaction, chosen)
             return
-        if time_control and time_control.fischer:
-            days = 0  # the bank replaces days per move
+        time_control, days = chosen
         if computer is not None or (opponent is not None and self.bot.user is not None
                                     and opponent.id == self.bot.user.id):
             await self._challenge_computer(interaction, sender, place, computer, variant, mode,
@@ -933,10 +932,12 @@ class PlayCommands(commands.Cog, name="Playing"):
 MAX_RECORD_BYTES = 256 * 1024  # a record file: far more than the longest game's record
 
 
-def clock_choice(text: str | None, days: int | None) -> TimeControl | Refusal | None:
-    """The /challenge clock option read (a Fischer clock replaces the days per move)."""
+def clock_choice(text: str | None, days: int | None
+                 ) -> tuple[TimeControl | None, int | None] | Refusal:
+    """The clock option of /challenge or /tournament create read, and the days per move
+    that remain (0 once a Fischer bank replaces them)."""
     if not text:
-        return None
+        return None, days
     words = text.lower().split()
     wrong = [w for w in words if not is_clock_word(w)]
     try:
@@ -945,9 +946,10 @@ def clock_choice(text: str | None, days: int | None) -> TimeControl | Refusal | 
                 "{word} is not a clock choice: write e.g. `3d+1d max10d total60d`.",
                 word=repr(wrong[0])))
         fischer = any("+" in w for w in words)
-        return parse_time_control(words, None if fischer else days)
+        chosen = parse_time_control(words, None if fischer else (days or None))
     except ValueError as err:
         return Refusal(Reason.BAD_TIME_CONTROL, f"{str(err)[:1].upper()}{str(err)[1:]}.")
+    return chosen, 0 if chosen is not None and chosen.fischer else days
 
 
 def _game_choices(games: list[Game], current: str,

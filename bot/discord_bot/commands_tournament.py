@@ -157,12 +157,11 @@ class TournamentCommands(commands.GroupCog, group_name="tournament", group_descr
         if missing:  # its games could not start here
             await self.bot.answer(interaction, permissions.refusal(interaction.channel, missing))
             return
-        time_control = clock_choice(clock, days or None)
-        if isinstance(time_control, Refusal):
-            await self.bot.answer(interaction, time_control)
+        chosen = clock_choice(clock, days)
+        if isinstance(chosen, Refusal):
+            await self.bot.answer(interaction, chosen)
             return
-        if time_control and time_control.fischer:
-            days = 0  # the bank replaces days per move
+        time_control, days = chosen
         if days is None:  # as a challenge here: the server's time per move, else the host's
             days = await self._playing().default_days(interaction)
         sender = await self.bot.player_of(interaction.user)

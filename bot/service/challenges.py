@@ -39,6 +39,30 @@ def game_started(game: Game, rules: Variant) -> Text:
              name=game.names[game.to_move], side=side_name(rules, game.to_move))
 
 
+def game_terms(variant: str | None, mode: str | None, days: int | None
+               ) -> tuple[Variant, str] | Refusal:
+    """The rules and mode of games asked for (by a challenge, a tournament): the variant
+    (default: the first listed), its mode (default: its first), and days per move that
+    the clock allows; or why they cannot be."""
+    try:
+        rules = get_variant(variant) if variant else all_variants()[0]
+    except EngineError:
+        known = ", ".join(v.name for v in all_variants())
+        return Refusal(Reason.UNKNOWN_VARIANT,
+                       _("There is no variant called {variant}. Choose one of: {known}.",
+                         variant=repr(variant), known=known))
+    mode = mode or rules.modes[0]
+    if mode not in rules.modes:
+        return Refusal(Reason.UNKNOWN_MODE,
+                       _("{variant} has no mode {mode}; its modes are {modes}.",
+                         variant=variant_name(rules), mode=repr(mode),
+                         modes=or_list(rules.modes)))
+    if days is not None and days not in ALLOWED_DAYS:
+        return Refusal(Reason.BAD_TIME_CONTROL,
+                       _("{problem}.", problem=time_control_help(str(days))))
+    return rules, mode
+
+
 def _no_challenge(challenge_id: int) -> Refusal:
     return Refusal(Reason.NO_SUCH_CHALLENGE,
                    _("There is no challenge #{challenge}.", challenge=challenge_id))
@@ -94,22 +118,10 @@ class ChallengeDesk:
         (default: the first variant listed). A game from a set-up position is unrated unless
         ``rated`` says otherwise. ``time_control``: a clock choice of `bot.service.timecontrol`
         (Fischer, total), its text."""
-        try:
-            rules = get_variant(variant) if variant else all_variants()[0]
-        except EngineError:
-            known = ", ".join(v.name for v in all_variants())
-            return Refusal(Reason.UNKNOWN_VARIANT,
-                           _("There is no variant called {variant}. Choose one of: {known}.",
-                             variant=repr(variant), known=known))
-        mode = mode or rules.modes[0]
-        if mode not in rules.modes:
-            return Refusal(Reason.UNKNOWN_MODE,
-                           _("{variant} has no mode {mode}; its modes are {modes}.",
-                             variant=variant_name(rules), mode=repr(mode),
-                             modes=or_list(rules.modes)))
-        if days is not None and days not in ALLOWED_DAYS:
-            return Refusal(Reason.BAD_TIME_CONTROL,
-                           _("{problem}.", problem=time_control_help(str(days))))
+        terms = game_terms(variant, mode, days)
+        if isinstance(terms, Refusal):
+            return terms
+        rules, mode = terms
         if opponent is not None and opponent.id == sender.id:
             return Refusal(Reason.SELF_CHALLENGE, _("You cannot challenge yourself."))
         if side not in (None, 0, 1):

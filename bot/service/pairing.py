@@ -84,8 +84,8 @@ criteria above.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, replace
 
 Pair = tuple[int, int]
 
@@ -481,3 +481,22 @@ def _board_key(pair: tuple[_Player, _Player]) -> tuple[float, float, int]:
     a, b = pair
     return (-max(a.entrant.score, b.entrant.score), -(a.entrant.score + b.entrant.score),
             min(a.rank, b.rank))
+
+
+def play_round(field: dict[int, Entrant], pairing: SwissPairing,
+               points: Callable[[], float]) -> None:
+    """Record a round into ``field`` (entrants by id): the bye's point, and each game's
+    points for white (``points()``, black the rest), colours and opponents. For
+    simulations (the tests and the benchmark); the service reads its entrants from the
+    database instead."""
+    if pairing.bye is not None:
+        bye = field[pairing.bye]
+        field[pairing.bye] = replace(bye, score=bye.score + 1, colours=bye.colours + ("-",),
+                                     had_bye=True)
+    for white, black in pairing.pairs:
+        got = points()
+        for me, other, colour, score in ((white, black, "W", got),
+                                         (black, white, "B", 1.0 - got)):
+            old = field[me]
+            field[me] = replace(old, score=old.score + score, colours=old.colours + (colour,),
+                                opponents=old.opponents | {other})

@@ -55,7 +55,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from engine import EngineError, Variant, all_variants, get_variant
+from engine import Variant, get_variant
 
 from ..config import Settings
 from ..i18n import Text, _, _n, joined, message_id
@@ -63,7 +63,8 @@ from ..storage import Database, Session
 from ..storage.interface import Row
 from . import outbox, pairing, tiebreaks
 from .boundary import guard
-from .clock import ALLOWED_DAYS, DAY, Clock, describe_clock, time_control_help
+from .challenges import game_terms
+from .clock import DAY, Clock, describe_clock
 from .model import Game, Player, place_transport
 from .phrasing import command, moment, phrase
 from .results import Done, Reason, Refusal, Result
@@ -385,28 +386,16 @@ class Tournaments:
                reach: int | None, signup_days: float | None, start_days: float | None
                ) -> tuple[Variant, str, str] | Refusal:
         """The variant, format and mode asked for, or why they cannot be."""
-        try:
-            rules = get_variant(variant) if variant else all_variants()[0]
-        except EngineError:
-            known = ", ".join(v.name for v in all_variants())
-            return Refusal(Reason.UNKNOWN_VARIANT,
-                           _("There is no variant called {variant}. Choose one of: {known}.",
-                             variant=repr(variant), known=known))
+        terms = game_terms(variant, mode, days)
+        if isinstance(terms, Refusal):
+            return terms
+        rules, mode = terms
         fmt = (fmt or "round-robin").lower()
         fmt = {"rr": "round-robin", "roundrobin": "round-robin"}.get(fmt, fmt)
         if fmt not in FORMATS:
             return Refusal(Reason.BAD_TOURNAMENT,
                            _("There is no tournament format {format}; choose {formats}.",
                              format=repr(fmt), formats=or_list(FORMATS)))
-        mode = mode or rules.modes[0]
-        if mode not in rules.modes:
-            return Refusal(Reason.UNKNOWN_MODE,
-                           _("{variant} has no mode {mode}; its modes are {modes}.",
-                             variant=variant_name(rules), mode=repr(mode),
-                             modes=or_list(rules.modes)))
-        if days is not None and days not in ALLOWED_DAYS:
-            return Refusal(Reason.BAD_TIME_CONTROL,
-                           _("{problem}.", problem=time_control_help(str(days))))
         bounds = [(size, MIN_PLAYERS, MAX_PLAYERS, _("size")),
                   (section_size, MIN_PLAYERS, MAX_PLAYERS, _("section size")),
                   (rounds, 1, MAX_ROUNDS, _("rounds")), (cycles, 1, 2, _("cycles")),

@@ -15,6 +15,7 @@ from bot.service.pairing import (
     colour_preference,
     double_round,
     dutch_round,
+    play_round,
 )
 
 
@@ -262,16 +263,7 @@ def play_swiss(players: int, rounds: int, seed: int) -> list[list[tuple[str, int
         played = [("game", white, black) for white, black in pairing.pairs]
         if pairing.bye is not None:
             played.append(("bye", pairing.bye, None))
-            bye = field[pairing.bye]
-            field[pairing.bye] = replace(bye, score=bye.score + 1, colours=bye.colours + ("-",),
-                                         had_bye=True)
-        for white, black in pairing.pairs:
-            points = rng.choice((1.0, 0.5, 0.0))
-            for me, other, colour, got in ((white, black, "W", points),
-                                           (black, white, "B", 1 - points)):
-                old = field[me]
-                field[me] = replace(old, score=old.score + got, colours=old.colours + (colour,),
-                                    opponents=old.opponents | {other})
+        play_round(field, pairing, lambda: rng.choice((1.0, 0.5, 0.0)))
         history.append(played)
     return history
 

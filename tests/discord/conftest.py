@@ -85,3 +85,21 @@ def moderator(world: World) -> object:
     guild = world.alice.guild  # type: ignore[attr-defined]
     role = guild.create_role("moderators", permissions=discord.Permissions(manage_guild=True))
     return guild.add_member(world.env.create_user("mod"), roles=[role])
+
+
+@pytest.fixture
+def client_locale(monkeypatch: pytest.MonkeyPatch):
+    """``client_locale("vi")``: every interaction from then on comes from a client set to
+    that locale, as Discord sends it."""
+    import simcord.interactions
+    made = simcord.interactions.base_payload
+
+    def set_locale(locale: str) -> None:
+        def in_locale(*args, **kwargs):
+            record, payload = made(*args, **kwargs)
+            payload["locale"] = locale
+            return record, payload
+
+        monkeypatch.setattr(simcord.interactions, "base_payload", in_locale)
+
+    return set_locale

@@ -14,34 +14,21 @@ import functools
 import re
 
 import pytest
-import simcord.interactions
 
 from bot import i18n
 
 
-def _client_locale(monkeypatch: pytest.MonkeyPatch, locale: str) -> None:
-    """Every interaction comes from a client set to ``locale``, as Discord sends it."""
-    made = simcord.interactions.base_payload
-
-    def in_locale(*args, **kwargs):
-        record, payload = made(*args, **kwargs)
-        payload["locale"] = locale
-        return record, payload
-
-    monkeypatch.setattr(simcord.interactions, "base_payload", in_locale)
-
-
 @pytest.fixture
-def vietnamese(monkeypatch: pytest.MonkeyPatch, offered) -> str:
-    _client_locale(monkeypatch, "vi")
+def vietnamese(client_locale, offered) -> str:
+    client_locale("vi")
     return "vi"
 
 
 @pytest.fixture
-def pseudo(monkeypatch: pytest.MonkeyPatch) -> str:
+def pseudo(monkeypatch: pytest.MonkeyPatch, client_locale) -> str:
     """The pseudo-language chosen like a shipped one (its catalogue is the English one,
     accented: it never is complete)."""
-    _client_locale(monkeypatch, i18n.PSEUDO)
+    client_locale(i18n.PSEUDO)
     monkeypatch.setattr(i18n, "shipped", functools.cache(lambda: (i18n.SOURCE, i18n.PSEUDO)))
     return i18n.PSEUDO
 

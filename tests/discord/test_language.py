@@ -6,22 +6,14 @@ Discord send a Vietnamese client's locale, as Discord does."""
 from __future__ import annotations
 
 import pytest
-import simcord.interactions
 
 from bot import i18n
 
 
 @pytest.fixture
-def vietnamese(monkeypatch: pytest.MonkeyPatch):
+def vietnamese(client_locale):
     """Every interaction comes from a client set to Vietnamese."""
-    made = simcord.interactions.base_payload
-
-    def in_vietnamese(*args, **kwargs):
-        record, payload = made(*args, **kwargs)
-        payload["locale"] = "vi"
-        return record, payload
-
-    monkeypatch.setattr(simcord.interactions, "base_payload", in_vietnamese)
+    client_locale("vi")
 
 
 async def test_rules_are_read_in_the_clients_language_once_it_is_offered(

@@ -7,11 +7,9 @@ standings come in words and as a crosstable; a member who leaves the server with
 from __future__ import annotations
 
 import dataclasses
-import functools
 
 import pytest
 
-from bot import i18n
 from bot.pictures import crosstable
 from renderer.crosstable import Crosstable
 
@@ -237,19 +235,9 @@ async def test_a_swiss_tournaments_round_is_paired_in_its_thread(world):
 
 
 @pytest.fixture
-def vietnamese(monkeypatch: pytest.MonkeyPatch, offered) -> str:
-    """A Vietnamese client, Vietnamese offered (whatever else of the catalogue is still
-    being translated)."""
-    import simcord.interactions
-    made = simcord.interactions.base_payload
-
-    def in_vietnamese(*args, **kwargs):
-        record, payload = made(*args, **kwargs)
-        payload["locale"] = "vi"
-        return record, payload
-
-    monkeypatch.setattr(simcord.interactions, "base_payload", in_vietnamese)
-    monkeypatch.setattr(i18n, "shipped", functools.cache(lambda: (i18n.SOURCE, "vi")))
+def vietnamese(client_locale, offered) -> str:
+    """A Vietnamese client, Vietnamese offered."""
+    client_locale("vi")
     return "vi"
 
 
