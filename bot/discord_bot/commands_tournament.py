@@ -106,6 +106,17 @@ class TournamentCommands(commands.GroupCog, group_name="tournament", group_descr
         return [app_commands.Choice(name=n[:100], value=i) for n, i in names
                 if current.lower().lstrip("t") in n.lower()][:MAX_CHOICES]
 
+    def _about_one(name: str, description: str,  # type: ignore[misc]  # noqa: N805
+                   complete=_tournaments):  # type: ignore[no-untyped-def]
+        """A sub-command about one tournament: its ``tournament`` option described and
+        completed (``complete``: from this channel's tournaments); a decorator of this
+        class's body."""
+        def made(command):  # type: ignore[no-untyped-def]
+            command = app_commands.autocomplete(tournament=complete)(command)
+            command = app_commands.describe(tournament=TOURNAMENT_HELP)(command)
+            return app_commands.command(name=name, description=description)(command)
+        return made
+
     async def _games(self, interaction: discord.Interaction,
                      current: str) -> list[app_commands.Choice[int]]:
         return await self._playing().watchable_games(interaction, current)
@@ -183,18 +194,13 @@ class TournamentCommands(commands.GroupCog, group_name="tournament", group_descr
         await self.bot.flush()
 
     # --- signing up -----------------------------------------------------------------
-    @app_commands.command(name="join", description=message_id("Sign up for a tournament."))
-    @app_commands.describe(tournament=TOURNAMENT_HELP)
-    @app_commands.autocomplete(tournament=_tournaments)
+    @_about_one("join", message_id("Sign up for a tournament."))
     async def join(self, interaction: discord.Interaction, tournament: int) -> None:
         """Sign up for a tournament."""
         sender = await self.bot.player_of(interaction.user)
         await tournament_posts.signed(self.bot, interaction, sender, "join", tournament)
 
-    @app_commands.command(name="leave", description=message_id(
-        "Leave a tournament before it starts, or withdraw from it."))
-    @app_commands.describe(tournament=TOURNAMENT_HELP)
-    @app_commands.autocomplete(tournament=_tournaments)
+    @_about_one("leave", message_id("Leave a tournament before it starts, or withdraw from it."))
     async def leave(self, interaction: discord.Interaction, tournament: int) -> None:
         """Leave a tournament before it starts, or withdraw from it.
 
@@ -203,10 +209,7 @@ class TournamentCommands(commands.GroupCog, group_name="tournament", group_descr
         sender = await self.bot.player_of(interaction.user)
         await tournament_posts.signed(self.bot, interaction, sender, "leave", tournament)
 
-    @app_commands.command(name="start", description=message_id(
-        "Start a tournament now (its director, or a server admin)."))
-    @app_commands.describe(tournament=TOURNAMENT_HELP)
-    @app_commands.autocomplete(tournament=_tournaments)
+    @_about_one("start", message_id("Start a tournament now (its director, or a server admin)."))
     async def start(self, interaction: discord.Interaction, tournament: int) -> None:
         """Start a tournament now (its director, or a server admin)."""
         sender = await self.bot.player_of(interaction.user)

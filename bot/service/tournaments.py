@@ -476,45 +476,43 @@ class Tournaments:
     # --- signing up -----------------------------------------------------------------
     async def join(self, sender: Player, tournament_id: int) -> Result:
         """Sign ``sender`` up (a ladder: at the bottom)."""
-        now = self.now()
-        async with self.db.transaction() as s:
-            t = await self._locked(s, tournament_id)
-            if t is None:
-                return _no_tournament(tournament_id)
-            if t.status != "signup" and t.format != "ladder" or t.status in ("over", "cancelled"):
-                return _not_open(t)
-            if t.signup_until is not None and now >= t.signup_until:
-                return Refusal(Reason.TOURNAMENT_CLOSED,
-                               _("Sign-up for tournament {ref} closed {moment}.", ref=t.ref,
-                                 moment=moment(t.signup_until)))
-            entries = await self._entries(s, tournament_id)
-            mine = next((e for e in entries if e.player_id == sender.id), None)
-            if mine is not None and mine.status == "in":
-                return Refusal(Reason.ALREADY_IN,
-                               _("You are already in tournament {ref}.", ref=t.ref))
-            if sender.transport == "computer":
-                return Refusal(Reason.BAD_TOURNAMENT,
-                               _("The computer does not play in tournaments."))
-            count = sum(1 for e in entries if e.status == "in")
-            if t.size is not None and count >= t.size:
-                return Refusal(Reason.TOURNAMENT_FULL,
-                               _n("Tournament {ref} is full ({n} player).",
-                                  "Tournament {ref} is full ({n} players).", t.size, ref=t.ref))
-            place = None
-            if t.format == "ladder":
-                row = await s.one("SELECT MAX(number) AS n FROM tournament_players "
-                                  "WHERE tournament_id = ? AND status = 'in'", (t.id,))
-                place = (row["n"] or 0) + 1 if row else 1
-            await s.execute("DELETE FROM tournament_players WHERE tournament_id = ? "
-                            "AND player_id = ?", (t.id, sender.id))
-            await s.execute("INSERT INTO tournament_players (tournament_id, player_id, status, "
-                            "number, joined_at) VALUES (?, ?, 'in', ?, ?)",
-                            (t.id, sender.id, place, now))
-            count += 1
-            news = _n("{name} joined tournament {ref} ({n} player).",
-                      "{name} joined tournament {ref} ({n} players).", count,
-                      name=sender.display_name, ref=t.ref)
-            await self._tell_place(s, t, "tournament-entry", news, now)
+        return await self._held(tournament_id, self._join, sender)
+
+    async def _join(self, s: Session, t: Tournament, now: float, sender: Player) -> Result:
+        if t.status != "signup" and t.format != "ladder" or t.status in ("over", "cancelled"):
+            return _not_open(t)
+        if t.signup_until is not None and now >= t.signup_until:
+            return Refusal(Reason.TOURNAMENT_CLOSED,
+                           _("Sign-up for tournament {ref} closed {moment}.", ref=t.ref,
+                             moment=moment(t.signup_until)))
+        entries = await self._entries(s, t.id)
+        mine = next((e for e in entries if e.player_id == sender.id), None)
+        if mine is not None and mine.status == "in":
+            return Refusal(Reason.ALREADY_IN,
+                           _("You are already in tournament {ref}.", ref=t.ref))
+        if sender.transport == "computer":
+            return Refusal(Reason.BAD_TOURNAMENT,
+                           _("The computer does not play in tournaments."))
+        count = sum(1 for e in entries if e.status == "in")
+        if t.size is not None and count >= t.size:
+            return Refusal(Reason.TOURNAMENT_FULL,
+                           _n("Tournament {ref} is full ({n} player).",
+                              "Tournament {ref} is full ({n} players).", t.size, ref=t.ref))
+        place = None
+        if t.format == "ladder":
+            row = await s.one("SELECT MAX(number) AS n FROM tournament_players "
+                              "WHERE tournament_id = ? AND status = 'in'", (t.id,))
+            place = (row["n"] or 0) + 1 if row else 1
+        await s.execute("DELETE FROM tournament_players WHERE tournament_id = ? "
+                        "AND player_id = ?", (t.id, sender.id))
+        await s.execute("INSERT INTO tournament_players (tournament_id, player_id, status, "
+                        "number, joined_at) VALUES (?, ?, 'in', ?, ?)",
+                        (t.id, sender.id, place, now))
+        count += 1
+        news = _n("{name} joined tournament {ref} ({n} player).",
+                  "{name} joined tournament {ref} ({n} players).", count,
+                  name=sender.display_name, ref=t.ref)
+        await self._tell_place(s, t, "tournament-entry", news, now)
         if t.format == "ladder":
             return Done(_("You joined the ladder {ref} ({name}) in place {place}. Challenge "
                           "a player up to {reach} places above you: {ladder} and their name.",
@@ -524,6 +522,17 @@ class Tournaments:
                        "You joined tournament {ref} ({name}); {n} players so far.", count,
                        ref=t.ref, name=t.name), tournament=t)
 
+    async def _held(self, tournament_id: int, work: Callable[..., Awaitable[Result]],
+                    *args: Any) -> Result:
+        """``work(s, t, now, *args)`` in one transaction holding tournament
+        ``tournament_id``'s row; the refusal of a tournament that is not there."""
+        now = self.now()
+        async with self.db.transaction() as s:
+            t = await self._locked(s, tournament_id)
+            if t is None:
+                return _no_tournament(tournament_id)
+            return await work(s, t, now, *args)
+
     async def _locked(self, s: Session, tournament_id: int) -> Tournament | None:
         """The tournament, its row held for the rest of the transaction."""
         await s.execute("UPDATE tournaments SET round = round WHERE id = ?", (tournament_id,))
@@ -531,23 +540,21 @@ class Tournaments:
 
     async def leave(self, sender: Player, tournament_id: int) -> Result:
         """Leave before the start, or withdraw during play (see the module's words)."""
-        now = self.now()
-        async with self.db.transaction() as s:
-            t = await self._locked(s, tournament_id)
-            if t is None:
-                return _no_tournament(tournament_id)
-            row = await s.one("SELECT status FROM tournament_players WHERE tournament_id = ? "
-                              "AND player_id = ?", (t.id, sender.id))
-            if row is None or row["status"] != "in":
-                return Refusal(Reason.NOT_IN, _("You are not in tournament {ref}.", ref=t.ref))
-            if t.status in ("over", "cancelled"):
-                return Refusal(Reason.TOURNAMENT_CLOSED, _("Tournament {ref} is over.",
-                                                           ref=t.ref))
-            if t.status == "signup":
-                await s.execute("DELETE FROM tournament_players WHERE tournament_id = ? "
-                                "AND player_id = ?", (t.id, sender.id))
-                return Done(_("You left tournament {ref}.", ref=t.ref), tournament=t)
-            what = await self._withdraw(s, t, sender.id, sender.display_name, now)
+        return await self._held(tournament_id, self._leave, sender)
+
+    async def _leave(self, s: Session, t: Tournament, now: float, sender: Player) -> Result:
+        row = await s.one("SELECT status FROM tournament_players WHERE tournament_id = ? "
+                          "AND player_id = ?", (t.id, sender.id))
+        if row is None or row["status"] != "in":
+            return Refusal(Reason.NOT_IN, _("You are not in tournament {ref}.", ref=t.ref))
+        if t.status in ("over", "cancelled"):
+            return Refusal(Reason.TOURNAMENT_CLOSED, _("Tournament {ref} is over.",
+                                                       ref=t.ref))
+        if t.status == "signup":
+            await s.execute("DELETE FROM tournament_players WHERE tournament_id = ? "
+                            "AND player_id = ?", (t.id, sender.id))
+            return Done(_("You left tournament {ref}.", ref=t.ref), tournament=t)
+        what = await self._withdraw(s, t, sender.id, sender.display_name, now)
         return Done(_("You withdrew from tournament {ref}: {what}", ref=t.ref, what=what),
                     tournament=t)
 
@@ -921,45 +928,44 @@ class Tournaments:
     async def ladder_challenge(self, sender: Player, tournament_id: int,
                                opponent: Player) -> Result:
         """Challenge ``opponent`` on a ladder: a game starts at once."""
-        now = self.now()
-        async with self.db.transaction() as s:
-            t = await self._locked(s, tournament_id)
-            if t is None:
-                return _no_tournament(tournament_id)
-            if t.format != "ladder" or t.status != "running":
-                return Refusal(Reason.BAD_TOURNAMENT,
-                               _("Tournament {ref} is no ladder.", ref=t.ref))
-            places = {e.player_id: e.number for e in await self._entries(s, t.id)
-                      if e.status == "in"}
-            if sender.id not in places:
-                return Refusal(Reason.NOT_IN, _("You are not in tournament {ref}.", ref=t.ref))
-            if opponent.id not in places:
-                return Refusal(Reason.NOT_IN, _("{name} is not on the ladder {ref}.",
-                                                name=opponent.display_name, ref=t.ref))
-            above = (places[sender.id] or 0) - (places[opponent.id] or 0)
-            if above <= 0:
-                return Refusal(Reason.LADDER_REACH,
-                               _("{name} is not above you on the ladder {ref}: challenge "
-                                 "someone above you.", name=opponent.display_name, ref=t.ref))
-            if above > (t.reach or DEFAULT_REACH):
-                return Refusal(Reason.LADDER_REACH,
-                               _n("You may challenge players up to {reach} places above you; "
-                                  "{name} is {n} place above.", "You may challenge players up "
-                                  "to {reach} places above you; {name} is {n} places above.",
-                                  above, reach=t.reach, name=opponent.display_name))
-            busy = await s.one(
-                "SELECT game_id FROM tournament_games WHERE tournament_id = ? AND result IS "
-                "NULL AND ((white_id = ? AND black_id = ?) OR (white_id = ? AND black_id = ?))",
-                (t.id, sender.id, opponent.id, opponent.id, sender.id))
-            if busy is not None:
-                return Refusal(Reason.LADDER_REACH,
-                               _("You are already playing {name} on this ladder: game #{game}.",
-                                 name=opponent.display_name, game=busy["game_id"]))
-            row = await s.one("SELECT COALESCE(MAX(round), 0) + 1 AS n FROM tournament_games "
-                              "WHERE tournament_id = ?", (t.id,))
-            number = row["n"] if row else 1
-            game = await self._pair(s, t, number, 1, 1, sender.id, opponent.id, now)
-            assert game is not None
+        return await self._held(tournament_id, self._ladder_challenge, sender, opponent)
+
+    async def _ladder_challenge(self, s: Session, t: Tournament, now: float, sender: Player,
+                                opponent: Player) -> Result:
+        if t.format != "ladder" or t.status != "running":
+            return Refusal(Reason.BAD_TOURNAMENT,
+                           _("Tournament {ref} is no ladder.", ref=t.ref))
+        places = {e.player_id: e.number for e in await self._entries(s, t.id)
+                  if e.status == "in"}
+        if sender.id not in places:
+            return Refusal(Reason.NOT_IN, _("You are not in tournament {ref}.", ref=t.ref))
+        if opponent.id not in places:
+            return Refusal(Reason.NOT_IN, _("{name} is not on the ladder {ref}.",
+                                            name=opponent.display_name, ref=t.ref))
+        above = (places[sender.id] or 0) - (places[opponent.id] or 0)
+        if above <= 0:
+            return Refusal(Reason.LADDER_REACH,
+                           _("{name} is not above you on the ladder {ref}: challenge "
+                             "someone above you.", name=opponent.display_name, ref=t.ref))
+        if above > (t.reach or DEFAULT_REACH):
+            return Refusal(Reason.LADDER_REACH,
+                           _n("You may challenge players up to {reach} places above you; "
+                              "{name} is {n} place above.", "You may challenge players up "
+                              "to {reach} places above you; {name} is {n} places above.",
+                              above, reach=t.reach, name=opponent.display_name))
+        busy = await s.one(
+            "SELECT game_id FROM tournament_games WHERE tournament_id = ? AND result IS "
+            "NULL AND ((white_id = ? AND black_id = ?) OR (white_id = ? AND black_id = ?))",
+            (t.id, sender.id, opponent.id, opponent.id, sender.id))
+        if busy is not None:
+            return Refusal(Reason.LADDER_REACH,
+                           _("You are already playing {name} on this ladder: game #{game}.",
+                             name=opponent.display_name, game=busy["game_id"]))
+        row = await s.one("SELECT COALESCE(MAX(round), 0) + 1 AS n FROM tournament_games "
+                          "WHERE tournament_id = ?", (t.id,))
+        number = row["n"] if row else 1
+        game = await self._pair(s, t, number, 1, 1, sender.id, opponent.id, now)
+        assert game is not None
         return Done(_("Ladder {ref}: you challenged {name}; game #{game} has started. Win it "
                       "and you take their place.", ref=t.ref, name=opponent.display_name,
                       game=game.id), game=game, tournament=t)
