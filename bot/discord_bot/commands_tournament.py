@@ -107,13 +107,13 @@ class TournamentCommands(commands.GroupCog, group_name="tournament", group_descr
                 if current.lower().lstrip("t") in n.lower()][:MAX_CHOICES]
 
     def _about_one(name: str, description: str,  # type: ignore[misc]  # noqa: N805
-                   complete=_tournaments):  # type: ignore[no-untyped-def]
+                   complete=_tournaments, **described: str):  # type: ignore[no-untyped-def]
         """A sub-command about one tournament: its ``tournament`` option described and
-        completed (``complete``: from this channel's tournaments); a decorator of this
-        class's body."""
+        completed (``complete``: from this channel's tournaments), its other options
+        ``described``; a decorator of this class's body."""
         def made(command):  # type: ignore[no-untyped-def]
             command = app_commands.autocomplete(tournament=complete)(command)
-            command = app_commands.describe(tournament=TOURNAMENT_HELP)(command)
+            command = app_commands.describe(tournament=TOURNAMENT_HELP, **described)(command)
             return app_commands.command(name=name, description=description)(command)
         return made
 
@@ -228,10 +228,8 @@ class TournamentCommands(commands.GroupCog, group_name="tournament", group_descr
         await self.bot.flush()  # the thread gets the start and the games, each its thread
 
     # --- reading --------------------------------------------------------------------
-    @app_commands.command(name="standings", description=message_id(
+    @_about_one("standings", message_id(
         "A tournament's standings, in words and as a crosstable."))
-    @app_commands.describe(tournament=TOURNAMENT_HELP)
-    @app_commands.autocomplete(tournament=_tournaments)
     async def standings(self, interaction: discord.Interaction, tournament: int) -> None:
         """A tournament's standings, in words and as a crosstable."""
         table = await self.service.tournaments.table(tournament)
@@ -249,11 +247,9 @@ class TournamentCommands(commands.GroupCog, group_name="tournament", group_descr
         await self.bot.reply(interaction, content=standings_text(table),
                              files=files or discord.utils.MISSING)
 
-    @app_commands.command(name="pairings", description=message_id(
-        "A tournament's games, or one Swiss round's, with their results."))
-    @app_commands.describe(tournament=TOURNAMENT_HELP,
-                           round=message_id("The round (default: the one being played)"))
-    @app_commands.autocomplete(tournament=_tournaments)
+    @_about_one("pairings", message_id(
+        "A tournament's games, or one Swiss round's, with their results."),
+        round=message_id("The round (default: the one being played)"))
     async def pairings(self, interaction: discord.Interaction, tournament: int,
                        round: app_commands.Range[int, 1, MAX_ROUNDS] | None = None,  # noqa: A002
                        ) -> None:
@@ -281,11 +277,9 @@ class TournamentCommands(commands.GroupCog, group_name="tournament", group_descr
         await self.bot.answer(interaction, joined(lines, "\n"), public=True)
 
     # --- playing and directing ------------------------------------------------------
-    @app_commands.command(name="ladder", description=message_id(
-        "Challenge a player above you on a ladder: the game starts at once."))
-    @app_commands.describe(tournament=TOURNAMENT_HELP,
-                           opponent=message_id("The player you challenge"))
-    @app_commands.autocomplete(tournament=_tournaments)
+    @_about_one("ladder", message_id(
+        "Challenge a player above you on a ladder: the game starts at once."),
+        opponent=message_id("The player you challenge"))
     async def ladder(self, interaction: discord.Interaction, tournament: int,
                      opponent: discord.User) -> None:
         """Challenge a player above you on a ladder: the game starts at once."""

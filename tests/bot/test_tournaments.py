@@ -239,21 +239,26 @@ async def test_a_double_round_robin_in_sections(service: GameService) -> None:
     assert str(standings_text(table)).splitlines()[1] == "Section 1:"
 
 
-async def test_withdrawing_before_half_strikes_every_game_out(service: GameService,
-                                                              offered) -> None:
+async def four_started(service: GameService):
+    """A four-player round-robin started: its id, its players by id, the fourth player
+    (Dan) and Dan's games."""
     people = await players(service, 4)
     t = await signed_up(service, people, "round-robin")
     await service.tournaments.start(people[0], t)
-    who = by_name(people)
-    gus = people[3]
-    mine = [p for p in await open_games(service, t) if gus.id in (p.first, p.second)]
+    dan = people[3]
+    return t, by_name(people), dan, [p for p in await open_games(service, t)
+                                     if dan.id in (p.first, p.second)]
+
+
+async def test_withdrawing_before_half_strikes_every_game_out(service: GameService,
+                                                              offered) -> None:
+    t, who, gus, mine = await four_started(service)
     await lose(service, who, mine[0].game_id, 0 if mine[0].first == gus.id else 1)
-    left = await service.tournaments.leave(gus, t)
-    assert in_both(left) == (
-        "You withdrew from tournament T1: fewer than half of your games were finished, so "
-        "all of them are struck out.",
-        "Bạn đã rút lui khỏi giải đấu T1: chưa đến một nửa số ván của bạn đã xong, nên tất "
-        "cả đều bị hủy kết quả.")
+    english, vietnamese = in_both(await service.tournaments.leave(gus, t))
+    assert english == ("You withdrew from tournament T1: fewer than half of your games were "
+                       "finished, so all of them are struck out.")
+    assert vietnamese == ("Bạn đã rút lui khỏi giải đấu T1: chưa đến một nửa số ván của bạn "
+                          "đã xong, nên tất cả đều bị hủy kết quả.")
     table = await service.tournaments.table(t)
     struck = [p for p in table.sections[0].pairings if gus.id in (p.first, p.second)]
     assert [p.result for p in struck] == ["void"] * 3
@@ -265,12 +270,7 @@ async def test_withdrawing_before_half_strikes_every_game_out(service: GameServi
 
 
 async def test_withdrawing_after_half_loses_the_rest(service: GameService, offered) -> None:
-    people = await players(service, 4)
-    t = await signed_up(service, people, "round-robin")
-    await service.tournaments.start(people[0], t)
-    who = by_name(people)
-    dan = people[3]
-    mine = [p for p in await open_games(service, t) if dan.id in (p.first, p.second)]
+    t, who, dan, mine = await four_started(service)
     for p in mine[:2]:  # Dan wins two
         await lose(service, who, p.game_id, 1 if p.first == dan.id else 0)
     left = await service.tournaments.leave(dan, t)
