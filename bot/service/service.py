@@ -659,9 +659,11 @@ class GameService:
         for side in (0, 1):
             if game.players[side] != actor:
                 await outbox.notify_side(s, game, side, "game-over", now, text)
+        # a tournament game's end goes in its tournament's lane, before what it brings on
         await outbox.notify(s, now, transport=place_transport(game.place), kind="game-over",
                             place=game.place, game_id=game.id,
-                            text=phrase(text, place_transport(game.place)), message=text)
+                            text=phrase(text, place_transport(game.place)), message=text,
+                            lane=await self.tournaments._lane_of_game(s, game.id))
         await self.tournaments._game_over(s, game, now)
         return game
 

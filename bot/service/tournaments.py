@@ -68,6 +68,7 @@ from .clock import DAY, Clock, describe_clock
 from .model import Game, Player, place_transport
 from .phrasing import command, moment, phrase
 from .results import Done, Reason, Refusal, Result
+from .standings import read_rating
 from .words import or_list, side_name, variant_name
 
 FORMATS = ("round-robin", "swiss", "ladder")
@@ -300,11 +301,14 @@ def _lines(t: Tournament, members: Sequence[Entry], games: Sequence[Pairing]
         return tuple(Line(k + 1, False, e.player_id, e.name, e.rating, 0.0, (),
                           played[e.player_id], e.status != "in") for k, e in enumerate(order))
     ranked = tiebreaks.rank(ids, records, ("score", *TIEBREAKS[t.format]))
+    # those who withdrew after those still playing, as ICCF's tables list them
+    ranked.sort(key=lambda standing: by_id[standing.player].status != "in")
     lines: list[Line] = []
     for k, standing in enumerate(ranked):
         values = standing.values
         rank = k + 1
-        if k and ranked[k - 1].values == values:
+        if k and ranked[k - 1].values == values and lines[-1].withdrawn == (
+                by_id[standing.player].status != "in"):
             rank = lines[-1].rank
         e = by_id[standing.player]
         lines.append(Line(rank, False, standing.player, e.name, e.rating, values[0],
@@ -498,16 +502,17 @@ class Tournaments:
             return Refusal(Reason.TOURNAMENT_FULL,
                            _n("Tournament {ref} is full ({n} player).",
                               "Tournament {ref} is full ({n} players).", t.size, ref=t.ref))
-        place = None
-        if t.format == "ladder":
+        place = rating = None
+        if t.format == "ladder":  # at the bottom, with the rating they come with
             row = await s.one("SELECT MAX(number) AS n FROM tournament_players "
                               "WHERE tournament_id = ? AND status = 'in'", (t.id,))
             place = (row["n"] or 0) + 1 if row else 1
+            rating = (await read_rating(s, sender.id, t.variant)).rating
         await s.execute("DELETE FROM tournament_players WHERE tournament_id = ? "
                         "AND player_id = ?", (t.id, sender.id))
         await s.execute("INSERT INTO tournament_players (tournament_id, player_id, status, "
-                        "number, joined_at) VALUES (?, ?, 'in', ?, ?)",
-                        (t.id, sender.id, place, now))
+                        "number, rating, joined_at) VALUES (?, ?, 'in', ?, ?, ?)",
+                        (t.id, sender.id, place, rating, now))
         count += 1
         news = _n("{name} joined tournament {ref} ({n} player).",
                   "{name} joined tournament {ref} ({n} players).", count,
@@ -545,7 +550,10 @@ class Tournaments:
     async def _leave(self, s: Session, t: Tournament, now: float, sender: Player) -> Result:
         row = await s.one("SELECT status FROM tournament_players WHERE tournament_id = ? "
                           "AND player_id = ?", (t.id, sender.id))
-        if row is None or row["status"] != "in":
+        if row is not None and row["status"] == "withdrawn":
+            return Refusal(Reason.NOT_IN, _("You have withdrawn from tournament {ref} already.",
+                                            ref=t.ref))
+        if row is None:
             return Refusal(Reason.NOT_IN, _("You are not in tournament {ref}.", ref=t.ref))
         if t.status in ("over", "cancelled"):
             return Refusal(Reason.TOURNAMENT_CLOSED, _("Tournament {ref} is over.",
@@ -553,6 +561,11 @@ class Tournaments:
         if t.status == "signup":
             await s.execute("DELETE FROM tournament_players WHERE tournament_id = ? "
                             "AND player_id = ?", (t.id, sender.id))
+            count = len([e for e in await self._entries(s, t.id) if e.status == "in"])
+            await self._tell_place(s, t, "tournament-entry", _n(
+                "{name} left tournament {ref} ({n} player).",
+                "{name} left tournament {ref} ({n} players).", count,
+                name=sender.display_name, ref=t.ref), now)
             return Done(_("You left tournament {ref}.", ref=t.ref), tournament=t)
         what = await self._withdraw(s, t, sender.id, sender.display_name, now)
         return Done(_("You withdrew from tournament {ref}: {what}", ref=t.ref, what=what),
@@ -822,6 +835,10 @@ class Tournaments:
             except pairing.PairingImpossible:  # everyone has met whom they may: it ends
                 await s.execute("UPDATE tournaments SET round = ?, rounds = ? WHERE id = ?",
                                 (t.round, t.round, t.id))
+                await self._tell_place(s, t, "tournament-news", _(
+                    "Tournament {ref}: round {round} cannot be paired (the players have met "
+                    "everyone they may meet), so the tournament ends after round {last}.",
+                    ref=t.ref, round=t.round + 1, last=t.round), now)
                 t = replace(t, rounds=t.round)
         await self._conclude(s, t, now)
 
@@ -848,7 +865,8 @@ class Tournaments:
                                   "variant = ?", (line.player_id, t.variant))
                 if row is not None and line.rating is not None:
                     changes.append(f"{line.name} {line.rating:.0f} → {row['rating']:.0f}")
-            news = joined([news, _("Ratings: {changes}.", changes=", ".join(changes))])
+            if changes:
+                news = joined([news, _("Ratings: {changes}.", changes=", ".join(changes))])
         await self._tell_place(s, t, "tournament-over", news, now)
         await self._tell_players(s, t, news, "tournament-over", now)
 
@@ -886,8 +904,11 @@ class Tournaments:
                 if not started.ok:
                     await s.execute("UPDATE tournaments SET status = 'cancelled', ended_at = ? "
                                     "WHERE id = ?", (now, t.id))
-                    news = _("Tournament {ref} ({name}) is cancelled: {why}", ref=t.ref,
-                             name=t.name, why=started.template)
+                    count = len([e for e in await self._entries(s, t.id) if e.status == "in"])
+                    news = _n("Tournament {ref} ({name}) is cancelled: it needs at least "
+                              "{least} players and has {n}.", "Tournament {ref} ({name}) is "
+                              "cancelled: it needs at least {least} players and has {n}.",
+                              count, ref=t.ref, name=t.name, least=MIN_PLAYERS)
                     await self._tell_place(s, t, "tournament-over", news, now)
                     await self._tell_players(s, t, news, "tournament-over", now)
                 done += 1
@@ -1015,10 +1036,19 @@ class Tournaments:
     # --- news -----------------------------------------------------------------------
     async def _tell_place(self, s: Session, t: Tournament, kind: str, text: Text,
                           now: float) -> None:
+        """News to the tournament's place, in its lane: after the ends of games that
+        brought it on (`_lane_of_game`)."""
         transport = place_transport(t.place)
         await outbox.notify(s, now, transport=transport, kind=kind, place=t.place,
                             text=phrase(text, transport), message=text,
-                            payload={"tournament": t.id})
+                            payload={"tournament": t.id}, lane=outbox.lane_of(None, t.place, None))
+
+    async def _lane_of_game(self, s: Session, game_id: int) -> str | None:
+        """The lane of the news of a tournament game's end: its tournament's (None: an
+        ordinary game, whose news keeps its own lane)."""
+        row = await s.one("SELECT t.place FROM tournament_games g JOIN tournaments t ON "
+                          "t.id = g.tournament_id WHERE g.game_id = ?", (game_id,))
+        return outbox.lane_of(None, row["place"], None) if row else None
 
     async def _tell(self, s: Session, t: Tournament, player_id: int, kind: str, now: float,
                     text: Text) -> None:
@@ -1135,6 +1165,10 @@ def pairings_text(table: Table, round_number: int | None = None) -> Text:
         heading = _("Tournament {ref}, round {round}:", ref=t.ref, round=round_number)
     else:
         heading = _("Tournament {ref}, every game:", ref=t.ref)
+    if not pairings and t.format == "swiss" and t.status == "running" and \
+            round_number is not None and round_number > t.round:
+        return _("Round {round} of tournament {ref} is not paired yet.", round=round_number,
+                 ref=t.ref)
     if not pairings:
         return _("Tournament {ref} has no games yet.", ref=t.ref)
     lines: list[Any] = [heading]

@@ -383,8 +383,11 @@ async def test_the_scheduler_starts_a_tournament_or_cancels_it(
     assert (await service.tournaments.get(small)).status == "cancelled"
     news = [n for n in await service.pending_notifications("console", limit=1000)
             if n.kind == "tournament-over" and n.player_id == people[1].id]
-    assert news[-1].text == ("Tournament T2 (Clash of Command Swiss) is cancelled: Tournament "
-                             "T2 needs at least 3 players to start; it has 1.")
+    assert (news[-1].text, outbox.worded(news[-1], "vi")) == (
+        "Tournament T2 (Clash of Command Swiss) is cancelled: it needs at least 3 players and "
+        "has 1.",
+        "Giải đấu T2 (Đại chiến Chỉ huy hệ Thụy Sĩ) bị hủy: giải cần ít nhất 3 người chơi và "
+        "chỉ có 1.")
     assert await service.next_due() is None or await service.next_due() > clock()
 
 
@@ -499,3 +502,54 @@ async def test_mixed_transports_each_player_hears_on_their_own(service: GameServ
     over = [n for n in await service.pending_notifications("email", limit=100)
             if n.kind == "game-over"]
     assert [n.game_id for n in over] == [game.id]
+
+
+# --- what a tester found --------------------------------------------------------------
+async def test_a_swiss_longer_than_it_can_be_paired_says_why_it_ends(
+        service: GameService, clock: ManualClock) -> None:
+    """Three players, thirty rounds: after three rounds everyone has met everyone and had
+    the bye; the place is told why it ends, a future round is 'not paired yet', and no
+    game rated means no 'Ratings:' line."""
+    people = await players(service, 3)
+    t = await signed_up(service, people, "swiss", rounds=30, days=7, round_days=2,
+                        adjudication="draw")
+    await service.tournaments.start(people[0], t)
+    assert str(pairings_text(await service.tournaments.table(t), 2)) == (
+        "Round 2 of tournament T1 is not paired yet.")
+    for _round in range(3):
+        clock.advance(days=2)
+        await service.process_due()
+    table = await service.tournaments.table(t)
+    assert (table.tournament.status, table.tournament.rounds) == ("over", 3)
+    news = [n.text for n in await service.pending_notifications("console", limit=1000)
+            if n.player_id is None and n.kind in ("tournament-news", "tournament-over")]
+    assert news == [
+        "Tournament T1: round 4 cannot be paired (the players have met everyone they may "
+        "meet), so the tournament ends after round 3.",
+        "Tournament T1 (Clash of Command Swiss) is over. Winner: Cat, Ann, Bob (2). "
+        "Standings: `standings T1`."]
+
+
+async def test_news_of_a_tournament_follows_the_end_of_the_game_that_caused_it(
+        service: GameService) -> None:
+    """The end of a tournament game and the next round's pairings share one lane, so a
+    place gets them in that order; leaving before the start is news there too, and
+    withdrawing twice is refused as such."""
+    people = await players(service, 4)
+    who = by_name(people)
+    t = await signed_up(service, people, "swiss", rounds=2)
+    assert (await service.tournaments.leave(people[3], t)).ok
+    assert (await service.tournaments.join(people[3], t)).ok
+    await service.tournaments.start(people[0], t)
+    for p in await open_games(service, t, 1):
+        await lose(service, who, p.game_id, 1)
+    place = [n for n in await service.pending_notifications("console", limit=1000)
+             if n.player_id is None]
+    kinds = [(n.kind, n.lane) for n in place if n.kind in ("game-over", "tournament-round")]
+    lane = f"place:{PLACE}/"
+    assert kinds == [("tournament-round", lane), ("game-over", lane), ("game-over", lane),
+                     ("tournament-round", lane)]
+    assert "Dan left tournament T1 (3 players)." in [n.text for n in place]
+    assert (await service.tournaments.leave(people[1], t)).ok
+    again = await service.tournaments.leave(people[1], t)
+    assert again.message == "You have withdrawn from tournament T1 already."

@@ -145,8 +145,8 @@ async def test_the_join_button_still_works_after_a_restart(world):
     r = await world.bob.click(post, label="Leave")
     assert r.ephemeral and r.response.content == "You left tournament T1."
     assert _now(world.channel, post).content.split("\n")[1] == "1 player: alice."
-    assert _thread(world, "T1 Spring").last_message.content == (
-        "bob joined tournament T1 (2 players).")
+    assert [m.content for m in _thread(world, "T1 Spring").history()][-2:] == [
+        "bob joined tournament T1 (2 players).", "bob left tournament T1 (1 player)."]
 
 
 async def test_a_member_who_leaves_the_server_withdraws(world):
@@ -164,7 +164,7 @@ async def test_a_member_who_leaves_the_server_withdraws(world):
     r = await world.alice.slash(world.channel, "tournament standings", tournament=1)
     assert _answer(r).content == (
         f"{DESCRIPTION} (running).\n1=. alice: 0 (DE 0, SB 0, Wins 0)\n1=. bob: 0 (DE 0, SB "
-        "0, Wins 0)\n1=. carol (withdrawn): 0 (DE 0, SB 0, Wins 0)")
+        "0, Wins 0)\n3. carol (withdrawn): 0 (DE 0, SB 0, Wins 0)")
 
 
 async def test_a_server_admin_directs_and_a_director_adjudicates(world, moderator):

@@ -352,8 +352,8 @@ async def test_a_ladder_shows_its_places_and_its_games(service: GameService,
     html = await (await client.get(f"/t/{tournament_id}")).text()
     found = tables_of(html)
     assert texts(found["Ladder"]) == [["Place", "Player", "Rating", "Games"],
-                                      ["1", "Ann", "", "0"], ["2", "Cai", "", "1"],
-                                      ["3", "Bob", "", "1"]]
+                                      ["1", "Ann", "1500", "0"], ["2", "Cai", "1500", "1"],
+                                      ["3", "Bob", "1500", "1"]]
     assert texts(found["Challenge 1"])[1:] == [
         ["1", "Cai", "Bob", "1-0", f"#{challenged.game.id}"]]  # type: ignore[union-attr]
     assert "<h2>Ladder games</h2>" in html
