@@ -308,17 +308,12 @@ class TournamentCommands(commands.GroupCog, group_name="tournament", group_descr
                          result: str) -> None:
         """End a tournament game by the director's ruling (its director, or a server
         admin)."""
-        t = await self.service.tournaments.of_game(game)
-        if t is None:
-            await self.bot.answer(interaction, _("Game #{game} is not a tournament game.",
-                                                 game=game))
-            return
         sender = await self.bot.player_of(interaction.user)
-        if not (await self.service.tournaments.may_direct(sender, t.id)
-                or await self._may_direct(interaction, t)):
-            await self.bot.answer(interaction, _(
-                "Only the director of tournament {ref} ({name}) or a server admin may "
-                "adjudicate its games.", ref=t.ref, name=t.director_name))
+        t = await self.service.tournaments.of_game(game)
+        admin = isinstance(t, Tournament) and await self._may_direct(interaction, t)
+        ruling = await self.service.tournaments.ruling(sender, game, director=admin)
+        if isinstance(ruling, Refusal):
+            await self.bot.answer(interaction, ruling)
             return
         await rule(self.bot, interaction, game, result)
 

@@ -105,12 +105,27 @@ async def signed(bot: Bot, interaction: discord.Interaction, sender: Player, act
     """Join or leave (``action``) by a button or a command: the member is answered (only
     they see it), the sign-up post counts again, and the news goes out."""
     topic = bot.service.tournaments
+    t = await topic.get(tournament_id)
+    if action == "join" and isinstance(t, Tournament) and not _of_its_server(bot, t,
+                                                                             interaction):
+        await bot.answer(interaction, _("Tournament {ref} is played on another Discord "
+                                        "server: only its members may join it.", ref=t.ref))
+        return
     result = await (topic.join(sender, tournament_id) if action == "join"
                     else topic.leave(sender, tournament_id))
     await bot.answer(interaction, result)
     if not isinstance(result, Refusal):
         await refresh_signup(bot, tournament_id)
         await bot.flush()
+
+
+def _of_its_server(bot: Bot, t: Tournament, interaction: discord.Interaction) -> bool:
+    """Whether the member may play in ``t``: a member of the server it is played on (a
+    tournament of no server's channel, by mail, takes anyone)."""
+    guild = getattr(bot.get_channel(target_of(t.place) or 0), "guild", None)
+    if guild is None or interaction.guild_id == guild.id:
+        return True
+    return guild.get_member(interaction.user.id) is not None
 
 
 def signup_view(t: Tournament, language: str = SOURCE) -> discord.ui.View | None:

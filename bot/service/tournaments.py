@@ -1033,6 +1033,29 @@ class Tournaments:
         t = await self.get(tournament_id)
         return t is not None and t.director_id == sender.id
 
+    async def ruling(self, sender: Player, game_id: int,
+                     director: bool = False) -> Tournament | Refusal:
+        """The tournament of game ``game_id`` if ``sender`` may rule on it (adjudicate
+        it): its director, or a server admin (``director``: the transport vouches), who
+        does not play in it — nobody rules on their own game."""
+        async with self.db.snapshot() as s:
+            row = await s.one("SELECT tournament_id FROM tournament_games WHERE game_id = ?",
+                              (game_id,))
+            t = await self._read(s, row["tournament_id"]) if row else None
+            game = await self._read_game(s, game_id) if t else None
+        if t is None or game is None:
+            return Refusal(Reason.NO_SUCH_GAME, _("Game #{game} is not a tournament game.",
+                                                  game=game_id))
+        if not director and sender.id != t.director_id:
+            return Refusal(Reason.NOT_DIRECTOR, _(
+                "Only the director of tournament {ref} ({name}) or a server admin may "
+                "adjudicate its games.", ref=t.ref, name=t.director_name))
+        if sender.id in game.players:
+            return Refusal(Reason.NOT_DIRECTOR, _(
+                "You play in game #{game}: another director or a server admin must rule on "
+                "it.", game=game_id))
+        return t
+
     # --- news -----------------------------------------------------------------------
     async def _tell_place(self, s: Session, t: Tournament, kind: str, text: Text,
                           now: float) -> None:

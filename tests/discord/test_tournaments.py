@@ -175,12 +175,12 @@ async def test_a_server_admin_directs_and_a_director_adjudicates(world, moderato
     assert r.ephemeral and r.response.content == (
         "Only the director of tournament T1 (alice) or a server admin may adjudicate its "
         "games.")
-    r = await world.alice.slash(world.channel, "tournament adjudicate", game=3, result="0")
-    assert not r.ephemeral and r.response.content.startswith("Game #3")
-    assert (await world.service.game(3)).winner == 0
-    r = await moderator.slash(world.channel, "tournament adjudicate", game=1, result="draw")
+    r = await world.alice.slash(world.channel, "tournament adjudicate", game=1, result="0")
+    assert not r.ephemeral and r.response.content.startswith("Game #1")  # bob vs carol
+    assert (await world.service.game(1)).winner == 0
+    r = await moderator.slash(world.channel, "tournament adjudicate", game=3, result="draw")
     assert not r.ephemeral
-    assert (await world.service.game(1)).is_over
+    assert (await world.service.game(3)).is_over
     r = await world.alice.slash(world.channel, "tournament adjudicate", game=9, result="draw")
     assert r.ephemeral and r.response.content == "Game #9 is not a tournament game."
 
@@ -310,3 +310,33 @@ async def test_a_tournament_whose_reply_was_lost_gets_its_sign_up_post_all_the_s
     assert r.response.content == "You joined tournament T1 (Lost); 1 player so far."
     assert _thread(world, "T1 Lost").last_message.content == (
         "bob joined tournament T1 (1 player).")
+
+
+# --- what a tester found ----------------------------------------------------------------
+async def test_a_member_of_another_server_cannot_join(world):
+    """A tournament is played on its server: a member of another server who names it is
+    refused, so no one gets games in threads they cannot see."""
+    post = await _created(world)
+    other = world.env.create_guild()
+    elsewhere = other.create_text_channel("lobby")
+    stranger = other.add_member(world.env.create_user("stranger"))
+    r = await stranger.slash(elsewhere, "tournament join", tournament=1)
+    assert r.ephemeral and r.response.content == (
+        "Tournament T1 is played on another Discord server: only its members may join it.")
+    assert _now(world.channel, post).content.split("\n")[1] == "No one has signed up yet."
+
+
+async def test_no_one_rules_on_their_own_game_and_a_wrong_number_is_refused(world, moderator):
+    """The director who plays is refused a ruling on her own game (a server admin rules
+    on it); a game number of 0 or below is refused in words, not with a failure."""
+    await _started(world)
+    r = await world.alice.slash(world.channel, "tournament adjudicate", game=2, result="0")
+    assert r.ephemeral and r.response.content == (
+        "You play in game #2: another director or a server admin must rule on it.")
+    assert not (await world.service.game(2)).is_over
+    r = await moderator.slash(world.channel, "tournament adjudicate", game=2, result="draw")
+    assert not r.ephemeral and (await world.service.game(2)).is_over
+    for number in (0, -5):
+        r = await world.alice.slash(world.channel, "tournament adjudicate", game=number,
+                                    result="draw")
+        assert r.ephemeral and r.response.content == f"There is no game #{number}."
