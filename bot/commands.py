@@ -8,12 +8,13 @@ then examples). A line that starts with no command word is read as a move.
 
 from __future__ import annotations
 
+import difflib
 import inspect
 import logging
 import textwrap
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from contextvars import ContextVar
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from engine import EngineError, all_variants, get_variant
@@ -49,6 +50,9 @@ NO_SUCH = {"game": Reason.NO_SUCH_GAME, "challenge": Reason.NO_SUCH_CHALLENGE}
 # the longest command line read; a longer one is refused before it is split or matched.
 # A note (at most 1,000 characters), a long conditional line or a file's path fit.
 MAX_LINE = 4096
+SUGGEST_CHARS = 24  # of a word compared with the known ones (`closest_word`)
+SHOWN_LINE = 60  # characters of a line quoted back as the one meant
+SUGGEST_CUTOFF = 0.75  # how alike a word and the one suggested for it must be (0 to 1)
 HELP_WIDTH = 96  # the `help` list's lines: a longer description goes on, indented, below
 # the language of the one whose command is being run (`Commands.handle`), for the answers
 # laid out in it (the `help` list's columns) rather than worded after
@@ -71,6 +75,15 @@ def split_words(line: str) -> list[str]:
     return words
 
 
+def closest_word(word: str, known: Iterable[str]) -> str | None:
+    """The known word closest to ``word``, a slip of the keys (``joni`` for ``join``,
+    ``rouns`` for ``rounds``), or None. Only the word's first few characters are compared:
+    the comparison's cost grows with the square of the length."""
+    found = difflib.get_close_matches(word.lower()[:SUGGEST_CHARS], list(known), n=1,
+                                      cutoff=SUGGEST_CUTOFF)
+    return found[0] if found else None
+
+
 def line_too_long(line: str) -> Reply | None:
     """The refusal of a line too long to be a command, or None (it costs nothing to ask:
     only the length is looked at)."""
@@ -79,6 +92,35 @@ def line_too_long(line: str) -> Reply | None:
     length, limit = format(len(line), ","), format(MAX_LINE, ",")
     return Reply(_("That line is {length} characters long; a command is at most {limit}. "
                    "Nothing was done.", length=length, limit=limit), ok=False)
+
+
+@dataclass
+class ClockWords:
+    """The clock a command's words name, as `challenge` reads them: days per move (``3d``,
+    ``none``) and the words of a Fischer clock (``3d+1d``, ``max10d``, ``total60d``)."""
+
+    days: int | None = None
+    named: bool = False  # `none` names no clock; naming nothing takes the default
+    words: list[str] = field(default_factory=list)
+
+    @staticmethod
+    def names(low: str) -> bool:
+        """Whether the (lower-case) word is one of a clock's."""
+        return is_clock_word(low) or low[:1].isdigit() or low in ("none", "unlimited")
+
+    def take(self, low: str) -> None:
+        """Read one of a clock's words; ValueError (a catalogue message) if it is wrong."""
+        if is_clock_word(low):
+            self.words.append(low)
+        else:
+            self.days, self.named = parse_days(low), True
+
+    def clock(self, default: int | None) -> tuple[int | None, str | None]:
+        """The days per move (``default`` when no clock was named) and the time control's
+        text (None for days per move alone); ValueError when the words do not agree."""
+        days = self.days if self.named or self.words else default
+        control = parse_time_control(self.words, days)
+        return days, control.text() if control else None
 
 
 @dataclass(frozen=True)
@@ -166,11 +208,24 @@ class Commands:
         handler = getattr(self, f"cmd_{word}", None)
         try:
             if handler is None:
-                return await self.cmd_move(sender, place, parts)
+                return self.slip(parts) or await self.cmd_move(sender, place, parts)
             return await handler(sender, place, parts[1:])
         except StorageError as err:  # rolled back: the player is told, the host logs why
             log.error("command %r not carried out: %s", word[:20], err)
             return Reply(storage_words(err), ok=False)
+
+    def slip(self, words: list[str]) -> Reply | None:
+        """The answer to a line whose first word is a command's misspelt (``joni T3``),
+        naming the line meant; None when the first word is no such slip (a move, whose
+        notation has a digit)."""
+        word = words[0]
+        near = closest_word(word, self.words()) if word.isalpha() and len(word) > 2 else None
+        if near is None:
+            return None
+        meant = shorten(" ".join([near, *words[1:]]), SHOWN_LINE)
+        return Reply(_("{word} is no command: did you mean {line}? ({help} lists the "
+                       "commands.)", word=repr(shorten(word, SUGGEST_CHARS)),
+                       line=f"`{meant}`", help="`help`"), ok=False)
 
     # --- help -----------------------------------------------------------------------
     async def cmd_help(self, sender: Player, place: str, args: list[str]) -> Reply:
@@ -267,9 +322,8 @@ class Commands:
             words.remove(word)
             break
         opponent: Player | None = None
-        mode = side = days = rated = None
-        days_named = False  # `none` names no clock; naming nothing takes the default
-        clock_words: list[str] = []
+        mode = side = rated = None
+        clock = ClockWords()
         side_words = {**SIDE_WORDS, **{n.lower(): k for k, n in enumerate(variant.side_names)}}
         for word in words:
             low = word.lower()
@@ -283,11 +337,9 @@ class Commands:
                 side = None
             elif low in ("rated", "unrated"):
                 rated = low == "rated"
-            elif is_clock_word(low):
-                clock_words.append(low)
-            elif low[:1].isdigit() or low in ("none", "unlimited"):
+            elif clock.names(low):
                 try:
-                    days, days_named = parse_days(low), True
+                    clock.take(low)
                 except ValueError as err:
                     return Reply(self._reason(sender, err).capitalize() + ".", ok=False)
             elif opponent is None:
@@ -298,10 +350,8 @@ class Commands:
             else:
                 return Reply(joined([_("I do not understand {word}.", word=repr(word)),
                                      _usage("challenge")]), ok=False)
-        if not days_named and not clock_words:
-            days = self.service.challenges.default_days()
         try:
-            clock = parse_time_control(clock_words, days)
+            days, control = clock.clock(self.service.challenges.default_days())
         except ValueError as err:
             reason = self._reason(sender, err)
             return Reply(reason[:1].upper() + reason[1:] + ".", ok=False)
@@ -311,7 +361,7 @@ class Commands:
                 rated))
         return _reply(await self.service.challenges.challenge(
             sender, place, opponent, variant.name, mode, side, days, start_fen, rated,
-            time_control=clock.text() if clock else None))
+            time_control=control))
 
     async def cmd_challenges(self, sender: Player, place: str, args: list[str]) -> Reply:
         """List the open challenges you made, received, or may accept here."""
@@ -905,8 +955,21 @@ def _or(items: list[str]) -> Text | str:
         else items[0]
 
 
+def _method(word: str) -> Callable[..., object] | None:
+    """The method of the command ``word``: a shared one, or one of the commands built on
+    them (the tournaments', a transport's)."""
+    kinds: list[type] = [Commands]
+    while kinds:
+        kind = kinds.pop()
+        found = getattr(kind, f"cmd_{word}", None)
+        if found is not None:
+            return found
+        kinds.extend(kind.__subclasses__())
+    return None
+
+
 def _usage(word: str) -> Text | str:
-    doc = inspect.cleandoc(getattr(Commands, f"cmd_{word}").__doc__ or "")
+    doc = inspect.cleandoc(getattr(_method(word), "__doc__", None) or "")
     # the examples follow the description (which may take several lines) and a blank line
     examples = [line for line in doc.partition("\n\n")[2].splitlines() if line.strip()]
     return _("For example: {examples}", examples="; ".join(f"`{e}`" for e in examples[:2])) \

@@ -38,7 +38,6 @@ from .. import i18n, redact
 from ..commands import (
     ONE_HELP_WORD,
     OPEN_WORDS,
-    Commands,
     Reply,
     help_line,
     line_too_long,
@@ -57,6 +56,7 @@ from ..service.results import Reason, Refusal, storage_words
 from ..service.scheduler import Scheduler
 from ..storage import StorageError
 from ..textboard import caption, text_board
+from ..tournament_commands import TournamentCommands
 from .files import FileRefused, read_text, write_text
 from .terminal import ServiceLoop, Terminal, start_without_sigint
 
@@ -135,7 +135,8 @@ class Console:
         self.settings = settings
         self.bold = bold
         self._print = out
-        self.commands = Commands(service, self.find_player, language=i18n.system_language())
+        self.commands = TournamentCommands(service, self.find_player,
+                                           language=i18n.system_language())
         self.use_computer(Computer(service))
         self.scheduler = Scheduler(service)
         self.player: Player | None = None

@@ -24,6 +24,7 @@ from ..names import name_problem
 from ..service.boundary import game_number
 from ..service.model import Player
 from ..service.results import Refusal
+from ..tournament_commands import TournamentCommands
 from .reading import NAME_CHARS, clean_header
 
 TRANSPORT = "email"
@@ -63,8 +64,13 @@ def watch_link(word: str) -> tuple[int, str] | None:
     return (int(found[1]), found[2].lower()) if found else None
 
 
-class MailCommands(Commands):
-    """The shared commands, and those of mail."""
+class MailCommands(TournamentCommands):
+    """The shared commands (the tournaments' too), and those of mail."""
+
+    def tournament_place(self, place: str) -> str | None:
+        """Mail has no place of its own to hold tournaments: every tournament signing up
+        or running, wherever it is, is listed (and may be joined) by mail."""
+        return None
 
     async def handle(self, sender: Player, place: str, line: str,
                      language: str | None = None) -> Reply:

@@ -1,15 +1,15 @@
-"""`help` at the console (and by mail, which shares the command words): each command's
-description whole, never cut in the middle of a sentence."""
+"""`help` at the console (and by mail, which shares the command words, the tournaments' too):
+each command's description whole, never cut in the middle of a sentence."""
 
 from __future__ import annotations
 
 import inspect
 
-from bot.commands import Commands
+from bot.tournament_commands import TournamentCommands
 
 
 def _description(word: str) -> str:
-    doc = inspect.cleandoc(getattr(Commands, f"cmd_{word}").__doc__ or "")
+    doc = inspect.cleandoc(getattr(TournamentCommands, f"cmd_{word}").__doc__ or "")
     return " ".join(doc.split("\n\n")[0].split())
 
 

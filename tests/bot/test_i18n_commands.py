@@ -13,12 +13,12 @@ from pathlib import Path
 import pytest
 
 from bot import i18n
-from bot.commands import Commands
 from bot.config import Settings
 from bot.console.console import Console
 from bot.console.files import FileRefused, read_text
 from bot.service import GameService
 from bot.textboard import caption
+from bot.tournament_commands import TournamentCommands
 from engine import get_variant
 
 COMMANDER_START = """\
@@ -265,7 +265,7 @@ async def test_the_help_texts_in_vietnamese(session, offered):
     assert lines[-6:] == CONSOLE_WORDS_VI
     assert all(len(line) <= 96 for line in lines)
     for word in session.console.commands.words():  # each command, described in Vietnamese
-        handler = getattr(Commands, f"cmd_{word}")
+        handler = getattr(TournamentCommands, f"cmd_{word}")
         assert handler.__doc__ and f"  {word:<12} " in listing
         assert i18n.catalogue("vi").get((inspect.cleandoc(handler.__doc__).split("\n\n")[0],
                                          None)), word
