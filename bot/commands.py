@@ -222,10 +222,10 @@ class Commands:
         near = closest_word(word, self.words()) if word.isalpha() and len(word) > 2 else None
         if near is None:
             return None
-        meant = shorten(" ".join([near, *words[1:]]), SHOWN_LINE)
+        meant = "`" + shorten(" ".join([near, *words[1:]]), SHOWN_LINE) + "`"
         return Reply(_("{word} is no command: did you mean {line}? ({help} lists the "
-                       "commands.)", word=repr(shorten(word, SUGGEST_CHARS)),
-                       line=f"`{meant}`", help="`help`"), ok=False)
+                       "commands.)", word=repr(shorten(word, SUGGEST_CHARS)), line=meant,
+                       help="`help`"), ok=False)
 
     # --- help -----------------------------------------------------------------------
     async def cmd_help(self, sender: Player, place: str, args: list[str]) -> Reply:

@@ -131,16 +131,16 @@ class TournamentCommands(Commands):
         tournament start T3
         tournament adjudicate T3 #12 1-0
 
-        After `create`, the variant and the format (round-robin, swiss or ladder), then
-        any of: the clock as `challenge` takes it (3d, 3d+1d max10d, total60d, none);
-        rated or unrated; double (a double round-robin: both colours); rounds N (of a Swiss
-        tournament); size N (the most players); sections N (the most players of a
-        round-robin section); round-days N (the days a Swiss round lasts); adjudicate
-        continue or adjudicate draw (a game unfinished at a round's deadline goes on
-        outside the tournament, or is drawn); reach N (how many places above a ladder
-        player may challenge); signup N (days until sign-up closes); start N (days until
-        it starts; without either, its director starts it); name and the tournament's name
-        (last, or in double quotes).
+        After `create`, the variant and the format (`round-robin`, `swiss` or `ladder`),
+        then any of: the clock as `challenge` takes it (`3d`, `3d+1d max10d`, `total60d`,
+        `none`); `rated` or `unrated`; `double` (a double round-robin: both colours);
+        `rounds N` (of a Swiss tournament); `size N` (the most players); `sections N` (the
+        most players of a round-robin section); `round-days N` (the days a Swiss round
+        lasts); `adjudicate continue` or `adjudicate draw` (a game unfinished at a round's
+        deadline goes on outside the tournament, or is drawn); `reach N` (how many places
+        above a ladder player may challenge); `signup N` (days until sign-up closes);
+        `start N` (days until it starts; without either, its director starts it); `name`
+        and the tournament's name (last, or in double quotes).
 
         `tournament join T3`, `tournament standings T3` and the like do what `join T3` and
         `standings T3` do; `tournament list` what `tournaments` does.
@@ -485,13 +485,15 @@ def _option(word: str, value: str | None) -> dict[str, Any] | Reply:
     if word in WHOLE_OPTIONS:
         number = parse_number(value or "")
         if number is None:
+            example = f"`{word} 5`"
             return Reply(_("`{option}` takes a whole number, as in {example}.", option=word,
-                           example=f"`{word} 5`"), ok=False)
+                           example=example), ok=False)
         return {WHOLE_OPTIONS[word]: number}
     days = day_count(value or "")
     if days is None:
+        example = f"`{word} 7`"
         return Reply(_("`{option}` takes a number of days, as in {example}.", option=word,
-                       example=f"`{word} 7`"), ok=False)
+                       example=example), ok=False)
     return {DAY_OPTIONS[word]: days}
 
 
@@ -505,7 +507,8 @@ def _not_known(word: str, known: list[str] | tuple[str, ...], options: Text) -> 
     """The refusal of a word that is no option: the closest option named, if one is close,
     and the options."""
     near = closest_word(word, known)
+    option = f"`{near}`"
     said = (_("I do not know {word}: did you mean {option}?", word=repr(shorten(word)),
-              option=f"`{near}`") if near else
+              option=option) if near else
             _("I do not know {word}.", word=repr(shorten(word))))
     return Reply(joined([said, options]), ok=False)

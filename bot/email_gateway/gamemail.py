@@ -21,6 +21,7 @@ from ..pictures import picture_options, points_destroyed
 from ..service import GameService
 from ..service.model import Challenge, Game, Player
 from ..service.phrasing import phrase
+from ..service.tournaments import Tournament
 from ..service.turns import turn_entries
 from ..textboard import caption, text_board
 from .inbound import ChallengeTag, GameTag
@@ -46,6 +47,29 @@ def challenge_subject(challenge: Challenge) -> Text:
              challenge=challenge.id, challenger=challenge.challenger_name,
              opponent=challenge.opponent_name or _("anyone"),
              variant=get_variant(challenge.variant).display_name)
+
+
+def tournament_subject(t: Tournament, kind: str, round_number: int | None = None) -> Text:
+    """The subject of a tournament's news of ``kind`` (an outbox kind, `TOURNAMENT_KINDS`):
+    the tournament's name first, then what happened (``Tournament T3: round 2``)."""
+    if kind == "tournament-new":
+        return _("New tournament {ref}: {name}", ref=t.ref, name=t.name)
+    if kind == "tournament-entry":
+        return _("Tournament {ref}: a new player", ref=t.ref)
+    if kind == "tournament-start":
+        return _("Tournament {ref}: it has started", ref=t.ref)
+    if kind == "tournament-games":
+        return _("Tournament {ref}: your games", ref=t.ref)
+    if kind == "tournament-round":
+        return _("Tournament {ref}: round {round}", ref=t.ref, round=round_number or t.round)
+    if kind == "tournament-over":
+        return _("Tournament {ref}: it is over", ref=t.ref)
+    return _("Tournament {ref}: news", ref=t.ref)
+
+
+TOURNAMENT_KINDS = frozenset({"tournament-new", "tournament-entry", "tournament-start",
+                              "tournament-games", "tournament-round", "tournament-news",
+                              "tournament-over"})
 
 
 def thread_of(what: str, number: int, language: str) -> str:

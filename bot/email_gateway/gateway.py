@@ -57,7 +57,7 @@ from ..service.boundary import game_number
 from ..service.computer import Computer
 from ..service.mail_ledger import remember_seen
 from ..service.model import Challenge, Game, Notification, Player
-from ..service.outbox import DeliveryFailure, worded
+from ..service.outbox import MESSAGE, DeliveryFailure, worded
 from ..service.phrasing import phrase
 from ..service.results import Refusal, Result
 from ..service.turns import numbered_turns
@@ -74,7 +74,13 @@ from .authority import (
     says_yes,
     unclear,
 )
-from .gamemail import GameMails, challenge_subject, thread_of
+from .gamemail import (
+    TOURNAMENT_KINDS,
+    GameMails,
+    challenge_subject,
+    thread_of,
+    tournament_subject,
+)
 from .inbound import NOT_AUTHENTIC, ConfirmTag, Drop, GameTag, Inbound, Tag, read_mail
 from .inbound import Refusal as MailRefusal
 from .machine import looks_like_bounce, message_id, parse_headers, quoted_notes, read_bounce
@@ -85,6 +91,8 @@ from .mailcommands import (
     LOOKING_WORDS,
     MAIL_LANGUAGE,
     PLAYER_WORDS,
+    TOURNAMENT_LOOKING,
+    TOURNAMENT_WORDS,
     TRANSPORT,
     ChallengeMade,
     LinkRequest,
@@ -114,6 +122,8 @@ WATCHED_KINDS = frozenset({"news", "game-start", "your-move", "game-over", "take
 # keyed commands that mean nothing twice: the same one with the same key is a duplicate
 # (a draw offer or takeback request may be made again after it was declined)
 ONCE_WORDS = frozenset({"move", "end", "resign", "abort", "accept", "decline", "cancel"})
+# a tournament's news of its place that its e-mail players get each (`_to_tournament_players`)
+PLACE_NEWS = frozenset({"tournament-round", "tournament-news"})
 SILENT = Reply("", ok=False)  # over a limit again: no answer
 LOOP_LIMIT = 3  # mails in a row answered with "no command" before a sender's silence
 BOUNCED = "a bounce reported it undeliverable"  # the reason a believed bounce gives
@@ -355,7 +365,7 @@ class EmailGateway(GameMails, Authority):
         elif isinstance(key, Reply):
             reply, outcome = key, "refused: key"
         elif index is None:
-            reply, outcome = await self._unreadable(player, keyed), "refused: no command"
+            reply, outcome = await self._unreadable(player, keyed, lines), "refused: no command"
         elif digest and await self.service.mail.seen_before(digest):
             return "dropped: a duplicate (this command with this key was carried out)"
         else:
@@ -514,6 +524,8 @@ class EmailGateway(GameMails, Authority):
         words, hidden = await self.hidden(player, words)
         if hidden is not None:
             return hidden, "refused: private"
+        if word == "tournament" and len(words) > 1 and words[1].lower() in TOURNAMENT_LOOKING:
+            word = words[1].lower()  # it only looks: as `standings T3`, no key needed
         if word == "games":  # the games of a place: those of mail are private
             words = [w for w in words if w.lower() != "here"]
         args = [w for w in words[1:] if game_number(w) is None]
@@ -529,7 +541,7 @@ class EmailGateway(GameMails, Authority):
                     return await self._needs_key(player, word, key, words[1:]), \
                         "refused: no key"
                 return await self.ask(player, line), "asked: confirm"
-        elif word in PLAYER_WORDS and not proven:
+        elif word in PLAYER_WORDS | TOURNAMENT_WORDS and not proven:
             return await self.ask(player, line), "asked: confirm"
         elif word in LOOKING_WORDS and key is not None and key.game is not None \
                 and len(args) == len(words) - 1:
@@ -647,8 +659,14 @@ class EmailGateway(GameMails, Authority):
                            "you. Nothing was changed yet.", word=word, challenge=found.id),
                          ok=False, challenge=found)
 
-    async def _unreadable(self, player: Player, key: Key | None) -> Reply:
-        """A short help fitting the state of the mail's game or challenge, or of none."""
+    async def _unreadable(self, player: Player, key: Key | None,
+                          lines: tuple[str, ...] = ()) -> Reply:
+        """A short help fitting the state of the mail's game or challenge, or of none; for a
+        first line that begins with a command's slip (``joni T3``), the line meant."""
+        first = next((command_line(line) for line in lines if line.strip()), "")
+        slip = self.commands.slip(first.split()) if first else None
+        if slip is not None:
+            return replace(slip, game=key.game if key is not None else None)
         if key is not None and key.game is not None:
             return Reply(_("I found no command in your mail. Write it on the first line, "
                            "above any quoted text; what you may send is below."), ok=False,
@@ -925,8 +943,9 @@ class EmailGateway(GameMails, Authority):
         keyed = note.payload.get("keyed", True)  # False: a watcher's copy
         if game is not None and keyed:  # a watcher's copy is not copied again
             await self._copy_to_watchers(game, note.kind)
-        if player is None:
-            return  # news of a place: e-mail games have no channel to post it in
+        if player is None:  # news of a place: e-mail games have no channel to post it in
+            await self._to_tournament_players(note)
+            return
         if (why := await self._why_not_mail(player, note)) is not None:
             raise DeliveryFailure(why, permanent=True, final=True)
         # news is worded for its reader (the one it goes to), whoever caused it
@@ -949,8 +968,39 @@ class EmailGateway(GameMails, Authority):
                                                       message_id=message_id,
                                                       language=language))
         else:
-            await self.send(await self.listed_mail(player, _subject(note), text,
-                                                   message_id=message_id, language=language))
+            await self.send(await self.listed_mail(player, await self._news_subject(note),
+                                                   text, message_id=message_id,
+                                                   language=language))
+
+    async def _news_subject(self, note: Notification) -> Text:
+        """The subject of news about no game: a tournament's names it and what happened
+        (a round's number as its news says it), other news says what it is."""
+        number = note.payload.get("tournament")
+        found = await self.service.tournaments.get(number) \
+            if note.kind in TOURNAMENT_KINDS and isinstance(number, int) else None
+        if found is None:
+            return _subject(note)
+        said = note.payload.get(MESSAGE)
+        values = said.get("values") if isinstance(said, dict) else None
+        round_number = values.get("round") if isinstance(values, dict) else None
+        return tournament_subject(found, note.kind,
+                                  round_number if isinstance(round_number, int) else None)
+
+    async def _to_tournament_players(self, note: Notification) -> None:
+        """News a tournament held by mail posts to its place (a Swiss round's pairings, a
+        withdrawal, a ladder's result), queued for each of its e-mail players, since mail
+        has no place where it is posted. Its start and end reach each player already."""
+        number = note.payload.get("tournament")
+        if note.kind not in PLACE_NEWS or not isinstance(number, int):
+            return
+        table = await self.service.tournaments.table(number)
+        if isinstance(table, Refusal):
+            return
+        for entry in table.entries:
+            if entry.status == "in" and entry.transport == TRANSPORT:
+                await self.service.queue_notification(
+                    TRANSPORT, note.kind, note.text, player_id=entry.player_id,
+                    place=note.place, payload=dict(note.payload))
 
     async def _why_not_mail(self, player: Player, note: Notification) -> str | None:
         """Why ``player``'s address may not get ``note`` (None: it may): not after `stop`,

@@ -4,12 +4,14 @@ by mail, changing one's name, `stop`, `start`, `link`), with what each needs to 
 What a key allows: a command about a game (`GAME_WORDS`) needs that player's key of that
 game, of the game's move number now; a command about a challenge (`CHALLENGE_WORDS`) needs
 the player's key of it; a command that changes anything else about the player
-(`PLAYER_WORDS`: settings, watching, challenging in their name, linking an address) needs any
-key the service sent that player. Without it, the command is asked back of the sender's
+(`PLAYER_WORDS`: settings, watching, challenging in their name, linking an address;
+`TOURNAMENT_WORDS`: joining, leaving, making and directing tournaments) needs any key the
+service sent that player. Without it, the command is asked back of the sender's
 address (a confirmation mail whose reply address carries a one-time key), so a forged From
-(which anyone can write) only mails the real owner a question. Help, rules, lists and
-looking at games need nothing, but a private game is shown only to its players, its
-watchers and holders of its watch link (`bot.service.watching`).
+(which anyone can write) only mails the real owner a question. Help, rules, lists
+(`tournaments`, `standings`, `pairings`) and looking at games need nothing, but a private
+game is shown only to its players, its watchers and holders of its watch link
+(`bot.service.watching`).
 """
 
 from __future__ import annotations
@@ -33,6 +35,12 @@ GAME_WORDS = frozenset({"move", "end", "resign", "draw", "takeback", "abort", "n
 CHALLENGE_WORDS = frozenset({"accept", "decline", "cancel"})
 PLAYER_WORDS = frozenset({"vacation", "back", "name", "digest", "stop", "start", "watch",
                           "unwatch", "challenge", "link", "unlink", "language"})
+# commands that change what tournaments the player is in (or, `tournament`, that make or
+# direct one): carried out with any key of the player's, else confirmed, as `PLAYER_WORDS`;
+# a key of a game's old move number is no key for them (they are about no game)
+TOURNAMENT_WORDS = frozenset({"join", "leave", "withdraw", "ladder", "tournament"})
+# what `tournament` does that only looks (`tournament standings T3`): no key needed
+TOURNAMENT_LOOKING = frozenset({"standings", "pairings", "list"})
 # what the mail being answered says of its language (Content-Language, Accept-Language)
 MAIL_LANGUAGE: ContextVar[str | None] = ContextVar("mail_language", default=None)
 KEYED_WORDS = GAME_WORDS | CHALLENGE_WORDS | PLAYER_WORDS
