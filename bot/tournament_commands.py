@@ -248,8 +248,8 @@ class TournamentCommands(Commands):
             return _reply(game_id)
         verdict = rest[0].lower() if len(rest) == 1 else ""
         if game_id is None or verdict not in VERDICTS:
-            return Reply(_("Say the game and its result (1-0, 0-1 or draw), as in "
-                           "{example}.", example=command(
+            return Reply(_("Say the game and its result (`1-0`, `0-1` or `draw`), "
+                           "as in {example}.", example=command(
                                "tournament", f"{ADJUDICATE} T{number} #12 1-0")), ok=False)
         t = await self.service.tournaments.get(number)
         if t is None:
@@ -479,7 +479,7 @@ def _option(word: str, value: str | None) -> dict[str, Any] | Reply:
     wrong."""
     if word == ADJUDICATE:
         if value is None:
-            return Reply(_("`adjudicate` takes continue or draw, as in {example}.",
+            return Reply(_("`adjudicate` takes `continue` or `draw`, as in {example}.",
                            example="`adjudicate draw`"), ok=False)
         return {"adjudication": value.lower()}
     if word in WHOLE_OPTIONS:
