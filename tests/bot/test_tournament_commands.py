@@ -1,0 +1,328 @@
+"""Tournaments at the console: `tournaments`, `tournament create|start|adjudicate`, `join`,
+`leave`, `standings`, `pairings` and `ladder`, their answers in English and in Vietnamese,
+how a tournament is named (or meant without a name), and the refusals of words almost
+right."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.console.console import PLACE
+from bot.service.boundary import shorten
+from bot.tournament_commands import day_count, tournament_ref
+
+CREATED = ("New tournament T1 Spring open: Clash of Command, round-robin, 3 days per move, "
+           "rated. Sign up with `join T1`; Alice starts it with `tournament start T1`.")
+OPTIONS = ("The options of `tournament create`: round-robin, swiss, ladder, 3d, 3d+1d max10d, "
+           "total60d, none, rated, unrated, double, rounds N, size N, sections N, round-days N, "
+           "adjudicate continue|draw, reach N, signup N, start N, name … (`help tournament` "
+           "tells more).")
+
+
+async def _three_signed_up(session, create: str = "tournament create clash round-robin 3d "
+                                                   "name Spring open") -> None:
+    """Alice makes a tournament (T1) and she, Bob and Carol join it; Alice types next."""
+    assert "T1" in await session(create)
+    for name in ("Alice", "Bob", "Carol"):
+        await session(f"as {name}")
+        assert "T1" in await session("join T1")
+    await session("as Alice")
+
+
+async def _first_move(service, game_id: int) -> str:
+    return (await service.legal_moves(await service.game(game_id)))[0]
+
+
+# --- a round-robin from the first word to the last -------------------------------------------
+async def test_a_round_robin_is_made_joined_started_played_and_left_at_the_console(session,
+                                                                                  service):
+    assert await session("tournaments") == (
+        "There are no tournaments here. Make one with `tournament create clash round-robin`.")
+    assert await session("tournament create clash round-robin 3d name Spring open") == (
+        f"Tournament T1 created: {CREATED}\n  [to everyone here] {CREATED}")
+    assert await session("tournaments") == (
+        "Tournaments:\n  T1 Spring open: Clash of Command, round-robin, 3 days per move, rated "
+        "(signing up): 0 players; join with `join T1`.")
+    # the one tournament open here is meant without its name
+    assert await session("join") == ("You joined tournament T1 (Spring open); 1 player so "
+                                     "far.\n  [to everyone here] Alice joined tournament T1 "
+                                     "(1 player).")
+    await session("as Bob")
+    assert (await session("join T1")).startswith(
+        "You joined tournament T1 (Spring open); 2 players so far.")
+    await session("as Carol")
+    assert (await session("join #t1")).startswith(
+        "You joined tournament T1 (Spring open); 3 players so far.")
+    assert await session("join T1") == "You are already in tournament T1."
+    await session("as Alice")
+
+    started = await session("tournament start")  # the one she directs
+    assert started.splitlines()[0] == ("Tournament T1 (Spring open) has started: 3 players, "
+                                       "1 section; all 3 games started at once.")
+    assert ("  [to bob] Tournament T1: your games have started: game #2 against Alice, you "
+            "play Black; game #3 against Carol, you play White. 3 days per move") in started
+    assert await session("pairings") == (
+        "Tournament T1, every game:\n1. Carol – Alice (game #1): in play\n"
+        "1. Alice – Bob (game #2): in play\n1. Bob – Carol (game #3): in play")
+
+    # game #2, Alice (White) against Bob, played at the console until Bob resigns
+    for name in ("Alice", "Bob", "Alice"):
+        await session(f"as {name}")
+        move = await _first_move(service, 2)
+        assert (await session(f"move #2 {move}")).splitlines()[0].endswith(
+            "is to move.")
+    await session("as Bob")
+    assert (await session("resign #2")).startswith(
+        "You resigned game #2: Alice (White) wins: Bob resigned (1-0).")
+    assert await session("standings") == (
+        "T1 Spring open: Clash of Command, round-robin, 3 days per move, rated (running).\n"
+        "1. Alice: 1\n2=. Bob: 0\n2=. Carol: 0")
+
+    # Carol withdraws having finished none of her games: they are struck out, and with
+    # every game over the tournament ends
+    await session("as Carol")
+    left = await session("leave")
+    assert left.splitlines()[0] == ("You withdrew from tournament T1: fewer than half of your "
+                                    "games were finished, so all of them are struck out.")
+    assert ("  [to everyone here] Tournament T1 (Spring open) is over. Winner: Alice (1). "
+            "Standings: `standings T1`") in left
+    assert await session("standings T1") == (
+        "T1 Spring open: Clash of Command, round-robin, 3 days per move, rated (over).\n"
+        "1. Alice: 1\n2=. Bob: 0\n2=. Carol (withdrawn): 0")
+    assert await session("pairings T1") == (
+        "Tournament T1, every game:\n1. Carol – Alice (game #1): struck out\n"
+        "1. Alice – Bob (game #2): 1-0\n1. Bob – Carol (game #3): struck out")
+    assert (await service.tournaments.get(1)).status == "over"
+
+
+async def test_a_player_leaves_before_the_start_and_withdraw_says_the_same(session):
+    await _three_signed_up(session)
+    assert await session("leave T1") == "You left tournament T1."
+    assert await session("withdraw T1") == "You are not in tournament T1."
+    assert await session("leave") == ("Which tournament? Name it, as in `leave T3`; "
+                                      "`tournaments` lists those here.")
+
+
+# --- the words in Vietnamese -------------------------------------------------------------------
+async def test_the_tournaments_words_in_vietnamese(session, offered):
+    await session("language vi")
+    assert await session("tournaments") == (
+        "Ở đây chưa có giải đấu nào. Hãy tạo một giải bằng `tournament create clash "
+        "round-robin`.")
+    created = await session("tournament create clash round-robin 3d name Xuân")
+    assert created.splitlines()[0] == (
+        "Đã tạo giải đấu T1: Giải đấu mới T1 Xuân: Đại chiến Chỉ huy, vòng tròn, 3 ngày mỗi "
+        "nước, tính điểm. Đăng ký bằng `join T1`; Alice bắt đầu giải bằng `tournament start "
+        "T1`.")
+    assert await session("tournaments") == (
+        "Các giải đấu:\n  T1 Xuân: Đại chiến Chỉ huy, vòng tròn, 3 ngày mỗi nước, tính điểm "
+        "(đang đăng ký): 0 người chơi; tham gia bằng `join T1`.")
+    assert (await session("join")).startswith(
+        "Bạn đã tham gia giải đấu T1 (Xuân); hiện có 1 người chơi.")
+    assert await session("joni T1") == (
+        "'joni' không phải là lệnh: có phải ý bạn là `join T1`? (`help` liệt kê các lệnh.)")
+    assert await session("join 1") == (
+        "'1' không phải tên một giải đấu: tên giải đấu bắt đầu bằng chữ T, ví dụ `join T1`.")
+    assert await session("tournament create clash swiss rouns 5") == (
+        "Tôi không hiểu 'rouns': có phải ý bạn là `rounds`? Các tùy chọn của `tournament "
+        "create`: round-robin, swiss, ladder, 3d, 3d+1d max10d, total60d, none, rated, unrated, "
+        "double, rounds N, size N, sections N, round-days N, adjudicate continue|draw, reach "
+        "N, signup N, start N, name … (`help tournament` nói rõ hơn).")
+    assert await session("tournament create clash swiss double") == (
+        "`double` dành cho giải vòng tròn (mỗi cặp đấu hai lần, cầm cả hai màu), không dành "
+        "cho thể thức hệ Thụy Sĩ.")
+    assert await session("tournament create clash swiss rounds x") == (
+        "`rounds` nhận một số nguyên, ví dụ `rounds 5`.")
+    assert await session("pairings T1 2") == (
+        "Giải đấu T1 không chia vòng: `pairings T1` liệt kê mọi ván.")
+    assert await session("standings") == (
+        "T1 Xuân: Đại chiến Chỉ huy, vòng tròn, 3 ngày mỗi nước, tính điểm (đang đăng ký).\n"
+        "1. Alice: 0")
+    assert await session("tournament adjudicate T1 #1 draw") == (
+        "Ván #1 không phải là một ván của giải đấu T1.")
+    assert (await session("help tournament")).startswith(
+        "tournament: Tạo một giải đấu, cho nó bắt đầu, hoặc phân xử một ván của nó (với tư "
+        "cách người điều hành).\n\ntournament create clash round-robin 3d\n")
+    listed = await session("help")
+    assert ("\n  tournaments  Liệt kê các giải đấu ở đây, kèm số người chơi và cách tham gia.\n"
+            in listed)
+    assert "\n  withdraw     Rút lui khỏi một giải đấu (như `leave`).\n" in listed
+
+
+async def test_each_reader_reads_the_news_in_their_own_language(session, offered):
+    await session("language vi")
+    await _three_signed_up(session)  # Alice reads Vietnamese, Bob and Carol English
+    started = await session("tournament start T1")
+    assert started.splitlines()[0] == ("Giải đấu T1 (Spring open) đã bắt đầu: 3 người chơi, "
+                                       "1 bảng; cả 3 ván cùng bắt đầu một lúc.")
+    assert ("  [to bob] Tournament T1 (Spring open) has started: 3 players, 1 section; all 3 "
+            "games started at once.") in started
+
+
+# --- the options of `create` -------------------------------------------------------------------
+async def test_create_reads_every_option_as_a_word(session, service):
+    await session('tournament create commander swiss 7d rounds 5 round-days 30 adjudicate '
+                  'draw size 20 sections 8 unrated signup 3 start 4.5 name "Spring open" '
+                  'marine')
+    t = await service.tournaments.get(1)
+    assert (t.variant, t.mode, t.format, t.days, t.rounds, t.round_days, t.adjudication,
+            t.size, t.section_size, t.rated, t.name) == (
+        "commander", "marine", "swiss", 7, 5, 30.0, "draw", 20, 8, False, "Spring open")
+    assert (t.signup_until - t.created_at, t.starts_at - t.created_at) == (3 * 86400,
+                                                                          4.5 * 86400)
+    await session("tournament create clash double 3d+1d max10d name Autumn double cup")
+    t = await service.tournaments.get(2)
+    assert (t.format, t.cycles, t.time_control, t.name, t.rated) == (
+        "round-robin", 2, "3d+1d max10d", "Autumn double cup", True)
+    await session("tournament create clash ladder reach 5 none")
+    t = await service.tournaments.get(3)
+    assert (t.format, t.reach, t.days, t.status) == ("ladder", 5, None, "running")
+
+
+@pytest.mark.parametrize(("line", "answer"), [
+    ("tournament create clash swiss rouns 5", "I do not know 'rouns': did you mean `rounds`? "
+     + OPTIONS),
+    ("tournament create clash swis", "I do not know 'swis': did you mean `swiss`? " + OPTIONS),
+    ("tournament create clsh swiss", "I do not know 'clsh': did you mean `clash`? " + OPTIONS),
+    ("tournament create clash swiss frobnicate", "I do not know 'frobnicate'. " + OPTIONS),
+    ("tournament create clash swiss rounds", "`rounds` takes a whole number, as in "
+     "`rounds 5`."),
+    ("tournament create clash swiss round-days soon", "`round-days` takes a number of days, "
+     "as in `round-days 7`."),
+    ("tournament create clash swiss adjudicate", "`adjudicate` takes `continue` or `draw`, "
+     "as in `adjudicate draw`."),
+    ("tournament create clash swiss adjudicate resign", "A game unfinished at a round's "
+     "deadline can continue or draw, not 'resign'."),
+    ("tournament create clash swiss double", "`double` is for a round-robin (each pair plays "
+     "twice, both colours), not a Swiss."),
+    ("tournament create clash swiss 4d", "'4d' is not a time control: the time per move is 1, "
+     "2, 3, 5, 7 or 14 days, or none."),
+    ("tournament create clash swiss 3d 3d+1d", "Choose either 3d per move or a Fischer clock "
+     "such as 3d+1d, not both."),
+    ("tournament create clash swiss size 2", "The size must be from 3 to 1000."),
+    ("tournament create clash swiss name", "Which name? Write it after `name`, last, as in "
+     "`tournament create clash swiss name Spring open`."),
+    ("tournament create clash swiss name " + "x" * 61, "A tournament's name has at most 60 "
+     f"characters; {shorten('x' * 61)!r} has 61."),
+    ("tournament frob", "I do not know 'frob'. `tournament` takes `create`, `start`, "
+     "`adjudicate`, `join`, `leave`, `withdraw`, `standings`, `pairings`, `ladder` or `list`."),
+    ("tournament strat T1", "I do not know 'strat': did you mean `start`? `tournament` takes "
+     "`create`, `start`, `adjudicate`, `join`, `leave`, `withdraw`, `standings`, `pairings`, "
+     "`ladder` or `list`."),
+    ("tournament", "Say what to do with a tournament: `create`, `start`, `adjudicate`, `join`, "
+     "`leave`, `withdraw`, `standings`, `pairings`, `ladder` or `list`, as in "
+     "`tournament start T3`."),
+])
+async def test_a_word_almost_right_is_refused_naming_the_closest(session, service, line,
+                                                                 answer):
+    assert await session(line) == answer
+    assert await service.tournaments.listing() == []  # nothing was made
+
+
+async def test_the_longest_line_of_words_is_refused_at_once(session):
+    """Every word is looked at once, and only the first characters of one compared with the
+    options: the longest line a command may be answers as fast as a short one."""
+    words = " ".join(["roundsx"] * 500)[:4096 - len("tournament create clash ")]
+    assert (await session("tournament create clash " + words)).startswith(
+        "I do not know 'roundsx': did you mean `rounds`?")
+    word = "r" * (4096 - len("tournament create clash "))
+    assert (await session("tournament create clash " + word)).startswith(
+        "I do not know 'rrrrrrrr")
+    assert (await session("tournament create clash name " + "Spring " * 580)).startswith(
+        "A tournament's name has at most 60 characters")
+
+
+def test_a_tournament_is_named_with_a_t_and_days_are_read_in_a_few_characters():
+    assert [tournament_ref(w) for w in ("T3", "t3", "#T3", "#t12", "3", "#3", "T", "Tx", "T-1")] \
+        == [3, 3, 3, 12, None, None, None, None, None]
+    assert [day_count(w) for w in ("7", "7d", "0.5", "1.5days", "d", "x", "1.2.3", "9" * 9,
+                                   "٣")] == [7.0, 7.0, 0.5, 1.5, None, None, None, None, None]
+
+
+# --- which tournament ------------------------------------------------------------------------
+async def test_a_command_without_a_name_means_the_only_one_or_lists_them(session):
+    await session("tournament create clash round-robin name Spring")
+    await session("tournament create clash swiss name Autumn")
+    assert await session("join") == ("Which tournament? Name one: `join T2` (Autumn); "
+                                     "`join T1` (Spring).")
+    assert (await session("join T2")).startswith("You joined tournament T2 (Autumn)")
+    assert (await session("join")).startswith("You joined tournament T1 (Spring)")
+    assert await session("join") == ("Which tournament? Name it, as in `join T3`; "
+                                     "`tournaments` lists those here.")
+    assert await session("leave") == ("Which tournament? Name one: `leave T2` (Autumn); "
+                                      "`leave T1` (Spring).")
+    assert await session("join 2") == ("'2' names no tournament: a tournament is named with a "
+                                       "T, as in `join T2`.")
+    assert await session("join #2") == ("'#2' names no tournament: a tournament is named with "
+                                        "a T, as in `join T2`.")
+    assert await session("join T99") == "There is no tournament T99."
+    assert await session("join T99999999999") == "There is no tournament T99999999999."
+    assert await session("joni T1") == (
+        "'joni' is no command: did you mean `join T1`? (`help` lists the commands.)")
+    assert await session("join T1 now") == (
+        "`join` does not take 'now'. For example: `join T3`")
+    await session("as Bob")
+    assert await session("tournament start") == (
+        "Which tournament? Name it, as in `tournament start T3`; `tournaments` lists those "
+        "here.")
+    assert await session("tournament start T1") == (
+        "Only the director of tournament T1 (Alice) or a server admin can do that.")
+
+
+async def test_the_tournaments_of_another_place_are_not_listed_here(session, service, bob):
+    made = await service.tournaments.create(bob, "console:elsewhere", "clash", "swiss")
+    assert made.ok
+    assert (await session("tournaments")).splitlines()[0] == (
+        "There are no tournaments here. Make one with `tournament create clash round-robin`.")
+    await service.tournaments.create(bob, PLACE, "clash", "swiss", name="Here")
+    assert (await session("tournaments")).splitlines()[:2] == [
+        "Tournaments:", "  T2 Here: Clash of Command, Swiss, no clock, rated (signing up): 0 "
+        "players; join with `join T2`."]
+
+
+# --- Swiss pairings by round, the director's ruling, a ladder ----------------------------------
+async def test_a_swiss_rounds_pairings_and_the_directors_ruling(session, service):
+    await _three_signed_up(session, "tournament create clash swiss rounds 2 name Open")
+    started = await session("tournament start T1")
+    assert started.splitlines()[0] == "Tournament T1 (Open) has started with 3 players."
+    pairings = await session("pairings T1")
+    assert pairings.splitlines()[0] == "Tournament T1, round 1:"
+    assert pairings.splitlines()[1:] == (await session("pairings T1 1")).splitlines()[1:]
+    assert await session("pairings T1 2") == "Tournament T1 has paired 1 round so far."
+    table = await service.tournaments.table(1)
+    game = next(p for s in table.sections for p in s.pairings if p.game_id is not None)
+    await session("as Bob")
+    assert await session(f"tournament adjudicate T1 #{game.game_id} 1-0") == (
+        "Only Alice, the director of tournament T1, may adjudicate its games.")
+    await session("as Alice")
+    assert await session("tournament adjudicate T1 1-0") == (
+        "Say the game and its result (`1-0`, `0-1` or `draw`), as in `tournament adjudicate "
+        "T1 #12 1-0`.")
+    ruled = await session(f"tournament adjudicate #{game.game_id} draw")  # her one tournament
+    assert ruled.startswith(f"Game #{game.game_id} adjudicated: drawn, adjudicated a draw by "
+                            f"Alice (1/2-1/2).")
+    assert (await service.game(game.game_id)).is_over
+    assert f"(game #{game.game_id}): 1/2-1/2" in await session("pairings T1 1")
+
+
+async def test_a_ladder_challenge_names_a_player_of_the_ladder(session, service):
+    await session("tournament create clash ladder reach 2 name Club ladder")
+    for name in ("Alice", "Bob", "Carol"):
+        await session(f"as {name}")
+        assert (await session("join")).startswith("You joined the ladder T1 (Club ladder) in "
+                                                  "place ")
+    # Carol, third, challenges Alice, first, by her name in any case
+    challenged = await session("ladder alice")
+    assert challenged.splitlines()[0] == ("Ladder T1: you challenged Alice; game #1 has "
+                                          "started. Win it and you take their place.")
+    assert await session("ladder T1 Zed") == "I do not know anyone called 'Zed'."
+    await session("as Alice")
+    assert await session("ladder T1 carol") == (
+        "Carol is not above you on the ladder T1: challenge someone above you.")
+    assert await session("ladder T1") == (
+        "Challenge whom? Name a player above you, as in `ladder T1 bob`.")
+    await session("as Carol")
+    await session("resign #1")
+    assert await session("standings T1") == (
+        "T1 Club ladder: Clash of Command, ladder, no clock, rated (running).\n"
+        "1. Alice\n2. Bob\n3. Carol")
