@@ -8,7 +8,6 @@ then examples). A line that starts with no command word is read as a move.
 
 from __future__ import annotations
 
-import difflib
 import inspect
 import logging
 import textwrap
@@ -52,7 +51,7 @@ NO_SUCH = {"game": Reason.NO_SUCH_GAME, "challenge": Reason.NO_SUCH_CHALLENGE}
 MAX_LINE = 4096
 SUGGEST_CHARS = 24  # of a word compared with the known ones (`closest_word`)
 SHOWN_LINE = 60  # characters of a line quoted back as the one meant
-SUGGEST_CUTOFF = 0.75  # how alike a word and the one suggested for it must be (0 to 1)
+SHORT_WORD = 6  # letters of a word in which one slip is allowed, not two (`closest_word`)
 HELP_WIDTH = 96  # the `help` list's lines: a longer description goes on, indented, below
 # the language of the one whose command is being run (`Commands.handle`), for the answers
 # laid out in it (the `help` list's columns) rather than worded after
@@ -76,12 +75,32 @@ def split_words(line: str) -> list[str]:
 
 
 def closest_word(word: str, known: Iterable[str]) -> str | None:
-    """The known word closest to ``word``, a slip of the keys (``joni`` for ``join``,
-    ``rouns`` for ``rounds``), or None. Only the word's first few characters are compared:
-    the comparison's cost grows with the square of the length."""
-    found = difflib.get_close_matches(word.lower()[:SUGGEST_CHARS], list(known), n=1,
-                                      cutoff=SUGGEST_CUTOFF)
-    return found[0] if found else None
+    """The known word ``word`` is a slip of the keys for (``joni`` for ``join``, ``rouns``
+    for ``rounds``, ``strat`` for ``start``), or None: one with the same first letter and
+    one letter wrong, missing, added or two swapped (two, in a word of more than
+    `SHORT_WORD` letters). A different first letter makes another word (``tack`` is no
+    ``back``). Only the word's first `SUGGEST_CHARS` characters are compared."""
+    low = word.lower()[:SUGGEST_CHARS]
+    allowed = 1 if len(low) <= SHORT_WORD else 2
+    near = [(slips(low, k), k) for k in known if k[:1] == low[:1] and k != low]
+    best = min(near, default=None)
+    return best[1] if best is not None and best[0] <= allowed else None
+
+
+def slips(typed: str, meant: str) -> int:
+    """How many slips of the keys make ``meant`` into ``typed``: letters wrong, missing,
+    added, or two neighbours swapped (the optimal string alignment distance; its cost is
+    the product of the lengths, which the caller bounds)."""
+    before: list[int] = []
+    row = list(range(len(meant) + 1))
+    for i, a in enumerate(typed, 1):
+        current = [i] + [0] * len(meant)
+        for j, b in enumerate(meant, 1):
+            current[j] = min(row[j] + 1, current[j - 1] + 1, row[j - 1] + (a != b))
+            if i > 1 and j > 1 and a == meant[j - 2] and typed[i - 2] == b:
+                current[j] = min(current[j], before[j - 2] + 1)
+        before, row = row, current
+    return row[-1]
 
 
 def line_too_long(line: str) -> Reply | None:

@@ -19,7 +19,16 @@ from typing import Any
 
 from engine import EngineError, Variant, all_variants, get_variant
 
-from .commands import ClockWords, Commands, Reply, _extra, _game_number, _reply, closest_word
+from .commands import (
+    ClockWords,
+    Commands,
+    Reply,
+    _extra,
+    _game_number,
+    _reply,
+    closest_word,
+    split_words,
+)
 from .i18n import Text, _, _n, joined
 from .service.boundary import MAX_ID, no_such, parse_number, shorten
 from .service.model import Player
@@ -58,8 +67,13 @@ VERDICTS: dict[str, int | None] = {"1-0": 0, "0-1": 1, "draw": None, "1/2-1/2": 
 # the sub-commands of `tournament` that are commands of their own too
 SHARED_WORDS = ("join", "leave", "withdraw", "standings", "pairings", "ladder")
 SUB_WORDS = ("create", "start", "adjudicate", *SHARED_WORDS, "list")
-# which tournaments a command without a name may mean
+# which tournaments a command without a name may mean: those open here (to join), the
+# sender's (to leave), the sender's or else those here (to look at), those they direct
 OPEN, MINE, SEEN, DIRECTED = "open", "mine", "seen", "directed"
+MEANT = {"join": OPEN, "leave": MINE, "withdraw": MINE, "ladder": MINE, "standings": SEEN,
+         "pairings": SEEN, "start": DIRECTED, ADJUDICATE: DIRECTED}
+DIRECTED_WORDS = ("start", ADJUDICATE)  # sub-commands of `tournament`
+ALONE_WORDS = ("join", "leave", "withdraw", "standings", "start")  # take a name alone
 
 
 def tournament_ref(word: str) -> int | None:
@@ -106,6 +120,31 @@ class TournamentCommands(Commands):
         """Where the tournaments listed to a player are: the place they write in (a mail
         transport, having none of its own, lists every one: None)."""
         return place
+
+    async def refused_at_once(self, sender: Player, place: str, line: str) -> Reply | None:
+        """The refusal a tournament's command line gets whoever sends it (a tournament that
+        does not exist, a name without its T, a word of `create` that is no option), found
+        without changing anything; None when it may be carried out. Mail answers such a
+        line at once, rather than asking its sender to confirm a command bound to fail."""
+        words = split_words(line)
+        word, args = words[0].lower(), words[1:]
+        if word == "tournament":
+            word, args = (args[0].lower(), args[1:]) if args else ("", [])
+            if word == "create":
+                terms = self._terms(sender, args)
+                return terms if isinstance(terms, Reply) else None
+            if word not in SUB_WORDS:
+                return await self.cmd_tournament(sender, place, words[1:])
+        if word not in MEANT:
+            return None
+        number, rest = await self._which(sender, place, args, word)
+        if isinstance(number, Reply):
+            return number
+        if await self.service.tournaments.get(number) is None:
+            return Reply(no_such("tournament", number), ok=False)
+        if rest and word in ALONE_WORDS:
+            return _extra("tournament" if word in DIRECTED_WORDS else word, rest)
+        return None
 
     # --- listing --------------------------------------------------------------------
     async def cmd_tournaments(self, sender: Player, place: str, args: list[str]) -> Reply:
@@ -229,8 +268,7 @@ class TournamentCommands(Commands):
         return terms
 
     async def _start(self, sender: Player, place: str, args: list[str]) -> Reply:
-        number, rest = await self._which(sender, place, args, ("tournament", "start"),
-                                         DIRECTED)
+        number, rest = await self._which(sender, place, args, "start")
         if isinstance(number, Reply):
             return number
         if rest:
@@ -239,8 +277,7 @@ class TournamentCommands(Commands):
 
     async def _adjudicate(self, sender: Player, place: str, args: list[str]) -> Reply:
         """`tournament adjudicate T3 #12 1-0`: the director ends a game of the tournament."""
-        number, rest = await self._which(sender, place, args, ("tournament", ADJUDICATE),
-                                         DIRECTED, numbers=False)
+        number, rest = await self._which(sender, place, args, ADJUDICATE)
         if isinstance(number, Reply):
             return number
         game_id, rest = _game_number(rest)
@@ -270,7 +307,7 @@ class TournamentCommands(Commands):
 
         join T3
         """
-        number, rest = await self._which(sender, place, args, ("join", ""), OPEN)
+        number, rest = await self._which(sender, place, args, "join")
         if isinstance(number, Reply):
             return number
         if rest:
@@ -294,7 +331,7 @@ class TournamentCommands(Commands):
         return await self._leave(sender, place, args, "withdraw")
 
     async def _leave(self, sender: Player, place: str, args: list[str], word: str) -> Reply:
-        number, rest = await self._which(sender, place, args, (word, ""), MINE)
+        number, rest = await self._which(sender, place, args, word)
         if isinstance(number, Reply):
             return number
         if rest:
@@ -306,7 +343,7 @@ class TournamentCommands(Commands):
 
         standings T3
         """
-        number, rest = await self._which(sender, place, args, ("standings", ""), SEEN)
+        number, rest = await self._which(sender, place, args, "standings")
         if isinstance(number, Reply):
             return number
         if rest:
@@ -323,8 +360,7 @@ class TournamentCommands(Commands):
         pairings T3
         pairings T3 2
         """
-        number, rest = await self._which(sender, place, args, ("pairings", ""), SEEN,
-                                         numbers=False)
+        number, rest = await self._which(sender, place, args, "pairings")
         if isinstance(number, Reply):
             return number
         round_number = parse_number(rest[0]) if len(rest) == 1 else None
@@ -349,8 +385,7 @@ class TournamentCommands(Commands):
 
         ladder T3 bob
         """
-        number, rest = await self._which(sender, place, args, ("ladder", ""), MINE,
-                                         ladder=True)
+        number, rest = await self._which(sender, place, args, "ladder")
         if isinstance(number, Reply):
             return number
         if not rest:
@@ -377,12 +412,16 @@ class TournamentCommands(Commands):
 
     # --- which tournament -------------------------------------------------------------
     async def _which(self, sender: Player, place: str, args: list[str],
-                     example: tuple[str, str], among: str, numbers: bool = True,
-                     ladder: bool = False) -> tuple[int | Reply, list[str]]:
-        """The tournament the words name (``T3``), or the one they mean (``among``: open
-        here, the sender's, any the sender sees, those the sender directs), and the other
-        words; or the answer saying which are meant. With ``numbers``, a bare number
-        (``3``, ``#3``) is taken for a mistyped name and answered so."""
+                     command_word: str) -> tuple[int | Reply, list[str]]:
+        """The tournament the words of ``command_word`` name (``T3``), or the one they
+        mean (`MEANT`), and the other words; or the answer saying which are meant. A bare
+        number (``3``, ``#3``) is taken for a mistyped name and answered so, but where the
+        command takes a number of its own (a round, a game)."""
+        among = MEANT[command_word]
+        numbers = command_word not in ("pairings", ADJUDICATE)
+        ladder = command_word == "ladder"
+        example = ("tournament", command_word) if command_word in DIRECTED_WORDS \
+            else (command_word, "")
         for k, word in enumerate(args):
             number = tournament_ref(word)
             if number is not None:

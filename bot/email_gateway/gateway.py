@@ -64,6 +64,8 @@ from ..service.turns import numbered_turns
 from ..storage import Session
 from .authority import (
     NAMED,
+    NO_WORDS,
+    YES_WORDS,
     Authority,
     Confirmed,
     Confirming,
@@ -124,6 +126,7 @@ WATCHED_KINDS = frozenset({"news", "game-start", "your-move", "game-over", "take
 ONCE_WORDS = frozenset({"move", "end", "resign", "abort", "accept", "decline", "cancel"})
 # a tournament's news of its place that its e-mail players get each (`_to_tournament_players`)
 PLACE_NEWS = frozenset({"tournament-round", "tournament-news"})
+SLIP_WORDS = 4  # a first line of more words is prose, not a command's slip
 SILENT = Reply("", ok=False)  # over a limit again: no answer
 LOOP_LIMIT = 3  # mails in a row answered with "no command" before a sender's silence
 BOUNCED = "a bounce reported it undeliverable"  # the reason a believed bounce gives
@@ -541,7 +544,14 @@ class EmailGateway(GameMails, Authority):
                     return await self._needs_key(player, word, key, words[1:]), \
                         "refused: no key"
                 return await self.ask(player, line), "asked: confirm"
-        elif word in PLAYER_WORDS | TOURNAMENT_WORDS and not proven:
+        elif word in TOURNAMENT_WORDS and not proven:
+            # one bound to be refused is answered so at once, not asked to confirm first
+            refused = await self.commands.refused_at_once(player, PLACE, " ".join(words))
+            if refused is not None:  # worded and phrased as a command's answer is
+                words_of = phrase(self.worded(refused.text, player), TRANSPORT)
+                return replace(refused, text=words_of), f"refused: {word}"
+            return await self.ask(player, line), "asked: confirm"
+        elif word in PLAYER_WORDS and not proven:
             return await self.ask(player, line), "asked: confirm"
         elif word in LOOKING_WORDS and key is not None and key.game is not None \
                 and len(args) == len(words) - 1:
@@ -663,8 +673,10 @@ class EmailGateway(GameMails, Authority):
                           lines: tuple[str, ...] = ()) -> Reply:
         """A short help fitting the state of the mail's game or challenge, or of none; for a
         first line that begins with a command's slip (``joni T3``), the line meant."""
-        first = next((command_line(line) for line in lines if line.strip()), "")
-        slip = self.commands.slip(first.split()) if first else None
+        first = next((command_line(line) for line in lines if line.strip()), "").split()
+        # a command is a few words; a longer line, a yes or a no is prose
+        slip = self.commands.slip(first) if 0 < len(first) <= SLIP_WORDS and \
+            first[0].lower() not in NO_WORDS | YES_WORDS else None
         if slip is not None:
             return replace(slip, game=key.game if key is not None else None)
         if key is not None and key.game is not None:

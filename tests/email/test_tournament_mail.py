@@ -1,0 +1,242 @@
+"""Tournaments by mail, over real SMTP on loopback: a tournament made, joined and started by
+mail (a stranger's command confirmed from their address, as every command without a key
+is), a round's news mailed to each player with a subject of its own, the standings by
+mail, mails almost right answered at once, a reader of Vietnamese, and a mail player in a
+tournament of console players, playing their game by mail."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from email.message import EmailMessage
+
+import pytest
+
+from bot.config import Settings
+from bot.console.console import Console
+from bot.service.model import Player
+from bot.service.tournaments import standings_text
+
+ALICE, BOB, CAROL, EVE = ("alice@players.test", "bob@players.test", "carol@players.test",
+                          "eve@players.test")
+NAMES = {ALICE: "Alice", BOB: "Bob", CAROL: "Carol", EVE: "Eve"}
+
+
+@pytest.fixture
+def email_settings(email_settings: Settings) -> Settings:
+    """A director's and their players' commands, each confirmed by a second mail, are more
+    than the 5 mails an hour without a key the other tests allow."""
+    return replace(email_settings, email_rate_limit=40)
+
+
+def text(mail: EmailMessage) -> str:
+    body = mail.get_body(preferencelist=("plain",))
+    assert body is not None
+    return str(body.get_content()).replace("\r\n", "\n")
+
+
+async def about(mail, address: str, subject: str, opening: str = "") -> EmailMessage:
+    """The next mail to ``address`` with ``subject`` (whose text begins with ``opening``);
+    the mails to it before that one are kept, in order, for the next look."""
+    skipped: list[EmailMessage] = []
+    try:
+        while True:
+            got = await mail.relay.next_to(address)
+            if str(got["Subject"]) == subject and text(got).startswith(opening):
+                return got
+            skipped.append(got)
+    finally:
+        mail.relay.held[:0] = [([address], m) for m in skipped]
+
+
+async def signed_up(mail, create: str = "tournament create clash swiss 3d rounds 2 name "
+                                        "Mail open") -> None:
+    """Alice makes a tournament by mail (T1) and Alice, Bob and Carol join it by mail, each
+    confirming from their address (none has a key)."""
+    made = await mail.confirmed(f"Alice <{ALICE}>", create)
+    assert text(made).startswith("Tournament T1 created: "), text(made)
+    for address in (ALICE, BOB, CAROL):
+        joined = await mail.confirmed(f"{NAMES[address]} <{address}>", "join T1")
+        assert text(joined).startswith("You joined tournament T1 (Mail open); "), text(joined)
+
+
+# --- a Swiss tournament by mail --------------------------------------------------------------
+async def test_a_tournament_made_joined_started_and_played_by_mail(mail):
+    made = await mail.confirmed(f"Alice <{ALICE}>", "tournament create clash swiss 3d rounds 2 "
+                                                    "name Mail open")
+    assert text(made).startswith(
+        "Tournament T1 created: New tournament T1 Mail open: Clash of Command, Swiss, 2 "
+        "rounds, 3 days per move, rated. Sign up with `join T1`; Alice starts it with "
+        "`tournament start T1`.\n")
+    # a list needs no key: a stranger is answered at once
+    await mail.post.send(f"Bob <{BOB}>", "tournaments")
+    assert text(await mail.relay.next_to(BOB)) == (
+        "Tournaments:\n  T1 Mail open: Clash of Command, Swiss, 2 rounds, 3 days per move, "
+        "rated (signing up): 0 players; join with `join T1`.\n")
+    # signing up changes what a player takes part in: asked back of the address first
+    assert not isinstance(await mail.service.find_player("email", BOB), Player)
+    for address in (BOB, ALICE, CAROL):
+        joined = await mail.confirmed(f"{NAMES[address]} <{address}>", "join T1")
+        assert text(joined).startswith("You joined tournament T1 (Mail open); "), text(joined)
+    bob = await mail.service.find_player("email", BOB)
+    assert isinstance(bob, Player) and bob.display_name == "Bob"
+
+    started = await mail.confirmed(f"Alice <{ALICE}>", "tournament start T1")
+    assert text(started).startswith(
+        "Tournament T1 (Mail open) has started with 3 players.\n"), text(started)
+    for address in (ALICE, BOB, CAROL):
+        news = await about(mail, address, "Tournament T1: it has started")
+        assert text(news).startswith("Tournament T1 (Mail open) has started with 3 players.")
+        # the round's pairings, posted to the tournament's place, come to each player
+        paired = await about(mail, address, "Tournament T1: round 1", "Tournament T1, round 1 "
+                             "of 2: ")
+        assert text(paired).splitlines()[0] == (
+            "Tournament T1, round 1 of 2: Alice – Carol (game #1); Bob: bye.")
+
+    # the game of round 1, played by mail: its second player resigns in reply to its mail
+    game = await mail.service.game(1)
+    second = next(a for a in NAMES if NAMES[a] == game.names[1])
+    subject = f"Game #1: {game.names[0]} vs {game.names[1]} — Clash of Command"
+    started_game = await about(mail, second, subject)
+    assert ("Tournament T1, round 1: your game #1 against "
+            f"{game.names[0]} has started; you play Black.") in text(started_game)
+    await mail.post.send(second, "resign", reply_to=started_game)
+    assert text(await about(mail, second, subject)).startswith(
+        f"You resigned game #1: {game.names[0]} (White) wins")
+
+    # round 2 is paired at once, and its news is mailed with the round in its subject
+    for address in (ALICE, BOB, CAROL):
+        paired = await about(mail, address, "Tournament T1: round 2", "Tournament T1, round 2 "
+                             "of 2: ")
+        assert text(paired).splitlines()[0].endswith(" bye."), text(paired)
+
+    # the standings by mail: the standings' words, as any reader is answered
+    await mail.post.send(f"Carol <{CAROL}>", "standings T1")
+    table = await mail.service.tournaments.table(1)
+    standings = text(await about(mail, CAROL, "Re: hi"))
+    assert standings.startswith(str(standings_text(table)) + "\n"), standings
+    assert standings.startswith("T1 Mail open: Clash of Command, Swiss, 2 rounds, 3 days per "
+                                "move, rated (round 2 of 2).\n")
+    await mail.post.send(f"Carol <{CAROL}>", "pairings T1 1")
+    assert text(await about(mail, CAROL, "Re: hi")).startswith(
+        f"Tournament T1, round 1:\n1. {game.names[0]} – {game.names[1]} (game #1): 1-0\n")
+
+
+async def test_a_stranger_without_a_key_is_asked_to_confirm_and_nothing_changes_before(mail):
+    await mail.confirmed(f"Alice <{ALICE}>", "tournament create clash round-robin 3d name Club")
+    await mail.post.send("Dan <dan@players.test>", "join T1")
+    asked = await mail.relay.next_to("dan@players.test")
+    assert text(asked).startswith("Please confirm: a mail from dan@players.test asked me for "
+                                  "`join T1`, but it carries no key of yours")
+    assert (await mail.service.tournaments.listing())[0][1] == 0  # nobody joined yet
+    assert not isinstance(await mail.service.find_player("email", "dan@players.test"), Player)
+    await mail.post.send("Dan <dan@players.test>", "no", reply_to=asked)
+    assert text(await mail.relay.next_to("dan@players.test")).startswith(
+        "As you asked, I did not carry it out: nothing was changed.")
+    assert (await mail.service.tournaments.listing())[0][1] == 0
+
+
+async def test_mails_almost_right_are_answered_at_once(mail):
+    await mail.confirmed(f"Alice <{ALICE}>", "tournament create clash round-robin 3d name Club")
+    answers = {
+        "joni T1": "'joni' is no command: did you mean `join T1`? (`help` lists the commands.)",
+        "join 1": "'1' names no tournament: a tournament is named with a T, as in `join T1`.",
+        "join T99": "There is no tournament T99.",
+        "join #T1 now": "`join` does not take 'now'. For example: `join T3`",
+        "tournament create clash swiss rouns 5": (
+            "I do not know 'rouns': did you mean `rounds`? The options of `tournament "
+            "create`: round-robin, swiss, ladder, 3d, 3d+1d max10d, total60d, none, rated, "
+            "unrated, double, rounds N, size N, sections N, round-days N, adjudicate "
+            "continue|draw, reach N, signup N, start N, name … (`help tournament` tells "
+            "more)."),
+        "leave": ("Which tournament? Name it, as in `leave T3`; `tournaments` lists those "
+                  "here."),
+    }
+    for line, answer in answers.items():
+        await mail.post.send(f"Bob <{BOB}>", line)
+        got = text(await mail.relay.next_to(BOB))
+        # the almost-right `join` is not asked to confirm: it is answered as it would be
+        assert got == answer + "\n", (line, got)
+    assert (await mail.service.tournaments.listing())[0][1] == 0
+
+
+async def test_a_reader_of_vietnamese_gets_the_tournaments_words_and_subjects_in_it(mail,
+                                                                                    offered):
+    await signed_up(mail)
+    await mail.confirmed(f"Carol <{CAROL}>", "language vi")
+    await mail.post.send(f"Carol <{CAROL}>", "tournaments", language="vi")
+    assert text(await mail.relay.next_to(CAROL)) == (
+        "Các giải đấu:\n  T1 Mail open: Đại chiến Chỉ huy, hệ Thụy Sĩ, 2 vòng, 3 ngày mỗi "
+        "nước, tính điểm (đang đăng ký): 3 người chơi; tham gia bằng `join T1`.\n")
+    await mail.post.send(f"Carol <{CAROL}>", "join 1", language="vi")
+    assert text(await mail.relay.next_to(CAROL)) == (
+        "'1' không phải tên một giải đấu: tên giải đấu bắt đầu bằng chữ T, ví dụ "
+        "`join T1`.\n")
+    await mail.confirmed(f"Alice <{ALICE}>", "tournament start T1")
+    news = await about(mail, CAROL, "Giải đấu T1: đã bắt đầu")
+    assert text(news).startswith("Giải đấu T1 (Mail open) đã bắt đầu với 3 người chơi."), \
+        text(news)
+    paired = await about(mail, CAROL, "Giải đấu T1: vòng 1")
+    assert text(paired).startswith("Giải đấu T1, vòng 1/2: "), text(paired)
+    # the others read English
+    assert text(await about(mail, BOB, "Tournament T1: round 1")).startswith(
+        "Tournament T1, round 1 of 2: ")
+
+
+# --- mixed transports --------------------------------------------------------------------------
+async def test_a_mail_player_plays_in_a_tournament_of_console_players(mail):
+    lines: list[str] = []
+    console = Console(mail.service, mail.settings, out=lines.append)
+
+    async def at_console(who: str, line: str) -> str:
+        await console.switch(who)
+        start = len(lines)
+        assert await console.run_line(line)
+        return "\n".join(lines[start:])
+
+    made = await at_console("Dan", "tournament create clash round-robin 3d name Mixed")
+    assert made.startswith("Tournament T1 created: ")
+    assert (await at_console("Dan", "join")).startswith("You joined tournament T1 (Mixed)")
+    assert (await at_console("Fay", "join T1")).startswith("You joined tournament T1 (Mixed)")
+    # by mail, every tournament open anywhere is listed, and the only one meant
+    await mail.post.send(f"Eve <{EVE}>", "tournaments")
+    assert "T1 Mixed: Clash of Command, round-robin" in text(await mail.relay.next_to(EVE))
+    joined = await mail.confirmed(f"Eve <{EVE}>", "join")
+    assert text(joined).startswith("You joined tournament T1 (Mixed); 3 players so far.")
+
+    started = await at_console("Dan", "tournament start T1")
+    assert started.startswith("Tournament T1 (Mixed) has started: 3 players, 1 section; all "
+                              "3 games started at once.")
+    games = await about(mail, EVE, "Tournament T1: your games")
+    assert text(games).startswith("Tournament T1: your games have started: game #"), \
+        text(games)
+    assert "`board #N`" in text(games)  # how to get the mail of a game, with its key
+    await about(mail, EVE, "Tournament T1: it has started")
+
+    # Eve's game with Dan, played by mail: a fresh mail of the game, then her moves
+    eve = await mail.service.find_player("email", EVE)
+    mine = [g for g in await mail.service.games(eve) if "Dan" in g.names]
+    assert len(mine) == 1
+    game = mine[0]
+    subject = f"Game #{game.id}: {game.names[0]} vs {game.names[1]} — Clash of Command"
+    await mail.post.send(f"Eve <{EVE}>", f"board #{game.id}")
+    latest = await about(mail, EVE, subject)
+    if game.names[0] == "Dan":  # Dan moves first, at the console
+        move = (await mail.service.legal_moves(game))[0]
+        assert f"played in game #{game.id}" in await at_console("Dan", f"move #{game.id} {move}")
+        latest = await about(mail, EVE, subject)
+        assert "Your move." in text(latest)
+    move = (await mail.service.legal_moves(await mail.service.game(game.id)))[0]
+    await mail.post.send(f"Eve <{EVE}>", f"move {move}", reply_to=latest)
+    latest = await about(mail, EVE, subject)
+    assert f"played in game #{game.id}" in text(latest), text(latest)
+    await mail.post.send(f"Eve <{EVE}>", "resign", reply_to=latest)
+    assert text(await about(mail, EVE, subject)).startswith(f"You resigned game #{game.id}")
+    assert (await mail.service.game(game.id)).is_over
+    standings = await at_console("Dan", "standings T1")
+    assert "\n1. Dan: 1" in standings and "Eve: 0" in standings, standings
+    # Fay resigns her two games at the console: the tournament is over, and Eve is told
+    fay = await mail.service.find_player("console", "fay")
+    for left in await mail.service.games(fay):
+        await at_console("Fay", f"resign #{left.id}")
+    over = await about(mail, EVE, "Tournament T1: it is over")
+    assert text(over).startswith("Tournament T1 (Mixed) is over. Winner: "), text(over)
