@@ -19,12 +19,12 @@ import discord
 from discord import app_commands
 
 from bot.__main__ import COMMANDS
-from bot.commands import Commands
 from bot.config import Settings
 from bot.console.console import CONSOLE_HELP
 from bot.discord_bot import CommandPost, permissions
 from bot.email_gateway.mailcommands import MailCommands
 from bot.service import GameService
+from bot.tournament_commands import TournamentCommands
 
 ROOT = Path(__file__).resolve().parents[2]
 FENCE = re.compile(r"^\s*(```|~~~)")
@@ -62,8 +62,9 @@ def missing_spans(starts: dict[str, str]) -> list[str]:
 
 # --- what the code knows ------------------------------------------------------------------
 def console_words() -> list[str]:
-    """The console's command words: the shared text commands and its own."""
-    return sorted({*Commands.__new__(Commands).words(), *CONSOLE_HELP})
+    """The console's command words: the shared text commands (the tournaments' too) and its
+    own."""
+    return sorted({*TournamentCommands.__new__(TournamentCommands).words(), *CONSOLE_HELP})
 
 
 def mail_words() -> list[str]:
