@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from bot.commands import closest_word, slips
 from bot.console.console import PLACE
 from bot.service.boundary import shorten
 from bot.tournament_commands import day_count, tournament_ref
@@ -326,3 +327,16 @@ async def test_a_ladder_challenge_names_a_player_of_the_ladder(session, service)
     assert await session("standings T1") == (
         "T1 Club ladder: Clash of Command, ladder, no clock, rated (running).\n"
         "1. Alice\n2. Bob\n3. Carol")
+
+
+def test_a_slip_is_a_letter_off_with_the_same_first_letter():
+    known = ["join", "back", "note", "start", "standings", "tournament", "adjudicate"]
+    assert [closest_word(w, known) for w in (
+        "joni", "jion", "jon", "joinn", "strat", "standing", "tournamnet", "adjudikate",
+        "tack", "frob", "ljoin", "JOIN", "join")] == [
+        "join", "join", "join", "join", "start", "standings", "tournament", "adjudicate",
+        None, None, None, None, None]
+    assert (slips("joni", "join"), slips("rouns", "rounds"), slips("tack", "back"),
+            slips("ab", "ba"), slips("", "abc")) == (1, 1, 1, 1, 3)
+    # the longest word a line may hold is compared by its first characters alone
+    assert closest_word("j" + "o" * 5000, known) is None

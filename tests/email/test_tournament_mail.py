@@ -13,6 +13,7 @@ import pytest
 
 from bot.config import Settings
 from bot.console.console import Console
+from bot.email_gateway.gamemail import TOURNAMENT_KINDS, tournament_subject
 from bot.service.model import Player
 from bot.service.tournaments import standings_text
 
@@ -240,3 +241,20 @@ async def test_a_mail_player_plays_in_a_tournament_of_console_players(mail):
         await at_console("Fay", f"resign #{left.id}")
     over = await about(mail, EVE, "Tournament T1: it is over")
     assert text(over).startswith("Tournament T1 (Mixed) is over. Winner: "), text(over)
+
+
+async def test_each_kind_of_tournament_news_has_its_subject_in_both_languages(mail):
+    alice = await mail.service.player("email", ALICE, "Alice")
+    made = await mail.service.tournaments.create(alice, "email:mail", "clash", "swiss",
+                                                 name="Mail open")
+    t = made.tournament
+    subjects = {kind: tournament_subject(t, kind, 2) for kind in sorted(TOURNAMENT_KINDS)}
+    assert {k: (str(s), s.render("vi")) for k, s in subjects.items()} == {
+        "tournament-entry": ("Tournament T1: a new player", "Giải đấu T1: có người chơi mới"),
+        "tournament-games": ("Tournament T1: your games", "Giải đấu T1: các ván của bạn"),
+        "tournament-new": ("New tournament T1: Mail open", "Giải đấu mới T1: Mail open"),
+        "tournament-news": ("Tournament T1: news", "Giải đấu T1: tin mới"),
+        "tournament-over": ("Tournament T1: it is over", "Giải đấu T1: đã kết thúc"),
+        "tournament-round": ("Tournament T1: round 2", "Giải đấu T1: vòng 2"),
+        "tournament-start": ("Tournament T1: it has started", "Giải đấu T1: đã bắt đầu"),
+    }
