@@ -60,24 +60,25 @@ async def test_a_round_robin_is_made_joined_started_played_and_left_at_the_conso
     started = await session("tournament start")  # the one she directs
     assert started.splitlines()[0] == ("Tournament T1 (Spring open) has started: 3 players, "
                                        "1 section; all 3 games started at once.")
-    assert ("  [to bob] Tournament T1: your games have started: game #2 against Alice, you "
-            "play Black; game #3 against Carol, you play White. 3 days per move") in started
+    assert ("  [to bob] Tournament T1: your games have started: game #2 against Carol, you "
+            "play White; game #3 against Alice, you play Black. 3 days per move") in started
     assert await session("pairings") == (
         "Tournament T1, every game:\n1. Carol – Alice (game #1): in play\n"
-        "1. Alice – Bob (game #2): in play\n1. Bob – Carol (game #3): in play")
+        "2. Bob – Carol (game #2): in play\n3. Alice – Bob (game #3): in play")
 
-    # game #2, Alice (White) against Bob, played at the console until Bob resigns
+    # game #3, Alice (White) against Bob, played at the console until Bob resigns
     for name in ("Alice", "Bob", "Alice"):
         await session(f"as {name}")
-        move = await _first_move(service, 2)
-        assert (await session(f"move #2 {move}")).splitlines()[0].endswith(
+        move = await _first_move(service, 3)
+        assert (await session(f"move #3 {move}")).splitlines()[0].endswith(
             "is to move.")
     await session("as Bob")
-    assert (await session("resign #2")).startswith(
-        "You resigned game #2: Alice (White) wins: Bob resigned (1-0).")
+    assert (await session("resign #3")).startswith(
+        "You resigned game #3: Alice (White) wins: Bob resigned (1-0).")
     assert await session("standings") == (
         "T1 Spring open: Clash of Command, round-robin, 3 days per move, rated (running).\n"
-        "1. Alice: 1\n2=. Bob: 0\n2=. Carol: 0")
+        "1. Alice: 1 (DE 0, SB 0, Wins 1)\n2=. Bob: 0 (DE 0, SB 0, Wins 0)\n"
+        "2=. Carol: 0 (DE 0, SB 0, Wins 0)")
 
     # Carol withdraws having finished none of her games: they are struck out, and with
     # every game over the tournament ends
@@ -86,13 +87,14 @@ async def test_a_round_robin_is_made_joined_started_played_and_left_at_the_conso
     assert left.splitlines()[0] == ("You withdrew from tournament T1: fewer than half of your "
                                     "games were finished, so all of them are struck out.")
     assert ("  [to everyone here] Tournament T1 (Spring open) is over. Winner: Alice (1). "
-            "Standings: `standings T1`") in left
+            "Standings: `standings T1`.") in left
     assert await session("standings T1") == (
         "T1 Spring open: Clash of Command, round-robin, 3 days per move, rated (over).\n"
-        "1. Alice: 1\n2=. Bob: 0\n2=. Carol (withdrawn): 0")
+        "1. Alice: 1 (DE 0, SB 0, Wins 1)\n2=. Bob: 0 (DE 0, SB 0, Wins 0)\n"
+        "2=. Carol (withdrawn): 0 (DE 0, SB 0, Wins 0)")
     assert await session("pairings T1") == (
         "Tournament T1, every game:\n1. Carol – Alice (game #1): struck out\n"
-        "1. Alice – Bob (game #2): 1-0\n1. Bob – Carol (game #3): struck out")
+        "2. Bob – Carol (game #2): struck out\n3. Alice – Bob (game #3): 1-0")
     assert (await service.tournaments.get(1)).status == "over"
 
 
@@ -138,7 +140,7 @@ async def test_the_tournaments_words_in_vietnamese(session, offered):
         "Giải đấu T1 không chia vòng: `pairings T1` liệt kê mọi ván.")
     assert await session("standings") == (
         "T1 Xuân: Đại chiến Chỉ huy, vòng tròn, 3 ngày mỗi nước, tính điểm (đang đăng ký).\n"
-        "1. Alice: 0")
+        "1. Alice: 0 (ĐĐ 0, SB 0, Thắng 0)")
     assert await session("tournament adjudicate T1 #1 draw") == (
         "Ván #1 không phải là một ván của giải đấu T1.")
     assert (await session("help tournament")).startswith(

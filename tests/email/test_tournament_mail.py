@@ -91,7 +91,7 @@ async def test_a_tournament_made_joined_started_and_played_by_mail(mail):
         paired = await about(mail, address, "Tournament T1: round 1", "Tournament T1, round 1 "
                              "of 2: ")
         assert text(paired).splitlines()[0] == (
-            "Tournament T1, round 1 of 2: Alice – Carol (game #1); Bob: bye.")
+            "Tournament T1, round 1 of 2: Carol – Alice (game #1); Bob: bye.")
 
     # the game of round 1, played by mail: its second player resigns in reply to its mail
     game = await mail.service.game(1)
