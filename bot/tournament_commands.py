@@ -105,11 +105,11 @@ class Choice:
     players: int
 
 
-def _plain(result: Result, show: bool = True) -> Reply:
-    """A service result as a reply, its message alone (a tournament's reference, which
-    `create` keeps as the result's text, is no record to hand over)."""
+def _plain(result: Result) -> Reply:
+    """A service result as a reply, its message and game alone (a tournament's reference,
+    which `create` keeps as the result's text, is no record to hand over)."""
     if isinstance(result, Done):
-        return Reply(result.template, game=result.game if show else None)
+        return Reply(result.template, game=result.game)
     return _reply(result)
 
 
