@@ -291,13 +291,13 @@ class TournamentCommands(Commands):
         t = await self.service.tournaments.get(number)
         if t is None:
             return Reply(no_such("tournament", number), ok=False)
-        if not await self.service.tournaments.may_direct(sender, number):
-            return Reply(_("Only {name}, the director of tournament {ref}, may adjudicate "
-                           "its games.", name=t.director_name, ref=t.ref), ok=False)
         of = await self.service.tournaments.of_game(game_id)
         if of is None or of.id != t.id:
             return Reply(_("Game #{game} is not a game of tournament {ref}.", game=game_id,
                            ref=t.ref), ok=False)
+        ruling = await self.service.tournaments.ruling(sender, game_id)
+        if isinstance(ruling, Refusal):
+            return _reply(ruling)
         return _reply(await self.service.rooms.adjudicate(game_id, VERDICTS[verdict],
                                                           sender.display_name))
 

@@ -86,12 +86,13 @@ async def test_a_round_robin_is_made_joined_started_played_and_left_at_the_conso
     left = await session("leave")
     assert left.splitlines()[0] == ("You withdrew from tournament T1: fewer than half of your "
                                     "games were finished, so all of them are struck out.")
-    assert ("  [to everyone here] Tournament T1 (Spring open) is over. Winner: Alice (1). "
-            "Standings: `standings T1`.") in left
+    # each player is told, and at one keyboard the place's copy is not printed again
+    assert ("  [to alice] Tournament T1 (Spring open) is over. Winner: Alice (1). "
+            "Standings: `standings T1`. Ratings: Alice 1500 → 1662, Bob 1500 → 1338.") in left
     assert await session("standings T1") == (
         "T1 Spring open: Clash of Command, round-robin, 3 days per move, rated (over).\n"
-        "1. Alice: 1 (DE 0, SB 0, Wins 1)\n2=. Bob: 0 (DE 0, SB 0, Wins 0)\n"
-        "2=. Carol (withdrawn): 0 (DE 0, SB 0, Wins 0)")
+        "1. Alice: 1 (DE 0, SB 0, Wins 1)\n2. Bob: 0 (DE 0, SB 0, Wins 0)\n"
+        "3. Carol (withdrawn): 0 (DE 0, SB 0, Wins 0)")
     assert await session("pairings T1") == (
         "Tournament T1, every game:\n1. Carol – Alice (game #1): struck out\n"
         "2. Bob – Carol (game #2): struck out\n3. Alice – Bob (game #3): 1-0")
@@ -100,7 +101,8 @@ async def test_a_round_robin_is_made_joined_started_played_and_left_at_the_conso
 
 async def test_a_player_leaves_before_the_start_and_withdraw_says_the_same(session):
     await _three_signed_up(session)
-    assert await session("leave T1") == "You left tournament T1."
+    assert await session("leave T1") == ("You left tournament T1.\n  [to everyone here] Alice "
+                                         "left tournament T1 (2 players).")
     assert await session("withdraw T1") == "You are not in tournament T1."
     assert await session("leave") == ("Which tournament? Name it, as in `leave T3`; "
                                       "`tournaments` lists those here.")
@@ -286,17 +288,27 @@ async def test_the_tournaments_of_another_place_are_not_listed_here(session, ser
 # --- Swiss pairings by round, the director's ruling, a ladder ----------------------------------
 async def test_a_swiss_rounds_pairings_and_the_directors_ruling(session, service):
     await _three_signed_up(session, "tournament create clash swiss rounds 2 name Open")
+    await session("as Dan")
+    await session("join T1")
+    await session("as Alice")
     started = await session("tournament start T1")
-    assert started.splitlines()[0] == "Tournament T1 (Open) has started with 3 players."
+    assert started.splitlines()[0] == "Tournament T1 (Open) has started with 4 players."
     pairings = await session("pairings T1")
     assert pairings.splitlines()[0] == "Tournament T1, round 1:"
     assert pairings.splitlines()[1:] == (await session("pairings T1 1")).splitlines()[1:]
     assert await session("pairings T1 2") == "Tournament T1 has paired 1 round so far."
     table = await service.tournaments.table(1)
-    game = next(p for s in table.sections for p in s.pairings if p.game_id is not None)
+    games = [p for s in table.sections for p in s.pairings if p.game_id is not None]
+    alice = (await service.find_player("console", "Alice")).id
+    mine = next(p for p in games if alice in (p.first, p.second))
+    game = next(p for p in games if alice not in (p.first, p.second))
+    assert await session(f"tournament adjudicate T1 #{mine.game_id} 1-0") == (
+        f"You play in game #{mine.game_id}: another director or a server admin must rule on "
+        "it.")
     await session("as Bob")
     assert await session(f"tournament adjudicate T1 #{game.game_id} 1-0") == (
-        "Only Alice, the director of tournament T1, may adjudicate its games.")
+        "Only the director of tournament T1 (Alice) or a server admin may adjudicate its "
+        "games.")
     await session("as Alice")
     assert await session("tournament adjudicate T1 1-0") == (
         "Say the game and its result (`1-0`, `0-1` or `draw`), as in `tournament adjudicate "
