@@ -268,11 +268,9 @@ class TournamentCommands(Commands):
         return terms
 
     async def _start(self, sender: Player, place: str, args: list[str]) -> Reply:
-        number, rest = await self._which(sender, place, args, "start")
+        number = await self._only(sender, place, args, "start")
         if isinstance(number, Reply):
             return number
-        if rest:
-            return _extra("tournament", rest)
         return _plain(await self.service.tournaments.start(sender, number))
 
     async def _adjudicate(self, sender: Player, place: str, args: list[str]) -> Reply:
@@ -302,16 +300,23 @@ class TournamentCommands(Commands):
                                                           sender.display_name))
 
     # --- a player's -------------------------------------------------------------------
+    async def _only(self, sender: Player, place: str, args: list[str],
+                    word: str) -> int | Reply:
+        """The tournament that ``args`` name and nothing else (`_which`), or the reply
+        refusing them."""
+        number, rest = await self._which(sender, place, args, word)
+        if isinstance(number, Reply):
+            return number
+        return _extra(word, rest) if rest else number
+
     async def cmd_join(self, sender: Player, place: str, args: list[str]) -> Reply:
         """Sign up for a tournament (the one open here, or the one named).
 
         join T3
         """
-        number, rest = await self._which(sender, place, args, "join")
+        number = await self._only(sender, place, args, "join")
         if isinstance(number, Reply):
             return number
-        if rest:
-            return _extra("join", rest)
         return _plain(await self.service.tournaments.join(sender, number))
 
     async def cmd_leave(self, sender: Player, place: str, args: list[str]) -> Reply:
@@ -331,11 +336,9 @@ class TournamentCommands(Commands):
         return await self._leave(sender, place, args, "withdraw")
 
     async def _leave(self, sender: Player, place: str, args: list[str], word: str) -> Reply:
-        number, rest = await self._which(sender, place, args, word)
+        number = await self._only(sender, place, args, word)
         if isinstance(number, Reply):
             return number
-        if rest:
-            return _extra(word, rest)
         return _plain(await self.service.tournaments.leave(sender, number))
 
     async def cmd_standings(self, sender: Player, place: str, args: list[str]) -> Reply:
@@ -343,11 +346,9 @@ class TournamentCommands(Commands):
 
         standings T3
         """
-        number, rest = await self._which(sender, place, args, "standings")
+        number = await self._only(sender, place, args, "standings")
         if isinstance(number, Reply):
             return number
-        if rest:
-            return _extra("standings", rest)
         table = await self.service.tournaments.table(number)
         if isinstance(table, Refusal):
             return _reply(table)
@@ -521,19 +522,15 @@ def _option(word: str, value: str | None) -> dict[str, Any] | Reply:
             return Reply(_("`adjudicate` takes `continue` or `draw`, as in {example}.",
                            example="`adjudicate draw`"), ok=False)
         return {"adjudication": value.lower()}
-    if word in WHOLE_OPTIONS:
-        number = parse_number(value or "")
-        if number is None:
-            example = f"`{word} 5`"
-            return Reply(_("`{option}` takes a whole number, as in {example}.", option=word,
-                           example=example), ok=False)
-        return {WHOLE_OPTIONS[word]: number}
-    days = day_count(value or "")
-    if days is None:
-        example = f"`{word} 7`"
-        return Reply(_("`{option}` takes a number of days, as in {example}.", option=word,
-                       example=example), ok=False)
-    return {DAY_OPTIONS[word]: days}
+    whole = word in WHOLE_OPTIONS
+    number = parse_number(value or "") if whole else day_count(value or "")
+    if number is not None:
+        return {(WHOLE_OPTIONS if whole else DAY_OPTIONS)[word]: number}
+    example = f"`{word} {5 if whole else 7}`"
+    return Reply(_("`{option}` takes a whole number, as in {example}.", option=word,
+                   example=example) if whole else
+                 _("`{option}` takes a number of days, as in {example}.", option=word,
+                   example=example), ok=False)
 
 
 def _option_words(rules: Variant) -> list[str]:
