@@ -86,6 +86,9 @@ SCORES: dict[str, tuple[float, float] | None] = {
     "1-0": (1.0, 0.0), "0-1": (0.0, 1.0), "1/2-1/2": (0.5, 0.5),
     "+-": (1.0, 0.0), "-+": (0.0, 1.0), "bye": (1.0, 0.0), "void": None, "unplayed": None}
 PLAYED = {"1-0", "0-1", "1/2-1/2"}  # results of games played out
+# news of a place that its players on another transport (by mail in a Discord
+# tournament) get each: a round's pairings, withdrawals, a ladder's results
+ELSEWHERE_NEWS = frozenset({"tournament-round", "tournament-news"})
 WITHDREW = message_id("{name} withdrew from the tournament")
 TIEBREAKS = {"round-robin": ("direct", "sb", "wins"),
              "swiss": ("buchholz-cut1", "buchholz", "sb", "direct", "wins"),
@@ -1060,11 +1063,16 @@ class Tournaments:
     async def _tell_place(self, s: Session, t: Tournament, kind: str, text: Text,
                           now: float) -> None:
         """News to the tournament's place, in its lane: after the ends of games that
-        brought it on (`_lane_of_game`)."""
+        brought it on (`_lane_of_game`); its players on another transport get a copy of
+        what they would otherwise miss (`ELSEWHERE_NEWS`)."""
         transport = place_transport(t.place)
         await outbox.notify(s, now, transport=transport, kind=kind, place=t.place,
                             text=phrase(text, transport), message=text,
                             payload={"tournament": t.id}, lane=outbox.lane_of(None, t.place, None))
+        if kind in ELSEWHERE_NEWS:  # a player on another transport cannot read the place
+            for e in await self._entries(s, t.id):
+                if e.status == "in" and e.transport != transport:
+                    await self._tell(s, t, e.player_id, kind, now, text)
 
     async def _lane_of_game(self, s: Session, game_id: int) -> str | None:
         """The lane of the news of a tournament game's end: its tournament's (None: an

@@ -553,3 +553,27 @@ async def test_news_of_a_tournament_follows_the_end_of_the_game_that_caused_it(
     assert (await service.tournaments.leave(people[1], t)).ok
     again = await service.tournaments.leave(people[1], t)
     assert again.message == "You have withdrawn from tournament T1 already."
+
+
+async def test_a_mail_player_in_a_discord_swiss_gets_the_rounds_news(service: GameService,
+                                                                       offered) -> None:
+    """Mail has no place where a Discord tournament's news is posted: its mail players
+    get each round's pairings and each withdrawal themselves, in their language."""
+    place = "discord:1/2"
+    people = [await service.player("discord", str(n), name)
+              for n, name in enumerate(("Ann", "Bob", "Cat"), start=11)]
+    zoe = await service.player("email", "zoe@example.org", "zoe@example.org")
+    await service.set_preference(zoe, "language", "vi")
+    made = await service.tournaments.create(people[0], place, "clash", "swiss", rounds=2)
+    for p in (*people, zoe):
+        assert (await service.tournaments.join(p, made.tournament.id)).ok
+    assert (await service.tournaments.start(people[0], made.tournament.id)).ok
+    assert (await service.tournaments.leave(people[2], made.tournament.id)).ok
+    mail = [n for n in await service.pending_notifications("email", limit=100)
+            if n.kind in ("tournament-round", "tournament-news")]
+    assert [n.player_id for n in mail] == [zoe.id, zoe.id]
+    assert outbox.worded(mail[0], "vi").startswith("Giải đấu T1, vòng 1/2: ")
+    assert outbox.worded(mail[1], "vi").startswith("Cat đã rút lui khỏi giải đấu T1")
+    discord = [n for n in await service.pending_notifications("discord", limit=100)
+               if n.kind == "tournament-round" and n.player_id is not None]
+    assert discord == []  # Discord players read the place
