@@ -92,7 +92,8 @@ PLY = re.compile(rf"[0-9]{{1,{MAX_PLY_DIGITS}}}")
 NOT_FOUND = _("There is no game at this address. Check the link you were given.")
 NO_TOURNAMENT = _("There is no tournament at this address. Check the link you were given.")
 MAX_TOURNAMENT = 18  # digits of a tournament's number in /t/<id>
-TOURNAMENT = re.compile(rf"[0-9]{{1,{MAX_TOURNAMENT}}}")
+# no leading zero: one address for each page
+TOURNAMENT = re.compile(rf"[1-9][0-9]{{0,{MAX_TOURNAMENT - 1}}}")
 LISTED_TOURNAMENTS = 100
 LANGUAGE = web.RequestKey("language", str)  # the request's language (the middleware reads it first)
 

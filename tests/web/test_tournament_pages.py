@@ -185,6 +185,7 @@ async def test_a_round_robin_page_shows_its_heading_crosstable_and_rounds(
         service: GameService, client: TestClient,
         round_robin: tuple[int, list[Player]]) -> None:
     tournament_id, (ann, bob, cai, dee) = round_robin
+    assert (await client.get(f"/t/0{tournament_id}")).status == 404  # one address a page
     response = await client.get(f"/t/{tournament_id}")
     assert response.status == 200
     assert response.headers["Cache-Control"] == "no-cache"
