@@ -521,6 +521,10 @@ class Tournaments:
                   "{name} joined tournament {ref} ({n} players).", count,
                   name=sender.display_name, ref=t.ref)
         await self._tell_place(s, t, "tournament-entry", news, now)
+        if t.format == "ladder" and place == 1:  # no one above to challenge yet
+            return Done(_("You joined the ladder {ref} ({name}) in place 1, at the top: the "
+                          "players who join after you challenge you.", ref=t.ref,
+                          name=t.name), tournament=t)
         if t.format == "ladder":
             return Done(_("You joined the ladder {ref} ({name}) in place {place}. Challenge "
                           "a player up to {reach} places above you: {ladder} and their name.",

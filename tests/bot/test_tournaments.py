@@ -400,11 +400,16 @@ async def test_a_ladder(service: GameService, offered) -> None:
     t = made.tournament.id
     joined = await service.tournaments.join(ann, t)
     assert in_both(joined) == (
-        "You joined the ladder T1 (Clash of Command ladder) in place 1. Challenge a player "
+        "You joined the ladder T1 (Clash of Command ladder) in place 1, at the top: the "
+        "players who join after you challenge you.",
+        "Bạn đã tham gia bậc thang T1 (Đại chiến Chỉ huy bậc thang) ở bậc 1, trên cùng: "
+        "những người chơi tham gia sau sẽ thách đấu bạn.")
+    assert in_both(await service.tournaments.join(bob, t)) == (
+        "You joined the ladder T1 (Clash of Command ladder) in place 2. Challenge a player "
         "up to 2 places above you: `ladder T1` and their name.",
-        "Bạn đã tham gia bậc thang T1 (Đại chiến Chỉ huy bậc thang) ở bậc 1. Hãy thách đấu "
+        "Bạn đã tham gia bậc thang T1 (Đại chiến Chỉ huy bậc thang) ở bậc 2. Hãy thách đấu "
         "người chơi cao hơn bạn tối đa 2 bậc: `ladder T1` kèm tên của họ.")
-    for p in people[1:]:
+    for p in people[2:]:
         await service.tournaments.join(p, t)
     refused = await service.tournaments.ladder_challenge(eve, t, bob)
     assert in_both(refused) == (
