@@ -342,6 +342,12 @@ async def test_closing_ends_a_search_in_progress(service, alice):
     await _searching(computer, thinking)
     computer.close()
     await asyncio.get_running_loop().run_in_executor(None, process.join, 30)
+    # The pool's own thread may reap the process a moment before it records the exit
+    # code, so `join` can return while `exitcode` still reads None: wait for it.
+    for _ in range(500):
+        if process.exitcode is not None:
+            break
+        await asyncio.sleep(0.01)
     assert process.exitcode == -signal.SIGTERM  # ended, not left to think for a minute
     with pytest.raises((BrokenProcessPool, asyncio.CancelledError)):
         await thinking
