@@ -113,6 +113,12 @@ def line_too_long(line: str) -> Reply | None:
                    "Nothing was done.", length=length, limit=limit), ok=False)
 
 
+def tournament_ref(word: str) -> int | None:
+    """The number of a tournament's name: ``T3``, ``t3``, ``#T3`` (None: not one)."""
+    word = word[1:] if word.startswith("#") else word
+    return parse_number(word[1:]) if word[:1] in ("T", "t") else None
+
+
 @dataclass
 class ClockWords:
     """The clock a command's words name, as `challenge` reads them: days per move (``3d``,
@@ -361,6 +367,12 @@ class Commands:
                     clock.take(low)
                 except ValueError as err:
                     return Reply(self._reason(sender, err).capitalize() + ".", ok=False)
+            elif opponent is None and (number := tournament_ref(word)) is not None:
+                return Reply(_("{ref} is a tournament, not a player. To challenge someone on "
+                               "its ladder, send {ladder}; to play in it, {join}.",
+                               ref="T" + str(number),
+                               ladder=command("ladder", f"T{number} bob"),
+                               join=command("join", "T" + str(number))), ok=False)
             elif opponent is None:
                 found = await self.find_player(word)
                 if isinstance(found, Refusal):
@@ -525,7 +537,7 @@ class Commands:
                        variant=variant_name(variant))
         if game.is_over:
             return _("Game #{game}: {first} ({first_side}) vs {second} ({second_side}), "
-                     "{variant}. {result}.", result=self.service.describe_result(game),
+                     "{variant}. Game over: {result}.", result=self.service.describe_result(game),
                      **players)
         parts = [_("Game #{game}: {first} ({first_side}) vs {second} ({second_side}), "
                    "{variant}, {clock}. {mover} to move{deadline}.",

@@ -3,7 +3,8 @@ mail): what a name may hold, and why one is refused, in one sentence that names 
 
 A name is at most `MAX_TYPED` characters; it starts with a letter or a digit, and holds only
 letters (with their accents and other combining marks), digits, spaces, the joiners that
-Persian and Indic names need, and ``. ' - _``; and every letter in it can be drawn in the
+Persian and Indic names need, and ``. ' - _``; it is not T and a number (``T3`` is how a
+tournament is written, in every command that names one); and every letter in it can be drawn in the
 board pictures (`renderer.fonts.missing`: a letter none of the shipped faces has would be
 shown as �). Names that come from elsewhere (a Discord display name, a mail's From header)
 are not refused: the service only cleans them (`bot.service.boundary.clean_name`) and the
@@ -43,6 +44,9 @@ def name_problem(name: str) -> str | None:
         return _("{name} is not a name: a name holds only letters, digits, spaces and "
                  "{punctuation}, not {chars}.", name=shown, punctuation=". ' - _",
                  chars=_listed(wrong))
+    if name[:1] in ("T", "t") and name[1:].isascii() and name[1:].isdigit():
+        return _("{name} cannot be a name: T and a number is how a tournament is written "
+                 "(`join T3`). Choose another name.", name=shown)
     undrawable = _missing(name)
     if undrawable:
         return _("{name} cannot be a name here: the board pictures have no letter {chars}. "

@@ -28,6 +28,7 @@ from .commands import (
     _reply,
     closest_word,
     split_words,
+    tournament_ref,
 )
 from .i18n import Text, _, _n, joined
 from .service.boundary import MAX_ID, no_such, parse_number, shorten
@@ -74,12 +75,6 @@ MEANT = {"join": OPEN, "leave": MINE, "withdraw": MINE, "ladder": MINE, "standin
          "pairings": SEEN, "start": DIRECTED, ADJUDICATE: DIRECTED}
 DIRECTED_WORDS = ("start", ADJUDICATE)  # sub-commands of `tournament`
 ALONE_WORDS = ("join", "leave", "withdraw", "standings", "start")  # take a name alone
-
-
-def tournament_ref(word: str) -> int | None:
-    """The number of a tournament's name: ``T3``, ``t3``, ``#T3`` (None: not one)."""
-    word = word[1:] if word.startswith("#") else word
-    return parse_number(word[1:]) if word[:1] in ("T", "t") else None
 
 
 def day_count(word: str) -> float | None:
@@ -158,7 +153,9 @@ class TournamentCommands(Commands):
         if not found:
             return Reply(_("There are no tournaments here. Make one with {create}.",
                            create=command("tournament", "create clash round-robin")))
-        return Reply(joined([_("Tournaments:"), *(_listed(t, n) for t, n in found)], "\n"))
+        mine = {c.tournament.id for c in await self._mine(sender)}
+        return Reply(joined([_("Tournaments:"), *(_listed(t, n, t.id in mine)
+                                                  for t, n in found)], "\n"))
 
     # --- the director's ---------------------------------------------------------------
     async def cmd_tournament(self, sender: Player, place: str, args: list[str]) -> Reply:
@@ -390,13 +387,32 @@ class TournamentCommands(Commands):
         if isinstance(number, Reply):
             return number
         if not rest:
-            return Reply(_("Challenge whom? Name a player above you, as in {example}.",
-                           example=command("ladder", f"T{number} bob")), ok=False)
+            return await self._whom_on_ladder(sender, number)
         opponent = await self._on_ladder(sender, number, " ".join(rest))
         if isinstance(opponent, Refusal):
             return _reply(opponent)
         return _plain(await self.service.tournaments.ladder_challenge(sender, number,
                                                                        opponent))
+
+    async def _whom_on_ladder(self, sender: Player, number: int) -> Reply:
+        """`ladder T3` without a name: the example names the player just above the sender
+        (the one at the top is told that they are challenged, not challenging)."""
+        table = await self.service.tournaments.table(number)
+        if isinstance(table, Refusal):
+            return _reply(table)
+        t = table.tournament
+        places = sorted((e.number or 0, e.name, e.player_id) for e in table.entries
+                        if e.status == "in")
+        mine = next((k for k, (_place, _name, pid) in enumerate(places) if pid == sender.id),
+                    None)
+        if t.format != "ladder" or mine is None:
+            return Reply(_("Challenge whom? Name a player above you, as in {example}.",
+                           example=command("ladder", f"{t.ref} bob")), ok=False)
+        if mine == 0:
+            return Reply(_("You are at the top of the ladder {ref}: the players below you "
+                           "challenge you.", ref=t.ref), ok=False)
+        return Reply(_("Challenge whom? Name a player above you, as in {example}.",
+                       example=command("ladder", f"{t.ref} {places[mine - 1][1]}")), ok=False)
 
     async def _on_ladder(self, sender: Player, number: int, name: str) -> Player | Refusal:
         """The player ``name`` means on a ladder: one of its players of that name (of the
@@ -479,10 +495,15 @@ class TournamentCommands(Commands):
         return mine
 
 
-def _listed(t: Tournament, players: int) -> Text:
+def _listed(t: Tournament, players: int, mine: bool = False) -> Text:
     """A tournament's line of `tournaments`: what it is, where it stands, its players, and
-    how to join it (or to see how it goes)."""
-    if t.status == "signup" or t.format == "ladder" and t.status == "running":
+    how to join it (or to see how it goes); to one who is in it (``mine``), how to leave
+    it while it signs up, or to see how it goes."""
+    if mine and t.status == "signup":
+        how = _("you are signed up; {leave} takes you off", leave=command("leave", t.ref))
+    elif mine:
+        how = _("you play in it; standings: {standings}", standings=command("standings", t.ref))
+    elif t.status == "signup" or t.format == "ladder" and t.status == "running":
         how = _("join with {join}", join=command("join", t.ref))
     else:
         how = _("standings: {standings}", standings=command("standings", t.ref))

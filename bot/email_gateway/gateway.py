@@ -87,6 +87,7 @@ from .inbound import NOT_AUTHENTIC, ConfirmTag, Drop, GameTag, Inbound, Tag, rea
 from .inbound import Refusal as MailRefusal
 from .machine import looks_like_bounce, message_id, parse_headers, quoted_notes, read_bounce
 from .mailcommands import (
+    ABOUT_TOURNAMENTS,
     CHALLENGE_WORDS,
     GAME_WORDS,
     KEYED_WORDS,
@@ -386,7 +387,8 @@ class EmailGateway(GameMails, Authority):
             reply = replace(reply, text=joined([reply.text, _loop_notice(quiet_until)],
                                                "\n\n"))
             outcome += " (a mail loop: silent from now on)"
-        await self._answer(player, mail, reply, keyed, owed)
+        await self._answer(player, mail, reply, None if word in ABOUT_TOURNAMENTS else keyed,
+                           owed)
         if reply.ok and reply.game is not None and outcome in ("moved", *ACTED):
             game = await self.service.game(reply.game.id)
             # what the mover's answer says, the watchers get too, once the turn is whole

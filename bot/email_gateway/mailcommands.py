@@ -41,6 +41,9 @@ PLAYER_WORDS = frozenset({"vacation", "back", "name", "digest", "stop", "start",
 TOURNAMENT_WORDS = frozenset({"join", "leave", "withdraw", "ladder", "tournament"})
 # what `tournament` does that only looks (`tournament standings T3`): no key needed
 TOURNAMENT_LOOKING = frozenset({"standings", "pairings", "list"})
+# the words about tournaments, not about the game whose mail they may answer: their answer
+# is no game mail (a `join T3` in reply to a finished game's mail does not bring its board)
+ABOUT_TOURNAMENTS = TOURNAMENT_WORDS | {"tournaments", "standings", "pairings"}
 # what the mail being answered says of its language (Content-Language, Accept-Language)
 MAIL_LANGUAGE: ContextVar[str | None] = ContextVar("mail_language", default=None)
 KEYED_WORDS = GAME_WORDS | CHALLENGE_WORDS | PLAYER_WORDS

@@ -90,6 +90,7 @@ PLAYED = {"1-0", "0-1", "1/2-1/2"}  # results of games played out
 # tournament) get each: a round's pairings, withdrawals, a ladder's results
 ELSEWHERE_NEWS = frozenset({"tournament-round", "tournament-news"})
 WITHDREW = message_id("{name} withdrew from the tournament")
+STRUCK_OUT = message_id("struck out of the tournament, as {name} withdrew")
 TIEBREAKS = {"round-robin": ("direct", "sb", "wins"),
              "swiss": ("buchholz-cut1", "buchholz", "sb", "direct", "wins"),
              "ladder": ()}
@@ -147,6 +148,12 @@ class Tournament:
     def ref(self) -> str:
         """How players name it in commands: ``T3``."""
         return f"T{self.id}"
+
+    @property
+    def named_by_terms(self) -> bool:
+        """Whether its name is the one made of its variant and format (it was given none):
+        then its description does not say them again."""
+        return isinstance(self.name, Text)
 
 
 @dataclass(frozen=True)
@@ -234,13 +241,20 @@ def format_name(t: Tournament) -> str:
 
 
 def describe(t: Tournament) -> Text:
-    """``T3 Spring open: Commander Chess, Swiss, 5 rounds, 3 days per move, rated``."""
+    """``T3 Spring open: Commander Chess, Swiss, 5 rounds, 3 days per move, rated``; one
+    given no name says its variant and format once: ``T4 Clash of Command ladder: 3 days per
+    move, rated``."""
     rules = get_variant(t.variant)
-    words: list[Any] = [variant_name(rules)]
+    words: list[Any] = [] if t.named_by_terms else [variant_name(rules)]
     if t.mode != rules.modes[0]:
         words.append(_("{mode} mode", mode=t.mode))
-    words += [format_name(t), describe_clock(t.days, t.time_control),
-              _("rated") if t.rated else _("unrated")]
+    if not t.named_by_terms:
+        words.append(format_name(t))
+    elif t.format == "swiss" and t.rounds:
+        words.append(_n("{n} round", "{n} rounds", t.rounds))
+    elif t.format == "round-robin" and t.cycles == 2:
+        words.append(_("double round-robin"))
+    words += [describe_clock(t.days, t.time_control), _("rated") if t.rated else _("unrated")]
     if t.size:
         words.append(_n("at most {n} player", "at most {n} players", t.size))
     if t.format == "swiss" and t.round_days:
@@ -384,8 +398,7 @@ class Tournaments:
                      description=describe(t), join=command("join", t.ref),
                      when=joined([""] + when, "; ") if when else "")
             await self._tell_place(s, t, "tournament-new", news, now)
-        return Done(_("Tournament {ref} created: {news}", ref=t.ref, news=news), text=t.ref,
-                    tournament=t)
+        return Done(news, text=t.ref, tournament=t)
 
     def _terms(self, variant: str | None, fmt: str | None, mode: str | None, days: int | None,
                size: int | None, section_size: int | None, rounds: int | None,
@@ -645,7 +658,8 @@ class Tournaments:
         await s.execute("UPDATE tournament_games SET result = ?, ended_at = ? WHERE id = ?",
                         (result, now, p.id))
         await self._end_unrated(s, game, None if abort else winner,
-                                Text(WITHDREW, {"name": name}), now, aborted=abort)
+                                Text(STRUCK_OUT if abort else WITHDREW, {"name": name}), now,
+                                aborted=abort)
 
     async def _end_unrated(self, s: Session, game: Game, winner: int | None, reason: Text,
                            now: float, aborted: bool = False) -> None:
@@ -761,7 +775,7 @@ class Tournaments:
             lines = [_("game #{game} against {name}, you play {side}", game=g.id,
                        name=g.names[1 - side], side=side_name(rules, side)) for g, side in mine]
             await self._tell(s, t, e.player_id, "tournament-games", now,
-                             _("Tournament {ref}: your games have started: {games}. {clock}",
+                             _("Tournament {ref}: your games have started ({clock}): {games}.",
                                ref=t.ref, games=joined(lines, "; "),
                                clock=describe_clock(t.days, t.time_control)))
 
@@ -783,11 +797,13 @@ class Tournaments:
              None if game else "bye", None if game else now))
         if game is not None and tell:
             for side in (0, 1):
-                rules = get_variant(t.variant)
-                text = _("Tournament {ref}, round {round}: your game #{game} against {name} "
-                         "has started; you play {side}. {clock}", ref=t.ref, round=round_number,
-                         game=game.id, name=game.names[1 - side], side=side_name(rules, side),
-                         clock=describe_clock(game.days, game.time_control))
+                terms = dict(ref=t.ref, game=game.id, name=game.names[1 - side],
+                             side=side_name(rules, side),
+                             clock=describe_clock(game.days, game.time_control))
+                text = _("Ladder {ref}: your game #{game} against {name} has started; you "
+                         "play {side}, {clock}.", **terms) if t.format == "ladder" else \
+                    _("Tournament {ref}, round {round}: your game #{game} against {name} has "
+                      "started; you play {side}, {clock}.", round=round_number, **terms)
                 await outbox.notify_side(s, game, side, "game-start", now, text)
         elif game is None:
             await self._tell(s, t, first, "tournament-round", now,

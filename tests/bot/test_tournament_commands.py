@@ -40,7 +40,7 @@ async def test_a_round_robin_is_made_joined_started_played_and_left_at_the_conso
     assert await session("tournaments") == (
         "There are no tournaments here. Make one with `tournament create clash round-robin`.")
     assert await session("tournament create clash round-robin 3d name Spring open") == (
-        f"Tournament T1 created: {CREATED}\n  [to everyone here] {CREATED}")
+        CREATED)
     assert await session("tournaments") == (
         "Tournaments:\n  T1 Spring open: Clash of Command, round-robin, 3 days per move, rated "
         "(signing up): 0 players; join with `join T1`.")
@@ -60,8 +60,8 @@ async def test_a_round_robin_is_made_joined_started_played_and_left_at_the_conso
     started = await session("tournament start")  # the one she directs
     assert started.splitlines()[0] == ("Tournament T1 (Spring open) has started: 3 players, "
                                        "1 section; all 3 games started at once.")
-    assert ("  [to bob] Tournament T1: your games have started: game #2 against Carol, you "
-            "play White; game #3 against Alice, you play Black. 3 days per move") in started
+    assert ("  [to bob] Tournament T1: your games have started (3 days per move): game #2 "
+            "against Carol, you play White; game #3 against Alice, you play Black.") in started
     assert await session("pairings") == (
         "Tournament T1, every game:\n1. Carol – Alice (game #1): in play\n"
         "2. Bob – Carol (game #2): in play\n3. Alice – Bob (game #3): in play")
@@ -96,6 +96,9 @@ async def test_a_round_robin_is_made_joined_started_played_and_left_at_the_conso
     assert await session("pairings T1") == (
         "Tournament T1, every game:\n1. Carol – Alice (game #1): struck out\n"
         "2. Bob – Carol (game #2): struck out\n3. Alice – Bob (game #3): 1-0")
+    assert (await session("board #2")).splitlines()[0] == (
+        "Game #2: Bob (White) vs Carol (Black), Clash of Command. Game over: aborted (struck "
+        "out of the tournament, as Carol withdrew).")
     assert (await service.tournaments.get(1)).status == "over"
 
 
@@ -116,7 +119,7 @@ async def test_the_tournaments_words_in_vietnamese(session, offered):
         "round-robin`.")
     created = await session("tournament create clash round-robin 3d name Xuân")
     assert created.splitlines()[0] == (
-        "Đã tạo giải đấu T1: Giải đấu mới T1 Xuân: Đại chiến Chỉ huy, vòng tròn, 3 ngày mỗi "
+        "Giải đấu mới T1 Xuân: Đại chiến Chỉ huy, vòng tròn, 3 ngày mỗi "
         "nước, tính điểm. Đăng ký bằng `join T1`; Alice bắt đầu giải bằng `tournament start "
         "T1`.")
     assert await session("tournaments") == (
@@ -335,7 +338,17 @@ async def test_a_ladder_challenge_names_a_player_of_the_ladder(session, service)
     assert await session("ladder T1 carol") == (
         "Carol is not above you on the ladder T1: challenge someone above you.")
     assert await session("ladder T1") == (
-        "Challenge whom? Name a player above you, as in `ladder T1 bob`.")
+        "You are at the top of the ladder T1: the players below you challenge you.")
+    await session("as Bob")
+    assert await session("ladder T1") == (
+        "Challenge whom? Name a player above you, as in `ladder T1 Alice`.")
+    await session("language vi")
+    assert await session("ladder T1") == (
+        "Thách đấu ai? Hãy nêu tên một người chơi ở trên bạn, ví dụ `ladder T1 Alice`.")
+    await session("as Alice")
+    await session("language vi")
+    assert await session("ladder T1") == (
+        "Bạn đang ở đỉnh bậc thang T1: những người chơi bên dưới sẽ thách đấu bạn.")
     await session("as Carol")
     await session("resign #1")
     assert await session("standings T1") == (
@@ -354,3 +367,49 @@ def test_a_slip_is_a_letter_off_with_the_same_first_letter():
             slips("ab", "ba"), slips("", "abc")) == (1, 1, 1, 1, 3)
     # the longest word a line may hold is compared by its first characters alone
     assert closest_word("j" + "o" * 5000, known) is None
+
+
+async def test_a_tournament_is_no_player_and_no_ones_name(session):
+    """`challenge T1` does not make a player called T1 (a tester's finding), and no one
+    may take a name that reads as a tournament; a name with more in it is a name."""
+    made = await session("tournament create clash ladder")
+    assert made.splitlines()[0] == (
+        "New tournament T1 Clash of Command ladder: no clock, rated. Sign up with `join T1`.")
+    for line in ("challenge T1", "challenge t1 clash 3d"):
+        assert await session(line) == (
+            "T1 is a tournament, not a player. To challenge someone on its ladder, send "
+            "`ladder T1 bob`; to play in it, `join T1`.")
+    assert await session("as T7") == (
+        "'T7' cannot be a name: T and a number is how a tournament is written (`join T3`). "
+        "Choose another name.")
+    assert await session("as T7x") == "You are T7x."
+    await session("language vi")
+    assert await session("challenge T1") == (
+        "T1 là một giải đấu, không phải người chơi. Để thách đấu ai đó trên bậc thang của "
+        "nó, hãy gửi `ladder T1 bob`; để tham gia giải, `join T1`.")
+    assert await session("as t12") == (
+        "'t12' không thể là tên: T kèm một số là cách viết tên một giải đấu (`join T3`). "
+        "Hãy chọn tên khác.")
+    assert await session("tournaments") == (
+        "Các giải đấu:\n  T1 Đại chiến Chỉ huy bậc thang: không tính giờ, tính điểm (đang "
+        "diễn ra): 0 người chơi; tham gia bằng `join T1`.")
+
+
+async def test_the_list_tells_a_player_the_tournaments_they_are_in(session):
+    """`tournaments` offers `join T1` only to those not in it (a tester was offered to
+    join one he was in)."""
+    await _three_signed_up(session)
+    assert await session("tournaments") == (
+        "Tournaments:\n  T1 Spring open: Clash of Command, round-robin, 3 days per move, "
+        "rated (signing up): 3 players; you are signed up; `leave T1` takes you off.")
+    await session("as Dan")
+    assert await session("tournaments") == (
+        "Tournaments:\n  T1 Spring open: Clash of Command, round-robin, 3 days per move, "
+        "rated (signing up): 3 players; join with `join T1`.")
+    await session("as Alice")
+    await session("tournament start T1")
+    await session("language vi")
+    assert await session("tournaments") == (
+        "Các giải đấu:\n  T1 Spring open: Đại chiến Chỉ huy, vòng tròn, 3 ngày mỗi nước, "
+        "tính điểm (đang diễn ra): 3 người chơi; bạn đang thi đấu trong giải; bảng xếp "
+        "hạng: `standings T1`.")

@@ -61,10 +61,10 @@ async def test_the_life_of_a_sign_up_and_its_refusals(service: GameService, offe
     made = await service.tournaments.create(ann, PLACE, "clash", "round-robin", name="Spring",
                                             days=3, size=3)
     assert in_both(made) == (
-        "Tournament T1 created: New tournament T1 Spring: Clash of Command, round-robin, 3 "
+        "New tournament T1 Spring: Clash of Command, round-robin, 3 "
         "days per move, rated, at most 3 players. Sign up with `join T1`; Ann starts it with "
         "`tournament start T1`.",
-        "Đã tạo giải đấu T1: Giải đấu mới T1 Spring: Đại chiến Chỉ huy, vòng tròn, 3 ngày "
+        "Giải đấu mới T1 Spring: Đại chiến Chỉ huy, vòng tròn, 3 ngày "
         "mỗi nước, tính điểm, tối đa 3 người chơi. Đăng ký bằng `join T1`; Ann bắt đầu giải "
         "bằng `tournament start T1`.")
     t = made.tournament.id
@@ -263,7 +263,12 @@ async def test_withdrawing_before_half_strikes_every_game_out(service: GameServi
     struck = [p for p in table.sections[0].pairings if gus.id in (p.first, p.second)]
     assert [p.result for p in struck] == ["void"] * 3
     for p in struck[1:]:
-        assert (await service.game(p.game_id)).status == "aborted"
+        game = await service.game(p.game_id)
+        assert (game.status, game.rated) == ("aborted", False)
+        result = service.describe_result(game)
+        assert (str(result), render(result, "vi")) == (
+            "aborted (struck out of the tournament, as Dan withdrew)",
+            "đã hủy (bị xóa khỏi giải đấu, vì Dan đã rút lui)")
     line = next(x for x in table.sections[0].lines if x.player_id == gus.id)
     assert (line.withdrawn, line.score, line.played) == (True, 0.0, 0)
     assert "Dan (withdrawn): 0" in str(standings_text(table))

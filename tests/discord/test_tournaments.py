@@ -103,12 +103,12 @@ async def test_a_round_robin_from_its_sign_up_post_to_its_standings(world):
         "carol joined tournament T1 (3 players).",
         "Tournament T1 (Spring) has started: 3 players, 1 section; all 3 games started at "
         "once.",
-        f"{a} Tournament T1: your games have started: game #2 against bob, you play White; "
-        "game #3 against carol, you play Black. 3 days per move",
-        f"{b} Tournament T1: your games have started: game #1 against carol, you play White; "
-        "game #2 against alice, you play Black. 3 days per move",
-        f"{c} Tournament T1: your games have started: game #1 against bob, you play Black; "
-        "game #3 against alice, you play White. 3 days per move",
+        f"{a} Tournament T1: your games have started (3 days per move): "
+        "game #2 against bob, you play White; game #3 against carol, you play Black.",
+        f"{b} Tournament T1: your games have started (3 days per move): "
+        "game #1 against carol, you play White; game #2 against alice, you play Black.",
+        f"{c} Tournament T1: your games have started (3 days per move): "
+        "game #1 against bob, you play Black; game #3 against alice, you play White.",
         f"Game #1: bob – carol <#{games[1].id}>\nGame #2: alice – bob <#{games[2].id}>\n"
         f"Game #3: carol – alice <#{games[3].id}>"]
     assert games[1].history()[0].content.startswith(
@@ -215,9 +215,9 @@ async def test_a_swiss_tournaments_round_is_paired_in_its_thread(world):
         f"Game #1: carol – bob <#{game.id}>"]
     assert [m.content for m in game.history()][1:] == [
         f"{world.carol.mention} Tournament T1, round 1: your game #1 against bob has "
-        "started; you play White. 3 days per move",
+        "started; you play White, 3 days per move.",
         f"{world.bob.mention} Tournament T1, round 1: your game #1 against carol has started; "
-        "you play Black. 3 days per move"]
+        "you play Black, 3 days per move."]
 
     await world.bob.slash(game, "resign", game=1)  # round 1 is over: round 2 is paired
     second = _thread(world, "#2 alice vs carol (Clash of Command)")
@@ -283,10 +283,10 @@ async def test_a_ladder_challenge_starts_a_game_in_its_own_thread(world):
         "Ladder T1: you challenged alice; game #1 has started. Win it and you take their "
         f"place.\nThe game's thread: <#{game.id}>")
     assert [m.content for m in game.history()][1:] == [
-        f"{world.bob.mention} Tournament T1, round 1: your game #1 against alice has started; "
-        "you play White. 3 days per move",
-        f"{world.alice.mention} Tournament T1, round 1: your game #1 against bob has "
-        "started; you play Black. 3 days per move"]
+        f"{world.bob.mention} Ladder T1: your game #1 against alice has started; you play "
+        "White, 3 days per move.",
+        f"{world.alice.mention} Ladder T1: your game #1 against bob has started; you play "
+        "Black, 3 days per move."]
     await world.alice.slash(game, "resign", game=1)
     assert "Ladder T1: bob beat alice and takes place 1." in [
         m.content for m in _thread(world, "T1 Club ladder").history()]

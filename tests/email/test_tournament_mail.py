@@ -54,7 +54,7 @@ async def signed_up(mail, create: str = "tournament create clash swiss 3d rounds
     """Alice makes a tournament by mail (T1) and Alice, Bob and Carol join it by mail, each
     confirming from their address (none has a key)."""
     made = await mail.confirmed(f"Alice <{ALICE}>", create)
-    assert text(made).startswith("Tournament T1 created: "), text(made)
+    assert text(made).startswith("New tournament T1 Mail open: "), text(made)
     for address in (ALICE, BOB, CAROL):
         joined = await mail.confirmed(f"{NAMES[address]} <{address}>", "join T1")
         assert text(joined).startswith("You joined tournament T1 (Mail open); "), text(joined)
@@ -65,7 +65,7 @@ async def test_a_tournament_made_joined_started_and_played_by_mail(mail):
     made = await mail.confirmed(f"Alice <{ALICE}>", "tournament create clash swiss 3d rounds 2 "
                                                     "name Mail open")
     assert text(made).startswith(
-        "Tournament T1 created: New tournament T1 Mail open: Clash of Command, Swiss, 2 "
+        "New tournament T1 Mail open: Clash of Command, Swiss, 2 "
         "rounds, 3 days per move, rated. Sign up with `join T1`; Alice starts it with "
         "`tournament start T1`.\n")
     # a list needs no key: a stranger is answered at once
@@ -99,10 +99,18 @@ async def test_a_tournament_made_joined_started_and_played_by_mail(mail):
     subject = f"Game #1: {game.names[0]} vs {game.names[1]} — Clash of Command"
     started_game = await about(mail, second, subject)
     assert ("Tournament T1, round 1: your game #1 against "
-            f"{game.names[0]} has started; you play Black.") in text(started_game)
+            f"{game.names[0]} has started; you play Black, 3 days per move.") in text(started_game)
     await mail.post.send(second, "resign", reply_to=started_game)
-    assert text(await about(mail, second, subject)).startswith(
-        f"You resigned game #1: {game.names[0]} (White) wins")
+    resigned = await about(mail, second, subject)
+    assert text(resigned).startswith(f"You resigned game #1: {game.names[0]} (White) wins")
+    # a tournament's command in reply to the finished game's mail is answered about the
+    # tournament: no board picture of that game (a tester's finding)
+    await mail.post.send(second, "standings T1", reply_to=resigned)
+    answer = await about(mail, second, f"Re: {subject}")
+    assert text(answer).startswith("T1 Mail open: Clash of Command, Swiss, 2 rounds"), \
+        text(answer)
+    assert [p.get_content_type() for p in answer.walk() if not p.is_multipart()] == [
+        "text/plain"]
 
     # round 2 is paired at once, and its news is mailed with the round in its subject
     for address in (ALICE, BOB, CAROL):
@@ -195,7 +203,7 @@ async def test_a_mail_player_plays_in_a_tournament_of_console_players(mail):
         return "\n".join(lines[start:])
 
     made = await at_console("Dan", "tournament create clash round-robin 3d name Mixed")
-    assert made.startswith("Tournament T1 created: ")
+    assert made.startswith("New tournament T1 Mixed: ")
     assert (await at_console("Dan", "join")).startswith("You joined tournament T1 (Mixed)")
     assert (await at_console("Fay", "join T1")).startswith("You joined tournament T1 (Mixed)")
     # by mail, every tournament open anywhere is listed, and the only one meant
@@ -208,8 +216,8 @@ async def test_a_mail_player_plays_in_a_tournament_of_console_players(mail):
     assert started.startswith("Tournament T1 (Mixed) has started: 3 players, 1 section; all "
                               "3 games started at once.")
     games = await about(mail, EVE, "Tournament T1: your games")
-    assert text(games).startswith("Tournament T1: your games have started: game #"), \
-        text(games)
+    assert text(games).startswith(
+        "Tournament T1: your games have started (3 days per move): game #"), text(games)
     assert "`board #N`" in text(games)  # how to get the mail of a game, with its key
     await about(mail, EVE, "Tournament T1: it has started")
 
@@ -258,3 +266,32 @@ async def test_each_kind_of_tournament_news_has_its_subject_in_both_languages(ma
         "tournament-round": ("Tournament T1: round 2", "Giải đấu T1: vòng 2"),
         "tournament-start": ("Tournament T1: it has started", "Giải đấu T1: đã bắt đầu"),
     }
+
+
+async def test_a_mail_player_of_a_console_tournament_is_told_of_a_withdrawal(mail):
+    """The news of the tournament's place (the console's) reaches its players by mail: a
+    withdrawal, and what it does to their game with the one who left."""
+    lines: list[str] = []
+    console = Console(mail.service, mail.settings, out=lines.append)
+
+    async def at_console(who: str, line: str) -> None:
+        await console.switch(who)
+        assert await console.run_line(line)
+
+    await at_console("Dan", "tournament create clash round-robin 3d name Mixed")
+    await at_console("Dan", "join T1")
+    await at_console("Fay", "join T1")
+    await at_console("Gus", "join T1")
+    await mail.confirmed(f"Eve <{EVE}>", "join T1")
+    await at_console("Dan", "tournament start T1")
+    await about(mail, EVE, "Tournament T1: it has started")
+    await at_console("Fay", "leave T1")
+    news = await about(mail, EVE, "Tournament T1: news")
+    assert text(news).splitlines()[0] == (
+        "Fay withdrew from tournament T1: their games are struck out.")
+    eve = await mail.service.find_player("email", EVE)
+    struck = next(g for g in await mail.service.games(eve, active=False) if "Fay" in g.names)
+    over = await about(mail, EVE, f"Game #{struck.id}: {struck.names[0]} vs {struck.names[1]} "
+                                  "— Clash of Command")
+    assert "is over: aborted (struck out of the tournament, as Fay withdrew)." in text(over), \
+        text(over)
