@@ -32,7 +32,7 @@ from ..service.model import Game, Player
 from ..service.phrasing import phrase
 from ..service.results import Done, Refusal, Result
 from ..storage import StorageError
-from . import failures, live, logs, pictures
+from . import failures, live, logs, pictures, tournament_posts
 from .client import reader_language, result_text
 from .languages import server_language
 from .notifier import HOME_BOARD, PINGS, TURN, Notifier, bold, discord_times, turn_lead
@@ -221,14 +221,19 @@ class CommandPost(commands.AutoShardedBot):
         log.error("scheduler pass failed", exc_info=error)
 
     async def tick(self) -> None:
-        """One scheduler pass: what is due, then the notifications. Nothing that fails in
-        a pass escapes it (an exception would stop the task loop for good): it is logged,
-        and the next pass runs as usual."""
+        """One scheduler pass: what is due, then the notifications, then the sign-up posts
+        of tournaments whose sign-up deadline passed (`tournament_posts.close_signups`).
+        Nothing that fails in a pass escapes it (an exception would stop the task loop for
+        good): it is logged, and the next pass runs as usual."""
         try:
             await self.service.process_due()
         except Exception:
             log.exception("scheduler pass failed; the next pass runs as usual")
         await self.flush()
+        try:  # after the news: one that started at its deadline is closed by its start
+            await tournament_posts.close_signups(self)
+        except Exception:
+            log.exception("closing the sign-up posts failed; the next pass tries again")
 
     async def flush(self) -> None:
         """Deliver the service's due Discord notifications: each lane (a destination's news

@@ -4,9 +4,11 @@
   `/tournament create`; if that reply is lost, delivery posts it once the reply had
   `REPLY_WAIT` to do so): what it is, who signed up, and Join and Leave buttons
   (`TournamentButton`, whose custom id carries the tournament's number, so the buttons
-  work after a restart). It is edited as players join and leave, and when the tournament
-  starts (the buttons go: sign-up is closed; a ladder keeps them, it takes players while
-  it runs).
+  work after a restart). It says when sign-up closes, and is edited as players join and
+  leave, when the sign-up deadline passes (a pass of the bot's scheduler,
+  `close_signups`: Join goes, Leave stays until the start) and when the tournament starts
+  (the buttons go: sign-up is closed; a ladder keeps them, it takes players while it runs,
+  but Join goes at its sign-up deadline if it has one).
 - **The tournament's thread**, opened on the sign-up post: the service's news of the
   tournament to its place (the channel) is posted there (`place_news`): the entries, the
   start with every pairing, each Swiss round, each game's result, withdrawals, the end. A
@@ -36,8 +38,14 @@ from ..i18n import SOURCE, Text, _, _n, joined, render
 from ..service.model import Notification, Player
 from ..service.outbox import DeliveryFailure, worded
 from ..service.phrasing import command, moment, phrase
-from ..service.results import Refusal
-from ..service.tournaments import Tournament, describe, result_text
+from ..service.results import Reason, Refusal
+from ..service.tournaments import (
+    Tournament,
+    describe,
+    result_text,
+    signing_up,
+    taking_players,
+)
 from . import live
 from .failures import answering_failures
 from .languages import channel_language, place_language
@@ -117,6 +125,9 @@ async def signed(bot: Bot, interaction: discord.Interaction, sender: Player, act
     if not isinstance(result, Refusal):
         await refresh_signup(bot, tournament_id)
         await bot.flush()
+    elif result.reason is Reason.TOURNAMENT_CLOSED and \
+            (await remembered(bot, tournament_id)).get("open", 1):
+        await refresh_signup(bot, tournament_id)  # its deadline passed before the pass did
 
 
 def _of_its_server(bot: Bot, t: Tournament, interaction: discord.Interaction) -> bool:
@@ -128,18 +139,18 @@ def _of_its_server(bot: Bot, t: Tournament, interaction: discord.Interaction) ->
     return guild.get_member(interaction.user.id) is not None
 
 
-def signup_view(t: Tournament, language: str = SOURCE) -> discord.ui.View | None:
-    """Join and Leave, while the tournament takes players (None: it no longer does)."""
-    if not _open(t):
+def signup_view(t: Tournament, now: float, language: str = SOURCE) -> discord.ui.View | None:
+    """Join while the tournament takes players (`taking_players`: not after its sign-up
+    deadline), Leave while one may still leave before the start or withdraw from a
+    ladder (None: neither)."""
+    items = [TournamentButton(action, t.id, language) for action, shown in (
+        ("join", taking_players(t, now)), ("leave", signing_up(t))) if shown]
+    if not items:
         return None
     view = discord.ui.View(timeout=None)
-    view.add_item(TournamentButton("join", t.id, language))
-    view.add_item(TournamentButton("leave", t.id, language))
+    for item in items:
+        view.add_item(item)
     return view
-
-
-def _open(t: Tournament) -> bool:
-    return t.status == "signup" or t.format == "ladder" and t.status == "running"
 
 
 async def signup_text(bot: Bot, t: Tournament, language: str) -> str:
@@ -154,19 +165,23 @@ async def signup_text(bot: Bot, t: Tournament, language: str) -> str:
     else:
         lines.append(_("No one has signed up yet."))
     thread = (await remembered(bot, t.id)).get("thread")
-    if _open(t):
+    if taking_players(t, bot.service.now()):
         lines.append(_("Sign up with the Join button or {join}.", join=command("join", t.ref)))
-        if t.starts_at and t.status == "signup":
-            lines.append(_("It starts {moment}.", moment=moment(t.starts_at)))
-        elif t.status == "signup":  # a ladder runs from the start
-            lines.append(_("{name} starts it with {start}.", name=t.director_name,
-                           start=command("tournament", f"start {t.ref}")))
-    elif t.status == "running":
+        if t.signup_until:
+            lines.append(_("Sign-up closes {moment}.", moment=moment(t.signup_until)))
+    elif signing_up(t) and t.signup_until:  # its deadline has passed
+        lines.append(_("Sign-up closed {moment}.", moment=moment(t.signup_until)))
+    if t.status == "signup" and t.starts_at:
+        lines.append(_("It starts {moment}.", moment=moment(t.starts_at)))
+    elif t.status == "signup":  # its director starts it (a ladder runs from the start)
+        lines.append(_("{name} starts it with {start}.", name=t.director_name,
+                       start=command("tournament", f"start {t.ref}")))
+    elif t.status == "running" and t.format != "ladder":
         lines.append(_("Sign-up is closed: the tournament has started."))
     elif t.status == "over":
         lines.append(_("The tournament is over: {standings}.",
                        standings=command("standings", t.ref)))
-    else:
+    elif t.status == "cancelled":
         lines.append(_("The tournament was cancelled."))
     if thread:
         lines.append(_("Its news: {thread}", thread=channel_mention(thread)))
@@ -175,7 +190,7 @@ async def signup_text(bot: Bot, t: Tournament, language: str) -> str:
 
 async def signup_message(bot: Bot, t: Tournament, language: str) -> dict[str, Any]:
     """The keyword arguments of the sign-up post in ``language``."""
-    view = signup_view(t, language)
+    view = signup_view(t, bot.service.now(), language)
     return {"content": await signup_text(bot, t, language),
             "view": view or discord.utils.MISSING}
 
@@ -186,13 +201,14 @@ async def signup_posted(bot: Bot, t: Tournament, message: discord.Message | None
     tournament's thread is opened on it (None: Discord refused it)."""
     if message is None:
         return None
-    await remember(bot, t.id, channel=channel_id, message=message.id)
+    await remember(bot, t.id, channel=channel_id, message=message.id,
+                   open=int(taking_players(t, bot.service.now())))
     return await tournament_thread(bot, t)
 
 
 async def refresh_signup(bot: Bot, tournament_id: int) -> None:
-    """The sign-up post says again who signed up, and keeps its buttons while the
-    tournament takes players."""
+    """The sign-up post says again who signed up, and keeps its Join button while the
+    tournament takes players (what it offers is remembered: `close_signups`)."""
     t = await bot.service.tournaments.get(tournament_id)
     known = await remembered(bot, tournament_id)
     if t is None or "message" not in known:
@@ -200,11 +216,23 @@ async def refresh_signup(bot: Bot, tournament_id: int) -> None:
     language = await channel_language(bot, known["channel"])
     message = bot.get_partial_messageable(known["channel"]).get_partial_message(
         known["message"])
-    view = signup_view(t, language)
+    now = bot.service.now()
     try:
-        await message.edit(content=await signup_text(bot, t, language), view=view)
+        await message.edit(content=await signup_text(bot, t, language),
+                           view=signup_view(t, now, language))
     except discord.HTTPException as error:  # a courtesy: the news says it all the same
         log.warning("tournament T%s: sign-up post not edited: %s", tournament_id, error)
+        return
+    await remember(bot, tournament_id, open=int(taking_players(t, now)))
+
+
+async def close_signups(bot: Bot) -> None:
+    """Each sign-up post that still offers to join a tournament whose sign-up deadline has
+    passed offers it no more and says so (a pass of the bot's scheduler: the deadline is
+    news of no one's doing; a post edited since, by an entry or the start, is left)."""
+    for t in await bot.service.tournaments.signups_closed():
+        if (await remembered(bot, t.id)).get("open", 1):
+            await refresh_signup(bot, t.id)
 
 
 # --- the tournament's thread --------------------------------------------------------------

@@ -262,6 +262,18 @@ def describe(t: Tournament) -> Text:
     return _("{ref} {name}: {terms}", ref=t.ref, name=t.name, terms=joined(words, ", "))
 
 
+def signing_up(t: Tournament) -> bool:
+    """Whether ``t`` signs up players (a ladder: runs): they may leave it as they do before
+    a start, and join it until its sign-up deadline."""
+    return t.status == "signup" or t.format == "ladder" and t.status == "running"
+
+
+def taking_players(t: Tournament, now: float) -> bool:
+    """Whether ``t`` takes new players at ``now``: it signs up (`signing_up`) and its
+    sign-up deadline, if it has one, has not passed."""
+    return signing_up(t) and (t.signup_until is None or now < t.signup_until)
+
+
 def _no_tournament(tournament_id: int) -> Refusal:
     return Refusal(Reason.NO_SUCH_TOURNAMENT,
                    _("There is no tournament T{t}.", t=tournament_id))
@@ -476,6 +488,17 @@ class Tournaments:
                 + f" WHERE {where} ORDER BY t.id DESC LIMIT ?", (*params, limit))
         return [(Tournament.from_row(r), r["players"]) for r in rows]
 
+    async def signups_closed(self, limit: int = 100) -> list[Tournament]:
+        """The tournaments still signing up (a ladder: running) whose sign-up deadline has
+        passed, latest deadline first: a transport's sign-up posts stop offering to join
+        them (the service refuses a join by the deadline alone)."""
+        async with self.db.snapshot() as s:
+            rows = await s.all(
+                Tournament.SQL + " WHERE (t.status = 'signup' OR t.status = 'running' AND "
+                "t.format = 'ladder') AND t.signup_until <= ? ORDER BY t.signup_until DESC "
+                "LIMIT ?", (self.now(), limit))
+        return [Tournament.from_row(r) for r in rows]
+
     async def table(self, tournament_id: int) -> Table | Refusal:
         """The standings: every section's lines and games."""
         async with self.db.snapshot() as s:
@@ -499,7 +522,7 @@ class Tournaments:
         return await self._held(tournament_id, self._join, sender)
 
     async def _join(self, s: Session, t: Tournament, now: float, sender: Player) -> Result:
-        if t.status != "signup" and t.format != "ladder" or t.status in ("over", "cancelled"):
+        if not signing_up(t):
             return _not_open(t)
         if t.signup_until is not None and now >= t.signup_until:
             return Refusal(Reason.TOURNAMENT_CLOSED,

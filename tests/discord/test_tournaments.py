@@ -340,3 +340,84 @@ async def test_no_one_rules_on_their_own_game_and_a_wrong_number_is_refused(worl
         r = await world.alice.slash(world.channel, "tournament adjudicate", game=number,
                                     result="draw")
         assert r.ephemeral and r.response.content == f"There is no game #{number}."
+
+
+async def test_the_sign_up_post_closes_at_its_deadline(world):
+    """The sign-up post says when sign-up closes; once the deadline has passed, a pass of
+    the scheduler takes its Join button away and it says sign-up closed (its players may
+    still leave before the start); a Join pressed before that pass is answered that
+    sign-up closed, and the post is closed then."""
+    w = world
+    r = await w.alice.slash(w.channel, "tournament create", variant="clash", name="Spring",
+                            days=3, signup_days=2, start_days=4)
+    post = _now(w.channel, r.response)
+    closes, starts = int(w.clock.t + 2 * 86_400), int(w.clock.t + 4 * 86_400)
+    thread = _thread(w, "T1 Spring")
+    assert post.content.split("\n")[1:] == [
+        "No one has signed up yet.", JOIN,
+        f"Sign-up closes <t:{closes}:f> (<t:{closes}:R>).",
+        f"It starts <t:{starts}:f> (<t:{starts}:R>).", f"Its news: <#{thread.id}>"]
+    await w.bob.click(post, label="Join")
+    w.clock.t = closes - 1
+    await w.bot.tick()
+    assert _labels(_now(w.channel, post)) == ["Join", "Leave"]  # not yet
+
+    w.clock.t = closes  # the scheduler's pass is still to come: the button is there
+    r = await w.carol.click(post, label="Join")
+    assert r.ephemeral and r.response.content == (
+        f"Sign-up for tournament T1 closed <t:{closes}:f> (<t:{closes}:R>).")
+    closed = _now(w.channel, post)  # the refusal closed the post at once
+    assert closed.content.split("\n")[1:] == [
+        "1 player: bob.", f"Sign-up closed <t:{closes}:f> (<t:{closes}:R>).",
+        f"It starts <t:{starts}:f> (<t:{starts}:R>).", f"Its news: <#{thread.id}>"]
+    assert _labels(closed) == ["Leave"]
+    r = await w.carol.slash(w.channel, "tournament join", tournament=1)
+    assert r.ephemeral and r.response.content == (
+        f"Sign-up for tournament T1 closed <t:{closes}:f> (<t:{closes}:R>).")
+    edited = closed.edited_at
+    assert edited is not None
+    await w.bot.tick()  # closed already: not edited again
+    assert _now(w.channel, post).edited_at == edited
+
+    w.clock.t = starts  # too few players: cancelled at its start, and the post says so
+    await w.bot.tick()
+    assert _now(w.channel, post).content.split("\n")[2:] == [
+        "The tournament was cancelled.", f"Its news: <#{thread.id}>"]
+    assert _labels(_now(w.channel, post)) == []
+
+
+async def test_a_ladders_sign_up_post_keeps_leave_after_its_deadline(world):
+    r = await world.alice.slash(world.channel, "tournament create", variant="clash",
+                                format="ladder", name="Club ladder", days=3, signup_days=1)
+    post = _now(world.channel, r.response)
+    await world.alice.click(post, label="Join")
+    closes = int(world.clock.t + 86_400)
+    world.clock.t = closes + 60
+    await world.bot.tick()
+    closed = _now(world.channel, post)
+    assert closed.content.split("\n")[1:3] == [
+        "1 player: alice.", f"Sign-up closed <t:{closes}:f> (<t:{closes}:R>)."]
+    assert _labels(closed) == ["Leave"]
+
+
+async def test_the_sign_up_deadline_in_vietnamese(world, vietnamese, moderator):
+    await moderator.slash(world.channel, "server settings", language="vi")
+    r = await world.alice.slash(world.channel, "tournament create", variant="clash",
+                                name="Spring", days=3, signup_days=2)
+    post = _now(world.channel, r.response)
+    closes = int(world.clock.t + 2 * 86_400)
+    assert post.content.split("\n")[2:4] == [
+        "Đăng ký bằng nút Tham gia hoặc `/tournament join tournament:1`.",
+        f"Hạn đăng ký là <t:{closes}:f> (<t:{closes}:R>)."]
+    world.clock.t += 86_400
+    await world.alice.slash(world.channel, "tournament create", variant="clash", name="Autumn",
+                            days=3, signup_days=1, start_days=3)
+    autumn = next(m for m in world.channel.history() if "Autumn" in m.content)
+    world.clock.t += 86_400
+    await world.bot.tick()  # Spring starts (and is cancelled), Autumn's sign-up closes
+    assert _now(world.channel, autumn).content.split("\n")[2] == (
+        f"Đã đóng đăng ký lúc <t:{closes}:f> (<t:{closes}:R>).")
+    assert _labels(_now(world.channel, autumn)) == ["Rời giải"]
+    r = await world.bob.slash(world.channel, "tournament join", tournament=2)
+    assert r.ephemeral and r.response.content == (
+        f"Việc đăng ký giải đấu T2 đã đóng lúc <t:{closes}:f> (<t:{closes}:R>).")
