@@ -11,6 +11,11 @@ when it is delivered, in the language of the one who reads it.
 - Values are given by name; a value that is itself a `Text` is rendered in the same
   language, any other value as it is: notation (moves, positions, points), names,
   numbers and command tokens (`bot.service.phrasing`) are never translated.
+- A name (`Name`: a player's, a tournament's, as people wrote it) is a value shown
+  literally: a transport whose readers' text is markup (Discord's markdown) words a
+  message with a ``literal`` function that quotes each name (``*star*`` stays as it was
+  typed), and no other value; every other transport, and every use that is not a
+  message's text (a button's label, a thread's name), words it as it is.
 - A moment (`moment`) is a value worded as the reader's language writes dates and times
   (Babel's data): English keeps the transports' own form, ``2026-05-01 13:05 UTC``.
 - Plural forms (`_n`) follow each language's rules as gettext writes them (Babel's data:
@@ -54,6 +59,17 @@ OFFERED: frozenset[str] = frozenset({"vi"})
 MAX_TAG = 200  # characters of a language list read from outside (a header, LANG)
 _FIELD = re.compile(r"\{([a-z_][a-z0-9_]*)\}")  # a named placeholder: {number}
 _TAG = re.compile(r"[A-Za-z]{2,3}")  # the language of a tag: vi, vi-VN, vi_VN.UTF-8
+Literal = Callable[[str], str]  # a name as a transport's markup shows it literally
+
+
+class Name(str):
+    """A name as someone wrote it (a player's, a tournament's), as a value of a message:
+    shown literally, so that a transport's markup may quote it (`Text.render`)."""
+
+    __slots__ = ()
+
+    def to_json(self) -> dict[str, str]:
+        return {"name": str(self)}
 
 
 class Text(str):
@@ -75,20 +91,21 @@ class Text(str):
     def __reduce__(self) -> tuple[type[Text], tuple[str, dict[str, Any], str | None]]:
         return Text, (self.msgid, self.values, self.plural)  # pickled, copied: a message still
 
-    def render(self, language: str) -> str:
-        """The message in ``language`` (English where the catalogue has no translation)."""
-        if language == SOURCE:
+    def render(self, language: str, literal: Literal | None = None) -> str:
+        """The message in ``language`` (English where the catalogue has no translation),
+        each name in it (`Name`, at any depth) quoted by ``literal`` if given."""
+        if language == SOURCE and literal is None:
             return str(self)
         if language == PSEUDO:
             return _fill(_pseudo(_form(self.msgid, self.plural, self.values, SOURCE)),
-                         self.values, language)
+                         self.values, language, literal)
         return _fill(_form(self.msgid, self.plural, self.values, language), self.values,
-                     language)
+                     language, literal)
 
     def to_json(self) -> dict[str, Any]:
         """The message as data that any language can be worded from (`from_json`)."""
         data: dict[str, Any] = {"id": self.msgid, "values": {
-            k: v.to_json() if isinstance(v, Text | Moment) else v
+            k: v.to_json() if isinstance(v, Text | Moment | Name) else v
             for k, v in self.values.items()}}
         if self.plural is not None:
             data["plural"] = self.plural
@@ -213,11 +230,13 @@ def system_language() -> str | None:
                  if os.environ.get(name)), None)
 
 
-def render(text: str, language: str) -> str:
-    """``text`` in ``language``: a `Text` (or an engine's `Phrase`) worded, any other
-    string as it is."""
+def render(text: str, language: str, literal: Literal | None = None) -> str:
+    """``text`` in ``language``: a `Text` (or an engine's `Phrase`) worded, a `Name`
+    quoted by ``literal`` (if given: see `Text.render`), any other string as it is."""
     text = message_of(text)
-    return text.render(language) if isinstance(text, Text) else text
+    if isinstance(text, Text):
+        return text.render(language, literal)
+    return literal(text) if literal is not None and isinstance(text, Name) else text
 
 
 def message_of(value: Any) -> Any:
@@ -240,25 +259,30 @@ def from_json(data: Mapping[str, Any]) -> Text:
 
 
 def _value(value: Any) -> Any:
-    """A value of a stored message as it was given: a message, a moment, or as it is."""
+    """A value of a stored message as it was given: a message, a moment, a name, or as it
+    is."""
     if isinstance(value, dict) and "id" in value:
         return from_json(value)
+    if isinstance(value, dict) and set(value) == {"name"} and isinstance(value["name"], str):
+        return Name(value["name"])
     if isinstance(value, dict) and set(value) - {"token"} == {"moment"} and \
             isinstance(value["moment"], int | float) and not isinstance(value["moment"], bool):
         return Moment(value["moment"], token=value.get("token") is True)
     return value
 
 
-def _fill(template: str, values: Mapping[str, Any], language: str) -> str:
-    """``template`` with each ``{name}`` replaced by its value, worded in ``language``;
-    a brace that names no value stays as it is (a translation cannot break a reply)."""
+def _fill(template: str, values: Mapping[str, Any], language: str,
+          literal: Literal | None = None) -> str:
+    """``template`` with each ``{name}`` replaced by its value, worded in ``language``
+    (names quoted by ``literal``, if given); a brace that names no value stays as it is
+    (a translation cannot break a reply)."""
     def one(match: re.Match[str]) -> str:
         if match[1] not in values:
             return match[0]
         value = values[match[1]]
         if isinstance(value, Moment):
             return value.render(language)
-        return render(value, language) if isinstance(value, str) else str(value)
+        return render(value, language, literal) if isinstance(value, str) else str(value)
 
     return _FIELD.sub(one, template)
 

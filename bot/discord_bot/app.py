@@ -25,7 +25,7 @@ from discord import app_commands
 from discord.ext import commands, tasks
 
 from ..config import Settings
-from ..i18n import SOURCE, Text, _, joined, render
+from ..i18n import SOURCE, Text, _, joined
 from ..service import GameService
 from ..service.computer import Computer
 from ..service.model import Game, Player
@@ -33,7 +33,7 @@ from ..service.phrasing import phrase
 from ..service.results import Done, Refusal, Result
 from ..storage import StorageError
 from . import failures, live, logs, pictures, tournament_posts
-from .client import reader_language, result_text
+from .client import literal, message_words, reader_language, result_text
 from .languages import server_language
 from .notifier import HOME_BOARD, PINGS, TURN, Notifier, bold, discord_times, turn_lead
 from .pickers import EndTurnButton, PiecePicker, StepPicker, fit, next_step_view
@@ -388,10 +388,10 @@ class CommandPost(commands.AutoShardedBot):
         move is named, not pinged (a turn that goes on). The lead of a finished game's
         message says how it ended; ``language``: the reader's (`languages`)."""
         mentions = await self.mentions(game) if mention else game.names
-        text = phrase(render(lead, language), TRANSPORT)
+        text = message_words(lead, language)
         if not game.is_over:
-            text += "\n" + phrase(render(pictures.status_line(self.service, game, mentions),
-                                          language), TRANSPORT)
+            text += "\n" + message_words(pictures.status_line(self.service, game, mentions),
+                                          language)
         perspective = game.to_move if perspective is None else perspective
         message: dict[str, object] = {"content": text}
         picture = await pictures.picture(self.service, game, perspective=perspective,
@@ -410,8 +410,8 @@ class CommandPost(commands.AutoShardedBot):
         """Answer an interaction publicly (or follow its deferral up); the message sent.
         A text of the catalogue is worded in the user's language."""
         if isinstance(message.get("content"), Text):
-            message["content"] = phrase(render(message["content"],  # type: ignore[arg-type]
-                                               reader_language(interaction)), TRANSPORT)
+            message["content"] = message_words(message["content"],  # type: ignore[arg-type]
+                                       reader_language(interaction))
         if interaction.response.is_done():
             return await interaction.followup.send(wait=True, **message)  # type: ignore[call-overload,no-any-return]
         sent = await interaction.response.send_message(**message)  # type: ignore[arg-type]
@@ -472,13 +472,14 @@ class CommandPost(commands.AutoShardedBot):
         game = result.game
         assert game is not None
         if result.goes_on:
-            message = await self.board_message(game, result.words(TRANSPORT, language),
+            message = await self.board_message(game, result.words(TRANSPORT, language, literal),
                                                mention=False, language=language)
             return await self._with_steps(message, game, language)
-        lead = move_lead(result).render(language)
+        lead = message_words(move_lead(result), language)
         if game.is_over:  # the ending's notice names the turn too: said once, in bold
             said = _("{name} played {number} {turn}.", name=game.names[1 - game.to_move],
-                     number=result.number, turn=result.turn).render(language) + " "
+                     number=result.number, turn=result.turn)
+            said = message_words(said, language) + " "
             lead += "\n" + (await live.ending_text(self, game, language)).removeprefix(said)
         return await self.board_message(game, lead, mention=mention, language=language)
 
@@ -528,9 +529,9 @@ class CommandPost(commands.AutoShardedBot):
         """Answer with a refusal (only the sender sees it) or a plain message, in the
         user's language."""
         language = reader_language(interaction)
-        words = render(result, language) if isinstance(result, str) \
+        said = message_words(result, language) if isinstance(result, str) \
             else result_text(result, language)
-        text = fit(discord_times(phrase(words, TRANSPORT)), language=language)
+        text = fit(discord_times(phrase(said, TRANSPORT)), language=language)
         ephemeral = isinstance(result, Refusal) or not public
         if interaction.response.is_done():
             await interaction.followup.send(text, ephemeral=ephemeral)

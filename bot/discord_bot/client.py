@@ -2,13 +2,18 @@
 notifier take the bot's type from here (`Bot`, what they call on it) and not from
 `app`, which builds the bot out of them; the buttons and menus take the playing cog's
 (`Playing`) from here and not from `commands_play`, which sends them; and `result_text`,
-how a result reads here."""
+how a result reads here, `message_words` and `news_words`, how a message and a
+notification read as a message's content here (names shown literally: `literal`)."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
+from discord.utils import escape_markdown
+
 from .. import i18n
+from ..service.outbox import worded
+from ..service.phrasing import phrase
 from ..service.results import Done, Reason, Refusal, Result
 from .places import TRANSPORT
 
@@ -20,7 +25,7 @@ if TYPE_CHECKING:
     from ..service import GameService
     from ..service.answers import Owed
     from ..service.computer import Computer
-    from ..service.model import Game, Player
+    from ..service.model import Game, Notification, Player
 
 
 class Bot(Protocol):
@@ -103,15 +108,35 @@ def reader_language(interaction: discord.Interaction) -> str:
     return i18n.choose(str(interaction.locale or ""), str(interaction.guild_locale or ""))
 
 
+def literal(name: str) -> str:
+    """A name as a Discord message shows it literally: its markdown escaped, so that
+    ``*star*`` or ``__x__`` is not bold or underlined (mentions and links are left)."""
+    return escape_markdown(name)
+
+
+def message_words(text: str, language: str = i18n.SOURCE) -> str:
+    """A message as the content of a Discord message: in the reader's ``language``, its
+    command and time tokens in Discord's words, each name in it shown literally
+    (`literal`). Not for a label, a choice or a thread's name, where no markdown is
+    read."""
+    return phrase(i18n.render(text, language, literal), TRANSPORT)
+
+
+def news_words(note: Notification, language: str = i18n.SOURCE) -> str:
+    """A notification as the content of a Discord message (`bot.service.outbox.worded`),
+    each name in it shown literally (`literal`)."""
+    return worded(note, language, literal)
+
+
 def result_text(result: Result, language: str = i18n.SOURCE) -> str:
     """A result in Discord's words (and the reader's ``language``): a refusal with its
     candidates as a list."""
     if isinstance(result, Refusal):
-        text = result.words(TRANSPORT, language)
+        text = result.words(TRANSPORT, language, literal)
         if result.reason == Reason.WHICH_GAME:  # the games listed, one a line, as bullets
             text = text.replace("\n  ", "\n• ")
         if result.candidates:
             text += "\n" + "\n".join(f"• `{c}`" for c in result.candidates)
         return text
     assert isinstance(result, Done)
-    return result.words(TRANSPORT, language)
+    return result.words(TRANSPORT, language, literal)

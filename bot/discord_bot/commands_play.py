@@ -15,7 +15,7 @@ from discord.ext import commands
 from engine import EngineError, all_variants, get_variant
 from engine.search import LEVELS
 
-from ..i18n import SOURCE, Text, _, _n, joined, message_id, render
+from ..i18n import SOURCE, Name, Text, _, _n, joined, message_id, render
 from ..service.answers import Owed
 from ..service.archive import FORMATS, RECORD
 from ..service.clock import (
@@ -32,7 +32,7 @@ from ..service.posts import time_left
 from ..service.results import Done, Reason, Refusal, storage_words
 from ..storage import StorageError
 from . import failures, hints, homes, live, logs, permissions, pictures
-from .client import reader_language, result_text, writer_language
+from .client import literal, message_words, reader_language, result_text, writer_language
 from .notifier import discord_times
 from .owing import CHALLENGE_POST, GAME_THREAD, deed_of, owing, owing_move
 from .pickers import show_piece
@@ -306,12 +306,12 @@ class PlayCommands(commands.Cog, name="Playing"):
                 return
             number = result.challenge.id  # type: ignore[union-attr]
             language = reader_language(interaction)
-            said = result.words(TRANSPORT, language)
+            said = result.words(TRANSPORT, language, literal)
             if opponent is not None and not interaction.guild_id:  # our DM: theirs has them
                 await interaction.response.send_message(discord_times(render(_(
                     "{result}\nI sent it to {name} by DM, with Accept and Decline; "
                     "`/cancel challenge:{number}` withdraws it.", result=said,
-                    name=opponent.display_name, number=number), language)))
+                    name=Name(opponent.display_name), number=number), language, literal)))
             else:
                 text = (_("{result}\n{mention}, you are challenged: press Accept, or "
                           "`/accept challenge:{number}`.", result=said,
@@ -342,7 +342,7 @@ class PlayCommands(commands.Cog, name="Playing"):
                      else _("Play here with `/move game:{game}`.", game=result.game.id))
             language = reader_language(interaction)
             await interaction.followup.send(render(joined(
-                [result.words(TRANSPORT, language), where], "\n"), language))
+                [result.words(TRANSPORT, language, literal), where], "\n"), language))
         await self.bot.flush()
 
     @app_commands.command(name="accept", description=message_id(
@@ -396,7 +396,7 @@ class PlayCommands(commands.Cog, name="Playing"):
                                            and result.challenge.challenger_id)
             language = reader_language(interaction)
             await interaction.followup.send(render(joined(
-                [result.words(TRANSPORT, language), _where_to_play(game, thread)], "\n"),
+                [result.words(TRANSPORT, language, literal), _where_to_play(game, thread)], "\n"),
                 language))
         await self.bot.flush()
         return True
@@ -637,7 +637,7 @@ class PlayCommands(commands.Cog, name="Playing"):
         # confirmation below is stored: a restart in between still confirms the move)
         language = reader_language(interaction) if interaction is not None else SOURCE
         finished = interaction is not None and await failures.finish(
-            interaction, render(joined([news, refused], "\n"), language))
+            interaction, message_words(joined([news, refused], "\n"), language))
         where = getattr(channel, "mention", None) or (
             _("our DM") if isinstance(channel, discord.DMChannel) else _("the game's thread"))
         text = (_("Your move **{move}** in game #{game} is played; I could not show the board "
@@ -798,7 +798,7 @@ class PlayCommands(commands.Cog, name="Playing"):
         if len(found) > MAX_LISTED:
             lines.append(_("… and {n} more.", n=len(found) - MAX_LISTED))
         language = reader_language(interaction)
-        await self.bot.answer(interaction, render(joined(lines, "\n"), language)[:2000])
+        await self.bot.answer(interaction, message_words(joined(lines, "\n"), language)[:2000])
 
     @app_commands.command(name="games", description=message_id(
         "List your games (your turn first, the least time left first), or this server's."))
@@ -831,7 +831,7 @@ class PlayCommands(commands.Cog, name="Playing"):
         if len(found) > MAX_LISTED:
             lines.append(_("… and {n} more.", n=len(found) - MAX_LISTED))
         language = reader_language(interaction)
-        await self.bot.answer(interaction, render(joined(lines, "\n"), language)[:2000])
+        await self.bot.answer(interaction, message_words(joined(lines, "\n"), language)[:2000])
 
     def _game_line(self, game: Game, player: Player | None) -> Text:
         """One game of a list: its players, variant, whose turn and until when, its link."""
@@ -896,7 +896,7 @@ class PlayCommands(commands.Cog, name="Playing"):
             await interaction.response.send_message(
                 discord_times(render(_("{result}\n{mention}, you are challenged: press Accept, "
                                        "or `/accept challenge:{number}`.",
-                                       result=result.words(TRANSPORT, language),
+                                       result=result.words(TRANSPORT, language, literal),
                                        mention=opponent.mention, number=number), language)),
                 view=challenge_view(number, language))
         await self.bot.flush()

@@ -31,11 +31,11 @@ from ..service.tournaments import (
     status_text,
 )
 from . import permissions, tournament_posts
-from .client import reader_language
+from .client import literal, reader_language
 from .commands_admin import RULINGS, rule
 from .commands_play import DAYS, MAX_CHOICES, PlayCommands, clock_choice
 from .languages import channel_language
-from .places import channel_mention, channel_of, channel_place, place_of, target_of
+from .places import TRANSPORT, channel_mention, channel_of, channel_place, place_of, target_of
 
 if TYPE_CHECKING:
     from .client import Bot
@@ -221,7 +221,7 @@ class TournamentCommands(commands.GroupCog, group_name="tournament", group_descr
             return
         thread = (await tournament_posts.remembered(self.bot, tournament)).get("thread")
         await self.bot.answer(interaction, joined(
-            [result.words("discord", reader_language(interaction)),
+            [result.words(TRANSPORT, reader_language(interaction), literal),
              *([_("Its news: {thread}", thread=channel_mention(thread))] if thread else [])],
             "\n"), public=True)
         await tournament_posts.refresh_signup(self.bot, tournament)
@@ -290,7 +290,7 @@ class TournamentCommands(commands.GroupCog, group_name="tournament", group_descr
             await self.bot.answer(interaction, result)
             return
         home = await tournament_posts.game_home(self.bot, result.game.id)
-        lines = [result.words("discord", reader_language(interaction))]
+        lines = [result.words(TRANSPORT, reader_language(interaction), literal)]
         if home is not None:
             lines.append(_("The game's thread: {thread}", thread=channel_mention(
                 target_of(home))))

@@ -21,9 +21,8 @@ from engine import get_variant
 
 from ..i18n import SOURCE, Text, _, joined, message_id, render
 from ..service.model import Game, Post
-from ..service.outbox import worded
 from . import pictures
-from .client import reader_language
+from .client import message_words, news_words, reader_language
 from .languages import channel_language
 from .places import TRANSPORT, target_of, thread_place
 
@@ -127,11 +126,11 @@ async def settle_offers(bot: Bot, game: Game, by: str, answer: str | None = None
             if pressed is not None and not pressed.response.is_done() and (
                     pressed.message is not None and str(pressed.message.id) == post.message):
                 await pressed.response.edit_message(
-                    content=text.render(reader_language(pressed)), view=None)
+                    content=message_words(text, reader_language(pressed)), view=None)
                 edited = True
             else:
                 language = await channel_language(bot, int(post.channel))
-                await edit(bot, post, content=text.render(language), view=None)
+                await edit(bot, post, content=message_words(text, language), view=None)
         await bot.service.posts.forget_posts(TRANSPORT, posts)
     return edited
 
@@ -141,9 +140,9 @@ async def ending_text(bot: Bot, game: Game, language: str = SOURCE) -> str:
     rating changes: the service's notice for the game's place, in ``language``."""
     for note in await bot.service.pending_notifications(TRANSPORT, 500):
         if note.game_id == game.id and note.kind == "game-over" and note.player_id is None:
-            return worded(note, language)
-    return _("Game #{game} is over: {result}.", game=game.id,
-             result=bot.service.describe_result(game)).render(language)
+            return news_words(note, language)
+    return message_words(_("Game #{game} is over: {result}.", game=game.id,
+                   result=bot.service.describe_result(game)), language)
 
 
 async def ending_announced(bot: Bot, game: Game,

@@ -32,12 +32,12 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from ..i18n import SOURCE, Text, _, from_json, joined, message_id, render
+from ..i18n import SOURCE, Text, _, from_json, joined, message_id
 from ..service.computer import TRANSPORT as COMPUTER
 from ..service.model import Game, Notification, Player
-from ..service.outbox import MESSAGE, UNREACHABLE, DeliveryFailure, worded
-from ..service.phrasing import phrase
+from ..service.outbox import MESSAGE, UNREACHABLE, DeliveryFailure
 from . import live, logs, pictures, tournament_posts
+from .client import message_words, news_words
 from .languages import place_language, player_language
 from .pickers import fit
 from .places import TRANSPORT, channel_mention, is_discord_place, target_of
@@ -154,7 +154,7 @@ class Notifier:
         (a mention in a DM pings nobody, and reads oddly to the player it names)."""
         game = await self.bot.service.game(n.game_id) if n.game_id is not None else None
         player = await self.bot.service.get_player(n.player_id)  # type: ignore[arg-type]
-        words = worded(n, player_language(player))
+        words = news_words(n, player_language(player))
         text = await self._named(game, words) if game is not None else words
         if await self._dm(n.address or "", text):
             return
@@ -185,7 +185,7 @@ class Notifier:
                 await live.retire_board(self.bot, game)
             if await live.end_said_in(self.bot, n.game_id, n.place):
                 return  # the reply that ended it announced it there
-        await self._post(n.place, worded(n, await place_language(self.bot, n.place)))
+        await self._post(n.place, news_words(n, await place_language(self.bot, n.place)))
         if n.game_id is not None:
             await self.copy_to_watchers(n.game_id, message_of(n))
 
@@ -199,8 +199,8 @@ class Notifier:
         for watcher in await self.bot.service.rooms.watchers(game.id):
             if watcher.transport == TRANSPORT and watcher.preferences.get(DM_PREFERENCE) \
                     and game.side_of(watcher.id) is None:
-                await self._copy_to_watcher(watcher, phrase(
-                    render(text, player_language(watcher)), TRANSPORT))
+                await self._copy_to_watcher(watcher, message_words(
+                    text, player_language(watcher)))
 
     async def _home_board(self, n: Notification) -> None:
         """A move made away from the game's thread (a DM, another channel): the thread
@@ -213,7 +213,7 @@ class Notifier:
         if game is None:
             return
         language = await place_language(self.bot, n.place)
-        text = worded(n, language)
+        text = news_words(n, language)
         if n.payload.get("caught_up"):  # news gathered from refused posts: named, not pinged
             text = await self._named(game, text)
         if game.ply != n.payload.get("ply"):  # a later board shows the position: the words
@@ -260,15 +260,15 @@ class Notifier:
                 home := await tournament_posts.game_home(self.bot, n.game_id)) and not dm:
             # a tournament game: told in its own thread, opened now if it has none yet
             await self._post(home, f"{await self._ping(player, n)} "
-                                   f"{worded(n, await place_language(self.bot, home))}")
+                                   f"{news_words(n, await place_language(self.bot, home))}")
             return
         if n.kind == "game-start" and (home := await self._home_of_dm_game(n, player)):
             # challenged in a DM: told there, with the thread the game got (or in it)
             told = joined([message_of(n), _("The game's thread: {thread}",
                                             thread=channel_mention(target_of(home)))], "\n")
-            if await self._dm(player.address, phrase(told.render(language), TRANSPORT)) is None:
+            if await self._dm(player.address, message_words(told, language)) is None:
                 await self._post(home, f"{await self._ping(player, n)} "
-                                       f"{worded(n, await place_language(self.bot, home))}")
+                                       f"{news_words(n, await place_language(self.bot, home))}")
             return
         # a game that lives elsewhere (an e-mail game, a game challenged in a DM with no
         # server to play in) has no thread or channel the player reads: its news comes by DM
@@ -278,7 +278,7 @@ class Notifier:
         from_elsewhere = await self._from_elsewhere(n, player.id)
         if offer is None and n.kind in ANSWERS and not from_elsewhere:
             if player.preferences.get(DM_PREFERENCE):
-                await self._dm(player.address, worded(n, language))
+                await self._dm(player.address, news_words(n, language))
             return  # the answer edited the offer's message where it was made
         if from_elsewhere and offer is None:
             await self._settle_from_elsewhere(n, player.id)
@@ -291,7 +291,7 @@ class Notifier:
                 view is None else None
             if live_board is not None:
                 view = live_board[1]
-            sent = await self._dm(player.address, worded(n, language), board,
+            sent = await self._dm(player.address, news_words(n, language), board,
                                   await self._link(n, board, view))
             if sent is not None:
                 if offer is not None:
@@ -315,7 +315,7 @@ class Notifier:
                 # accepted from another transport: the game gets its thread, opened with
                 # the board, where the Discord player is told of it
                 await self._post(home, f"{await self._ping(player, n)} "
-                                       f"{worded(n, await place_language(self.bot, home))}")
+                                       f"{news_words(n, await place_language(self.bot, home))}")
                 return
             if n.kind == "your-move" and await self._computer_moved(n):
                 return
@@ -327,7 +327,7 @@ class Notifier:
             if game is not None and await live.offer_here(self.bot, game, *offer):
                 return  # the reply that made the offer is in the thread, with its buttons
             view = offer_view(n.game_id, offer[0])
-        words = worded(n, await place_language(self.bot, n.place))
+        words = news_words(n, await place_language(self.bot, n.place))
         sent = await self._post(n.place, f"{await self._ping(player, n)} {words}",
                                 await self._link(n, file, view), file)
         if offer is not None and sent is not None:

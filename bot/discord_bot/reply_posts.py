@@ -12,10 +12,11 @@ import discord
 
 from engine import get_variant
 
-from ..i18n import SOURCE, _, render
+from ..i18n import SOURCE, _
 from ..service.model import Challenge, Notification
 from ..service.turns import turn_entries
 from . import live
+from .client import message_words
 from .languages import channel_language
 from .owing import BOARD_POST, CHALLENGE_POST, GAME_THREAD
 from .places import TRANSPORT, target_of
@@ -89,11 +90,10 @@ async def _challenge(bot: Bot, n: Notification, post: Post) -> None:
     who = (_("anyone here") if opponent is None else f"<@{opponent.address}>"
            if opponent.transport == TRANSPORT else opponent.display_name)
     language = await _language(bot, n)
-    await post(n.place, render(_("{name} challenges {who} to {variant} (challenge #{number}): "
-                                 "press Accept, or `/accept challenge:{number}`.",
-                                 name=c.challenger_name, who=who,
-                                 variant=get_variant(c.variant).display_name, number=c.id),
-                               language), challenge_view(c.id, language))
+    text = _("{name} challenges {who} to {variant} (challenge #{number}): press Accept, or "
+             "`/accept challenge:{number}`.", name=c.challenger_name, who=who,
+             variant=get_variant(c.variant).display_name, number=c.id)
+    await post(n.place, message_words(text, language), challenge_view(c.id, language))
 
 
 REPLY_POSTS = {BOARD_POST: _board, GAME_THREAD: _game_thread, CHALLENGE_POST: _challenge}

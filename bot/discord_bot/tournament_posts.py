@@ -36,8 +36,8 @@ import discord
 
 from ..i18n import SOURCE, Text, _, _n, joined, render
 from ..service.model import Notification, Player
-from ..service.outbox import DeliveryFailure, worded
-from ..service.phrasing import command, moment, phrase
+from ..service.outbox import DeliveryFailure
+from ..service.phrasing import command, moment
 from ..service.results import Reason, Refusal
 from ..service.tournaments import (
     Tournament,
@@ -47,9 +47,10 @@ from ..service.tournaments import (
     taking_players,
 )
 from . import live
+from .client import message_words, news_words
 from .failures import answering_failures
 from .languages import channel_language, place_language
-from .places import TRANSPORT, channel_mention, target_of, thread_place
+from .places import channel_mention, target_of, thread_place
 
 if TYPE_CHECKING:
     from .client import Bot
@@ -161,7 +162,7 @@ async def signup_text(bot: Bot, t: Tournament, language: str) -> str:
     lines: list[Any] = [_("Tournament {description}.", description=describe(t))]
     if names:
         lines.append(_n("{n} player: {names}.", "{n} players: {names}.", len(names),
-                        names=", ".join(names)))
+                        names=joined(names, ", ")))
     else:
         lines.append(_("No one has signed up yet."))
     thread = (await remembered(bot, t.id)).get("thread")
@@ -185,7 +186,7 @@ async def signup_text(bot: Bot, t: Tournament, language: str) -> str:
         lines.append(_("The tournament was cancelled."))
     if thread:
         lines.append(_("Its news: {thread}", thread=channel_mention(thread)))
-    return phrase(render(joined(lines, "\n"), language), TRANSPORT)
+    return message_words(joined(lines, "\n"), language)
 
 
 async def signup_message(bot: Bot, t: Tournament, language: str) -> dict[str, Any]:
@@ -304,12 +305,12 @@ async def place_news(bot: Bot, n: Notification, post: Post) -> None:
         return
     where = await news_place(bot, t)
     language = await place_language(bot, where)
-    await post(where, worded(n, language))
+    await post(where, news_words(n, language))
     if n.kind == "tournament-round" or n.kind == "tournament-start" and \
             t.format == "round-robin":  # then each game that starts, with its own thread
         games = await game_lines(bot, t)
         if games:
-            await post(where, render(joined(games, "\n"), language))
+            await post(where, message_words(joined(games, "\n"), language))
     if n.kind in ("tournament-entry", "tournament-start", "tournament-over"):
         await refresh_signup(bot, t.id)
 
@@ -380,7 +381,7 @@ async def tell_result(bot: Bot, game_id: int, post: Post) -> None:
              first=table.name_of(pairing.first), second=table.name_of(pairing.second),
              result=result_text(pairing))
     try:
-        await post(where, render(text, await place_language(bot, where)))
+        await post(where, message_words(text, await place_language(bot, where)))
     except Exception as error:  # a courtesy: its failure must not send the game's news again
         log.warning("tournament T%s: result of game #%s not posted: %s", t.id, game_id,
                     error)

@@ -24,7 +24,7 @@ from ..i18n import SOURCE, Text, _, message_id, render
 from ..service.model import Game, Player
 from ..service.results import Done, Refusal
 from . import live, logs, pictures
-from .client import Playing, reader_language
+from .client import Playing, literal, message_words, reader_language
 from .failures import answering_failures
 from .owing import deed_of, owing
 from .pickers import show_pieces
@@ -83,8 +83,8 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]],
             language = reader_language(interaction)
             picture = await pictures.picture(service, game, perspective=side, language=language)
             await interaction.followup.send(
-                render(_("{header}, seen from {name}'s side.", header=pictures.header(game),
-                         name=game.names[side]), language),
+                message_words(_("{header}, seen from {name}'s side.",
+                                header=pictures.header(game), name=game.names[side]), language),
                 file=picture or discord.utils.MISSING, ephemeral=True,
                 view=flip_view(game, side, language))
             return
@@ -230,6 +230,6 @@ async def acted(bot: Bot, interaction: discord.Interaction, sender: Player,
     if game.is_over or action == "accept_takeback":
         await bot.send_board(interaction, game, "" if game.is_over else said)
     elif not edited:
-        await bot.reply(interaction, content=render(said, reader_language(interaction))
-                        or result.words(TRANSPORT, reader_language(interaction)))
+        await bot.reply(interaction, content=message_words(said, reader_language(interaction))
+                        or result.words(TRANSPORT, reader_language(interaction), literal))
     await bot.flush()

@@ -82,11 +82,11 @@ class Challenge:
 
     @classmethod
     def from_row(cls, row: Row) -> Challenge:
-        opponent = (shown_name(row["opponent_name"], row["opponent_transport"])
-                    if "opponent_transport" in row.keys() else row["opponent_name"])
-        return cls(row["id"], row["challenger_id"], row["challenger_name"], row["opponent_id"],
-                   opponent, row["place"], row["variant"], row["mode"], row["side"],
-                   row["days"], row["start_fen"], bool(row["rated"]), row["status"],
+        opponent = row["opponent_name"] and shown_name(row["opponent_name"], (
+            row["opponent_transport"] if "opponent_transport" in row.keys() else None))
+        return cls(row["id"], row["challenger_id"], shown_name(row["challenger_name"], None),
+                   row["opponent_id"], opponent, row["place"], row["variant"], row["mode"],
+                   row["side"], row["days"], row["start_fen"], bool(row["rated"]), row["status"],
                    row["game_id"], row["created_at"], row["expires_at"],
                    row["record"] if "record" in row.keys() else None,
                    row["time_control"] if "time_control" in row.keys() else None)

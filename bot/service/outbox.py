@@ -44,7 +44,7 @@ import random
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
-from ..i18n import SOURCE, Text, _, from_json, joined, message_id, moment, render
+from ..i18n import SOURCE, Literal, Text, _, from_json, joined, message_id, moment, render
 from ..storage import Database, Session
 from .clock import DAY, Clock
 from .model import Game, Notification
@@ -137,15 +137,19 @@ async def notify_side(s: Session, game: Game, side: int, kind: str, now: float,
                  payload=payload, message=text)
 
 
-def worded(note: Notification, language: str = SOURCE) -> str:
+def worded(note: Notification, language: str = SOURCE, literal: Literal | None = None) -> str:
     """The notification's words in its reader's ``language``: its message of the catalogue
-    worded and phrased for its transport, or its text as stored (news queued as plain
-    words, or before messages were kept)."""
+    worded and phrased for its transport (its names quoted by ``literal``, if given:
+    `bot.i18n.Name`), or its text as stored (news queued as plain words, or before
+    messages were kept; in English, unless a name in it needs quoting)."""
     data = note.payload.get(MESSAGE)
-    if not isinstance(data, dict) or language == SOURCE:
+    if not isinstance(data, dict) or language == SOURCE and literal is None:
         return note.text
     try:
-        return phrase(render(from_json(data), language), note.transport)
+        message = from_json(data)
+        if language == SOURCE and render(message, SOURCE, literal) == str(message):
+            return note.text  # as it was stored: no name in it needs quoting
+        return phrase(render(message, language, literal), note.transport)
     except (KeyError, TypeError, ValueError):  # a damaged message: its English words
         return note.text
 

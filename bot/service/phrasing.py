@@ -17,7 +17,7 @@ from collections.abc import Callable
 
 from engine import Variant, get_variant
 
-from ..i18n import SOURCE, Moment, Text, _, format_moment, message_id
+from ..i18n import SOURCE, Literal, Moment, Text, _, format_moment, message_id
 from .model import Game
 from .words import side_name
 
@@ -37,7 +37,7 @@ class Example(Text):
     """The token of a command's example (``{{challenge}}``): worded in a language, it
     carries that language, so that its placeholder is phrased in it (``challenge TÊN``)."""
 
-    def render(self, language: str) -> str:
+    def render(self, language: str, literal: Literal | None = None) -> str:
         if language == SOURCE:
             return str(self)
         return str(self)[:-2] + f" {READER}{language}" + "}}"

@@ -14,7 +14,7 @@ from typing import Any, ClassVar
 
 from engine import AmbiguousMoveError, EngineError, MoveSyntaxError
 
-from ..i18n import SOURCE, _, message_id, render
+from ..i18n import SOURCE, Literal, _, message_id, render
 from ..storage import DamagedGame, StorageError
 from .model import Challenge, Game, Player
 from .phrasing import phrase
@@ -35,10 +35,11 @@ class _Phrased:
             object.__setattr__(self, "template", self.message)
         object.__setattr__(self, "message", phrase(self.template, "console"))
 
-    def words(self, transport: str, language: str = SOURCE) -> str:
+    def words(self, transport: str, language: str = SOURCE,
+              literal: Literal | None = None) -> str:
         """The message in ``transport``'s command words (`bot.service.phrasing`) and in the
-        reader's ``language`` (`bot.i18n`)."""
-        return phrase(render(self.template, language), transport)
+        reader's ``language`` (`bot.i18n`), its names quoted by ``literal`` if given."""
+        return phrase(render(self.template, language, literal), transport)
 
     def __str__(self) -> str:
         return self.message

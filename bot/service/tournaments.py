@@ -58,7 +58,7 @@ from typing import Any
 from engine import Variant, get_variant
 
 from ..config import Settings
-from ..i18n import Text, _, _n, joined, message_id
+from ..i18n import Name, Text, _, _n, joined, message_id
 from ..storage import Database, Session
 from ..storage.interface import Row
 from . import outbox, pairing, tiebreaks
@@ -69,7 +69,7 @@ from .model import Game, Player, place_transport
 from .phrasing import command, moment, phrase
 from .results import Done, Reason, Refusal, Result
 from .standings import read_rating
-from .words import or_list, side_name, variant_name
+from .words import or_list, shown_name, side_name, variant_name
 
 FORMATS = ("round-robin", "swiss", "ladder")
 FORMAT_WORDS = {"round-robin": message_id("round-robin"), "swiss": message_id("Swiss"),
@@ -139,8 +139,9 @@ class Tournament:
         format, in the reader's language."""
         t = cls(**{f: (bool(row[f]) if f == "rated" else row[f])
                    for f in cls.__dataclass_fields__})
+        t = replace(t, director_name=Name(t.director_name))
         if t.name:
-            return t
+            return replace(t, name=Name(t.name))
         return replace(t, name=_("{variant} {format}", variant=variant_name(
             get_variant(t.variant)), format=Text(FORMAT_WORDS[t.format], {})))
 
@@ -457,7 +458,8 @@ class Tournaments:
             "SELECT e.*, p.display_name AS name, p.transport FROM tournament_players e "
             "JOIN players p ON p.id = e.player_id WHERE e.tournament_id = ? "
             "ORDER BY e.section, e.number, e.joined_at, e.player_id", (tournament_id,))
-        return [Entry(r["player_id"], r["name"], r["transport"], r["status"], r["rating"],
+        return [Entry(r["player_id"], shown_name(r["name"], r["transport"]), r["transport"],
+                      r["status"], r["rating"],
                       r["section"], r["number"]) for r in rows]
 
     async def _pairings(self, s: Session, tournament_id: int) -> list[Pairing]:

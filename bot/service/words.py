@@ -8,7 +8,7 @@ from functools import cache
 
 from engine import Variant, all_variants
 
-from ..i18n import Text, _, from_json, joined, message_id, message_of
+from ..i18n import Name, Text, _, from_json, joined, message_id, message_of
 
 
 def or_list(items: Sequence[str]) -> str:
@@ -42,9 +42,9 @@ def computer_name(level: int) -> Text:
 
 def shown_name(name: str, transport: str | None) -> str:
     """A player's name as the messages give it: the computer's in the reader's language,
-    anyone else's as they wrote it."""
+    anyone else's as they wrote it (a `Name`: shown literally on every transport)."""
     if transport != "computer":
-        return name
+        return Name(name)
     head, _sep, tail = COMPUTER_NAME.partition("{level}")
     level = name.removeprefix(head).removesuffix(tail)
     if name == head + level + tail and level.isdigit() and len(level) <= MAX_LEVEL_DIGITS:

@@ -101,6 +101,23 @@ def test_a_translation_naming_a_value_the_message_lacks_leaves_it_as_written(loc
     assert _("Broken {nothing}", nothing="x").render("vi") == "Hỏng x {missing}"
 
 
+def test_a_name_is_quoted_only_where_a_transport_asks_and_survives_json():
+    """A `Name` at any depth of a message is quoted by the ``literal`` the wording is
+    given (Discord's markdown escaping), no other value is; without one, and after a trip
+    through the database, the words are as before."""
+    def literal(name: str) -> str:
+        return name.replace("*", "\\*")
+
+    line = _("{name} plays {move}: {news}", name=i18n.Name("*star*"), move="a*b",
+             news=_("{who} is to move.", who=i18n.Name("*x*")))
+    assert line == "*star* plays a*b: *x* is to move."
+    assert line.render("en", literal) == "\\*star\\* plays a*b: \\*x\\* is to move."
+    assert i18n.render(i18n.Name("*n*"), "en", literal) == "\\*n\\*"
+    again = i18n.from_json(json.loads(json.dumps(line.to_json())))
+    assert again.to_json()["values"]["name"] == {"name": "*star*"}
+    assert again.render("en", literal) == line.render("en", literal)
+
+
 def test_a_message_survives_a_trip_through_json_and_is_worded_after_it(locales):
     line = _("Game #{number} started: {players}.", number=3,
              players=_("{name} is to move.", name="bob"))

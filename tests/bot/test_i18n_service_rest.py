@@ -61,7 +61,9 @@ async def test_a_finished_games_end_is_stored_as_its_message_and_worded_when_sho
     await service.resign(bob, game.id)
     async with service.db.snapshot() as s:
         row = await s.one("SELECT reason FROM games WHERE id = ?", (game.id,))
-    assert json.loads(row["reason"]) == {"id": "{name} resigned", "values": {"name": "Bob"}}
+    # a player's name is kept as a name (`Name`), which a transport's markup may quote
+    assert json.loads(row["reason"]) == {"id": "{name} resigned",
+                                         "values": {"name": {"name": "Bob"}}}
     game = await service.game(game.id)
     assert (game.reason, describe_result(game)) == (
         "Bob resigned", "Alice (White) wins: Bob resigned (1-0)")
