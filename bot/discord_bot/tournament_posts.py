@@ -50,7 +50,7 @@ from . import live
 from .client import message_words, news_words
 from .failures import answering_failures
 from .languages import channel_language, place_language
-from .places import channel_mention, target_of, thread_place
+from .places import channel_mention, is_discord_place, target_of, thread_place
 
 if TYPE_CHECKING:
     from .client import Bot
@@ -232,7 +232,7 @@ async def close_signups(bot: Bot) -> None:
     passed offers it no more and says so (a pass of the bot's scheduler: the deadline is
     news of no one's doing; a post edited since, by an entry or the start, is left)."""
     for t in await bot.service.tournaments.signups_closed():
-        if (await remembered(bot, t.id)).get("open", 1):
+        if is_discord_place(t.place) and (await remembered(bot, t.id)).get("open", 1):
             await refresh_signup(bot, t.id)
 
 

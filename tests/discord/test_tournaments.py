@@ -421,3 +421,16 @@ async def test_the_sign_up_deadline_in_vietnamese(world, vietnamese, moderator):
     r = await world.bob.slash(world.channel, "tournament join", tournament=2)
     assert r.ephemeral and r.response.content == (
         f"Việc đăng ký giải đấu T2 đã đóng lúc <t:{closes}:f> (<t:{closes}:R>).")
+
+
+async def test_a_deadline_that_passed_while_the_bot_was_down_closes_the_post_after(world):
+    r = await world.alice.slash(world.channel, "tournament create", variant="clash",
+                                name="Spring", days=3, signup_days=1, start_days=3)
+    post = _now(world.channel, r.response)
+    closes = int(world.clock.t + 86_400)
+    world.clock.t = closes + 3_600
+    await world.restart()
+    await world.bot.tick()
+    assert _now(world.channel, post).content.split("\n")[2] == (
+        f"Sign-up closed <t:{closes}:f> (<t:{closes}:R>).")
+    assert _labels(_now(world.channel, post)) == ["Leave"]
