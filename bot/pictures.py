@@ -333,8 +333,8 @@ def crosstable_picture(table: TournamentTable, language: str = SOURCE,
     ``0``, ``½``, a double round's two results side by side, ``×`` against oneself); a
     Swiss tournament's are its rounds (``+W5``: a win with the first side against the
     player of row 5, ``=`` a draw, ``-`` a loss, the side by its initial in ``language``;
-    ``+`` alone a bye); a ladder has none. Drawing is CPU work: a transport calls this
-    in a worker thread."""
+    ``+`` alone a bye); a ladder has none. A tie-break that does not apply is ``–``. Drawing
+    is CPU work: a transport calls this in a worker thread."""
     try:
         from renderer.crosstable import Crosstable, draw_crosstable
     except ImportError:

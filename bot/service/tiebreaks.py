@@ -19,6 +19,17 @@ and for Sonneborn-Berger the same dummy is used, with the points the player actu
 (a bye's full point adds the player's own score, a forfeit loss nothing). Opponents'
 scores are taken as they stand, their own unplayed rounds included: FIDE's adjustment of
 an opponent's unplayed rounds is not applied. Void games are not rounds of either player.
+
+Direct encounter applies, as FIDE C.07 has it, to a group of players tied on everything
+ranked before it who have all met each other (a game between each two of them that
+counts: played or forfeited, not void); it then ranks them by the points they scored
+against each other, and has a value for each of them even when it leaves them equal (a
+drawn game: ½ each; the next tie-break decides). A player tied with no one, or tied with
+players not all of whom have met, has no value (None): direct encounter does not apply
+to them, so it neither orders them nor shows a number that looks like a result (standings
+print "–" there, as FIDE's software leaves the column blank). FIDE's further rule for a
+group not all of whom have met (one of them having scored more against the others than
+any of them still can) is not applied: such a group goes on to the next tie-break.
 """
 
 from __future__ import annotations
@@ -52,7 +63,7 @@ class Standing:
     """A player's place in a ranking and the values that placed him, in the order asked."""
 
     player: int
-    values: tuple[float, ...]
+    values: tuple[float | None, ...]  # None: direct encounter does not apply to him
 
 
 def scores(games: Iterable[Game]) -> dict[int, float]:
@@ -121,7 +132,7 @@ def wins(games: Iterable[Game], player: int) -> int:
 def direct_encounter(games: Iterable[Game], tied: Collection[int]) -> dict[int, float]:
     """Points each tied player scored in the games among the tied players (FIDE C.07 DE),
     forfeits between them included, void games not. It is computed whether or not all the
-    tied players have met (FIDE's further conditions for a Swiss are left to the caller)."""
+    tied players have met: `have_all_met` says whether it applies."""
     among = set(tied)
     points = {player: 0.0 for player in among}
     for game in games:
@@ -129,6 +140,27 @@ def direct_encounter(games: Iterable[Game], tied: Collection[int]) -> dict[int, 
             if player in among and opponent in among:
                 points[player] += scored
     return points
+
+
+def have_all_met(games: Iterable[Game], players: Collection[int]) -> bool:
+    """Whether each two of ``players`` have met in a game that counts (played or
+    forfeited; a void game is no encounter): the condition for direct encounter to apply.
+    A single player has met no one."""
+    among = set(players)
+    if len(among) < 2:
+        return False
+    met = {frozenset((game.white, game.black)) for game in games
+           if game.black is not None and game.white_score is not None
+           and game.white in among and game.black in among and game.white != game.black}
+    return len(met) == len(among) * (len(among) - 1) // 2
+
+
+def _direct(games: Sequence[Game], group: list[int]) -> dict[int, float | None]:
+    """Direct encounter's value for each of a tied group: the points among them when they
+    have all met, else None for each (it does not apply; see the module docstring)."""
+    if not have_all_met(games, group):
+        return dict.fromkeys(group)
+    return dict(direct_encounter(games, group))
 
 
 #: The tie-breaks `rank` knows, by name: each a player's value, from the games read once.
@@ -146,19 +178,20 @@ def rank(players: Sequence[int], games: Iterable[Game],
          ) -> list[Standing]:
     """The players ranked by the criteria in ``order`` (names: score, direct, sb,
     buchholz, buchholz-cut1, wins), each deciding only among players equal on all before
-    it; direct encounter is computed within each such group. Players still equal keep
-    the order of ``players``. Each standing carries its values in the order asked."""
+    it; direct encounter is computed within each such group, and is None where it does not
+    apply (a group of one, or not all of whom have met). Players still equal keep the
+    order of ``players``. Each standing carries its values in the order asked."""
     unknown = [name for name in order if name != "direct" and name not in _KEYS]
     if unknown:
         raise ValueError(f"unknown tie-break {unknown[0]!r}")
     games = list(games)  # read twice: for the record and for direct encounters
     record = _Record.of(games)
-    values: dict[int, list[float]] = {player: [] for player in players}
+    values: dict[int, list[float | None]] = {player: [] for player in players}
     groups: list[list[int]] = [list(players)]
     for name in order:
         for group in groups:
             if name == "direct":
-                among = direct_encounter(games, group) if len(group) > 1 else {group[0]: 0.0}
+                among = _direct(games, group)
                 for player in group:
                     values[player].append(among[player])
             else:
@@ -169,9 +202,11 @@ def rank(players: Sequence[int], games: Iterable[Game],
     return [Standing(player, tuple(values[player])) for player in ranked]
 
 
-def _split(group: list[int], values: dict[int, list[float]]) -> list[list[int]]:
-    """A tied group sorted on the values so far and cut where they differ."""
-    ordered = sorted(group, key=lambda player: [-v for v in values[player]])
+def _split(group: list[int], values: dict[int, list[float | None]]) -> list[list[int]]:
+    """A tied group sorted on the values so far and cut where they differ. Players tied
+    before a criterion all have a value for it or all have none (direct encounter), so
+    none sorts as any number would."""
+    ordered = sorted(group, key=lambda player: [-(v or 0.0) for v in values[player]])
     parts: list[list[int]] = []
     for player in ordered:
         if parts and values[parts[-1][0]] == values[player]:

@@ -44,7 +44,9 @@ a round twice: the round's number is advanced with a compare-and-set (``UPDATE .
 round = ?``) that only one transaction can win.
 
 Tie-breaks (`bot.service.tiebreaks`): round-robin: direct encounter, Sonneborn-Berger,
-wins; Swiss: Buchholz cut-1, Buchholz, Sonneborn-Berger, direct encounter, wins.
+wins; Swiss: Buchholz cut-1, Buchholz, Sonneborn-Berger, direct encounter, wins. Direct
+encounter has a value only where it applies (players tied on everything before it who
+have all met); elsewhere the standings print "–" (`number_text`).
 """
 
 from __future__ import annotations
@@ -198,7 +200,7 @@ class Line:
     name: str
     rating: float | None  # at the start
     score: float
-    tiebreaks: tuple[float, ...]
+    tiebreaks: tuple[float | None, ...]  # None: direct encounter does not apply
     played: int  # games finished that count
     withdrawn: bool
 
@@ -1171,9 +1173,12 @@ def swiss_entrant(e: Entry, pairings: Sequence[Pairing]) -> pairing.Entrant:
 
 
 # --- the standings and pairings in words (every transport's text) -------------------------
-def number_text(value: float) -> str:
-    """A tie-break's value: ``8.25``, ``3``."""
-    return f"{value:g}"
+NO_VALUE = "–"  # a tie-break that does not apply (direct encounter among players not tied)
+
+
+def number_text(value: float | None) -> str:
+    """A tie-break's value: ``8.25``, ``3``; ``–`` where it does not apply."""
+    return NO_VALUE if value is None else f"{value:g}"
 
 
 def status_text(t: Tournament) -> Text:

@@ -32,6 +32,7 @@ from .. import i18n
 from ..i18n import SOURCE, Text, _, _n, message_id
 from ..service.clock import describe_clock
 from ..service.tournaments import (
+    NO_VALUE,
     RESULT_WORDS,
     TIEBREAK_NAMES,
     Line,
@@ -51,7 +52,7 @@ from .views import public_name
 # what each column of the standings means, said in its title
 TIEBREAK_TITLES = {
     "direct": message_id("Direct encounter: the points scored in the games between the "
-                         "players tied"),
+                         "players tied, when they have all met each other (– otherwise)"),
     "sb": message_id("Sonneborn-Berger: the scores of the opponents beaten, and half the "
                      "scores of the opponents drawn"),
     "wins": message_id("The games won"),
@@ -153,6 +154,11 @@ def _number(value: float, language: str) -> str:
     return escape(i18n.format_number(value, language))
 
 
+def _tiebreak(value: float | None, language: str) -> str:
+    """A tie-break's value in ``language``; ``–`` where it does not apply (None)."""
+    return NO_VALUE if value is None else _number(value, language)
+
+
 def _mark(table: Table, p: Pairing, text: str, links: Links, language: str) -> str:
     """One result in a cell: its mark, linked to the game's page when the public may
     watch it, titled with the game in words."""
@@ -182,11 +188,12 @@ def _standing_heads(table: Table, language: str) -> tuple[str, str]:
 
 def _row(table: Table, line: Line, number: int, cells: Sequence[str], language: str) -> str:
     """A player's row: number, name, rating, ``cells``, score, tie-breaks and place (a
-    tie-break the service has not worked out is left blank)."""
+    tie-break the service has not worked out is left blank, one that does not apply —
+    direct encounter among players not tied — is ``–``, as in the text standings)."""
     tail = f'<td class="score">{escape(score_text(line.score))}</td>'
     for k in range(len(table.tiebreaks)):
-        value = line.tiebreaks[k] if k < len(line.tiebreaks) else None
-        tail += f"<td>{'' if value is None else _number(value, language)}</td>"
+        value = _tiebreak(line.tiebreaks[k], language) if k < len(line.tiebreaks) else ""
+        tail += f"<td>{value}</td>"
     tail += f'<td class="place">{line.rank}{"=" if line.shared else ""}</td>'
     return (f"<tr{_gone(line)}><td>{number}</td>{_name_cell(line, language)}"
             f"<td>{_rating(line)}</td>{''.join(cells)}{tail}</tr>")

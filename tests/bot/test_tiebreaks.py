@@ -9,6 +9,7 @@ from bot.service.tiebreaks import (
     Standing,
     buchholz,
     direct_encounter,
+    have_all_met,
     rank,
     scores,
     sonneborn_berger,
@@ -48,9 +49,11 @@ def test_direct_encounter_splits_the_points_among_the_tied():
 
 
 def test_the_published_example_ranked_by_score_direct_encounter_then_sonneborn_berger():
+    # A and B are tied and met twice (a win each): 1 each, and SB decides; C and D are
+    # tied with no one, so direct encounter has no value for them
     assert rank([D, C, B, A], DOUBLE_ROUND_ROBIN, ("score", "direct", "sb")) == [
         Standing(A, (4.0, 1.0, 11.0)), Standing(B, (4.0, 1.0, 9.0)),
-        Standing(C, (3.0, 0.0, 6.0)), Standing(D, (1.0, 0.0, 4.0))]
+        Standing(C, (3.0, None, 6.0)), Standing(D, (1.0, None, 4.0))]
 
 
 def test_direct_encounter_decides_before_sonneborn_berger_when_asked_first():
@@ -98,6 +101,33 @@ def test_wins_count_games_won_over_the_board_only():
 def test_a_void_game_is_no_encounter():
     assert direct_encounter(SWISS, {2, 5}) == {2: 0.0, 5: 0.0}
     assert direct_encounter(SWISS, {1, 2}) == {1: 1.0, 2: 0.0}
+
+
+def test_direct_encounter_applies_only_when_the_tied_players_have_all_met():
+    assert have_all_met(SWISS, {1, 2})  # a game played
+    assert have_all_met(SWISS, {2, 3})  # a forfeit
+    assert not have_all_met(SWISS, {2, 5})  # a void game is no encounter
+    assert not have_all_met(SWISS, {1, 2, 3})  # 1 and 3 have not met
+    assert not have_all_met(SWISS, {1})  # tied with no one
+
+
+def test_tied_players_who_have_not_all_met_go_on_to_the_next_tie_break():
+    e, f = 5, 6
+    games = [Game(A, B, 1.0), Game(e, A, 1.0), Game(B, f, 1.0),
+             Game(C, e, 0.5), Game(C, f, 0.5)]
+    # A, B and C have 1 point each; A beat B, but C met neither: direct encounter does not
+    # apply to the three (A is not put first by his win over B), and wins decide
+    assert rank([C, B, A, e, f], games, ("score", "direct", "wins")) == [
+        Standing(e, (1.5, None, 1.0)), Standing(B, (1.0, None, 1.0)),
+        Standing(A, (1.0, None, 1.0)), Standing(C, (1.0, None, 0.0)),
+        Standing(f, (0.5, None, 0.0))]
+
+
+def test_a_drawn_direct_encounter_has_its_value_and_leaves_the_next_tie_break_to_decide():
+    games = [Game(A, B, 0.5), Game(A, C, 1.0), Game(B, C, 1.0)]
+    assert rank([A, B, C], games, ("score", "direct", "wins")) == [
+        Standing(A, (1.5, 0.5, 1.0)), Standing(B, (1.5, 0.5, 1.0)),
+        Standing(C, (0.0, None, 0.0))]
 
 
 def test_the_swiss_ranked_by_score_buchholz_sonneborn_berger_and_wins():

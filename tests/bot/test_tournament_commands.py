@@ -77,8 +77,8 @@ async def test_a_round_robin_is_made_joined_started_played_and_left_at_the_conso
         "You resigned game #3: Alice (White) wins: Bob resigned (1-0).")
     assert await session("standings") == (
         "T1 Spring open: Clash of Command, round-robin, 3 days per move, rated (running).\n"
-        "1. Alice: 1 (DE 0, SB 0, Wins 1)\n2=. Bob: 0 (DE 0, SB 0, Wins 0)\n"
-        "2=. Carol: 0 (DE 0, SB 0, Wins 0)")
+        "1. Alice: 1 (DE –, SB 0, Wins 1)\n2=. Bob: 0 (DE –, SB 0, Wins 0)\n"
+        "2=. Carol: 0 (DE –, SB 0, Wins 0)")
 
     # Carol withdraws having finished none of her games: they are struck out, and with
     # every game over the tournament ends
@@ -91,8 +91,8 @@ async def test_a_round_robin_is_made_joined_started_played_and_left_at_the_conso
             "Standings: `standings T1`. Ratings: Alice 1500 → 1662, Bob 1500 → 1338.") in left
     assert await session("standings T1") == (
         "T1 Spring open: Clash of Command, round-robin, 3 days per move, rated (over).\n"
-        "1. Alice: 1 (DE 0, SB 0, Wins 1)\n2. Bob: 0 (DE 0, SB 0, Wins 0)\n"
-        "3. Carol (withdrawn): 0 (DE 0, SB 0, Wins 0)")
+        "1. Alice: 1 (DE –, SB 0, Wins 1)\n2. Bob: 0 (DE –, SB 0, Wins 0)\n"
+        "3. Carol (withdrawn): 0 (DE –, SB 0, Wins 0)")
     assert await session("pairings T1") == (
         "Tournament T1, every game:\n1. Carol – Alice (game #1): struck out\n"
         "2. Bob – Carol (game #2): struck out\n3. Alice – Bob (game #3): 1-0")
@@ -145,7 +145,7 @@ async def test_the_tournaments_words_in_vietnamese(session, offered):
         "Giải đấu T1 không chia vòng: `pairings T1` liệt kê mọi ván.")
     assert await session("standings") == (
         "T1 Xuân: Đại chiến Chỉ huy, vòng tròn, 3 ngày mỗi nước, tính điểm (đang đăng ký).\n"
-        "1. Alice: 0 (ĐĐ 0, SB 0, Thắng 0)")
+        "1. Alice: 0 (ĐĐ –, SB 0, Thắng 0)")
     assert await session("tournament adjudicate T1 #1 draw") == (
         "Ván #1 không phải là một ván của giải đấu T1.")
     assert (await session("help tournament")).startswith(

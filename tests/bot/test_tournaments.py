@@ -198,19 +198,19 @@ async def test_a_six_player_round_robin_played_through(service: GameService,
     text = standings_text(table)
     assert (str(text), render(text, "vi")) == (
         "T1 Spring: Clash of Command, round-robin, 3 days per move, rated (over).\n"
-        "1. Fay: 4½ (DE 0, SB 9.75, Wins 4)\n"
-        "2. Dan: 3½ (DE 0, SB 5.75, Wins 3)\n"
+        "1. Fay: 4½ (DE –, SB 9.75, Wins 4)\n"
+        "2. Dan: 3½ (DE –, SB 5.75, Wins 3)\n"
         "3. Ann: 2½ (DE 1, SB 4.25, Wins 2)\n"
         "4. Cat: 2½ (DE 0, SB 3.75, Wins 2)\n"
-        "5. Bob: 1½ (DE 0, SB 2.75, Wins 1)\n"
-        "6. Eve: ½ (DE 0, SB 1.25, Wins 0)",
+        "5. Bob: 1½ (DE –, SB 2.75, Wins 1)\n"
+        "6. Eve: ½ (DE –, SB 1.25, Wins 0)",
         "T1 Spring: Đại chiến Chỉ huy, vòng tròn, 3 ngày mỗi nước, tính điểm (đã kết thúc).\n"
-        "1. Fay: 4½ (ĐĐ 0, SB 9.75, Thắng 4)\n"
-        "2. Dan: 3½ (ĐĐ 0, SB 5.75, Thắng 3)\n"
+        "1. Fay: 4½ (ĐĐ –, SB 9.75, Thắng 4)\n"
+        "2. Dan: 3½ (ĐĐ –, SB 5.75, Thắng 3)\n"
         "3. Ann: 2½ (ĐĐ 1, SB 4.25, Thắng 2)\n"
         "4. Cat: 2½ (ĐĐ 0, SB 3.75, Thắng 2)\n"
-        "5. Bob: 1½ (ĐĐ 0, SB 2.75, Thắng 1)\n"
-        "6. Eve: ½ (ĐĐ 0, SB 1.25, Thắng 0)")
+        "5. Bob: 1½ (ĐĐ –, SB 2.75, Thắng 1)\n"
+        "6. Eve: ½ (ĐĐ –, SB 1.25, Thắng 0)")
     # Ann beat Cat (a lower pairing number wins): the direct encounter splits their 2½
     assert (over[-1].text, outbox.worded(over[-1], "vi")) == (
         "Tournament T1 (Spring) is over. Winner: Fay (4½). Standings: `standings T1`. "
@@ -587,3 +587,4 @@ async def test_a_mail_player_in_a_discord_swiss_gets_the_rounds_news(service: Ga
     discord = [n for n in await service.pending_notifications("discord", limit=100)
                if n.kind == "tournament-round" and n.player_id is not None]
     assert discord == []  # Discord players read the place
+

@@ -123,8 +123,8 @@ async def test_a_round_robin_from_its_sign_up_post_to_its_standings(world):
     r = await w.alice.slash(w.channel, "tournament standings", tournament=1)
     shown = _answer(r)
     assert not r.ephemeral and shown.content == (
-        f"{DESCRIPTION} (running).\n1. carol: 1 (DE 0, SB 0, Wins 1)\n"
-        "2=. alice: 0 (DE 0, SB 0, Wins 0)\n2=. bob: 0 (DE 0, SB 0, Wins 0)")
+        f"{DESCRIPTION} (running).\n1. carol: 1 (DE –, SB 0, Wins 1)\n"
+        "2=. alice: 0 (DE –, SB 0, Wins 0)\n2=. bob: 0 (DE –, SB 0, Wins 0)")
     assert [a.filename for a in shown.attachments] == ["tournament-1-section-1.png"]
     r = await w.alice.slash(w.channel, "tournament pairings", tournament=1)
     assert r.response.content == (
@@ -163,8 +163,8 @@ async def test_a_member_who_leaves_the_server_withdraws(world):
     assert (await world.service.game(1)).is_over and (await world.service.game(3)).is_over
     r = await world.alice.slash(world.channel, "tournament standings", tournament=1)
     assert _answer(r).content == (
-        f"{DESCRIPTION} (running).\n1=. alice: 0 (DE 0, SB 0, Wins 0)\n1=. bob: 0 (DE 0, SB "
-        "0, Wins 0)\n3. carol (withdrawn): 0 (DE 0, SB 0, Wins 0)")
+        f"{DESCRIPTION} (running).\n1=. alice: 0 (DE –, SB 0, Wins 0)\n1=. bob: 0 (DE –, SB "
+        "0, Wins 0)\n3. carol (withdrawn): 0 (DE –, SB 0, Wins 0)")
 
 
 async def test_a_server_admin_directs_and_a_director_adjudicates(world, moderator):

@@ -160,9 +160,10 @@ async def link(service: GameService, game_id: int | None) -> str:
 
 def tiebreak_cells(table: Table, player: Player, language: str = "en") -> list[str]:
     """The tie-break cells of a player's row: the service's values, as the page writes
-    numbers (blank where the service gives none)."""
+    numbers ("–" where direct encounter does not apply, blank where the service gives
+    none)."""
     line = next(line for s in table.sections for line in s.lines if line.player_id == player.id)
-    values = [i18n.format_number(v, language) for v in line.tiebreaks]
+    values = ["–" if v is None else i18n.format_number(v, language) for v in line.tiebreaks]
     return values + [""] * (len(table.tiebreaks) - len(values))
 
 
@@ -206,12 +207,15 @@ async def test_a_round_robin_page_shows_its_heading_crosstable_and_rounds(
         ["2", "Bob", "1500", "0", "", "*", "1", "1", *tiebreak_cells(table, bob), "2"],
         ["3", "Dee", "1500", "½", "*", "", "*", "½", *tiebreak_cells(table, dee), "3"],
         ["4", "Cai", "1500", "0", "0", "*", "", "0", *tiebreak_cells(table, cai), "4"]]
+    # no two are tied: direct encounter applies to no one, and says so with a dash
+    assert [row[8].text for row in crosstable[1:]] == ["–", "–", "–", "–"]
     # each head says what it is; the short names of the tie-breaks are the service's
     assert [cell.title for cell in crosstable[0]] == [
         "The row's number, which the columns and the cells name",
         "The player (withdrawn players are marked)", "The player's rating at the start",
         None, None, None, None, "Points: 1 for a win or a bye, ½ for a draw",
-        "Direct encounter: the points scored in the games between the players tied",
+        "Direct encounter: the points scored in the games between the players tied, when "
+        "they have all met each other (– otherwise)",
         "Sonneborn-Berger: the scores of the opponents beaten, and half the scores of the "
         "opponents drawn", "The games won", "The place in the standings (= shared)"]
     # every cell with a game links to its page, titled with the game in words
