@@ -31,8 +31,10 @@ from .service.clock import describe_days, format_duration
 from .service.model import Game, PlayedMove
 from .service.records import END
 from .service.tournaments import (
+    RESULT_WORDS,
     TIEBREAK_NAMES,
     Pairing,
+    counted,
     number_text,
     score_text,
     status_text,
@@ -333,7 +335,8 @@ def crosstable_picture(table: TournamentTable, language: str = SOURCE,
     ``0``, ``½``, a double round's two results side by side, ``×`` against oneself); a
     Swiss tournament's are its rounds (``+W5``: a win with the first side against the
     player of row 5, ``=`` a draw, ``-`` a loss, the side by its initial in ``language``;
-    ``+`` alone a bye); a ladder has none. A tie-break that does not apply is ``–``. Drawing
+    ``+`` alone a bye, the word "bye" while its round's games go on and its point is not
+    counted yet); a ladder has none. A tie-break that does not apply is ``–``. Drawing
     is CPU work: a transport calls this in a worker thread."""
     try:
         from renderer.crosstable import Crosstable, draw_crosstable
@@ -357,7 +360,9 @@ def crosstable(table: TournamentTable, language: str, section: int | None,
         heads = [str(k) for k in range(1, (t.rounds or t.round or 0) + 1)]
         rules = get_variant(t.variant)
         initials = tuple(render(side_name(rules, side), language)[:1].upper() for side in (0, 1))
-        cells = [tuple(_swiss_cell(part.pairings, me, k, order, initials)
+        waiting = {p.id: render(Text(RESULT_WORDS["bye"], {}), language)
+                   for p in set(part.pairings) - set(counted(part.pairings))}
+        cells = [tuple(_swiss_cell(part.pairings, me, k, order, initials, waiting)
                        for k in range(1, len(heads) + 1)) for me in order]
     else:
         heads, cells = [], [() for _ in order]
@@ -407,15 +412,16 @@ _SCORE_MARKS = {1.0: "1", 0.5: "½", 0.0: "0"}
 
 
 def _swiss_cell(pairings: Sequence[Pairing], me: int, round_number: int, order: list[int],
-                initials: tuple[str, str]) -> str:
+                initials: tuple[str, str], waiting: dict[int, str]) -> str:
     """A Swiss cell: ``+W5`` (won with the first side against row 5), ``=B2``, ``-W1``,
-    ``W3`` while the game goes on, ``+`` a bye, "" no game that round."""
+    ``W3`` while the game goes on, ``+`` a bye (``waiting``: the word for a bye not
+    counted yet, by pairing), "" no game that round."""
     p = next((p for p in pairings if p.round == round_number and me in (p.first, p.second)),
              None)
     if p is None or p.result in ("void", "unplayed"):
         return ""
     if p.second is None:
-        return "+"
+        return waiting.get(p.id, "+")
     side = 0 if p.first == me else 1
     other = p.second if side == 0 else p.first
     scores = p.scores()

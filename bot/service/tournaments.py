@@ -47,6 +47,18 @@ Tie-breaks (`bot.service.tiebreaks`): round-robin: direct encounter, Sonneborn-B
 wins; Swiss: Buchholz cut-1, Buchholz, Sonneborn-Berger, direct encounter, wins. Direct
 encounter has a value only where it applies (players tied on everything before it who
 have all met); elsewhere the standings print "–" (`number_text`).
+
+Standings while a Swiss round is being played compare like with like: a game of the round
+counts when it ends, and the round's bye (its point, and its dummy opponent in Buchholz
+and Sonneborn-Berger) counts when the round is complete, as if it were the last game of
+the round to end (`counted`). Counted at once, the bye would put its player, one point
+up before anyone else has finished, above the players who beat her in the rounds before
+(a dummy opponent with her own score lifts her Buchholz too). A bye's point is known
+from the pairing, but an over-the-board event publishes standings only between rounds,
+when the two ways agree; a correspondence round lasts weeks and its standings are read
+all along. The crosstable shows such a bye as the word, not yet as a won point. The
+pairing of the next round is made when the round is complete, and counts the bye
+(`swiss_entrant`): its point, and that its player may have no other.
 """
 
 from __future__ import annotations
@@ -320,10 +332,17 @@ def standings(t: Tournament, entries: Sequence[Entry], pairings: Sequence[Pairin
     return tuple(sections)
 
 
+def counted(pairings: Sequence[Pairing]) -> list[Pairing]:
+    """The pairings the standings count now: all but the byes of a round whose games are
+    not all over (see the module docstring: a bye counts when its round is complete)."""
+    in_play = {p.round for p in pairings if p.result is None}
+    return [p for p in pairings if p.second is not None or p.round not in in_play]
+
+
 def _lines(t: Tournament, members: Sequence[Entry], games: Sequence[Pairing]
            ) -> tuple[Line, ...]:
     records = [tiebreaks.Game(p.first, p.second, s[0], p.result in PLAYED)
-               for p in games if (s := p.scores()) is not None]
+               for p in counted(games) if (s := p.scores()) is not None]
     ids = [e.player_id for e in members]
     by_id = {e.player_id: e for e in members}
     played = {i: sum(1 for g in records if i in (g.white, g.black) and g.black is not None)

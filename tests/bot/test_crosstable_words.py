@@ -9,7 +9,16 @@ from __future__ import annotations
 import dataclasses
 
 from bot.pictures import crosstable
-from bot.service.tournaments import Entry, Line, Pairing, Section, Table, Tournament
+from bot.service.tournaments import (
+    TIEBREAKS,
+    Entry,
+    Line,
+    Pairing,
+    Section,
+    Table,
+    Tournament,
+    standings,
+)
 from renderer.crosstable import Crosstable, draw_crosstable
 
 T = Tournament(id=4, name="Autumn", variant="clash", mode="standard", format="round-robin",
@@ -63,3 +72,25 @@ def test_the_crosstables_words_are_the_readers():
     drawn = crosstable(_table(T, [], []), "vi", None, Crosstable)
     assert (drawn.title, drawn.headers) == ("Giải đấu T4 — Autumn",
                                             ("#", "Tên", "Điểm xếp hạng", "Điểm"))
+
+
+def test_a_bye_not_counted_yet_is_a_word_and_a_tie_break_that_does_not_apply_a_dash():
+    """Round 2 in play: ben's bye is not counted until it is over (the word, no ``+``, and
+    no point), cat's bye of round 1 is; direct encounter applies to no one (ann and cat,
+    tied on points, are parted by Buchholz and have not met)."""
+    t = dataclasses.replace(T, format="swiss", cycles=1, rounds=2, round=2, status="running")
+    games = [Pairing(1, 1, 1, 1, 1, 2, 1, "1-0"), Pairing(2, 1, 1, 2, 3, None, None, "bye"),
+             Pairing(3, 2, 1, 1, 1, 3, 2, None), Pairing(4, 2, 1, 2, 2, None, None, "bye")]
+    table = Table(t, ENTRIES, standings(t, ENTRIES, games), TIEBREAKS["swiss"])
+    drawn = crosstable(table, "en", None, Crosstable)
+    assert drawn.headers[3:] == ("1", "2", "Score", "Bh-1", "Bh", "SB", "DE", "Wins")
+    assert [(r.rank, r.name, r.cells, r.score, r.tiebreaks) for r in drawn.rows] == [
+        ("1", "cat", ("+", "B2"), "1", ("0", "1", "1", "–", "0")),
+        ("2", "ann", ("+W3", "W1"), "1", ("0", "0", "0", "–", "1")),
+        ("3", "ben", ("-B2", "bye"), "0", ("0", "1", "0", "–", "0"))]
+    assert crosstable(table, "vi", None, Crosstable).rows[2].cells[1] == "miễn đấu"
+    over = [*games[:2], dataclasses.replace(games[2], result="1/2-1/2"), games[3]]
+    table = Table(t, ENTRIES, standings(t, ENTRIES, over), TIEBREAKS["swiss"])
+    assert [(r.name, r.cells, r.score) for r in crosstable(table, "en", None, Crosstable).rows
+            ] == [("cat", ("+", "=B2"), "1½"), ("ann", ("+W3", "=W1"), "1½"),
+                  ("ben", ("-B2", "+"), "1")]

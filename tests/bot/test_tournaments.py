@@ -16,7 +16,7 @@ from bot.i18n import render
 from bot.service import GameService, outbox
 from bot.service.model import Player
 from bot.service.results import Reason
-from bot.service.tournaments import pairings_text, standings_text
+from bot.service.tournaments import pairings_text, standings_text, swiss_entrant
 
 NAMES = ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy")
 
@@ -588,3 +588,52 @@ async def test_a_mail_player_in_a_discord_swiss_gets_the_rounds_news(service: Ga
                if n.kind == "tournament-round" and n.player_id is not None]
     assert discord == []  # Discord players read the place
 
+
+async def test_a_bye_counts_in_the_standings_when_its_round_is_over(
+        service: GameService, offered) -> None:
+    """Three players: in round 1 Ann beats Cat and Bob has the bye; in round 2 Cat has the
+    bye while Ann and Bob play. Until their game ends Cat's bye is not counted (neither
+    its point nor its dummy opponent in the Buchholz), so Cat is not above Ann, who beat
+    her; when Bob wins it the round is complete and the bye counts. Round 3's bye goes to
+    Ann, the only one without one, and the pairing counts Cat's bye."""
+    people = await players(service, 3)
+    ann, bob, cat = people
+    who = by_name(people)
+    t = await signed_up(service, people, "swiss", rounds=3)
+    await service.tournaments.start(ann, t)
+    one = await open_games(service, t, 1)
+    table = await service.tournaments.table(t)
+    byes = {p.round: p.first for p in table.sections[0].pairings if p.second is None}
+    assert ([(p.first, p.second) for p in one], byes) == ([(ann.id, cat.id)], {1: bob.id})
+    await lose(service, who, one[0].game_id, 1)  # Ann beats Cat: round 2 is paired
+    two = await open_games(service, t, 2)
+    table = await service.tournaments.table(t)
+    byes = {p.round: p.first for p in table.sections[0].pairings if p.second is None}
+    assert ({two[0].first, two[0].second}, byes) == ({ann.id, bob.id}, {1: bob.id, 2: cat.id})
+    text = standings_text(table)
+    assert (str(text), render(text, "vi")) == (
+        "T1 Clash of Command Swiss: Clash of Command, Swiss, 3 rounds, no clock, rated "
+        "(round 2 of 3).\n"
+        "1. Bob: 1 (Bh-1 0, Bh 1, SB 1, DE –, Wins 0)\n"
+        "2. Ann: 1 (Bh-1 0, Bh 0, SB 0, DE –, Wins 1)\n"
+        "3. Cat: 0 (Bh-1 0, Bh 1, SB 0, DE –, Wins 0)",
+        "T1 Đại chiến Chỉ huy hệ Thụy Sĩ: Đại chiến Chỉ huy, hệ Thụy Sĩ, 3 vòng, không tính "
+        "giờ, tính điểm (vòng 2/3).\n"
+        "1. Bob: 1 (Bh-1 0, Bh 1, SB 1, ĐĐ –, Thắng 0)\n"
+        "2. Ann: 1 (Bh-1 0, Bh 0, SB 0, ĐĐ –, Thắng 1)\n"
+        "3. Cat: 0 (Bh-1 0, Bh 1, SB 0, ĐĐ –, Thắng 0)")
+    await lose(service, who, two[0].game_id, 0 if two[0].first == ann.id else 1)  # Bob wins
+    table = await service.tournaments.table(t)
+    assert str(standings_text(table)).splitlines()[1:] == [
+        "1. Bob: 2 (Bh-1 2, Bh 3, SB 3, DE –, Wins 1)",
+        "2. Ann: 1 (Bh-1 2, Bh 3, SB 1, DE –, Wins 1)",
+        "3. Cat: 1 (Bh-1 1, Bh 2, SB 1, DE –, Wins 0)"]
+    # round 3: Ann has the bye (Bob and Cat have had theirs), paired on scores that count
+    # Cat's bye
+    three = [p for p in table.sections[0].pairings if p.round == 3]
+    assert [(p.first, p.second) if p.second is None else ({p.first, p.second}, None)
+            for p in three] == [({bob.id, cat.id}, None), (ann.id, None)]
+    before = [p for p in table.sections[0].pairings if p.round < 3]
+    entrants = {e.player_id: swiss_entrant(e, before) for e in table.entries}
+    assert [(entrants[p.id].score, entrants[p.id].had_bye) for p in people] == [
+        (1.0, False), (2.0, True), (1.0, True)]

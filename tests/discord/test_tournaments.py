@@ -229,8 +229,10 @@ async def test_a_swiss_tournaments_round_is_paired_in_its_thread(world):
     table = await world.service.tournaments.table(1)
     drawn = crosstable(table, "en", None, Crosstable)
     assert drawn.headers[:6] == ("#", "Name", "Rating", "1", "2", "Score")
+    # bob's bye of round 2 counts when round 2 is over: until then he is below carol,
+    # who beat him (alice's bye of round 1, a round complete, counts)
     assert [(row.name, row.cells, row.score) for row in drawn.rows] == [
-        ("bob", ("-B2", "+"), "1"), ("carol", ("+W1", "B3"), "1"), ("alice", ("+", "W2"), "1")]
+        ("alice", ("+", "W2"), "1"), ("carol", ("+W3", "B1"), "1"), ("bob", ("-B2", "bye"), "0")]
     assert drawn.subtitle == "round 2 of 2 · 1 of 2 games played"
 
 
