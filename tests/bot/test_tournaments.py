@@ -612,13 +612,11 @@ async def test_a_bye_counts_in_the_standings_when_its_round_is_over(
     assert ({two[0].first, two[0].second}, byes) == ({ann.id, bob.id}, {1: bob.id, 2: cat.id})
     text = standings_text(table)
     assert (str(text), render(text, "vi")) == (
-        "T1 Clash of Command Swiss: Clash of Command, Swiss, 3 rounds, no clock, rated "
-        "(round 2 of 3).\n"
+        "T1 Clash of Command Swiss: 3 rounds, no clock, rated (round 2 of 3).\n"
         "1. Bob: 1 (Bh-1 0, Bh 1, SB 1, DE –, Wins 0)\n"
         "2. Ann: 1 (Bh-1 0, Bh 0, SB 0, DE –, Wins 1)\n"
         "3. Cat: 0 (Bh-1 0, Bh 1, SB 0, DE –, Wins 0)",
-        "T1 Đại chiến Chỉ huy hệ Thụy Sĩ: Đại chiến Chỉ huy, hệ Thụy Sĩ, 3 vòng, không tính "
-        "giờ, tính điểm (vòng 2/3).\n"
+        "T1 Đại chiến Chỉ huy hệ Thụy Sĩ: 3 vòng, không tính giờ, tính điểm (vòng 2/3).\n"
         "1. Bob: 1 (Bh-1 0, Bh 1, SB 1, ĐĐ –, Thắng 0)\n"
         "2. Ann: 1 (Bh-1 0, Bh 0, SB 0, ĐĐ –, Thắng 1)\n"
         "3. Cat: 0 (Bh-1 0, Bh 1, SB 0, ĐĐ –, Thắng 0)")

@@ -46,9 +46,9 @@ async def test_a_tournaments_posts_standings_and_games_show_names_literally(worl
     assert said[:3] == [f"{STAR} joined tournament T1 (1 player).",
                         f"{UNDER} joined tournament T1 (2 players).",
                         f"{STRIKE} joined tournament T1 (3 players)."]
-    assert said[4] == (f"{star.mention} Tournament T1: your games have started: game #2 "
-                       f"against {UNDER}, you play White; game #3 against {STRIKE}, you play "
-                       "Black. 3 days per move")
+    assert said[4] == (f"{star.mention} Tournament T1: your games have started (3 days per "
+                       f"move): game #2 against {UNDER}, you play White; game #3 against "
+                       f"{STRIKE}, you play Black.")
     assert said[-1] == (f"Game #1: {UNDER} – {STRIKE} <#{games[0].id}>\n"
                         f"Game #2: {STAR} – {UNDER} <#{games[1].id}>\n"
                         f"Game #3: {STRIKE} – {STAR} <#{games[2].id}>")
@@ -60,9 +60,9 @@ async def test_a_tournaments_posts_standings_and_games_show_names_literally(worl
 
     r = await star.slash(w.channel, "tournament standings", tournament=1)
     shown = r.followups[-1] if r.followups else r.response
-    assert shown.content.split("\n")[1:] == [f"1=. {STAR}: 0 (DE 0, SB 0, Wins 0)",
-                                             f"1=. {UNDER}: 0 (DE 0, SB 0, Wins 0)",
-                                             f"1=. {STRIKE}: 0 (DE 0, SB 0, Wins 0)"]
+    assert shown.content.split("\n")[1:] == [f"1=. {STAR}: 0 (DE –, SB 0, Wins 0)",
+                                             f"1=. {UNDER}: 0 (DE –, SB 0, Wins 0)",
+                                             f"1=. {STRIKE}: 0 (DE –, SB 0, Wins 0)"]
     r = await star.slash(w.channel, "tournament pairings", tournament=1)
     assert r.response.content.split("\n")[1] == f"1. {UNDER} – {STRIKE} (game #1): in play"
 
@@ -72,7 +72,7 @@ async def test_a_tournaments_posts_standings_and_games_show_names_literally(worl
 
     # elsewhere no markdown is read: the names as they were written
     table = await w.service.tournaments.table(1)
-    assert standings_text(table).split("\n")[1] == "1. ~~y~~: 1 (DE 0, SB 0, Wins 1)"
+    assert standings_text(table).split("\n")[1] == "1. ~~y~~: 1 (DE –, SB 0, Wins 1)"
     assert render(standings_text(table), "vi").split("\n")[1].startswith("1. ~~y~~: 1")
 
 
