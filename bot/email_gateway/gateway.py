@@ -60,6 +60,7 @@ from ..service.model import Challenge, Game, Notification, Player
 from ..service.outbox import MESSAGE, DeliveryFailure, worded
 from ..service.phrasing import phrase
 from ..service.results import Refusal, Result
+from ..service.tournaments import Pairing, Tournament, game_started
 from ..service.turns import numbered_turns
 from ..storage import Session
 from .authority import (
@@ -982,9 +983,13 @@ class EmailGateway(GameMails, Authority):
                                                       message_id=message_id,
                                                       language=language))
         else:
+            first = await self._first_moves(player, note)
+            if note.kind == "tournament-games":
+                text += "\n\n" + render(_your_first_moves(len(first)), language)
             await self.send(await self.listed_mail(player, await self._news_subject(note),
                                                    text, message_id=message_id,
                                                    language=language))
+            await self._mail_first_moves(player, note, first)
 
     async def _news_subject(self, note: Notification) -> Text:
         """The subject of news about no game: a tournament's names it and what happened
@@ -999,6 +1004,48 @@ class EmailGateway(GameMails, Authority):
         round_number = values.get("round") if isinstance(values, dict) else None
         return tournament_subject(found, note.kind,
                                   round_number if isinstance(round_number, int) else None)
+
+    async def _first_moves(self, player: Player, note: Notification,
+                           ) -> list[tuple[Tournament, Pairing, Game]]:
+        """For a round-robin's one message of all a player's games ("tournament-games"):
+        those of its games where the player is to move (none for other news)."""
+        number = note.payload.get("tournament")
+        if note.kind != "tournament-games" or not isinstance(number, int):
+            return []
+        table = await self.service.tournaments.table(number)
+        if isinstance(table, Refusal):
+            return []
+        found = []
+        for pairing in (p for section in table.sections for p in section.pairings):
+            game = await self.service.game(pairing.game_id) \
+                if player.id in (pairing.first, pairing.second) and pairing.game_id else None
+            if game is not None and not game.is_over \
+                    and game.to_move == game.side_of(player.id):
+                found.append((table.tournament, pairing, game))
+        return found
+
+    async def _mail_first_moves(self, player: Player, note: Notification,
+                                first: list[tuple[Tournament, Pairing, Game]]) -> None:
+        """After the message of all a round-robin player's games: the mail of each game
+        where they move, as the start of any game is mailed (the board, and the key in its
+        reply address, so that a reply with a move plays it). The service tells a
+        round-robin's players of all their games in one message (a game each would flood
+        a Discord player); by mail a move is played only in reply to its game's own mail.
+        The other games' mails come when the opponent has moved. Each game's is queued
+        once, however often the message is tried (`mail_seen`)."""
+        for t, pairing, game in first:
+            once = f"game-start:{player.id}:{game.id}"
+            if await self.service.mail.seen_before(once):
+                continue
+            side = game.side_of(player.id)
+            assert side is not None
+            await self.service.queue_notification(
+                TRANSPORT, "game-start", game_started(t, pairing.round, game, side),
+                player_id=player.id, place=game.place, game_id=game.id,
+                payload={"tournament": t.id})
+            await self.service.mail.mark_seen(once)
+        if first:
+            self.outbox_ready.set()
 
     async def _to_tournament_players(self, note: Notification) -> None:
         """News a tournament held by mail posts to its place (a Swiss round's pairings, a
@@ -1099,6 +1146,18 @@ class EmailGateway(GameMails, Authority):
         return _("{turn} played in game #{game}. {to_move}", turn=turns[-1], game=game.id,
                  to_move=to_move) if turns else \
             _("Game #{game}: {to_move}", game=game.id, to_move=to_move)
+
+
+def _your_first_moves(count: int) -> Text:
+    """What the mail of all a round-robin player's games says of the games' own mails."""
+    if not count:
+        return _("The mail of each game, with the board, comes when it is your move in it: "
+                 "reply to it with your move.")
+    return _n("It is your move in {n} game: its mail follows, with the board; reply to it "
+              "with your move. The mail of each other game comes when it is your move in it.",
+              "It is your move in {n} games: the mail of each follows, with the board; reply "
+              "to it with your move. The mail of each other game comes when it is your move "
+              "in it.", count)
 
 
 def _loop_notice(quiet_until: float) -> Text:

@@ -255,6 +255,24 @@ def format_name(t: Tournament) -> str:
     return _("ladder")
 
 
+def game_started(t: Tournament, round_number: int, game: Game, side: int) -> Text:
+    """What the player of ``side`` is told when their game of round ``round_number``
+    starts: the tournament, the opponent, their side and the clock (the words of every
+    transport's news of a tournament game's start). A round-robin's games all start at
+    once, so its Berger round is not named; a ladder has no rounds."""
+    values = {"ref": t.ref, "game": game.id, "name": game.names[1 - side],
+              "side": side_name(get_variant(t.variant), side),
+              "clock": describe_clock(game.days, game.time_control)}
+    if t.format == "round-robin":
+        return _("Tournament {ref}: your game #{game} against {name} has started; you play "
+                 "{side}, {clock}.", **values)
+    if t.format == "ladder":
+        return _("Ladder {ref}: your game #{game} against {name} has started; you play "
+                 "{side}, {clock}.", **values)
+    return _("Tournament {ref}, round {round}: your game #{game} against {name} has "
+             "started; you play {side}, {clock}.", round=round_number, **values)
+
+
 def describe(t: Tournament) -> Text:
     """``T3 Spring open: Commander Chess, Swiss, 5 rounds, 3 days per move, rated``; one
     given no name says its variant and format once: ``T4 Clash of Command ladder: 3 days per
@@ -843,14 +861,9 @@ class Tournaments:
              None if game else "bye", None if game else now))
         if game is not None and tell:
             for side in (0, 1):
-                terms = dict(ref=t.ref, game=game.id, name=game.names[1 - side],
-                             side=side_name(rules, side),
-                             clock=describe_clock(game.days, game.time_control))
-                text = _("Ladder {ref}: your game #{game} against {name} has started; you "
-                         "play {side}, {clock}.", **terms) if t.format == "ladder" else \
-                    _("Tournament {ref}, round {round}: your game #{game} against {name} has "
-                      "started; you play {side}, {clock}.", round=round_number, **terms)
-                await outbox.notify_side(s, game, side, "game-start", now, text)
+                await outbox.notify_side(s, game, side, "game-start", now,
+                                         game_started(t, round_number, game, side),
+                                         payload={"tournament": t.id})
         elif game is None:
             await self._tell(s, t, first, "tournament-round", now,
                              _("Tournament {ref}, round {round}: you have the bye (one point).",

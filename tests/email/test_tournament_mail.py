@@ -1,8 +1,9 @@
 """Tournaments by mail, over real SMTP on loopback: a tournament made, joined and started by
 mail (a stranger's command confirmed from their address, as every command without a key
 is), a round's news mailed to each player with a subject of its own, the standings by
-mail, mails almost right answered at once, a reader of Vietnamese, and a mail player in a
-tournament of console players, playing their game by mail."""
+mail, mails almost right answered at once, a reader of Vietnamese, a round-robin's players each
+mailed the games where they move (once), and a mail player in a tournament of console
+players, playing their game by mail."""
 
 from __future__ import annotations
 
@@ -93,14 +94,25 @@ async def test_a_tournament_made_joined_started_and_played_by_mail(mail):
         assert text(paired).splitlines()[0] == (
             "Tournament T1, round 1 of 2: Carol – Alice (game #1); Bob: bye.")
 
-    # the game of round 1, played by mail: its second player resigns in reply to its mail
+    # the game of round 1, played by mail: each player gets its mail, with their key; the
+    # first moves in reply to it, the second resigns in reply to theirs
     game = await mail.service.game(1)
-    second = next(a for a in NAMES if NAMES[a] == game.names[1])
+    first, second = (next(a for a in NAMES if NAMES[a] == name) for name in game.names)
     subject = f"Game #1: {game.names[0]} vs {game.names[1]} — Clash of Command"
+    to_move = await about(mail, first, subject)
+    assert text(to_move).startswith(
+        f"Tournament T1, round 1: your game #1 against {game.names[1]} has started; you play "
+        "White, 3 days per move.\n\nGame #1: "), text(to_move)
+    assert "\nYour move. Reply to this mail with your move on the first line" in text(to_move)
+    move = (await mail.service.legal_moves(game))[0]
+    await mail.post.send(first, move, reply_to=to_move)
+    assert text(await about(mail, first, subject)).startswith(f"1. {move} played in game #1.")
     started_game = await about(mail, second, subject)
     assert ("Tournament T1, round 1: your game #1 against "
             f"{game.names[0]} has started; you play Black, 3 days per move.") in text(started_game)
-    await mail.post.send(second, "resign", reply_to=started_game)
+    moved = await about(mail, second, subject)
+    assert text(moved).startswith(f"{game.names[0]} played 1. {move} in game #1 "), text(moved)
+    await mail.post.send(second, "resign", reply_to=moved)
     resigned = await about(mail, second, subject)
     assert text(resigned).startswith(f"You resigned game #1: {game.names[0]} (White) wins")
     # a tournament's command in reply to the finished game's mail is answered about the
@@ -190,6 +202,111 @@ async def test_a_reader_of_vietnamese_gets_the_tournaments_words_and_subjects_in
     # the others read English
     assert text(await about(mail, BOB, "Tournament T1: round 1")).startswith(
         "Tournament T1, round 1 of 2: ")
+
+
+# --- a round-robin by mail: a mail for each game where one moves ---------------------------
+LISTED = ("Your games and challenges (to act in one, reply to its latest mail, or send "
+          "`board #N` for a fresh mail of game N):\n")
+CLOCK = "3 days per move"
+
+
+def game_subject(game) -> str:
+    return f"Game #{game.id}: {game.names[0]} vs {game.names[1]} — Clash of Command"
+
+
+async def round_robin_started(mail) -> None:
+    """Alice, Bob and Carol play a round-robin by mail (T1), started by Alice: games #1
+    Alice–Carol, #2 Bob–Alice, #3 Carol–Bob (the first named plays White and moves)."""
+    await signed_up(mail, "tournament create clash round-robin 3d name Mail open")
+    started = await mail.confirmed(f"Alice <{ALICE}>", "tournament start T1")
+    assert text(started).startswith("Tournament T1 (Mail open) has started: 3 players, 1 "
+                                    "section; all 3 games started at once.\n"), text(started)
+    for address in (ALICE, BOB, CAROL):
+        await about(mail, address, "Tournament T1: it has started")
+
+
+async def test_a_round_robins_mail_player_gets_the_mail_of_each_game_where_they_move(mail):
+    await round_robin_started(mail)
+    games = {g: await mail.service.game(g) for g in (1, 2, 3)}
+    assert {g: (games[g].names, games[g].to_move) for g in games} == {
+        1: (("Alice", "Carol"), 0), 2: (("Bob", "Alice"), 0), 3: (("Carol", "Bob"), 0)}
+    # the one message of all their games stays, and says what comes by mail
+    summary = await about(mail, ALICE, "Tournament T1: your games")
+    assert text(summary) == (
+        f"Tournament T1: your games have started ({CLOCK}): game #1 against Carol, you play "
+        "White; game #2 against Bob, you play Black.\n\n"
+        "It is your move in 1 game: its mail follows, with the board; reply to it with your "
+        "move. The mail of each other game comes when it is your move in it.\n\n"
+        + LISTED + "  Game #1: Alice vs Carol (Clash of Command), your move\n"
+        "  Game #2: Bob vs Alice (Clash of Command), Bob to move\n")
+    # then the mail of the game where she moves, as any game's start: board, key, her move
+    started = {}
+    for address, number, opponent in ((ALICE, 1, "Carol"), (BOB, 2, "Alice"),
+                                      (CAROL, 3, "Bob")):
+        started[address] = await about(mail, address, game_subject(games[number]))
+        said = text(started[address])
+        assert said.startswith(
+            f"Tournament T1: your game #{number} against {opponent} has started; you play "
+            f"White, {CLOCK}.\n\nGame #{number}: "), said
+        assert "\nYour move. Reply to this mail with your move on the first line" in said
+        assert str(started[address]["Reply-To"]).startswith(f"play+{number}.0.")
+        assert mail.png_of(started[address]) is not None
+    for address in (BOB, CAROL):
+        assert (await about(mail, address, "Tournament T1: your games")) is not None
+    # nothing of the games where the opponent moves first, and no game mail twice
+    for address in (ALICE, BOB, CAROL):
+        assert await mail.relay.nothing_to(address)
+
+    # a plain reply with a move plays it; the opponent gets the game's mail, their move now
+    move = (await mail.service.legal_moves(games[2]))[0]
+    await mail.post.send(f"Bob <{BOB}>", f"Hi,\n\n{move}\n\nBob", reply_to=started[BOB])
+    assert text(await about(mail, BOB, game_subject(games[2]))).startswith(
+        f"1. {move} played in game #2.")
+    yours = await about(mail, ALICE, game_subject(games[2]))
+    assert text(yours).startswith(f"Bob played 1. {move} in game #2 (Clash of Command). "
+                                  "Your move. You have 3 days"), text(yours)
+    assert "\nYour move. Reply to this mail with your move on the first line" in text(yours)
+    assert str(yours["Reply-To"]).startswith("play+2.1.")
+    reply = (await mail.service.legal_moves(await mail.service.game(2)))[0]
+    await mail.post.send(f"Alice <{ALICE}>", reply, reply_to=yours)
+    assert f"1... {reply} played in game #2." in text(await about(mail, ALICE,
+                                                                  game_subject(games[2])))
+    assert (await mail.service.game(2)).ply == 2
+
+
+async def test_a_game_mail_is_queued_once_when_the_message_of_all_games_goes_again(mail):
+    """A crash after the message of all a player's games was sent, before it was marked
+    sent: it goes again (with its Message-ID), the mails of the games do not."""
+    await round_robin_started(mail)
+    summary = await about(mail, ALICE, "Tournament T1: your games")
+    await about(mail, ALICE, "Game #1: Alice vs Carol — Clash of Command")
+    async with mail.service.db.transaction() as s:
+        await s.execute("UPDATE outbox SET delivered_at = NULL WHERE kind = 'tournament-games' "
+                        "AND player_id = (SELECT id FROM players WHERE address = ?)", (ALICE,))
+    mail.gateway.outbox_ready.set()
+    again = await mail.relay.next_to(ALICE)
+    assert str(again["Message-ID"]) == str(summary["Message-ID"])
+    assert await mail.relay.nothing_to(ALICE)
+
+
+async def test_a_reader_of_vietnamese_gets_the_round_robins_game_mails_in_it(mail, offered):
+    await signed_up(mail, "tournament create clash round-robin 3d name Mail open")
+    await mail.confirmed(f"Carol <{CAROL}>", "language vi")
+    await mail.confirmed(f"Alice <{ALICE}>", "tournament start T1")
+    summary = await about(mail, CAROL, "Giải đấu T1: các ván của bạn")
+    assert text(summary).startswith(
+        "Giải đấu T1: các ván của bạn đã bắt đầu (3 ngày mỗi nước): ván #1 với Alice, bạn cầm "
+        "quân Đen; ván #3 với Bob, bạn cầm quân Trắng.\n\n"
+        "Bạn đang tới lượt đi trong 1 ván: thư của từng ván sẽ đến ngay sau, kèm bàn cờ; hãy "
+        "trả lời thư ấy bằng nước đi của bạn. Thư của mỗi ván còn lại sẽ đến khi tới lượt bạn "
+        "đi trong ván đó.\n\n"), text(summary)
+    started = await about(mail, CAROL, "Ván #3: Carol đấu với Bob — Đại chiến Chỉ huy")
+    assert text(started).startswith(
+        "Giải đấu T1: ván #3 của bạn với Bob đã bắt đầu; bạn cầm quân Trắng, 3 ngày mỗi "
+        "nước.\n\n"), text(started)
+    # the others read English
+    assert text(await about(mail, BOB, "Game #2: Bob vs Alice — Clash of Command")).startswith(
+        f"Tournament T1: your game #2 against Alice has started; you play White, {CLOCK}.\n")
 
 
 # --- mixed transports --------------------------------------------------------------------------
