@@ -6,11 +6,12 @@ games private.
 command that needs a key (`mailcommands.KEYED_WORDS`) but came without one is not refused
 outright: the answer, mailed to the sender's address, asks to confirm it, and its reply
 address carries a one-time key (``play+ok<N>.<token>@…``, valid `CONFIRM_DAYS` days). A
-reply to it, saying anything (or `yes`), carries the command out as its sender; `no` drops
-it. A game command is confirmed for the game and move number it was asked at, so a
-confirmation that comes after the game has moved on is refused as stale, like an old key.
-Where the issue is silent: a reply to a confirmation is one command, the one asked about,
-whatever else the reply says; the linked address is confirmed from that address, and the
+reply to it that says yes (`says_yes`: ``Yes``, ``Yes, thanks``, ``Ja, bitte``, ``Có ạ``,
+greetings and a signature around it) carries the command out as its sender; `no` drops
+it; anything else leaves it open. A game command is confirmed for the game and move
+number it was asked at, so a confirmation that comes after the game has moved on is
+refused as stale, like an old key. Where the issue is silent: a reply to a confirmation
+is one command, the one asked about; the linked address is confirmed from that address, and the
 player is not asked again (they asked, with their key or a confirmation of their own).
 """
 
@@ -38,23 +39,60 @@ from .reading import LINE_CHARS, line_fingerprint
 MAX_SHOWN = 200  # of a command quoted back in a confirmation request
 MAX_STEPS = 12  # the further lines kept with a confirmed move (the steps of a turn)
 NO_WORDS = frozenset({"no", "nope", "nein", "non", "nej", "nee", "không", "cancel", "stop"})
-# the whole first line of a reply that confirms a request (lower case, without punctuation):
-# a yes standing alone, or with a few words that only confirm; "Yes?", "Okay?? who is
-# this", "Ja, nein!", "Có ai đó đã giả mạo thư của tôi" or an auto-reply confirm nothing
+# the words a reply that confirms a request begins with (lower case, without punctuation),
+# in the languages our players write; what follows them on their line may only be more of
+# them or `POLITE` words: "Yes?", "Okay?? who is this", "Ja, nein!", "Có ai đó đã giả mạo
+# thư của tôi" or an auto-reply confirm nothing
 YES_WORDS = frozenset({
     "yes", "y", "yeah", "yep", "yup", "ok", "okay", "sure", "confirm", "confirmed",
     "ja", "jawohl", "jo", "oui", "sí", "si", "sim", "da", "tak", "ano", "áno", "igen", "kyllä",
     "evet", "có", "vâng", "ừ", "dạ", "да", "так", "ναι", "はい", "是", "是的", "好", "好的",
     "네", "예", "đồng ý", "xác nhận",
 })
-YES_LINES = YES_WORDS | frozenset({
-    "yes please", "yes that was me", "yes it was me", "yes i did", "yes i sent it",
-    "yes confirmed", "i confirm", "ok thanks", "ja bitte", "ja das war ich", "ich bestätige",
-    "oui merci", "oui c'était moi", "je confirme", "sí fui yo", "si fui yo", "confirmo",
-    "có tôi đã gửi", "vâng ạ", "dạ vâng", "dạ có", "tôi xác nhận", "yes please do",
-    "yes do it", "oui c'est moi", "oui s'il vous plaît", "sí por favor", "ja gerne",
-    "có đúng là tôi", "có đúng rồi",
+# the same, said in a sentence: "I confirm", "Ich bestätige", "Tôi xác nhận"
+YES_SAYINGS = frozenset({"i confirm", "ich bestätige", "je confirme", "confirmo",
+                         "tôi xác nhận"})
+# what may follow a yes on its line: thanks, please, "that was me", "go ahead" (lower case,
+# words as `_words` splits them; a reply of other words says something else)
+POLITE = frozenset({
+    "please", "pls", "thanks", "thank you", "thank you very much", "thanks a lot",
+    "many thanks", "thx", "ty", "cheers", "please do", "please do it", "do it", "go ahead",
+    "of course", "indeed", "absolutely", "definitely", "certainly", "correct",
+    "that's right", "that's correct", "that was me", "it was me", "that's me", "it's me",
+    "i did", "i sent it", "i sent that", "i did send it", "i confirm", "all good",
+    "bitte", "danke", "danke schön", "dankeschön", "vielen dank", "gerne", "gern", "klar",
+    "natürlich", "genau", "das war ich", "ich war das", "ich bestätige", "bestätigt",
+    "merci", "merci beaucoup", "s'il vous plaît", "s'il te plaît", "svp", "stp",
+    "c'est moi", "c'était moi", "c'est bien moi", "bien sûr", "d'accord", "volontiers",
+    "je confirme", "confirmé", "allez-y",
+    "por favor", "gracias", "muchas gracias", "fui yo", "claro", "vale", "de acuerdo",
+    "confirmo", "obrigado", "obrigada", "fui eu", "grazie", "per favore",
+    "bedankt", "dank je", "dank u", "graag", "tack", "dziękuję", "proszę", "kiitos",
+    "спасибо", "пожалуйста", "дякую", "ありがとう", "お願いします", "谢谢", "감사합니다",
+    "ạ", "nhé", "nha", "nhá", "cảm ơn", "cám ơn", "cảm ơn bạn", "xin cảm ơn", "cảm ơn nhiều",
+    "đúng", "đúng rồi", "đúng vậy", "là tôi", "đúng là tôi", "chính là tôi", "tôi đã gửi",
+    "tôi xác nhận", "được", "làm đi", "👍", "🙂", "😊",
 })
+# the greetings a reply may begin with, on the line of its yes too ("Hi, yes please")
+GREETINGS = frozenset({
+    "hi", "hello", "hey", "dear", "good morning", "hallo", "guten tag", "moin", "servus",
+    "bonjour", "salut", "hola", "buenos días", "ciao", "olá", "hej", "chào", "xin chào",
+    "chào bạn",
+})
+# the greetings and sign-offs around a reply (a line of only these is no more than that)
+COURTESY = GREETINGS | frozenset({
+    "best", "regards", "best regards", "kind regards", "warm regards",
+    "best wishes", "all the best", "many thanks and best regards", "and", "und", "et", "y",
+    "và", "viele grüße", "liebe grüße", "beste grüße", "mit freundlichen grüßen", "grüße",
+    "lg", "vg", "mfg", "cordialement", "bien à vous", "amitiés", "bises", "saludos",
+    "un saludo", "atentamente", "trân trọng", "thân", "thân ái", "thân mến",
+})
+PHRASE_WORDS = 5  # the longest phrase of `POLITE`, `COURTESY` and the yes words, in words
+YES_LINE_WORDS = 12  # a longer line is more than a yes (or a greeting)
+YES_LINE_CHARS = 200  # and so is a line of more characters (read no further)
+# punctuation that only ends or separates words (a hyphen or an apostrophe inside a word,
+# as in "allez-y" or "c'est", is part of it)
+WORD_BREAKS = str.maketrans(dict.fromkeys(",.!;:()[]\"*…。、，！~", " "))
 # words that make a short line more than a greeting or a sign-off: a doubt or a refusal
 DOUBT_WORDS = frozenset({
     "no", "not", "nope", "never", "wait", "stop", "who", "what", "why", "nein", "nicht",
@@ -368,9 +406,9 @@ def _asked(line: str, game_id: int | None) -> str:
 
 def says_yes(lines: tuple[str, ...]) -> bool:
     """Whether a reply to a confirmation request confirms it: one of its own lines (above
-    any quote or signature) is a yes and nothing else (``Yes``, ``ok!``, ``Ja, das war
-    ich``, ``Có``, ``Đồng ý``), and every other is a greeting, a sign-off or a name (at
-    most `FILLER_WORDS` words, no question, no word of doubt or refusal). So ``Yes?``, a
+    any quote or signature) is a yes (`_is_yes`: ``Yes``, ``ok!``, ``Yes, thanks``, ``Ja,
+    das war ich``, ``Có ạ``, ``Đồng ý``), and every other is a greeting, a sign-off,
+    thanks or a name (`_is_filler`: no question, no word of doubt or refusal). So ``Yes?``, a
     yes with ``Who is this? I never sent that.`` below it, or an auto-reply (``Yes`` or
     ``OK`` above "I am out of the office until Monday.") confirm nothing."""
     found = [k for k, line in enumerate(lines[:20]) if _is_yes(line)]
@@ -394,21 +432,54 @@ def doubted(said: tuple[str, ...], ours: Collection[str]) -> bool:
 
 
 def _is_yes(line: str) -> bool:
-    text = line[:200]
-    if "?" in text or "\uff1f" in text:
+    """Whether ``line`` is a yes: perhaps a greeting (``Hi,``), then a yes word (or ``I
+    confirm``), then only more of them and polite words (``Yes, thanks``, ``Yes please!``,
+    ``Ja, bitte.``, ``Có ạ, cảm ơn``, ``Oui, c'est moi``), no question. So ``Yes, I got your
+    mail and will reply`` or ``Yeah right, nice try`` are no yes. A few words of a line
+    looked at a few times each: time linear in the bounded line."""
+    if len(line) > YES_LINE_CHARS or "?" in line or "\uff1f" in line:
         return False
-    words = " ".join(text.replace(",", " ").replace("\u3002", " ").split()).strip(
-        "!.,:;\"'*- ").lower()
-    return words in YES_LINES
+    words = _words(line)
+    if len(words) > YES_LINE_WORDS:
+        return False
+    heads = {end for start in _phrase_ends(words, 0, GREETINGS) | {0}
+             for end in _phrase_ends(words, start, YES_WORDS | YES_SAYINGS)}
+    return any(_made_of(words, head, POLITE | YES_WORDS) for head in heads)
 
 
 def _is_filler(line: str) -> bool:
-    """Whether ``line`` is a greeting, a sign-off or a name (``Hi,``, ``Viele Grüße``,
-    ``Alice``), not something said."""
-    text = line[:200]
-    words = [w.strip("!.,:;\"'*-()").lower() for w in text.split()]
-    return 0 < len(words) <= FILLER_WORDS and "?" not in text \
-        and not any(w in DOUBT_WORDS or w.endswith("n't") for w in words)
+    """Whether ``line`` is a greeting, a sign-off, thanks or a name (``Hi,``, ``Viele
+    Grüße``, ``Many thanks and best regards,``, ``Alice``), not something said: at most
+    `FILLER_WORDS` words, or only words of courtesy; no question, no word of doubt."""
+    if len(line) > YES_LINE_CHARS or "?" in line:
+        return False
+    words = [w.strip("!.,:;\"'*-()").lower() for w in line.split()]
+    if not words or any(w in DOUBT_WORDS or w.endswith("n't") for w in words):
+        return False
+    return len(words) <= FILLER_WORDS or len(words) <= YES_LINE_WORDS and \
+        _made_of(_words(line), 0, COURTESY | POLITE)
+
+
+def _words(text: str) -> list[str]:
+    """The words of ``text``, lower case, without the punctuation around them."""
+    words = (w.strip("-'\u2013\u2014") for w in text.translate(WORD_BREAKS).lower().split())
+    return [w for w in words if w]
+
+
+def _phrase_ends(words: list[str], start: int, phrases: frozenset[str]) -> set[int]:
+    """Where the phrases of ``phrases`` that begin at word ``start`` end."""
+    return {end for end in range(start + 1, min(start + PHRASE_WORDS, len(words)) + 1)
+            if " ".join(words[start:end]) in phrases}
+
+
+def _made_of(words: list[str], start: int, phrases: frozenset[str]) -> bool:
+    """Whether ``words`` from ``start`` on are a run of ``phrases`` (each word position is
+    reached once, and tries at most `PHRASE_WORDS` phrases: linear time)."""
+    reached = {start}
+    for k in range(start, len(words)):
+        if k in reached:
+            reached |= _phrase_ends(words, k, phrases)
+    return len(words) in reached
 
 
 def says_no(lines: tuple[str, ...]) -> bool:

@@ -246,12 +246,19 @@ def thunderbird_reply(sender: str, to_mail: EmailMessage, text: str, *,
         body.replace("\n", "\r\n").encode(charset)
 
 
+# how Gmail introduces the quote, by the language of its user
+GMAIL_WROTE = {"en": "On Tue, Nov 24, 2026 at 9:58 AM {who} wrote:",
+               "de": "Am Di., 24. Nov. 2026 um 09:58 Uhr schrieb {who}:",
+               "vi": "Vào Th 3, 24 thg 11, 2026 vào lúc 09:58 {who} đã viết:"}
+
+
 def gmail_reply(sender: str, to_mail: EmailMessage, text: str, *,
-                subject: str | None = None) -> bytes:
+                subject: str | None = None, language: str = "en") -> bytes:
     """A reply as Gmail writes it: multipart/alternative with the HTML part first here
-    (as some clients order it), quoted-printable UTF-8, top-posted above the quote."""
+    (as some clients order it), quoted-printable UTF-8, top-posted above the quote,
+    introduced in its user's ``language``."""
     ours = to_mail["From"].addresses[0].addr_spec
-    attribution = f"On Tue, Nov 24, 2026 at 9:58 AM commandpost <{ours}> wrote:"
+    attribution = GMAIL_WROTE[language].format(who=f"commandpost <{ours}>")
     plain = f"{text}\n\n{attribution}\n\n{_quoted(to_mail)}\n"
     html = (f"<div dir=\"ltr\">{text.replace(chr(10), '<br>')}</div><br>"
             f"<div class=\"gmail_quote\">{attribution}<blockquote>...</blockquote></div>")
@@ -262,6 +269,68 @@ def gmail_reply(sender: str, to_mail: EmailMessage, text: str, *,
             mail[name] = value
     mail.set_content(html, subtype="html", cte="quoted-printable")
     mail.add_alternative(plain, cte="quoted-printable")
+    return mail.as_bytes(policy=policy.SMTP)
+
+
+# Outlook's header block above the mail it answers, by the language of its user
+OUTLOOK_HEADERS = {
+    "en": ("From", "Sent", "To", "Subject", "Tuesday, November 24, 2026 9:58 AM"),
+    "de": ("Von", "Gesendet", "An", "Betreff", "Dienstag, 24. November 2026 09:58"),
+    "vi": ("Từ", "Đã gửi", "Đến", "Chủ đề", "Thứ Ba, ngày 24 tháng 11 năm 2026 09:58"),
+}
+
+
+def outlook_reply(sender: str, to_mail: EmailMessage, text: str, *,
+                  language: str = "en") -> bytes:
+    """A reply as Outlook writes it: multipart/alternative, plain text first, the answer
+    on top, then a line of underscores, a header block in its user's ``language`` and the
+    mail answered, unquoted; the HTML part cut at ``divRplyFwdMsg``; Content-Language and
+    Thread-Index as Outlook sets them."""
+    ours = to_mail["From"].addresses[0].addr_spec
+    name_from, name_sent, name_to, name_subject, when = OUTLOOK_HEADERS[language]
+    block = (f"{'_' * 32}\n{name_from}: commandpost <{ours}>\n{name_sent}: {when}\n"
+             f"{name_to}: {sender}\n{name_subject}: {to_mail['Subject']}\n\n")
+    plain = f"{text}\n\n{block}{text_of(to_mail)}"
+    html = (f"<html><body><div>{text.replace(chr(10), '<br>')}</div><hr>"
+            f"<div id=\"divRplyFwdMsg\">{block.replace(chr(10), '<br>')}</div>"
+            f"<div>{text_of(to_mail)}</div></body></html>")
+    mail = EmailMessage()
+    for line in _reply_headers(sender, to_mail, None):
+        name, _, value = line.partition(": ")
+        if name != "MIME-Version":
+            mail[name] = value
+    mail["Thread-Index"] = "AQHbPxyzAbCdEfGhIjKlMnOpQrStUv=="
+    mail.set_content(plain, cte="quoted-printable")
+    mail.add_alternative(html, subtype="html", cte="quoted-printable")
+    mail["Content-Language"] = {"en": "en-US", "de": "de-DE", "vi": "vi-VN"}[language]
+    return mail.as_bytes(policy=policy.SMTP)
+
+
+# how Apple Mail on an iPhone signs and introduces the quote, by the language of its user
+APPLE_MAIL = {
+    "en": ("Sent from my iPhone", "On 24 Nov 2026, at 09:58, {who} wrote:"),
+    "de": ("Von meinem iPhone gesendet", "Am 24.11.2026 um 09:58 schrieb {who}:"),
+    "vi": ("Gửi từ iPhone của tôi", "Vào 09:58, ngày 24 thg 11, 2026, {who} đã viết:"),
+}
+
+
+def apple_mail_reply(sender: str, to_mail: EmailMessage, text: str, *,
+                     language: str = "en") -> bytes:
+    """A reply as Apple Mail on an iPhone writes it: text/plain, quoted-printable UTF-8,
+    the answer, its "Sent from my iPhone" line in its user's ``language``, then the
+    attribution and the mail answered, all quoted with ``>``."""
+    ours = to_mail["From"].addresses[0].addr_spec
+    sent_from, wrote = APPLE_MAIL[language]
+    quoted = "\n".join(f"> {line}".rstrip() for line in
+                       [wrote.format(who=f"commandpost <{ours}>"), "",
+                        *text_of(to_mail).splitlines()])
+    mail = EmailMessage()
+    for line in _reply_headers(sender, to_mail, None):
+        name, _, value = line.partition(": ")
+        if name != "MIME-Version":
+            mail[name] = value
+    mail["X-Mailer"] = "iPhone Mail (22B91)"
+    mail.set_content(f"{text}\n\n{sent_from}\n\n{quoted}\n", cte="quoted-printable")
     return mail.as_bytes(policy=policy.SMTP)
 
 
