@@ -317,25 +317,37 @@ class TournamentCommands(Commands):
         return _plain(await self.service.tournaments.join(sender, number))
 
     async def cmd_leave(self, sender: Player, place: str, args: list[str]) -> Reply:
-        """Leave a tournament before it starts, or withdraw from it during play: with
-        fewer than half your games finished, all your games are struck out (ICCF's rule);
-        with more, your unfinished games are lost.
+        """Leave a tournament before it starts, or a ladder at any time (`withdraw` leaves
+        one that has started).
 
         leave T3
         """
         return await self._leave(sender, place, args, "leave")
 
     async def cmd_withdraw(self, sender: Player, place: str, args: list[str]) -> Reply:
-        """Withdraw from a tournament (as `leave` does).
+        """Withdraw from a tournament during play: with fewer than half your games
+        finished, all your games are struck out (ICCF's rule); with more, your unfinished
+        games are lost. Before the start it leaves the tournament, as `leave` does.
 
         withdraw T3
         """
         return await self._leave(sender, place, args, "withdraw")
 
     async def _leave(self, sender: Player, place: str, args: list[str], word: str) -> Reply:
+        """`leave` and `withdraw`. Only `withdraw` withdraws from a tournament that has
+        started: a `leave` asked for (or confirmed by mail) during sign-up does not turn
+        into a withdrawal that strikes out games because the tournament started since."""
         number = await self._only(sender, place, args, word)
         if isinstance(number, Reply):
             return number
+        t = await self.service.tournaments.get(number)
+        if word == "leave" and t is not None and t.status == "running" \
+                and t.format != "ladder":
+            return Reply(_("Tournament {ref} has started, so leaving it now is withdrawing: "
+                           "your unfinished games are lost, or, with fewer than half of your "
+                           "games finished, all of them are struck out. To withdraw, send "
+                           "{withdraw}.", ref=t.ref, withdraw=command("withdraw", t.ref)),
+                         ok=False)
         return _plain(await self.service.tournaments.leave(sender, number))
 
     async def cmd_standings(self, sender: Player, place: str, args: list[str]) -> Reply:

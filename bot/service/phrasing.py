@@ -57,8 +57,8 @@ def moment(t: float) -> Moment:
 
 def _words(word: str, args: str) -> str:
     """The console's and e-mail's command words."""
-    if word == "withdraw":  # how to withdraw one's own challenge
-        return f"; withdraw it with `cancel {args}`"
+    if word == "withdraw" and args[:1] not in ("T", "t"):  # one's own challenge (an older
+        return f"; withdraw it with `cancel {args}`"  # token; `withdraw T3`: a tournament)
     if word in PLACEHOLDERS and args.startswith(READER):
         placeholder = Text(PLACEHOLDERS[word], {}).render(args[len(READER):])
         return f"`{word} {placeholder}`"
@@ -92,6 +92,8 @@ def _slash(word: str, args: str) -> str:
     game = f" game:{number}" if number else ""
     if word == "end":
         return f"`/move move:end{game}`"
+    if word == "withdraw" and args[:1] in ("T", "t"):  # a tournament: Discord's leave
+        return _tournament_slash("leave", args)
     if word == "withdraw":  # how to withdraw one's own challenge
         return f"; withdraw it with `/cancel{f' challenge:{number}' if number else ''}`"
     if word in ("draw", "takeback"):

@@ -83,7 +83,13 @@ async def test_a_round_robin_is_made_joined_started_played_and_left_at_the_conso
     # Carol withdraws having finished none of her games: they are struck out, and with
     # every game over the tournament ends
     await session("as Carol")
-    left = await session("leave")
+    # `leave` does not withdraw from a tournament that has started (a `leave` confirmed by
+    # mail after the start withdrew a tester): `withdraw` does
+    assert await session("leave") == (
+        "Tournament T1 has started, so leaving it now is withdrawing: your unfinished games "
+        "are lost, or, with fewer than half of your games finished, all of them are struck "
+        "out. To withdraw, send `withdraw T1`.")
+    left = await session("withdraw")
     assert left.splitlines()[0] == ("You withdrew from tournament T1: fewer than half of your "
                                     "games were finished, so all of them are struck out.")
     # each player is told, and at one keyboard the place's copy is not printed again
@@ -154,7 +160,8 @@ async def test_the_tournaments_words_in_vietnamese(session, offered):
     listed = await session("help")
     assert ("\n  tournaments  Liệt kê các giải đấu ở đây, kèm số người chơi và cách tham gia.\n"
             in listed)
-    assert "\n  withdraw     Rút lui khỏi một giải đấu (như `leave`).\n" in listed
+    assert "\n  withdraw     Rút lui khỏi một giải đấu đang diễn ra: nếu chưa đến một nửa số " \
+        "ván của bạn đã\n" in listed
 
 
 async def test_each_reader_reads_the_news_in_their_own_language(session, offered):
@@ -413,3 +420,17 @@ async def test_the_list_tells_a_player_the_tournaments_they_are_in(session):
         "Các giải đấu:\n  T1 Spring open: Đại chiến Chỉ huy, vòng tròn, 3 ngày mỗi nước, "
         "tính điểm (đang diễn ra): 3 người chơi; bạn đang thi đấu trong giải; bảng xếp "
         "hạng: `standings T1`.")
+
+
+async def test_withdraw_without_a_name_lists_the_players_tournaments(session):
+    """A tester in three tournaments was offered `; withdraw it with `cancel T3``, the
+    words of a challenge's withdrawal, in English in Vietnamese too."""
+    for name in ("Spring", "Autumn"):
+        await session(f"tournament create clash round-robin 3d name {name}")
+    await session("join T1")
+    await session("join T2")
+    assert await session("withdraw") == (
+        "Which tournament? Name one: `withdraw T2` (Autumn); `withdraw T1` (Spring).")
+    await session("language vi")
+    assert await session("withdraw") == (
+        "Giải đấu nào? Hãy nêu một giải: `withdraw T2` (Autumn); `withdraw T1` (Spring).")

@@ -413,7 +413,7 @@ async def test_a_mail_player_of_a_console_tournament_is_told_of_a_withdrawal(mai
     await mail.confirmed(f"Eve <{EVE}>", "join T1")
     await at_console("Dan", "tournament start T1")
     await about(mail, EVE, "Tournament T1: it has started")
-    await at_console("Fay", "leave T1")
+    await at_console("Fay", "withdraw T1")
     news = await about(mail, EVE, "Tournament T1: news")
     assert text(news).splitlines()[0] == (
         "Fay withdrew from tournament T1: their games are struck out.")
@@ -423,3 +423,21 @@ async def test_a_mail_player_of_a_console_tournament_is_told_of_a_withdrawal(mai
                                   "— Clash of Command")
     assert "is over: aborted (struck out of the tournament, as Fay withdrew)." in text(over), \
         text(over)
+
+
+async def test_a_leave_asked_before_the_start_and_confirmed_after_it_withdraws_no_one(mail):
+    """A tester asked to `leave` during sign-up and confirmed after the start: that
+    withdrew her and struck out her games. Now the confirmed `leave` says what withdrawing
+    would do and asks for `withdraw`."""
+    await signed_up(mail)
+    await mail.post.send(f"Bob <{BOB}>", "leave T1")
+    asked = await mail.relay.next_to(BOB)
+    await started_by_alice(mail)
+    await mail.post.send(f"Bob <{BOB}>", "yes", reply_to=asked)
+    answer = await about(mail, BOB, f"Re: {asked['Subject']}")
+    assert text(answer).startswith(
+        "Tournament T1 has started, so leaving it now is withdrawing: your unfinished games "
+        "are lost, or, with fewer than half of your games finished, all of them are struck "
+        "out. To withdraw, send `withdraw T1`.\n"), text(answer)
+    table = await mail.service.tournaments.table(1)
+    assert [e.status for e in table.entries] == ["in"] * 3
