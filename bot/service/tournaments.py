@@ -932,14 +932,16 @@ class Tournaments:
             return
         entries = await self._entries(s, t.id)
         sections = standings(t, entries, await self._pairings(s, t.id))
-        winners = []
+        winners, count = [], 0
         for section in sections:
             top = [line for line in section.lines if line.rank == 1]
+            count += len(top)
             winners.append(_("{names} ({score})", names=joined([w.name for w in top], ", "),
                              score=score_text(top[0].score)) if top else "")
-        news = _("Tournament {ref} ({name}) is over. Winner: {winners}. Standings: {standings}.",
-                 ref=t.ref, name=t.name, winners=joined(winners, "; "),
-                 standings=command("standings", t.ref))
+        news = _n("Tournament {ref} ({name}) is over. Winner: {winners}. Standings: "
+                  "{standings}.", "Tournament {ref} ({name}) is over. Winners: {winners}. "
+                  "Standings: {standings}.", count, ref=t.ref, name=t.name,
+                  winners=joined(winners, "; "), standings=command("standings", t.ref))
         if t.rated:
             changes = []
             for line in (line for section in sections for line in section.lines):
@@ -950,7 +952,7 @@ class Tournaments:
             if changes:
                 news = joined([news, _("Ratings: {changes}.", changes=", ".join(changes))])
         await self._tell_place(s, t, "tournament-over", news, now)
-        await self._tell_players(s, t, news, "tournament-over", now)
+        await self._tell_players(s, t, news, "tournament-over", now, withdrawn=True)
 
     async def _game_over(self, s: Session, game: Game, now: float) -> None:
         """Record the result of a tournament game that just ended (called in the end's
@@ -1170,9 +1172,11 @@ class Tournaments:
                             payload={"tournament": t.id})
 
     async def _tell_players(self, s: Session, t: Tournament, text: Text, kind: str,
-                            now: float) -> None:
+                            now: float, withdrawn: bool = False) -> None:
+        """Tell the players in ``t`` (and, with ``withdrawn``, those who withdrew: a
+        tournament's end is theirs too, their results are in it)."""
         for e in await self._entries(s, t.id):
-            if e.status == "in":
+            if e.status == "in" or withdrawn and e.status == "withdrawn":
                 await self._tell(s, t, e.player_id, kind, now, text)
 
 

@@ -95,6 +95,11 @@ async def test_a_round_robin_is_made_joined_started_played_and_left_at_the_conso
     # each player is told, and at one keyboard the place's copy is not printed again
     assert ("  [to alice] Tournament T1 (Spring open) is over. Winner: Alice (1). "
             "Standings: `standings T1`. Ratings: Alice 1500 → 1662, Bob 1500 → 1338.") in left
+    # Carol, who withdrew, is told too: her results are in it (a tester's finding)
+    async with service.db.snapshot() as s:
+        told = await s.all("SELECT p.display_name AS name FROM outbox o JOIN players p ON "
+                           "p.id = o.player_id WHERE o.kind = 'tournament-over'")
+    assert sorted(r["name"] for r in told) == ["Alice", "Bob", "Carol"]
     assert await session("standings T1") == (
         "T1 Spring open: Clash of Command, round-robin, 3 days per move, rated (over).\n"
         "1. Alice: 1 (DE –, SB 0, Wins 1)\n2. Bob: 0 (DE –, SB 0, Wins 0)\n"

@@ -536,7 +536,7 @@ async def test_a_swiss_longer_than_it_can_be_paired_says_why_it_ends(
     assert news == [
         "Tournament T1: round 4 cannot be paired (the players have met everyone they may "
         "meet), so the tournament ends after round 3.",
-        "Tournament T1 (Clash of Command Swiss) is over. Winner: Cat, Ann, Bob (2). "
+        "Tournament T1 (Clash of Command Swiss) is over. Winners: Cat, Ann, Bob (2). "
         "Standings: `standings T1`."]
 
 
