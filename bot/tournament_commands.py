@@ -14,6 +14,7 @@ console and mail use it.
 
 from __future__ import annotations
 
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
 
@@ -74,6 +75,8 @@ OPEN, MINE, SEEN, DIRECTED = "open", "mine", "seen", "directed"
 MEANT = {"join": OPEN, "leave": MINE, "withdraw": MINE, "ladder": MINE, "standings": SEEN,
          "pairings": SEEN, "start": DIRECTED, ADJUDICATE: DIRECTED}
 DIRECTED_WORDS = ("start", ADJUDICATE)  # sub-commands of `tournament`
+# the game whose mail a command answers (set by the mail transport while it runs one)
+ANSWERED_GAME: ContextVar[int | None] = ContextVar("answered_game", default=None)
 ALONE_WORDS = ("join", "leave", "withdraw", "standings", "start")  # take a name alone
 
 
@@ -457,6 +460,9 @@ class TournamentCommands(Commands):
                 if number > MAX_ID:
                     return Reply(no_such("tournament", word.lstrip("#")[1:]), ok=False), args
                 return number, args[:k] + args[k + 1:]
+        meant = await self._of_game(args if command_word == ADJUDICATE else [])
+        if meant is not None:
+            return meant, args
         word, before = example
         for typed in args if numbers else ():
             number = parse_number(typed.removeprefix("#"))
@@ -466,6 +472,8 @@ class TournamentCommands(Commands):
                                example=command(word, f"{before} T{number}".strip())),
                              ok=False), args
         choices = await self._choices(sender, place, among, ladder)
+        if command_word == "start":  # one that has started is not meant
+            choices = [c for c in choices if c.tournament.status == "signup"]
         if len(choices) == 1:
             return choices[0].tournament.id, args
         if not choices:
@@ -476,6 +484,22 @@ class TournamentCommands(Commands):
             [_("{command} ({name})", command=command(word, f"{before} {c.tournament.ref}"
                                                    .strip()), name=c.tournament.name)
              for c in choices], "; ")), ok=False), args
+
+    async def _of_game(self, args: list[str]) -> int | None:
+        """The tournament of the game that ``args`` name (``#21``), or else of the game
+        whose mail the command answers (`ANSWERED_GAME`): a command about a tournament,
+        without its name, in reply to one of its games' mails, or naming one of its games,
+        means that tournament."""
+        for typed in args:
+            number = parse_number(typed[1:]) if typed.startswith("#") else None
+            if number is not None and number <= MAX_ID:
+                of = await self.service.tournaments.of_game(number)
+                return of.id if of is not None else None
+        answered = ANSWERED_GAME.get()
+        if answered is None:
+            return None
+        of = await self.service.tournaments.of_game(answered)
+        return of.id if of is not None else None
 
     async def _choices(self, sender: Player, place: str, among: str,
                        ladder: bool) -> list[Choice]:

@@ -63,6 +63,7 @@ from ..service.results import Refusal, Result
 from ..service.tournaments import Pairing, Tournament, game_started
 from ..service.turns import numbered_turns
 from ..storage import Session
+from ..tournament_commands import ANSWERED_GAME
 from .authority import (
     NAMED,
     NO_WORDS,
@@ -560,11 +561,13 @@ class EmailGateway(GameMails, Authority):
                 and len(args) == len(words) - 1:
             words = [word, f"#{key.game.id}", *args]
         named = NAMED.set([] if word == "challenge" else None)
+        answered = ANSWERED_GAME.set(key.game.id if key is not None and key.game else None)
         try:
             reply = await self.commands.handle(player, PLACE, " ".join(words))
             await self.forget_named(reply)
         finally:
             NAMED.reset(named)
+            ANSWERED_GAME.reset(answered)
         if word == "board" and reply.ok and reply.game is not None:
             reply = self._board_answer(reply, reply.game, self._language(player, reply))
         if isinstance(reply, LinkRequest):

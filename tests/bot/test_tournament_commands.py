@@ -328,7 +328,12 @@ async def test_a_swiss_rounds_pairings_and_the_directors_ruling(session, service
     assert await session("tournament adjudicate T1 1-0") == (
         "Say the game and its result (`1-0`, `0-1` or `draw`), as in `tournament adjudicate "
         "T1 #12 1-0`.")
-    ruled = await session(f"tournament adjudicate #{game.game_id} draw")  # her one tournament
+    # with a second tournament of hers signing up, the game names its tournament, and
+    # `tournament start` offers only the one that has not started
+    await session("tournament create clash round-robin name Later")
+    assert await session("tournament start") == (
+        "Tournament T2 needs at least 3 players to start; it has 0.")
+    ruled = await session(f"tournament adjudicate #{game.game_id} draw")
     assert ruled.startswith(f"Game #{game.game_id} adjudicated: drawn, adjudicated a draw by "
                             f"Alice (1/2-1/2).")
     assert (await service.game(game.game_id)).is_over

@@ -441,3 +441,24 @@ async def test_a_leave_asked_before_the_start_and_confirmed_after_it_withdraws_n
         "out. To withdraw, send `withdraw T1`.\n"), text(answer)
     table = await mail.service.tournaments.table(1)
     assert [e.status for e in table.entries] == ["in"] * 3
+
+
+async def test_a_command_in_reply_to_a_tournament_games_mail_means_its_tournament(mail):
+    """A player in two tournaments replies `standings` to a game's mail: the standings of
+    that game's tournament, as the guide says (a tester was asked which one)."""
+    await signed_up(mail)
+    await mail.confirmed(f"Alice <{ALICE}>", "tournament create clash round-robin 3d name "
+                                             "Second")
+    await mail.confirmed(f"Carol <{CAROL}>", "join T2")
+    await started_by_alice(mail)
+    game = await mail.service.game(1)  # Carol plays White (the pairing's lot gives her)
+    subject = f"Game #1: {game.names[0]} vs {game.names[1]} — Clash of Command"
+    assert game.names[0] == "Carol"
+    started = await about(mail, CAROL, subject)
+    await mail.post.send(f"Carol <{CAROL}>", "standings", reply_to=started)
+    answer = await about(mail, CAROL, f"Re: {subject}")
+    assert text(answer).startswith("T1 Mail open: Clash of Command, Swiss, 2 rounds, 3 days "
+                                   "per move, rated (round 1 of 2).\n"), text(answer)
+    await mail.post.send(f"Carol <{CAROL}>", "standings")
+    assert text(await about(mail, CAROL, "Re: hi")).startswith(
+        "Which tournament? Name one: `standings T2` (Second); `standings T1` (Mail open).")
