@@ -57,6 +57,11 @@ WHOLE_OPTIONS = {"rounds": "rounds", "size": "size", "sections": "section_size",
 DAY_OPTIONS = {"round-days": "round_days", "signup": "signup_days", "start": "start_days"}
 ADJUDICATE = "adjudicate"
 FLAG_WORDS = ("rated", "unrated", "double")
+# the options that belong to some formats only (a ladder runs from its creation: it has no
+# sign-up or start); `double` is refused by its own words
+FORMAT_OPTIONS = {"rounds": ("swiss",), "round-days": ("swiss",), ADJUDICATE: ("swiss",),
+                  "sections": ("round-robin",), "reach": ("ladder",),
+                  "signup": ("round-robin", "swiss"), "start": ("round-robin", "swiss")}
 NAME = "name"
 # every option of `create`, as the refusal of an unknown word lists them (command words)
 OPTIONS_SHOWN = ("round-robin, swiss, ladder, 3d, 3d+1d max10d, total60d, none, rated, "
@@ -227,10 +232,15 @@ class TournamentCommands(Commands):
         rules = variant or all_variants()[0]
         clock = ClockWords()
         k = 0
+        given: list[str] = []  # the options with a value, as typed
         while k < len(words):
             word, low = words[k], words[k].lower()
             k += 1
             if low in FORMAT_WORDS:
+                if terms.get("format", FORMAT_WORDS[low]) != FORMAT_WORDS[low]:
+                    return Reply(_("A tournament has one format: {first} or {second}, not "
+                                   "both.", first=Text(FORMAT_NAMES[terms["format"]], {}),
+                                   second=Text(FORMAT_NAMES[FORMAT_WORDS[low]], {})), ok=False)
                 terms["format"] = FORMAT_WORDS[low]
             elif low in rules.modes:
                 terms["mode"] = low
@@ -245,6 +255,7 @@ class TournamentCommands(Commands):
                 if isinstance(read, Reply):
                     return read
                 terms.update(read)
+                given.append(low)
             elif clock.names(low):
                 try:
                     clock.take(low)
@@ -259,6 +270,14 @@ class TournamentCommands(Commands):
             fmt = Text(FORMAT_NAMES[terms["format"]], {})
             return Reply(_("`double` is for a round-robin (each pair plays twice, both "
                            "colours), not a {format}.", format=fmt), ok=False)
+        fmt = terms.get("format", "round-robin")
+        stray = next((option for option in given
+                      if fmt not in FORMAT_OPTIONS.get(option, (fmt,))), None)
+        if stray is not None:
+            return Reply(_("`{option}` is an option of {formats} tournaments, not of a {format}.", option=stray,
+                           formats=or_list([Text(FORMAT_NAMES[f], {})
+                                            for f in FORMAT_OPTIONS[stray]]),
+                           format=Text(FORMAT_NAMES[fmt], {})), ok=False)
         try:
             terms["days"], terms["time_control"] = clock.clock(
                 self.service.challenges.default_days())

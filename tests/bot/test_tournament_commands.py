@@ -152,6 +152,11 @@ async def test_the_tournaments_words_in_vietnamese(session, offered):
         "cho thể thức hệ Thụy Sĩ.")
     assert await session("tournament create clash swiss rounds x") == (
         "`rounds` nhận một số nguyên, ví dụ `rounds 5`.")
+    assert await session("tournament create clash ladder reach 2 signup 3") == (
+        "`signup` là tùy chọn của giải đấu vòng tròn hoặc hệ Thụy Sĩ, không phải của giải "
+        "bậc thang.")
+    assert await session("tournament create clash swiss ladder") == (
+        "Một giải đấu chỉ có một thể thức: hệ Thụy Sĩ hoặc bậc thang, không phải cả hai.")
     assert await session("pairings T1 2") == (
         "Giải đấu T1 không chia vòng: `pairings T1` liệt kê mọi ván.")
     assert await session("standings") == (
@@ -182,18 +187,18 @@ async def test_each_reader_reads_the_news_in_their_own_language(session, offered
 # --- the options of `create` -------------------------------------------------------------------
 async def test_create_reads_every_option_as_a_word(session, service):
     await session('tournament create commander swiss 7d rounds 5 round-days 30 adjudicate '
-                  'draw size 20 sections 8 unrated signup 3 start 4.5 name "Spring open" '
-                  'marine')
+                  'draw size 20 unrated signup 3 start 4.5 name "Spring open" marine')
     t = await service.tournaments.get(1)
     assert (t.variant, t.mode, t.format, t.days, t.rounds, t.round_days, t.adjudication,
             t.size, t.section_size, t.rated, t.name) == (
-        "commander", "marine", "swiss", 7, 5, 30.0, "draw", 20, 8, False, "Spring open")
+        "commander", "marine", "swiss", 7, 5, 30.0, "draw", 20, None, False, "Spring open")
     assert (t.signup_until - t.created_at, t.starts_at - t.created_at) == (3 * 86400,
                                                                           4.5 * 86400)
-    await session("tournament create clash double 3d+1d max10d name Autumn double cup")
+    await session("tournament create clash double 3d+1d max10d sections 8 name Autumn double "
+                  "cup")
     t = await service.tournaments.get(2)
-    assert (t.format, t.cycles, t.time_control, t.name, t.rated) == (
-        "round-robin", 2, "3d+1d max10d", "Autumn double cup", True)
+    assert (t.format, t.cycles, t.time_control, t.name, t.rated, t.section_size) == (
+        "round-robin", 2, "3d+1d max10d", "Autumn double cup", True, 8)
     await session("tournament create clash ladder reach 5 none")
     t = await service.tournaments.get(3)
     assert (t.format, t.reach, t.days, t.status) == ("ladder", 5, None, "running")
@@ -202,6 +207,19 @@ async def test_create_reads_every_option_as_a_word(session, service):
 @pytest.mark.parametrize(("line", "answer"), [
     ("tournament create clash swiss rouns 5", "I do not know 'rouns': did you mean `rounds`? "
      + OPTIONS),
+    # options of another format are refused, not ignored (a tester's finding)
+    ("tournament create clash round-robin rounds 5", "`rounds` is an option of Swiss "
+     "tournaments, not of a round-robin."),
+    ("tournament create clash ladder round-days 5", "`round-days` is an option of Swiss "
+     "tournaments, not of a ladder."),
+    ("tournament create clash ladder start 2", "`start` is an option of round-robin or Swiss "
+     "tournaments, not of a ladder."),
+    ("tournament create clash swiss sections 4", "`sections` is an option of round-robin "
+     "tournaments, not of a Swiss."),
+    ("tournament create clash swiss reach 2", "`reach` is an option of ladder tournaments, "
+     "not of a Swiss."),
+    ("tournament create clash swiss round-robin", "A tournament has one format: Swiss or "
+     "round-robin, not both."),
     ("tournament create clash swis", "I do not know 'swis': did you mean `swiss`? " + OPTIONS),
     ("tournament create clsh swiss", "I do not know 'clsh': did you mean `clash`? " + OPTIONS),
     ("tournament create clash swiss frobnicate", "I do not know 'frobnicate'. " + OPTIONS),
