@@ -274,7 +274,8 @@ class TournamentCommands(Commands):
         stray = next((option for option in given
                       if fmt not in FORMAT_OPTIONS.get(option, (fmt,))), None)
         if stray is not None:
-            return Reply(_("`{option}` is an option of {formats} tournaments, not of a {format}.", option=stray,
+            return Reply(_("`{option}` is an option of {formats} tournaments, not of a "
+                           "{format}.", option=stray,
                            formats=or_list([Text(FORMAT_NAMES[f], {})
                                             for f in FORMAT_OPTIONS[stray]]),
                            format=Text(FORMAT_NAMES[fmt], {})), ok=False)
