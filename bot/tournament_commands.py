@@ -406,7 +406,13 @@ class TournamentCommands(Commands):
         if round_number is not None and t.format != "swiss":
             return Reply(_("Tournament {ref} has no rounds: {pairings} lists every game.",
                            ref=t.ref, pairings=command("pairings", t.ref)), ok=False)
-        if round_number is not None and not 1 <= round_number <= max(t.round, 1):
+        if round_number is not None and not t.round:
+            return Reply(_("Tournament {ref} has paired no round yet.", ref=t.ref), ok=False)
+        if round_number is not None and not 1 <= round_number <= t.round:
+            if t.status == "over":
+                return Reply(_n("Tournament {ref} had {n} round.",
+                                "Tournament {ref} had {n} rounds.", t.round, ref=t.ref),
+                             ok=False)
             return Reply(_n("Tournament {ref} has paired {n} round so far.",
                             "Tournament {ref} has paired rounds 1 to {n} so far.", t.round,
                             ref=t.ref), ok=False)
@@ -601,8 +607,8 @@ def _option(word: str, value: str | None) -> dict[str, Any] | Reply:
         return {"adjudication": value.lower()}
     whole = word in WHOLE_OPTIONS
     number = parse_number(value or "") if whole else day_count(value or "")
-    if number is not None:
-        return {(WHOLE_OPTIONS if whole else DAY_OPTIONS)[word]: number}
+    if number is not None:  # a number too long to read is too large: its bounds say so
+        return {(WHOLE_OPTIONS if whole else DAY_OPTIONS)[word]: min(number, MAX_ID)}
     example = f"`{word} {5 if whole else 7}`"
     return Reply(_("`{option}` takes a whole number, as in {example}.", option=word,
                    example=example) if whole else

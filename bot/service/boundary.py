@@ -168,9 +168,11 @@ def _days(most: float) -> Rule:
         ok = (isinstance(value, int | float) and not isinstance(value, bool)
               and math.isfinite(value) and 0 < value <= most)
         if not ok:
+            shown = format(value, "g") if isinstance(value, float) and math.isfinite(value) \
+                else repr(value)  # 100000, not 100000.0
             return Refusal(Reason.BAD_DAYS, _(
                 "{value} is not a number of days I can use: give a number above 0 and at "
-                "most {most}.", value=shorten(repr(value)), most=format(most, ",g")))
+                "most {most}.", value=shorten(shown), most=format(most, ",g")))
         return value
     return check
 

@@ -462,3 +462,16 @@ async def test_withdraw_without_a_name_lists_the_players_tournaments(session):
     await session("language vi")
     assert await session("withdraw") == (
         "Giải đấu nào? Hãy nêu một giải: `withdraw T2` (Autumn); `withdraw T1` (Spring).")
+
+
+async def test_numbers_out_of_range_are_answered_as_typed(session):
+    """A tester's numbers: twenty nines read as 9223372036854775808, 100000 days as
+    100000.0, and a tournament not started yet had "paired rounds 1 to 0"."""
+    assert await session("tournament create clash swiss rounds 99999999999999999999") == (
+        "The rounds must be from 1 to 30.")
+    assert await session("tournament create clash swiss round-days 100000") == (
+        "100000 is not a number of days I can use: give a number above 0 and at most 366.")
+    await session("tournament create clash swiss rounds 2 name Open")
+    assert await session("pairings T1 2") == "Tournament T1 has paired no round yet."
+    await session("language vi")
+    assert await session("pairings T1 1") == "Giải đấu T1 chưa xếp cặp vòng nào."
