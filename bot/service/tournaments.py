@@ -12,8 +12,10 @@ The formats, as a correspondence director (ICCF, SchemingMind) runs them:
 
 - **Round-robin**: everyone in a section meets everyone else, every game starting at once
   (ICCF style); a double round plays both colours, both cycles at once too. Sections of at
-  most ``section_size`` players are made by rating, snake-wise (the strongest in section 1,
-  the next in section 2, ... then back), so that sections are as even as can be; in a
+  most ``section_size`` players (but none of fewer than three: seven players in sections
+  of three make sections of four and three) are made by rating, snake-wise (the strongest
+  in section 1, the next in section 2, ... then back), so that sections are as even as can
+  be; in a
   section the pairing numbers are drawn by lot and the Berger tables give colours and
   rounds (`bot.service.pairing.berger_rounds`).
 - **Swiss**: round by round by the Dutch system (`bot.service.pairing.dutch_round`); the
@@ -774,6 +776,7 @@ class Tournaments:
         rounds = t.rounds
         if t.format == "round-robin":
             count = math.ceil(len(ordered) / t.section_size) if t.section_size else 1
+            count = max(1, min(count, len(ordered) // MIN_PLAYERS))  # none under three
             sections = snake(ordered, count)
             for k, members in enumerate(sections, start=1):
                 self.rng.shuffle(members)  # pairing numbers by lot, as ICCF draws them

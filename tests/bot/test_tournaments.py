@@ -239,6 +239,18 @@ async def test_a_double_round_robin_in_sections(service: GameService) -> None:
     assert str(standings_text(table)).splitlines()[1] == "Section 1:"
 
 
+async def test_no_section_has_fewer_than_three_players(service: GameService) -> None:
+    """Seven players in sections of at most three made sections of three, two and two (a
+    tester's finding): two sections of four and three now."""
+    people = await players(service, 7)
+    t = await signed_up(service, people, "round-robin", section_size=3)
+    started = await service.tournaments.start(people[0], t)
+    assert started.message == ("Tournament T1 (Clash of Command round-robin) has started: 7 "
+                               "players, 2 sections; all 9 games started at once.")
+    table = await service.tournaments.table(t)
+    assert sorted(len(s.lines) for s in table.sections) == [3, 4]
+
+
 async def four_started(service: GameService):
     """A four-player round-robin started: its id, its players by id, the fourth player
     (Dan) and Dan's games."""
