@@ -686,6 +686,12 @@ class Tournaments:
                 if p.result is None:
                     await s.execute("UPDATE tournament_games SET result = 'unplayed' WHERE id = ?",
                                     (p.id,))
+                    other = p.second if p.first == player_id else p.first
+                    if other is not None and p.game_id is not None:
+                        await self._tell(s, t, other, "tournament-news", now, _(
+                            "Ladder {ref}: {name} left the ladder, so game #{game} no longer "
+                            "counts for it; it goes on as an ordinary game.", ref=t.ref,
+                            name=name, game=p.game_id))
         elif t.format == "round-robin" and finished * 2 < len(mine):
             for p in mine:
                 if p.result is None and p.game_id is not None:
@@ -1047,6 +1053,8 @@ class Tournaments:
                   if e.status == "in"}
         if sender.id not in places:
             return Refusal(Reason.NOT_IN, _("You are not in tournament {ref}.", ref=t.ref))
+        if opponent.id == sender.id:
+            return Refusal(Reason.SELF_CHALLENGE, _("You cannot challenge yourself."))
         if opponent.id not in places:
             return Refusal(Reason.NOT_IN, _("{name} is not on the ladder {ref}.",
                                             name=opponent.display_name, ref=t.ref))

@@ -372,6 +372,7 @@ async def test_a_ladder_challenge_names_a_player_of_the_ladder(session, service)
     await session("as Alice")
     assert await session("ladder T1 carol") == (
         "Carol is not above you on the ladder T1: challenge someone above you.")
+    assert await session("ladder T1 alice") == "You cannot challenge yourself."
     assert await session("ladder T1") == (
         "You are at the top of the ladder T1: the players below you challenge you.")
     await session("as Bob")

@@ -448,7 +448,17 @@ async def test_a_ladder(service: GameService, offered) -> None:
                                                                 "Dan"]
     lost = await service.tournaments.ladder_challenge(cat, t, bob)
     await lose(service, who, lost.game.id, 0)  # Cat loses: nothing changes
+    open_game = (await service.tournaments.ladder_challenge(eve, t, bob)).game
     assert (await service.tournaments.leave(bob, t)).ok  # places close up
+    # Eve, whose challenge was in play, is told it no longer counts (a tester's finding)
+    told = [n for n in await service.pending_notifications("console", limit=1000)
+            if n.kind == "tournament-news" and n.player_id == eve.id]
+    assert (told[-1].text, outbox.worded(told[-1], "vi")) == (
+        f"Ladder T1: Bob left the ladder, so game #{open_game.id} no longer counts for it; "
+        "it goes on as an ordinary game.",
+        f"Bậc thang T1: Bob đã rời bậc thang, nên ván #{open_game.id} không còn được tính "
+        "cho bậc thang nữa; ván vẫn tiếp tục như một ván thường.")
+    assert not (await service.game(open_game.id)).is_over
     table = await service.tournaments.table(t)
     assert [(line.rank, line.name) for line in table.sections[0].lines
             if not line.withdrawn] == [(1, "Ann"), (2, "Eve"), (3, "Cat"), (4, "Dan")]
