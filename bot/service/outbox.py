@@ -289,6 +289,19 @@ async def bounced(db: Database, note_id: int, reason: str, now: float) -> None:
             await tell_unreachable(s, Notification.from_row(row), reason, now)
 
 
+def _without_addresses(reason: str) -> str:
+    """A delivery failure's reason as others may read it: a player's mail address is
+    personal (the place's news is public, a Discord thread or the web's), so each word
+    holding an ``@`` is said as "their address" (its closing punctuation kept). One pass
+    over the words."""
+    def hidden(word: str) -> str:
+        bare = word.rstrip(",.;:)")
+        return "their address" + word[len(bare):] if "@" in bare else word
+    if isinstance(reason, Text) or "@" not in reason:  # a message keeps its words
+        return reason
+    return " ".join(hidden(word) for word in reason.split(" "))
+
+
 async def tell_unreachable(s: Session, note: Notification, reason: str, now: float) -> None:
     """Say in a game that one of its players, or its place, cannot be reached: in the
     game's place and to the other player, once a day at most per player and game. A
@@ -329,8 +342,8 @@ async def tell_unreachable(s: Session, note: Notification, reason: str, now: flo
         return
     side = 0 if game["player0"] == note.player_id else 1
     text = _("{unreachable} ({reason}); {clock}", unreachable=Text(
-        HOW.get(note.transport, NOWHERE), {"name": game[f"name{side}"]}), reason=reason,
-        clock=_clock_words(game, side))
+        HOW.get(note.transport, NOWHERE), {"name": game[f"name{side}"]}),
+        reason=_without_addresses(reason), clock=_clock_words(game, side))
     transport = game["place"].split(":", 1)[0]
     await notify(s, now, transport=transport, kind=UNREACHABLE, text=text, place=game["place"],
                  game_id=game["id"], payload=payload)

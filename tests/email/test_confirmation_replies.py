@@ -136,7 +136,7 @@ async def test_leaving_withdrawing_and_resigning_are_confirmed_by_a_polite_yes(m
                            "(0-1)"), said
     assert (await mail.service.game(1)).is_over
     # withdrawing during play
-    request = await asked_to_confirm(mail, BOB, "leave T1")
+    request = await asked_to_confirm(mail, BOB, "withdraw T1")
     said = await answered(mail, BOB, "outlook", request, "Yes please, thanks.\n\nBob Smith")
     assert said.startswith("You withdrew from tournament T1"), said
 

@@ -178,9 +178,10 @@ async def test_news_for_a_stopped_address_is_a_failure_the_opponent_is_told(mail
     await mail.post.send(f"Alice <{ALICE}>", f"move {move}", reply_to=game[ALICE])
     assert f"{move} played" in mail.text_of(await mail.relay.next_to(ALICE))
     reason = f"{BOB} asked never to get mail from this service (`stop`)"
+    # the opponent (and the place: public) read it without the address
     assert _first_line(mail.text_of(await mail.relay.next_to(ALICE))) == (
-        f"bob cannot be reached by mail ({reason}); the game has no clock, so it waits for "
-        f"them.")
+        "bob cannot be reached by mail (their address asked never to get mail from this "
+        "service (`stop`)); the game has no clock, so it waits for them.")
     [failed] = await outbox.stuck(mail.service.db, failed=True)
     assert (failed.address, failed.kind, failed.failure) == (BOB, "your-move", reason)
 
