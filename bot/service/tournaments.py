@@ -869,7 +869,8 @@ class Tournaments:
             (t.id, round_number, section, board, first, second, game.id if game else None,
              None if game else "bye", None if game else now))
         if game is not None and tell:
-            for side in (0, 1):
+            # a ladder's challenger (the first side) is answered with the game already
+            for side in (1,) if t.format == "ladder" else (0, 1):
                 await outbox.notify_side(s, game, side, "game-start", now,
                                          game_started(t, round_number, game, side),
                                          payload={"tournament": t.id})

@@ -284,9 +284,8 @@ async def test_a_ladder_challenge_starts_a_game_in_its_own_thread(world):
     assert not r.ephemeral and r.response.content == (
         "Ladder T1: you challenged alice; game #1 has started. Win it and you take their "
         f"place.\nThe game's thread: <#{game.id}>")
+    # bob, who challenged, was answered: alice is told (one message each)
     assert [m.content for m in game.history()][1:] == [
-        f"{world.bob.mention} Ladder T1: your game #1 against alice has started; you play "
-        "White, 3 days per move.",
         f"{world.alice.mention} Ladder T1: your game #1 against bob has started; you play "
         "Black, 3 days per move."]
     await world.alice.slash(game, "resign", game=1)
