@@ -1298,6 +1298,9 @@ def pairings_text(table: Table, round_number: int | None = None) -> Text:
             round_number is not None and round_number > t.round:
         return _("Round {round} of tournament {ref} is not paired yet.", round=round_number,
                  ref=t.ref)
+    if not pairings and t.format == "swiss" and t.status == "over" and round_number:
+        return _n("Tournament {ref} had {n} round.", "Tournament {ref} had {n} rounds.",
+                  t.round, ref=t.ref)
     if not pairings:
         return _("Tournament {ref} has no games yet.", ref=t.ref)
     lines: list[Any] = [heading]

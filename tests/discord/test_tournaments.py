@@ -234,6 +234,9 @@ async def test_a_swiss_tournaments_round_is_paired_in_its_thread(world):
     assert [(row.name, row.cells, row.score) for row in drawn.rows] == [
         ("alice", ("+", "W2"), "1"), ("carol", ("+W3", "B1"), "1"), ("bob", ("-B2", "bye"), "0")]
     assert drawn.subtitle == "round 2 of 2 · 1 of 2 games played"
+    await world.carol.slash(second, "resign", game=2)  # the last round over: T1 is over
+    r = await world.alice.slash(world.channel, "tournament pairings", tournament=1, round=9)
+    assert r.response.content == "Tournament T1 had 2 rounds."  # not "no games yet"
 
 
 @pytest.fixture
