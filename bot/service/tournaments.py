@@ -1078,6 +1078,22 @@ class Tournaments:
             return Refusal(Reason.LADDER_REACH,
                            _("You are already playing {name} on this ladder: game #{game}.",
                              name=opponent.display_name, game=busy["game_id"]))
+        # one challenge at a time per player, as ladders go: a result that moves places
+        # would otherwise leave another game between the same places meaning nothing
+        for who in (sender.id, opponent.id):
+            busy = await s.one(
+                "SELECT game_id FROM tournament_games WHERE tournament_id = ? AND result IS "
+                "NULL AND (white_id = ? OR black_id = ?)", (t.id, who, who))
+            if busy is None:
+                continue
+            if who == sender.id:
+                return Refusal(Reason.LADDER_REACH, _(
+                    "You are playing a challenge on the ladder {ref} already (game #{game}): "
+                    "one at a time.", ref=t.ref, game=busy["game_id"]))
+            return Refusal(Reason.LADDER_REACH, _(
+                "{name} is playing a challenge on the ladder {ref} already (game #{game}): "
+                "challenge them when it is over.", name=opponent.display_name, ref=t.ref,
+                game=busy["game_id"]))
         row = await s.one("SELECT COALESCE(MAX(round), 0) + 1 AS n FROM tournament_games "
                           "WHERE tournament_id = ?", (t.id,))
         number = row["n"] if row else 1

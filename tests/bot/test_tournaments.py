@@ -442,6 +442,18 @@ async def test_a_ladder(service: GameService, offered) -> None:
     assert game.players == (eve.id, cat.id)
     again = await service.tournaments.ladder_challenge(eve, t, cat)
     assert again.message == f"You are already playing Cat on this ladder: game #{game.id}."
+    # one challenge at a time for each player (a tester had two games between places that
+    # the first result changed, the second meaning nothing)
+    assert in_both(await service.tournaments.ladder_challenge(eve, t, dan)) == (
+        f"You are playing a challenge on the ladder T1 already (game #{game.id}): one at a "
+        "time.",
+        f"Bạn đang đấu một trận thách đấu trên bậc thang T1 rồi (ván #{game.id}): mỗi lần "
+        "chỉ một trận.")
+    assert in_both(await service.tournaments.ladder_challenge(dan, t, cat)) == (
+        f"Cat is playing a challenge on the ladder T1 already (game #{game.id}): challenge "
+        "them when it is over.",
+        f"Cat đang đấu một trận thách đấu trên bậc thang T1 rồi (ván #{game.id}): hãy thách "
+        "đấu họ khi ván đó kết thúc.")
     await lose(service, who, game.id, 1)  # Eve wins: Cat and Dan move down
     table = await service.tournaments.table(t)
     assert [line.name for line in table.sections[0].lines] == ["Ann", "Bob", "Eve", "Cat",
