@@ -224,6 +224,16 @@ def _quoted(mail: EmailMessage) -> str:
     return "\n".join("> " + line for line in text_of(mail).splitlines())
 
 
+def _reply_mail(sender: str, to_mail: EmailMessage, subject: str | None) -> EmailMessage:
+    """A reply's message with its headers (`_reply_headers`), its parts still to come."""
+    mail = EmailMessage()
+    for line in _reply_headers(sender, to_mail, subject):
+        name, _, value = line.partition(": ")
+        if name != "MIME-Version":
+            mail[name] = value
+    return mail
+
+
 def _reply_headers(sender: str, to_mail: EmailMessage, subject: str | None) -> list[str]:
     refs = (str(to_mail.get("References", "")) + " " + str(to_mail["Message-ID"])).strip()
     return [f"From: {sender}", f"To: {to_mail['Reply-To']}",
@@ -262,11 +272,7 @@ def gmail_reply(sender: str, to_mail: EmailMessage, text: str, *,
     plain = f"{text}\n\n{attribution}\n\n{_quoted(to_mail)}\n"
     html = (f"<div dir=\"ltr\">{text.replace(chr(10), '<br>')}</div><br>"
             f"<div class=\"gmail_quote\">{attribution}<blockquote>...</blockquote></div>")
-    mail = EmailMessage()
-    for line in _reply_headers(sender, to_mail, subject):
-        name, _, value = line.partition(": ")
-        if name != "MIME-Version":
-            mail[name] = value
+    mail = _reply_mail(sender, to_mail, subject)
     mail.set_content(html, subtype="html", cte="quoted-printable")
     mail.add_alternative(plain, cte="quoted-printable")
     return mail.as_bytes(policy=policy.SMTP)
@@ -294,11 +300,7 @@ def outlook_reply(sender: str, to_mail: EmailMessage, text: str, *,
     html = (f"<html><body><div>{text.replace(chr(10), '<br>')}</div><hr>"
             f"<div id=\"divRplyFwdMsg\">{block.replace(chr(10), '<br>')}</div>"
             f"<div>{text_of(to_mail)}</div></body></html>")
-    mail = EmailMessage()
-    for line in _reply_headers(sender, to_mail, None):
-        name, _, value = line.partition(": ")
-        if name != "MIME-Version":
-            mail[name] = value
+    mail = _reply_mail(sender, to_mail, None)
     mail["Thread-Index"] = "AQHbPxyzAbCdEfGhIjKlMnOpQrStUv=="
     mail.set_content(plain, cte="quoted-printable")
     mail.add_alternative(html, subtype="html", cte="quoted-printable")
@@ -324,11 +326,7 @@ def apple_mail_reply(sender: str, to_mail: EmailMessage, text: str, *,
     quoted = "\n".join(f"> {line}".rstrip() for line in
                        [wrote.format(who=f"commandpost <{ours}>"), "",
                         *text_of(to_mail).splitlines()])
-    mail = EmailMessage()
-    for line in _reply_headers(sender, to_mail, None):
-        name, _, value = line.partition(": ")
-        if name != "MIME-Version":
-            mail[name] = value
+    mail = _reply_mail(sender, to_mail, None)
     mail["X-Mailer"] = "iPhone Mail (22B91)"
     mail.set_content(f"{text}\n\n{sent_from}\n\n{quoted}\n", cte="quoted-printable")
     return mail.as_bytes(policy=policy.SMTP)
