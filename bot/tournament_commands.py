@@ -58,10 +58,10 @@ DAY_OPTIONS = {"round-days": "round_days", "signup": "signup_days", "start": "st
 ADJUDICATE = "adjudicate"
 FLAG_WORDS = ("rated", "unrated", "double")
 # the options that belong to some formats only (a ladder runs from its creation: it has no
-# sign-up or start); `double` is refused by its own words
+# start, though its sign-up may close); `double` is refused by its own words
 FORMAT_OPTIONS = {"rounds": ("swiss",), "round-days": ("swiss",), ADJUDICATE: ("swiss",),
                   "sections": ("round-robin",), "reach": ("ladder",),
-                  "signup": ("round-robin", "swiss"), "start": ("round-robin", "swiss")}
+                  "start": ("round-robin", "swiss")}
 NAME = "name"
 # every option of `create`, as the refusal of an unknown word lists them (command words)
 OPTIONS_SHOWN = ("round-robin, swiss, ladder, 3d, 3d+1d max10d, total60d, none, rated, "

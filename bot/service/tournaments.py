@@ -486,6 +486,20 @@ class Tournaments:
         if start_days and signup_days and start_days < signup_days:
             return Refusal(Reason.BAD_TOURNAMENT,
                            _("A tournament cannot start before its sign-up closes."))
+        # an option of another format is refused, not ignored, whichever transport sent it
+        # (the text commands refuse it first, in their own words)
+        stray = next((what for value, formats, what in (
+            (rounds, ("swiss",), _("rounds")), (round_days, ("swiss",), _("round days")),
+            (adjudication, ("swiss",), _("adjudication")),
+            (section_size, ("round-robin",), _("section size")),
+            (cycles if cycles == 2 else None, ("round-robin",), _("double")),
+            (reach, ("ladder",), _("reach")),
+            (start_days, ("round-robin", "swiss"), _("start days")))
+            if value is not None and fmt not in formats), None)
+        if stray is not None:
+            return Refusal(Reason.BAD_TOURNAMENT,
+                           _("A {format} tournament takes no {option}.",
+                             format=Text(FORMAT_WORDS[fmt], {}), option=stray))
         del round_days  # bounded by the service boundary (days)
         return rules, fmt, mode
 

@@ -152,8 +152,8 @@ async def test_the_tournaments_words_in_vietnamese(session, offered):
         "cho thể thức hệ Thụy Sĩ.")
     assert await session("tournament create clash swiss rounds x") == (
         "`rounds` nhận một số nguyên, ví dụ `rounds 5`.")
-    assert await session("tournament create clash ladder reach 2 signup 3") == (
-        "`signup` là tùy chọn của giải đấu vòng tròn hoặc hệ Thụy Sĩ, không phải của giải "
+    assert await session("tournament create clash ladder reach 2 start 3") == (
+        "`start` là tùy chọn của giải đấu vòng tròn hoặc hệ Thụy Sĩ, không phải của giải "
         "bậc thang.")
     assert await session("tournament create clash swiss ladder") == (
         "Một giải đấu chỉ có một thể thức: hệ Thụy Sĩ hoặc bậc thang, không phải cả hai.")

@@ -438,3 +438,16 @@ async def test_a_deadline_that_passed_while_the_bot_was_down_closes_the_post_aft
     assert _now(world.channel, post).content.split("\n")[2] == (
         f"Sign-up closed <t:{closes}:f> (<t:{closes}:R>).")
     assert _labels(_now(world.channel, post)) == ["Leave"]
+
+
+async def test_an_option_of_another_format_is_refused_on_discord(world):
+    """`/tournament create` with a Swiss's rounds on a round-robin, or a start on a ladder
+    (which runs at once): refused in words, nothing made (the text commands refuse them
+    first, in their own words)."""
+    r = await world.alice.slash(world.channel, "tournament create", variant="clash",
+                                format="round-robin", rounds=5)
+    assert r.response.content == "A round-robin tournament takes no rounds."
+    r = await world.alice.slash(world.channel, "tournament create", variant="clash",
+                                format="ladder", start_days=2)
+    assert r.response.content == "A ladder tournament takes no start days."
+    assert await world.service.tournaments.listing() == []
