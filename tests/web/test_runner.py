@@ -159,11 +159,20 @@ async def port(service: GameService, web_settings: Settings):  # type: ignore[no
         await runner.cleanup()
 
 
+async def closed_unanswered(reader: asyncio.StreamReader) -> bytes:
+    """What `closed` reads; a reset is a close too (the server closing a connection whose
+    half request it did not read may make the kernel send a reset, on a busy machine)."""
+    try:
+        return await closed(reader)
+    except ConnectionResetError:
+        return b""
+
+
 async def test_clients_stalling_in_the_request_line_are_closed(port: int) -> None:
     clients = [await asyncio.open_connection("127.0.0.1", port) for _ in range(300)]
     for _, writer in clients:
         writer.write(b"GET /li")  # half a request line, then nothing
-    answers = await asyncio.gather(*(closed(reader) for reader, _ in clients))
+    answers = await asyncio.gather(*(closed_unanswered(reader) for reader, _ in clients))
     assert set(answers) == {b""}  # closed, unanswered
     for _, writer in clients:
         writer.close()
